@@ -1,0 +1,17 @@
+// A REST route is data: a GraphQL document, where its variables come from, and how its data is shaped.
+import type { Request } from 'express';
+
+export interface RestRoute {
+  method: 'get' | 'post' | 'patch' | 'delete';
+  path: string;
+  /** One GraphQL operation; aliases give the REST (snake_case) field names. */
+  document: string;
+  /** Raw values per GraphQL variable; the router coerces each by its declared type (snake_case body keys map to camelCase input fields). */
+  variables?: (req: Request) => Record<string, unknown>;
+  /** HTTP status on success (default 200). */
+  status?: number;
+  /** Shapes the response's `data` from the operation's result. */
+  data: (result: any) => unknown;
+  /** Interface responses shown without `meta` (GET /v1/templates, GET /v1/providers/:key). */
+  omitMeta?: boolean;
+}

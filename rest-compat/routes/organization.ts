@@ -1,0 +1,48 @@
+// /v1/organization: read, partial update, test the chat webhook.
+import type { RestRoute } from '../route.js';
+
+export const ORGANIZATION_FIELDS = `
+  id slug name plan status
+  settings {
+    chat_webhook_url: chatWebhookUrl
+    chat_admin_webhook_url: chatAdminWebhookUrl
+    chat_notifications_enabled: chatNotificationsEnabled
+    chat_message_type: chatMessageType
+    chat_message_template: chatMessageTemplate
+    chat_embed_template: chatEmbedTemplate
+    admin_daily_summary: adminDailySummary
+    admin_weekly_summary: adminWeeklySummary
+    admin_vote_spike_alerts: adminVoteSpikeAlerts
+    admin_permanent_fail_alerts: adminPermanentFailAlerts
+    admin_usage_warnings: adminUsageWarnings
+    server_callback_url: serverCallbackUrl
+  }
+  usage {
+    votes_this_month: votesThisMonth
+    votes_limit: votesLimit
+    providers_count: providersCount
+    providers_limit: providersLimit
+  }`;
+
+export const organizationRoutes: RestRoute[] = [
+  {
+    method: 'get',
+    path: '/organization',
+    document: `query { organization { ${ORGANIZATION_FIELDS} } }`,
+    data: (r) => r.organization,
+  },
+  {
+    method: 'patch',
+    path: '/organization',
+    document: `mutation ($input: UpdateOrganizationInput!) { updateOrganization(input: $input) { ${ORGANIZATION_FIELDS} } }`,
+    variables: (req) => ({ input: req.body ?? {} }),
+    data: (r) => r.updateOrganization,
+  },
+  {
+    method: 'post',
+    path: '/organization/test-chat-webhook',
+    document: `mutation ($input: TestChatWebhookInput!) { testChatWebhook(input: $input) { success message } }`,
+    variables: (req) => ({ input: req.body ?? {} }),
+    data: (r) => r.testChatWebhook,
+  },
+];

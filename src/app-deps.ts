@@ -1,0 +1,21 @@
+// The explicit dependencies every service, worker and entry point is built from (no module-level singletons).
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import type { Logger } from './logger.js';
+import type { SecretBox } from './crypto/secret-box.js';
+import type { OutboundHttp } from './net/outbound-http.js';
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  logger: Logger;
+  secrets: SecretBox;
+  clock: Clock;
+  http: OutboundHttp;
+}

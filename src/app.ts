@@ -1,0 +1,145 @@
+// createApp(config) → { start, stop }: migrations, database, services and the HTTP surface
+// (/graphql, /v1, /hooks, /healthz, /readyz). Construction does nothing; start() does it all.
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Config } from './config.js';
+import { systemClock, type AppDeps, type Clock } from './app-deps.js';
+import { createLogger, type Logger } from './logger.js';
+import { applyMigrations } from './db/migrate.js';
+import { openDatabase } from './db/client.js';
+import { createSecretBox, resolveSecretKey } from './crypto/secret-box.js';
+import { createOutboundHttp } from './net/outbound-http.js';
+import { createServices, type Services } from './services.js';
+import { schema } from './graphql/schema.js';
+import { createGraphQLServer } from './graphql/yoga.js';
+import type { GraphQLContext } from './graphql/context.js';
+import { requestId } from './http/request-context.js';
+import { authenticate } from './http/authenticate.js';
+import { apiRateLimit, createMemoryRateLimits } from './http/rate-limit.js';
+import { bodyParserError, sendError } from './http/error-response.js';
+import { createRestRouter } from '../rest-compat/router.js';
+
+export interface AppOptions {
+  clock?: Clock;
+  logger?: Logger;
+}
+
+export interface RunningApp {
+  url: string;
+  port: number;
+  deps: AppDeps;
+  services: Services;
+}
+
+const API_BODY_LIMIT = '1mb';
+
+export function buildHttpApp(deps: AppDeps, services: Services, isReady: () => boolean) {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.config.trustProxy);
+  app.use(requestId);
+
+  app.get('/healthz', async (_req, res) => {
+    try {
+      await deps.db.ping();
+      res.json({ status: 'ok' });
+    } catch {
+      res.status(503).json({ status: 'unavailable', database: 'unreachable' });
+    }
+  });
+  app.get('/readyz', async (_req, res) => {
+    if (!isReady()) return void res.status(503).json({ status: 'starting' });
+    try {
+      await deps.db.ping();
+      res.json({ status: 'ok' });
+    } catch {
+      res.status(503).json({ status: 'unavailable', database: 'unreachable' });
+    }
+  });
+
+  const limits = createMemoryRateLimits({
+    api: deps.config.apiRateLimitPerMinute,
+    hooks: deps.config.hookRateLimitPerMinute,
+    ip: deps.config.ipRateLimitPerMinute,
+  });
+  const contextFor = (req: Request): GraphQLContext => ({
+    deps,
+    services,
+    auth: req.auth ?? { kind: 'anonymous' },
+    requestId: req.requestId,
+  });
+
+  app.use('/v1', express.json({ limit: API_BODY_LIMIT }), authenticate(services), apiRateLimit(limits));
+  app.use('/v1', createRestRouter(schema, contextFor, deps.logger));
+
+  const yoga = createGraphQLServer(schema, deps, services);
+  app.use('/graphql', express.json({ limit: API_BODY_LIMIT }), authenticate(services), apiRateLimit(limits), (req: Request, res: Response) =>
+    // Yoga receives Express's req/res as its server context (the `req` our context factory reads).
+    yoga(req, res),
+  );
+
+  app.use((req: Request, res: Response) => sendError(res, req.requestId, 'NOT_FOUND', `No route for ${req.method} ${req.path}`));
+  // Express calls this only for errors: body-parser's, or anything a handler threw.
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const known = bodyParserError(err);
+    if (known) return sendError(res, req.requestId, known.code, known.message, known.details);
+    deps.logger.error({ err, requestId: req.requestId, path: req.path }, 'unhandled request error');
+    sendError(res, req.requestId, 'INTERNAL_ERROR', 'Internal server error');
+  });
+  return app;
+}
+
+export function createApp(config: Config, options: AppOptions = {}) {
+  let server: Server | null = null;
+  let deps: AppDeps | null = null;
+  let ready = false;
+
+  async function start(): Promise<RunningApp> {
+    const logger = options.logger ?? createLogger(config.logLevel);
+    const applied = await applyMigrations(config);
+    if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+    const db = await openDatabase(config);
+    deps = {
+      config,
+      db,
+      logger,
+      secrets: createSecretBox(resolveSecretKey(config)),
+      clock: options.clock ?? systemClock,
+      http: createOutboundHttp({ allowPrivateTargets: config.allowPrivateTargets }),
+    };
+    const services = createServices(deps);
+    const app = buildHttpApp(deps, services, () => ready);
+    server = app.listen(config.port, config.host);
+    await once(server, 'listening');
+    // Slow or idle clients must not hold sockets forever (slowloris); long-lived SSE sets its own.
+    server.headersTimeout = 20_000;
+    server.requestTimeout = 30_000;
+    server.keepAliveTimeout = 5_000;
+    ready = true;
+    const port = (server.address() as AddressInfo).port;
+    logger.info({ port, database: config.dialect }, 'vote relay listening');
+    return { url: `http://127.0.0.1:${port}`, port, deps, services };
+  }
+
+  /** Stops accepting, lets in-flight requests finish (bounded by SHUTDOWN_TIMEOUT_MS), then closes resources. */
+  async function stop(): Promise<void> {
+    ready = false;
+    if (server) {
+      const closing = new Promise<void>((resolve) => server!.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server?.closeAllConnections(), config.shutdownTimeoutMs);
+      await closing;
+      clearTimeout(timer);
+      server = null;
+    }
+    if (deps) {
+      await deps.http.close().catch(() => {});
+      await deps.db.close();
+      deps = null;
+    }
+  }
+
+  return { start, stop };
+}

@@ -1,0 +1,54 @@
+// Who may call what: every GraphQL root field names an AccessRule (deny by default); this checks it.
+import { AppError } from '../errors.js';
+import { planAtLeast, type Plan } from './plans.js';
+
+export type Scope = 'read' | 'full';
+
+export interface Viewer {
+  organizationId: string;
+  organizationSlug: string;
+  plan: string;
+  status: string;
+  apiKeyId: string;
+  scope: Scope;
+}
+
+/** The outcome of reading the Authorization header once per request. */
+export type AuthState =
+  | { kind: 'anonymous' }
+  | { kind: 'invalid' }
+  | { kind: 'viewer'; viewer: Viewer };
+
+export interface AccessRule {
+  /** `public`: no key needed. `read`: any valid key. `full`: a full-scope key. */
+  scope: 'public' | Scope;
+  plan?: Plan;
+  /** Suspended organizations may still call this (only GET /v1/organization). */
+  allowSuspended?: boolean;
+}
+
+export function checkAccess(auth: AuthState, rule: AccessRule): Viewer | null {
+  if (rule.scope === 'public') return auth.kind === 'viewer' ? auth.viewer : null;
+  if (auth.kind === 'anonymous') throw new AppError('AUTH_REQUIRED', 'Authentication required: send Authorization: Bearer <API_KEY>');
+  if (auth.kind === 'invalid') throw new AppError('INVALID_API_KEY', 'The API key is invalid, malformed or revoked');
+  const { viewer } = auth;
+  if (viewer.status === 'suspended' && !rule.allowSuspended) {
+    throw new AppError('ORG_SUSPENDED', 'This organization is suspended');
+  }
+  if (rule.scope === 'full' && viewer.scope !== 'full') {
+    throw new AppError('INSUFFICIENT_SCOPE', 'This operation needs an API key with the full scope');
+  }
+  if (rule.plan && !planAtLeast(viewer.plan, rule.plan)) {
+    throw new AppError('PLAN_UPGRADE_REQUIRED', `This feature needs the ${rule.plan} plan or higher`, {
+      required_plan: rule.plan,
+      current_plan: viewer.plan,
+    });
+  }
+  return viewer;
+}
+
+/** The viewer of a field that checked access already; a missing viewer here is a programming error. */
+export function requireViewer(auth: AuthState): Viewer {
+  if (auth.kind !== 'viewer') throw new AppError('AUTH_REQUIRED', 'Authentication required: send Authorization: Bearer <API_KEY>');
+  return auth.viewer;
+}

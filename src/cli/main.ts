@@ -1,0 +1,139 @@
+// Operator command line (decisions.md §1): talks to the database through the services, not over HTTP,
+// so it works while the server runs. `--json` prints one JSON object on stdout; bad arguments exit 2.
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from '../config.js';
+import { createLogger } from '../logger.js';
+import { applyMigrations } from '../db/migrate.js';
+import { openDatabase } from '../db/client.js';
+import { createSecretBox, resolveSecretKey } from '../crypto/secret-box.js';
+import { createOutboundHttp } from '../net/outbound-http.js';
+import { systemClock, type AppDeps } from '../app-deps.js';
+import { createServices, type Services } from '../services.js';
+import { AppError } from '../errors.js';
+import type { Organization } from '../generated/sqlite/client.js';
+
+class UsageError extends Error {}
+
+const USAGE = `Usage: npm run -s cli -- <command> [options] [--json]
+
+  org create --slug S --name N --plan starter|growth|pro|business
+  org set-plan --slug S --plan P
+  org suspend --slug S
+  org activate --slug S
+  key create --org S --name N --scope read|full
+  migrate`;
+
+const orgView = (o: Organization) => ({ id: o.id, slug: o.slug, name: o.name, plan: o.plan, status: o.status });
+
+function required(values: Record<string, unknown>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`missing --${name}`);
+  return value;
+}
+
+async function withServices<T>(config: Config, run: (services: Services) => Promise<T>): Promise<T> {
+  await applyMigrations(config);
+  const db = await openDatabase(config, { poolSize: 2 });
+  const deps: AppDeps = {
+    config,
+    db,
+    logger: createLogger('silent'),
+    secrets: createSecretBox(resolveSecretKey(config)),
+    clock: systemClock,
+    http: createOutboundHttp({ allowPrivateTargets: config.allowPrivateTargets }),
+  };
+  try {
+    return await run(createServices(deps));
+  } finally {
+    await deps.http.close().catch(() => {});
+    await db.close();
+  }
+}
+
+async function run(argv: string[]): Promise<{ json: unknown; human: string }> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      slug: { type: 'string' },
+      name: { type: 'string' },
+      plan: { type: 'string' },
+      org: { type: 'string' },
+      scope: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const command = positionals.join(' ');
+  const config = loadConfig();
+
+  switch (command) {
+    case 'org create':
+      return withServices(config, async (s) => {
+        const org = await s.organizations.create({ slug: required(values, 'slug'), name: required(values, 'name'), plan: required(values, 'plan') });
+        const key = await s.apiKeys.create(org.id, { name: 'Initial full key', scope: 'full' }, { enforcePlanLimit: false });
+        return {
+          json: { organization: orgView(org), api_key: key },
+          human: `Created organization ${org.slug} (${org.id}, plan ${org.plan}).\nFull API key (shown once, store it now): ${key.key}`,
+        };
+      });
+    case 'org set-plan':
+      return withServices(config, async (s) => {
+        const org = await s.organizations.setPlan(required(values, 'slug'), required(values, 'plan'));
+        return { json: { organization: orgView(org) }, human: `Organization ${org.slug} is now on the ${org.plan} plan.` };
+      });
+    case 'org suspend':
+    case 'org activate':
+      return withServices(config, async (s) => {
+        const status = command === 'org suspend' ? 'suspended' : 'active';
+        const org = await s.organizations.setStatus(required(values, 'slug'), status);
+        return { json: { organization: orgView(org) }, human: `Organization ${org.slug} is now ${org.status}.` };
+      });
+    case 'key create':
+      return withServices(config, async (s) => {
+        const org = await s.organizations.bySlug(required(values, 'org'));
+        const key = await s.apiKeys.create(org.id, { name: required(values, 'name'), scope: required(values, 'scope') }, { enforcePlanLimit: false });
+        return {
+          json: { api_key: key },
+          human: `Created ${key.scope} key "${key.name}" for ${org.slug}.\nAPI key (shown once, store it now): ${key.key}`,
+        };
+      });
+    case 'migrate': {
+      const applied = await applyMigrations(config);
+      return { json: { applied }, human: applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.' };
+    }
+    default:
+      throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
+  }
+}
+
+const argv = process.argv.slice(2);
+const wantsJson = argv.includes('--json');
+try {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`);
+  } else {
+    const result = await run(argv);
+    process.stdout.write(wantsJson ? `${JSON.stringify(result.json)}\n` : `${result.human}\n`);
+  }
+} catch (err) {
+  let line: string;
+  let code = 1;
+  if (err instanceof UsageError || (err as { code?: string }).code?.startsWith?.('ERR_PARSE_ARGS')) {
+    line = `${(err as Error).message}\n${USAGE}`;
+    code = 2;
+  } else if (err instanceof AppError) {
+    const details = Array.isArray(err.details) ? err.details.map((d: { field: string; message: string }) => `${d.field} ${d.message}`).join('; ') : err.message;
+    line = `${err.code}: ${details}`;
+    code = err.code === 'NOT_FOUND' || err.code === 'VALIDATION_ERROR' ? 2 : 1;
+  } else if (err instanceof ConfigError) {
+    line = err.message;
+    code = 78;
+  } else {
+    line = `error: ${(err as Error).message}`;
+  }
+  if (wantsJson) process.stdout.write(`${JSON.stringify({ error: line.split('\n')[0] })}\n`);
+  process.stderr.write(`${line.split('\n')[0]}\n`);
+  process.exit(code);
+}

@@ -1,0 +1,127 @@
+// The only reader of process.env: every setting of decisions.md §1 (and the few operational extras), validated once.
+import { z } from 'zod';
+
+const durationPattern = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
+const unitMs: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** Parses "1s,5s,30s,2m" into milliseconds. */
+export function parseDurationList(text: string): number[] {
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const match = durationPattern.exec(part);
+      if (!match) throw new Error(`"${part}" is not a duration (use e.g. 500ms, 5s, 2m, 1h)`);
+      return Math.round(Number(match[1]) * unitMs[match[2]]);
+    });
+}
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z
+    .string()
+    .default('file:./data/vote-relay.db')
+    .refine((v) => /^(file:|postgres(ql)?:\/\/)/.test(v), 'must start with file: or postgres:// / postgresql://'),
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  HOOK_BASE_URL: z.string().url().optional(),
+  REDIS_URL: z.string().optional(),
+  SECRET_KEY: z.string().min(16, 'must be at least 16 characters (32 random bytes, base64, recommended)').optional(),
+  ALLOW_PRIVATE_TARGETS: bool.default(false),
+  RETRY_SCHEDULE: z.string().default('1s,5s,30s,2m,10m,30m,1h,2h,4h,8h'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Operational extras (documented in the README).
+  API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(500),
+  HOOK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(500),
+  IP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(1200),
+  DELIVERY_CONCURRENCY: z.coerce.number().int().min(0).max(1000).default(16),
+  DELIVERY_ENABLED: bool.default(true),
+  GRAPHQL_INTROSPECTION: bool.default(true),
+  TRUST_PROXY: z.string().default('loopback'),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+});
+
+export type Dialect = 'sqlite' | 'postgresql';
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  dialect: Dialect;
+  /** Folder that holds the SQLite file and the generated secret key (SQLite only). */
+  dataDir: string | null;
+  publicBaseUrl: string;
+  hookBaseUrl: string;
+  redisUrl: string | null;
+  secretKey: string | null;
+  allowPrivateTargets: boolean;
+  retryScheduleMs: number[];
+  logLevel: string;
+  apiRateLimitPerMinute: number;
+  hookRateLimitPerMinute: number;
+  ipRateLimitPerMinute: number;
+  deliveryConcurrency: number;
+  deliveryEnabled: boolean;
+  graphqlIntrospection: boolean;
+  trustProxy: string;
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {}
+
+function sqliteDataDir(url: string): string {
+  const path = url.slice('file:'.length).split('?')[0];
+  const slash = path.lastIndexOf('/');
+  return slash === -1 ? '.' : path.slice(0, slash) || '/';
+}
+
+/** Reads and validates the environment; throws ConfigError with one line per problem. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')));
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  let retryScheduleMs: number[];
+  try {
+    retryScheduleMs = parseDurationList(e.RETRY_SCHEDULE);
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration:\n  RETRY_SCHEDULE: ${(err as Error).message}`);
+  }
+  const dialect: Dialect = e.DATABASE_URL.startsWith('file:') ? 'sqlite' : 'postgresql';
+  if (dialect === 'postgresql' && !e.SECRET_KEY) {
+    throw new ConfigError(
+      'Invalid configuration:\n  SECRET_KEY: required with PostgreSQL (every instance must share it); generate one with: openssl rand -base64 32',
+    );
+  }
+  const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const config: Config = {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dialect,
+    dataDir: dialect === 'sqlite' ? sqliteDataDir(e.DATABASE_URL) : null,
+    publicBaseUrl,
+    hookBaseUrl: (e.HOOK_BASE_URL ?? `${publicBaseUrl}/hooks`).replace(/\/+$/, ''),
+    redisUrl: e.REDIS_URL ?? null,
+    secretKey: e.SECRET_KEY ?? null,
+    allowPrivateTargets: e.ALLOW_PRIVATE_TARGETS,
+    retryScheduleMs,
+    logLevel: e.LOG_LEVEL,
+    apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
+    hookRateLimitPerMinute: e.HOOK_RATE_LIMIT_PER_MINUTE,
+    ipRateLimitPerMinute: e.IP_RATE_LIMIT_PER_MINUTE,
+    deliveryConcurrency: e.DELIVERY_CONCURRENCY,
+    deliveryEnabled: e.DELIVERY_ENABLED,
+    graphqlIntrospection: e.GRAPHQL_INTROSPECTION,
+    trustProxy: e.TRUST_PROXY,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+  };
+  return Object.freeze(config);
+}

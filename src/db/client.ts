@@ -1,0 +1,69 @@
+// Opens the Prisma client for the configured database (embedded SQLite or PostgreSQL) with the pragmas we rely on.
+import { mkdirSync } from 'node:fs';
+import pg from 'pg';
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient as SqliteClient } from '../generated/sqlite/client.js';
+import { PrismaClient as PostgresClient } from '../generated/postgresql/client.js';
+import type { Config, Dialect } from '../config.js';
+
+/** Typed against the SQLite client; the PostgreSQL client behaves the same at runtime (one model). */
+export type Db = SqliteClient;
+export type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
+
+export interface Database {
+  prisma: Db;
+  dialect: Dialect;
+  /** PostgreSQL only: the pool Prisma uses, for the few statements Prisma cannot express (advisory locks, SKIP LOCKED). */
+  pool: pg.Pool | null;
+  /** SQLite only: path of the database file. */
+  sqlitePath: string | null;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function sqlitePathFromUrl(url: string): string {
+  return url.slice('file:'.length).split('?')[0];
+}
+
+export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dialect' | 'dataDir'>, options: { poolSize?: number } = {}): Promise<Database> {
+  if (config.dialect === 'sqlite') {
+    const path = sqlitePathFromUrl(config.databaseUrl);
+    if (config.dataDir) mkdirSync(config.dataDir, { recursive: true });
+    // Integer epoch-ms timestamps: compact, and raw range scans compare numbers.
+    const adapter = new PrismaBetterSqlite3({ url: path, timeout: 15_000 }, { timestampFormat: 'unixepoch-ms' });
+    const prisma = new SqliteClient({ adapter });
+    // WAL lets readers run beside the single writer; FULL syncs each commit (an acknowledged vote survives power loss).
+    await prisma.$queryRawUnsafe('PRAGMA journal_mode = WAL');
+    await prisma.$queryRawUnsafe('PRAGMA synchronous = FULL');
+    await prisma.$queryRawUnsafe('PRAGMA foreign_keys = ON');
+    await prisma.$queryRawUnsafe('PRAGMA busy_timeout = 15000');
+    return {
+      prisma,
+      dialect: 'sqlite',
+      pool: null,
+      sqlitePath: path,
+      ping: async () => {
+        await prisma.$queryRawUnsafe('SELECT 1');
+      },
+      close: () => prisma.$disconnect(),
+    };
+  }
+  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: options.poolSize ?? 10 });
+  // An idle client that loses its server must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  const prisma = new PostgresClient({ adapter: new PrismaPg(pool) }) as unknown as Db;
+  return {
+    prisma,
+    dialect: 'postgresql',
+    pool,
+    sqlitePath: null,
+    ping: async () => {
+      await prisma.$queryRawUnsafe('SELECT 1');
+    },
+    close: async () => {
+      await prisma.$disconnect();
+      await pool.end().catch(() => {});
+    },
+  };
+}

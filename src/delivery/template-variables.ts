@@ -1,0 +1,41 @@
+// The variables a chat or callback template may use (GET /v1/callbacks/variables) and the sample values tests use.
+import type { VoteTemplateValues } from './template.js';
+
+export interface TemplateVariable {
+  name: string;
+  description: string;
+  example: string;
+  type: 'string' | 'integer' | 'timestamp' | 'json';
+}
+
+export const TEMPLATE_VARIABLES: readonly TemplateVariable[] = [
+  { name: 'voter_name', description: "The voter's name as the voting site sent it", example: 'Steve', type: 'string' },
+  { name: 'provider_name', description: 'Display name of the provider that received the vote', example: 'top.gg', type: 'string' },
+  { name: 'provider_key', description: 'Key of the provider (as in its webhook URL)', example: 'topgg', type: 'string' },
+  { name: 'vote_id', description: 'Public id of the vote', example: 'vt_3f1c2b9e-8a4d-4c55-9f0e-2a7b6c1d9e04', type: 'string' },
+  { name: 'vote_public_id', description: 'The vote id without its vt_ prefix (a bare UUID)', example: '3f1c2b9e-8a4d-4c55-9f0e-2a7b6c1d9e04', type: 'string' },
+  { name: 'received_at', description: 'When the vote was received (ISO 8601, UTC)', example: '2026-01-31T23:59:59.123Z', type: 'timestamp' },
+  { name: 'received_at_unix', description: 'When the vote was received (unix seconds)', example: '1769903999', type: 'integer' },
+  { name: 'organization_slug', description: "Your organization's slug", example: 'acme', type: 'string' },
+  { name: 'organization_name', description: "Your organization's name", example: 'Acme Network', type: 'string' },
+  { name: 'raw_payload', description: 'The inbound vote body as a JSON string', example: '{"username":"Steve"}', type: 'json' },
+  {
+    name: 'payload.<path>',
+    description: 'Any value from the inbound body, by dotted path (e.g. payload.user.id)',
+    example: 'payload.username',
+    type: 'string',
+  },
+];
+
+export function sampleTemplateValues(now: Date, organization: { slug: string; name: string }): VoteTemplateValues {
+  return {
+    voter_name: 'TestVoter',
+    provider_name: 'Test Provider',
+    provider_key: 'test-provider',
+    vote_id: 'vt_00000000-0000-4000-8000-000000000000',
+    received_at: now.toISOString(),
+    organization_slug: organization.slug,
+    organization_name: organization.name,
+    raw_payload: JSON.stringify({ username: 'TestVoter', test: true }),
+  };
+}

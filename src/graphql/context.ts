@@ -1,0 +1,11 @@
+// What every resolver receives: the services, the dependencies and the caller (read once from Authorization).
+import type { AppDeps } from '../app-deps.js';
+import type { Services } from '../services.js';
+import type { AuthState } from '../auth/access.js';
+
+export interface GraphQLContext {
+  deps: AppDeps;
+  services: Services;
+  auth: AuthState;
+  requestId: string;
+}

@@ -1,0 +1,7 @@
+// Imports every module's types and builds the schema. Defines nothing itself.
+import { builder } from './builder.js';
+import '../modules/organization/organization.graphql.js';
+import '../modules/api-keys/api-keys.graphql.js';
+import '../modules/templates/templates.graphql.js';
+
+export const schema = builder.toSchema({ sortSchema: true });

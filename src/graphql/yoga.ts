@@ -1,0 +1,48 @@
+// graphql-yoga serving the Pothos schema at /graphql (GraphiQL for browsers, SSE subscriptions, masked errors).
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
+import { GraphQLError, NoSchemaIntrospectionCustomRule, type GraphQLSchema } from 'graphql';
+import type { Request } from 'express';
+import type { AppDeps } from '../app-deps.js';
+import type { Services } from '../services.js';
+import type { GraphQLContext } from './context.js';
+import { AppError } from '../errors.js';
+
+export function internalError(): GraphQLError {
+  return new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_ERROR', http: { status: 500 } } });
+}
+
+/** Keeps domain errors (and GraphQL's own validation errors); replaces anything unexpected with INTERNAL_ERROR. */
+export function maskUnexpected(error: unknown, deps: Pick<AppDeps, 'logger'>): Error {
+  if (error instanceof GraphQLError) {
+    const original = error.originalError;
+    if (!original || original instanceof AppError || original instanceof GraphQLError) return error;
+    deps.logger.error({ err: original, path: error.path }, 'unexpected error in resolver');
+    return internalError();
+  }
+  deps.logger.error({ err: error }, 'unexpected error');
+  return internalError();
+}
+
+export function createGraphQLServer(schema: GraphQLSchema, deps: AppDeps, services: Services): YogaServerInstance<{ req: Request }, GraphQLContext> {
+  return createYoga<{ req: Request }, GraphQLContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    graphiql: { title: 'Vote Relay GraphQL' },
+    logging: false,
+    maskedErrors: { maskError: (error) => maskUnexpected(error, deps) },
+    context: ({ req }) => ({
+      deps,
+      services,
+      auth: req.auth ?? { kind: 'anonymous' },
+      requestId: req.requestId,
+    }),
+    plugins: [
+      useGraphQLSSE({ endpoint: '/graphql/stream' }),
+      ...(deps.config.graphqlIntrospection
+        ? []
+        : [{ onValidate: ({ addValidationRule }: { addValidationRule: (rule: unknown) => void }) => addValidationRule(NoSchemaIntrospectionCustomRule) }]),
+    ],
+  });
+}

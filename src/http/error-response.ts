@@ -1,0 +1,28 @@
+// Writes the REST error envelope with the status from the one code table.
+import type { Response } from 'express';
+import { ERROR_STATUS, errorBody, type ErrorCode } from '../errors.js';
+
+export function sendError(res: Response, requestId: string, code: ErrorCode, message: string, details?: unknown): void {
+  if (res.headersSent) return;
+  res.status(ERROR_STATUS[code]).json(errorBody(code, message, requestId, details));
+}
+
+/** body-parser's errors (bad JSON, too large, bad charset) in our vocabulary; null for anything else. */
+export function bodyParserError(err: unknown): { code: ErrorCode; message: string; details?: unknown } | null {
+  const e = err as { type?: string; status?: number; limit?: number };
+  switch (e?.type) {
+    case 'entity.too.large':
+      return { code: 'PAYLOAD_TOO_LARGE', message: `Request body is larger than ${e.limit} bytes` };
+    case 'entity.parse.failed':
+      return { code: 'VALIDATION_ERROR', message: 'Request body is not valid JSON', details: [{ field: 'body', message: 'is not valid JSON' }] };
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return { code: 'VALIDATION_ERROR', message: 'Unsupported body encoding', details: [{ field: 'body', message: 'unsupported encoding' }] };
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return { code: 'VALIDATION_ERROR', message: 'Request body could not be read', details: [{ field: 'body', message: 'could not be read' }] };
+    default:
+      return null;
+  }
+}

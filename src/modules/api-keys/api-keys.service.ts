@@ -1,0 +1,100 @@
+// API keys: create (value shown once), list (prefix and metadata only), revoke; and resolving a request's key.
+import { z } from 'zod';
+import type { AppDeps } from '../../app-deps.js';
+import { AppError, notFound } from '../../errors.js';
+import { PLAN_LIMITS } from '../../auth/plans.js';
+import { API_KEY_PREFIX, bearerToken, generateToken, hashToken } from '../../auth/api-key-token.js';
+import type { AuthState, Scope } from '../../auth/access.js';
+import { nameSchema, parseInput } from '../../validation.js';
+import { planOf } from '../organization/organization.service.js';
+
+const createSchema = z.object({
+  name: nameSchema,
+  scope: z.enum(['read', 'full'], 'must be read or full'),
+});
+
+export interface CreatedApiKey {
+  id: string;
+  name: string;
+  key: string;
+  prefix: string;
+  scope: Scope;
+}
+
+// last_used_at is advisory: writing it on every request would add a write to every read.
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export function createApiKeyService(deps: AppDeps) {
+  const { prisma } = deps.db;
+
+  async function create(
+    organizationId: string,
+    rawInput: unknown,
+    options: { enforcePlanLimit: boolean } = { enforcePlanLimit: true },
+  ): Promise<CreatedApiKey> {
+    const input = parseInput(createSchema, rawInput);
+    const org = await prisma.organization.findUnique({ where: { id: organizationId } });
+    if (!org) throw notFound('Organization');
+    if (options.enforcePlanLimit) {
+      const limit = PLAN_LIMITS[planOf(org)].apiKeys;
+      const current = await prisma.apiKey.count({ where: { organizationId, revokedAt: null } });
+      if (current >= limit) {
+        throw new AppError('PLAN_LIMIT', `Your plan allows ${limit} API keys`, { limit, current });
+      }
+    }
+    const token = generateToken(API_KEY_PREFIX);
+    const row = await prisma.apiKey.create({
+      data: { organizationId, name: input.name, scope: input.scope, prefix: token.prefix, keyHash: token.hash },
+    });
+    return { id: row.id, name: row.name, key: token.value, prefix: row.prefix, scope: row.scope as Scope };
+  }
+
+  function list(organizationId: string) {
+    return prisma.apiKey.findMany({
+      where: { organizationId, revokedAt: null },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
+  }
+
+  async function revoke(organizationId: string, id: string): Promise<{ message: string; id: string }> {
+    const result = await prisma.apiKey.updateMany({
+      where: { id, organizationId, revokedAt: null },
+      data: { revokedAt: deps.clock.now() },
+    });
+    if (result.count === 0) throw notFound('API key');
+    return { message: 'Key revoked', id };
+  }
+
+  /** Reads the Authorization header once per request. */
+  async function authenticate(header: string | undefined): Promise<AuthState> {
+    const token = bearerToken(header);
+    if (token === undefined) return { kind: 'anonymous' };
+    if (!token.startsWith(API_KEY_PREFIX) || token.length < API_KEY_PREFIX.length + 32 || token.length > 200) {
+      return { kind: 'invalid' };
+    }
+    const key = await prisma.apiKey.findUnique({ where: { keyHash: hashToken(token) }, include: { organization: true } });
+    if (!key || key.revokedAt) return { kind: 'invalid' };
+    const now = deps.clock.now();
+    if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+      // Fire and forget: a failed bookkeeping write must not fail the request.
+      prisma.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: now } }).catch((err) => {
+        deps.logger.warn({ err }, 'could not record api key use');
+      });
+    }
+    return {
+      kind: 'viewer',
+      viewer: {
+        organizationId: key.organizationId,
+        organizationSlug: key.organization.slug,
+        plan: key.organization.plan,
+        status: key.organization.status,
+        apiKeyId: key.id,
+        scope: key.scope === 'full' ? 'full' : 'read',
+      },
+    };
+  }
+
+  return { create, list, revoke, authenticate };
+}
+
+export type ApiKeyService = ReturnType<typeof createApiKeyService>;

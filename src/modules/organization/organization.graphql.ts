@@ -1,0 +1,127 @@
+// Organization, its settings and usage; the organization query and the settings/test-message mutations.
+import { builder } from '../../graphql/builder.js';
+import { requireViewer } from '../../auth/access.js';
+import type { Organization } from '../../generated/sqlite/client.js';
+import type { Usage } from './organization.service.js';
+
+const OrganizationSettings = builder.objectRef<Organization>('OrganizationSettings').implement({
+  fields: (t) => ({
+    chatWebhookUrl: t.exposeString('chatWebhookUrl', { nullable: true }),
+    chatAdminWebhookUrl: t.exposeString('chatAdminWebhookUrl', { nullable: true }),
+    chatNotificationsEnabled: t.exposeBoolean('chatNotificationsEnabled'),
+    chatMessageType: t.exposeString('chatMessageType'),
+    chatMessageTemplate: t.exposeString('chatMessageTemplate'),
+    chatEmbedTemplate: t.field({
+      type: 'JSON',
+      nullable: true,
+      resolve: (org) => (org.chatEmbedTemplateJson ? JSON.parse(org.chatEmbedTemplateJson) : null),
+    }),
+    adminDailySummary: t.exposeBoolean('adminDailySummary'),
+    adminWeeklySummary: t.exposeBoolean('adminWeeklySummary'),
+    adminVoteSpikeAlerts: t.exposeBoolean('adminVoteSpikeAlerts'),
+    adminPermanentFailAlerts: t.exposeBoolean('adminPermanentFailAlerts'),
+    adminUsageWarnings: t.exposeBoolean('adminUsageWarnings'),
+    serverCallbackUrl: t.exposeString('serverCallbackUrl', { nullable: true, deprecationReason: 'Use callbacks' }),
+  }),
+});
+
+const OrganizationUsage = builder.objectRef<Usage>('OrganizationUsage').implement({
+  fields: (t) => ({
+    votesThisMonth: t.exposeInt('votesThisMonth'),
+    votesLimit: t.exposeInt('votesLimit'),
+    providersCount: t.exposeInt('providersCount'),
+    providersLimit: t.exposeInt('providersLimit'),
+  }),
+});
+
+builder.prismaObject('Organization', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    slug: t.exposeString('slug'),
+    name: t.exposeString('name'),
+    plan: t.exposeString('plan'),
+    status: t.exposeString('status'),
+    settings: t.field({ type: OrganizationSettings, resolve: (org) => org }),
+    usage: t.field({ type: OrganizationUsage, resolve: (org, _args, ctx) => ctx.services.organizations.usage(org) }),
+  }),
+});
+
+const OrganizationSettingsInput = builder.inputType('OrganizationSettingsInput', {
+  fields: (t) => ({
+    chatWebhookUrl: t.string(),
+    chatAdminWebhookUrl: t.string(),
+    chatNotificationsEnabled: t.boolean(),
+    chatMessageType: t.string(),
+    chatMessageTemplate: t.string(),
+    chatEmbedTemplate: t.field({ type: 'JSON' }),
+    adminDailySummary: t.boolean(),
+    adminWeeklySummary: t.boolean(),
+    adminVoteSpikeAlerts: t.boolean(),
+    adminPermanentFailAlerts: t.boolean(),
+    adminUsageWarnings: t.boolean(),
+    serverCallbackUrl: t.string(),
+  }),
+});
+
+const UpdateOrganizationInput = builder.inputType('UpdateOrganizationInput', {
+  fields: (t) => ({
+    name: t.string(),
+    slug: t.string(),
+    settings: t.field({ type: OrganizationSettingsInput }),
+  }),
+});
+
+const TestChatWebhookInput = builder.inputType('TestChatWebhookInput', {
+  fields: (t) => ({
+    webhookUrl: t.string({ required: true }),
+    messageType: t.string(),
+    messageTemplate: t.string(),
+    embedTemplate: t.field({ type: 'JSON' }),
+  }),
+});
+
+const TestChatWebhookResult = builder.objectRef<{ success: boolean; message: string }>('TestChatWebhookResult').implement({
+  fields: (t) => ({ success: t.exposeBoolean('success'), message: t.exposeString('message') }),
+});
+
+/** GraphQL input objects carry explicit nulls for omitted fields only when sent; drop undefined keys. */
+function defined(input: object | null | undefined): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(input ?? {}).filter(([, v]) => v !== undefined));
+}
+
+builder.queryField('organization', (t) =>
+  t.prismaField({
+    type: 'Organization',
+    description: "The caller's organization, with settings and usage",
+    authScopes: { access: { scope: 'read', allowSuspended: true } },
+    resolve: (query, _root, _args, ctx) =>
+      ctx.deps.db.prisma.organization.findUniqueOrThrow({ ...query, where: { id: requireViewer(ctx.auth).organizationId } }),
+  }),
+);
+
+builder.mutationField('updateOrganization', (t) =>
+  t.prismaField({
+    type: 'Organization',
+    description: 'Partial update: only the fields given change',
+    authScopes: { access: { scope: 'full' } },
+    args: { input: t.arg({ type: UpdateOrganizationInput, required: true }) },
+    resolve: async (query, _root, { input }, ctx) => {
+      const { settings, ...rest } = defined(input);
+      const org = await ctx.services.organizations.update(requireViewer(ctx.auth).organizationId, {
+        ...rest,
+        ...(settings ? { settings: defined(settings) } : {}),
+      });
+      return ctx.deps.db.prisma.organization.findUniqueOrThrow({ ...query, where: { id: org.id } });
+    },
+  }),
+);
+
+builder.mutationField('testChatWebhook', (t) =>
+  t.field({
+    type: TestChatWebhookResult,
+    description: 'Sends a sample message (marked as a test) to the given chat webhook',
+    authScopes: { access: { scope: 'full' } },
+    args: { input: t.arg({ type: TestChatWebhookInput, required: true }) },
+    resolve: (_root, { input }, ctx) => ctx.services.chatTest.send(requireViewer(ctx.auth).organizationId, defined(input)),
+  }),
+);

@@ -1,0 +1,197 @@
+// Organization use cases: read with usage, update settings (validated, plan-gated), create/suspend from the CLI.
+import { z } from 'zod';
+import type { AppDeps } from '../../app-deps.js';
+import { AppError, notFound, validationError, type FieldError } from '../../errors.js';
+import { PLAN_LIMITS, isPlan, planAtLeast, type Plan } from '../../auth/plans.js';
+import { nameSchema, parseInput } from '../../validation.js';
+import type { Organization } from '../../generated/sqlite/client.js';
+import { utcDay, utcMonthStart } from '../../time.js';
+
+export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+export const slugSchema = z.string().regex(SLUG_PATTERN, 'must be 1-63 lowercase letters, digits or hyphens, not starting or ending with a hyphen');
+
+const embedText = z.string().max(6000);
+export const embedTemplateSchema = z
+  .object({
+    color: z.number().int().min(0).max(0xffffff).optional(),
+    title: embedText.optional(),
+    description: embedText.optional(),
+    url: z.string().max(2000).optional(),
+    fields: z
+      .array(z.object({ name: embedText, value: embedText, inline: z.boolean().optional() }))
+      .max(25, 'at most 25 fields')
+      .optional(),
+    footer: z.object({ text: embedText, icon_url: z.string().max(2000).optional() }).optional(),
+    author: z.object({ name: embedText, url: z.string().max(2000).optional(), icon_url: z.string().max(2000).optional() }).optional(),
+    thumbnail: z.object({ url: z.string().max(2000) }).optional(),
+    image: z.object({ url: z.string().max(2000) }).optional(),
+    timestamp: z.string().max(100).optional(),
+  })
+  .strip();
+
+const urlOrNull = z.string().max(2000).nullable();
+
+const settingsSchema = z
+  .object({
+    chatWebhookUrl: urlOrNull,
+    chatAdminWebhookUrl: urlOrNull,
+    chatNotificationsEnabled: z.boolean(),
+    chatMessageType: z.enum(['simple', 'embed'], 'must be simple or embed'),
+    chatMessageTemplate: z.string().min(1, 'must not be empty').max(2000, 'must be at most 2000 characters'),
+    chatEmbedTemplate: embedTemplateSchema.nullable(),
+    adminDailySummary: z.boolean(),
+    adminWeeklySummary: z.boolean(),
+    adminVoteSpikeAlerts: z.boolean(),
+    adminPermanentFailAlerts: z.boolean(),
+    adminUsageWarnings: z.boolean(),
+    serverCallbackUrl: urlOrNull,
+  })
+  .partial();
+
+const updateSchema = z.object({
+  name: nameSchema.optional(),
+  slug: slugSchema.optional(),
+  settings: settingsSchema.optional(),
+});
+
+export type SettingsInput = z.infer<typeof settingsSchema>;
+export type UpdateOrganizationInput = z.infer<typeof updateSchema>;
+
+/** Growth+ settings: turning them on needs the plan; turning them off (or clearing) is always allowed. */
+const GROWTH_SETTINGS: { key: keyof SettingsInput; field: string; enables: (v: unknown) => boolean }[] = [
+  { key: 'chatAdminWebhookUrl', field: 'chat_admin_webhook_url', enables: (v) => v !== null },
+  { key: 'chatMessageType', field: 'chat_message_type', enables: (v) => v === 'embed' },
+  { key: 'chatEmbedTemplate', field: 'chat_embed_template', enables: (v) => v !== null },
+  { key: 'adminDailySummary', field: 'admin_daily_summary', enables: (v) => v === true },
+  { key: 'adminWeeklySummary', field: 'admin_weekly_summary', enables: (v) => v === true },
+  { key: 'adminVoteSpikeAlerts', field: 'admin_vote_spike_alerts', enables: (v) => v === true },
+  { key: 'adminPermanentFailAlerts', field: 'admin_permanent_fail_alerts', enables: (v) => v === true },
+  { key: 'adminUsageWarnings', field: 'admin_usage_warnings', enables: (v) => v === true },
+];
+
+const URL_SETTINGS: { key: 'chatWebhookUrl' | 'chatAdminWebhookUrl' | 'serverCallbackUrl'; field: string }[] = [
+  { key: 'chatWebhookUrl', field: 'settings.chat_webhook_url' },
+  { key: 'chatAdminWebhookUrl', field: 'settings.chat_admin_webhook_url' },
+  { key: 'serverCallbackUrl', field: 'settings.server_callback_url' },
+];
+
+export interface Usage {
+  votesThisMonth: number;
+  votesLimit: number;
+  providersCount: number;
+  providersLimit: number;
+}
+
+export function planOf(org: { plan: string }): Plan {
+  return isPlan(org.plan) ? org.plan : 'starter';
+}
+
+export function createOrganizationService(deps: AppDeps) {
+  const { prisma } = deps.db;
+
+  async function get(organizationId: string): Promise<Organization> {
+    const org = await prisma.organization.findUnique({ where: { id: organizationId } });
+    if (!org) throw notFound('Organization');
+    return org;
+  }
+
+  async function bySlug(slug: string): Promise<Organization> {
+    const org = await prisma.organization.findUnique({ where: { slug } });
+    if (!org) throw notFound(`Organization ${slug}`);
+    return org;
+  }
+
+  async function votesThisMonth(organizationId: string): Promise<number> {
+    const now = deps.clock.now();
+    const result = await prisma.providerDailyCount.aggregate({
+      where: { organizationId, day: { gte: utcDay(utcMonthStart(now)), lte: utcDay(now) } },
+      _sum: { count: true },
+    });
+    return result._sum.count ?? 0;
+  }
+
+  async function usage(org: Organization): Promise<Usage> {
+    const limits = PLAN_LIMITS[planOf(org)];
+    const [votes, providersCount] = await Promise.all([
+      votesThisMonth(org.id),
+      prisma.provider.count({ where: { organizationId: org.id } }),
+    ]);
+    return { votesThisMonth: votes, votesLimit: limits.votesPerMonth, providersCount, providersLimit: limits.providers };
+  }
+
+  async function update(organizationId: string, rawInput: unknown): Promise<Organization> {
+    const input = parseInput(updateSchema, rawInput);
+    const org = await get(organizationId);
+    const settings = input.settings ?? {};
+
+    for (const gate of GROWTH_SETTINGS) {
+      const value = settings[gate.key];
+      if (value !== undefined && gate.enables(value) && !planAtLeast(org.plan, 'growth')) {
+        throw new AppError('PLAN_UPGRADE_REQUIRED', `${gate.field} needs the growth plan or higher`, {
+          required_plan: 'growth',
+          current_plan: org.plan,
+          field: gate.field,
+        });
+      }
+    }
+
+    const problems: FieldError[] = [];
+    await Promise.all(
+      URL_SETTINGS.map(async ({ key, field }) => {
+        const value = settings[key];
+        if (typeof value !== 'string') return;
+        const reason = await deps.http.checkTarget(value);
+        if (reason) problems.push({ field, message: reason });
+      }),
+    );
+    if (input.slug !== undefined && input.slug !== org.slug) {
+      const taken = await prisma.organization.findUnique({ where: { slug: input.slug }, select: { id: true } });
+      if (taken) problems.push({ field: 'slug', message: 'is already taken' });
+    }
+    if (problems.length > 0) throw validationError(problems);
+
+    const { chatEmbedTemplate, ...plainSettings } = settings;
+    try {
+      return await prisma.organization.update({
+        where: { id: org.id },
+        data: {
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.slug !== undefined ? { slug: input.slug } : {}),
+          ...plainSettings,
+          ...(chatEmbedTemplate !== undefined
+            ? { chatEmbedTemplateJson: chatEmbedTemplate === null ? null : JSON.stringify(chatEmbedTemplate) }
+            : {}),
+        },
+      });
+    } catch (err) {
+      // Two requests racing for one slug: the unique index decides.
+      if ((err as { code?: string }).code === 'P2002') throw validationError([{ field: 'slug', message: 'is already taken' }]);
+      throw err;
+    }
+  }
+
+  async function create(input: { slug: string; name: string; plan: string }): Promise<Organization> {
+    const parsed = parseInput(
+      z.object({ slug: slugSchema, name: nameSchema, plan: z.enum(['starter', 'growth', 'pro', 'business'], 'must be starter, growth, pro or business') }),
+      input,
+    );
+    const taken = await prisma.organization.findUnique({ where: { slug: parsed.slug }, select: { id: true } });
+    if (taken) throw validationError([{ field: 'slug', message: 'is already taken' }]);
+    return prisma.organization.create({ data: parsed });
+  }
+
+  async function setPlan(slug: string, plan: string): Promise<Organization> {
+    if (!isPlan(plan)) throw validationError([{ field: 'plan', message: 'must be starter, growth, pro or business' }]);
+    const org = await bySlug(slug);
+    return prisma.organization.update({ where: { id: org.id }, data: { plan } });
+  }
+
+  async function setStatus(slug: string, status: 'active' | 'suspended'): Promise<Organization> {
+    const org = await bySlug(slug);
+    return prisma.organization.update({ where: { id: org.id }, data: { status } });
+  }
+
+  return { get, bySlug, usage, votesThisMonth, update, create, setPlan, setStatus };
+}
+
+export type OrganizationService = ReturnType<typeof createOrganizationService>;

@@ -1,0 +1,16 @@
+// Builds every domain service from the app's dependencies; entry points (GraphQL, REST, CLI) only call these.
+import type { AppDeps } from './app-deps.js';
+import { createOrganizationService } from './modules/organization/organization.service.js';
+import { createApiKeyService } from './modules/api-keys/api-keys.service.js';
+import { createChatTestService } from './modules/organization/chat-test.service.js';
+
+export function createServices(deps: AppDeps) {
+  const organizations = createOrganizationService(deps);
+  return {
+    organizations,
+    apiKeys: createApiKeyService(deps),
+    chatTest: createChatTestService(deps, organizations),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

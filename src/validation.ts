@@ -1,0 +1,18 @@
+// Input validation with zod, reported as VALIDATION_ERROR with `details` = [{field, message}] in REST names.
+import { z } from 'zod';
+import { validationError } from './errors.js';
+
+const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** GraphQL/TS names are camelCase; the REST contract names fields in snake_case, so details use those. */
+export function fieldName(path: readonly PropertyKey[]): string {
+  return path.map((p) => (typeof p === 'number' ? `[${p}]` : snake(String(p)))).join('.').replace(/\.\[/g, '[') || 'body';
+}
+
+export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw validationError(result.error.issues.map((issue) => ({ field: fieldName(issue.path), message: issue.message })));
+}
+
+export const nameSchema = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
