@@ -1,0 +1,200 @@
+import { describe, it, expect } from 'vitest';
+import { ConfigError, loadConfig, parseDurationList } from './config.js';
+
+const PG_URL = 'postgresql://relay:pw@db.internal:5432/relay';
+const KEY = 'a-secret-key-of-at-least-32-characters';
+
+/** The ConfigError thrown by loadConfig(env), for message checks. */
+function configError(env: Record<string, string | undefined>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error('loadConfig did not throw');
+}
+
+describe('parseDurationList', () => {
+  it('parses every unit into milliseconds', () => {
+    expect(parseDurationList('500ms,5s,2m,1h,1d')).toEqual([500, 5_000, 120_000, 3_600_000, 86_400_000]);
+  });
+
+  it('accepts decimals and spaces around items', () => {
+    expect(parseDurationList(' 1.5s , 0.5m ,250ms ')).toEqual([1_500, 30_000, 250]);
+  });
+
+  it('skips empty items', () => {
+    expect(parseDurationList('1s,,2s,')).toEqual([1_000, 2_000]);
+    expect(parseDurationList('')).toEqual([]);
+  });
+
+  it.each(['5', '5x', 's', '-1s', '1 s', '1S', 'abc', '1s;2s'])('refuses %j', (text) => {
+    expect(() => parseDurationList(text)).toThrow(/is not a duration/);
+  });
+});
+
+describe('loadConfig defaults', () => {
+  const config = loadConfig({});
+
+  it('uses the documented defaults', () => {
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('0.0.0.0');
+    expect(config.databaseUrl).toBe('file:./data/vote-relay.db');
+    expect(config.dialect).toBe('sqlite');
+    expect(config.dataDir).toBe('./data');
+    expect(config.publicBaseUrl).toBe('http://localhost:3000');
+    expect(config.hookBaseUrl).toBe('http://localhost:3000/hooks');
+    expect(config.redisUrl).toBeNull();
+    expect(config.secretKey).toBeNull();
+    expect(config.allowPrivateTargets).toBe(false);
+    expect(config.logLevel).toBe('info');
+  });
+
+  it('has the default retry schedule 1s,5s,30s,2m,10m,30m,1h,2h,4h,8h in ms', () => {
+    expect(config.retryScheduleMs).toHaveLength(10);
+    expect(config.retryScheduleMs).toEqual([
+      1_000, 5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000,
+    ]);
+  });
+
+  it('has the operational defaults', () => {
+    expect(config.apiRateLimitPerMinute).toBe(500);
+    expect(config.hookRateLimitPerMinute).toBe(500);
+    expect(config.deliveryEnabled).toBe(true);
+    expect(config.graphqlIntrospection).toBe(true);
+  });
+
+  it('treats empty strings as unset', () => {
+    const blank = loadConfig({ PORT: '', DATABASE_URL: '', PUBLIC_BASE_URL: '', RETRY_SCHEDULE: '', SECRET_KEY: '' });
+    expect(blank.port).toBe(3000);
+    expect(blank.databaseUrl).toBe('file:./data/vote-relay.db');
+    expect(blank.retryScheduleMs).toHaveLength(10);
+    expect(blank.secretKey).toBeNull();
+  });
+
+  it('returns a frozen object', () => {
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(() => {
+      (config as { port: number }).port = 1;
+    }).toThrow(TypeError);
+    expect(config.port).toBe(3000);
+  });
+
+  it('does not read process.env when an env is given', () => {
+    const before = process.env.PORT;
+    process.env.PORT = '4321';
+    try {
+      expect(loadConfig({}).port).toBe(3000);
+    } finally {
+      if (before === undefined) delete process.env.PORT;
+      else process.env.PORT = before;
+    }
+  });
+});
+
+describe('loadConfig settings', () => {
+  it('reads PORT and builds the default base URLs from it', () => {
+    const config = loadConfig({ PORT: '8080' });
+    expect(config.port).toBe(8080);
+    expect(config.publicBaseUrl).toBe('http://localhost:8080');
+    expect(config.hookBaseUrl).toBe('http://localhost:8080/hooks');
+  });
+
+  it('derives hookBaseUrl from PUBLIC_BASE_URL with trailing slashes trimmed', () => {
+    const config = loadConfig({ PUBLIC_BASE_URL: 'https://relay.example.com///' });
+    expect(config.publicBaseUrl).toBe('https://relay.example.com');
+    expect(config.hookBaseUrl).toBe('https://relay.example.com/hooks');
+
+    const withPath = loadConfig({ PUBLIC_BASE_URL: 'https://example.com/relay/' });
+    expect(withPath.publicBaseUrl).toBe('https://example.com/relay');
+    expect(withPath.hookBaseUrl).toBe('https://example.com/relay/hooks');
+  });
+
+  it('uses HOOK_BASE_URL when set, trailing slash trimmed', () => {
+    const config = loadConfig({ PUBLIC_BASE_URL: 'https://relay.example.com', HOOK_BASE_URL: 'https://hooks.example.com/in/' });
+    expect(config.hookBaseUrl).toBe('https://hooks.example.com/in');
+  });
+
+  it.each([
+    ['file:./data/vote-relay.db', './data'],
+    ['file:vote.db', '.'],
+    ['file:/var/lib/vote-relay/db.sqlite', '/var/lib/vote-relay'],
+    ['file:/db.sqlite', '/'],
+    ['file:./x/y.db?mode=rwc', './x'],
+  ])('sqlite %s keeps its data in %s', (url, dir) => {
+    const config = loadConfig({ DATABASE_URL: url });
+    expect(config.dialect).toBe('sqlite');
+    expect(config.dataDir).toBe(dir);
+  });
+
+  it.each([PG_URL, 'postgres://relay@localhost/relay'])('%s is PostgreSQL when SECRET_KEY is set', (url) => {
+    const config = loadConfig({ DATABASE_URL: url, SECRET_KEY: KEY });
+    expect(config.dialect).toBe('postgresql');
+    expect(config.databaseUrl).toBe(url);
+    expect(config.dataDir).toBeNull();
+    expect(config.secretKey).toBe(KEY);
+  });
+
+  it('PostgreSQL without SECRET_KEY throws a ConfigError mentioning SECRET_KEY', () => {
+    const error = configError({ DATABASE_URL: PG_URL });
+    expect(error.message).toContain('SECRET_KEY');
+    expect(configError({ DATABASE_URL: PG_URL, SECRET_KEY: '' }).message).toContain('SECRET_KEY');
+  });
+
+  it('refuses a SECRET_KEY shorter than 16 characters', () => {
+    expect(configError({ SECRET_KEY: 'short' }).message).toContain('SECRET_KEY');
+  });
+
+  it('reads the boolean settings', () => {
+    expect(loadConfig({ ALLOW_PRIVATE_TARGETS: 'true' }).allowPrivateTargets).toBe(true);
+    expect(loadConfig({ ALLOW_PRIVATE_TARGETS: '1' }).allowPrivateTargets).toBe(true);
+    expect(loadConfig({ ALLOW_PRIVATE_TARGETS: 'yes' }).allowPrivateTargets).toBe(true);
+    expect(loadConfig({ ALLOW_PRIVATE_TARGETS: 'false' }).allowPrivateTargets).toBe(false);
+    expect(loadConfig({ DELIVERY_ENABLED: '0' }).deliveryEnabled).toBe(false);
+    expect(configError({ ALLOW_PRIVATE_TARGETS: 'maybe' }).message).toContain('ALLOW_PRIVATE_TARGETS');
+  });
+
+  it('reads RETRY_SCHEDULE', () => {
+    expect(loadConfig({ RETRY_SCHEDULE: '1s,1m' }).retryScheduleMs).toEqual([1_000, 60_000]);
+  });
+
+  it('reads REDIS_URL and LOG_LEVEL', () => {
+    const config = loadConfig({ REDIS_URL: 'redis://cache:6379', LOG_LEVEL: 'debug' });
+    expect(config.redisUrl).toBe('redis://cache:6379');
+    expect(config.logLevel).toBe('debug');
+  });
+});
+
+describe('loadConfig errors name the variable', () => {
+  it.each(['abc', '70000', '-1', '3.5'])('bad PORT %j', (port) => {
+    const error = configError({ PORT: port });
+    expect(error.message).toContain('PORT');
+  });
+
+  it.each(['5x', '1s,soon', '10'])('bad RETRY_SCHEDULE %j', (schedule) => {
+    const error = configError({ RETRY_SCHEDULE: schedule });
+    expect(error.message).toContain('RETRY_SCHEDULE');
+  });
+
+  it.each(['mysql://localhost/db', './data/db.sqlite', 'sqlite://x.db', 'http://db'])('bad DATABASE_URL %j', (url) => {
+    const error = configError({ DATABASE_URL: url });
+    expect(error.message).toContain('DATABASE_URL');
+  });
+
+  it('bad PUBLIC_BASE_URL and LOG_LEVEL', () => {
+    expect(configError({ PUBLIC_BASE_URL: 'not a url' }).message).toContain('PUBLIC_BASE_URL');
+    expect(configError({ LOG_LEVEL: 'loud' }).message).toContain('LOG_LEVEL');
+  });
+
+  it('lists every problem at once', () => {
+    const error = configError({ PORT: 'abc', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' });
+    expect(error.message).toContain('PORT');
+    expect(error.message).toContain('DATABASE_URL');
+    expect(error.message).toContain('LOG_LEVEL');
+  });
+
+  it('ConfigError is an Error', () => {
+    expect(configError({ PORT: 'abc' })).toBeInstanceOf(Error);
+  });
+});

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
+
+describe.skipIf(databaseUnavailable)('authentication, suspension and the error envelope', () => {
+  let app: TestApp;
+  let org: TestOrg;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    org = await app.createOrg({ plan: 'pro' });
+  });
+  afterAll(() => app?.stop());
+
+  it('AUTH_REQUIRED without a header, INVALID_API_KEY for bad keys', async () => {
+    const none = await app.request('GET', '/v1/organization');
+    expect(none.status).toBe(401);
+    expect(none.body).toEqual({ error: { code: 'AUTH_REQUIRED', message: expect.any(String) }, meta: { request_id: none.headers.get('x-request-id') } });
+    for (const header of ['Bearer vr_live_' + 'a'.repeat(32), 'Bearer nonsense', 'Basic abc', 'Bearer ', org.key]) {
+      const res = await app.request('GET', '/v1/organization', { headers: { authorization: header } });
+      expect(res.status, header).toBe(401);
+      expect(res.body.error.code).toBe('INVALID_API_KEY');
+    }
+  });
+
+  it('answers NOT_FOUND in the envelope for unknown routes', async () => {
+    const res = await app.request('GET', '/v1/nothing-here', { key: org.key });
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('NOT_FOUND');
+  });
+
+  it('echoes a sane incoming X-Request-Id', async () => {
+    const res = await app.request('GET', '/v1/organization', { key: org.key, headers: { 'x-request-id': 'trace-1234567890' } });
+    expect(res.headers.get('x-request-id')).toBe('trace-1234567890');
+    expect(res.body.meta.request_id).toBe('trace-1234567890');
+  });
+
+  it('suspended organizations may read only their organization', async () => {
+    const victim = await app.createOrg({ plan: 'growth' });
+    await app.services.organizations.setStatus(victim.slug, 'suspended');
+    const read = await app.request('GET', '/v1/organization', { key: victim.key });
+    expect(read.status).toBe(200);
+    expect(read.body.data.status).toBe('suspended');
+    for (const [method, path, body] of [
+      ['GET', '/v1/api-keys', undefined],
+      ['PATCH', '/v1/organization', { name: 'x' }],
+      ['POST', '/v1/api-keys', { name: 'x', scope: 'read' }],
+    ] as const) {
+      const res = await app.request(method, path, { key: victim.key, body });
+      expect(res.status).toBe(403);
+      expect(res.body.error.code).toBe('ORG_SUSPENDED');
+    }
+    await app.services.organizations.setStatus(victim.slug, 'active');
+    expect((await app.request('GET', '/v1/api-keys', { key: victim.key })).status).toBe(200);
+  });
+
+  it('GraphQL uses the same codes and HTTP statuses', async () => {
+    const gql = (query: string, key?: string) => app.request('POST', '/graphql', { key, body: { query } });
+    const anon = await gql('{ organization { id } }');
+    expect(anon.status).toBe(401);
+    expect(anon.body.errors[0].extensions.code).toBe('AUTH_REQUIRED');
+    const scope = await gql('mutation { updateOrganization(input: {name: "x"}) { id } }', org.readKey);
+    expect(scope.status).toBe(403);
+    expect(scope.body.errors[0].extensions.code).toBe('INSUFFICIENT_SCOPE');
+    const starter = await app.createOrg({ plan: 'starter' });
+    const plan = await gql('{ apiKeys { id } }', starter.key);
+    expect(plan.body.errors[0].extensions).toMatchObject({ code: 'PLAN_UPGRADE_REQUIRED', details: { required_plan: 'growth', current_plan: 'starter' } });
+    const invalid = await gql('mutation { updateOrganization(input: {slug: "BAD SLUG"}) { id } }', org.key);
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'slug' }] });
+    const ok = await gql('{ organization { slug usage { votesLimit } } templates { slug } }', org.key);
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.organization).toEqual({ slug: org.slug, usage: { votesLimit: 25_000 } });
+  });
+
+  it('never leaks stack traces or SQL for unexpected input', async () => {
+    const res = await app.request('POST', '/graphql', { key: org.key, rawBody: '{"query": "{ organization { id } }", "variables": "nope"}', headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBeLessThan(500);
+    expect(res.text).not.toMatch(/at .*\.(ts|js):\d+|SELECT|prisma/i);
+  });
+});
+
+describe.skipIf(databaseUnavailable)('rate limits', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp({ API_RATE_LIMIT_PER_MINUTE: '5' });
+  });
+  afterAll(() => app?.stop());
+
+  it('limits each organization separately, with X-RateLimit headers and RATE_LIMITED', async () => {
+    const noisy = await app.createOrg();
+    const quiet = await app.createOrg();
+    const statuses: number[] = [];
+    let last;
+    for (let i = 0; i < 7; i++) {
+      last = await app.request('GET', '/v1/organization', { key: noisy.key });
+      statuses.push(last.status);
+      if (i === 0) {
+        expect(last.headers.get('x-ratelimit-limit')).toBe('5');
+        expect(last.headers.get('x-ratelimit-remaining')).toBe('4');
+        expect(Number(last.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
+      }
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    expect(last!.body.error.code).toBe('RATE_LIMITED');
+    expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(last!.body.error.details.retry_after_seconds).toBe(Number(last!.headers.get('retry-after')));
+    expect(last!.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect((await app.request('GET', '/v1/organization', { key: quiet.key })).status).toBe(200);
+  });
+});

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_SECRET_KEY, databaseUnavailable, testDatabaseUrl, uniqueSlug } from '../kit/app.js';
+import { runCli, startServerProcess, type ServerProcess } from '../kit/processes.js';
+import { startReceiver, type Receiver } from '../kit/receiver.js';
+
+describe.skipIf(databaseUnavailable)('operator CLI and the server process', () => {
+  const env = { DATABASE_URL: testDatabaseUrl(), SECRET_KEY: TEST_SECRET_KEY, ALLOW_PRIVATE_TARGETS: 'true' };
+  let server: ServerProcess;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    server = await startServerProcess(env);
+    receiver = await startReceiver();
+  }, 60_000);
+  afterAll(async () => {
+    server?.child.kill('SIGKILL');
+    await receiver?.close();
+  });
+
+  it('org create --json prints the organization and a full key that works against the running server', async () => {
+    const slug = uniqueSlug('cli');
+    const res = await runCli(['org', 'create', '--slug', slug, '--name', 'CLI Org', '--plan', 'growth', '--json'], env);
+    expect(res.code).toBe(0);
+    expect(res.json).toEqual({
+      organization: { id: expect.any(String), slug, name: 'CLI Org', plan: 'growth', status: 'active' },
+      api_key: { id: expect.any(String), name: expect.any(String), key: expect.stringMatching(/^vr_live_/), prefix: expect.any(String), scope: 'full' },
+    });
+    const api = await fetch(`${server.url}/v1/organization`, { headers: { authorization: `Bearer ${res.json.api_key.key}` } });
+    expect(api.status).toBe(200);
+    expect((await api.json()).data).toMatchObject({ slug, plan: 'growth', usage: { votes_limit: 10_000 } });
+
+    const plan = await runCli(['org', 'set-plan', '--slug', slug, '--plan', 'pro', '--json'], env);
+    expect(plan.json).toEqual({ organization: expect.objectContaining({ slug, plan: 'pro' }) });
+    const key = await runCli(['key', 'create', '--org', slug, '--name', 'ops', '--scope', 'read', '--json'], env);
+    expect(key.json.api_key).toMatchObject({ name: 'ops', scope: 'read', key: expect.stringMatching(/^vr_live_/) });
+
+    const suspended = await runCli(['org', 'suspend', '--slug', slug, '--json'], env);
+    expect(suspended.json.organization.status).toBe('suspended');
+    const blocked = await fetch(`${server.url}/v1/api-keys`, { headers: { authorization: `Bearer ${key.json.api_key.key}` } });
+    expect(blocked.status).toBe(403);
+    expect((await blocked.json()).error.code).toBe('ORG_SUSPENDED');
+    const active = await runCli(['org', 'activate', '--slug', slug, '--json'], env);
+    expect(active.json.organization.status).toBe('active');
+
+    const human = await runCli(['key', 'create', '--org', slug, '--name', 'human', '--scope', 'full'], env);
+    expect(human.stdout).toMatch(/vr_live_/);
+  });
+
+  it('migrate reports nothing to apply on a current database', async () => {
+    const res = await runCli(['migrate', '--json'], env);
+    expect(res.code).toBe(0);
+    expect(res.json).toEqual({ applied: [] });
+  });
+
+  it('bad arguments exit non-zero with a one-line reason', async () => {
+    for (const args of [
+      ['org', 'create', '--slug', 'x-y'],
+      ['org', 'create', '--slug', 'ok-slug', '--name', 'N', '--plan', 'platinum'],
+      ['org', 'frobnicate'],
+      ['key', 'create', '--org', 'does-not-exist-anywhere', '--name', 'n', '--scope', 'read'],
+      ['org', 'create', '--bogus-flag'],
+    ]) {
+      const res = await runCli(args, env);
+      expect(res.code, args.join(' ')).not.toBe(0);
+      expect(res.stderr.trim().split('\n')).toHaveLength(1);
+      expect(res.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it('finishes in-flight requests on SIGTERM, then exits 0', async () => {
+    const own = await startServerProcess(env);
+    const org = await runCli(['org', 'create', '--slug', uniqueSlug('term'), '--name', 'T', '--plan', 'growth', '--json'], env);
+    receiver.script({ status: 204, delayMs: 1_500 });
+    const inFlight = fetch(`${own.url}/v1/organization/test-chat-webhook`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${org.json.api_key.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ webhook_url: `${receiver.url}/slow`, message_template: 'hi' }),
+    });
+    await new Promise((r) => setTimeout(r, 400));
+    own.child.kill('SIGTERM');
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect(await own.exited).toBe(0);
+    expect(own.logs.some((l) => l.includes('shutting down'))).toBe(true);
+  }, 30_000);
+});

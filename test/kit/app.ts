@@ -1,0 +1,103 @@
+// Starts the real app in-process on a random port against the project's database (SQLite file or the run's
+// PostgreSQL database), and gives tests small helpers: organizations with keys, and HTTP calls.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createApp, type AppOptions, type RunningApp } from '../../src/app.js';
+import { createLogger } from '../../src/logger.js';
+import type { Plan } from '../../src/auth/plans.js';
+
+export const dialect = (process.env.VOTE_RELAY_TEST_DB ?? 'sqlite') as 'sqlite' | 'postgresql';
+
+/** True when this project's database is not available (PostgreSQL unreachable outside CI). */
+export const databaseUnavailable = dialect === 'postgresql' && !inject('postgresUrl');
+
+export function testDatabaseUrl(): string {
+  if (dialect === 'postgresql') return inject('postgresUrl');
+  return `file:${join(mkdtempSync(join(tmpdir(), 'vote-relay-test-')), 'vote-relay.db')}`;
+}
+
+export const TEST_SECRET_KEY = 'test-secret-key-for-vote-relay-tests';
+
+export function testConfig(env: Record<string, string> = {}, databaseUrl = testDatabaseUrl()): Config {
+  return loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    SECRET_KEY: TEST_SECRET_KEY,
+    LOG_LEVEL: 'silent',
+    ALLOW_PRIVATE_TARGETS: 'true',
+    ...env,
+  });
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface TestOrg {
+  id: string;
+  slug: string;
+  key: string;
+  readKey: string;
+}
+
+export interface TestApp extends RunningApp {
+  config: Config;
+  stop(): Promise<void>;
+  createOrg(options?: { plan?: Plan; slug?: string; name?: string }): Promise<TestOrg>;
+  request<T = any>(
+    method: string,
+    path: string,
+    options?: { key?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> },
+  ): Promise<ApiResponse<T>>;
+}
+
+export function uniqueSlug(prefix = 'org'): string {
+  return `${prefix}-${randomBytes(5).toString('hex')}`;
+}
+
+export async function startTestApp(env: Record<string, string> = {}, options: AppOptions & { databaseUrl?: string } = {}): Promise<TestApp> {
+  const config = testConfig(env, options.databaseUrl);
+  const app = createApp(config, { logger: createLogger('silent'), ...options });
+  const running = await app.start();
+
+  const request: TestApp['request'] = async (method, path, opts = {}) => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+    let body: string | Buffer | undefined;
+    if (opts.rawBody !== undefined) body = opts.rawBody;
+    else if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(`${running.url}${path}`, { method, headers, body: body as BodyInit | undefined });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON (CSV, HTML): keep the text
+    }
+    return { status: res.status, headers: res.headers, body: parsed as never, text };
+  };
+
+  return {
+    ...running,
+    config,
+    stop: app.stop,
+    request,
+    async createOrg({ plan = 'growth', slug = uniqueSlug(), name = 'Test Org' } = {}) {
+      const org = await running.services.organizations.create({ slug, name, plan });
+      const full = await running.services.apiKeys.create(org.id, { name: 'full', scope: 'full' }, { enforcePlanLimit: false });
+      const read = await running.services.apiKeys.create(org.id, { name: 'read', scope: 'read' }, { enforcePlanLimit: false });
+      return { id: org.id, slug: org.slug, key: full.key, readKey: read.key };
+    },
+  };
+}

@@ -1,0 +1,81 @@
+// Runs the CLI and the server entry point as real processes (the way operators do).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
+
+export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      let json: unknown;
+      try {
+        json = JSON.parse(stdout);
+      } catch {
+        json = undefined;
+      }
+      resolve({ code: code ?? -1, stdout, stderr, json });
+    });
+  });
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  logs: string[];
+  exited: Promise<number | null>;
+}
+
+/** Starts `src/main.ts` on a random port and resolves once it logs that it listens. */
+export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const logs: string[] = [];
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    let buffer = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs.join('\n')}`)), 30_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      buffer += d.toString();
+      let newline;
+      while ((newline = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+        logs.push(line);
+        try {
+          const entry = JSON.parse(line);
+          if (entry.msg === 'vote relay listening') {
+            clearTimeout(timer);
+            resolve({ child, url: `http://127.0.0.1:${entry.port}`, logs, exited });
+          }
+        } catch {
+          // not a log line
+        }
+      }
+    });
+    child.stderr!.on('data', (d: Buffer) => logs.push(d.toString()));
+    exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${logs.join('\n')}`));
+    });
+  });
+}
