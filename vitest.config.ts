@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 const wanted = (process.env.VOTE_RELAY_TEST_DATABASES ?? 'sqlite,postgresql').split(',').map((s) => s.trim());
 
 const integration = (dialect: 'sqlite' | 'postgresql') => ({
-  extends: true,
+  extends: true as const,
   test: {
     name: dialect,
     include: ['test/integration/**/*.test.ts'],

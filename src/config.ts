@@ -90,7 +90,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   let retryScheduleMs: number[];
   try {
-    retryScheduleMs = parseDurationList(e.RETRY_SCHEDULE);
+    retryScheduleMs = Object.freeze(parseDurationList(e.RETRY_SCHEDULE)) as number[];
+    if (retryScheduleMs.length === 0) throw new Error('must list at least one delay');
   } catch (err) {
     throw new ConfigError(`Invalid configuration:\n  RETRY_SCHEDULE: ${(err as Error).message}`);
   }

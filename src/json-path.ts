@@ -3,10 +3,17 @@
 
 const SEGMENT = /([^.[\]]+)|\[(\d+)\]/g;
 
+// A name, then any number of `.name` or `[n]` parts; nothing else (no `..`, no leading dot, no `a[0]b`).
+const WHOLE_PATH = /^[^.[\]]+(?:\.[^.[\]]+|\[\d+\])*$/;
+
 export function parsePath(path: string): (string | number)[] | null {
   let rest = path.trim();
-  if (rest.startsWith('$')) rest = rest.slice(1).replace(/^\./, '');
-  if (rest === '') return null;
+  if (rest.startsWith('$')) {
+    rest = rest.slice(1);
+    if (rest.startsWith('.')) rest = rest.slice(1);
+    else if (rest !== '' && !rest.startsWith('[')) return null;
+  }
+  if (rest === '' || !WHOLE_PATH.test(rest.startsWith('[') ? `_${rest}` : rest)) return null;
   const segments: (string | number)[] = [];
   let consumed = 0;
   for (const match of rest.matchAll(SEGMENT)) {

@@ -27,7 +27,7 @@ export function voteLookup(values: VoteTemplateValues, payload?: unknown): Looku
       case 'received_at_unix':
         return String(Math.floor(Date.parse(values.received_at) / 1000));
       default:
-        if (name in values) return values[name as keyof VoteTemplateValues];
+        if (Object.prototype.hasOwnProperty.call(values, name)) return values[name as keyof VoteTemplateValues];
         if (name.startsWith('payload.')) {
           if (parsed === undefined) {
             try {

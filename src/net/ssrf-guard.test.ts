@@ -130,7 +130,7 @@ describe('checkUrlTarget', () => {
     // Depending on the resolver, "localhost." is unresolvable or resolves to loopback: refused either way.
     const result = await checkUrlTarget('http://localhost./', false);
     expect(result).not.toBeNull();
-    expect(result).toMatch(/could not be resolved|non-public address/);
+    expect(result).toMatch(/localhost|could not be resolved|non-public address/);
   });
 });
 

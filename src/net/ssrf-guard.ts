@@ -16,6 +16,8 @@ export function isPublicAddress(address: string): boolean {
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
     parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   }
+  // ::a.b.c.d (IPv4-compatible, deprecated) reaches IPv4 space on some stacks: never public.
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((p) => p === 0)) return false;
   return parsed.range() === 'unicast';
 }
 
@@ -34,7 +36,7 @@ export function checkUrlShape(raw: string, allowPrivate: boolean): string | null
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must use http or https';
   if (url.username || url.password) return 'must not contain credentials';
   if (allowPrivate) return null;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return 'must not target localhost';
   if (isIP(host) && !isPublicAddress(host)) return `must not target ${host}, a non-public address`;
   return null;

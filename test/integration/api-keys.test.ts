@@ -32,7 +32,9 @@ describe.skipIf(databaseUnavailable)('API keys (/v1/api-keys)', () => {
       expect(key.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     }
     expect(JSON.stringify(res.body)).not.toContain(org.key);
-    const used = res.body.data.keys.find((k: { name: string }) => k.name === 'read');
+    await app.request('GET', '/v1/organization', { key: org.readKey });
+    const listed = (await app.request('GET', '/v1/api-keys', { key: org.key })).body.data.keys;
+    const used = listed.find((k: { name: string }) => k.name === 'read');
     expect(used.last_used_at).not.toBeNull();
   });
 

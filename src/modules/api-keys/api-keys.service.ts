@@ -76,8 +76,8 @@ export function createApiKeyService(deps: AppDeps) {
     if (!key || key.revokedAt) return { kind: 'invalid' };
     const now = deps.clock.now();
     if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-      // Fire and forget: a failed bookkeeping write must not fail the request.
-      prisma.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: now } }).catch((err) => {
+      // At most once a minute per key; a failed bookkeeping write must not fail the request.
+      await prisma.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: now } }).catch((err) => {
         deps.logger.warn({ err }, 'could not record api key use');
       });
     }
