@@ -12,8 +12,11 @@ import { coerceVariables } from './variables.js';
 import { organizationRoutes } from './routes/organization.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { templateRoutes } from './routes/templates.js';
+import { providerRoutes } from './routes/providers.js';
+import { hookRoutes } from './routes/hooks.js';
 
-export const REST_ROUTES: RestRoute[] = [...organizationRoutes, ...apiKeyRoutes, ...templateRoutes];
+export const REST_ROUTES: RestRoute[] = [...organizationRoutes, ...apiKeyRoutes, ...templateRoutes, ...providerRoutes];
+export const HOOK_ROUTES: RestRoute[] = hookRoutes;
 
 export function prepareRoute(schema: GraphQLSchema, route: RestRoute) {
   const document = parse(route.document);

@@ -4,6 +4,7 @@ import type { Database } from './db/client.js';
 import type { Logger } from './logger.js';
 import type { SecretBox } from './crypto/secret-box.js';
 import type { OutboundHttp } from './net/outbound-http.js';
+import type { VotePubSub } from './live/vote-events.js';
 
 export interface Clock {
   now(): Date;
@@ -18,4 +19,6 @@ export interface AppDeps {
   secrets: SecretBox;
   clock: Clock;
   http: OutboundHttp;
+  /** Accepted votes, published after commit (live feed, delivery wake-ups). */
+  events: VotePubSub;
 }

@@ -10,16 +10,18 @@ import { createLogger, type Logger } from './logger.js';
 import { applyMigrations } from './db/migrate.js';
 import { openDatabase } from './db/client.js';
 import { createSecretBox, resolveSecretKey } from './crypto/secret-box.js';
+import { createVotePubSub } from './live/vote-events.js';
 import { createOutboundHttp } from './net/outbound-http.js';
 import { createServices, type Services } from './services.js';
 import { schema } from './graphql/schema.js';
 import { createGraphQLServer } from './graphql/yoga.js';
 import type { GraphQLContext } from './graphql/context.js';
+import { createLoaders } from './graphql/loaders.js';
 import { requestId } from './http/request-context.js';
 import { authenticate } from './http/authenticate.js';
-import { apiRateLimit, createMemoryRateLimits } from './http/rate-limit.js';
+import { apiRateLimit, createMemoryRateLimits, hookRateLimit } from './http/rate-limit.js';
 import { bodyParserError, sendError } from './http/error-response.js';
-import { createRestRouter } from '../rest-compat/router.js';
+import { HOOK_ROUTES, createRestRouter } from '../rest-compat/router.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -34,6 +36,7 @@ export interface RunningApp {
 }
 
 const API_BODY_LIMIT = '1mb';
+const HOOK_BODY_LIMIT = '64kb';
 
 export function buildHttpApp(deps: AppDeps, services: Services, isReady: () => boolean) {
   const app = express();
@@ -69,7 +72,16 @@ export function buildHttpApp(deps: AppDeps, services: Services, isReady: () => b
     services,
     auth: req.auth ?? { kind: 'anonymous' },
     requestId: req.requestId,
+    loaders: createLoaders(services),
   });
+
+  // Hooks: the exact bytes (signatures cover them), 64 KiB at most, limited per organization.
+  app.use(
+    '/hooks',
+    express.raw({ type: () => true, limit: HOOK_BODY_LIMIT }),
+    hookRateLimit(limits),
+    createRestRouter(schema, contextFor, deps.logger, HOOK_ROUTES),
+  );
 
   app.use('/v1', express.json({ limit: API_BODY_LIMIT }), authenticate(services), apiRateLimit(limits));
   app.use('/v1', createRestRouter(schema, contextFor, deps.logger));
@@ -108,6 +120,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
       secrets: createSecretBox(resolveSecretKey(config)),
       clock: options.clock ?? systemClock,
       http: createOutboundHttp({ allowPrivateTargets: config.allowPrivateTargets }),
+      events: createVotePubSub(),
     };
     const services = createServices(deps);
     const app = buildHttpApp(deps, services, () => ready);

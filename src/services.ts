@@ -3,6 +3,8 @@ import type { AppDeps } from './app-deps.js';
 import { createOrganizationService } from './modules/organization/organization.service.js';
 import { createApiKeyService } from './modules/api-keys/api-keys.service.js';
 import { createChatTestService } from './modules/organization/chat-test.service.js';
+import { createProviderService } from './modules/providers/providers.service.js';
+import { createIngestService } from './modules/votes/ingest.service.js';
 
 export function createServices(deps: AppDeps) {
   const organizations = createOrganizationService(deps);
@@ -10,6 +12,8 @@ export function createServices(deps: AppDeps) {
     organizations,
     apiKeys: createApiKeyService(deps),
     chatTest: createChatTestService(deps, organizations),
+    providers: createProviderService(deps),
+    ingest: createIngestService(deps),
   };
 }
 

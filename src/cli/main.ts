@@ -6,6 +6,7 @@ import { createLogger } from '../logger.js';
 import { applyMigrations } from '../db/migrate.js';
 import { openDatabase } from '../db/client.js';
 import { createSecretBox, resolveSecretKey } from '../crypto/secret-box.js';
+import { createVotePubSub } from '../live/vote-events.js';
 import { createOutboundHttp } from '../net/outbound-http.js';
 import { systemClock, type AppDeps } from '../app-deps.js';
 import { createServices, type Services } from '../services.js';
@@ -41,6 +42,7 @@ async function withServices<T>(config: Config, run: (services: Services) => Prom
     secrets: createSecretBox(resolveSecretKey(config)),
     clock: systemClock,
     http: createOutboundHttp({ allowPrivateTargets: config.allowPrivateTargets }),
+      events: createVotePubSub(),
   };
   try {
     return await run(createServices(deps));

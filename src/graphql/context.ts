@@ -2,10 +2,12 @@
 import type { AppDeps } from '../app-deps.js';
 import type { Services } from '../services.js';
 import type { AuthState } from '../auth/access.js';
+import type { Loaders } from './loaders.js';
 
 export interface GraphQLContext {
   deps: AppDeps;
   services: Services;
   auth: AuthState;
   requestId: string;
+  loaders: Loaders;
 }

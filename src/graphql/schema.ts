@@ -3,5 +3,7 @@ import { builder } from './builder.js';
 import '../modules/organization/organization.graphql.js';
 import '../modules/api-keys/api-keys.graphql.js';
 import '../modules/templates/templates.graphql.js';
+import '../modules/providers/providers.graphql.js';
+import '../modules/votes/hooks.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

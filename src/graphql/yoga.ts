@@ -7,6 +7,7 @@ import type { AppDeps } from '../app-deps.js';
 import type { Services } from '../services.js';
 import type { GraphQLContext } from './context.js';
 import { AppError } from '../errors.js';
+import { createLoaders } from './loaders.js';
 
 export function internalError(): GraphQLError {
   return new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_ERROR', http: { status: 500 } } });
@@ -37,6 +38,7 @@ export function createGraphQLServer(schema: GraphQLSchema, deps: AppDeps, servic
       services,
       auth: req.auth ?? { kind: 'anonymous' },
       requestId: req.requestId,
+      loaders: createLoaders(services),
     }),
     plugins: [
       useGraphQLSSE({ endpoint: '/graphql/stream' }),

@@ -58,3 +58,13 @@ export function apiRateLimit(limits: RateLimits) {
     next();
   };
 }
+
+/** Hooks: the organization named in the URL; a site that is told 429 retries later, so nothing is lost. */
+export function hookRateLimit(limits: RateLimits) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const orgSlug = req.path.split('/')[1] ?? '';
+    const outcome = await takePoint(limits.hooks, orgSlug);
+    if (!outcome.allowed) return rejectRateLimited(req, res, outcome);
+    next();
+  };
+}

@@ -1,0 +1,37 @@
+// {hook_base_url}/<org_slug>/<provider_key>[/<secret>]: POST (JSON or form) and GET (query) deliveries.
+import type { Request } from 'express';
+import type { RestRoute } from '../route.js';
+
+const DOCUMENT = `mutation ($input: HookDeliveryInput!) { receiveVote(input: $input) {
+  received vote_id: voteId duplicate test ignored } }`;
+
+function delivery(req: Request) {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  const query: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(req.originalUrl.split('?')[1] ?? '')) query[name] ??= value;
+  const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+  return {
+    input: {
+      org_slug: req.params.org,
+      provider_key: req.params.provider,
+      path_secret: req.params.secret,
+      method: req.method,
+      headers,
+      query,
+      raw_body_base64: body.toString('base64'),
+    },
+  };
+}
+
+/** Only the fields that apply: {received, vote_id, duplicate} or {received, test} or {received, ignored}. */
+const receipt = (r: { receiveVote: Record<string, unknown> }) =>
+  Object.fromEntries(Object.entries(r.receiveVote).filter(([, v]) => v !== null));
+
+export const hookRoutes: RestRoute[] = ['post', 'get'].flatMap((method) =>
+  ['/:org/:provider', '/:org/:provider/:secret'].map(
+    (path): RestRoute => ({ method: method as 'post' | 'get', path, document: DOCUMENT, variables: delivery, omitMeta: true, data: receipt }),
+  ),
+);

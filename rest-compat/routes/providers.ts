@@ -1,0 +1,56 @@
+// /v1/providers: list, create, read, partial update, delete, regenerate the secret.
+import type { RestRoute } from '../route.js';
+
+const PROVIDER_FIELDS = `id key name
+  auth_method: authMethod auth_field: authField auth_timestamp_field: authTimestampField
+  votee_path: voteePath event_path: eventPath vote_events: voteEvents test_events: testEvents
+  enabled webhook_url: webhookUrl votes_today: votesToday votes_total: votesTotal created_at: createdAt`;
+
+export const providerRoutes: RestRoute[] = [
+  {
+    method: 'get',
+    path: '/providers',
+    document: `query { providers { count limit providers {
+      id key name auth_method: authMethod votee_path: voteePath enabled webhook_url: webhookUrl
+      votes_today: votesToday votes_total: votesTotal } } }`,
+    data: (r) => r.providers,
+  },
+  {
+    method: 'post',
+    path: '/providers',
+    document: `mutation ($input: CreateProviderInput!) { createProvider(input: $input) {
+      id key name auth_value: authValue webhook_url: webhookUrl } }`,
+    variables: (req) => ({ input: req.body ?? {} }),
+    status: 201,
+    data: (r) => r.createProvider,
+  },
+  {
+    method: 'get',
+    path: '/providers/:key',
+    document: `query ($key: String!) { provider(key: $key) { ${PROVIDER_FIELDS} } }`,
+    variables: (req) => ({ key: req.params.key }),
+    omitMeta: true,
+    data: (r) => r.provider,
+  },
+  {
+    method: 'patch',
+    path: '/providers/:key',
+    document: `mutation ($key: String!, $input: UpdateProviderInput!) { updateProvider(key: $key, input: $input) { ${PROVIDER_FIELDS} } }`,
+    variables: (req) => ({ key: req.params.key, input: req.body ?? {} }),
+    data: (r) => r.updateProvider,
+  },
+  {
+    method: 'delete',
+    path: '/providers/:key',
+    document: `mutation ($key: String!) { deleteProvider(key: $key) { message votes_deleted: votesDeleted } }`,
+    variables: (req) => ({ key: req.params.key }),
+    data: (r) => r.deleteProvider,
+  },
+  {
+    method: 'post',
+    path: '/providers/:key/regenerate-secret',
+    document: `mutation ($key: String!) { regenerateProviderSecret(key: $key) { auth_value: authValue webhook_url: webhookUrl } }`,
+    variables: (req) => ({ key: req.params.key }),
+    data: (r) => r.regenerateProviderSecret,
+  },
+];

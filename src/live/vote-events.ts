@@ -1,0 +1,16 @@
+// The vote event bus: each accepted vote is published here after its transaction commits. In-process by
+// default; the live-feed layer can back it with Redis so subscribers on every instance see every vote.
+import { createPubSub } from 'graphql-yoga';
+
+export interface VoteEvent {
+  organizationId: string;
+  voteId: string;
+  publicId: string;
+  providerKey: string;
+}
+
+export type VotePubSub = ReturnType<typeof createVotePubSub>;
+
+export function createVotePubSub() {
+  return createPubSub<{ voteReceived: [organizationId: string, event: VoteEvent] }>();
+}

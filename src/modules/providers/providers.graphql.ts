@@ -1,0 +1,161 @@
+// Providers: list with counts and limit, read, create (explicit or from a template), update, delete, new secret.
+import { builder } from '../../graphql/builder.js';
+import { requireViewer } from '../../auth/access.js';
+import { PLAN_LIMITS } from '../../auth/plans.js';
+import type { Provider } from '../../generated/sqlite/client.js';
+import { planOf } from '../organization/organization.service.js';
+import { providerWebhookUrl } from './provider-secret.js';
+
+const events = (json: string | null) => (json ? (JSON.parse(json) as string[]) : null);
+
+export const ProviderRef = builder.prismaObject('Provider', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    key: t.exposeString('key'),
+    name: t.exposeString('name'),
+    template: t.exposeString('templateSlug', { nullable: true }),
+    authMethod: t.exposeString('authMethod'),
+    authField: t.exposeString('authField'),
+    authTimestampField: t.exposeString('authTimestampField', { nullable: true }),
+    voteePath: t.exposeString('voteePath'),
+    eventPath: t.exposeString('eventPath', { nullable: true }),
+    voteEvents: t.stringList({ nullable: true, resolve: (p) => events(p.voteEventsJson) }),
+    testEvents: t.stringList({ nullable: true, resolve: (p) => events(p.testEventsJson) }),
+    enabled: t.exposeBoolean('enabled'),
+    webhookUrl: t.string({
+      description: 'Inbound URL ({hook_base_url}/<organization_slug>/<provider_key>); secrets are shown only on creation and regeneration',
+      resolve: (p, _args, ctx) => providerWebhookUrl(ctx.deps.config.hookBaseUrl, requireViewer(ctx.auth).organizationSlug, p),
+    }),
+    votesToday: t.int({ resolve: async (p, _args, ctx) => (await ctx.loaders.providerCounts.load(p.id)).votesToday }),
+    votesTotal: t.int({ resolve: async (p, _args, ctx) => (await ctx.loaders.providerCounts.load(p.id)).votesTotal }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const ProviderList = builder.objectRef<{ providers: Provider[]; limit: number }>('ProviderList').implement({
+  fields: (t) => ({
+    providers: t.field({ type: [ProviderRef], resolve: (l) => l.providers }),
+    count: t.int({ resolve: (l) => l.providers.length }),
+    limit: t.exposeInt('limit'),
+  }),
+});
+
+const CreatedProvider = builder
+  .objectRef<{ provider: Provider; secret: string; webhookUrl: string }>('CreatedProvider')
+  .implement({
+    description: 'A new provider; authValue (the secret) is shown only here',
+    fields: (t) => ({
+      id: t.id({ resolve: (c) => c.provider.id }),
+      provider: t.field({ type: ProviderRef, resolve: (c) => c.provider }),
+      key: t.string({ resolve: (c) => c.provider.key }),
+      name: t.string({ resolve: (c) => c.provider.name }),
+      authMethod: t.string({ resolve: (c) => c.provider.authMethod }),
+      authField: t.string({ resolve: (c) => c.provider.authField }),
+      authValue: t.exposeString('secret'),
+      webhookUrl: t.exposeString('webhookUrl'),
+    }),
+  });
+
+const RegeneratedSecret = builder.objectRef<{ authValue: string; webhookUrl: string }>('RegeneratedProviderSecret').implement({
+  fields: (t) => ({ authValue: t.exposeString('authValue'), webhookUrl: t.exposeString('webhookUrl') }),
+});
+
+const DeletedProvider = builder.objectRef<{ message: string; votesDeleted: number }>('DeletedProvider').implement({
+  fields: (t) => ({ message: t.exposeString('message'), votesDeleted: t.exposeInt('votesDeleted') }),
+});
+
+const CreateProviderInput = builder.inputType('CreateProviderInput', {
+  fields: (t) => ({
+    template: t.string({ description: 'Template id or slug (GET /v1/templates); fills what is left out' }),
+    key: t.string(),
+    name: t.string(),
+    authMethod: t.string(),
+    authField: t.string(),
+    authValue: t.string({ description: 'The secret; "auto" or omitted generates one' }),
+    authTimestampField: t.string(),
+    voteePath: t.string(),
+    eventPath: t.string(),
+    voteEvents: t.stringList(),
+    testEvents: t.stringList(),
+    enabled: t.boolean(),
+  }),
+});
+
+const UpdateProviderInput = builder.inputType('UpdateProviderInput', {
+  fields: (t) => ({
+    key: t.string(),
+    name: t.string(),
+    enabled: t.boolean(),
+    voteePath: t.string(),
+    authField: t.string(),
+    authTimestampField: t.string(),
+    eventPath: t.string(),
+    voteEvents: t.stringList(),
+    testEvents: t.stringList(),
+  }),
+});
+
+const defined = (input: object) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+
+builder.queryField('providers', (t) =>
+  t.field({
+    type: ProviderList,
+    authScopes: { access: { scope: 'read' } },
+    resolve: async (_root, _args, ctx) => {
+      const viewer = requireViewer(ctx.auth);
+      return { providers: await ctx.services.providers.list(viewer.organizationId), limit: PLAN_LIMITS[planOf(viewer)].providers };
+    },
+  }),
+);
+
+builder.queryField('provider', (t) =>
+  t.field({
+    type: ProviderRef,
+    authScopes: { access: { scope: 'read' } },
+    args: { key: t.arg.string({ required: true }) },
+    resolve: (_root, { key }, ctx) => ctx.services.providers.get(requireViewer(ctx.auth).organizationId, key),
+  }),
+);
+
+builder.mutationField('createProvider', (t) =>
+  t.field({
+    type: CreatedProvider,
+    authScopes: { access: { scope: 'full' } },
+    args: { input: t.arg({ type: CreateProviderInput, required: true }) },
+    resolve: (_root, { input }, ctx) => ctx.services.providers.create(requireViewer(ctx.auth).organizationId, defined(input)),
+  }),
+);
+
+builder.mutationField('updateProvider', (t) =>
+  t.field({
+    type: ProviderRef,
+    description: 'Partial update: only the fields given change',
+    authScopes: { access: { scope: 'full' } },
+    args: { key: t.arg.string({ required: true }), input: t.arg({ type: UpdateProviderInput, required: true }) },
+    resolve: (_root, { key, input }, ctx) => ctx.services.providers.update(requireViewer(ctx.auth).organizationId, key, defined(input)),
+  }),
+);
+
+builder.mutationField('deleteProvider', (t) =>
+  t.field({
+    type: DeletedProvider,
+    description: 'Irreversible: removes the provider, all its votes and every count derived from them',
+    authScopes: { access: { scope: 'full' } },
+    args: { key: t.arg.string({ required: true }) },
+    resolve: (_root, { key }, ctx) => ctx.services.providers.remove(requireViewer(ctx.auth).organizationId, key),
+  }),
+);
+
+builder.mutationField('regenerateProviderSecret', (t) =>
+  t.field({
+    type: RegeneratedSecret,
+    description: 'The old secret stops working at once; the new one is shown only here',
+    authScopes: { access: { scope: 'full' } },
+    args: { key: t.arg.string({ required: true }) },
+    resolve: (_root, { key }, ctx) => {
+      const viewer = requireViewer(ctx.auth);
+      return ctx.services.providers.regenerateSecret(viewer.organizationId, key, viewer.organizationSlug);
+    },
+  }),
+);

@@ -1,0 +1,194 @@
+// Provider use cases: list with counts, create (explicit fields or from a template), read, partial update,
+// delete (with its votes and every count derived from them), regenerate the secret.
+import { z } from 'zod';
+import type { AppDeps } from '../../app-deps.js';
+import { AppError, notFound, validationError } from '../../errors.js';
+import { PLAN_LIMITS } from '../../auth/plans.js';
+import { isValidPath } from '../../json-path.js';
+import { nameSchema, parseInput } from '../../validation.js';
+import { utcDay } from '../../time.js';
+import type { Provider } from '../../generated/sqlite/client.js';
+import { findTemplate } from '../templates/catalogue.js';
+import { planOf } from '../organization/organization.service.js';
+import { AUTH_METHODS, generateProviderSecret, providerWebhookUrl } from './provider-secret.js';
+
+const KEY_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
+
+const keySchema = z.string().regex(KEY_PATTERN, 'must be 1-64 lowercase letters, digits, - or _, starting with a letter or digit');
+const pathSchema = z.string().max(200).refine(isValidPath, 'must be a dotted path such as user.name or $.data.votes[0].user');
+const eventList = z.array(z.string().min(1).max(100)).max(50).nullable();
+const fieldSchema = z.string().min(1, 'must not be empty').max(100);
+const headerSchema = z.string().regex(HEADER_NAME, 'must be a valid HTTP header name');
+
+const optionalFields = {
+  authTimestampField: headerSchema.nullable().optional(),
+  eventPath: pathSchema.nullable().optional(),
+  voteEvents: eventList.optional(),
+  testEvents: eventList.optional(),
+};
+
+const createSchema = z
+  .object({
+    key: keySchema,
+    name: nameSchema,
+    authMethod: z.enum(AUTH_METHODS as [string, ...string[]], 'must be header, url_path, query or hmac'),
+    authField: fieldSchema,
+    authValue: z.string().min(8, 'must be at least 8 characters (or "auto")').max(500).optional(),
+    voteePath: pathSchema,
+    enabled: z.boolean().optional(),
+    ...optionalFields,
+  })
+  .superRefine((v, ctx) => {
+    if ((v.authMethod === 'header' || v.authMethod === 'hmac') && !HEADER_NAME.test(v.authField)) {
+      ctx.addIssue({ code: 'custom', path: ['authField'], message: 'must be a valid HTTP header name' });
+    }
+  });
+
+const updateSchema = z.object({
+  key: keySchema.optional(),
+  name: nameSchema.optional(),
+  enabled: z.boolean().optional(),
+  voteePath: pathSchema.optional(),
+  authField: fieldSchema.optional(),
+  ...optionalFields,
+});
+
+export interface ProviderCounts {
+  votesToday: number;
+  votesTotal: number;
+}
+
+export interface CreatedProvider {
+  provider: Provider;
+  secret: string;
+  webhookUrl: string;
+}
+
+const toJson = (list: string[] | null | undefined) => (list === undefined ? undefined : list === null ? null : JSON.stringify(list));
+
+export function createProviderService(deps: AppDeps) {
+  const { prisma } = deps.db;
+
+  async function get(organizationId: string, key: string): Promise<Provider> {
+    const provider = await prisma.provider.findUnique({ where: { organizationId_key: { organizationId, key } } });
+    if (!provider) throw notFound(`Provider ${key}`);
+    return provider;
+  }
+
+  /** votes_today / votes_total for many providers in one query (the rollups, never raw votes). */
+  async function counts(providerIds: readonly string[]): Promise<Map<string, ProviderCounts>> {
+    const today = utcDay(deps.clock.now());
+    const [totals, todays] = await Promise.all([
+      prisma.providerDailyCount.groupBy({ by: ['providerId'], where: { providerId: { in: [...providerIds] } }, _sum: { count: true } }),
+      prisma.providerDailyCount.findMany({ where: { providerId: { in: [...providerIds] }, day: today }, select: { providerId: true, count: true } }),
+    ]);
+    const result = new Map<string, ProviderCounts>(providerIds.map((id) => [id, { votesToday: 0, votesTotal: 0 }]));
+    for (const row of totals) result.get(row.providerId)!.votesTotal = row._sum.count ?? 0;
+    for (const row of todays) result.get(row.providerId)!.votesToday = row.count;
+    return result;
+  }
+
+  async function create(organizationId: string, rawInput: Record<string, unknown>): Promise<CreatedProvider> {
+    let input = rawInput;
+    const templateRef = rawInput.template;
+    let siteIssuesSecret = false;
+    if (templateRef !== undefined && templateRef !== null) {
+      const template = typeof templateRef === 'string' ? findTemplate(templateRef) : undefined;
+      if (!template) throw validationError([{ field: 'template', message: 'is not a known template id or slug (see GET /v1/templates)' }]);
+      siteIssuesSecret = template.authKeySource === null;
+      const defined = Object.fromEntries(Object.entries(rawInput).filter(([, v]) => v !== undefined));
+      input = {
+        key: template.slug,
+        name: template.name,
+        authMethod: template.authMethod,
+        authField: template.authField,
+        voteePath: template.defaultVoteePath,
+        authTimestampField: template.authTimestampField,
+        eventPath: template.eventPath,
+        voteEvents: template.voteEvents,
+        testEvents: template.testEvents,
+        ...defined,
+      };
+      // A secret the site issues cannot be invented here: the site would never know it.
+      if (siteIssuesSecret && (input.authValue === undefined || input.authValue === 'auto')) {
+        throw validationError([{ field: 'auth_value', message: `is required: paste the secret ${template.name} gives you` }]);
+      }
+    }
+    const parsed = parseInput(createSchema, { ...input, authValue: input.authValue === 'auto' ? undefined : input.authValue });
+    const org = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });
+    const limit = PLAN_LIMITS[planOf(org)].providers;
+    const current = await prisma.provider.count({ where: { organizationId } });
+    if (current >= limit) throw new AppError('PLAN_LIMIT', `Your plan allows ${limit} providers`, { limit, current });
+    const existing = await prisma.provider.findUnique({ where: { organizationId_key: { organizationId, key: parsed.key } }, select: { id: true } });
+    if (existing) throw validationError([{ field: 'key', message: 'is already used by another provider' }]);
+
+    const secret = parsed.authValue ?? generateProviderSecret();
+    const provider = await prisma.provider.create({
+      data: {
+        organizationId,
+        key: parsed.key,
+        name: parsed.name,
+        templateSlug: typeof templateRef === 'string' ? findTemplate(templateRef)?.slug ?? null : null,
+        authMethod: parsed.authMethod,
+        authField: parsed.authField,
+        authValueEnc: deps.secrets.seal(secret),
+        authTimestampField: parsed.authTimestampField ?? null,
+        voteePath: parsed.voteePath,
+        eventPath: parsed.eventPath ?? null,
+        voteEventsJson: toJson(parsed.voteEvents) ?? null,
+        testEventsJson: toJson(parsed.testEvents) ?? null,
+        enabled: parsed.enabled ?? true,
+      },
+    });
+    return { provider, secret, webhookUrl: providerWebhookUrl(deps.config.hookBaseUrl, org.slug, provider, secret) };
+  }
+
+  async function update(organizationId: string, key: string, rawInput: unknown): Promise<Provider> {
+    const input = parseInput(updateSchema, rawInput);
+    const provider = await get(organizationId, key);
+    if (input.key !== undefined && input.key !== provider.key) {
+      const taken = await prisma.provider.findUnique({ where: { organizationId_key: { organizationId, key: input.key } }, select: { id: true } });
+      if (taken) throw validationError([{ field: 'key', message: 'is already used by another provider' }]);
+    }
+    const method = provider.authMethod;
+    if (input.authField !== undefined && (method === 'header' || method === 'hmac') && !HEADER_NAME.test(input.authField)) {
+      throw validationError([{ field: 'auth_field', message: 'must be a valid HTTP header name' }]);
+    }
+    const { voteEvents, testEvents, ...plain } = input;
+    return prisma.provider.update({
+      where: { id: provider.id },
+      data: {
+        ...plain,
+        ...(voteEvents !== undefined ? { voteEventsJson: toJson(voteEvents) } : {}),
+        ...(testEvents !== undefined ? { testEventsJson: toJson(testEvents) } : {}),
+      },
+    });
+  }
+
+  async function remove(organizationId: string, key: string): Promise<{ message: string; votesDeleted: number }> {
+    const provider = await get(organizationId, key);
+    // Votes, their jobs and attempts, and the per-day rollups go with the provider (foreign-key cascades).
+    const votesDeleted = await prisma.$transaction(async (tx) => {
+      const count = await tx.vote.count({ where: { providerId: provider.id } });
+      await tx.provider.delete({ where: { id: provider.id } });
+      return count;
+    });
+    return { message: `Provider ${provider.key} deleted`, votesDeleted };
+  }
+
+  async function regenerateSecret(organizationId: string, key: string, orgSlug: string): Promise<{ authValue: string; webhookUrl: string }> {
+    const provider = await get(organizationId, key);
+    const secret = generateProviderSecret();
+    await prisma.provider.update({ where: { id: provider.id }, data: { authValueEnc: deps.secrets.seal(secret) } });
+    return { authValue: secret, webhookUrl: providerWebhookUrl(deps.config.hookBaseUrl, orgSlug, provider, secret) };
+  }
+
+  function list(organizationId: string) {
+    return prisma.provider.findMany({ where: { organizationId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  }
+
+  return { get, list, counts, create, update, remove, regenerateSecret };
+}
+
+export type ProviderService = ReturnType<typeof createProviderService>;

@@ -1,0 +1,51 @@
+// The inbound hook as a mutation: the REST hook route passes the raw request (headers, query, exact body as
+// base64); the provider's secret, not an API key, authenticates it.
+import { builder } from '../../graphql/builder.js';
+import { validationError } from '../../errors.js';
+import type { HookReceipt } from './ingest.service.js';
+
+const HookDeliveryInput = builder.inputType('HookDeliveryInput', {
+  fields: (t) => ({
+    orgSlug: t.string({ required: true }),
+    providerKey: t.string({ required: true }),
+    pathSecret: t.string(),
+    method: t.string({ required: true }),
+    headers: t.field({ type: 'JSON', required: true, description: 'Lower-cased header names → values' }),
+    query: t.field({ type: 'JSON', required: true }),
+    rawBodyBase64: t.string({ required: true, description: 'The exact request body, base64 (signatures are over these bytes)' }),
+  }),
+});
+
+const HookReceiptRef = builder.objectRef<HookReceipt>('HookReceipt').implement({
+  fields: (t) => ({
+    received: t.boolean({ resolve: () => true }),
+    voteId: t.string({ nullable: true, resolve: (r) => ('voteId' in r ? r.voteId : null) }),
+    duplicate: t.boolean({ nullable: true, resolve: (r) => ('duplicate' in r ? r.duplicate : null) }),
+    test: t.boolean({ nullable: true, resolve: (r) => ('test' in r ? r.test : null) }),
+    ignored: t.boolean({ nullable: true, resolve: (r) => ('ignored' in r ? r.ignored : null) }),
+  }),
+});
+
+const stringMap = (value: unknown, field: string): Record<string, string | undefined> => {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw validationError([{ field, message: 'must be an object' }]);
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [field === 'headers' ? k.toLowerCase() : k, typeof v === 'string' ? v : undefined]));
+};
+
+builder.mutationField('receiveVote', (t) =>
+  t.field({
+    type: HookReceiptRef,
+    description: 'An inbound vote delivery from a voting site (what /hooks/<org>/<provider> maps onto)',
+    authScopes: { public: true },
+    args: { input: t.arg({ type: HookDeliveryInput, required: true }) },
+    resolve: (_root, { input }, ctx) =>
+      ctx.services.ingest.receive({
+        orgSlug: input.orgSlug,
+        providerKey: input.providerKey,
+        pathSecret: input.pathSecret,
+        method: input.method.toUpperCase(),
+        headers: stringMap(input.headers, 'headers'),
+        query: stringMap(input.query, 'query'),
+        rawBody: Buffer.from(input.rawBodyBase64, 'base64'),
+      }),
+  }),
+);
