@@ -103,6 +103,15 @@ export function buildHttpApp(deps: AppDeps, services: Services, isReady: () => b
   return app;
 }
 
+/** PORT=0 picks a port at listen time: the default base URLs (not explicit ones) follow the real port. */
+function withListeningPort(config: Config, port: number): Config {
+  if (config.port !== 0) return config;
+  const defaultBase = 'http://localhost:0';
+  const publicBaseUrl = config.publicBaseUrl === defaultBase ? `http://localhost:${port}` : config.publicBaseUrl;
+  const hookBaseUrl = config.hookBaseUrl === `${defaultBase}/hooks` ? `${publicBaseUrl}/hooks` : config.hookBaseUrl;
+  return Object.freeze({ ...config, port, publicBaseUrl, hookBaseUrl });
+}
+
 export function createApp(config: Config, options: AppOptions = {}) {
   let server: Server | null = null;
   let deps: AppDeps | null = null;
@@ -130,8 +139,9 @@ export function createApp(config: Config, options: AppOptions = {}) {
     server.headersTimeout = 20_000;
     server.requestTimeout = 30_000;
     server.keepAliveTimeout = 5_000;
-    ready = true;
     const port = (server.address() as AddressInfo).port;
+    deps.config = withListeningPort(config, port);
+    ready = true;
     logger.info({ port, database: config.dialect }, 'vote relay listening');
     return { url: `http://127.0.0.1:${port}`, port, deps, services };
   }

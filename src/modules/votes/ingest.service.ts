@@ -95,7 +95,7 @@ export function createIngestService(deps: AppDeps & { events: VotePubSub }) {
     return prisma.$transaction(async (tx) => {
       if (deps.db.dialect === 'postgresql') {
         // Two identical deliveries racing: the second waits here and then finds the first.
-        await tx.$queryRawUnsafe('SELECT pg_advisory_xact_lock(hashtext($1))', `${provider.id}:${dedupKey}`);
+        await tx.$executeRawUnsafe('SELECT pg_advisory_xact_lock(hashtext($1))', `${provider.id}:${dedupKey}`);
       }
       const duplicate = await tx.vote.findFirst({
         where: { providerId: provider.id, dedupKey, receivedAt: { gte: new Date(now.getTime() - DUPLICATE_WINDOW_MS) } },
