@@ -115,6 +115,7 @@ function withListeningPort(config: Config, port: number): Config {
 export function createApp(config: Config, options: AppOptions = {}) {
   let server: Server | null = null;
   let deps: AppDeps | null = null;
+  let services: Services | null = null;
   let ready = false;
 
   async function start(): Promise<RunningApp> {
@@ -131,7 +132,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
       http: createOutboundHttp({ allowPrivateTargets: config.allowPrivateTargets }),
       events: createVotePubSub(),
     };
-    const services = createServices(deps);
+    services = createServices(deps);
     const app = buildHttpApp(deps, services, () => ready);
     server = app.listen(config.port, config.host);
     await once(server, 'listening');
@@ -157,6 +158,8 @@ export function createApp(config: Config, options: AppOptions = {}) {
       clearTimeout(timer);
       server = null;
     }
+    services?.ingest.close();
+    services = null;
     if (deps) {
       await deps.http.close().catch(() => {});
       await deps.db.close();

@@ -1,0 +1,198 @@
+// The embedded-SQLite hook path: a dedicated better-sqlite3 connection, prepared statements, and group commit —
+// every vote that arrives while a transaction is being written joins the next one, so one fsync
+// (synchronous=FULL) acknowledges many votes. Each caller's promise resolves only after its commit.
+import { randomUUID } from 'node:crypto';
+import Sqlite from 'better-sqlite3';
+import type { AppDeps } from '../../app-deps.js';
+import { utcDay } from '../../time.js';
+import {
+  DUPLICATE_WINDOW_MS,
+  monthRange,
+  monthlyLimit,
+  planJobs,
+  type HookOrg,
+  type HookProvider,
+  type NewVote,
+  type StoredVote,
+  type VoteStore,
+} from './vote-store.js';
+
+interface Pending {
+  vote: NewVote;
+  resolve(result: StoredVote): void;
+  reject(err: unknown): void;
+}
+
+// A bound on one transaction's size keeps each commit (and the event-loop pause it costs) short.
+const MAX_BATCH = 256;
+// Another connection (Prisma's, the CLI) may hold the write lock across event-loop turns; never block on it.
+const BUSY_RETRY_MS = 2;
+const BUSY_GIVE_UP_MS = 15_000;
+
+export function createSqliteVoteStore(deps: AppDeps, path: string): VoteStore {
+  const db = new Sqlite(path, { timeout: 0 });
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+
+  const orgBySlug = db.prepare(
+    'SELECT id, slug, plan, status, chatNotificationsEnabled, chatWebhookUrl, serverCallbackUrl FROM "Organization" WHERE slug = ?',
+  );
+  const providerByKey = db.prepare(
+    `SELECT id, key, authMethod, authField, authValueEnc, authTimestampField, voteePath, eventPath, voteEventsJson, testEventsJson, enabled
+     FROM "Provider" WHERE organizationId = ? AND key = ?`,
+  );
+  const findDuplicate = db.prepare(
+    'SELECT publicId FROM "Vote" WHERE providerId = ? AND dedupKey = ? AND receivedAt >= ? ORDER BY receivedAt ASC LIMIT 1',
+  );
+  const monthCount = db.prepare('SELECT COALESCE(SUM(count), 0) AS n FROM "ProviderDailyCount" WHERE organizationId = ? AND day >= ? AND day <= ?');
+  const enabledCallbacks = db.prepare(
+    'SELECT id, priority FROM "Callback" WHERE organizationId = ? AND enabled = 1 ORDER BY priority ASC, createdAt ASC',
+  );
+  const insertVote = db.prepare(
+    `INSERT INTO "Vote" (id, publicId, organizationId, providerId, voterName, voterKey, receivedAt, rawPayload, dedupKey, overLimit, chatStatus, callbackStatus, callbackAttempts)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
+  );
+  const insertJob = db.prepare(
+    `INSERT INTO "DeliveryJob" (id, organizationId, voteId, callbackId, kind, status, priority, attempts, maxAttempts, runAt, createdAt, updatedAt)
+     VALUES (?, ?, ?, ?, ?, 'pending', ?, 0, ?, ?, ?, ?)`,
+  );
+  const bumpProviderDay = db.prepare(
+    `INSERT INTO "ProviderDailyCount" (organizationId, providerId, day, count) VALUES (?, ?, ?, 1)
+     ON CONFLICT (providerId, day) DO UPDATE SET count = count + 1`,
+  );
+  const bumpVoterDay = db.prepare(
+    `INSERT INTO "VoterDailyCount" (organizationId, providerId, voterKey, day, voterName, count, lastVoteAt) VALUES (?, ?, ?, ?, ?, 1, ?)
+     ON CONFLICT (providerId, voterKey, day) DO UPDATE SET count = count + 1, lastVoteAt = excluded.lastVoteAt, voterName = excluded.voterName`,
+  );
+
+  /** Writes a batch; per-organization facts (month count, callbacks) are read once per batch. */
+  const writeBatch = db.transaction((batch: NewVote[]): StoredVote[] => {
+    const used = new Map<string, number>();
+    const callbacksOf = new Map<string, { id: string; priority: number }[]>();
+    return batch.map((vote) => {
+      const { org, provider, receivedAt } = vote;
+      const at = receivedAt.getTime();
+      const dup = findDuplicate.get(provider.id, vote.dedupKey, at - DUPLICATE_WINDOW_MS) as { publicId: string } | undefined;
+      if (dup) return { id: null, publicId: dup.publicId, duplicate: true };
+
+      if (!used.has(org.id)) {
+        const month = monthRange(receivedAt);
+        used.set(org.id, (monthCount.get(org.id, month.from, month.to) as { n: number }).n);
+      }
+      const overLimit = used.get(org.id)! >= monthlyLimit(org);
+      if (!overLimit && !callbacksOf.has(org.id)) callbacksOf.set(org.id, enabledCallbacks.all(org.id) as { id: string; priority: number }[]);
+      const jobs = planJobs(org, callbacksOf.get(org.id) ?? [], overLimit, deps.config.retryScheduleMs.length);
+
+      const uuid = randomUUID();
+      const voterKey = vote.voterName.toLowerCase();
+      insertVote.run(
+        uuid, `vt_${uuid}`, org.id, provider.id, vote.voterName, voterKey, at, vote.rawPayload, vote.dedupKey, overLimit ? 1 : 0,
+        jobs.some((j) => j.kind === 'chat') ? 'pending' : 'skipped',
+        jobs.some((j) => j.kind !== 'chat') ? 'pending' : 'skipped',
+      );
+      for (const job of jobs) insertJob.run(randomUUID(), org.id, uuid, job.callbackId, job.kind, job.priority, job.maxAttempts, at, at, at);
+      const day = utcDay(receivedAt);
+      bumpProviderDay.run(org.id, provider.id, day);
+      bumpVoterDay.run(org.id, provider.id, voterKey, day, vote.voterName, at);
+      used.set(org.id, used.get(org.id)! + 1);
+      return { id: uuid, publicId: `vt_${uuid}`, duplicate: false };
+    });
+  });
+
+  const queue: Pending[] = [];
+  let scheduled = false;
+  let busySince: number | null = null;
+  let closed = false;
+
+  const isBusy = (err: unknown) => {
+    const code = (err as { code?: string }).code ?? '';
+    return code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_') || code === 'SQLITE_LOCKED';
+  };
+
+  function schedule(delayMs = 0) {
+    if (scheduled || closed) return;
+    scheduled = true;
+    if (delayMs > 0) setTimeout(flush, delayMs);
+    else setImmediate(flush);
+  }
+
+  function flush() {
+    scheduled = false;
+    if (queue.length === 0) return;
+    const batch = queue.splice(0, MAX_BATCH);
+    try {
+      const results = writeBatch.immediate(batch.map((p) => p.vote));
+      busySince = null;
+      batch.forEach((p, i) => p.resolve(results[i]));
+    } catch (err) {
+      if (isBusy(err)) {
+        busySince ??= Date.now();
+        if (Date.now() - busySince < BUSY_GIVE_UP_MS) {
+          queue.unshift(...batch);
+          schedule(BUSY_RETRY_MS);
+          return;
+        }
+        busySince = null;
+        batch.forEach((p) => p.reject(err));
+      } else if (batch.length > 1) {
+        // One bad vote (say, its provider was just deleted) must not fail the others: retry them one by one.
+        queue.unshift(...batch);
+        flushSingles(batch.length);
+        return;
+      } else {
+        batch[0].reject(err);
+      }
+    }
+    if (queue.length > 0) schedule();
+  }
+
+  function flushSingles(count: number) {
+    for (const pending of queue.splice(0, count)) {
+      try {
+        pending.resolve(writeBatch.immediate([pending.vote])[0]);
+      } catch (err) {
+        if (isBusy(err)) {
+          queue.unshift(pending);
+          schedule(BUSY_RETRY_MS);
+          return;
+        }
+        pending.reject(err);
+      }
+    }
+    if (queue.length > 0) schedule();
+  }
+
+  const toOrg = (row: Record<string, unknown> | undefined): HookOrg | null =>
+    row ? ({ ...row, chatNotificationsEnabled: row.chatNotificationsEnabled === 1 } as unknown as HookOrg) : null;
+  const toProvider = (row: Record<string, unknown> | undefined): HookProvider | null =>
+    row ? ({ ...row, enabled: row.enabled === 1 } as unknown as HookProvider) : null;
+
+  return {
+    async findOrg(slug) {
+      return toOrg(orgBySlug.get(slug) as Record<string, unknown> | undefined);
+    },
+    async findProvider(organizationId, key) {
+      return toProvider(providerByKey.get(organizationId, key) as Record<string, unknown> | undefined);
+    },
+    write(vote) {
+      if (closed) return Promise.reject(new Error('vote store is closed'));
+      return new Promise<StoredVote>((resolve, reject) => {
+        queue.push({ vote, resolve, reject });
+        schedule();
+      });
+    },
+    close() {
+      closed = true;
+      if (queue.length > 0) {
+        try {
+          const results = writeBatch.immediate(queue.map((p) => p.vote));
+          queue.splice(0).forEach((p, i) => p.resolve(results[i]));
+        } catch (err) {
+          queue.splice(0).forEach((p) => p.reject(err));
+        }
+      }
+      db.close();
+    },
+  };
+}
