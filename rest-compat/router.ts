@@ -14,8 +14,9 @@ import { apiKeyRoutes } from './routes/api-keys.js';
 import { templateRoutes } from './routes/templates.js';
 import { providerRoutes } from './routes/providers.js';
 import { hookRoutes } from './routes/hooks.js';
+import { callbackRoutes } from './routes/callbacks.js';
 
-export const REST_ROUTES: RestRoute[] = [...organizationRoutes, ...apiKeyRoutes, ...templateRoutes, ...providerRoutes];
+export const REST_ROUTES: RestRoute[] = [...organizationRoutes, ...apiKeyRoutes, ...templateRoutes, ...providerRoutes, ...callbackRoutes];
 export const HOOK_ROUTES: RestRoute[] = hookRoutes;
 
 export function prepareRoute(schema: GraphQLSchema, route: RestRoute) {

@@ -76,6 +76,10 @@ export function buildHttpApp(deps: AppDeps, services: Services, isReady: () => b
   });
 
   // Hooks: the exact bytes (signatures cover them), 64 KiB at most, limited per organization.
+  app.use('/hooks', (req: Request, res: Response, next: NextFunction) =>
+    // HEAD would reach the GET handler and record a vote; a probe must have no side effects.
+    req.method === 'HEAD' ? sendError(res, req.requestId, 'NOT_FOUND', 'Hooks accept POST and GET') : next(),
+  );
   app.use(
     '/hooks',
     express.raw({ type: () => true, limit: HOOK_BODY_LIMIT }),

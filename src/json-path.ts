@@ -53,5 +53,9 @@ export function readPathAsText(value: unknown, path: string): string | undefined
   if (typeof found === 'string') return found;
   if (typeof found === 'number' || typeof found === 'bigint') return found.toString(10);
   if (typeof found === 'boolean') return String(found);
-  return JSON.stringify(found);
+  try {
+    return JSON.stringify(found);
+  } catch {
+    return undefined; // nested deeper than the stack allows: not a usable value
+  }
 }

@@ -5,6 +5,7 @@ import { createApiKeyService } from './modules/api-keys/api-keys.service.js';
 import { createChatTestService } from './modules/organization/chat-test.service.js';
 import { createProviderService } from './modules/providers/providers.service.js';
 import { createIngestService } from './modules/votes/ingest.service.js';
+import { createCallbackService } from './modules/callbacks/callbacks.service.js';
 
 export function createServices(deps: AppDeps) {
   const organizations = createOrganizationService(deps);
@@ -14,6 +15,7 @@ export function createServices(deps: AppDeps) {
     chatTest: createChatTestService(deps, organizations),
     providers: createProviderService(deps),
     ingest: createIngestService(deps),
+    callbacks: createCallbackService(deps),
   };
 }
 

@@ -5,5 +5,6 @@ import '../modules/api-keys/api-keys.graphql.js';
 import '../modules/templates/templates.graphql.js';
 import '../modules/providers/providers.graphql.js';
 import '../modules/votes/hooks.graphql.js';
+import '../modules/callbacks/callbacks.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

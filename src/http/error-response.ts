@@ -23,6 +23,12 @@ export function bodyParserError(err: unknown): { code: ErrorCode; message: strin
     case 'stream.encoding.set':
       return { code: 'VALIDATION_ERROR', message: 'Request body could not be read', details: [{ field: 'body', message: 'could not be read' }] };
     default:
+      // Anything else Express or body-parser raised as a client error (bad percent-encoding in the path, a
+      // Content-Encoding the body does not match, …) is the client's, never a 500.
+      if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {
+        if (e.status === 413) return { code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' };
+        return { code: 'VALIDATION_ERROR', message: 'Malformed request', details: [{ field: 'request', message: 'could not be decoded' }] };
+      }
       return null;
   }
 }

@@ -92,11 +92,13 @@ export function createIngestService(deps: AppDeps) {
 
     const payload = parsePayload(delivery);
     if (provider.eventPath) {
-      const event = readPathAsText(payload, provider.eventPath);
-      if (event !== undefined) {
-        if (eventList(provider.testEventsJson)?.includes(event)) return { received: true, test: true };
+      const value = readPath(payload, provider.eventPath);
+      if (value !== undefined && value !== null) {
+        // An object or array where an event name belongs matches no event name.
+        const event = typeof value === 'object' ? null : String(value);
+        if (event !== null && eventList(provider.testEventsJson)?.includes(event)) return { received: true, test: true };
         const accepted = eventList(provider.voteEventsJson);
-        if (accepted && !accepted.includes(event)) return { received: true, ignored: true };
+        if (accepted && (event === null || !accepted.includes(event))) return { received: true, ignored: true };
       }
     }
     const voterName = voterFrom(payload, provider.voteePath);

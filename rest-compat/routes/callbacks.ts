@@ -1,0 +1,64 @@
+// /v1/callbacks: variables, list, create, read, partial update, delete, test render, rotate the signing secret.
+import type { RestRoute } from '../route.js';
+
+const CALLBACK_FIELDS = `id name kind url timeout_ms: timeoutMs enabled priority payload_template: payloadTemplate
+  created_at: createdAt updated_at: updatedAt`;
+
+export const callbackRoutes: RestRoute[] = [
+  {
+    method: 'get',
+    path: '/callbacks/variables',
+    document: `query { callbackVariables { name description example type } }`,
+    data: (r) => ({ variables: r.callbackVariables }),
+  },
+  {
+    method: 'get',
+    path: '/callbacks',
+    document: `query ($includeDisabled: Boolean) { callbacks(includeDisabled: $includeDisabled) { count limit callbacks { ${CALLBACK_FIELDS} } } }`,
+    variables: (req) => ({ includeDisabled: req.query.include_disabled }),
+    data: (r) => r.callbacks,
+  },
+  {
+    method: 'post',
+    path: '/callbacks',
+    document: `mutation ($input: CreateCallbackInput!) { createCallback(input: $input) { signing_secret: signingSecret callback { ${CALLBACK_FIELDS} } } }`,
+    variables: (req) => ({ input: req.body ?? {} }),
+    status: 201,
+    data: (r) => ({ ...r.createCallback.callback, signing_secret: r.createCallback.signing_secret }),
+  },
+  {
+    method: 'get',
+    path: '/callbacks/:id',
+    document: `query ($id: ID!) { callback(id: $id) { ${CALLBACK_FIELDS} } }`,
+    variables: (req) => ({ id: req.params.id }),
+    data: (r) => r.callback,
+  },
+  {
+    method: 'patch',
+    path: '/callbacks/:id',
+    document: `mutation ($id: ID!, $input: UpdateCallbackInput!) { updateCallback(id: $id, input: $input) { ${CALLBACK_FIELDS} } }`,
+    variables: (req) => ({ id: req.params.id, input: req.body ?? {} }),
+    data: (r) => r.updateCallback,
+  },
+  {
+    method: 'delete',
+    path: '/callbacks/:id',
+    document: `mutation ($id: ID!) { deleteCallback(id: $id) { message id } }`,
+    variables: (req) => ({ id: req.params.id }),
+    data: (r) => r.deleteCallback,
+  },
+  {
+    method: 'post',
+    path: '/callbacks/:id/test',
+    document: `mutation ($id: ID!) { testCallback(id: $id) { url method headers payload sent } }`,
+    variables: (req) => ({ id: req.params.id }),
+    data: (r) => r.testCallback,
+  },
+  {
+    method: 'post',
+    path: '/callbacks/:id/rotate-secret',
+    document: `mutation ($id: ID!) { rotateCallbackSecret(id: $id) { id signing_secret: signingSecret } }`,
+    variables: (req) => ({ id: req.params.id }),
+    data: (r) => r.rotateCallbackSecret,
+  },
+];

@@ -1,0 +1,131 @@
+// The database job queue (the transactional outbox ingest writes into). Workers claim due jobs with a lease:
+// PostgreSQL `FOR UPDATE SKIP LOCKED` (several instances share the work, none takes a job another holds);
+// SQLite one atomic UPDATE … RETURNING (a single writer). A job whose lease ran out — its worker died — is
+// claimed again, so no work is lost; while the lease holds, nobody else sends it.
+import type { Database, Tx } from '../db/client.js';
+
+export interface ClaimedJob {
+  id: string;
+  kind: string;
+  organizationId: string;
+  voteId: string | null;
+  callbackId: string | null;
+  attempts: number;
+  maxAttempts: number;
+  priority: number;
+  payloadJson: string | null;
+}
+
+const RETURNING = `id, kind, "organizationId", "voteId", "callbackId", attempts, "maxAttempts", priority, "payloadJson"`;
+
+const CLAIM_POSTGRES = `
+UPDATE "DeliveryJob" SET status = 'running', "lockedBy" = $1, "lockedUntil" = $2, "updatedAt" = $3
+WHERE id IN (
+  SELECT id FROM "DeliveryJob"
+  WHERE kind <> 'pull' AND ((status IN ('pending', 'retrying') AND "runAt" <= $3) OR (status = 'running' AND "lockedUntil" < $3))
+  ORDER BY "runAt", "voteId", priority
+  LIMIT $4
+  FOR UPDATE SKIP LOCKED
+)
+RETURNING ${RETURNING}`;
+
+const CLAIM_SQLITE = `
+UPDATE "DeliveryJob" SET status = 'running', "lockedBy" = ?, "lockedUntil" = ?, "updatedAt" = ?
+WHERE id IN (
+  SELECT id FROM "DeliveryJob"
+  WHERE kind <> 'pull' AND ((status IN ('pending', 'retrying') AND "runAt" <= ?) OR (status = 'running' AND "lockedUntil" < ?))
+  ORDER BY "runAt", "voteId", priority
+  LIMIT ?
+)
+RETURNING ${RETURNING}`;
+
+export async function claimJobs(db: Database, workerId: string, now: Date, leaseMs: number, limit: number): Promise<ClaimedJob[]> {
+  const until = new Date(now.getTime() + leaseMs);
+  const rows =
+    db.dialect === 'postgresql'
+      ? await db.prisma.$queryRawUnsafe<ClaimedJob[]>(CLAIM_POSTGRES, workerId, until, now, limit)
+      : await db.prisma.$queryRawUnsafe<ClaimedJob[]>(CLAIM_SQLITE, workerId, until.getTime(), now.getTime(), now.getTime(), now.getTime(), limit);
+  return rows.map((r) => ({ ...r, attempts: Number(r.attempts), maxAttempts: Number(r.maxAttempts), priority: Number(r.priority) }));
+}
+
+const IN_FLIGHT = new Set(['pending', 'retrying', 'running']);
+
+/**
+ * The vote's chat_status / callback_status / callback_attempts / *_sent_at from its jobs (decisions.md §5):
+ * callbacks are `failed` when any failed for good, `retrying`/`pending` while any is in flight, `sent` when all
+ * sent, `skipped` when there was none to send.
+ */
+export async function refreshVoteStatus(tx: Tx, voteId: string): Promise<void> {
+  const jobs = await tx.deliveryJob.findMany({ where: { voteId }, select: { kind: true, status: true, attempts: true, sentAt: true } });
+  const chat = jobs.filter((j) => j.kind === 'chat');
+  const callbacks = jobs.filter((j) => j.kind === 'callback' || j.kind === 'legacy_callback' || j.kind === 'pull');
+  const aggregate = (list: typeof jobs): string => {
+    if (list.length === 0) return 'skipped';
+    if (list.some((j) => j.status === 'failed')) return 'failed';
+    if (list.some((j) => IN_FLIGHT.has(j.status))) return list.some((j) => j.attempts > 0 && IN_FLIGHT.has(j.status)) ? 'retrying' : 'pending';
+    if (list.every((j) => j.status === 'skipped')) return 'skipped';
+    return 'sent';
+  };
+  const lastSent = (list: typeof jobs) =>
+    list.reduce<Date | null>((latest, j) => (j.sentAt && (!latest || j.sentAt > latest) ? j.sentAt : latest), null);
+  await tx.vote.update({
+    where: { id: voteId },
+    data: {
+      chatStatus: aggregate(chat),
+      chatSentAt: lastSent(chat),
+      callbackStatus: aggregate(callbacks),
+      callbackSentAt: lastSent(callbacks),
+      callbackAttempts: callbacks.reduce((sum, j) => sum + j.attempts, 0),
+    },
+  });
+}
+
+export interface AttemptRecord {
+  attempt: number;
+  target: string;
+  statusCode: number | null;
+  success: boolean;
+  durationMs: number;
+  error: string | null;
+  responseExcerpt: string | null;
+}
+
+export type JobResolution =
+  | { status: 'sent' }
+  | { status: 'retrying'; runAt: Date }
+  | { status: 'failed' }
+  | { status: 'skipped' };
+
+/** Records one attempt and the job's next state; only the worker that still holds the lease may. */
+export async function finishAttempt(
+  db: Database,
+  job: ClaimedJob,
+  workerId: string,
+  now: Date,
+  attempt: AttemptRecord | null,
+  resolution: JobResolution,
+  errorText: string | null,
+): Promise<boolean> {
+  return db.prisma.$transaction(async (tx) => {
+    const updated = await tx.deliveryJob.updateMany({
+      where: { id: job.id, lockedBy: workerId },
+      data: {
+        status: resolution.status,
+        attempts: attempt ? attempt.attempt : job.attempts,
+        lockedBy: null,
+        lockedUntil: null,
+        lastError: errorText,
+        ...(resolution.status === 'retrying' ? { runAt: resolution.runAt } : {}),
+        ...(resolution.status === 'sent' ? { sentAt: now } : {}),
+      },
+    });
+    if (updated.count === 0) return false; // lease lost: another worker owns the job now
+    if (attempt) {
+      await tx.deliveryAttempt.create({
+        data: { organizationId: job.organizationId, jobId: job.id, voteId: job.voteId, ...attempt, createdAt: now },
+      });
+    }
+    if (job.voteId) await refreshVoteStatus(tx, job.voteId);
+    return true;
+  });
+}

@@ -1,0 +1,61 @@
+// What to do after a delivery attempt: done, retry (and when), or fail for good (decisions.md §5).
+
+export type AttemptOutcome =
+  | { kind: 'sent' }
+  | { kind: 'retry'; delayMs: number }
+  | { kind: 'failed' };
+
+/** A receiver's Retry-After (seconds or an HTTP date), bounded so a bad header cannot park a job for ever. */
+export function parseRetryAfter(value: string | undefined, nowMs: number, maxMs = 24 * 3_600_000): number | null {
+  if (!value) return null;
+  const text = value.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.min(Math.round(Number(text) * 1000), maxMs);
+  const date = Date.parse(text);
+  if (Number.isNaN(date)) return null;
+  return Math.min(Math.max(0, date - nowMs), maxMs);
+}
+
+/**
+ * Callbacks: 2xx sent; 410 Gone fails at once; anything else (other status, network error, timeout) retries
+ * after schedule[attempt-1] — or the receiver's Retry-After when it gives one — until the attempts run out.
+ */
+export function callbackOutcome(
+  result: { status: number | null; retryAfterMs: number | null },
+  attempt: number,
+  schedule: readonly number[],
+): AttemptOutcome {
+  if (result.status !== null && result.status >= 200 && result.status < 300) return { kind: 'sent' };
+  if (result.status === 410) return { kind: 'failed' };
+  if (attempt > schedule.length) return { kind: 'failed' };
+  return { kind: 'retry', delayMs: result.retryAfterMs ?? schedule[attempt - 1] };
+}
+
+/** Chat platforms: backoff between the (at most 5) attempts when the platform gives no retry_after. */
+export const CHAT_BACKOFF_MS: readonly number[] = [1_000, 5_000, 30_000, 120_000];
+
+/**
+ * Chat webhooks: 2xx sent; 429 waits the platform's retry_after; 5xx, network errors and timeouts back off;
+ * any other 4xx (bad request, unknown webhook, forbidden) fails at once — sending it again cannot help.
+ */
+export function chatOutcome(
+  result: { status: number | null; retryAfterMs: number | null },
+  attempt: number,
+  maxAttempts: number,
+): AttemptOutcome {
+  const status = result.status;
+  if (status !== null && status >= 200 && status < 300) return { kind: 'sent' };
+  if (status !== null && status >= 400 && status < 500 && status !== 429 && status !== 408) return { kind: 'failed' };
+  if (attempt >= maxAttempts) return { kind: 'failed' };
+  return { kind: 'retry', delayMs: result.retryAfterMs ?? CHAT_BACKOFF_MS[Math.min(attempt - 1, CHAT_BACKOFF_MS.length - 1)] };
+}
+
+/** Discord's 429 body carries `retry_after` in seconds (a float); the header is the fallback. */
+export function chatRetryAfterMs(body: string, header: string | undefined, nowMs: number): number | null {
+  try {
+    const parsed = JSON.parse(body) as { retry_after?: unknown };
+    if (typeof parsed.retry_after === 'number' && parsed.retry_after >= 0) return Math.ceil(parsed.retry_after * 1000);
+  } catch {
+    // not JSON
+  }
+  return parseRetryAfter(header, nowMs);
+}

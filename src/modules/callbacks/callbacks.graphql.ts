@@ -1,0 +1,156 @@
+// Callbacks: list (with count and limit), read, create, update, delete, test render, rotate the signing secret,
+// and the template variables they may use.
+import { builder } from '../../graphql/builder.js';
+import { requireViewer } from '../../auth/access.js';
+import { PLAN_LIMITS } from '../../auth/plans.js';
+import type { Callback } from '../../generated/sqlite/client.js';
+import { planOf } from '../organization/organization.service.js';
+import { TEMPLATE_VARIABLES, type TemplateVariable } from '../../delivery/template-variables.js';
+import type { CreatedCallback } from './callbacks.service.js';
+
+export const CallbackRef = builder.prismaObject('Callback', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    kind: t.exposeString('kind'),
+    url: t.exposeString('url', { nullable: true }),
+    timeoutMs: t.exposeInt('timeoutMs'),
+    enabled: t.exposeBoolean('enabled'),
+    priority: t.exposeInt('priority'),
+    payloadTemplate: t.field({ type: 'JSON', resolve: (c) => JSON.parse(c.payloadTemplateJson) }),
+    hasAuthSecret: t.boolean({ resolve: (c) => c.authSecretEnc !== null }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const CallbackList = builder.objectRef<{ callbacks: Callback[]; limit: number }>('CallbackList').implement({
+  fields: (t) => ({
+    callbacks: t.field({ type: [CallbackRef], resolve: (l) => l.callbacks }),
+    count: t.int({ resolve: (l) => l.callbacks.length }),
+    limit: t.exposeInt('limit'),
+  }),
+});
+
+const CreatedCallbackRef = builder.objectRef<CreatedCallback>('CreatedCallback').implement({
+  description: 'A new callback; signingSecret is shown only here and by rotateCallbackSecret',
+  fields: (t) => ({
+    callback: t.field({ type: CallbackRef, resolve: (c) => c.callback }),
+    signingSecret: t.exposeString('signingSecret'),
+  }),
+});
+
+const RotatedSecret = builder.objectRef<{ id: string; signingSecret: string }>('RotatedCallbackSecret').implement({
+  fields: (t) => ({ id: t.exposeID('id'), signingSecret: t.exposeString('signingSecret') }),
+});
+
+const DeletedCallback = builder.objectRef<{ message: string; id: string }>('DeletedCallback').implement({
+  fields: (t) => ({ message: t.exposeString('message'), id: t.exposeID('id') }),
+});
+
+const CallbackTest = builder
+  .objectRef<{ url: string; method: string; headers: Record<string, string>; payload: unknown; sent: boolean }>('CallbackTest')
+  .implement({
+    fields: (t) => ({
+      url: t.exposeString('url'),
+      method: t.exposeString('method'),
+      headers: t.field({ type: 'JSON', resolve: (r) => r.headers }),
+      payload: t.field({ type: 'JSON', resolve: (r) => r.payload }),
+      sent: t.exposeBoolean('sent'),
+    }),
+  });
+
+const TemplateVariableRef = builder.objectRef<TemplateVariable>('TemplateVariable').implement({
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    description: t.exposeString('description'),
+    example: t.exposeString('example'),
+    type: t.exposeString('type'),
+  }),
+});
+
+const callbackFields = (t: any) => ({
+  name: t.string(),
+  url: t.string(),
+  authSecret: t.string({ description: 'Sent as Authorization: Bearer <auth_secret>; never returned' }),
+  timeoutMs: t.int(),
+  enabled: t.boolean(),
+  priority: t.int(),
+  payloadTemplate: t.field({ type: 'JSON' }),
+});
+const CreateCallbackInput = builder.inputType('CreateCallbackInput', { fields: (t) => ({ ...callbackFields(t), name: t.string({ required: true }), url: t.string({ required: true }) }) });
+const UpdateCallbackInput = builder.inputType('UpdateCallbackInput', { fields: (t) => callbackFields(t) });
+
+const defined = (input: object) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+const orgId = (ctx: { auth: Parameters<typeof requireViewer>[0] }) => requireViewer(ctx.auth).organizationId;
+
+builder.queryField('callbackVariables', (t) =>
+  t.field({ type: [TemplateVariableRef], authScopes: { access: { scope: 'read' } }, resolve: () => TEMPLATE_VARIABLES }),
+);
+
+builder.queryField('callbacks', (t) =>
+  t.field({
+    type: CallbackList,
+    authScopes: { access: { scope: 'read' } },
+    args: { includeDisabled: t.arg.boolean({ defaultValue: false }) },
+    resolve: async (_root, { includeDisabled }, ctx) => {
+      const viewer = requireViewer(ctx.auth);
+      return { callbacks: await ctx.services.callbacks.list(viewer.organizationId, includeDisabled ?? false), limit: PLAN_LIMITS[planOf(viewer)].callbacks };
+    },
+  }),
+);
+
+builder.queryField('callback', (t) =>
+  t.field({
+    type: CallbackRef,
+    authScopes: { access: { scope: 'read' } },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => ctx.services.callbacks.get(orgId(ctx), String(id)),
+  }),
+);
+
+builder.mutationField('createCallback', (t) =>
+  t.field({
+    type: CreatedCallbackRef,
+    authScopes: { access: { scope: 'full' } },
+    args: { input: t.arg({ type: CreateCallbackInput, required: true }) },
+    resolve: (_root, { input }, ctx) => ctx.services.callbacks.create(orgId(ctx), defined(input)),
+  }),
+);
+
+builder.mutationField('updateCallback', (t) =>
+  t.field({
+    type: CallbackRef,
+    authScopes: { access: { scope: 'full' } },
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateCallbackInput, required: true }) },
+    resolve: (_root, { id, input }, ctx) => ctx.services.callbacks.update(orgId(ctx), String(id), defined(input)),
+  }),
+);
+
+builder.mutationField('deleteCallback', (t) =>
+  t.field({
+    type: DeletedCallback,
+    authScopes: { access: { scope: 'full' } },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => ctx.services.callbacks.remove(orgId(ctx), String(id)),
+  }),
+);
+
+builder.mutationField('testCallback', (t) =>
+  t.field({
+    type: CallbackTest,
+    description: 'Renders what a delivery would send, with sample values; nothing is sent',
+    authScopes: { access: { scope: 'full' } },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => ctx.services.callbacks.test(orgId(ctx), String(id)),
+  }),
+);
+
+builder.mutationField('rotateCallbackSecret', (t) =>
+  t.field({
+    type: RotatedSecret,
+    authScopes: { access: { scope: 'full' } },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => ctx.services.callbacks.rotateSecret(orgId(ctx), String(id)),
+  }),
+);

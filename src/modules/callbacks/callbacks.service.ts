@@ -1,0 +1,149 @@
+// Server callbacks (game servers and other HTTP targets): CRUD, plan limits and timeout ceilings, the test
+// render (nothing sent), and signing-secret rotation. Secrets are sealed at rest; auth_secret is never returned.
+import { z } from 'zod';
+import type { AppDeps } from '../../app-deps.js';
+import { AppError, notFound, validationError } from '../../errors.js';
+import { PLAN_LIMITS } from '../../auth/plans.js';
+import { nameSchema, parseInput } from '../../validation.js';
+import type { Callback, Organization } from '../../generated/sqlite/client.js';
+import { planOf } from '../organization/organization.service.js';
+import { generateSigningSecret, standardWebhookHeaders } from '../../delivery/signing.js';
+import { renderJson, voteLookup } from '../../delivery/template.js';
+import { sampleTemplateValues } from '../../delivery/template-variables.js';
+
+export const DEFAULT_PAYLOAD_TEMPLATE = {
+  event: 'vote',
+  vote_id: '{{vote_id}}',
+  voter_name: '{{voter_name}}',
+  provider: '{{provider_key}}',
+  received_at: '{{received_at}}',
+};
+export const DEFAULT_TIMEOUT_MS = 5_000;
+export const MIN_TIMEOUT_MS = 1_000;
+
+const payloadTemplate = z
+  .record(z.string(), z.unknown())
+  .refine((v) => JSON.stringify(v).length <= 16_384, 'must be at most 16 KiB of JSON');
+
+const baseFields = {
+  name: nameSchema,
+  url: z.string().max(2000),
+  authSecret: z.string().min(1).max(500).nullable(),
+  timeoutMs: z.number().int('must be an integer'),
+  enabled: z.boolean(),
+  priority: z.number().int('must be an integer').min(-1_000_000).max(1_000_000),
+  payloadTemplate,
+};
+const createSchema = z.object({ ...baseFields, authSecret: baseFields.authSecret.optional(), timeoutMs: baseFields.timeoutMs.optional(), enabled: baseFields.enabled.optional(), priority: baseFields.priority.optional(), payloadTemplate: payloadTemplate.optional() });
+const updateSchema = z.object(baseFields).partial();
+
+export interface CreatedCallback {
+  callback: Callback;
+  signingSecret: string;
+}
+
+export function createCallbackService(deps: AppDeps) {
+  const { prisma } = deps.db;
+
+  async function get(organizationId: string, id: string): Promise<Callback> {
+    const callback = await prisma.callback.findFirst({ where: { id, organizationId } });
+    if (!callback) throw notFound('Callback');
+    return callback;
+  }
+
+  async function checkTimeoutAndUrl(org: Organization, input: { timeoutMs?: number; url?: string }) {
+    const problems = [];
+    if (input.timeoutMs !== undefined) {
+      const ceiling = PLAN_LIMITS[planOf(org)].callbackTimeoutMsCeiling;
+      if (input.timeoutMs < MIN_TIMEOUT_MS || input.timeoutMs > ceiling) {
+        problems.push({ field: 'timeout_ms', message: `must be between ${MIN_TIMEOUT_MS} and ${ceiling} on the ${org.plan} plan` });
+      }
+    }
+    if (input.url !== undefined) {
+      const reason = await deps.http.checkTarget(input.url);
+      if (reason) problems.push({ field: 'url', message: reason });
+    }
+    if (problems.length > 0) throw validationError(problems);
+  }
+
+  function list(organizationId: string, includeDisabled: boolean) {
+    return prisma.callback.findMany({
+      where: { organizationId, ...(includeDisabled ? {} : { enabled: true }) },
+      orderBy: [{ priority: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }],
+    });
+  }
+
+  async function create(organizationId: string, rawInput: unknown): Promise<CreatedCallback> {
+    const input = parseInput(createSchema, rawInput);
+    const org = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });
+    await checkTimeoutAndUrl(org, input);
+    const limit = PLAN_LIMITS[planOf(org)].callbacks;
+    const current = await prisma.callback.count({ where: { organizationId } });
+    if (current >= limit) throw new AppError('PLAN_LIMIT', `Your plan allows ${limit} callbacks`, { limit, current });
+    const signingSecret = generateSigningSecret();
+    const callback = await prisma.callback.create({
+      data: {
+        organizationId,
+        name: input.name,
+        kind: 'http',
+        url: input.url,
+        timeoutMs: input.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        enabled: input.enabled ?? true,
+        priority: input.priority ?? 0,
+        payloadTemplateJson: JSON.stringify(input.payloadTemplate ?? DEFAULT_PAYLOAD_TEMPLATE),
+        authSecretEnc: input.authSecret ? deps.secrets.seal(input.authSecret) : null,
+        signingSecretEnc: deps.secrets.seal(signingSecret),
+      },
+    });
+    return { callback, signingSecret };
+  }
+
+  async function update(organizationId: string, id: string, rawInput: unknown): Promise<Callback> {
+    const input = parseInput(updateSchema, rawInput);
+    const callback = await get(organizationId, id);
+    const org = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });
+    await checkTimeoutAndUrl(org, input);
+    const { payloadTemplate: template, authSecret, ...plain } = input;
+    return prisma.callback.update({
+      where: { id: callback.id },
+      data: {
+        ...plain,
+        ...(template !== undefined ? { payloadTemplateJson: JSON.stringify(template) } : {}),
+        ...(authSecret !== undefined ? { authSecretEnc: authSecret === null ? null : deps.secrets.seal(authSecret) } : {}),
+      },
+    });
+  }
+
+  async function remove(organizationId: string, id: string): Promise<{ message: string; id: string }> {
+    const callback = await get(organizationId, id);
+    await prisma.callback.delete({ where: { id: callback.id } });
+    return { message: 'Deleted', id: callback.id };
+  }
+
+  async function rotateSecret(organizationId: string, id: string): Promise<{ id: string; signingSecret: string }> {
+    const callback = await get(organizationId, id);
+    const signingSecret = generateSigningSecret();
+    await prisma.callback.update({ where: { id: callback.id }, data: { signingSecretEnc: deps.secrets.seal(signingSecret) } });
+    return { id: callback.id, signingSecret };
+  }
+
+  /** Exactly what a delivery would send, with sample values; nothing is sent. */
+  async function test(organizationId: string, id: string) {
+    const callback = await get(organizationId, id);
+    const org = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });
+    const now = deps.clock.now();
+    const values = sampleTemplateValues(now, org);
+    const payload = renderJson(JSON.parse(callback.payloadTemplateJson), voteLookup(values));
+    const body = JSON.stringify(payload);
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      ...standardWebhookHeaders(deps.secrets.open(callback.signingSecretEnc), `msg_test_${callback.id}`, Math.floor(now.getTime() / 1000), body),
+      ...(callback.authSecretEnc ? { authorization: 'Bearer [auth_secret]' } : {}),
+    };
+    return { url: callback.url ?? '', method: 'POST', headers, payload, sent: false };
+  }
+
+  return { get, list, create, update, remove, rotateSecret, test };
+}
+
+export type CallbackService = ReturnType<typeof createCallbackService>;
