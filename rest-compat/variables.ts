@@ -27,7 +27,9 @@ function coerceScalar(typeName: string, value: unknown, field: string, fromQuery
   switch (typeName) {
     case 'String':
     case 'DateTime':
-      return typeof value === 'string' ? { ok: true, value } : fail('must be a string');
+      if (typeof value !== 'string') return fail('must be a string');
+      // PostgreSQL text cannot hold NUL; no legitimate value contains one.
+      return value.includes('\u0000') ? fail('must not contain NUL characters') : { ok: true, value };
     case 'ID':
       return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value))
         ? { ok: true, value: String(value) }
@@ -46,7 +48,8 @@ function coerceScalar(typeName: string, value: unknown, field: string, fromQuery
       return fail('must be a boolean');
     }
     default:
-      return { ok: true, value }; // JSON and other custom scalars take any JSON value
+      // JSON and other custom scalars take any JSON value, but no NUL in any string inside.
+      return JSON.stringify(value)?.includes('\\u0000') ? fail('must not contain NUL characters') : { ok: true, value };
   }
 }
 

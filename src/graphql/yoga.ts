@@ -18,6 +18,10 @@ export function maskUnexpected(error: unknown, deps: Pick<AppDeps, 'logger'>): E
   if (error instanceof GraphQLError) {
     const original = error.originalError;
     if (!original || original instanceof AppError || original instanceof GraphQLError) return error;
+    // PostgreSQL refuses NUL in text (22021): the input was bad, not the server.
+    if (/22021|invalid byte sequence/.test(`${(original as { code?: string }).code ?? ''} ${original.message}`)) {
+      return new AppError('VALIDATION_ERROR', 'Input contains characters that cannot be stored (NUL)', [{ field: 'input', message: 'must not contain NUL characters' }]);
+    }
     deps.logger.error({ err: original, path: error.path }, 'unexpected error in resolver');
     return internalError();
   }

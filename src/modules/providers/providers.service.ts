@@ -12,10 +12,10 @@ import { findTemplate } from '../templates/catalogue.js';
 import { planOf } from '../organization/organization.service.js';
 import { AUTH_METHODS, generateProviderSecret, providerWebhookUrl } from './provider-secret.js';
 
-const KEY_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+export const PROVIDER_KEY_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 
-const keySchema = z.string().regex(KEY_PATTERN, 'must be 1-64 lowercase letters, digits, - or _, starting with a letter or digit');
+const keySchema = z.string().regex(PROVIDER_KEY_PATTERN, 'must be 1-64 lowercase letters, digits, - or _, starting with a letter or digit');
 const pathSchema = z.string().max(200).refine(isValidPath, 'must be a dotted path such as user.name or $.data.votes[0].user');
 const eventList = z.array(z.string().min(1).max(100)).max(50).nullable();
 const fieldSchema = z.string().min(1, 'must not be empty').max(100);

@@ -6,6 +6,8 @@ import type { AppDeps } from '../../app-deps.js';
 import { AppError, notFound, validationError } from '../../errors.js';
 import { readPath, readPathAsText } from '../../json-path.js';
 import { verifyHookAuth } from './hook-auth.js';
+import { SLUG_PATTERN } from '../organization/organization.service.js';
+import { PROVIDER_KEY_PATTERN } from '../providers/providers.service.js';
 import { createPrismaVoteStore, type HookProvider, type VoteStore } from './vote-store.js';
 import { createSqliteVoteStore } from './sqlite-vote-store.js';
 
@@ -75,6 +77,9 @@ export function createIngestService(deps: AppDeps) {
 
   async function receive(delivery: HookDelivery): Promise<HookReceipt> {
     const votes = voteStore();
+    // Anything that cannot be a slug or key cannot name one (and never reaches the database).
+    if (!SLUG_PATTERN.test(delivery.orgSlug)) throw notFound(`Organization ${delivery.orgSlug}`);
+    if (!PROVIDER_KEY_PATTERN.test(delivery.providerKey)) throw notFound(`Provider ${delivery.providerKey}`);
     const org = await votes.findOrg(delivery.orgSlug);
     if (!org) throw notFound(`Organization ${delivery.orgSlug}`);
     if (org.status === 'suspended') throw new AppError('ORG_SUSPENDED', 'This organization is suspended; the vote was not recorded');
