@@ -15,8 +15,9 @@ import { templateRoutes } from './routes/templates.js';
 import { providerRoutes } from './routes/providers.js';
 import { hookRoutes } from './routes/hooks.js';
 import { callbackRoutes } from './routes/callbacks.js';
+import { voteRoutes } from './routes/votes.js';
 
-export const REST_ROUTES: RestRoute[] = [...organizationRoutes, ...apiKeyRoutes, ...templateRoutes, ...providerRoutes, ...callbackRoutes];
+export const REST_ROUTES: RestRoute[] = [...organizationRoutes, ...apiKeyRoutes, ...templateRoutes, ...providerRoutes, ...callbackRoutes, ...voteRoutes];
 export const HOOK_ROUTES: RestRoute[] = hookRoutes;
 
 export function prepareRoute(schema: GraphQLSchema, route: RestRoute) {

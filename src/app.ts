@@ -22,6 +22,7 @@ import { authenticate } from './http/authenticate.js';
 import { apiRateLimit, createMemoryRateLimits, hookRateLimit } from './http/rate-limit.js';
 import { bodyParserError, sendError } from './http/error-response.js';
 import { HOOK_ROUTES, createRestRouter } from '../rest-compat/router.js';
+import { createDeliveryWorker, type DeliveryWorker } from './delivery/worker.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -120,6 +121,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
   let server: Server | null = null;
   let deps: AppDeps | null = null;
   let services: Services | null = null;
+  let worker: DeliveryWorker | null = null;
   let ready = false;
 
   async function start(): Promise<RunningApp> {
@@ -146,6 +148,10 @@ export function createApp(config: Config, options: AppOptions = {}) {
     server.keepAliveTimeout = 5_000;
     const port = (server.address() as AddressInfo).port;
     deps.config = withListeningPort(config, port);
+    if (config.deliveryEnabled) {
+      worker = createDeliveryWorker(deps, { concurrency: config.deliveryConcurrency, leaseMs: config.deliveryLeaseMs, pollMs: config.deliveryPollMs });
+      worker.start();
+    }
     ready = true;
     logger.info({ port, database: config.dialect }, 'vote relay listening');
     return { url: `http://127.0.0.1:${port}`, port, deps, services };
@@ -162,6 +168,8 @@ export function createApp(config: Config, options: AppOptions = {}) {
       clearTimeout(timer);
       server = null;
     }
+    await worker?.stop();
+    worker = null;
     services?.ingest.close();
     services = null;
     if (deps) {

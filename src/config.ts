@@ -41,6 +41,8 @@ const envSchema = z.object({
   IP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(1200),
   DELIVERY_CONCURRENCY: z.coerce.number().int().min(0).max(1000).default(16),
   DELIVERY_ENABLED: bool.default(true),
+  DELIVERY_LEASE_MS: z.coerce.number().int().min(1_000).default(120_000),
+  DELIVERY_POLL_MS: z.coerce.number().int().min(10).default(1_000),
   GRAPHQL_INTROSPECTION: bool.default(true),
   TRUST_PROXY: z.string().default('loopback'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -67,6 +69,8 @@ export interface Config {
   ipRateLimitPerMinute: number;
   deliveryConcurrency: number;
   deliveryEnabled: boolean;
+  deliveryLeaseMs: number;
+  deliveryPollMs: number;
   graphqlIntrospection: boolean;
   trustProxy: string;
   shutdownTimeoutMs: number;
@@ -120,6 +124,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ipRateLimitPerMinute: e.IP_RATE_LIMIT_PER_MINUTE,
     deliveryConcurrency: e.DELIVERY_CONCURRENCY,
     deliveryEnabled: e.DELIVERY_ENABLED,
+    deliveryLeaseMs: e.DELIVERY_LEASE_MS,
+    deliveryPollMs: e.DELIVERY_POLL_MS,
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION,
     trustProxy: e.TRUST_PROXY,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,

@@ -6,6 +6,7 @@ import { createChatTestService } from './modules/organization/chat-test.service.
 import { createProviderService } from './modules/providers/providers.service.js';
 import { createIngestService } from './modules/votes/ingest.service.js';
 import { createCallbackService } from './modules/callbacks/callbacks.service.js';
+import { createVoteService } from './modules/votes/votes.service.js';
 
 export function createServices(deps: AppDeps) {
   const organizations = createOrganizationService(deps);
@@ -16,6 +17,7 @@ export function createServices(deps: AppDeps) {
     providers: createProviderService(deps),
     ingest: createIngestService(deps),
     callbacks: createCallbackService(deps),
+    votes: createVoteService(deps),
   };
 }
 

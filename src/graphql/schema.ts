@@ -6,5 +6,6 @@ import '../modules/templates/templates.graphql.js';
 import '../modules/providers/providers.graphql.js';
 import '../modules/votes/hooks.graphql.js';
 import '../modules/callbacks/callbacks.graphql.js';
+import '../modules/votes/votes.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -12,5 +12,10 @@ export interface VoteEvent {
 export type VotePubSub = ReturnType<typeof createVotePubSub>;
 
 export function createVotePubSub() {
-  return createPubSub<{ voteReceived: [organizationId: string, event: VoteEvent] }>();
+  return createPubSub<{
+    /** Per organization (the live feed subscribes to its own). */
+    voteReceived: [organizationId: string, event: VoteEvent];
+    /** Every vote written by this instance (wakes the local delivery worker). */
+    voteWritten: [event: VoteEvent];
+  }>();
 }

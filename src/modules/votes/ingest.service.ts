@@ -110,7 +110,9 @@ export function createIngestService(deps: AppDeps) {
     const rawPayload = delivery.rawBody.length > 0 && delivery.method !== 'GET' ? delivery.rawBody.toString('utf8') : JSON.stringify(payload);
     const stored = await votes.write({ org, provider, voterName, rawPayload, dedupKey: dedupKeyOf(delivery, provider), receivedAt: deps.clock.now() });
     if (stored.id) {
-      deps.events.publish('voteReceived', org.id, { organizationId: org.id, voteId: stored.id, publicId: stored.publicId, providerKey: provider.key });
+      const event = { organizationId: org.id, voteId: stored.id, publicId: stored.publicId, providerKey: provider.key };
+      deps.events.publish('voteWritten', event);
+      deps.events.publish('voteReceived', org.id, event);
     }
     return { received: true, voteId: stored.publicId, duplicate: stored.duplicate };
   }

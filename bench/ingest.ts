@@ -1,0 +1,358 @@
+// Ingest benchmark: accepted votes per second, p50/p99 latency, for three targets on embedded SQLite
+// (WAL, synchronous=FULL), each acknowledging only after the write:
+//   ours  the real service (src/main.ts), POST /hooks/<org>/<provider> with a top.gg-legacy body and header auth;
+//   (a)   bench/baselines/topgg-sdk-express.ts: express + the official @top-gg/sdk Webhook listener, one INSERT;
+//   (b)   bench/baselines/bare-http.ts: bare node:http, JSON.parse, header check, one INSERT (the ceiling).
+// Each target is its own child process; autocannon drives it from this process (warm-up first, not counted),
+// with a unique body per request (the service answers repeated bodies as duplicates without storing them).
+// Only 2xx answers count as accepted; afterwards the target's database must hold at least that many new rows.
+// Writes its section of BENCHMARKS.md. Options: BENCH_DURATION_S (10), BENCH_CONNECTIONS (50), BENCH_WARMUP_S (2).
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+import { runNode, startChild, type RunningChild } from './lib/child.js';
+import { consoleTable, gitCommit, machineDescription, markdownTable, writeSection } from './lib/report.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+function envNumber(name: string, fallback: number, integer: boolean): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+    console.error(`${name} must be a positive ${integer ? 'integer' : 'number'} (got "${raw}")`);
+    process.exit(2);
+  }
+  return value;
+}
+
+const DURATION_S = envNumber('BENCH_DURATION_S', 10, false);
+const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 50, true);
+const WARMUP_S = envNumber('BENCH_WARMUP_S', 2, false);
+const PIPELINING = 1;
+const AUTH = 'bench-secret-0123456789';
+/** top.gg legacy webhook body; autocannon replaces [<id>] with a fresh id per request. */
+const BODY = '{"bot":"1","user":"[<id>]","type":"upvote","isWeekend":false,"query":""}';
+const HEADERS = { 'content-type': 'application/json', authorization: AUTH };
+
+// Hard bound on the whole run: a target that hangs must not hold a CI job (or `npm run bench`) forever.
+const BUDGET_MS = 3 * (WARMUP_S + DURATION_S + 30) * 1000;
+setTimeout(() => {
+  console.error(`\n!!! ingest benchmark exceeded its ${BUDGET_MS / 1000} s budget; stopping`);
+  process.exit(1);
+}, BUDGET_MS).unref();
+
+/** The service reads only its own variables; drop any the caller's shell sets so the run is reproducible. */
+const SERVICE_VARIABLES = [
+  'PORT', 'HOST', 'DATABASE_URL', 'PUBLIC_BASE_URL', 'HOOK_BASE_URL', 'REDIS_URL', 'SECRET_KEY', 'ALLOW_PRIVATE_TARGETS',
+  'RETRY_SCHEDULE', 'LOG_LEVEL', 'API_RATE_LIMIT_PER_MINUTE', 'HOOK_RATE_LIMIT_PER_MINUTE', 'IP_RATE_LIMIT_PER_MINUTE',
+  'DELIVERY_CONCURRENCY', 'DELIVERY_ENABLED', 'GRAPHQL_INTROSPECTION', 'TRUST_PROXY', 'SHUTDOWN_TIMEOUT_MS',
+];
+
+function baseEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of SERVICE_VARIABLES) delete env[name];
+  return env;
+}
+
+interface PreparedTarget {
+  child: RunningChild;
+  url: string;
+  dbPath: string;
+  table: string;
+}
+
+interface TargetSpec {
+  id: 'ours' | 'a' | 'b';
+  label: string;
+  prepare(dir: string): Promise<PreparedTarget>;
+}
+
+async function prepareOurs(dir: string): Promise<PreparedTarget> {
+  const dbPath = join(dir, 'vr.db');
+  const env: NodeJS.ProcessEnv = {
+    ...baseEnv(),
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    DATABASE_URL: `file:${dbPath}`,
+    SECRET_KEY: 'bench-secret-key-0123456789abcdef',
+    DELIVERY_ENABLED: 'false',
+    HOOK_RATE_LIMIT_PER_MINUTE: '100000000',
+    API_RATE_LIMIT_PER_MINUTE: '100000000',
+  };
+  const created = await runNode(
+    ['--import', 'tsx', 'src/cli/main.ts', 'org', 'create', '--slug', 'bench', '--name', 'Bench', '--plan', 'business', '--json'],
+    { cwd: ROOT, env, timeoutMs: 60_000 },
+  );
+  const jsonLine = created.trim().split('\n').filter((line) => line.startsWith('{')).at(-1);
+  const apiKey = jsonLine ? (JSON.parse(jsonLine) as { api_key?: { key?: unknown } }).api_key?.key : undefined;
+  if (typeof apiKey !== 'string') throw new Error(`org create printed no API key:\n${created}`);
+
+  const child = await startChild({ name: 'ours', args: ['--import', 'tsx', 'src/main.ts'], cwd: ROOT, env, listeningMessage: 'vote relay listening' });
+  try {
+    const base = `http://127.0.0.1:${child.port}`;
+    const res = await fetch(`${base}/v1/providers`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ key: 'topgg', name: 'top.gg', auth_method: 'header', auth_field: 'Authorization', auth_value: AUTH, votee_path: 'user' }),
+    });
+    if (!res.ok) throw new Error(`POST /v1/providers answered ${res.status}: ${await res.text()}`);
+    return { child, url: `${base}/hooks/bench/topgg`, dbPath, table: 'Vote' };
+  } catch (err) {
+    await child.stop();
+    throw err;
+  }
+}
+
+function baseline(script: string, path: string) {
+  return async (dir: string): Promise<PreparedTarget> => {
+    const dbPath = join(dir, 'votes.db');
+    const env = { ...baseEnv(), PORT: '0', HOST: '127.0.0.1', BENCH_DB: dbPath, WEBHOOK_AUTH: AUTH };
+    const child = await startChild({ name: script, args: ['--import', 'tsx', `bench/baselines/${script}`], cwd: ROOT, env, listeningMessage: 'listening' });
+    return { child, url: `http://127.0.0.1:${child.port}${path}`, dbPath, table: 'votes' };
+  };
+}
+
+const TARGETS: TargetSpec[] = [
+  { id: 'ours', label: 'ours (vote relay hook)', prepare: prepareOurs },
+  { id: 'a', label: '(a) express + @top-gg/sdk', prepare: baseline('topgg-sdk-express.ts', '/dblwebhook') },
+  { id: 'b', label: '(b) bare node:http', prepare: baseline('bare-http.ts', '/votes') },
+];
+
+function countRows(dbPath: string, table: string): number {
+  const db = new Database(dbPath, { readonly: true, fileMustExist: true, timeout: 5_000 });
+  try {
+    return (db.prepare(`SELECT COUNT(*) AS n FROM "${table}"`).get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+/** Row count once requests still in flight have landed (two equal reads 300 ms apart, at most ~5 s). */
+async function settledCount(dbPath: string, table: string): Promise<number> {
+  let previous = countRows(dbPath, table);
+  for (let i = 0; i < 16; i++) {
+    await sleep(300);
+    const current = countRows(dbPath, table);
+    if (current === previous) return current;
+    previous = current;
+  }
+  return previous;
+}
+
+/** One request by hand before the load: fail fast (with the answer) if the target does not accept a vote. */
+async function probe(url: string): Promise<void> {
+  const res = await fetch(url, { method: 'POST', headers: HEADERS, body: BODY.replace('[<id>]', `probe-${Date.now()}`) });
+  const text = await res.text();
+  if (res.status < 200 || res.status >= 300) throw new Error(`probe answered ${res.status}: ${text.slice(0, 500)}`);
+}
+
+interface LoadResult {
+  result: autocannon.Result;
+  /** Latency (ms) of every 2xx answer, for exact percentiles (autocannon's histogram rounds to whole ms). */
+  latencies: Float64Array;
+  accepted: number;
+  errorKinds: Map<string, number>;
+}
+
+async function load(url: string, durationS: number): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const errorKinds = new Map<string, number>();
+  const instance = autocannon({
+    url,
+    method: 'POST',
+    headers: HEADERS,
+    body: BODY,
+    idReplacement: true,
+    connections: CONNECTIONS,
+    pipelining: PIPELINING,
+    duration: durationS,
+    timeout: 10,
+  });
+  instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTimeMs: number) => {
+    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTimeMs);
+  });
+  instance.on('reqError', (err: Error) => {
+    const kind = (err as NodeJS.ErrnoException).code ?? err.message;
+    errorKinds.set(kind, (errorKinds.get(kind) ?? 0) + 1);
+  });
+  const result = await instance;
+  return { result, latencies: Float64Array.from(latencies).sort(), accepted: latencies.length, errorKinds };
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+interface Measurement {
+  spec: TargetSpec;
+  acceptedPerSecond: number;
+  accepted: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  non2xxByStatus: string;
+  errors: number;
+  errorKinds: string;
+  stored: number;
+  durationS: number;
+  warmupAccepted: number;
+  storageOk: boolean;
+}
+
+async function measure(spec: TargetSpec, dir: string): Promise<Measurement> {
+  console.log(`\n[${spec.id}] starting ${spec.label}`);
+  const target = await spec.prepare(dir);
+  try {
+    await probe(target.url);
+    console.log(`[${spec.id}] listening on port ${target.child.port}; warm-up ${WARMUP_S} s (not counted)`);
+    const warmup = await load(target.url, WARMUP_S);
+    const before = await settledCount(target.dbPath, target.table);
+    console.log(`[${spec.id}] measuring ${DURATION_S} s with ${CONNECTIONS} connections`);
+    const run = await load(target.url, DURATION_S);
+    // Stopping the target lets requests still in flight finish; then every acknowledged vote must be on disk.
+    await target.child.stop();
+    const after = countRows(target.dbPath, target.table);
+    const { result } = run;
+    const stored = after - before;
+    const non2xxByStatus = Object.entries(result.statusCodeStats)
+      .filter(([code]) => !code.startsWith('2'))
+      .map(([code, { count }]) => `${code}×${count}`)
+      .join(', ');
+    if (run.accepted !== result['2xx']) {
+      console.warn(`[${spec.id}] note: counted ${run.accepted} 2xx answers, autocannon reports ${result['2xx']}`);
+    }
+    return {
+      spec,
+      acceptedPerSecond: run.accepted / result.duration,
+      accepted: run.accepted,
+      p50: percentile(run.latencies, 50),
+      p99: percentile(run.latencies, 99),
+      non2xx: result.non2xx,
+      non2xxByStatus,
+      errors: result.errors,
+      errorKinds: [...run.errorKinds].map(([kind, count]) => `${kind}×${count}`).join(', '),
+      stored,
+      durationS: result.duration,
+      warmupAccepted: warmup.accepted,
+      storageOk: stored >= run.accepted,
+    };
+  } finally {
+    await target.child.stop();
+  }
+}
+
+const ms = (v: number) => (Number.isNaN(v) ? 'n/a' : v < 10 ? v.toFixed(2) : v.toFixed(1));
+const ratio = (x: number, y: number) => (y > 0 ? `${(x / y).toFixed(2)}×` : 'n/a');
+
+async function main(): Promise<number> {
+  const dir = mkdtempSync(join(os.tmpdir(), 'vote-relay-bench-'));
+  const started = Date.now();
+  const measurements: Measurement[] = [];
+  const failures: string[] = [];
+  try {
+    for (const spec of TARGETS) {
+      try {
+        const targetDir = join(dir, spec.id);
+        mkdirSync(targetDir);
+        measurements.push(await measure(spec, targetDir));
+      } catch (err) {
+        failures.push(`${spec.label}: ${(err as Error).message}`);
+        console.error(`\n!!! ${spec.label} could not be measured: ${(err as Error).message}`);
+      }
+    }
+  } finally {
+    if (process.env.BENCH_KEEP_DB === '1') console.log(`\ndatabases kept in ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
+
+  const header = ['Target', 'Accepted req/s', 'p50 ms', 'p99 ms', 'Non-2xx', 'Errors', 'Stored rows'];
+  const rows = measurements.map((m) => [
+    m.spec.label,
+    m.acceptedPerSecond.toFixed(0),
+    ms(m.p50),
+    ms(m.p99),
+    String(m.non2xx),
+    String(m.errors),
+    `${m.stored} / ${m.accepted}`,
+  ]);
+  const byId = new Map(measurements.map((m) => [m.spec.id, m]));
+  const ours = byId.get('ours');
+  const a = byId.get('a');
+  const b = byId.get('b');
+  const ratios =
+    ours && a && b
+      ? `ours/(a) = ${ratio(ours.acceptedPerSecond, a.acceptedPerSecond)}, ours/(b) = ${ratio(ours.acceptedPerSecond, b.acceptedPerSecond)} (accepted req/s)`
+      : 'n/a (a target could not be measured)';
+  const throughputMet = !!ours && !!a && ours.acceptedPerSecond >= a.acceptedPerSecond;
+  const p99Met = !!ours && ours.p99 < 50;
+  const targetLine =
+    `Target: ours ≥ 1.0 × (a) accepted req/s and ours p99 < 50 ms — ` +
+    `throughput ${throughputMet ? 'met' : '**not met**'}${ours && a ? ` (${ratio(ours.acceptedPerSecond, a.acceptedPerSecond)})` : ''}, ` +
+    `p99 ${p99Met ? 'met' : '**not met**'}${ours ? ` (${ms(ours.p99)} ms)` : ''}.`;
+
+  const notes: string[] = [];
+  for (const m of measurements) {
+    if (m.non2xx > 0) notes.push(`${m.spec.label}: non-2xx answers ${m.non2xxByStatus}`);
+    if (m.errors > 0) notes.push(`${m.spec.label}: errors ${m.errorKinds || m.errors}`);
+  }
+  const storageWarnings = measurements
+    .filter((m) => !m.storageOk)
+    .map((m) => `${m.spec.label}: ${m.accepted} votes acknowledged with 2xx but only ${m.stored} new rows stored`);
+
+  console.log(`\nIngest benchmark — ${DURATION_S} s per target after ${WARMUP_S} s warm-up, ${CONNECTIONS} connections, pipelining ${PIPELINING}\n`);
+  console.log(consoleTable(header, rows));
+  console.log(`\nStored rows = new rows in the target's database during the measured run / 2xx answers in it.`);
+  console.log(ratios);
+  console.log(targetLine.replaceAll('**', ''));
+  for (const note of notes) console.log(`note: ${note}`);
+  for (const failure of failures) console.error(`\n!!! FAILED: ${failure}`);
+  for (const warning of storageWarnings) {
+    console.error(`\n${'!'.repeat(78)}\n!!! STORAGE CHECK FAILED — ${warning}\n${'!'.repeat(78)}`);
+  }
+
+  if (failures.length > 0) {
+    console.error('\nBENCHMARKS.md left unchanged (not every target could be measured).');
+    return 1;
+  }
+
+  const section = [
+    '## Ingest: accepted votes per second',
+    '',
+    `Measured by \`bench/ingest.ts\`. Each target runs as its own process on embedded SQLite (WAL, \`synchronous=FULL\`) and ` +
+      'answers only after the vote is written; autocannon (in the parent process) sends the top.gg legacy body ' +
+      '`{"bot":"1","user":"<unique id>","type":"upvote","isWeekend":false,"query":""}` with header auth. ' +
+      'Only 2xx answers count as accepted; afterwards the rows in each database are counted.',
+    '',
+    '- **ours**: the service (`src/main.ts`, `LOG_LEVEL=info`, deliveries off), `POST /hooks/bench/topgg`, provider with `auth_method: header`',
+    '- **(a)**: `bench/baselines/topgg-sdk-express.ts`, express + the official `@top-gg/sdk` `Webhook.listener`, one better-sqlite3 INSERT',
+    '- **(b)**: `bench/baselines/bare-http.ts`, bare `node:http` + JSON.parse + header check, one better-sqlite3 INSERT (the ceiling)',
+    '',
+    `- Date: ${new Date().toISOString()}`,
+    `- Machine: ${machineDescription()}`,
+    `- Node: ${process.version}`,
+    `- Commit: ${gitCommit(ROOT)}`,
+    `- Settings: ${DURATION_S} s measured per target after a ${WARMUP_S} s warm-up (not counted), ${CONNECTIONS} connections, pipelining ${PIPELINING}`,
+    '',
+    markdownTable(header, rows),
+    '',
+    'Stored rows: new rows in the target\'s database during the measured run / 2xx answers in it.',
+    '',
+    `Ratios: ${ratios}.`,
+    '',
+    targetLine,
+    ...(notes.length > 0 ? ['', ...notes.map((n) => `- ${n}`)] : []),
+    ...(storageWarnings.length > 0 ? ['', ...storageWarnings.map((w) => `- **STORAGE CHECK FAILED**: ${w}`)] : []),
+  ].join('\n');
+  writeSection(join(ROOT, 'BENCHMARKS.md'), 'ingest', section);
+  console.log(`\nBENCHMARKS.md updated (run took ${((Date.now() - started) / 1000).toFixed(0)} s).`);
+  return storageWarnings.length > 0 ? 1 : 0;
+}
+
+process.exitCode = await main();

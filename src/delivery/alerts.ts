@@ -1,0 +1,32 @@
+// Admin alert messages (Discord-compatible bodies) sent to chat_admin_webhook_url.
+import type { ChatMessageBody } from './chat-message.js';
+import { DISCORD_LIMITS } from './chat-message.js';
+
+const RED = 0xe74c3c;
+
+export function permanentFailureAlert(input: {
+  callbackName: string;
+  target: string;
+  vote: { publicId: string; voterName: string; receivedAt: Date; provider: { name: string } };
+  attempts: number;
+  error: string | null;
+}): ChatMessageBody {
+  const { vote } = input;
+  return {
+    embeds: [
+      {
+        color: RED,
+        title: 'Callback failed permanently',
+        description: `The vote by **${vote.voterName}** on **${vote.provider.name}** could not be delivered to **${input.callbackName}** after ${input.attempts} attempt(s). Redeliver it with POST /v1/votes/${vote.publicId}/redeliver once the server is back.`.slice(0, DISCORD_LIMITS.description),
+        fields: [
+          { name: 'Vote', value: vote.publicId, inline: true },
+          { name: 'Received', value: vote.receivedAt.toISOString(), inline: true },
+          { name: 'Target', value: input.target.slice(0, 200) || '—', inline: false },
+          { name: 'Last error', value: (input.error ?? 'unknown').slice(0, 500), inline: false },
+        ],
+        footer: { text: 'Vote Relay admin alert' },
+      },
+    ],
+    allowed_mentions: { parse: [] },
+  };
+}

@@ -1,0 +1,210 @@
+// The delivery worker: claims due jobs (with a lease) from the database queue, sends them with bounded
+// concurrency — a vote's callbacks one after another in priority order — and records every attempt.
+// Woken at once by new votes on this instance; polls for the rest (retries, other instances' votes, leases
+// of crashed workers).
+import { randomUUID } from 'node:crypto';
+import type { AppDeps } from '../app-deps.js';
+import { planAtLeast } from '../auth/plans.js';
+import { claimJobs, finishAttempt, type ClaimedJob, type JobResolution } from './job-queue.js';
+import { createUnknownWebhookMemory, sendAlert, sendChat, sendHttpCallback, type JobContext, type SendResult } from './senders.js';
+import { permanentFailureAlert } from './alerts.js';
+
+export interface DeliveryWorkerOptions {
+  concurrency: number;
+  /** How long a claimed job is ours; must exceed the longest attempt (callback timeouts reach 30 s). */
+  leaseMs: number;
+  pollMs: number;
+}
+
+export interface DeliveryWorker {
+  start(): void;
+  stop(): Promise<void>;
+  /** Claim now (a vote was just committed). */
+  wake(): void;
+}
+
+export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptions): DeliveryWorker {
+  const workerId = `worker_${randomUUID()}`;
+  const unknownWebhooks = createUnknownWebhookMemory();
+  const { prisma } = deps.db;
+  let inFlight = 0;
+  let running = false;
+  let claiming = false;
+  let again = false;
+  let timer: NodeJS.Timeout | null = null;
+  const active = new Set<Promise<void>>();
+  let unsubscribe: (() => void) | null = null;
+
+  async function load(jobs: ClaimedJob[]): Promise<Map<string, JobContext>> {
+    const voteIds = [...new Set(jobs.map((j) => j.voteId).filter((id): id is string => !!id))];
+    const callbackIds = [...new Set(jobs.map((j) => j.callbackId).filter((id): id is string => !!id))];
+    const orgIds = [...new Set(jobs.map((j) => j.organizationId))];
+    const [votes, callbacks, orgs] = await Promise.all([
+      voteIds.length ? prisma.vote.findMany({ where: { id: { in: voteIds } }, include: { provider: true } }) : [],
+      callbackIds.length ? prisma.callback.findMany({ where: { id: { in: callbackIds } } }) : [],
+      prisma.organization.findMany({ where: { id: { in: orgIds } } }),
+    ]);
+    const byId = <T extends { id: string }>(rows: T[]) => new Map(rows.map((r) => [r.id, r]));
+    const [voteMap, callbackMap, orgMap] = [byId(votes), byId(callbacks), byId(orgs)];
+    return new Map(
+      jobs.map((job) => [
+        job.id,
+        {
+          job,
+          org: orgMap.get(job.organizationId)!,
+          vote: job.voteId ? voteMap.get(job.voteId) ?? null : null,
+          callback: job.callbackId ? callbackMap.get(job.callbackId) ?? null : null,
+        },
+      ]),
+    );
+  }
+
+  async function attempt(ctx: JobContext): Promise<SendResult> {
+    switch (ctx.job.kind) {
+      case 'chat':
+        return sendChat(deps, ctx, unknownWebhooks);
+      case 'alert':
+        return sendAlert(deps, ctx, unknownWebhooks);
+      case 'callback':
+      case 'legacy_callback':
+        return sendHttpCallback(deps, ctx);
+      default:
+        return { attempt: null, outcome: { kind: 'failed' }, error: `Unknown job kind ${ctx.job.kind}` };
+    }
+  }
+
+  async function run(ctx: JobContext): Promise<void> {
+    let result: SendResult;
+    try {
+      result = await attempt(ctx);
+    } catch (err) {
+      deps.logger.error({ err, jobId: ctx.job.id }, 'delivery attempt crashed');
+      result = { attempt: null, outcome: { kind: 'retry', delayMs: 30_000 }, error: 'Internal error while sending' };
+    }
+    const now = deps.clock.now();
+    const resolution: JobResolution =
+      result.outcome.kind === 'retry'
+        ? { status: 'retrying', runAt: new Date(now.getTime() + result.outcome.delayMs) }
+        : { status: result.outcome.kind };
+    const recorded = await finishAttempt(deps.db, ctx.job, workerId, now, result.attempt, resolution, result.error);
+    if (!recorded) {
+      deps.logger.warn({ jobId: ctx.job.id }, 'lease lost before the attempt was recorded');
+      return;
+    }
+    if (resolution.status === 'failed' && (ctx.job.kind === 'callback' || ctx.job.kind === 'legacy_callback')) {
+      await raisePermanentFailure(ctx, result);
+    }
+  }
+
+  async function raisePermanentFailure(ctx: JobContext, result: SendResult) {
+    const { org, vote } = ctx;
+    if (!org.adminPermanentFailAlerts || !org.chatAdminWebhookUrl || !planAtLeast(org.plan, 'growth') || !vote) return;
+    const body = permanentFailureAlert({
+      callbackName: ctx.callback?.name ?? 'server_callback_url',
+      target: ctx.callback?.url ?? org.serverCallbackUrl ?? '',
+      vote,
+      attempts: result.attempt?.attempt ?? ctx.job.attempts,
+      error: result.error,
+    });
+    // One alert per failed job, whichever instance gets here (unique key).
+    await prisma.deliveryJob
+      .create({
+        data: {
+          organizationId: org.id,
+          kind: 'alert',
+          maxAttempts: 5,
+          uniqueKey: `permanent_failure:${ctx.job.id}:${ctx.job.attempts}`,
+          payloadJson: JSON.stringify(body),
+          runAt: deps.clock.now(),
+        },
+      })
+      .then(() => wake())
+      .catch((err: { code?: string }) => {
+        if (err.code !== 'P2002') deps.logger.error({ err, jobId: ctx.job.id }, 'could not queue the permanent-failure alert');
+      });
+  }
+
+  /** A vote's callbacks go one after another in priority order; everything else runs side by side. */
+  function groups(jobs: ClaimedJob[]): ClaimedJob[][] {
+    const byVote = new Map<string, ClaimedJob[]>();
+    const singles: ClaimedJob[][] = [];
+    for (const job of jobs) {
+      if (job.kind === 'callback' || job.kind === 'legacy_callback') {
+        const key = job.voteId ?? job.id;
+        byVote.set(key, [...(byVote.get(key) ?? []), job]);
+      } else singles.push([job]);
+    }
+    return [...singles, ...[...byVote.values()].map((g) => g.sort((a, b) => a.priority - b.priority))];
+  }
+
+  async function claimAndRun(): Promise<void> {
+    if (!running) return;
+    if (claiming) {
+      again = true;
+      return;
+    }
+    claiming = true;
+    try {
+      do {
+        again = false;
+        const capacity = options.concurrency - inFlight;
+        if (capacity <= 0) break;
+        const jobs = await claimJobs(deps.db, workerId, deps.clock.now(), options.leaseMs, capacity);
+        if (jobs.length === 0) break;
+        const contexts = await load(jobs);
+        for (const group of groups(jobs)) {
+          inFlight += group.length;
+          const task = (async () => {
+            for (const job of group) {
+              try {
+                await run(contexts.get(job.id)!);
+              } catch (err) {
+                deps.logger.error({ err, jobId: job.id }, 'could not record a delivery attempt');
+              } finally {
+                inFlight--;
+              }
+            }
+          })();
+          active.add(task);
+          task.finally(() => {
+            active.delete(task);
+            if (running) wake();
+          });
+        }
+        if (jobs.length === capacity) again = true;
+      } while (again && running);
+    } catch (err) {
+      deps.logger.error({ err }, 'claiming delivery jobs failed; will retry');
+    } finally {
+      claiming = false;
+    }
+  }
+
+  function wake() {
+    if (!running) return;
+    void claimAndRun();
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      timer = setInterval(wake, options.pollMs);
+      timer.unref();
+      const events = deps.events.subscribe('voteWritten');
+      const iterator = events[Symbol.asyncIterator]();
+      unsubscribe = () => void iterator.return?.();
+      void (async () => {
+        for await (const _ of { [Symbol.asyncIterator]: () => iterator }) wake();
+      })().catch(() => {});
+      wake();
+    },
+    async stop() {
+      running = false;
+      if (timer) clearInterval(timer);
+      unsubscribe?.();
+      await Promise.allSettled([...active]);
+    },
+    wake,
+  };
+}

@@ -1,0 +1,89 @@
+// Vote, its delivery jobs and attempts (the delivery log), the single-vote read and redelivery.
+import { builder } from '../../graphql/builder.js';
+import { requireViewer } from '../../auth/access.js';
+
+export const VoteRef = builder.prismaObject('Vote', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    publicId: t.exposeString('publicId'),
+    voterName: t.exposeString('voterName'),
+    providerKey: t.string({ select: { provider: { select: { key: true } } }, resolve: (v) => v.provider.key }),
+    providerName: t.string({ select: { provider: { select: { name: true } } }, resolve: (v) => v.provider.name }),
+    receivedAt: t.expose('receivedAt', { type: 'DateTime' }),
+    chatStatus: t.exposeString('chatStatus'),
+    chatSentAt: t.expose('chatSentAt', { type: 'DateTime', nullable: true }),
+    callbackStatus: t.exposeString('callbackStatus'),
+    callbackSentAt: t.expose('callbackSentAt', { type: 'DateTime', nullable: true }),
+    callbackAttempts: t.exposeInt('callbackAttempts'),
+    overLimit: t.exposeBoolean('overLimit'),
+    deliveryJobs: t.relation('jobs', { query: { orderBy: [{ priority: 'asc' }, { createdAt: 'asc' }] } }),
+    deliveryAttempts: t.relation('attempts', { query: { orderBy: [{ createdAt: 'asc' }, { attempt: 'asc' }] } }),
+  }),
+});
+
+builder.prismaObject('DeliveryJob', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    kind: t.exposeString('kind'),
+    callbackId: t.exposeString('callbackId', { nullable: true }),
+    target: t.string({
+      nullable: true,
+      select: { callback: { select: { name: true } } },
+      resolve: (j) => (j.kind === 'chat' ? 'chat_webhook_url' : j.kind === 'legacy_callback' ? 'server_callback_url' : j.callback?.name ?? null),
+    }),
+    status: t.exposeString('status'),
+    attempts: t.exposeInt('attempts'),
+    maxAttempts: t.exposeInt('maxAttempts'),
+    nextAttemptAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      select: { runAt: true, status: true },
+      resolve: (j) => (j.status === 'pending' || j.status === 'retrying' ? j.runAt : null),
+    }),
+    lastError: t.exposeString('lastError', { nullable: true }),
+    sentAt: t.expose('sentAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+builder.prismaObject('DeliveryAttempt', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    jobId: t.exposeString('jobId'),
+    kind: t.string({ select: { job: { select: { kind: true } } }, resolve: (a) => a.job.kind }),
+    attempt: t.exposeInt('attempt'),
+    target: t.exposeString('target'),
+    statusCode: t.exposeInt('statusCode', { nullable: true }),
+    success: t.exposeBoolean('success'),
+    durationMs: t.exposeInt('durationMs'),
+    error: t.exposeString('error', { nullable: true }),
+    responseExcerpt: t.exposeString('responseExcerpt', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const Redelivered = builder.objectRef<{ voteId: string; requeued: number }>('Redelivered').implement({
+  fields: (t) => ({ voteId: t.exposeString('voteId'), requeued: t.exposeInt('requeued') }),
+});
+
+builder.queryField('vote', (t) =>
+  t.prismaField({
+    type: 'Vote',
+    authScopes: { access: { scope: 'read', plan: 'growth' } },
+    args: { publicId: t.arg.string({ required: true }) },
+    resolve: async (query, _root, { publicId }, ctx) => {
+      const organizationId = requireViewer(ctx.auth).organizationId;
+      await ctx.services.votes.get(organizationId, publicId); // NOT_FOUND for unknown and other organizations' votes
+      return ctx.deps.db.prisma.vote.findFirstOrThrow({ ...query, where: { publicId, organizationId } });
+    },
+  }),
+);
+
+builder.mutationField('redeliverVote', (t) =>
+  t.field({
+    type: Redelivered,
+    description: "Queues the vote's failed deliveries again",
+    authScopes: { access: { scope: 'full' } },
+    args: { publicId: t.arg.string({ required: true }) },
+    resolve: (_root, { publicId }, ctx) => ctx.services.votes.redeliver(requireViewer(ctx.auth).organizationId, publicId),
+  }),
+);
