@@ -12,6 +12,7 @@ import { openDatabase } from './db/client.js';
 import { createSecretBox, resolveSecretKey } from './crypto/secret-box.js';
 import { createVotePubSub } from './live/vote-events.js';
 import { createOutboundHttp } from './net/outbound-http.js';
+import type { Resolver } from './net/ssrf-guard.js';
 import { createServices, type Services } from './services.js';
 import { schema } from './graphql/schema.js';
 import { createGraphQLServer } from './graphql/yoga.js';
@@ -27,6 +28,8 @@ import { createDeliveryWorker, type DeliveryWorker } from './delivery/worker.js'
 export interface AppOptions {
   clock?: Clock;
   logger?: Logger;
+  /** DNS for outbound requests (tests play DNS that changes between save and send). */
+  resolver?: Resolver;
 }
 
 export interface RunningApp {
@@ -135,7 +138,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
       logger,
       secrets: createSecretBox(resolveSecretKey(config)),
       clock: options.clock ?? systemClock,
-      http: createOutboundHttp({ allowPrivateTargets: config.allowPrivateTargets }),
+      http: createOutboundHttp({ allowPrivateTargets: config.allowPrivateTargets, resolver: options.resolver }),
       events: createVotePubSub(),
     };
     services = createServices(deps);

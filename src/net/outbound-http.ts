@@ -1,6 +1,6 @@
 // The one outbound HTTP client (undici, pooled keep-alive connections) with the SSRF guard built into connect.
 import { Agent, request } from 'undici';
-import { BlockedTargetError, checkUrlShape, checkUrlTarget, guardedLookup } from './ssrf-guard.js';
+import { BlockedTargetError, checkUrlShape, checkUrlTarget, guardedLookup, systemResolver, type Resolver } from './ssrf-guard.js';
 
 export interface OutboundResponse {
   status: number;
@@ -46,15 +46,16 @@ async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): void }): P
   return Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8');
 }
 
-export function createOutboundHttp(options: { allowPrivateTargets: boolean; userAgent?: string }): OutboundHttp {
+export function createOutboundHttp(options: { allowPrivateTargets: boolean; userAgent?: string; resolver?: Resolver }): OutboundHttp {
+  const resolver = options.resolver ?? systemResolver;
   const agent = new Agent({
     keepAliveTimeout: 10_000,
     connections: 64,
-    connect: options.allowPrivateTargets ? {} : { lookup: guardedLookup as never },
+    connect: options.allowPrivateTargets ? {} : { lookup: guardedLookup(resolver) as never },
   });
   const userAgent = options.userAgent ?? 'VoteRelay/0.1 (+https://github.com/vote-relay)';
   return {
-    checkTarget: (url) => checkUrlTarget(url, options.allowPrivateTargets),
+    checkTarget: (url) => checkUrlTarget(url, options.allowPrivateTargets, resolver),
     async post(url, { headers, body, timeoutMs }) {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);

@@ -42,21 +42,23 @@ export function checkUrlShape(raw: string, allowPrivate: boolean): string | null
   return null;
 }
 
-function resolveAll(host: string): Promise<LookupAddress[]> {
-  return new Promise((resolve, reject) => {
+/** Resolves a host name to every address (injectable so tests can play DNS that changes). */
+export type Resolver = (host: string) => Promise<LookupAddress[]>;
+
+export const systemResolver: Resolver = (host) =>
+  new Promise((resolve, reject) => {
     dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses)));
   });
-}
 
 /** Full check used when a URL is saved: shape, then every address the name resolves to. */
-export async function checkUrlTarget(raw: string, allowPrivate: boolean): Promise<string | null> {
+export async function checkUrlTarget(raw: string, allowPrivate: boolean, resolve: Resolver = systemResolver): Promise<string | null> {
   const shape = checkUrlShape(raw, allowPrivate);
   if (shape || allowPrivate) return shape;
   const host = new URL(raw).hostname.replace(/^\[|\]$/g, '');
   if (isIP(host)) return null;
   let addresses: LookupAddress[];
   try {
-    addresses = await resolveAll(host);
+    addresses = await resolve(host);
   } catch {
     return `host ${host} could not be resolved`;
   }
@@ -67,12 +69,17 @@ export async function checkUrlTarget(raw: string, allowPrivate: boolean): Promis
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /** A `lookup` for net.connect that refuses non-public answers (DNS rebinding cannot slip past a saved check). */
-export function guardedLookup(hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback): void {
-  dnsLookup(hostname, { ...options, all: true, verbatim: true } as never, (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => {
-    if (err) return callback(err, []);
-    const blocked = addresses.find((a) => !isPublicAddress(a.address));
-    if (blocked) return callback(new BlockedTargetError(describeBlocked(hostname, blocked.address)), []);
-    if (options.all) return callback(null, addresses);
-    callback(null, addresses[0].address, addresses[0].family);
-  });
+export function guardedLookup(resolve: Resolver = systemResolver) {
+  return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
+    resolve(hostname).then(
+      (addresses) => {
+        const blocked = addresses.find((a) => !isPublicAddress(a.address));
+        if (blocked) return callback(new BlockedTargetError(describeBlocked(hostname, blocked.address)), []);
+        if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
+        if (options.all) return callback(null, addresses);
+        callback(null, addresses[0].address, addresses[0].family);
+      },
+      (err: NodeJS.ErrnoException) => callback(err, []),
+    );
+  };
 }
