@@ -1,5 +1,6 @@
 // A REST route is data: a GraphQL document, where its variables come from, and how its data is shaped.
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
+import type { GraphQLContext } from '../src/graphql/context.js';
 
 export interface RestRoute {
   method: 'get' | 'post' | 'patch' | 'delete';
@@ -14,4 +15,8 @@ export interface RestRoute {
   data: (result: any) => unknown;
   /** Interface responses shown without `meta` (GET /v1/templates, GET /v1/providers/:key). */
   omitMeta?: boolean;
+  /** Extra `meta` fields next to request_id (the vote list's pagination). */
+  meta?: (result: any) => Record<string, unknown>;
+  /** A non-JSON body (CSV export): the document has checked access and arguments; this writes the response. */
+  stream?: (req: Request, res: Response, result: any, context: GraphQLContext) => Promise<void>;
 }

@@ -16,8 +16,9 @@ import { providerRoutes } from './routes/providers.js';
 import { hookRoutes } from './routes/hooks.js';
 import { callbackRoutes } from './routes/callbacks.js';
 import { voteRoutes } from './routes/votes.js';
+import { statsRoutes } from './routes/stats.js';
 
-export const REST_ROUTES: RestRoute[] = [...organizationRoutes, ...apiKeyRoutes, ...templateRoutes, ...providerRoutes, ...callbackRoutes, ...voteRoutes];
+export const REST_ROUTES: RestRoute[] = [...organizationRoutes, ...apiKeyRoutes, ...templateRoutes, ...providerRoutes, ...callbackRoutes, ...voteRoutes, ...statsRoutes];
 export const HOOK_ROUTES: RestRoute[] = hookRoutes;
 
 export function prepareRoute(schema: GraphQLSchema, route: RestRoute) {
@@ -53,8 +54,10 @@ export function createRestRouter(
         const shape = toAppErrorShape(first);
         return sendError(res, req.requestId, shape.code, shape.message, shape.details);
       }
+      if (route.stream) return route.stream(req, res, result.data, context);
       const data = route.data(result.data);
-      res.status(route.status ?? 200).json(route.omitMeta ? { data } : { data, meta: { request_id: req.requestId } });
+      const meta = { ...(route.meta ? route.meta(result.data) : {}), request_id: req.requestId };
+      res.status(route.status ?? 200).json(route.omitMeta ? { data } : { data, meta });
     });
   }
   return router;

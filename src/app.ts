@@ -30,6 +30,8 @@ export interface AppOptions {
   logger?: Logger;
   /** DNS for outbound requests (tests play DNS that changes between save and send). */
   resolver?: Resolver;
+  /** Count the statements Prisma sends (deps.db.queryCount()); for tests. */
+  countQueries?: boolean;
 }
 
 export interface RunningApp {
@@ -131,7 +133,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
     const logger = options.logger ?? createLogger(config.logLevel);
     const applied = await applyMigrations(config);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
-    const db = await openDatabase(config);
+    const db = await openDatabase(config, { countQueries: options.countQueries });
     deps = {
       config,
       db,

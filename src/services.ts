@@ -7,6 +7,7 @@ import { createProviderService } from './modules/providers/providers.service.js'
 import { createIngestService } from './modules/votes/ingest.service.js';
 import { createCallbackService } from './modules/callbacks/callbacks.service.js';
 import { createVoteService } from './modules/votes/votes.service.js';
+import { createStatsService } from './modules/stats/stats.service.js';
 
 export function createServices(deps: AppDeps) {
   const organizations = createOrganizationService(deps);
@@ -18,6 +19,7 @@ export function createServices(deps: AppDeps) {
     ingest: createIngestService(deps),
     callbacks: createCallbackService(deps),
     votes: createVoteService(deps),
+    stats: createStatsService(deps),
   };
 }
 

@@ -1,10 +1,53 @@
-// /v1/votes: single vote, its delivery log, redelivery.
+// /v1/votes: list (paginated), CSV export (streamed), single vote, its delivery log, redelivery.
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import type { Request } from 'express';
 import type { RestRoute } from '../route.js';
 
 export const VOTE_FIELDS = `id public_id: publicId voter_name: voterName provider_key: providerKey provider_name: providerName
   received_at: receivedAt chat_status: chatStatus callback_status: callbackStatus`;
 
+const range = (req: Request) => ({ from: req.query.from, to: req.query.to });
+
 export const voteRoutes: RestRoute[] = [
+  {
+    method: 'get',
+    path: '/votes',
+    document: `query ($page: Int, $limit: Int, $provider: String, $from: String, $to: String, $voter: String, $chatStatus: String, $callbackStatus: String) {
+      votes(page: $page, limit: $limit, provider: $provider, from: $from, to: $to, voter: $voter, chatStatus: $chatStatus, callbackStatus: $callbackStatus) {
+        page limit total pages votes { ${VOTE_FIELDS} } } }`,
+    variables: (req) => ({
+      page: req.query.page,
+      limit: req.query.limit,
+      provider: req.query.provider,
+      ...range(req),
+      voter: req.query.voter,
+      chatStatus: req.query.chat_status,
+      callbackStatus: req.query.callback_status,
+    }),
+    data: (r) => ({ votes: r.votes.votes }),
+    meta: (r) => ({ page: r.votes.page, limit: r.votes.limit, total: r.votes.total, pages: r.votes.pages }),
+  },
+  {
+    method: 'get',
+    path: '/votes/export',
+    document: `query ($from: String, $to: String, $format: String) { voteExport(from: $from, to: $to, format: $format) { filename contentType columns } }`,
+    variables: (req) => ({ ...range(req), format: req.query.format }),
+    data: () => null,
+    // Rows are streamed from the database in chunks: a 10-million-row export never sits in memory.
+    stream: async (req, res, result, context) => {
+      const { filename, contentType, columns } = result.voteExport;
+      res.status(200);
+      res.setHeader('Content-Type', contentType);
+      res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
+      const rows = context.services.votes.exportRows(context.auth.kind === 'viewer' ? context.auth.viewer.organizationId : '', {
+        from: req.query.from as string | undefined,
+        to: req.query.to as string | undefined,
+      });
+      await pipeline(Readable.from(rows), stringify({ header: true, columns }), res);
+    },
+  },
   {
     method: 'get',
     path: '/votes/:id/deliveries',

@@ -20,19 +20,35 @@ export interface Database {
   sqlitePath: string | null;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Statements Prisma sent so far (only with `countQueries`; tests bound N+1 with it). */
+  queryCount(): number;
+}
+
+function withQueryLog(countQueries: boolean | undefined) {
+  let count = 0;
+  const log = countQueries ? ([{ emit: 'event', level: 'query' }] as const) : undefined;
+  const attach = (client: { $on(event: 'query', cb: () => void): void }) => {
+    if (countQueries) client.$on('query', () => count++);
+  };
+  return { log: log as never, attach: attach as (client: unknown) => void, count: () => count };
 }
 
 export function sqlitePathFromUrl(url: string): string {
   return url.slice('file:'.length).split('?')[0];
 }
 
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dialect' | 'dataDir'>, options: { poolSize?: number } = {}): Promise<Database> {
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dialect' | 'dataDir'>,
+  options: { poolSize?: number; countQueries?: boolean } = {},
+): Promise<Database> {
+  const queries = withQueryLog(options.countQueries);
   if (config.dialect === 'sqlite') {
     const path = sqlitePathFromUrl(config.databaseUrl);
     if (config.dataDir) mkdirSync(config.dataDir, { recursive: true });
     // Integer epoch-ms timestamps: compact, and raw range scans compare numbers.
     const adapter = new PrismaBetterSqlite3({ url: path, timeout: 15_000 }, { timestampFormat: 'unixepoch-ms' });
-    const prisma = new SqliteClient({ adapter });
+    const prisma = new SqliteClient({ adapter, log: queries.log });
+    queries.attach(prisma);
     // WAL lets readers run beside the single writer; FULL syncs each commit (an acknowledged vote survives power loss).
     await prisma.$queryRawUnsafe('PRAGMA journal_mode = WAL');
     await prisma.$queryRawUnsafe('PRAGMA synchronous = FULL');
@@ -47,12 +63,14 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dialect
         await prisma.$queryRawUnsafe('SELECT 1');
       },
       close: () => prisma.$disconnect(),
+      queryCount: queries.count,
     };
   }
   const pool = new pg.Pool({ connectionString: config.databaseUrl, max: options.poolSize ?? 10 });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
-  const prisma = new PostgresClient({ adapter: new PrismaPg(pool) }) as unknown as Db;
+  const prisma = new PostgresClient({ adapter: new PrismaPg(pool), log: queries.log }) as unknown as Db;
+  queries.attach(prisma);
   return {
     prisma,
     dialect: 'postgresql',
@@ -65,5 +83,6 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dialect
       await prisma.$disconnect();
       await pool.end().catch(() => {});
     },
+    queryCount: queries.count,
   };
 }

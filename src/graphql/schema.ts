@@ -7,5 +7,6 @@ import '../modules/providers/providers.graphql.js';
 import '../modules/votes/hooks.graphql.js';
 import '../modules/callbacks/callbacks.graphql.js';
 import '../modules/votes/votes.graphql.js';
+import '../modules/stats/stats.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -1,6 +1,8 @@
 // Vote, its delivery jobs and attempts (the delivery log), the single-vote read and redelivery.
 import { builder } from '../../graphql/builder.js';
 import { requireViewer } from '../../auth/access.js';
+import { validationError } from '../../errors.js';
+import type { VotePage } from './votes.service.js';
 
 export const VoteRef = builder.prismaObject('Vote', {
   fields: (t) => ({
@@ -85,5 +87,66 @@ builder.mutationField('redeliverVote', (t) =>
     authScopes: { access: { scope: 'full' } },
     args: { publicId: t.arg.string({ required: true }) },
     resolve: (_root, { publicId }, ctx) => ctx.services.votes.redeliver(requireViewer(ctx.auth).organizationId, publicId),
+  }),
+);
+
+const VotePageRef = builder.objectRef<VotePage>('VotePage').implement({
+  description: 'A page of votes, newest first',
+  fields: (t) => ({
+    votes: t.prismaField({
+      type: ['Vote'],
+      resolve: (query, page, _args, ctx) =>
+        ctx.deps.db.prisma.vote.findMany({ ...query, where: page.where, orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }], skip: page.skip, take: page.take }),
+    }),
+    page: t.exposeInt('page'),
+    limit: t.exposeInt('limit'),
+    total: t.exposeInt('total'),
+    pages: t.exposeInt('pages'),
+  }),
+});
+
+builder.queryField('votes', (t) =>
+  t.field({
+    type: VotePageRef,
+    description: 'Votes, newest first (starter plans: the last 10, without filters)',
+    authScopes: { access: { scope: 'read' } },
+    args: {
+      page: t.arg.int(),
+      limit: t.arg.int(),
+      provider: t.arg.string(),
+      from: t.arg.string(),
+      to: t.arg.string(),
+      voter: t.arg.string(),
+      chatStatus: t.arg.string(),
+      callbackStatus: t.arg.string(),
+    },
+    resolve: (_root, args, ctx) => {
+      const viewer = requireViewer(ctx.auth);
+      return ctx.services.votes.list(viewer.organizationId, viewer.plan, args);
+    },
+  }),
+);
+
+const VoteExport = builder.objectRef<{ filename: string; contentType: string; columns: string[] }>('VoteExport').implement({
+  description: 'What GET /v1/votes/export streams (the rows themselves are streamed by the REST layer)',
+  fields: (t) => ({
+    filename: t.exposeString('filename'),
+    contentType: t.exposeString('contentType'),
+    columns: t.exposeStringList('columns'),
+  }),
+});
+
+export const EXPORT_COLUMNS = ['voter_name', 'provider', 'received_at', 'chat_status', 'callback_status'];
+
+builder.queryField('voteExport', (t) =>
+  t.field({
+    type: VoteExport,
+    authScopes: { access: { scope: 'read', plan: 'growth' } },
+    args: { from: t.arg.string(), to: t.arg.string(), format: t.arg.string() },
+    resolve: (_root, args, ctx) => {
+      if ((args.format ?? 'csv') !== 'csv') throw validationError([{ field: 'format', message: 'must be csv' }]);
+      ctx.services.votes.validateRange(args);
+      return { filename: 'votes.csv', contentType: 'text/csv', columns: EXPORT_COLUMNS };
+    },
   }),
 );

@@ -4,6 +4,35 @@ import { notFound } from '../../errors.js';
 import type { Vote } from '../../generated/sqlite/client.js';
 import { refreshVoteStatus } from '../../delivery/job-queue.js';
 import { CHAT_MAX_ATTEMPTS } from './vote-store.js';
+import { validationError } from '../../errors.js';
+import { planAtLeast } from '../../auth/plans.js';
+import { parseRange } from '../stats/date-range.js';
+import type { Prisma } from '../../generated/sqlite/client.js';
+
+export const DELIVERY_STATUSES = ['pending', 'retrying', 'sent', 'failed', 'skipped'] as const;
+export const STARTER_VOTE_LIMIT = 10;
+const EXPORT_CHUNK = 2_000;
+
+export interface VoteListInput {
+  page?: number | null;
+  limit?: number | null;
+  provider?: string | null;
+  from?: string | null;
+  to?: string | null;
+  voter?: string | null;
+  chatStatus?: string | null;
+  callbackStatus?: string | null;
+}
+
+export interface VotePage {
+  where: Prisma.VoteWhereInput;
+  skip: number;
+  take: number;
+  page: number;
+  limit: number;
+  total: number;
+  pages: number;
+}
 
 export function createVoteService(deps: AppDeps) {
   const { prisma } = deps.db;
@@ -34,7 +63,75 @@ export function createVoteService(deps: AppDeps) {
     return { voteId: publicId, requeued };
   }
 
-  return { get, redeliver };
+  async function filters(organizationId: string, input: VoteListInput): Promise<Prisma.VoteWhereInput> {
+    const range = parseRange(input, { from: null, to: null });
+    for (const [field, value] of [['chat_status', input.chatStatus], ['callback_status', input.callbackStatus]] as const) {
+      if (value && !(DELIVERY_STATUSES as readonly string[]).includes(value)) {
+        throw validationError([{ field, message: `must be one of ${DELIVERY_STATUSES.join(', ')}` }]);
+      }
+    }
+    let providerId: string | undefined;
+    if (input.provider) {
+      const provider = await prisma.provider.findUnique({ where: { organizationId_key: { organizationId, key: input.provider } }, select: { id: true } });
+      if (!provider) throw validationError([{ field: 'provider', message: `no provider with key ${input.provider}` }]);
+      providerId = provider.id;
+    }
+    return {
+      organizationId,
+      ...(providerId ? { providerId } : {}),
+      ...(input.voter ? { voterKey: input.voter.trim().toLowerCase() } : {}),
+      ...(input.chatStatus ? { chatStatus: input.chatStatus } : {}),
+      ...(input.callbackStatus ? { callbackStatus: input.callbackStatus } : {}),
+      ...(range.from || range.toExclusive
+        ? { receivedAt: { ...(range.from ? { gte: range.from } : {}), ...(range.toExclusive ? { lt: range.toExclusive } : {}) } }
+        : {}),
+    };
+  }
+
+  /** GET /v1/votes: newest first. Starter plans see the last 10 votes; their filters and paging are ignored. */
+  async function list(organizationId: string, plan: string, input: VoteListInput): Promise<VotePage> {
+    if (!planAtLeast(plan, 'growth')) {
+      const where = { organizationId };
+      const total = Math.min(await prisma.vote.count({ where }), STARTER_VOTE_LIMIT);
+      return { where, skip: 0, take: STARTER_VOTE_LIMIT, page: 1, limit: STARTER_VOTE_LIMIT, total, pages: total > 0 ? 1 : 0 };
+    }
+    const page = input.page ?? 1;
+    const limit = input.limit ?? 50;
+    if (!Number.isInteger(page) || page < 1) throw validationError([{ field: 'page', message: 'must be an integer of at least 1' }]);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw validationError([{ field: 'limit', message: 'must be an integer from 1 to 100' }]);
+    const where = await filters(organizationId, input);
+    const total = await prisma.vote.count({ where });
+    return { where, skip: (page - 1) * limit, take: limit, page, limit, total, pages: Math.ceil(total / limit) };
+  }
+
+  /** Every vote in the range, oldest first, read in keyset chunks: memory stays flat however many rows. */
+  async function* exportRows(organizationId: string, input: { from?: string | null; to?: string | null }) {
+    const where = await filters(organizationId, input);
+    const providers = new Map(
+      (await prisma.provider.findMany({ where: { organizationId }, select: { id: true, key: true } })).map((p) => [p.id, p.key]),
+    );
+    let after: { receivedAt: Date; id: string } | null = null;
+    for (;;) {
+      const cursor: Prisma.VoteWhereInput = after
+        ? { OR: [{ receivedAt: { gt: after.receivedAt } }, { receivedAt: after.receivedAt, id: { gt: after.id } }] }
+        : {};
+      const rows: { id: string; voterName: string; providerId: string; receivedAt: Date; chatStatus: string; callbackStatus: string }[] =
+        await prisma.vote.findMany({
+          where: { AND: [where, cursor] },
+          orderBy: [{ receivedAt: 'asc' }, { id: 'asc' }],
+          take: EXPORT_CHUNK,
+          select: { id: true, voterName: true, providerId: true, receivedAt: true, chatStatus: true, callbackStatus: true },
+        });
+      for (const row of rows) {
+        yield [row.voterName, providers.get(row.providerId) ?? '', row.receivedAt.toISOString(), row.chatStatus, row.callbackStatus];
+      }
+      if (rows.length < EXPORT_CHUNK) return;
+      const last = rows[rows.length - 1];
+      after = { receivedAt: last.receivedAt, id: last.id };
+    }
+  }
+
+  return { get, redeliver, list, exportRows, validateRange: (input: { from?: string | null; to?: string | null }) => parseRange(input, { from: null, to: null }) };
 }
 
 export type VoteService = ReturnType<typeof createVoteService>;

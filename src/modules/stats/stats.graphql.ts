@@ -1,0 +1,119 @@
+// Statistics queries: dashboard, trend and by-provider (Growth+), voter and leaderboard (Pro+).
+import { builder } from '../../graphql/builder.js';
+import { requireViewer } from '../../auth/access.js';
+import { VoteRef } from '../votes/votes.graphql.js';
+
+interface Count {
+  key: string;
+  name: string;
+  count: number;
+}
+
+const ProviderCount = builder.objectRef<Count>('ProviderCount').implement({
+  fields: (t) => ({ key: t.exposeString('key'), name: t.exposeString('name'), count: t.exposeInt('count') }),
+});
+const ProviderShare = builder.objectRef<Count & { percentage: number }>('ProviderShare').implement({
+  fields: (t) => ({ key: t.exposeString('key'), name: t.exposeString('name'), count: t.exposeInt('count'), percentage: t.exposeFloat('percentage') }),
+});
+const TrendPoint = builder.objectRef<{ date: string; count: number }>('TrendPoint').implement({
+  fields: (t) => ({ date: t.exposeString('date'), count: t.exposeInt('count') }),
+});
+const Summary = builder.objectRef<{ today: number; thisWeek: number; thisMonth: number; allTime: number }>('VoteSummary').implement({
+  fields: (t) => ({ today: t.exposeInt('today'), thisWeek: t.exposeInt('thisWeek'), thisMonth: t.exposeInt('thisMonth'), allTime: t.exposeInt('allTime') }),
+});
+const Dashboard = builder
+  .objectRef<{ summary: { today: number; thisWeek: number; thisMonth: number; allTime: number }; byProvider: Count[]; dailyTrend: { date: string; count: number }[] }>('Dashboard')
+  .implement({
+    fields: (t) => ({
+      summary: t.field({ type: Summary, resolve: (d) => d.summary }),
+      byProvider: t.field({ type: [ProviderCount], resolve: (d) => d.byProvider }),
+      dailyTrend: t.field({ type: [TrendPoint], resolve: (d) => d.dailyTrend }),
+    }),
+  });
+const Trend = builder.objectRef<{ trend: { date: string; count: number }[]; from: Date; to: Date; granularity: string }>('Trend').implement({
+  fields: (t) => ({
+    trend: t.field({ type: [TrendPoint], resolve: (d) => d.trend }),
+    from: t.expose('from', { type: 'DateTime' }),
+    to: t.expose('to', { type: 'DateTime' }),
+    granularity: t.exposeString('granularity'),
+  }),
+});
+const ProviderShares = builder.objectRef<{ providers: (Count & { percentage: number })[]; total: number }>('ProviderShares').implement({
+  fields: (t) => ({ providers: t.field({ type: [ProviderShare], resolve: (d) => d.providers }), total: t.exposeInt('total') }),
+});
+const LeaderboardEntry = builder.objectRef<{ name: string; votes: number; lastVote: Date }>('LeaderboardEntry').implement({
+  fields: (t) => ({ name: t.exposeString('name'), votes: t.exposeInt('votes'), lastVote: t.expose('lastVote', { type: 'DateTime' }) }),
+});
+const Leaderboard = builder.objectRef<{ voters: { name: string; votes: number; lastVote: Date }[] }>('Leaderboard').implement({
+  fields: (t) => ({ voters: t.field({ type: [LeaderboardEntry], resolve: (d) => d.voters }) }),
+});
+type VoterStatsShape = Awaited<ReturnType<import('./stats.service.js').StatsService['voter']>>;
+const VoterSummary = builder.objectRef<VoterStatsShape['summary']>('VoterSummary').implement({
+  fields: (t) => ({
+    total: t.exposeInt('total'),
+    today: t.exposeInt('today'),
+    thisWeek: t.exposeInt('thisWeek'),
+    thisMonth: t.exposeInt('thisMonth'),
+    firstVote: t.expose('firstVote', { type: 'DateTime', nullable: true }),
+    lastVote: t.expose('lastVote', { type: 'DateTime', nullable: true }),
+  }),
+});
+const Pagination = builder.objectRef<VoterStatsShape['pagination']>('Pagination').implement({
+  fields: (t) => ({ page: t.exposeInt('page'), limit: t.exposeInt('limit'), total: t.exposeInt('total'), pages: t.exposeInt('pages') }),
+});
+const VoterStats = builder.objectRef<VoterStatsShape>('VoterStats').implement({
+  fields: (t) => ({
+    voterName: t.exposeString('voterName'),
+    summary: t.field({ type: VoterSummary, resolve: (v) => v.summary }),
+    byProvider: t.field({ type: [ProviderCount], resolve: (v) => v.byProvider }),
+    dailyTrend: t.field({ type: [TrendPoint], resolve: (v) => v.dailyTrend }),
+    votes: t.prismaField({
+      type: [VoteRef],
+      resolve: (query, v, _args, ctx) =>
+        ctx.deps.db.prisma.vote.findMany({ ...query, where: { id: { in: v.voteIds } }, orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }] }),
+    }),
+    pagination: t.field({ type: Pagination, resolve: (v) => v.pagination }),
+  }),
+});
+
+const orgId = (ctx: { auth: Parameters<typeof requireViewer>[0] }) => requireViewer(ctx.auth).organizationId;
+
+builder.queryField('dashboardStats', (t) =>
+  t.field({ type: Dashboard, authScopes: { access: { scope: 'read', plan: 'growth' } }, resolve: (_r, _a, ctx) => ctx.services.stats.dashboard(orgId(ctx)) }),
+);
+
+builder.queryField('voteTrend', (t) =>
+  t.field({
+    type: Trend,
+    authScopes: { access: { scope: 'read', plan: 'growth' } },
+    args: { from: t.arg.string(), to: t.arg.string(), granularity: t.arg.string(), provider: t.arg.string() },
+    resolve: (_r, args, ctx) => ctx.services.stats.trend(orgId(ctx), args),
+  }),
+);
+
+builder.queryField('votesByProvider', (t) =>
+  t.field({
+    type: ProviderShares,
+    authScopes: { access: { scope: 'read', plan: 'growth' } },
+    args: { from: t.arg.string(), to: t.arg.string() },
+    resolve: (_r, args, ctx) => ctx.services.stats.providerShare(orgId(ctx), args),
+  }),
+);
+
+builder.queryField('voterStats', (t) =>
+  t.field({
+    type: VoterStats,
+    authScopes: { access: { scope: 'read', plan: 'pro' } },
+    args: { voterName: t.arg.string({ required: true }), page: t.arg.int(), limit: t.arg.int(), provider: t.arg.string(), from: t.arg.string(), to: t.arg.string() },
+    resolve: (_r, { voterName, ...args }, ctx) => ctx.services.stats.voter(orgId(ctx), voterName, args),
+  }),
+);
+
+builder.queryField('leaderboard', (t) =>
+  t.field({
+    type: Leaderboard,
+    authScopes: { access: { scope: 'read', plan: 'pro' } },
+    args: { days: t.arg.int(), limit: t.arg.int(), provider: t.arg.string() },
+    resolve: (_r, args, ctx) => ctx.services.stats.leaderboard(orgId(ctx), args),
+  }),
+);

@@ -1,0 +1,207 @@
+// Statistics from the per-day rollups (dashboard, trend, by-provider, voter, leaderboard). Whole UTC days come
+// from ProviderDailyCount / VoterDailyCount; only a range's partial first and last day (ISO bounds) touch raw
+// votes, through the (organization, receivedAt) index. Buckets are UTC and zero-filled (decisions.md §6).
+import type { AppDeps } from '../../app-deps.js';
+import { validationError } from '../../errors.js';
+import { addDays, utcDay, utcDayStart, utcMonthStart, utcWeekStart } from '../../time.js';
+import { parseRange, requireRange, type DateRange } from './date-range.js';
+
+export type Granularity = 'day' | 'week' | 'month';
+const DAY = 86_400_000;
+export const DEFAULT_RANGE_DAYS = 30;
+
+export function bucketStart(date: Date, granularity: Granularity): Date {
+  if (granularity === 'week') return utcWeekStart(date);
+  if (granularity === 'month') return utcMonthStart(date);
+  return utcDayStart(date);
+}
+
+function nextBucket(date: Date, granularity: Granularity): Date {
+  if (granularity === 'month') return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1));
+  return addDays(date, granularity === 'week' ? 7 : 1);
+}
+
+/** The whole UTC days inside [from, to), and the partial pieces at each end. */
+function split(range: DateRange): { firstDay: string | null; lastDay: string | null; edges: DateRange[] } {
+  const firstWhole = new Date(Math.ceil(range.from.getTime() / DAY) * DAY);
+  const endWhole = new Date(Math.floor(range.toExclusive.getTime() / DAY) * DAY);
+  if (firstWhole.getTime() >= endWhole.getTime()) return { firstDay: null, lastDay: null, edges: [range] };
+  const edges: DateRange[] = [];
+  if (range.from < firstWhole) edges.push({ from: range.from, toExclusive: firstWhole });
+  if (endWhole < range.toExclusive) edges.push({ from: endWhole, toExclusive: range.toExclusive });
+  return { firstDay: utcDay(firstWhole), lastDay: utcDay(addDays(endWhole, -1)), edges };
+}
+
+export function createStatsService(deps: AppDeps) {
+  const { prisma } = deps.db;
+
+  async function providerId(organizationId: string, key: string | null | undefined): Promise<string | undefined> {
+    if (!key) return undefined;
+    const provider = await prisma.provider.findUnique({ where: { organizationId_key: { organizationId, key } }, select: { id: true } });
+    if (!provider) throw validationError([{ field: 'provider', message: `no provider with key ${key}` }]);
+    return provider.id;
+  }
+
+  /** Counts per UTC day (YYYY-MM-DD → n) and per provider over an exact range. */
+  async function countsByDayAndProvider(organizationId: string, range: DateRange, onlyProvider?: string) {
+    const { firstDay, lastDay, edges } = split(range);
+    const rows = firstDay
+      ? await prisma.providerDailyCount.findMany({
+          where: { organizationId, day: { gte: firstDay, lte: lastDay! }, ...(onlyProvider ? { providerId: onlyProvider } : {}) },
+          select: { day: true, providerId: true, count: true },
+        })
+      : [];
+    const edgeRows = (
+      await Promise.all(
+        edges.map((edge) =>
+          prisma.vote.groupBy({
+            by: ['providerId'],
+            where: { organizationId, receivedAt: { gte: edge.from, lt: edge.toExclusive }, ...(onlyProvider ? { providerId: onlyProvider } : {}) },
+            _count: { _all: true },
+          }).then((groups) => groups.map((g) => ({ day: utcDay(edge.from), providerId: g.providerId, count: g._count._all }))),
+        ),
+      )
+    ).flat();
+    return [...rows, ...edgeRows];
+  }
+
+  function zeroFilledTrend(rows: { day: string; count: number }[], range: DateRange, granularity: Granularity) {
+    const buckets = new Map<string, number>();
+    for (let b = bucketStart(range.from, granularity); b < range.toExclusive; b = nextBucket(b, granularity)) buckets.set(utcDay(b), 0);
+    for (const row of rows) {
+      const key = utcDay(bucketStart(new Date(`${row.day}T00:00:00.000Z`), granularity));
+      if (buckets.has(key)) buckets.set(key, buckets.get(key)! + row.count);
+    }
+    return [...buckets].map(([date, count]) => ({ date, count }));
+  }
+
+  async function providersOf(organizationId: string) {
+    return prisma.provider.findMany({ where: { organizationId }, select: { id: true, key: true, name: true }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  }
+
+  function byProvider(providers: { id: string; key: string; name: string }[], rows: { providerId: string; count: number }[]) {
+    const totals = new Map(providers.map((p) => [p.id, 0]));
+    for (const row of rows) if (totals.has(row.providerId)) totals.set(row.providerId, totals.get(row.providerId)! + row.count);
+    return providers.map((p) => ({ key: p.key, name: p.name, count: totals.get(p.id)! })).sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
+  }
+
+  const sumSince = async (organizationId: string, fromDay: string) =>
+    (await prisma.providerDailyCount.aggregate({ where: { organizationId, day: { gte: fromDay } }, _sum: { count: true } }))._sum.count ?? 0;
+
+  async function dashboard(organizationId: string) {
+    const now = deps.clock.now();
+    const today = utcDayStart(now);
+    const range = { from: addDays(today, -(DEFAULT_RANGE_DAYS - 1)), toExclusive: addDays(today, 1) };
+    const [todayCount, week, month, allTime, rows, providers] = await Promise.all([
+      sumSince(organizationId, utcDay(today)),
+      sumSince(organizationId, utcDay(utcWeekStart(now))),
+      sumSince(organizationId, utcDay(utcMonthStart(now))),
+      sumSince(organizationId, '0000-00-00'),
+      countsByDayAndProvider(organizationId, range),
+      providersOf(organizationId),
+    ]);
+    return {
+      summary: { today: todayCount, thisWeek: week, thisMonth: month, allTime },
+      byProvider: byProvider(providers, rows),
+      dailyTrend: zeroFilledTrend(rows, range, 'day'),
+    };
+  }
+
+  async function trend(organizationId: string, input: { from?: string | null; to?: string | null; granularity?: string | null; provider?: string | null }) {
+    const granularity = (input.granularity ?? 'day') as Granularity;
+    if (!['day', 'week', 'month'].includes(granularity)) throw validationError([{ field: 'granularity', message: 'must be day, week or month' }]);
+    const now = deps.clock.now();
+    const range = requireRange(parseRange(input, { from: new Date(now.getTime() - DEFAULT_RANGE_DAYS * DAY), to: now }));
+    if (range.toExclusive.getTime() - range.from.getTime() > 3_700 * DAY) throw validationError([{ field: 'from', message: 'the range may cover at most 10 years' }]);
+    const rows = await countsByDayAndProvider(organizationId, range, await providerId(organizationId, input.provider));
+    return { trend: zeroFilledTrend(rows, range, granularity), from: range.from, to: new Date(range.toExclusive.getTime() - 1), granularity };
+  }
+
+  async function providerShare(organizationId: string, input: { from?: string | null; to?: string | null }) {
+    const now = deps.clock.now();
+    const range = requireRange(parseRange(input, { from: new Date(now.getTime() - DEFAULT_RANGE_DAYS * DAY), to: now }));
+    const [rows, providers] = await Promise.all([countsByDayAndProvider(organizationId, range), providersOf(organizationId)]);
+    const list = byProvider(providers, rows);
+    const total = list.reduce((sum, p) => sum + p.count, 0);
+    return { providers: list.map((p) => ({ ...p, percentage: total === 0 ? 0 : Math.round((p.count / total) * 10_000) / 100 })), total };
+  }
+
+  async function leaderboard(organizationId: string, input: { days?: number | null; limit?: number | null; provider?: string | null }) {
+    const days = input.days ?? 30;
+    const limit = input.limit ?? 10;
+    if (!Number.isInteger(days) || days < 1 || days > 3_650) throw validationError([{ field: 'days', message: 'must be an integer from 1 to 3650' }]);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw validationError([{ field: 'limit', message: 'must be an integer from 1 to 100' }]);
+    const fromDay = utcDay(addDays(utcDayStart(deps.clock.now()), -(days - 1)));
+    const onlyProvider = await providerId(organizationId, input.provider);
+    const groups = await prisma.voterDailyCount.groupBy({
+      by: ['voterKey'],
+      where: { organizationId, day: { gte: fromDay }, ...(onlyProvider ? { providerId: onlyProvider } : {}) },
+      _sum: { count: true },
+      _max: { lastVoteAt: true },
+      orderBy: [{ _sum: { count: 'desc' } }, { _max: { lastVoteAt: 'desc' } }, { voterKey: 'asc' }],
+      take: limit,
+    });
+    const names = await prisma.voterDailyCount.findMany({
+      where: { organizationId, voterKey: { in: groups.map((g) => g.voterKey) }, day: { gte: fromDay } },
+      select: { voterKey: true, voterName: true, lastVoteAt: true },
+      orderBy: { lastVoteAt: 'desc' },
+    });
+    const latestName = new Map<string, string>();
+    for (const row of names) if (!latestName.has(row.voterKey)) latestName.set(row.voterKey, row.voterName);
+    const voters = groups.map((g) => ({ name: latestName.get(g.voterKey) ?? g.voterKey, votes: g._sum.count ?? 0, lastVote: g._max.lastVoteAt! }));
+    // Ties: the more recent last vote first, then the name (decisions.md §6).
+    voters.sort((a, b) => b.votes - a.votes || b.lastVote.getTime() - a.lastVote.getTime() || a.name.localeCompare(b.name));
+    return { voters };
+  }
+
+  async function voter(
+    organizationId: string,
+    voterName: string,
+    input: { page?: number | null; limit?: number | null; provider?: string | null; from?: string | null; to?: string | null },
+  ) {
+    const page = input.page ?? 1;
+    const limit = input.limit ?? 20;
+    if (!Number.isInteger(page) || page < 1) throw validationError([{ field: 'page', message: 'must be an integer of at least 1' }]);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw validationError([{ field: 'limit', message: 'must be an integer from 1 to 100' }]);
+    const range = parseRange(input, { from: null, to: null });
+    const onlyProvider = await providerId(organizationId, input.provider);
+    const voterKey = voterName.trim().toLowerCase();
+    const now = deps.clock.now();
+    const last30 = utcDay(addDays(utcDayStart(now), -(DEFAULT_RANGE_DAYS - 1)));
+    const dayWhere = { organizationId, voterKey, ...(onlyProvider ? { providerId: onlyProvider } : {}) };
+    const voteWhere = {
+      organizationId,
+      voterKey,
+      ...(onlyProvider ? { providerId: onlyProvider } : {}),
+      ...(range.from || range.toExclusive ? { receivedAt: { ...(range.from ? { gte: range.from } : {}), ...(range.toExclusive ? { lt: range.toExclusive } : {}) } } : {}),
+    };
+    const sum = async (fromDay?: string) =>
+      (await prisma.voterDailyCount.aggregate({ where: { ...dayWhere, ...(fromDay ? { day: { gte: fromDay } } : {}) }, _sum: { count: true } }))._sum.count ?? 0;
+    const [total, today, week, month, first, last, days, providers, votes, matching] = await Promise.all([
+      sum(),
+      sum(utcDay(now)),
+      sum(utcDay(utcWeekStart(now))),
+      sum(utcDay(utcMonthStart(now))),
+      prisma.vote.findFirst({ where: { organizationId, voterKey }, orderBy: { receivedAt: 'asc' }, select: { receivedAt: true } }),
+      prisma.vote.findFirst({ where: { organizationId, voterKey }, orderBy: { receivedAt: 'desc' }, select: { receivedAt: true } }),
+      prisma.voterDailyCount.groupBy({ by: ['day'], where: { ...dayWhere, day: { gte: last30 } }, _sum: { count: true } }),
+      prisma.voterDailyCount.groupBy({ by: ['providerId'], where: dayWhere, _sum: { count: true } }),
+      prisma.vote.findMany({ where: voteWhere, orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }], skip: (page - 1) * limit, take: limit, select: { id: true } }),
+      prisma.vote.count({ where: voteWhere }),
+    ]);
+    const providerRows = await providersOf(organizationId);
+    const trendRange = { from: new Date(`${last30}T00:00:00.000Z`), toExclusive: addDays(utcDayStart(now), 1) };
+    return {
+      voterName: voterName.trim(),
+      summary: { total, today, thisWeek: week, thisMonth: month, firstVote: first?.receivedAt ?? null, lastVote: last?.receivedAt ?? null },
+      byProvider: byProvider(providerRows, providers.map((p) => ({ providerId: p.providerId, count: p._sum.count ?? 0 }))).filter((p) => p.count > 0),
+      dailyTrend: zeroFilledTrend(days.map((d) => ({ day: d.day, count: d._sum.count ?? 0 })), trendRange, 'day'),
+      voteIds: votes.map((v) => v.id),
+      pagination: { page, limit, total: matching, pages: Math.ceil(matching / limit) },
+    };
+  }
+
+  return { dashboard, trend, providerShare, leaderboard, voter, providerId };
+}
+
+export type StatsService = ReturnType<typeof createStatsService>;

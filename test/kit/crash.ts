@@ -1,0 +1,242 @@
+// Helpers for crash tests: a callback receiver that records when each request started and ended (to prove no
+// delivery id was being worked on twice at once), a bounded-concurrency runner, and direct database counts.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import Sqlite from 'better-sqlite3';
+import pg from 'pg';
+import { ROOT, type ServerProcess } from './processes.js';
+
+export interface TimedRequest {
+  webhookId: string | null;
+  voteId: string | null;
+  /** performance.now() when the request's headers arrived. */
+  start: number;
+  /** performance.now() when the answer was sent or the connection went away; null while still open. */
+  end: number | null;
+  /** The sender hung up before the answer was sent (e.g. it was killed). */
+  aborted: boolean;
+  status: number | null;
+}
+
+export interface TimingReceiver {
+  url: string;
+  requests: TimedRequest[];
+  /** Distinct `vote_id`s of the callback bodies received so far. */
+  voteIds(): Set<string>;
+  close(): Promise<void>;
+}
+
+/** Answers every request `status` after `delayMs`, recording per-request start/end times. */
+export async function startTimingReceiver(options: { delayMs: number; status?: number }): Promise<TimingReceiver> {
+  const requests: TimedRequest[] = [];
+  const seen = new Set<string>();
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const record: TimedRequest = {
+      webhookId: typeof req.headers['webhook-id'] === 'string' ? req.headers['webhook-id'] : null,
+      voteId: null,
+      start: performance.now(),
+      end: null,
+      aborted: false,
+      status: null,
+    };
+    requests.push(record);
+    const finish = (aborted: boolean) => {
+      if (record.end !== null) return;
+      record.end = performance.now();
+      record.aborted = aborted;
+    };
+    res.on('finish', () => finish(false));
+    res.on('close', () => finish(!res.writableFinished));
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      try {
+        const json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { vote_id?: unknown };
+        if (typeof json.vote_id === 'string') {
+          record.voteId = json.vote_id;
+          seen.add(json.vote_id);
+        }
+      } catch {
+        // not JSON: recorded without a vote id
+      }
+      setTimeout(() => {
+        if (res.destroyed) return;
+        record.status = options.status ?? 200;
+        res.writeHead(record.status, { 'content-type': 'application/json' });
+        res.end('{"ok":true}');
+      }, options.delayMs);
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  server.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    voteIds: () => new Set(seen),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface Overlap {
+  webhookId: string;
+  first: TimedRequest;
+  second: TimedRequest;
+}
+
+/** Pairs of requests with the same webhook-id whose [start, end] windows overlap (an open request never ends). */
+export function overlappingDeliveries(requests: readonly TimedRequest[]): Overlap[] {
+  const byId = new Map<string, TimedRequest[]>();
+  for (const r of requests) {
+    if (!r.webhookId) continue;
+    byId.set(r.webhookId, [...(byId.get(r.webhookId) ?? []), r]);
+  }
+  const overlaps: Overlap[] = [];
+  for (const [webhookId, list] of byId) {
+    if (list.length < 2) continue;
+    const sorted = [...list].sort((a, b) => a.start - b.start);
+    let latest = sorted[0];
+    for (const next of sorted.slice(1)) {
+      if (next.start < (latest.end ?? Infinity)) overlaps.push({ webhookId, first: latest, second: next });
+      if ((next.end ?? Infinity) > (latest.end ?? Infinity)) latest = next;
+    }
+  }
+  return overlaps;
+}
+
+/** Runs `task(i)` for i in [0, count) with at most `limit` at a time; resolves with the results in order. */
+export async function runPool<T>(count: number, limit: number, task: (i: number) => Promise<T>): Promise<T[]> {
+  const results = new Array<T>(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, count) }, async () => {
+      while (next < count) {
+        const i = next++;
+        results[i] = await task(i);
+      }
+    }),
+  );
+  return results;
+}
+
+export async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs: number, describe: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms: ${describe()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export interface OrgDeliveryCounts {
+  votes: number;
+  /** Votes by callback_status. */
+  voteStatuses: Record<string, number>;
+  /** Callback jobs by status. */
+  jobStatuses: Record<string, number>;
+  /** Delivery attempts recorded for the organization's callback jobs. */
+  attempts: number;
+}
+
+/** Reads the organization's vote and job statuses straight from the database (SQLite file or PostgreSQL). */
+export async function orgDeliveryCounts(databaseUrl: string, organizationId: string): Promise<OrgDeliveryCounts> {
+  const VOTES = `SELECT "callbackStatus" AS status, COUNT(*) AS n FROM "Vote" WHERE "organizationId" = $1 GROUP BY "callbackStatus"`;
+  const JOBS = `SELECT status, COUNT(*) AS n FROM "DeliveryJob" WHERE "organizationId" = $1 AND kind = 'callback' GROUP BY status`;
+  const ATTEMPTS = `SELECT COUNT(*) AS n FROM "DeliveryAttempt" WHERE "organizationId" = $1`;
+  type Row = { status: string; n: number | string };
+  let votes: Row[];
+  let jobs: Row[];
+  let attempts: number;
+  if (databaseUrl.startsWith('file:')) {
+    const db = new Sqlite(databaseUrl.slice('file:'.length), { readonly: true, fileMustExist: true });
+    try {
+      const q = (sql: string) => sql.replace('$1', '?');
+      votes = db.prepare(q(VOTES)).all(organizationId) as Row[];
+      jobs = db.prepare(q(JOBS)).all(organizationId) as Row[];
+      attempts = Number((db.prepare(q(ATTEMPTS)).get(organizationId) as { n: number }).n);
+    } finally {
+      db.close();
+    }
+  } else {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      votes = (await client.query<Row>(VOTES, [organizationId])).rows;
+      jobs = (await client.query<Row>(JOBS, [organizationId])).rows;
+      attempts = Number((await client.query<{ n: string }>(ATTEMPTS, [organizationId])).rows[0].n);
+    } finally {
+      await client.end();
+    }
+  }
+  const tally = (rows: Row[]) => Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+  const voteStatuses = tally(votes);
+  return {
+    votes: Object.values(voteStatuses).reduce((a, b) => a + b, 0),
+    voteStatuses,
+    jobStatuses: tally(jobs),
+    attempts,
+  };
+}
+
+/**
+ * `startServerProcess`, but the child is put in `registry` as soon as it is spawned, so an afterAll can kill it
+ * even when it never got as far as listening.
+ */
+export function startTrackedServer(env: Record<string, string>, registry: ChildProcess[]): Promise<ServerProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    registry.push(child);
+    const logs: string[] = [];
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    let buffer = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${logs.join('\n')}`));
+    }, 30_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      buffer += d.toString();
+      let newline;
+      while ((newline = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+        logs.push(line);
+        try {
+          const entry = JSON.parse(line);
+          if (entry.msg === 'vote relay listening') {
+            clearTimeout(timer);
+            resolve({ child, url: `http://127.0.0.1:${entry.port}`, logs, exited });
+          }
+        } catch {
+          // not a log line
+        }
+      }
+    });
+    child.stderr!.on('data', (d: Buffer) => logs.push(d.toString()));
+    exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${logs.join('\n')}`));
+    });
+  });
+}
+
+/** SIGKILLs every child in `registry` that is still running and waits for them to go. */
+export async function killAll(registry: ChildProcess[]): Promise<void> {
+  await Promise.all(
+    registry.map((child) => {
+      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+      const gone = new Promise<void>((r) => child.once('exit', () => r()));
+      child.kill('SIGKILL');
+      return gone;
+    }),
+  );
+}
