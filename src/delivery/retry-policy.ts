@@ -10,6 +10,8 @@ export function parseRetryAfter(value: string | undefined, nowMs: number, maxMs 
   if (!value) return null;
   const text = value.trim();
   if (/^\d+(\.\d+)?$/.test(text)) return Math.min(Math.round(Number(text) * 1000), maxMs);
+  // Only the HTTP-date form (RFC 9110 IMF-fixdate, e.g. "Sun, 06 Nov 1994 08:49:37 GMT"); anything else is ignored.
+  if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(text)) return null;
   const date = Date.parse(text);
   if (Number.isNaN(date)) return null;
   return Math.min(Math.max(0, date - nowMs), maxMs);
@@ -53,7 +55,7 @@ export function chatOutcome(
 export function chatRetryAfterMs(body: string, header: string | undefined, nowMs: number): number | null {
   try {
     const parsed = JSON.parse(body) as { retry_after?: unknown };
-    if (typeof parsed.retry_after === 'number' && parsed.retry_after >= 0) return Math.ceil(parsed.retry_after * 1000);
+    if (typeof parsed.retry_after === 'number' && parsed.retry_after >= 0) return Math.min(Math.ceil(parsed.retry_after * 1000), 24 * 3_600_000);
   } catch {
     // not JSON
   }

@@ -135,7 +135,7 @@ describe.skipIf(databaseUnavailable)('callbacks (/v1/callbacks)', () => {
         expect(Object.keys(res.body.data).sort()).toEqual(['callbacks', 'count', 'limit']);
         const ids = (res.body.data.callbacks as { id: string }[]).map((x) => x.id);
         expect(ids.sort(), query).toEqual(expected.map((x) => x.id).sort());
-        expect(res.body.data.count).toBe(ids.length);
+        expect(res.body.data.count).toBe(3); // every callback the organization has, disabled ones too (it is compared with the limit)
         expect(res.body.data.limit).toBe(3);
         for (const cb of res.body.data.callbacks) expect(Object.keys(cb).sort()).toEqual(CALLBACK_KEYS);
       }

@@ -24,10 +24,10 @@ export const CallbackRef = builder.prismaObject('Callback', {
   }),
 });
 
-const CallbackList = builder.objectRef<{ callbacks: Callback[]; limit: number }>('CallbackList').implement({
+const CallbackList = builder.objectRef<{ callbacks: Callback[]; count: number; limit: number }>('CallbackList').implement({
   fields: (t) => ({
     callbacks: t.field({ type: [CallbackRef], resolve: (l) => l.callbacks }),
-    count: t.int({ resolve: (l) => l.callbacks.length }),
+    count: t.exposeInt('count', { description: 'Callbacks the organization has (disabled ones too), against `limit`' }),
     limit: t.exposeInt('limit'),
   }),
 });
@@ -95,7 +95,11 @@ builder.queryField('callbacks', (t) =>
     args: { includeDisabled: t.arg.boolean({ defaultValue: false }) },
     resolve: async (_root, { includeDisabled }, ctx) => {
       const viewer = requireViewer(ctx.auth);
-      return { callbacks: await ctx.services.callbacks.list(viewer.organizationId, includeDisabled ?? false), limit: PLAN_LIMITS[planOf(viewer)].callbacks };
+      const [callbacks, count] = await Promise.all([
+        ctx.services.callbacks.list(viewer.organizationId, includeDisabled ?? false),
+        ctx.deps.db.prisma.callback.count({ where: { organizationId: viewer.organizationId } }),
+      ]);
+      return { callbacks, count, limit: PLAN_LIMITS[planOf(viewer)].callbacks };
     },
   }),
 );
