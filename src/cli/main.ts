@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createLogger } from '../logger.js';
 import { applyMigrations } from '../db/migrate.js';
-import { openDatabase } from '../db/client.js';
+import { openDatabase, type Database } from '../db/client.js';
+import { rebuildRollups, verifyRollups } from '../modules/stats/rollups.js';
 import { createSecretBox, resolveSecretKey } from '../crypto/secret-box.js';
 import { createVotePubSub } from '../live/vote-events.js';
 import { createOutboundHttp } from '../net/outbound-http.js';
@@ -22,6 +23,8 @@ const USAGE = `Usage: npm run -s cli -- <command> [options] [--json]
   org suspend --slug S
   org activate --slug S
   key create --org S --name N --scope read|full
+  stats verify [--org S]      recompute the per-day counts from raw votes and list differences
+  stats rebuild [--org S]     replace the per-day counts with what the raw votes say
   migrate`;
 
 const orgView = (o: Organization) => ({ id: o.id, slug: o.slug, name: o.name, plan: o.plan, status: o.status });
@@ -32,7 +35,7 @@ function required(values: Record<string, unknown>, name: string): string {
   return value;
 }
 
-async function withServices<T>(config: Config, run: (services: Services) => Promise<T>): Promise<T> {
+async function withServices<T>(config: Config, run: (services: Services, db: Database) => Promise<T>): Promise<T> {
   await applyMigrations(config);
   const db = await openDatabase(config, { poolSize: 2 });
   const deps: AppDeps = {
@@ -45,14 +48,14 @@ async function withServices<T>(config: Config, run: (services: Services) => Prom
       events: createVotePubSub(),
   };
   try {
-    return await run(createServices(deps));
+    return await run(createServices(deps), db);
   } finally {
     await deps.http.close().catch(() => {});
     await db.close();
   }
 }
 
-async function run(argv: string[]): Promise<{ json: unknown; human: string }> {
+async function run(argv: string[]): Promise<{ json: unknown; human: string; exitCode?: number }> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -101,6 +104,22 @@ async function run(argv: string[]): Promise<{ json: unknown; human: string }> {
           human: `Created ${key.scope} key "${key.name}" for ${org.slug}.\nAPI key (shown once, store it now): ${key.key}`,
         };
       });
+    case 'stats verify':
+      return withServices(config, async (s, db) => {
+        const orgId = typeof values.org === 'string' ? (await s.organizations.bySlug(values.org)).id : undefined;
+        const differences = await verifyRollups(db, orgId);
+        return {
+          json: { consistent: differences.length === 0, differences },
+          human: differences.length === 0 ? 'Per-day counts match the raw votes.' : `${differences.length} difference(s):\n${differences.map((d) => `  ${d.table} ${d.key}: expected ${d.expected}, found ${d.actual}`).join('\n')}`,
+          exitCode: differences.length === 0 ? 0 : 1,
+        };
+      });
+    case 'stats rebuild':
+      return withServices(config, async (s, db) => {
+        const orgId = typeof values.org === 'string' ? (await s.organizations.bySlug(values.org)).id : undefined;
+        const rebuilt = await rebuildRollups(db, orgId);
+        return { json: { rebuilt }, human: `Rebuilt ${rebuilt.providerDays} provider-day and ${rebuilt.voterDays} voter-day rows.` };
+      });
     case 'migrate': {
       const applied = await applyMigrations(config);
       return { json: { applied }, human: applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.' };
@@ -118,6 +137,7 @@ try {
   } else {
     const result = await run(argv);
     process.stdout.write(wantsJson ? `${JSON.stringify(result.json)}\n` : `${result.human}\n`);
+    if (result.exitCode) process.exitCode = result.exitCode;
   }
 } catch (err) {
   let line: string;

@@ -1,0 +1,106 @@
+// Consistency of the per-day rollups: recompute them from raw votes and compare (`cli stats verify`), or replace
+// them (`cli stats rebuild`). Raw SQL because the day of a timestamp is written differently per dialect.
+import type { Database } from '../../db/client.js';
+
+interface ProviderDay {
+  organizationId: string;
+  providerId: string;
+  day: string;
+  count: number;
+}
+interface VoterDay extends ProviderDay {
+  voterKey: string;
+  voterName: string;
+  lastVoteAt: Date;
+}
+
+function daySql(db: Database, column: string): string {
+  return db.dialect === 'postgresql' ? `to_char(${column}, 'YYYY-MM-DD')` : `strftime('%Y-%m-%d', ${column} / 1000, 'unixepoch')`;
+}
+
+async function fromVotes(db: Database, organizationId?: string) {
+  const day = daySql(db, '"receivedAt"');
+  const filter = organizationId ? (db.dialect === 'postgresql' ? 'WHERE "organizationId" = $1' : 'WHERE "organizationId" = ?') : '';
+  const args = organizationId ? [organizationId] : [];
+  const providerDays = await db.prisma.$queryRawUnsafe<ProviderDay[]>(
+    `SELECT "organizationId", "providerId", ${day} AS day, COUNT(*) AS count FROM "Vote" ${filter} GROUP BY "organizationId", "providerId", ${day}`,
+    ...args,
+  );
+  const voterDays = await db.prisma.$queryRawUnsafe<VoterDay[]>(
+    `SELECT "organizationId", "providerId", "voterKey", ${day} AS day, COUNT(*) AS count, MAX("receivedAt") AS "lastVoteAt", MAX("voterName") AS "voterName"
+     FROM "Vote" ${filter} GROUP BY "organizationId", "providerId", "voterKey", ${day}`,
+    ...args,
+  );
+  return {
+    providerDays: providerDays.map((r) => ({ ...r, count: Number(r.count) })),
+    voterDays: voterDays.map((r) => ({ ...r, count: Number(r.count), lastVoteAt: r.lastVoteAt instanceof Date ? r.lastVoteAt : new Date(Number(r.lastVoteAt)) })),
+  };
+}
+
+export interface RollupDifference {
+  table: 'ProviderDailyCount' | 'VoterDailyCount';
+  key: string;
+  expected: number;
+  actual: number;
+}
+
+export async function verifyRollups(db: Database, organizationId?: string): Promise<RollupDifference[]> {
+  const expected = await fromVotes(db);
+  const where = organizationId ? { organizationId } : {};
+  const [providerRows, voterRows] = await Promise.all([
+    db.prisma.providerDailyCount.findMany({ where }),
+    db.prisma.voterDailyCount.findMany({ where, select: { providerId: true, voterKey: true, day: true, count: true, organizationId: true } }),
+  ]);
+  const differences: RollupDifference[] = [];
+  const compare = (table: RollupDifference['table'], want: Map<string, number>, have: Map<string, number>) => {
+    for (const key of new Set([...want.keys(), ...have.keys()])) {
+      const e = want.get(key) ?? 0;
+      const a = have.get(key) ?? 0;
+      if (e !== a) differences.push({ table, key, expected: e, actual: a });
+    }
+  };
+  const mine = <T extends { organizationId: string }>(rows: T[]) => (organizationId ? rows.filter((r) => r.organizationId === organizationId) : rows);
+  compare(
+    'ProviderDailyCount',
+    new Map(mine(expected.providerDays).map((r) => [`${r.providerId}/${r.day}`, r.count])),
+    new Map(providerRows.map((r) => [`${r.providerId}/${r.day}`, r.count])),
+  );
+  compare(
+    'VoterDailyCount',
+    new Map(mine(expected.voterDays).map((r) => [`${r.providerId}/${r.voterKey}/${r.day}`, r.count])),
+    new Map(voterRows.map((r) => [`${r.providerId}/${r.voterKey}/${r.day}`, r.count])),
+  );
+  return differences;
+}
+
+/**
+ * Replaces the rollup rows (of one organization, or all) with what the raw votes say, in one transaction.
+ * On PostgreSQL the rollup tables are locked first: a vote being written waits, then adds itself on top of the
+ * rebuilt rows, so nothing is counted twice or lost. SQLite has a single writer anyway.
+ */
+export async function rebuildRollups(db: Database, organizationId?: string): Promise<{ providerDays: number; voterDays: number }> {
+  const pg = db.dialect === 'postgresql';
+  const day = daySql(db, '"receivedAt"');
+  const filter = organizationId ? (pg ? 'WHERE "organizationId" = $1' : 'WHERE "organizationId" = ?') : '';
+  const args = organizationId ? [organizationId] : [];
+  return db.prisma.$transaction(
+    async (tx) => {
+      if (pg) await tx.$executeRawUnsafe('LOCK TABLE "ProviderDailyCount", "VoterDailyCount" IN EXCLUSIVE MODE');
+      await tx.$executeRawUnsafe(`DELETE FROM "ProviderDailyCount" ${filter}`, ...args);
+      await tx.$executeRawUnsafe(`DELETE FROM "VoterDailyCount" ${filter}`, ...args);
+      const providerDays = await tx.$executeRawUnsafe(
+        `INSERT INTO "ProviderDailyCount" ("organizationId", "providerId", day, count)
+         SELECT "organizationId", "providerId", ${day}, COUNT(*) FROM "Vote" ${filter} GROUP BY "organizationId", "providerId", ${day}`,
+        ...args,
+      );
+      const voterDays = await tx.$executeRawUnsafe(
+        `INSERT INTO "VoterDailyCount" ("organizationId", "providerId", "voterKey", day, "voterName", count, "lastVoteAt")
+         SELECT "organizationId", "providerId", "voterKey", ${day}, MAX("voterName"), COUNT(*), MAX("receivedAt")
+         FROM "Vote" ${filter} GROUP BY "organizationId", "providerId", "voterKey", ${day}`,
+        ...args,
+      );
+      return { providerDays, voterDays };
+    },
+    { timeout: 600_000, maxWait: 60_000 },
+  );
+}
