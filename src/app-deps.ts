@@ -5,6 +5,7 @@ import type { Logger } from './logger.js';
 import type { SecretBox } from './crypto/secret-box.js';
 import type { OutboundHttp } from './net/outbound-http.js';
 import type { VotePubSub } from './live/vote-events.js';
+import type { Feed } from './live/feed.js';
 
 export interface Clock {
   now(): Date;
@@ -21,4 +22,6 @@ export interface AppDeps {
   http: OutboundHttp;
   /** Accepted votes, published after commit (live feed, delivery wake-ups). */
   events: VotePubSub;
+  /** The live feed (Redis-backed across instances when REDIS_URL is set). */
+  feed: Feed;
 }

@@ -10,6 +10,7 @@ import { createLogger, type Logger } from './logger.js';
 import { applyMigrations } from './db/migrate.js';
 import { openDatabase } from './db/client.js';
 import { createSecretBox, resolveSecretKey } from './crypto/secret-box.js';
+import { createFeed } from './live/feed.js';
 import { createVotePubSub } from './live/vote-events.js';
 import { createOutboundHttp } from './net/outbound-http.js';
 import type { Resolver } from './net/ssrf-guard.js';
@@ -62,7 +63,9 @@ export function buildHttpApp(deps: AppDeps, services: Services, isReady: () => b
     if (!isReady()) return void res.status(503).json({ status: 'starting' });
     try {
       await deps.db.ping();
-      res.json({ status: 'ok' });
+      // Without Redis the instance still takes votes; only the cross-instance live feed is paused.
+      const redis = deps.feed.status();
+      res.json(redis === 'unavailable' ? { status: 'degraded', redis: 'unavailable' } : { status: 'ok', ...(redis === 'ready' ? { redis: 'ok' } : {}) });
     } catch {
       res.status(503).json({ status: 'unavailable', database: 'unreachable' });
     }
@@ -142,6 +145,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
       clock: options.clock ?? systemClock,
       http: createOutboundHttp({ allowPrivateTargets: config.allowPrivateTargets, resolver: options.resolver }),
       events: createVotePubSub(),
+      feed: createFeed(config.redisUrl, logger),
     };
     services = createServices(deps);
     const app = buildHttpApp(deps, services, () => ready);
@@ -178,6 +182,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
     services?.ingest.close();
     services = null;
     if (deps) {
+      await deps.feed.close();
       await deps.http.close().catch(() => {});
       await deps.db.close();
       deps = null;

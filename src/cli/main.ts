@@ -7,6 +7,7 @@ import { applyMigrations } from '../db/migrate.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { rebuildRollups, verifyRollups } from '../modules/stats/rollups.js';
 import { createSecretBox, resolveSecretKey } from '../crypto/secret-box.js';
+import { createFeed } from '../live/feed.js';
 import { createVotePubSub } from '../live/vote-events.js';
 import { createOutboundHttp } from '../net/outbound-http.js';
 import { systemClock, type AppDeps } from '../app-deps.js';
@@ -46,6 +47,7 @@ async function withServices<T>(config: Config, run: (services: Services, db: Dat
     clock: systemClock,
     http: createOutboundHttp({ allowPrivateTargets: config.allowPrivateTargets }),
       events: createVotePubSub(),
+      feed: createFeed(null, createLogger('silent')),
   };
   try {
     return await run(createServices(deps), db);

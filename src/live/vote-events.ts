@@ -1,5 +1,5 @@
-// The vote event bus: each accepted vote is published here after its transaction commits. In-process by
-// default; the live-feed layer can back it with Redis so subscribers on every instance see every vote.
+// The in-process event bus: each vote this instance writes is published here after its transaction commits.
+// The cross-instance live feed is feed.ts.
 import { createPubSub } from 'graphql-yoga';
 
 export interface VoteEvent {
@@ -13,9 +13,7 @@ export type VotePubSub = ReturnType<typeof createVotePubSub>;
 
 export function createVotePubSub() {
   return createPubSub<{
-    /** Per organization (the live feed subscribes to its own). */
-    voteReceived: [organizationId: string, event: VoteEvent];
-    /** Every vote written by this instance (wakes the local delivery worker). */
+    /** Every vote written by this instance (wakes the local delivery worker; never leaves the process). */
     voteWritten: [event: VoteEvent];
   }>();
 }

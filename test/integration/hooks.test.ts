@@ -196,7 +196,7 @@ describe.skipIf(databaseUnavailable)('inbound vote hooks', () => {
     await app.request('PATCH', '/v1/organization', { key: other.key, body: { settings: { chat_webhook_url: 'https://discord.com/api/webhooks/1/x', server_callback_url: 'https://game.example.com/vote' } } });
     const made = (await app.request('POST', '/v1/providers', { key: other.key, body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })).body.data;
     const events: VoteEvent[] = [];
-    const iterator = app.deps.events.subscribe('voteReceived', other.id)[Symbol.asyncIterator]();
+    const iterator = app.deps.feed.pubsub.subscribe('voteReceived', other.id)[Symbol.asyncIterator]();
     const next = iterator.next();
     const res = await app.request('POST', new URL(made.webhook_url).pathname, { body: { user: 'Jobful' } });
     expect(res.status).toBe(200);

@@ -62,6 +62,8 @@ export function createApiKeyService(deps: AppDeps) {
       data: { revokedAt: deps.clock.now() },
     });
     if (result.count === 0) throw notFound('API key');
+    // Live subscriptions made with this key end now, on every instance.
+    deps.feed.pubsub.publish('apiKeyRevoked', organizationId, { apiKeyId: id });
     return { message: 'Key revoked', id };
   }
 

@@ -112,7 +112,7 @@ export function createIngestService(deps: AppDeps) {
     if (stored.id) {
       const event = { organizationId: org.id, voteId: stored.id, publicId: stored.publicId, providerKey: provider.key };
       deps.events.publish('voteWritten', event);
-      deps.events.publish('voteReceived', org.id, event);
+      deps.feed.pubsub.publish('voteReceived', org.id, event);
     }
     return { received: true, voteId: stored.publicId, duplicate: stored.duplicate };
   }

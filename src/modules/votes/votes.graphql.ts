@@ -3,6 +3,8 @@ import { builder } from '../../graphql/builder.js';
 import { requireViewer } from '../../auth/access.js';
 import { validationError } from '../../errors.js';
 import type { VotePage } from './votes.service.js';
+import { subscribeToVotes } from './vote-feed.js';
+import type { VoteEvent } from '../../live/vote-events.js';
 
 export const VoteRef = builder.prismaObject('Vote', {
   fields: (t) => ({
@@ -148,5 +150,18 @@ builder.queryField('voteExport', (t) =>
       ctx.services.votes.validateRange(args);
       return { filename: 'votes.csv', contentType: 'text/csv', columns: EXPORT_COLUMNS };
     },
+  }),
+);
+
+builder.subscriptionType({});
+
+builder.subscriptionField('voteReceived', (t) =>
+  t.field({
+    type: VoteRef,
+    description: "Each new vote of the caller's organization, as it is recorded (Server-Sent Events)",
+    authScopes: { access: { scope: 'read' } },
+    args: { provider: t.arg.string({ description: 'Only votes of the provider with this key' }) },
+    subscribe: (_root, { provider }, ctx) => subscribeToVotes(ctx.deps, requireViewer(ctx.auth), provider),
+    resolve: (event: VoteEvent, _args, ctx) => ctx.deps.db.prisma.vote.findUniqueOrThrow({ where: { id: event.voteId }, include: { provider: true } }),
   }),
 );

@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from 'graphql-sse';
+import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
+
+/** Reads a `text/event-stream` response with plain fetch, collecting `next` payloads. */
+async function sseReader(url: string, key: string, query: string) {
+  const controller = new AbortController();
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ query }),
+    signal: controller.signal,
+  });
+  const events: any[] = [];
+  let ended = false;
+  let buffer = '';
+  const reading = (async () => {
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let split;
+        while ((split = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, split);
+          buffer = buffer.slice(split + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event === 'next' && data) events.push(JSON.parse(data));
+          if (event === 'complete') ended = true;
+        }
+      }
+    } catch {
+      // aborted
+    }
+    ended = true;
+  })();
+  return { status: res.status, contentType: res.headers.get('content-type'), events, isEnded: () => ended, close: () => controller.abort(), reading };
+}
+
+async function eventually(check: () => boolean, timeoutMs = 3_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe.skipIf(databaseUnavailable)('live vote feed over Server-Sent Events', () => {
+  let app: TestApp;
+  let org: TestOrg;
+  let other: TestOrg;
+  const paths: Record<string, string> = {};
+
+  async function provider(o: TestOrg, key: string) {
+    const made = (await app.request('POST', '/v1/providers', { key: o.key, body: { key, name: key.toUpperCase(), auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })).body.data;
+    paths[`${o.slug}/${key}`] = new URL(made.webhook_url).pathname;
+  }
+  const vote = (o: TestOrg, key: string, user: string) => app.request('POST', paths[`${o.slug}/${key}`], { body: { user, n: Math.random() } });
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    org = await app.createOrg({ plan: 'growth' });
+    other = await app.createOrg({ plan: 'growth' });
+    await provider(org, 'alpha');
+    await provider(org, 'beta');
+    await provider(other, 'alpha');
+  });
+  afterAll(() => app?.stop());
+
+  it('a plain fetch reader gets each new vote within 1 s, only its own organization, filtered by provider', async () => {
+    const all = await sseReader(`${app.url}/graphql`, org.readKey, 'subscription { voteReceived { publicId voterName providerKey providerName } }');
+    const betaOnly = await sseReader(`${app.url}/graphql`, org.readKey, 'subscription { voteReceived(provider: "beta") { publicId voterName providerKey } }');
+    expect(all.status).toBe(200);
+    expect(all.contentType).toContain('text/event-stream');
+    await new Promise((r) => setTimeout(r, 150));
+    const sentAt = Date.now();
+    const a = await vote(org, 'alpha', 'Alice');
+    await eventually(() => all.events.length >= 1, 1_000);
+    expect(Date.now() - sentAt).toBeLessThan(1_000);
+    expect(all.events[0].data.voteReceived).toEqual({ publicId: a.body.data.vote_id, voterName: 'Alice', providerKey: 'alpha', providerName: 'ALPHA' });
+    await vote(other, 'alpha', 'Intruder');
+    const b = await vote(org, 'beta', 'Bob');
+    await eventually(() => all.events.length >= 2 && betaOnly.events.length >= 1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(all.events.map((e) => e.data.voteReceived.voterName)).toEqual(['Alice', 'Bob']);
+    expect(betaOnly.events.map((e) => e.data.voteReceived.publicId)).toEqual([b.body.data.vote_id]);
+    all.close();
+    betaOnly.close();
+  });
+
+  it('the graphql-sse client works in distinct-connections mode (/graphql) and single-connection mode (/graphql/stream)', async () => {
+    for (const [url, singleConnection] of [[`${app.url}/graphql`, false], [`${app.url}/graphql/stream`, true]] as const) {
+      const client = createClient({ url, singleConnection, headers: { authorization: `Bearer ${org.key}` }, retryAttempts: 0 });
+      const received: any[] = [];
+      const unsubscribe = client.subscribe(
+        { query: 'subscription { voteReceived { publicId voterName } }' },
+        { next: (value) => received.push(value), error: () => {}, complete: () => {} },
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      const sentAt = Date.now();
+      const v = await vote(org, 'alpha', singleConnection ? 'Single' : 'Distinct');
+      await eventually(() => received.length >= 1, 1_000);
+      expect(Date.now() - sentAt).toBeLessThan(1_000);
+      expect(received[0].data.voteReceived).toEqual({ publicId: v.body.data.vote_id, voterName: singleConnection ? 'Single' : 'Distinct' });
+      unsubscribe();
+      client.dispose();
+    }
+  });
+
+  it('needs a valid key, and a key revoked while connected stops receiving', async () => {
+    const anon = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: 'subscription { voteReceived { publicId } }' }),
+    });
+    const text = await anon.text();
+    expect(text).toContain('AUTH_REQUIRED');
+
+    const temp = (await app.request('POST', '/v1/api-keys', { key: org.key, body: { name: 'watcher', scope: 'read' } })).body.data;
+    const reader = await sseReader(`${app.url}/graphql`, temp.key, 'subscription { voteReceived { voterName } }');
+    await new Promise((r) => setTimeout(r, 150));
+    await vote(org, 'alpha', 'BeforeRevoke');
+    await eventually(() => reader.events.length === 1);
+    expect((await app.request('DELETE', `/v1/api-keys/${temp.id}`, { key: org.key })).status).toBe(200);
+    await eventually(() => reader.isEnded(), 2_000);
+    await vote(org, 'alpha', 'AfterRevoke');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(reader.events.map((e) => e.data.voteReceived.voterName)).toEqual(['BeforeRevoke']);
+    reader.close();
+  });
+});
