@@ -25,6 +25,7 @@ import { apiRateLimit, createMemoryRateLimits, hookRateLimit } from './http/rate
 import { bodyParserError, sendError } from './http/error-response.js';
 import { HOOK_ROUTES, createRestRouter } from '../rest-compat/router.js';
 import { createDeliveryWorker, type DeliveryWorker } from './delivery/worker.js';
+import { createAlertScheduler, type AlertScheduler } from './alerts/scheduler.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -40,6 +41,8 @@ export interface RunningApp {
   port: number;
   deps: AppDeps;
   services: Services;
+  /** Scheduled admin alerts; tests drive `tick()` with an injected clock. */
+  scheduler: AlertScheduler;
 }
 
 const API_BODY_LIMIT = '1mb';
@@ -130,6 +133,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
   let deps: AppDeps | null = null;
   let services: Services | null = null;
   let worker: DeliveryWorker | null = null;
+  let scheduler: AlertScheduler | null = null;
   let ready = false;
 
   async function start(): Promise<RunningApp> {
@@ -161,9 +165,11 @@ export function createApp(config: Config, options: AppOptions = {}) {
       worker = createDeliveryWorker(deps, { concurrency: config.deliveryConcurrency, leaseMs: config.deliveryLeaseMs, pollMs: config.deliveryPollMs });
       worker.start();
     }
+    scheduler = createAlertScheduler(deps, { intervalMs: config.alertsIntervalMs, onQueued: () => worker?.wake() });
+    if (config.alertsIntervalMs > 0) scheduler.start();
     ready = true;
     logger.info({ port, database: config.dialect }, 'vote relay listening');
-    return { url: `http://127.0.0.1:${port}`, port, deps, services };
+    return { url: `http://127.0.0.1:${port}`, port, deps, services, scheduler };
   }
 
   /** Stops accepting, lets in-flight requests finish (bounded by SHUTDOWN_TIMEOUT_MS), then closes resources. */
@@ -177,6 +183,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
       clearTimeout(timer);
       server = null;
     }
+    scheduler?.stop();
     await worker?.stop();
     worker = null;
     services?.ingest.close();

@@ -43,6 +43,7 @@ const envSchema = z.object({
   DELIVERY_ENABLED: bool.default(true),
   DELIVERY_LEASE_MS: z.coerce.number().int().min(1_000).default(120_000),
   DELIVERY_POLL_MS: z.coerce.number().int().min(10).default(1_000),
+  ALERTS_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
   GRAPHQL_INTROSPECTION: bool.default(true),
   TRUST_PROXY: z.string().default('loopback'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -71,6 +72,8 @@ export interface Config {
   deliveryEnabled: boolean;
   deliveryLeaseMs: number;
   deliveryPollMs: number;
+  /** How often scheduled admin alerts are checked; 0 turns the scheduler off in this process. */
+  alertsIntervalMs: number;
   graphqlIntrospection: boolean;
   trustProxy: string;
   shutdownTimeoutMs: number;
@@ -126,6 +129,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     deliveryEnabled: e.DELIVERY_ENABLED,
     deliveryLeaseMs: e.DELIVERY_LEASE_MS,
     deliveryPollMs: e.DELIVERY_POLL_MS,
+    alertsIntervalMs: e.ALERTS_INTERVAL_MS,
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION,
     trustProxy: e.TRUST_PROXY,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,

@@ -19,6 +19,9 @@ function parseBound(value: string, field: string, end: boolean): Date {
     return end ? addDays(date, 1) : date;
   }
   if (ISO.test(text)) {
+    const day = text.slice(0, 10);
+    // V8 rolls 2026-02-30 over into March: the calendar date itself must exist.
+    if (new Date(`${day}T00:00:00.000Z`).toISOString().slice(0, 10) !== day) throw validationError([{ field, message: 'is not a real date' }]);
     const date = new Date(text);
     if (!Number.isNaN(date.getTime())) return end ? new Date(date.getTime() + 1) : date;
   }

@@ -25,7 +25,12 @@ function nextBucket(date: Date, granularity: Granularity): Date {
 function split(range: DateRange): { firstDay: string | null; lastDay: string | null; edges: DateRange[] } {
   const firstWhole = new Date(Math.ceil(range.from.getTime() / DAY) * DAY);
   const endWhole = new Date(Math.floor(range.toExclusive.getTime() / DAY) * DAY);
-  if (firstWhole.getTime() >= endWhole.getTime()) return { firstDay: null, lastDay: null, edges: [range] };
+  if (firstWhole.getTime() >= endWhole.getTime()) {
+    // No whole day inside: at most one midnight, and each side belongs to its own day.
+    const midnight = new Date(Math.ceil(range.from.getTime() / DAY) * DAY);
+    const cut = midnight > range.from && midnight < range.toExclusive;
+    return { firstDay: null, lastDay: null, edges: cut ? [{ from: range.from, toExclusive: midnight }, { from: midnight, toExclusive: range.toExclusive }] : [range] };
+  }
   const edges: DateRange[] = [];
   if (range.from < firstWhole) edges.push({ from: range.from, toExclusive: firstWhole });
   if (endWhole < range.toExclusive) edges.push({ from: endWhole, toExclusive: range.toExclusive });
@@ -34,6 +39,13 @@ function split(range: DateRange): { firstDay: string | null; lastDay: string | n
 
 export function createStatsService(deps: AppDeps) {
   const { prisma } = deps.db;
+
+  /** from/to default to the 30 days before `to` (itself defaulting to now). */
+  function defaultRange(input: { from?: string | null; to?: string | null }) {
+    const now = deps.clock.now();
+    const to = parseRange({ to: input.to }, { from: null, to: now }).toExclusive!;
+    return parseRange(input, { from: new Date(to.getTime() - 1 - DEFAULT_RANGE_DAYS * DAY), to: new Date(to.getTime() - 1) });
+  }
 
   async function providerId(organizationId: string, key: string | null | undefined): Promise<string | undefined> {
     if (!key) return undefined;
@@ -110,16 +122,14 @@ export function createStatsService(deps: AppDeps) {
   async function trend(organizationId: string, input: { from?: string | null; to?: string | null; granularity?: string | null; provider?: string | null }) {
     const granularity = (input.granularity ?? 'day') as Granularity;
     if (!['day', 'week', 'month'].includes(granularity)) throw validationError([{ field: 'granularity', message: 'must be day, week or month' }]);
-    const now = deps.clock.now();
-    const range = requireRange(parseRange(input, { from: new Date(now.getTime() - DEFAULT_RANGE_DAYS * DAY), to: now }));
+    const range = requireRange(defaultRange(input));
     if (range.toExclusive.getTime() - range.from.getTime() > 3_700 * DAY) throw validationError([{ field: 'from', message: 'the range may cover at most 10 years' }]);
     const rows = await countsByDayAndProvider(organizationId, range, await providerId(organizationId, input.provider));
     return { trend: zeroFilledTrend(rows, range, granularity), from: range.from, to: new Date(range.toExclusive.getTime() - 1), granularity };
   }
 
   async function providerShare(organizationId: string, input: { from?: string | null; to?: string | null }) {
-    const now = deps.clock.now();
-    const range = requireRange(parseRange(input, { from: new Date(now.getTime() - DEFAULT_RANGE_DAYS * DAY), to: now }));
+    const range = requireRange(defaultRange(input));
     const [rows, providers] = await Promise.all([countsByDayAndProvider(organizationId, range), providersOf(organizationId)]);
     const list = byProvider(providers, rows);
     const total = list.reduce((sum, p) => sum + p.count, 0);
@@ -182,8 +192,8 @@ export function createStatsService(deps: AppDeps) {
       sum(utcDay(now)),
       sum(utcDay(utcWeekStart(now))),
       sum(utcDay(utcMonthStart(now))),
-      prisma.vote.findFirst({ where: { organizationId, voterKey }, orderBy: { receivedAt: 'asc' }, select: { receivedAt: true } }),
-      prisma.vote.findFirst({ where: { organizationId, voterKey }, orderBy: { receivedAt: 'desc' }, select: { receivedAt: true } }),
+      prisma.vote.findFirst({ where: dayWhere, orderBy: { receivedAt: 'asc' }, select: { receivedAt: true } }),
+      prisma.vote.findFirst({ where: dayWhere, orderBy: { receivedAt: 'desc' }, select: { receivedAt: true } }),
       prisma.voterDailyCount.groupBy({ by: ['day'], where: { ...dayWhere, day: { gte: last30 } }, _sum: { count: true } }),
       prisma.voterDailyCount.groupBy({ by: ['providerId'], where: dayWhere, _sum: { count: true } }),
       prisma.vote.findMany({ where: voteWhere, orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }], skip: (page - 1) * limit, take: limit, select: { id: true } }),

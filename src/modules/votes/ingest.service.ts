@@ -8,7 +8,7 @@ import { readPath, readPathAsText } from '../../json-path.js';
 import { verifyHookAuth } from './hook-auth.js';
 import { SLUG_PATTERN } from '../organization/organization.service.js';
 import { PROVIDER_KEY_PATTERN } from '../providers/providers.service.js';
-import { createPrismaVoteStore, type HookProvider, type VoteStore } from './vote-store.js';
+import { createPostgresVoteStore, type HookProvider, type VoteStore } from './vote-store.js';
 import { createSqliteVoteStore } from './sqlite-vote-store.js';
 
 export interface HookDelivery {
@@ -73,7 +73,7 @@ function voterFrom(payload: unknown, voteePath: string): string {
 export function createIngestService(deps: AppDeps) {
   let store: VoteStore | null = null;
   const voteStore = () =>
-    (store ??= deps.db.dialect === 'sqlite' && deps.db.sqlitePath ? createSqliteVoteStore(deps, deps.db.sqlitePath) : createPrismaVoteStore(deps));
+    (store ??= deps.db.dialect === 'sqlite' && deps.db.sqlitePath ? createSqliteVoteStore(deps, deps.db.sqlitePath) : createPostgresVoteStore(deps));
 
   async function receive(delivery: HookDelivery): Promise<HookReceipt> {
     const votes = voteStore();

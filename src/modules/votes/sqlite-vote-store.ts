@@ -63,7 +63,9 @@ export function createSqliteVoteStore(deps: AppDeps, path: string): VoteStore {
   );
   const bumpVoterDay = db.prepare(
     `INSERT INTO "VoterDailyCount" (organizationId, providerId, voterKey, day, voterName, count, lastVoteAt) VALUES (?, ?, ?, ?, ?, 1, ?)
-     ON CONFLICT (providerId, voterKey, day) DO UPDATE SET count = count + 1, lastVoteAt = excluded.lastVoteAt, voterName = excluded.voterName`,
+     ON CONFLICT (providerId, voterKey, day) DO UPDATE SET count = count + 1,
+       voterName = CASE WHEN excluded.lastVoteAt >= lastVoteAt THEN excluded.voterName ELSE voterName END,
+       lastVoteAt = MAX(lastVoteAt, excluded.lastVoteAt)`,
   );
 
   /** Writes a batch; per-organization facts (month count, callbacks) are read once per batch. */

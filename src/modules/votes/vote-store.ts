@@ -99,7 +99,8 @@ const providerSelect = {
   voteePath: true, eventPath: true, voteEventsJson: true, testEventsJson: true, enabled: true,
 } as const;
 
-export function createPrismaVoteStore(deps: AppDeps): VoteStore {
+/** PostgreSQL: one transaction per vote through Prisma (plus one upsert in SQL that Prisma cannot express). */
+export function createPostgresVoteStore(deps: AppDeps): VoteStore {
   const { prisma } = deps.db;
   return {
     findOrg: (slug) => prisma.organization.findUnique({ where: { slug }, select: orgSelect }),
@@ -151,11 +152,15 @@ export function createPrismaVoteStore(deps: AppDeps): VoteStore {
           create: { organizationId: org.id, providerId: provider.id, day, count: 1 },
           update: { count: { increment: 1 } },
         });
-        await tx.voterDailyCount.upsert({
-          where: { providerId_voterKey_day: { providerId: provider.id, voterKey, day } },
-          create: { organizationId: org.id, providerId: provider.id, voterKey, day, voterName, count: 1, lastVoteAt: receivedAt },
-          update: { count: { increment: 1 }, lastVoteAt: receivedAt, voterName },
-        });
+        // The later vote decides lastVoteAt and the spelling (transactions may commit out of order).
+        await tx.$executeRawUnsafe(
+          `INSERT INTO "VoterDailyCount" ("organizationId", "providerId", "voterKey", day, "voterName", count, "lastVoteAt")
+           VALUES ($1, $2, $3, $4, $5, 1, $6)
+           ON CONFLICT ("providerId", "voterKey", day) DO UPDATE SET count = "VoterDailyCount".count + 1,
+             "voterName" = CASE WHEN excluded."lastVoteAt" >= "VoterDailyCount"."lastVoteAt" THEN excluded."voterName" ELSE "VoterDailyCount"."voterName" END,
+             "lastVoteAt" = GREATEST("VoterDailyCount"."lastVoteAt", excluded."lastVoteAt")`,
+          org.id, provider.id, voterKey, day, voterName, receivedAt,
+        );
         return { id: uuid, publicId: `vt_${uuid}`, duplicate: false };
       });
     },

@@ -1,0 +1,71 @@
+// Admin summaries and alerts as Discord-compatible bodies (readable in a chat channel; nobody is pinged).
+import type { ChatMessageBody } from '../delivery/chat-message.js';
+
+const BLUE = 0x3498db;
+const ORANGE = 0xe67e22;
+const RED = 0xe74c3c;
+
+export interface PeriodFigures {
+  title: string;
+  periodLabel: string;
+  total: number;
+  byProvider: { name: string; count: number }[];
+  topVoters: { name: string; count: number }[];
+  failedDeliveries: number;
+}
+
+const lines = (rows: { name: string; count: number }[]) => rows.map((r) => `${r.name}: ${r.count}`).join('\n').slice(0, 1024) || 'none';
+
+export function summaryMessage(f: PeriodFigures): ChatMessageBody {
+  return {
+    embeds: [
+      {
+        color: BLUE,
+        title: f.title,
+        description: `**${f.total}** vote${f.total === 1 ? '' : 's'} ${f.periodLabel}.`,
+        fields: [
+          { name: 'By provider', value: lines(f.byProvider), inline: true },
+          { name: 'Top voters', value: lines(f.topVoters), inline: true },
+          { name: 'Failed deliveries', value: String(f.failedDeliveries), inline: false },
+        ],
+        footer: { text: 'Vote Relay admin summary' },
+      },
+    ],
+    allowed_mentions: { parse: [] },
+  };
+}
+
+export function spikeMessage(lastHour: number, hourlyMean: number): ChatMessageBody {
+  return {
+    embeds: [
+      {
+        color: ORANGE,
+        title: 'Vote spike',
+        description: `**${lastHour}** votes in the last hour, against an average of ${hourlyMean.toFixed(1)} per hour over the previous 7 days.`,
+        footer: { text: 'Vote Relay admin alert' },
+      },
+    ],
+    allowed_mentions: { parse: [] },
+  };
+}
+
+export function usageMessage(what: 'votes' | 'providers', percent: 80 | 100, current: number, limit: number): ChatMessageBody {
+  const noun = what === 'votes' ? 'votes this month' : 'providers';
+  const consequence =
+    what === 'votes' && percent === 100
+      ? ' Votes are still recorded, but chat notifications and callbacks are skipped until next month or an upgrade.'
+      : percent === 100
+        ? ' No more can be added on this plan.'
+        : '';
+  return {
+    embeds: [
+      {
+        color: percent === 100 ? RED : ORANGE,
+        title: `Usage at ${percent}%`,
+        description: `${current} of ${limit} ${noun} used.${consequence}`,
+        footer: { text: 'Vote Relay usage warning' },
+      },
+    ],
+    allowed_mentions: { parse: [] },
+  };
+}

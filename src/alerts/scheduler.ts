@@ -1,0 +1,171 @@
+// Scheduled admin alerts (Growth+, each behind its setting): daily and weekly summaries, vote spikes, usage at 80%
+// and 100%. Every alert claims a row (organization, kind, period) with a unique key before it is queued, in the
+// same transaction as its delivery job, so several instances never send one twice; after an outage only the
+// latest finished period is sent, once. Time comes from the injectable clock.
+import type { AppDeps } from '../app-deps.js';
+import { PLAN_LIMITS } from '../auth/plans.js';
+import { addDays, utcDay, utcDayStart, utcMonthStart, utcWeekStart } from '../time.js';
+import { planOf } from '../modules/organization/organization.service.js';
+import type { Organization } from '../generated/sqlite/client.js';
+import type { ChatMessageBody } from '../delivery/chat-message.js';
+import { spikeMessage, summaryMessage, usageMessage } from './messages.js';
+
+const HOUR = 3_600_000;
+/** A spike: the last hour has at least this many votes … */
+export const SPIKE_MIN_VOTES = 20;
+/** … and more than this many times the trailing 7-day hourly mean. */
+export const SPIKE_FACTOR = 3;
+/** At most one spike alert per 6-hour UTC window. */
+export const SPIKE_WINDOW_MS = 6 * HOUR;
+const ALERT_MAX_ATTEMPTS = 5;
+
+export interface AlertScheduler {
+  start(): void;
+  stop(): void;
+  /** Checks every organization once; returns how many alerts it queued. */
+  tick(): Promise<number>;
+}
+
+export function createAlertScheduler(deps: AppDeps, options: { intervalMs: number; onQueued?: () => void }): AlertScheduler {
+  const { prisma } = deps.db;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<number> | null = null;
+
+  /** Claims (org, kind, period) and queues the alert; false when another instance (or an earlier tick) has it. */
+  async function claim(org: Organization, kind: string, periodKey: string, build: () => Promise<ChatMessageBody>): Promise<boolean> {
+    const taken = await prisma.alertMarker.findUnique({ where: { organizationId_kind_periodKey: { organizationId: org.id, kind, periodKey } } });
+    if (taken) return false;
+    const body = await build();
+    try {
+      await prisma.$transaction(async (tx) => {
+        await tx.alertMarker.create({ data: { organizationId: org.id, kind, periodKey, createdAt: deps.clock.now() } });
+        await tx.deliveryJob.create({
+          data: {
+            organizationId: org.id,
+            kind: 'alert',
+            maxAttempts: ALERT_MAX_ATTEMPTS,
+            uniqueKey: `alert:${org.id}:${kind}:${periodKey}`,
+            payloadJson: JSON.stringify(body),
+            runAt: deps.clock.now(),
+          },
+        });
+      });
+      return true;
+    } catch (err) {
+      if ((err as { code?: string }).code === 'P2002') return false; // another instance won the race
+      throw err;
+    }
+  }
+
+  async function periodFigures(org: Organization, from: Date, to: Date) {
+    const [fromDay, lastDay] = [utcDay(from), utcDay(addDays(to, -1))];
+    const [providers, providerDays, voters, failed] = await Promise.all([
+      prisma.provider.findMany({ where: { organizationId: org.id }, select: { id: true, name: true } }),
+      prisma.providerDailyCount.groupBy({ by: ['providerId'], where: { organizationId: org.id, day: { gte: fromDay, lte: lastDay } }, _sum: { count: true } }),
+      prisma.voterDailyCount.groupBy({
+        by: ['voterKey'],
+        where: { organizationId: org.id, day: { gte: fromDay, lte: lastDay } },
+        _sum: { count: true },
+        _max: { voterName: true },
+        orderBy: [{ _sum: { count: 'desc' } }, { voterKey: 'asc' }],
+        take: 5,
+      }),
+      prisma.deliveryJob.count({ where: { organizationId: org.id, status: 'failed', vote: { receivedAt: { gte: from, lt: to } } } }),
+    ]);
+    const names = new Map(providers.map((p) => [p.id, p.name]));
+    const byProvider = providerDays
+      .map((p) => ({ name: names.get(p.providerId) ?? p.providerId, count: p._sum.count ?? 0 }))
+      .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
+    return {
+      total: byProvider.reduce((s, p) => s + p.count, 0),
+      byProvider,
+      topVoters: voters.map((v) => ({ name: v._max.voterName ?? v.voterKey, count: v._sum.count ?? 0 })),
+      failedDeliveries: failed,
+    };
+  }
+
+  async function checkOrganization(org: Organization, now: Date): Promise<number> {
+    let queued = 0;
+    if (org.adminDailySummary) {
+      const day = addDays(utcDayStart(now), -1);
+      if (await claim(org, 'daily_summary', utcDay(day), async () =>
+        summaryMessage({ title: `Daily summary · ${utcDay(day)}`, periodLabel: `on ${utcDay(day)} (UTC)`, ...(await periodFigures(org, day, addDays(day, 1))) }),
+      )) queued++;
+    }
+    if (org.adminWeeklySummary) {
+      const week = addDays(utcWeekStart(now), -7);
+      const label = `${utcDay(week)} to ${utcDay(addDays(week, 6))}`;
+      if (await claim(org, 'weekly_summary', utcDay(week), async () =>
+        summaryMessage({ title: `Weekly summary · ${label}`, periodLabel: `in the week ${label} (UTC)`, ...(await periodFigures(org, week, addDays(week, 7))) }),
+      )) queued++;
+    }
+    if (org.adminVoteSpikeAlerts) {
+      const [lastHour, previousWeek] = await Promise.all([
+        prisma.vote.count({ where: { organizationId: org.id, receivedAt: { gte: new Date(now.getTime() - HOUR), lte: now } } }),
+        prisma.vote.count({ where: { organizationId: org.id, receivedAt: { gte: new Date(now.getTime() - 169 * HOUR), lt: new Date(now.getTime() - HOUR) } } }),
+      ]);
+      const mean = previousWeek / 168;
+      if (lastHour >= SPIKE_MIN_VOTES && lastHour > SPIKE_FACTOR * mean) {
+        const window = String(Math.floor(now.getTime() / SPIKE_WINDOW_MS));
+        if (await claim(org, 'vote_spike', window, async () => spikeMessage(lastHour, mean))) queued++;
+      }
+    }
+    if (org.adminUsageWarnings) {
+      const limits = PLAN_LIMITS[planOf(org)];
+      const month = utcDay(utcMonthStart(now)).slice(0, 7);
+      const [votes, providers] = await Promise.all([
+        prisma.providerDailyCount.aggregate({ where: { organizationId: org.id, day: { gte: utcDay(utcMonthStart(now)) } }, _sum: { count: true } }).then((r) => r._sum.count ?? 0),
+        prisma.provider.count({ where: { organizationId: org.id } }),
+      ]);
+      for (const [what, current, limit] of [['votes', votes, limits.votesPerMonth], ['providers', providers, limits.providers]] as const) {
+        for (const percent of [100, 80] as const) {
+          if (current >= (limit * percent) / 100) {
+            if (await claim(org, `usage_${what}_${percent}`, month, async () => usageMessage(what, percent, current, limit))) queued++;
+            break; // at 100% the 80% warning is no longer news
+          }
+        }
+      }
+    }
+    return queued;
+  }
+
+  async function tick(): Promise<number> {
+    const now = deps.clock.now();
+    const orgs = await prisma.organization.findMany({
+      where: {
+        status: 'active',
+        plan: { in: ['growth', 'pro', 'business'] },
+        chatAdminWebhookUrl: { not: null },
+        OR: [{ adminDailySummary: true }, { adminWeeklySummary: true }, { adminVoteSpikeAlerts: true }, { adminUsageWarnings: true }],
+      },
+    });
+    let queued = 0;
+    for (const org of orgs) {
+      try {
+        queued += await checkOrganization(org, now);
+      } catch (err) {
+        deps.logger.error({ err, organizationId: org.id }, 'admin alert check failed');
+      }
+    }
+    if (queued > 0) options.onQueued?.();
+    return queued;
+  }
+
+  const runOnce = () => {
+    if (running) return running;
+    running = tick().finally(() => (running = null));
+    return running;
+  };
+
+  return {
+    start() {
+      timer = setInterval(() => void runOnce().catch((err) => deps.logger.error({ err }, 'alert scheduler tick failed')), options.intervalMs);
+      timer.unref();
+      void runOnce().catch((err) => deps.logger.error({ err }, 'alert scheduler tick failed'));
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+    },
+    tick: runOnce,
+  };
+}
