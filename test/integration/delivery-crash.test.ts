@@ -4,6 +4,7 @@
 // delivery id may ever be worked on by two workers at the same time.
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_SECRET_KEY, databaseUnavailable, dialect, testDatabaseUrl, uniqueSlug } from '../kit/app.js';
 import { runCli, type ServerProcess } from '../kit/processes.js';
@@ -84,24 +85,56 @@ describe.skipIf(databaseUnavailable)('delivery after a crashed server process', 
   interface HookAnswer {
     voteId: string;
     duplicate: boolean;
+    /** 5xx answers (and the server's error log line for each) before the 200. */
+    serverErrors: string[];
+    /** Posted again after the instance it first went to was killed without answering. */
+    afterKill?: boolean;
   }
 
-  /** Posts vote `i` (a body no other vote has) to one server; throws on a network error or a non-200. */
-  async function postVote(server: ServerProcess, hookPath: string, run: string, i: number): Promise<HookAnswer> {
-    const res = await fetch(`${server.url}${hookPath}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ user: `Voter${i}`, run, n: i }),
-    });
-    const text = await res.text();
-    if (res.status !== 200) {
-      const requestId = /"request_id":"([^"]+)"/.exec(text)?.[1];
-      await new Promise((r) => setTimeout(r, 200)); // let the server's log line arrive
-      const related = server.logs.filter((l) => (requestId && l.includes(requestId)) || /"level":(50|60)/.test(l)).slice(0, 5);
-      throw new Error(`hook answered ${res.status}: ${text}\nserver log:\n${related.join('\n')}`);
+  /** The first error log line of `server` about `requestId` (a 5xx's cause), waiting briefly for it to arrive. */
+  async function errorCause(server: ServerProcess, text: string): Promise<string> {
+    const requestId = /"request_id":"([^"]+)"/.exec(text)?.[1];
+    const find = () => server.logs.find((l) => /"level":(50|60)/.test(l) && (!requestId || l.includes(requestId)));
+    for (let i = 0; i < 10 && !find(); i++) await new Promise((r) => setTimeout(r, 20));
+    const line = find();
+    if (!line) return text;
+    try {
+      return String(JSON.parse(line).err?.message ?? line).replace(/\s+/g, ' ').slice(-400);
+    } catch {
+      return line.slice(0, 400);
     }
-    const data = JSON.parse(text).data;
-    return { voteId: data.vote_id, duplicate: data.duplicate };
+  }
+
+  /**
+   * Posts vote `i` (a body no other vote has) to one server. Like a voting site, retries a 5xx (the hook promises
+   * a 5xx only when nothing was stored); throws on a network error, a 4xx, or when the 5xx persist.
+   */
+  async function postVote(server: ServerProcess, hookPath: string, run: string, i: number): Promise<HookAnswer> {
+    const serverErrors: string[] = [];
+    for (;;) {
+      const res = await fetch(`${server.url}${hookPath}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ user: `Voter${i}`, run, n: i }),
+      });
+      const text = await res.text();
+      if (res.status === 200) {
+        const data = JSON.parse(text).data;
+        return { voteId: data.vote_id, duplicate: data.duplicate, serverErrors };
+      }
+      if (res.status < 500 || serverErrors.length >= 5) throw new Error(`hook answered ${res.status}: ${text} (${await errorCause(server, text)})`);
+      serverErrors.push(`${res.status} ${await errorCause(server, text)}`);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }
+
+  /** The 5xx seen while posting: how many, a few distinct causes, and any 5xx whose vote was stored after all. */
+  function serverErrorReport(answers: HookAnswer[]) {
+    const errored = answers.filter((a) => a.serverErrors.length > 0);
+    // A 5xx promises "not stored": the retry of the same body must then make a new vote, not find a duplicate.
+    expect(errored.filter((a) => a.duplicate && !a.afterKill).map((a) => [a.voteId, a.serverErrors]), 'votes stored although the hook answered 5xx').toEqual([]);
+    const causes = [...new Set(errored.flatMap((a) => a.serverErrors).map((e) => e.replace(/\d+ ms/g, 'N ms')))].slice(0, 3);
+    return `hook-5xx=${errored.reduce((n, a) => n + a.serverErrors.length, 0)} (votes affected=${errored.length}${causes.length ? `; causes: ${causes.join(' | ')}` : ''})`;
   }
 
   /** Every acknowledged vote received, then every vote of the org `sent` in the database and over the API. */
@@ -164,6 +197,9 @@ describe.skipIf(databaseUnavailable)('delivery after a crashed server process', 
     };
   }
 
+  /** Requests a live sender gave up on (its timeout), as opposed to those cut by the kill. */
+  const abortedAfter = (receiver: TimingReceiver, at: number) => receiver.requests.filter((r) => r.aborted && r.start > at).length;
+
   const workerWarnings = (server: ServerProcess) => ({
     leaseLost: server.logs.filter((l) => l.includes('lease lost')).length,
     claimFailed: server.logs.filter((l) => l.includes('claiming delivery jobs failed')).length,
@@ -185,12 +221,14 @@ describe.skipIf(databaseUnavailable)('delivery after a crashed server process', 
       const ingestMs = Date.now() - ingestStarted;
       const acked = answers.map((a) => a.voteId);
       expect(new Set(acked).size).toBe(VOTES);
+      const hook5xx = serverErrorReport(answers);
       expect(answers.filter((a) => a.duplicate)).toEqual([]);
       const receivedAtAck = receiver.voteIds().size;
 
       await waitUntil(() => receiver.voteIds().size >= 50, 30_000, () => `only ${receiver.voteIds().size} callbacks arrived`);
       const receivedBeforeKill = receiver.voteIds().size;
       const openAtKill = receiver.requests.filter((r) => r.end === null).length;
+      const killedAt = performance.now();
       first.child.kill('SIGKILL');
       await first.exited;
       // The crash must land while most of the work is still queued or in flight.
@@ -201,10 +239,10 @@ describe.skipIf(databaseUnavailable)('delivery after a crashed server process', 
       try {
         const result = await verifyDelivered({ receiver, acked, orgId, key, apiServer: () => second, label: dialect });
         console.log(
-          `[delivery-crash ${dialect}, one instance] acknowledged=${acked.length} (ingest ${ingestMs} ms; ${receivedAtAck} delivered by then)` +
+          `[delivery-crash ${dialect}, one instance] acknowledged=${acked.length} (ingest ${ingestMs} ms; ${receivedAtAck} delivered by then) ${hook5xx}` +
             ` received-before-kill=${receivedBeforeKill} open-at-kill=${openAtKill}` +
             ` finish-after-restart=${result.receivedAllAt - restarted} ms total=${Date.now() - started} ms` +
-            ` requests=${result.requests} aborted=${result.abortedRequests}` +
+            ` requests=${result.requests} aborted=${result.abortedRequests} (started after the kill: ${abortedAfter(receiver, killedAt)})` +
             ` votes-received-twice=${result.votesReceivedTwiceOrMore} delivery-ids-received-twice=${result.deliveryIdsReceivedTwiceOrMore}` +
             ` db=${JSON.stringify(result.counts)} worker-warnings(first)=${JSON.stringify(workerWarnings(first))} (second)=${JSON.stringify(workerWarnings(second))}`,
         );
@@ -233,7 +271,7 @@ describe.skipIf(databaseUnavailable)('delivery after a crashed server process', 
         retriedAfterKill: 0,
         duplicatesOnRetry: 0,
         acked: 0,
-        kill: null as { receivedBeforeKill: number; ackedBeforeKill: number; openAtKill: number; at: number } | null,
+        kill: null as { perf: number; receivedBeforeKill: number; ackedBeforeKill: number; openAtKill: number; at: number } | null,
       };
       // Alternate between the two instances; once A is dead, its share goes to B, then to the restarted A.
       const target = (i: number) => (i % 2 === 1 ? b : !state.aDead ? a : state.aRestarted ?? b);
@@ -245,6 +283,7 @@ describe.skipIf(databaseUnavailable)('delivery after a crashed server process', 
           () => `kill condition not reached: ${state.acked} acknowledged, ${receiver.voteIds().size} received`,
         );
         state.kill = {
+          perf: performance.now(),
           receivedBeforeKill: receiver.voteIds().size,
           ackedBeforeKill: state.acked,
           openAtKill: receiver.requests.filter((r) => r.end === null).length,
@@ -268,7 +307,7 @@ describe.skipIf(databaseUnavailable)('delivery after a crashed server process', 
             const answer = await postVote(server, hookPath, run, i);
             state.acked++;
             if (tries > 0 && answer.duplicate) state.duplicatesOnRetry++;
-            return answer;
+            return { ...answer, afterKill: tries > 0 };
           } catch (err) {
             if (server !== a || !state.aDead || tries > 3) throw err;
             state.retriedAfterKill++;
@@ -280,6 +319,7 @@ describe.skipIf(databaseUnavailable)('delivery after a crashed server process', 
       if (killerError) throw killerError;
       const acked = answers.map((x) => x.voteId);
       expect(new Set(acked).size).toBe(VOTES);
+      const hook5xx = serverErrorReport(answers);
       expect(answers.filter((x) => x.duplicate).length).toBe(state.duplicatesOnRetry);
       const kill = state.kill!;
       const aRestarted = state.aRestarted!;
@@ -289,13 +329,13 @@ describe.skipIf(databaseUnavailable)('delivery after a crashed server process', 
         const result = await verifyDelivered({ receiver, acked, orgId, key, apiServer: () => b, label: `${dialect} x2` });
         // Votes A stored without answering may exist on top of the acknowledged ones; all of them were sent.
         console.log(
-          `[delivery-crash ${dialect}, two instances] acknowledged=${acked.length} (ingest ${ingestMs} ms; ${kill.ackedBeforeKill} before the kill)` +
+          `[delivery-crash ${dialect}, two instances] acknowledged=${acked.length} (ingest ${ingestMs} ms; ${kill.ackedBeforeKill} before the kill) ${hook5xx}` +
             ` received-before-kill=${kill.receivedBeforeKill} open-at-kill=${kill.openAtKill}` +
             ` posts-retried-after-kill=${state.retriedAfterKill} (answered duplicate=${state.duplicatesOnRetry}) votes-in-db=${result.counts.votes}` +
             ` finish-after-kill=${result.receivedAllAt - kill.at} ms total=${Date.now() - started} ms` +
-            ` requests=${result.requests} aborted=${result.abortedRequests}` +
+            ` requests=${result.requests} aborted=${result.abortedRequests} (started after the kill: ${abortedAfter(receiver, kill.perf)})` +
             ` votes-received-twice=${result.votesReceivedTwiceOrMore} delivery-ids-received-twice=${result.deliveryIdsReceivedTwiceOrMore}` +
-            ` worker-warnings(a)=${JSON.stringify(workerWarnings(a))} (b)=${JSON.stringify(workerWarnings(b))}` +
+            ` db=${JSON.stringify(result.counts)} worker-warnings(a)=${JSON.stringify(workerWarnings(a))} (b)=${JSON.stringify(workerWarnings(b))}` +
             ` (a restarted)=${JSON.stringify(workerWarnings(aRestarted))}`,
         );
       } finally {

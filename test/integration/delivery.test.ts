@@ -217,6 +217,30 @@ describe.skipIf(databaseUnavailable)('delivery: chat notifications and callbacks
     expect(readOnly.body.error.code).toBe('INSUFFICIENT_SCOPE');
   });
 
+  it('answers what a dashboard needs in one GraphQL round trip, failing callbacks included', async () => {
+    const s = await setup();
+    const cb = await s.addCallback({ name: 'Gone for good', url: `${game.url}/dash410` });
+    game.script({ status: 410 });
+    const id = await s.vote('Dash');
+    await until(() => s.read(id), settled);
+    const res = await app.request('POST', '/graphql', {
+      key: s.org.readKey,
+      body: {
+        query: `{ organization { slug usage { votesThisMonth votesLimit } }
+          dashboardStats { summary { today allTime } }
+          votes(limit: 5) { total votes { publicId callbackStatus } }
+          failingCallbacks { callback { id name } failedLast24h lastError } }`,
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toBeUndefined();
+    const data = res.body.data;
+    expect(data.organization.usage).toEqual({ votesThisMonth: 1, votesLimit: 250_000 });
+    expect(data.dashboardStats.summary).toEqual({ today: 1, allTime: 1 });
+    expect(data.votes).toEqual({ total: 1, votes: [{ publicId: id, callbackStatus: 'failed' }] });
+    expect(data.failingCallbacks).toEqual([{ callback: { id: cb.id, name: 'Gone for good' }, failedLast24h: 1, lastError: 'HTTP 410' }]);
+  });
+
   it('keeps the deprecated server_callback_url working as an implicit callback', async () => {
     const s = await setup({ server_callback_url: `${game.url}/legacy` });
     const id = await s.vote('Legacy');

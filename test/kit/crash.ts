@@ -140,8 +140,10 @@ export interface OrgDeliveryCounts {
   voteStatuses: Record<string, number>;
   /** Callback jobs by status. */
   jobStatuses: Record<string, number>;
-  /** Delivery attempts recorded for the organization's callback jobs. */
+  /** Delivery attempts recorded for the organization. */
   attempts: number;
+  /** Unsuccessful recorded attempts by error text. */
+  failedAttempts: Record<string, number>;
 }
 
 /** Reads the organization's vote and job statuses straight from the database (SQLite file or PostgreSQL). */
@@ -149,9 +151,11 @@ export async function orgDeliveryCounts(databaseUrl: string, organizationId: str
   const VOTES = `SELECT "callbackStatus" AS status, COUNT(*) AS n FROM "Vote" WHERE "organizationId" = $1 GROUP BY "callbackStatus"`;
   const JOBS = `SELECT status, COUNT(*) AS n FROM "DeliveryJob" WHERE "organizationId" = $1 AND kind = 'callback' GROUP BY status`;
   const ATTEMPTS = `SELECT COUNT(*) AS n FROM "DeliveryAttempt" WHERE "organizationId" = $1`;
+  const FAILED = `SELECT COALESCE(error, 'HTTP ' || "statusCode") AS status, COUNT(*) AS n FROM "DeliveryAttempt" WHERE "organizationId" = $1 AND NOT success GROUP BY 1`;
   type Row = { status: string; n: number | string };
   let votes: Row[];
   let jobs: Row[];
+  let failed: Row[];
   let attempts: number;
   if (databaseUrl.startsWith('file:')) {
     const db = new Sqlite(databaseUrl.slice('file:'.length), { readonly: true, fileMustExist: true });
@@ -159,6 +163,7 @@ export async function orgDeliveryCounts(databaseUrl: string, organizationId: str
       const q = (sql: string) => sql.replace('$1', '?');
       votes = db.prepare(q(VOTES)).all(organizationId) as Row[];
       jobs = db.prepare(q(JOBS)).all(organizationId) as Row[];
+      failed = db.prepare(q(FAILED)).all(organizationId) as Row[];
       attempts = Number((db.prepare(q(ATTEMPTS)).get(organizationId) as { n: number }).n);
     } finally {
       db.close();
@@ -169,6 +174,7 @@ export async function orgDeliveryCounts(databaseUrl: string, organizationId: str
     try {
       votes = (await client.query<Row>(VOTES, [organizationId])).rows;
       jobs = (await client.query<Row>(JOBS, [organizationId])).rows;
+      failed = (await client.query<Row>(FAILED, [organizationId])).rows;
       attempts = Number((await client.query<{ n: string }>(ATTEMPTS, [organizationId])).rows[0].n);
     } finally {
       await client.end();
@@ -181,6 +187,7 @@ export async function orgDeliveryCounts(databaseUrl: string, organizationId: str
     voteStatuses,
     jobStatuses: tally(jobs),
     attempts,
+    failedAttempts: tally(failed),
   };
 }
 

@@ -158,3 +158,24 @@ builder.mutationField('rotateCallbackSecret', (t) =>
     resolve: (_root, { id }, ctx) => ctx.services.callbacks.rotateSecret(orgId(ctx), String(id)),
   }),
 );
+
+const FailingCallback = builder
+  .objectRef<{ callback: Callback; failedLast24h: number; lastError: string | null; lastFailedAt: Date }>('FailingCallback')
+  .implement({
+    description: 'A callback with deliveries that failed for good in the last 24 hours',
+    fields: (t) => ({
+      callback: t.field({ type: CallbackRef, resolve: (f) => f.callback }),
+      failedLast24h: t.exposeInt('failedLast24h'),
+      lastError: t.exposeString('lastError', { nullable: true }),
+      lastFailedAt: t.expose('lastFailedAt', { type: 'DateTime' }),
+    }),
+  });
+
+builder.queryField('failingCallbacks', (t) =>
+  t.field({
+    type: [FailingCallback],
+    description: 'For a dashboard: callbacks whose deliveries failed for good in the last 24 hours, most failures first',
+    authScopes: { access: { scope: 'read' } },
+    resolve: (_root, _args, ctx) => ctx.services.callbacks.failing(orgId(ctx)),
+  }),
+);

@@ -143,7 +143,28 @@ export function createCallbackService(deps: AppDeps) {
     return { url: callback.url ?? '', method: 'POST', headers, payload, sent: false };
   }
 
-  return { get, list, create, update, remove, rotateSecret, test };
+  /** Callbacks with jobs that failed for good in the last 24 hours (a dashboard's "needs attention"). */
+  async function failing(organizationId: string) {
+    const since = new Date(deps.clock.now().getTime() - 86_400_000);
+    const groups = await prisma.deliveryJob.groupBy({
+      by: ['callbackId'],
+      where: { organizationId, status: 'failed', kind: 'callback', updatedAt: { gte: since }, callbackId: { not: null } },
+      _count: { _all: true },
+      _max: { updatedAt: true },
+    });
+    if (groups.length === 0) return [];
+    const [callbacks, latest] = await Promise.all([
+      prisma.callback.findMany({ where: { organizationId, id: { in: groups.map((g) => g.callbackId!) } } }),
+      Promise.all(groups.map((g) => prisma.deliveryJob.findFirst({ where: { callbackId: g.callbackId, status: 'failed' }, orderBy: { updatedAt: 'desc' }, select: { lastError: true } }))),
+    ]);
+    const byId = new Map(callbacks.map((c) => [c.id, c]));
+    return groups
+      .map((g, i) => ({ callback: byId.get(g.callbackId!)!, failedLast24h: g._count._all, lastError: latest[i]?.lastError ?? null, lastFailedAt: g._max.updatedAt! }))
+      .filter((f) => f.callback)
+      .sort((a, b) => b.failedLast24h - a.failedLast24h);
+  }
+
+  return { get, list, create, update, remove, rotateSecret, test, failing };
 }
 
 export type CallbackService = ReturnType<typeof createCallbackService>;
