@@ -2,7 +2,12 @@
 import type { RestRoute } from '../route.js';
 
 const CALLBACK_FIELDS = `id name kind url timeout_ms: timeoutMs enabled priority payload_template: payloadTemplate
-  created_at: createdAt updated_at: updatedAt`;
+  created_at: createdAt updated_at: updatedAt host port service_name: serviceName has_token: hasToken public_key: publicKey`;
+
+const VOTIFIER_ONLY = ['host', 'port', 'service_name', 'has_token', 'public_key'];
+/** HTTP callbacks keep exactly the interface's fields; votifier ones add theirs. */
+const shape = (cb: Record<string, unknown>) =>
+  cb.kind === 'votifier' ? cb : Object.fromEntries(Object.entries(cb).filter(([k]) => !VOTIFIER_ONLY.includes(k)));
 
 export const callbackRoutes: RestRoute[] = [
   {
@@ -16,7 +21,7 @@ export const callbackRoutes: RestRoute[] = [
     path: '/callbacks',
     document: `query ($includeDisabled: Boolean) { callbacks(includeDisabled: $includeDisabled) { count limit callbacks { ${CALLBACK_FIELDS} } } }`,
     variables: (req) => ({ includeDisabled: req.query.include_disabled }),
-    data: (r) => r.callbacks,
+    data: (r) => ({ ...r.callbacks, callbacks: r.callbacks.callbacks.map(shape) }),
   },
   {
     method: 'post',
@@ -24,21 +29,21 @@ export const callbackRoutes: RestRoute[] = [
     document: `mutation ($input: CreateCallbackInput!) { createCallback(input: $input) { signing_secret: signingSecret callback { ${CALLBACK_FIELDS} } } }`,
     variables: (req) => ({ input: req.body ?? {} }),
     status: 201,
-    data: (r) => ({ ...r.createCallback.callback, signing_secret: r.createCallback.signing_secret }),
+    data: (r) => ({ ...shape(r.createCallback.callback), signing_secret: r.createCallback.signing_secret }),
   },
   {
     method: 'get',
     path: '/callbacks/:id',
     document: `query ($id: ID!) { callback(id: $id) { ${CALLBACK_FIELDS} } }`,
     variables: (req) => ({ id: req.params.id }),
-    data: (r) => r.callback,
+    data: (r) => shape(r.callback),
   },
   {
     method: 'patch',
     path: '/callbacks/:id',
     document: `mutation ($id: ID!, $input: UpdateCallbackInput!) { updateCallback(id: $id, input: $input) { ${CALLBACK_FIELDS} } }`,
     variables: (req) => ({ id: req.params.id, input: req.body ?? {} }),
-    data: (r) => r.updateCallback,
+    data: (r) => shape(r.updateCallback),
   },
   {
     method: 'delete',

@@ -11,6 +11,9 @@ import { standardWebhookHeaders } from './signing.js';
 import { callbackOutcome, chatOutcome, chatRetryAfterMs, parseRetryAfter, type AttemptOutcome } from './retry-policy.js';
 import type { AttemptRecord, ClaimedJob } from './job-queue.js';
 import { DEFAULT_PAYLOAD_TEMPLATE, DEFAULT_TIMEOUT_MS } from '../modules/callbacks/callbacks.service.js';
+import { sendVotifierVote } from './votifier.js';
+import { readPathAsText } from '../json-path.js';
+import type { Resolver } from '../net/ssrf-guard.js';
 
 export interface SendResult {
   attempt: AttemptRecord | null;
@@ -148,4 +151,43 @@ export async function sendHttpCallback(deps: AppDeps, ctx: JobContext): Promise<
         deps.config.retryScheduleMs,
       );
   return { attempt: record(attempt, url, response, failure, error), outcome, error };
+}
+
+/** A vote forwarded over the Votifier protocol (v2 with a token, v1 with a public key). */
+export async function sendVotifierCallback(deps: AppDeps, ctx: JobContext, resolver?: Resolver): Promise<SendResult> {
+  const { job, vote, callback } = ctx;
+  if (!vote || !callback || !callback.host) return { attempt: null, outcome: { kind: 'skipped' }, error: 'The callback was deleted' };
+  const attempt = job.attempts + 1;
+  const target = `votifier://${callback.host}:${callback.port}`;
+  const started = performance.now();
+  let parsedPayload: unknown = null;
+  try {
+    parsedPayload = JSON.parse(vote.rawPayload);
+  } catch {
+    // a form or GET delivery stored as text: no address in it
+  }
+  const address = readPathAsText(parsedPayload, 'ip') ?? readPathAsText(parsedPayload, 'address') ?? '127.0.0.1';
+  let error: string | null = null;
+  try {
+    await sendVotifierVote(
+      {
+        host: callback.host,
+        port: callback.port ?? 8192,
+        token: callback.votifierTokenEnc ? deps.secrets.open(callback.votifierTokenEnc) : null,
+        publicKey: callback.votifierPublicKey,
+        timeoutMs: callback.timeoutMs,
+      },
+      { serviceName: callback.serviceName ?? 'VoteRelay', username: vote.voterName, address, timestamp: vote.receivedAt.getTime() },
+      { allowPrivateTargets: deps.config.allowPrivateTargets, resolver },
+    );
+  } catch (err) {
+    error = (err as Error).message;
+  }
+  const durationMs = Math.round(performance.now() - started);
+  const outcome = callbackOutcome({ status: error ? null : 200, retryAfterMs: null }, attempt, deps.config.retryScheduleMs);
+  return {
+    attempt: { attempt, target, statusCode: null, success: error === null, durationMs, error, responseExcerpt: error ? null : 'ok' },
+    outcome,
+    error,
+  };
 }

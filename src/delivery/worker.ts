@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../app-deps.js';
 import { planAtLeast } from '../auth/plans.js';
 import { claimJobs, finishAttempt, type ClaimedJob, type JobResolution } from './job-queue.js';
-import { createUnknownWebhookMemory, sendAlert, sendChat, sendHttpCallback, type JobContext, type SendResult } from './senders.js';
+import { createUnknownWebhookMemory, sendAlert, sendChat, sendHttpCallback, sendVotifierCallback, type JobContext, type SendResult } from './senders.js';
 import { permanentFailureAlert } from './alerts.js';
 
 export interface DeliveryWorkerOptions {
@@ -66,6 +66,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
       case 'alert':
         return sendAlert(deps, ctx, unknownWebhooks);
       case 'callback':
+        return ctx.callback?.kind === 'votifier' ? sendVotifierCallback(deps, ctx, deps.http.resolver) : sendHttpCallback(deps, ctx);
       case 'legacy_callback':
         return sendHttpCallback(deps, ctx);
       default:

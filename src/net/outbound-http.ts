@@ -27,6 +27,8 @@ export interface OutboundHttp {
   checkTarget(url: string): Promise<string | null>;
   post(url: string, options: { headers: Record<string, string>; body: string; timeoutMs: number }): Promise<OutboundResponse>;
   close(): Promise<void>;
+  /** The DNS in use (the Votifier client's TCP connections check addresses with it too). */
+  resolver: Resolver;
 }
 
 // Enough of a response to show in a delivery log or an error; receivers' bodies are not ours to keep.
@@ -90,5 +92,6 @@ export function createOutboundHttp(options: { allowPrivateTargets: boolean; user
       }
     },
     close: () => agent.close(),
+    resolver,
   };
 }

@@ -14,6 +14,11 @@ export const CallbackRef = builder.prismaObject('Callback', {
     name: t.exposeString('name'),
     kind: t.exposeString('kind'),
     url: t.exposeString('url', { nullable: true }),
+    host: t.exposeString('host', { nullable: true }),
+    port: t.exposeInt('port', { nullable: true }),
+    serviceName: t.exposeString('serviceName', { nullable: true }),
+    hasToken: t.boolean({ resolve: (c) => c.votifierTokenEnc !== null }),
+    publicKey: t.exposeString('votifierPublicKey', { nullable: true }),
     timeoutMs: t.exposeInt('timeoutMs'),
     enabled: t.exposeBoolean('enabled'),
     priority: t.exposeInt('priority'),
@@ -77,8 +82,15 @@ const callbackFields = (t: any) => ({
   enabled: t.boolean(),
   priority: t.int(),
   payloadTemplate: t.field({ type: 'JSON' }),
+  host: t.string({ description: 'votifier: the Votifier server host' }),
+  port: t.int({ description: 'votifier: port (default 8192)' }),
+  serviceName: t.string({ description: 'votifier: the service name the server sees' }),
+  token: t.string({ description: 'votifier v2: the server token; never returned' }),
+  publicKey: t.string({ description: 'votifier v1: the RSA public key (PEM or base64)' }),
 });
-const CreateCallbackInput = builder.inputType('CreateCallbackInput', { fields: (t) => ({ ...callbackFields(t), name: t.string({ required: true }), url: t.string({ required: true }) }) });
+const CreateCallbackInput = builder.inputType('CreateCallbackInput', {
+  fields: (t) => ({ ...callbackFields(t), kind: t.string({ description: 'http (default) or votifier' }), name: t.string({ required: true }) }),
+});
 const UpdateCallbackInput = builder.inputType('UpdateCallbackInput', { fields: (t) => callbackFields(t) });
 
 const defined = (input: object) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));

@@ -10,6 +10,34 @@ import { planOf } from '../organization/organization.service.js';
 import { generateSigningSecret, standardWebhookHeaders } from '../../delivery/signing.js';
 import { renderJson, voteLookup } from '../../delivery/template.js';
 import { sampleTemplateValues } from '../../delivery/template-variables.js';
+import { DEFAULT_VOTIFIER_PORT, parseVotifierPublicKey, v1Block, v1Plaintext, v2Frame, v2Message } from '../../delivery/votifier.js';
+
+const CHALLENGE_PLACEHOLDER = '<challenge from the server greeting>';
+
+/** What a votifier delivery would send for a sample vote (the real challenge comes from the server's greeting). */
+function votifierTestFrame(deps: AppDeps, callback: Callback, username: string, now: Date) {
+  const vote = { serviceName: callback.serviceName ?? 'VoteRelay', username, address: '127.0.0.1', timestamp: now.getTime() };
+  const target = `votifier://${callback.host}:${callback.port}`;
+  if (callback.votifierTokenEnc) {
+    const message = v2Message(vote, deps.secrets.open(callback.votifierTokenEnc), CHALLENGE_PLACEHOLDER);
+    const frame = v2Frame(message);
+    return {
+      url: target,
+      method: 'VOTIFIER',
+      headers: {},
+      payload: { protocol: 2, magic: '0x733A', length: frame.length - 4, message: JSON.parse(message), frame_base64: frame.toString('base64') },
+      sent: false,
+    };
+  }
+  const block = v1Block(vote, parseVotifierPublicKey(callback.votifierPublicKey!));
+  return {
+    url: target,
+    method: 'VOTIFIER',
+    headers: {},
+    payload: { protocol: 1, plaintext: v1Plaintext(vote), encrypted_bytes: block.length, encrypted_base64: block.toString('base64') },
+    sent: false,
+  };
+}
 
 export const DEFAULT_PAYLOAD_TEMPLATE = {
   event: 'vote',
@@ -34,8 +62,46 @@ const baseFields = {
   priority: z.number().int('must be an integer').min(-1_000_000).max(1_000_000),
   payloadTemplate,
 };
-const createSchema = z.object({ ...baseFields, authSecret: baseFields.authSecret.optional(), timeoutMs: baseFields.timeoutMs.optional(), enabled: baseFields.enabled.optional(), priority: baseFields.priority.optional(), payloadTemplate: payloadTemplate.optional() });
-const updateSchema = z.object(baseFields).partial();
+const HOST = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$|^\[?[0-9A-Fa-f:.]+\]?$/;
+const votifierFields = {
+  host: z.string().regex(HOST, 'must be a host name or IP address'),
+  port: z.number().int('must be an integer').min(1).max(65_535),
+  serviceName: z.string().min(1).max(64),
+  token: z.string().min(1).max(200),
+  publicKey: z.string().min(1).max(4_000),
+};
+const createSchema = z.object({
+  ...baseFields,
+  kind: z.enum(['http', 'votifier'], 'must be http or votifier').default('http'),
+  url: baseFields.url.optional(),
+  authSecret: baseFields.authSecret.optional(),
+  timeoutMs: baseFields.timeoutMs.optional(),
+  enabled: baseFields.enabled.optional(),
+  priority: baseFields.priority.optional(),
+  payloadTemplate: payloadTemplate.optional(),
+  host: votifierFields.host.optional(),
+  port: votifierFields.port.optional(),
+  serviceName: votifierFields.serviceName.optional(),
+  token: votifierFields.token.optional(),
+  publicKey: votifierFields.publicKey.optional(),
+});
+const updateSchema = z.object({ ...baseFields, ...votifierFields }).partial();
+
+/** A votifier callback needs a host and exactly one of token (protocol v2) or public key (v1, RSA-2048). */
+function checkVotifier(input: { host?: unknown; token?: unknown; publicKey?: unknown }, creating: boolean) {
+  const problems = [];
+  if (creating && !input.host) problems.push({ field: 'host', message: 'is required for a votifier callback' });
+  if (creating && !input.token === !input.publicKey) problems.push({ field: 'token', message: 'give exactly one of token (protocol v2) or public_key (protocol v1)' });
+  if (typeof input.publicKey === 'string') {
+    try {
+      const key = parseVotifierPublicKey(input.publicKey);
+      if (key.asymmetricKeyDetails?.modulusLength !== 2048) problems.push({ field: 'public_key', message: 'must be a 2048-bit RSA key (as Votifier generates)' });
+    } catch {
+      problems.push({ field: 'public_key', message: 'is not an RSA public key (PEM, or the base64 from the server\'s public.key)' });
+    }
+  }
+  if (problems.length > 0) throw validationError(problems);
+}
 
 export interface CreatedCallback {
   callback: Callback;
@@ -76,7 +142,10 @@ export function createCallbackService(deps: AppDeps) {
   async function create(organizationId: string, rawInput: unknown): Promise<CreatedCallback> {
     const input = parseInput(createSchema, rawInput);
     const org = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });
-    await checkTimeoutAndUrl(org, input);
+    const votifier = input.kind === 'votifier';
+    if (votifier) checkVotifier(input, true);
+    else if (!input.url) throw validationError([{ field: 'url', message: 'is required' }]);
+    await checkTimeoutAndUrl(org, { timeoutMs: input.timeoutMs, url: votifier ? `http://${input.host}:${input.port ?? DEFAULT_VOTIFIER_PORT}/` : input.url });
     const limit = PLAN_LIMITS[planOf(org)].callbacks;
     const current = await prisma.callback.count({ where: { organizationId } });
     if (current >= limit) throw new AppError('PLAN_LIMIT', `Your plan allows ${limit} callbacks`, { limit, current });
@@ -85,8 +154,17 @@ export function createCallbackService(deps: AppDeps) {
       data: {
         organizationId,
         name: input.name,
-        kind: 'http',
-        url: input.url,
+        kind: input.kind,
+        url: votifier ? null : input.url!,
+        ...(votifier
+          ? {
+              host: input.host,
+              port: input.port ?? DEFAULT_VOTIFIER_PORT,
+              serviceName: input.serviceName ?? 'VoteRelay',
+              votifierTokenEnc: input.token ? deps.secrets.seal(input.token) : null,
+              votifierPublicKey: input.publicKey ?? null,
+            }
+          : {}),
         timeoutMs: input.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         enabled: input.enabled ?? true,
         priority: input.priority ?? 0,
@@ -102,14 +180,25 @@ export function createCallbackService(deps: AppDeps) {
     const input = parseInput(updateSchema, rawInput);
     const callback = await get(organizationId, id);
     const org = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });
-    await checkTimeoutAndUrl(org, input);
-    const { payloadTemplate: template, authSecret, ...plain } = input;
+    const votifier = callback.kind === 'votifier';
+    if (votifier) checkVotifier(input, false);
+    const host = input.host ?? callback.host;
+    const port = input.port ?? callback.port ?? DEFAULT_VOTIFIER_PORT;
+    await checkTimeoutAndUrl(org, {
+      timeoutMs: input.timeoutMs,
+      url: votifier ? (input.host !== undefined || input.port !== undefined ? `http://${host}:${port}/` : undefined) : input.url,
+    });
+    const { payloadTemplate: template, authSecret, token, publicKey, ...plain } = input;
+    if (!votifier) for (const field of ['host', 'port', 'serviceName'] as const) delete plain[field];
     return prisma.callback.update({
       where: { id: callback.id },
       data: {
         ...plain,
         ...(template !== undefined ? { payloadTemplateJson: JSON.stringify(template) } : {}),
         ...(authSecret !== undefined ? { authSecretEnc: authSecret === null ? null : deps.secrets.seal(authSecret) } : {}),
+        // One protocol at a time: a new token replaces the public key and the other way round.
+        ...(votifier && token !== undefined ? { votifierTokenEnc: deps.secrets.seal(token), votifierPublicKey: null } : {}),
+        ...(votifier && publicKey !== undefined ? { votifierPublicKey: publicKey, votifierTokenEnc: null } : {}),
       },
     });
   }
@@ -133,6 +222,7 @@ export function createCallbackService(deps: AppDeps) {
     const org = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });
     const now = deps.clock.now();
     const values = sampleTemplateValues(now, org);
+    if (callback.kind === 'votifier') return votifierTestFrame(deps, callback, values.voter_name, now);
     const payload = renderJson(JSON.parse(callback.payloadTemplateJson), voteLookup(values));
     const body = JSON.stringify(payload);
     const headers: Record<string, string> = {

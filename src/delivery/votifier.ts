@@ -1,0 +1,144 @@
+// Votifier client, as NuVotifier implements the protocol (net/protocol/*.java):
+//  - the server greets with `VOTIFIER <version> <challenge>\n`;
+//  - v2: frame = 0x733A, uint16 length, then JSON {"payload": "<json>", "signature": base64 HMAC-SHA256(token, payload)}
+//    where payload carries serviceName, username, address, timestamp and the greeting's challenge; the server
+//    answers {"status":"ok"} or {"status":"error","cause":…,"error":…} and closes;
+//  - v1: one 256-byte RSA PKCS#1 v1.5 block of "VOTE\n<service>\n<username>\n<address>\n<timestamp>\n" encrypted
+//    with the server's public key; the server closes without an answer.
+import { constants, createHmac, createPublicKey, publicEncrypt, type KeyObject } from 'node:crypto';
+import { connect, isIP, type Socket } from 'node:net';
+import { guardedLookup, isPublicAddress, systemResolver, type Resolver } from '../net/ssrf-guard.js';
+
+export const PROTOCOL_2_MAGIC = 0x733a;
+/** NuVotifier's LengthFieldBasedFrameDecoder refuses frames over 1024 bytes. */
+export const MAX_V2_FRAME = 1024;
+export const DEFAULT_VOTIFIER_PORT = 8192;
+
+export interface VotifierVote {
+  serviceName: string;
+  username: string;
+  address: string;
+  /** Milliseconds since the epoch (NuVotifier reads it as a long). */
+  timestamp: number;
+}
+
+export class VotifierError extends Error {}
+
+/** PEM, or the bare base64 (X.509 SubjectPublicKeyInfo) that servers print in public.key. */
+export function parseVotifierPublicKey(text: string): KeyObject {
+  const trimmed = text.trim();
+  const key = trimmed.includes('BEGIN')
+    ? createPublicKey(trimmed)
+    : createPublicKey({ key: Buffer.from(trimmed.replace(/\s+/g, ''), 'base64'), format: 'der', type: 'spki' });
+  if (key.asymmetricKeyType !== 'rsa') throw new VotifierError('not an RSA public key');
+  return key;
+}
+
+export function v2Message(vote: VotifierVote, token: string, challenge: string): string {
+  const payload = JSON.stringify({ serviceName: vote.serviceName, username: vote.username, address: vote.address, timestamp: vote.timestamp, challenge });
+  const signature = createHmac('sha256', Buffer.from(token, 'utf8')).update(payload, 'utf8').digest('base64');
+  return JSON.stringify({ payload, signature });
+}
+
+export function v2Frame(message: string): Buffer {
+  const body = Buffer.from(message, 'utf8');
+  if (body.length + 4 > MAX_V2_FRAME) throw new VotifierError(`vote message is ${body.length + 4} bytes; Votifier accepts at most ${MAX_V2_FRAME}`);
+  const header = Buffer.alloc(4);
+  header.writeUInt16BE(PROTOCOL_2_MAGIC, 0);
+  header.writeUInt16BE(body.length, 2);
+  return Buffer.concat([header, body]);
+}
+
+export function v1Plaintext(vote: VotifierVote): string {
+  return `VOTE\n${vote.serviceName}\n${vote.username}\n${vote.address}\n${vote.timestamp}\n`;
+}
+
+export function v1Block(vote: VotifierVote, publicKey: KeyObject): Buffer {
+  return publicEncrypt({ key: publicKey, padding: constants.RSA_PKCS1_PADDING }, Buffer.from(v1Plaintext(vote), 'utf8'));
+}
+
+export interface VotifierTarget {
+  host: string;
+  port: number;
+  token: string | null;
+  publicKey: string | null;
+  timeoutMs: number;
+}
+
+/** Sends one vote; resolves with the protocol used, rejects with a VotifierError carrying a readable reason. */
+export async function sendVotifierVote(
+  target: VotifierTarget,
+  vote: VotifierVote,
+  options: { allowPrivateTargets: boolean; resolver?: Resolver },
+): Promise<{ protocol: 1 | 2 }> {
+  if (!options.allowPrivateTargets && isIP(target.host) && !isPublicAddress(target.host)) {
+    throw new VotifierError(`${target.host} is a non-public address`);
+  }
+  const socket: Socket = connect({
+    host: target.host,
+    port: target.port,
+    ...(options.allowPrivateTargets ? {} : { lookup: guardedLookup(options.resolver ?? systemResolver) as never }),
+  });
+  socket.setTimeout(target.timeoutMs);
+  let received = Buffer.alloc(0);
+  let closed = false;
+  let waiter: (() => void) | null = null;
+  let failure: Error | null = null;
+  socket.on('data', (chunk: Buffer) => {
+    received = Buffer.concat([received, chunk]).subarray(0, 8192);
+    waiter?.();
+  });
+  socket.on('error', (err) => {
+    failure = err;
+    waiter?.();
+  });
+  socket.on('timeout', () => {
+    failure = new VotifierError(`no answer within ${target.timeoutMs} ms`);
+    socket.destroy();
+    waiter?.();
+  });
+  socket.on('close', () => {
+    closed = true;
+    waiter?.();
+  });
+  const until = async (done: () => boolean) => {
+    while (!done()) {
+      if (failure) throw failure instanceof VotifierError ? failure : new VotifierError(failure.message);
+      if (closed) return;
+      await new Promise<void>((resolve) => (waiter = resolve));
+      waiter = null;
+    }
+  };
+  try {
+    await until(() => received.includes(0x0a));
+    const newline = received.indexOf(0x0a);
+    if (newline < 0) throw new VotifierError('the server closed the connection without a greeting');
+    const greeting = received.subarray(0, newline).toString('utf8').trim();
+    received = received.subarray(newline + 1);
+    const match = /^VOTIFIER (\S+)(?: (\S+))?$/.exec(greeting);
+    if (!match) throw new VotifierError(`unexpected greeting ${JSON.stringify(greeting.slice(0, 80))}`);
+    const challenge = match[2];
+    if (target.token) {
+      if (!challenge) throw new VotifierError('the server speaks only protocol v1 (no challenge); configure its public key instead of a token');
+      socket.write(v2Frame(v2Message(vote, target.token, challenge)));
+      await until(() => closed || /\}\s*$/.test(received.toString('utf8')));
+      const answer = received.toString('utf8').trim();
+      let parsed: { status?: string; cause?: string; error?: string };
+      try {
+        parsed = JSON.parse(answer);
+      } catch {
+        throw new VotifierError(answer ? `unreadable answer ${JSON.stringify(answer.slice(0, 200))}` : 'the server closed the connection without an answer');
+      }
+      if (parsed.status === 'ok') return { protocol: 2 };
+      throw new VotifierError(`server answered error: ${[parsed.cause, parsed.error].filter(Boolean).join(': ') || answer.slice(0, 200)}`);
+    }
+    if (!target.publicKey) throw new VotifierError('the callback has neither a token nor a public key');
+    socket.write(v1Block(vote, parseVotifierPublicKey(target.publicKey)));
+    // v1 has no acknowledgement: the server reads the block and closes. A clean close is success.
+    await until(() => closed);
+    if (failure) throw new VotifierError((failure as Error).message);
+    return { protocol: 1 };
+  } finally {
+    socket.destroy();
+  }
+}
