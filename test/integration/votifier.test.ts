@@ -36,7 +36,7 @@ describe.skipIf(databaseUnavailable)('Votifier forwarding (NuVotifier protocols 
     const log = (id: string) => app.request('GET', `/v1/votes/${id}/deliveries`, { key: org.key }).then((r) => r.body.data);
     return { org, cb: cb.body.data, vote, read, log };
   }
-  const settled = (v: { callback_status: string }) => !['pending', 'retrying'].includes(v.callback_status);
+  const settled = (v: { callback_status: string; received_at: string }) => !['pending', 'retrying'].includes(v.callback_status);
 
   it('v2: a token-signed vote arrives with the right username, service and timestamp', async () => {
     const s = await setup({ token: 'right-token-123', service_name: 'VoteRelay' });
