@@ -17,8 +17,9 @@ import { hookRoutes } from './routes/hooks.js';
 import { callbackRoutes } from './routes/callbacks.js';
 import { voteRoutes } from './routes/votes.js';
 import { statsRoutes } from './routes/stats.js';
+import { pluginRoutes } from './routes/plugin.js';
 
-export const REST_ROUTES: RestRoute[] = [...organizationRoutes, ...apiKeyRoutes, ...templateRoutes, ...providerRoutes, ...callbackRoutes, ...voteRoutes, ...statsRoutes];
+export const REST_ROUTES: RestRoute[] = [...organizationRoutes, ...apiKeyRoutes, ...templateRoutes, ...providerRoutes, ...callbackRoutes, ...voteRoutes, ...statsRoutes, ...pluginRoutes];
 export const HOOK_ROUTES: RestRoute[] = hookRoutes;
 
 export function prepareRoute(schema: GraphQLSchema, route: RestRoute) {

@@ -8,6 +8,7 @@ import { createIngestService } from './modules/votes/ingest.service.js';
 import { createCallbackService } from './modules/callbacks/callbacks.service.js';
 import { createVoteService } from './modules/votes/votes.service.js';
 import { createStatsService } from './modules/stats/stats.service.js';
+import { createPullService } from './modules/plugin/pull.service.js';
 
 export function createServices(deps: AppDeps) {
   const organizations = createOrganizationService(deps);
@@ -20,6 +21,7 @@ export function createServices(deps: AppDeps) {
     callbacks: createCallbackService(deps),
     votes: createVoteService(deps),
     stats: createStatsService(deps),
+    pull: createPullService(deps),
   };
 }
 

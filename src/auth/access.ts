@@ -14,14 +14,21 @@ export interface Viewer {
 }
 
 /** The outcome of reading the Authorization header once per request. */
+export interface PluginCaller {
+  organizationId: string;
+  tokenId: string;
+  status: string;
+}
+
 export type AuthState =
   | { kind: 'anonymous' }
   | { kind: 'invalid' }
-  | { kind: 'viewer'; viewer: Viewer };
+  | { kind: 'viewer'; viewer: Viewer }
+  | { kind: 'plugin'; plugin: PluginCaller };
 
 export interface AccessRule {
-  /** `public`: no key needed. `read`: any valid key. `full`: a full-scope key. */
-  scope: 'public' | Scope;
+  /** `public`: no key needed. `read`: any valid key. `full`: a full-scope key. `plugin`: a plugin token only. */
+  scope: 'public' | Scope | 'plugin';
   plan?: Plan;
   /** Suspended organizations may still call this (only GET /v1/organization). */
   allowSuspended?: boolean;
@@ -31,6 +38,12 @@ export function checkAccess(auth: AuthState, rule: AccessRule): Viewer | null {
   if (rule.scope === 'public') return auth.kind === 'viewer' ? auth.viewer : null;
   if (auth.kind === 'anonymous') throw new AppError('AUTH_REQUIRED', 'Authentication required: send Authorization: Bearer <API_KEY>');
   if (auth.kind === 'invalid') throw new AppError('INVALID_API_KEY', 'The API key is invalid, malformed or revoked');
+  if (rule.scope === 'plugin') {
+    if (auth.kind !== 'plugin') throw new AppError('INSUFFICIENT_SCOPE', 'This endpoint needs a plugin token (vr_plugin_…)');
+    if (auth.plugin.status === 'suspended') throw new AppError('ORG_SUSPENDED', 'This organization is suspended');
+    return null;
+  }
+  if (auth.kind === 'plugin') throw new AppError('INSUFFICIENT_SCOPE', 'Plugin tokens may only use the /v1/plugin endpoints');
   const { viewer } = auth;
   if (viewer.status === 'suspended' && !rule.allowSuspended) {
     throw new AppError('ORG_SUSPENDED', 'This organization is suspended');
@@ -45,6 +58,11 @@ export function checkAccess(auth: AuthState, rule: AccessRule): Viewer | null {
     });
   }
   return viewer;
+}
+
+export function requirePlugin(auth: AuthState): PluginCaller {
+  if (auth.kind !== 'plugin') throw new AppError('INSUFFICIENT_SCOPE', 'This endpoint needs a plugin token (vr_plugin_…)');
+  return auth.plugin;
 }
 
 /** The viewer of a field that checked access already; a missing viewer here is a programming error. */

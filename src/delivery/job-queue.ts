@@ -129,3 +129,36 @@ export async function finishAttempt(
     return true;
   });
 }
+
+const CLAIM_PULL_POSTGRES = `
+UPDATE "DeliveryJob" SET status = 'running', "lockedBy" = $1, "lockedUntil" = $2, "updatedAt" = $3
+WHERE id IN (
+  SELECT id FROM "DeliveryJob"
+  WHERE "organizationId" = $5 AND kind = 'pull'
+    AND ((status IN ('pending', 'retrying') AND "runAt" <= $3) OR (status = 'running' AND "lockedUntil" < $3))
+  ORDER BY "runAt", "createdAt"
+  LIMIT $4
+  FOR UPDATE SKIP LOCKED
+)
+RETURNING ${RETURNING}`;
+
+const CLAIM_PULL_SQLITE = `
+UPDATE "DeliveryJob" SET status = 'running', "lockedBy" = ?, "lockedUntil" = ?, "updatedAt" = ?
+WHERE id IN (
+  SELECT id FROM "DeliveryJob"
+  WHERE "organizationId" = ? AND kind = 'pull'
+    AND ((status IN ('pending', 'retrying') AND "runAt" <= ?) OR (status = 'running' AND "lockedUntil" < ?))
+  ORDER BY "runAt", "createdAt"
+  LIMIT ?
+)
+RETURNING ${RETURNING}`;
+
+/** A plugin poll: its organization's due pull jobs, each handed to exactly one poller (oldest first). */
+export async function claimPullJobs(db: Database, holder: string, organizationId: string, now: Date, leaseMs: number, limit: number): Promise<ClaimedJob[]> {
+  const until = new Date(now.getTime() + leaseMs);
+  const rows =
+    db.dialect === 'postgresql'
+      ? await db.prisma.$queryRawUnsafe<ClaimedJob[]>(CLAIM_PULL_POSTGRES, holder, until, now, limit, organizationId)
+      : await db.prisma.$queryRawUnsafe<ClaimedJob[]>(CLAIM_PULL_SQLITE, holder, until.getTime(), now.getTime(), organizationId, now.getTime(), now.getTime(), limit);
+  return rows.map((r) => ({ ...r, attempts: Number(r.attempts), maxAttempts: Number(r.maxAttempts), priority: Number(r.priority) }));
+}

@@ -8,5 +8,6 @@ import '../modules/votes/hooks.graphql.js';
 import '../modules/callbacks/callbacks.graphql.js';
 import '../modules/votes/votes.graphql.js';
 import '../modules/stats/stats.graphql.js';
+import '../modules/plugin/plugin.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -47,10 +47,8 @@ export function rejectRateLimited(req: Request, res: Response, outcome: Extract<
 export function apiRateLimit(limits: RateLimits) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const auth = req.auth;
-    const outcome =
-      auth?.kind === 'viewer'
-        ? await takePoint(limits.api, auth.viewer.organizationId)
-        : await takePoint(limits.ip, req.ip ?? 'unknown');
+    const organizationId = auth?.kind === 'viewer' ? auth.viewer.organizationId : auth?.kind === 'plugin' ? auth.plugin.organizationId : null;
+    const outcome = organizationId ? await takePoint(limits.api, organizationId) : await takePoint(limits.ip, req.ip ?? 'unknown');
     res.setHeader('X-RateLimit-Limit', String(outcome.limit));
     res.setHeader('X-RateLimit-Remaining', String(outcome.allowed ? outcome.remaining : 0));
     res.setHeader('X-RateLimit-Reset', String(outcome.resetSeconds));

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { AppError, notFound } from '../../errors.js';
 import { PLAN_LIMITS } from '../../auth/plans.js';
-import { API_KEY_PREFIX, bearerToken, generateToken, hashToken } from '../../auth/api-key-token.js';
+import { API_KEY_PREFIX, PLUGIN_TOKEN_PREFIX, bearerToken, generateToken, hashToken } from '../../auth/api-key-token.js';
 import type { AuthState, Scope } from '../../auth/access.js';
 import { nameSchema, parseInput } from '../../validation.js';
 import { planOf } from '../organization/organization.service.js';
@@ -71,6 +71,11 @@ export function createApiKeyService(deps: AppDeps) {
   async function authenticate(header: string | undefined): Promise<AuthState> {
     const token = bearerToken(header);
     if (token === undefined) return { kind: 'anonymous' };
+    if (token.startsWith(PLUGIN_TOKEN_PREFIX)) {
+      const plugin = await prisma.pluginToken.findUnique({ where: { tokenHash: hashToken(token) }, include: { organization: { select: { status: true } } } });
+      if (!plugin || plugin.revokedAt) return { kind: 'invalid' };
+      return { kind: 'plugin', plugin: { organizationId: plugin.organizationId, tokenId: plugin.id, status: plugin.organization.status } };
+    }
     if (!token.startsWith(API_KEY_PREFIX) || token.length < API_KEY_PREFIX.length + 32 || token.length > 200) {
       return { kind: 'invalid' };
     }

@@ -49,6 +49,7 @@ export function createSqliteVoteStore(deps: AppDeps, path: string): VoteStore {
   const enabledCallbacks = db.prepare(
     'SELECT id, priority FROM "Callback" WHERE organizationId = ? AND enabled = 1 ORDER BY priority ASC, createdAt ASC',
   );
+  const activePluginTokens = db.prepare('SELECT COUNT(*) AS n FROM "PluginToken" WHERE organizationId = ? AND revokedAt IS NULL');
   const insertVote = db.prepare(
     `INSERT INTO "Vote" (id, publicId, organizationId, providerId, voterName, voterKey, receivedAt, rawPayload, dedupKey, overLimit, chatStatus, callbackStatus, callbackAttempts)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
@@ -72,6 +73,7 @@ export function createSqliteVoteStore(deps: AppDeps, path: string): VoteStore {
   const writeBatch = db.transaction((batch: NewVote[]): StoredVote[] => {
     const used = new Map<string, number>();
     const callbacksOf = new Map<string, { id: string; priority: number }[]>();
+    const pullOf = new Map<string, boolean>();
     return batch.map((vote) => {
       const { org, provider, receivedAt } = vote;
       const at = receivedAt.getTime();
@@ -84,7 +86,8 @@ export function createSqliteVoteStore(deps: AppDeps, path: string): VoteStore {
       }
       const overLimit = used.get(org.id)! >= monthlyLimit(org);
       if (!overLimit && !callbacksOf.has(org.id)) callbacksOf.set(org.id, enabledCallbacks.all(org.id) as { id: string; priority: number }[]);
-      const jobs = planJobs(org, callbacksOf.get(org.id) ?? [], overLimit, deps.config.retryScheduleMs.length);
+      if (!overLimit && !pullOf.has(org.id)) pullOf.set(org.id, (activePluginTokens.get(org.id) as { n: number }).n > 0);
+      const jobs = planJobs(org, callbacksOf.get(org.id) ?? [], overLimit, deps.config.retryScheduleMs.length, pullOf.get(org.id) ?? false);
 
       const uuid = randomUUID();
       const voterKey = vote.voterName.toLowerCase();

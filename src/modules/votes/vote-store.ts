@@ -61,9 +61,11 @@ export const DUPLICATE_WINDOW_MS = 10 * 60_000;
 export const CHAT_MAX_ATTEMPTS = 5;
 /** The deprecated server_callback_url runs after every configured callback. */
 export const LEGACY_CALLBACK_PRIORITY = 2_000_000_000;
+/** A pulled vote comes back after each failure (with back-off); it is given up only after this many. */
+export const PULL_MAX_ATTEMPTS = 100;
 
 export interface PlannedJob {
-  kind: 'chat' | 'callback' | 'legacy_callback';
+  kind: 'chat' | 'callback' | 'legacy_callback' | 'pull';
   priority: number;
   maxAttempts: number;
   callbackId: string | null;
@@ -75,6 +77,7 @@ export function planJobs(
   callbacks: { id: string; priority: number }[],
   overLimit: boolean,
   retryScheduleLength: number,
+  pull = false,
 ): PlannedJob[] {
   if (overLimit) return [];
   const callbackAttempts = retryScheduleLength + 1;
@@ -82,6 +85,8 @@ export function planJobs(
     ...(org.chatNotificationsEnabled && org.chatWebhookUrl ? [{ kind: 'chat' as const, priority: 0, maxAttempts: CHAT_MAX_ATTEMPTS, callbackId: null }] : []),
     ...callbacks.map((cb) => ({ kind: 'callback' as const, priority: cb.priority, maxAttempts: callbackAttempts, callbackId: cb.id })),
     ...(org.serverCallbackUrl ? [{ kind: 'legacy_callback' as const, priority: LEGACY_CALLBACK_PRIORITY, maxAttempts: callbackAttempts, callbackId: null }] : []),
+    // Game-server plugins that poll (behind NAT) take the vote from the pull queue.
+    ...(pull ? [{ kind: 'pull' as const, priority: 0, maxAttempts: PULL_MAX_ATTEMPTS, callbackId: null }] : []),
   ];
 }
 
@@ -124,7 +129,8 @@ export function createPostgresVoteStore(deps: AppDeps): VoteStore {
         const callbacks = overLimit
           ? []
           : await tx.callback.findMany({ where: { organizationId: org.id, enabled: true }, orderBy: [{ priority: 'asc' }, { createdAt: 'asc' }], select: { id: true, priority: true } });
-        const jobs = planJobs(org, callbacks, overLimit, deps.config.retryScheduleMs.length);
+        const pull = !overLimit && (await tx.pluginToken.count({ where: { organizationId: org.id, revokedAt: null } })) > 0;
+        const jobs = planJobs(org, callbacks, overLimit, deps.config.retryScheduleMs.length, pull);
         const uuid = randomUUID();
         const voterKey = voterName.toLowerCase();
         await tx.vote.create({

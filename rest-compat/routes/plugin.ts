@@ -1,0 +1,48 @@
+// /v1/plugin-tokens (API key) and /v1/plugin/votes (plugin token): pull delivery for servers behind NAT.
+import type { RestRoute } from '../route.js';
+
+export const pluginRoutes: RestRoute[] = [
+  {
+    method: 'get',
+    path: '/plugin-tokens',
+    document: `query { pluginTokens { waiting tokens { id name prefix created_at: createdAt last_poll_at: lastPollAt connection } } }`,
+    data: (r) => r.pluginTokens,
+  },
+  {
+    method: 'post',
+    path: '/plugin-tokens',
+    document: `mutation ($name: String!) { createPluginToken(name: $name) { id name token prefix } }`,
+    variables: (req) => ({ name: req.body?.name }),
+    status: 201,
+    data: (r) => r.createPluginToken,
+  },
+  {
+    method: 'delete',
+    path: '/plugin-tokens/:id',
+    document: `mutation ($id: ID!) { revokePluginToken(id: $id) { message } }`,
+    variables: (req) => ({ id: req.params.id }),
+    data: (r) => r.revokePluginToken,
+  },
+  {
+    method: 'get',
+    path: '/plugin/votes',
+    document: `mutation ($limit: Int, $wait: Int) { pullVotes(limit: $limit, waitSeconds: $wait) {
+      id voter_name: voterName provider_key: providerKey provider_name: providerName received_at: receivedAt attempt } }`,
+    variables: (req) => ({ limit: req.query.limit, wait: req.query.wait }),
+    data: (r) => ({ votes: r.pullVotes }),
+  },
+  {
+    method: 'post',
+    path: '/plugin/votes/:id/claim',
+    document: `mutation ($id: String!) { claimPulledVote(id: $id) { vote_id: voteId status } }`,
+    variables: (req) => ({ id: req.params.id }),
+    data: (r) => r.claimPulledVote,
+  },
+  {
+    method: 'post',
+    path: '/plugin/votes/:id/fail',
+    document: `mutation ($id: String!, $reason: String) { failPulledVote(id: $id, reason: $reason) { vote_id: voteId status retry_at: retryAt } }`,
+    variables: (req) => ({ id: req.params.id, reason: req.body?.reason }),
+    data: (r) => r.failPulledVote,
+  },
+];

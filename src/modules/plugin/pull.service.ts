@@ -1,0 +1,147 @@
+// Pull delivery for game-server plugins behind NAT: plugin tokens (shown once, stored hashed, limited to the
+// pull endpoints) and the pull queue — poll (long-poll up to 25 s), claim (idempotent) and fail (the vote comes
+// back after a back-off). Each vote is handed to one poller at a time, even with many polling one token.
+import { z } from 'zod';
+import type { AppDeps } from '../../app-deps.js';
+import { notFound, validationError } from '../../errors.js';
+import { PLUGIN_TOKEN_PREFIX, generateToken } from '../../auth/api-key-token.js';
+import { nameSchema, parseInput } from '../../validation.js';
+import { claimPullJobs, finishAttempt, type ClaimedJob } from '../../delivery/job-queue.js';
+
+/** How long a polled vote is reserved for its poller before it may be handed out again. */
+export const PULL_LEASE_MS = 5 * 60_000;
+export const PULL_MAX_WAIT_S = 25;
+export const PULL_DEFAULT_BATCH = 50;
+export const PULL_MAX_BATCH = 100;
+/** Back-off after a reported failure: 30 s, 1 min, 2 min, … capped at 30 min. */
+export function pullBackoffMs(attempt: number): number {
+  return Math.min(30_000 * 2 ** Math.max(0, attempt - 1), 30 * 60_000);
+}
+const DB_POLL_MS = 1_000;
+
+export type Connection = 'connected' | 'intermittent' | 'disconnected' | 'never';
+export function connectionOf(lastPolledAt: Date | null, now: Date): Connection {
+  if (!lastPolledAt) return 'never';
+  const age = now.getTime() - lastPolledAt.getTime();
+  return age <= 30_000 ? 'connected' : age <= 5 * 60_000 ? 'intermittent' : 'disconnected';
+}
+
+export function createPullService(deps: AppDeps) {
+  const { prisma } = deps.db;
+
+  async function createToken(organizationId: string, rawInput: unknown) {
+    const input = parseInput(z.object({ name: nameSchema }), rawInput);
+    const token = generateToken(PLUGIN_TOKEN_PREFIX);
+    const row = await prisma.pluginToken.create({ data: { organizationId, name: input.name, prefix: token.prefix, tokenHash: token.hash } });
+    return { id: row.id, name: row.name, token: token.value, prefix: row.prefix };
+  }
+
+  async function listTokens(organizationId: string) {
+    const now = deps.clock.now();
+    const [tokens, waiting] = await Promise.all([
+      prisma.pluginToken.findMany({ where: { organizationId, revokedAt: null }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
+      prisma.deliveryJob.count({ where: { organizationId, kind: 'pull', status: { in: ['pending', 'retrying', 'running'] } } }),
+    ]);
+    return { tokens: tokens.map((t) => ({ ...t, connection: connectionOf(t.lastPolledAt, now) })), waiting };
+  }
+
+  async function revokeToken(organizationId: string, id: string) {
+    const result = await prisma.pluginToken.updateMany({ where: { id, organizationId, revokedAt: null }, data: { revokedAt: deps.clock.now() } });
+    if (result.count === 0) throw notFound('Plugin token');
+    return { message: 'Token revoked', id };
+  }
+
+  async function claimBatch(organizationId: string, tokenId: string, limit: number): Promise<ClaimedJob[]> {
+    return claimPullJobs(deps.db, tokenId, organizationId, deps.clock.now(), PULL_LEASE_MS, limit);
+  }
+
+  /** Unclaimed votes, oldest first; with none waiting, holds the request up to `waitSeconds` for one to arrive. */
+  async function poll(organizationId: string, tokenId: string, input: { limit?: number | null; waitSeconds?: number | null }) {
+    const limit = input.limit ?? PULL_DEFAULT_BATCH;
+    const waitSeconds = input.waitSeconds ?? PULL_MAX_WAIT_S;
+    if (!Number.isInteger(limit) || limit < 1 || limit > PULL_MAX_BATCH) throw validationError([{ field: 'limit', message: `must be an integer from 1 to ${PULL_MAX_BATCH}` }]);
+    if (!Number.isInteger(waitSeconds) || waitSeconds < 0 || waitSeconds > PULL_MAX_WAIT_S) throw validationError([{ field: 'wait', message: `must be an integer from 0 to ${PULL_MAX_WAIT_S}` }]);
+    await prisma.pluginToken.update({ where: { id: tokenId }, data: { lastPolledAt: deps.clock.now() } });
+    let jobs = await claimBatch(organizationId, tokenId, limit);
+    if (jobs.length === 0 && waitSeconds > 0) {
+      // Woken by a vote written on this instance; other instances' votes are found by the periodic look.
+      const deadline = Date.now() + waitSeconds * 1000;
+      const events = deps.events.subscribe('voteWritten')[Symbol.asyncIterator]();
+      try {
+        while (jobs.length === 0 && Date.now() < deadline) {
+          let timer: NodeJS.Timeout | undefined;
+          const pause = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.min(DB_POLL_MS, deadline - Date.now()))));
+          const vote = (async () => {
+            for (;;) {
+              const next = await events.next();
+              if (next.done || next.value.organizationId === organizationId) return;
+            }
+          })();
+          await Promise.race([pause, vote]);
+          clearTimeout(timer);
+          jobs = await claimBatch(organizationId, tokenId, limit);
+        }
+      } finally {
+        await events.return?.();
+      }
+    }
+    const votes = await prisma.vote.findMany({ where: { id: { in: jobs.map((j) => j.voteId!).filter(Boolean) } }, include: { provider: { select: { key: true, name: true } } } });
+    const byVote = new Map(votes.map((v) => [v.id, v]));
+    return jobs
+      .filter((j) => j.voteId && byVote.has(j.voteId))
+      .map((j) => ({ vote: byVote.get(j.voteId!)!, attempt: j.attempts + 1 }))
+      .sort((a, b) => a.vote.receivedAt.getTime() - b.vote.receivedAt.getTime());
+  }
+
+  async function jobFor(organizationId: string, publicId: string) {
+    const vote = await prisma.vote.findFirst({ where: { publicId, organizationId }, select: { id: true } });
+    const job = vote && (await prisma.deliveryJob.findFirst({ where: { voteId: vote.id, kind: 'pull' } }));
+    if (!job) throw notFound('Pull delivery for this vote');
+    return job;
+  }
+
+  /** The plugin gave the reward: the vote is done. Claiming again answers the same (idempotent). */
+  async function claim(organizationId: string, tokenId: string, publicId: string) {
+    const job = await jobFor(organizationId, publicId);
+    if (job.status === 'sent') return { voteId: publicId, status: 'claimed' };
+    const now = deps.clock.now();
+    // Whoever holds the lease (or nobody): settle it as this token.
+    await prisma.deliveryJob.updateMany({ where: { id: job.id, status: { not: 'sent' } }, data: { lockedBy: tokenId } });
+    await finishAttempt(
+      deps.db,
+      { ...job, attempts: job.attempts, priority: job.priority } as ClaimedJob,
+      tokenId,
+      now,
+      { attempt: job.attempts + 1, target: `plugin:${tokenId}`, statusCode: null, success: true, durationMs: 0, error: null, responseExcerpt: 'claimed' },
+      { status: 'sent' },
+      null,
+    );
+    return { voteId: publicId, status: 'claimed' };
+  }
+
+  /** The plugin could not give the reward (player offline, …): the vote comes back after a back-off. */
+  async function fail(organizationId: string, tokenId: string, publicId: string, rawInput: unknown) {
+    const input = parseInput(z.object({ reason: z.string().max(500).optional() }), rawInput ?? {});
+    const job = await jobFor(organizationId, publicId);
+    if (job.status === 'sent') return { voteId: publicId, status: 'claimed', retryAt: null };
+    const now = deps.clock.now();
+    const attempt = job.attempts + 1;
+    const retryAt = new Date(now.getTime() + pullBackoffMs(attempt));
+    await prisma.deliveryJob.updateMany({ where: { id: job.id, status: { not: 'sent' } }, data: { lockedBy: tokenId } });
+    const giveUp = attempt >= job.maxAttempts;
+    await finishAttempt(
+      deps.db,
+      job as unknown as ClaimedJob,
+      tokenId,
+      now,
+      { attempt, target: `plugin:${tokenId}`, statusCode: null, success: false, durationMs: 0, error: input.reason ?? 'reported failed by the plugin', responseExcerpt: null },
+      giveUp ? { status: 'failed' } : { status: 'retrying', runAt: retryAt },
+      input.reason ?? 'reported failed by the plugin',
+    );
+    return { voteId: publicId, status: giveUp ? 'failed' : 'retrying', retryAt: giveUp ? null : retryAt };
+  }
+
+  return { createToken, listTokens, revokeToken, poll, claim, fail };
+}
+
+export type PullService = ReturnType<typeof createPullService>;

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
+
+const clock = { offsetMs: 0, now() { return new Date(Date.now() + this.offsetMs); } };
+
+describe.skipIf(databaseUnavailable)('pull delivery for plugins behind NAT', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp({}, { clock });
+  });
+  afterAll(() => app?.stop());
+
+  async function setup() {
+    const org: TestOrg = await app.createOrg({ plan: 'growth' });
+    const made = await app.request('POST', '/v1/plugin-tokens', { key: org.key, body: { name: 'Survival server' } });
+    expect(made.status).toBe(201);
+    const provider = (await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'p', name: 'P List', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })).body.data;
+    const vote = async (user: string) => (await app.request('POST', new URL(provider.webhook_url).pathname, { body: { user, n: Math.random() } })).body.data.vote_id as string;
+    const poll = (query = 'wait=0', token = made.body.data.token) => app.request('GET', `/v1/plugin/votes?${query}`, { key: token });
+    return { org, token: made.body.data, vote, poll };
+  }
+
+  it('creates a token shown once, lists it with its connection state and the waiting count', async () => {
+    const s = await setup();
+    expect(s.token).toEqual({ id: expect.any(String), name: 'Survival server', token: expect.stringMatching(/^vr_plugin_/), prefix: expect.any(String) });
+    await s.vote('Waiting1');
+    const before = (await app.request('GET', '/v1/plugin-tokens', { key: s.org.readKey })).body.data;
+    expect(before).toEqual({ waiting: 1, tokens: [{ id: s.token.id, name: 'Survival server', prefix: s.token.prefix, created_at: expect.any(String), last_poll_at: null, connection: 'never' }] });
+    expect(JSON.stringify(before)).not.toContain(s.token.token);
+    await s.poll();
+    const after = (await app.request('GET', '/v1/plugin-tokens', { key: s.org.readKey })).body.data;
+    expect(after.tokens[0]).toMatchObject({ connection: 'connected', last_poll_at: expect.any(String) });
+  });
+
+  it('hands out a vote, and a claim settles it (claiming twice is one claim)', async () => {
+    const s = await setup();
+    const id = await s.vote('Steve');
+    const polled = await s.poll();
+    expect(polled.status).toBe(200);
+    expect(polled.body.data.votes).toEqual([{ id, voter_name: 'Steve', provider_key: 'p', provider_name: 'P List', received_at: expect.any(String), attempt: 1 }]);
+    expect((await s.poll()).body.data.votes).toEqual([]); // reserved for the poller that has it
+    const claim = await app.request('POST', `/v1/plugin/votes/${id}/claim`, { key: s.token.token });
+    expect(claim.body.data).toEqual({ vote_id: id, status: 'claimed' });
+    const again = await app.request('POST', `/v1/plugin/votes/${id}/claim`, { key: s.token.token });
+    expect(again.body.data).toEqual({ vote_id: id, status: 'claimed' });
+    const vote = (await app.request('GET', `/v1/votes/${id}`, { key: s.org.key })).body.data;
+    expect(vote).toMatchObject({ callback_status: 'sent', callback_attempts: 1 });
+    const log = (await app.request('GET', `/v1/votes/${id}/deliveries`, { key: s.org.key })).body.data;
+    expect(log.jobs).toEqual([expect.objectContaining({ kind: 'pull', status: 'sent', attempts: 1 })]);
+    expect(log.attempts).toEqual([expect.objectContaining({ kind: 'pull', success: true, response_excerpt: 'claimed' })]);
+  });
+
+  it('two pollers racing on one token never receive the same vote', async () => {
+    const s = await setup();
+    const ids = [];
+    for (let i = 0; i < 30; i++) ids.push(await s.vote(`racer${i}`));
+    const seen: string[][] = [[], []];
+    for (let round = 0; round < 10; round++) {
+      const [a, b] = await Promise.all([s.poll('wait=0&limit=4'), s.poll('wait=0&limit=4')]);
+      seen[0].push(...a.body.data.votes.map((v: { id: string }) => v.id));
+      seen[1].push(...b.body.data.votes.map((v: { id: string }) => v.id));
+    }
+    expect(seen[0].filter((id) => seen[1].includes(id))).toEqual([]);
+    expect([...seen[0], ...seen[1]].sort()).toEqual([...ids].sort());
+  });
+
+  it('a failed vote comes back after its back-off', async () => {
+    const s = await setup();
+    const id = await s.vote('Offline');
+    await s.poll();
+    const fail = await app.request('POST', `/v1/plugin/votes/${id}/fail`, { key: s.token.token, body: { reason: 'player offline' } });
+    expect(fail.body.data).toMatchObject({ vote_id: id, status: 'retrying', retry_at: expect.any(String) });
+    expect((await s.poll()).body.data.votes).toEqual([]);
+    clock.offsetMs += 31_000;
+    try {
+      const back = await s.poll();
+      expect(back.body.data.votes).toEqual([expect.objectContaining({ id, attempt: 2 })]);
+    } finally {
+      clock.offsetMs -= 31_000;
+    }
+    const log = (await app.request('GET', `/v1/votes/${id}/deliveries`, { key: s.org.key })).body.data;
+    expect(log.attempts[0]).toMatchObject({ success: false, error: 'player offline' });
+  });
+
+  it('long-poll answers as soon as a vote arrives', async () => {
+    const s = await setup();
+    const started = Date.now();
+    const pending = s.poll('wait=10');
+    await new Promise((r) => setTimeout(r, 300));
+    const id = await s.vote('Instant');
+    const res = await pending;
+    expect(res.body.data.votes.map((v: { id: string }) => v.id)).toEqual([id]);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('keeps plugin tokens and API keys to their own endpoints; a revoked token is refused', async () => {
+    const s = await setup();
+    expect((await s.poll('wait=0', s.org.key)).body.error.code).toBe('INSUFFICIENT_SCOPE');
+    const other = await app.request('GET', '/v1/organization', { key: s.token.token });
+    expect(other.status).toBe(403);
+    expect(other.body.error.code).toBe('INSUFFICIENT_SCOPE');
+    expect((await s.poll('wait=99')).body.error.details[0].field).toBe('wait');
+    expect((await app.request('DELETE', `/v1/plugin-tokens/${s.token.id}`, { key: s.org.key })).body.data).toEqual({ message: 'Token revoked' });
+    const revoked = await s.poll();
+    expect(revoked.status).toBe(401);
+    expect(revoked.body.error.code).toBe('INVALID_API_KEY');
+    const stranger = await app.createOrg();
+    expect((await app.request('DELETE', `/v1/plugin-tokens/${s.token.id}`, { key: stranger.key })).status).toBe(404);
+  });
+});
