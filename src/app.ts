@@ -21,7 +21,8 @@ import type { GraphQLContext } from './graphql/context.js';
 import { createLoaders } from './graphql/loaders.js';
 import { requestId } from './http/request-context.js';
 import { authenticate } from './http/authenticate.js';
-import { apiRateLimit, createMemoryRateLimits, hookRateLimit } from './http/rate-limit.js';
+import { apiRateLimit, createMemoryRateLimits, createRedisRateLimits, hookRateLimit } from './http/rate-limit.js';
+import { Redis } from 'ioredis';
 import { bodyParserError, sendError } from './http/error-response.js';
 import { HOOK_ROUTES, createRestRouter } from '../rest-compat/router.js';
 import { createDeliveryWorker, type DeliveryWorker } from './delivery/worker.js';
@@ -48,7 +49,7 @@ export interface RunningApp {
 const API_BODY_LIMIT = '1mb';
 const HOOK_BODY_LIMIT = '64kb';
 
-export function buildHttpApp(deps: AppDeps, services: Services, isReady: () => boolean) {
+export function buildHttpApp(deps: AppDeps, services: Services, isReady: () => boolean, rateLimitRedis: Redis | null = null) {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
@@ -74,11 +75,8 @@ export function buildHttpApp(deps: AppDeps, services: Services, isReady: () => b
     }
   });
 
-  const limits = createMemoryRateLimits({
-    api: deps.config.apiRateLimitPerMinute,
-    hooks: deps.config.hookRateLimitPerMinute,
-    ip: deps.config.ipRateLimitPerMinute,
-  });
+  const perMinute = { api: deps.config.apiRateLimitPerMinute, hooks: deps.config.hookRateLimitPerMinute, ip: deps.config.ipRateLimitPerMinute };
+  const limits = rateLimitRedis ? createRedisRateLimits(rateLimitRedis, perMinute) : createMemoryRateLimits(perMinute);
   const contextFor = (req: Request): GraphQLContext => ({
     deps,
     services,
@@ -134,6 +132,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
   let services: Services | null = null;
   let worker: DeliveryWorker | null = null;
   let scheduler: AlertScheduler | null = null;
+  let rateLimitRedis: Redis | null = null;
   let ready = false;
 
   async function start(): Promise<RunningApp> {
@@ -152,7 +151,13 @@ export function createApp(config: Config, options: AppOptions = {}) {
       feed: createFeed(config.redisUrl, logger),
     };
     services = createServices(deps);
-    const app = buildHttpApp(deps, services, () => ready);
+    if (config.redisUrl) {
+      rateLimitRedis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+      rateLimitRedis.on('error', () => {}); // the feed logs Redis outages; limits fall back to memory meanwhile
+      // Start with shared counters when Redis answers; never hold the start-up for it.
+      await Promise.race([once(rateLimitRedis, 'ready'), new Promise((resolve) => setTimeout(resolve, 3_000).unref())]);
+    }
+    const app = buildHttpApp(deps, services, () => ready, rateLimitRedis);
     server = app.listen(config.port, config.host);
     await once(server, 'listening');
     // Slow or idle clients must not hold sockets forever (slowloris); long-lived SSE sets its own.
@@ -188,6 +193,8 @@ export function createApp(config: Config, options: AppOptions = {}) {
     worker = null;
     services?.ingest.close();
     services = null;
+    rateLimitRedis?.disconnect();
+    rateLimitRedis = null;
     if (deps) {
       await deps.feed.close();
       await deps.http.close().catch(() => {});

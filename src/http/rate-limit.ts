@@ -1,6 +1,7 @@
 // Request rate limits: per organization once the caller is known, per client IP otherwise (rate-limiter-flexible).
 import type { NextFunction, Request, Response } from 'express';
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
 import { sendError } from './error-response.js';
 
 export interface RateLimits {
@@ -15,6 +16,19 @@ export function createMemoryRateLimits(perMinute: { api: number; hooks: number; 
     hooks: new RateLimiterMemory({ keyPrefix: 'hooks', points: perMinute.hooks, duration: 60 }),
     ip: new RateLimiterMemory({ keyPrefix: 'ip', points: perMinute.ip, duration: 60 }),
   };
+}
+
+/** Shared by every instance through Redis; while Redis is down each instance falls back to its own counters. */
+export function createRedisRateLimits(redis: Redis, perMinute: { api: number; hooks: number; ip: number }): RateLimits {
+  const make = (keyPrefix: string, points: number) =>
+    new RateLimiterRedis({
+      storeClient: redis,
+      keyPrefix: `vote-relay:rl:${keyPrefix}`,
+      points,
+      duration: 60,
+      insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration: 60 }),
+    });
+  return { api: make('api', perMinute.api), hooks: make('hooks', perMinute.hooks), ip: make('ip', perMinute.ip) };
 }
 
 export type LimitOutcome =

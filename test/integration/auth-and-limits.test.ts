@@ -109,3 +109,25 @@ describe.skipIf(databaseUnavailable)('rate limits', () => {
     expect((await app.request('GET', '/v1/organization', { key: quiet.key })).status).toBe(200);
   });
 });
+
+describe.skipIf(databaseUnavailable)('rate limits shared through Redis', () => {
+  let a: TestApp;
+  let b: TestApp;
+
+  beforeAll(async () => {
+    const env = { API_RATE_LIMIT_PER_MINUTE: '5', REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' };
+    a = await startTestApp(env);
+    b = await startTestApp(env, { databaseUrl: a.config.databaseUrl });
+  });
+  afterAll(async () => {
+    await a?.stop();
+    await b?.stop();
+  });
+
+  it('counts one organization across instances', async () => {
+    const org = await a.createOrg();
+    const statuses = [];
+    for (let i = 0; i < 7; i++) statuses.push((await (i % 2 ? b : a).request('GET', '/v1/organization', { key: org.key })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+  });
+});
