@@ -8,6 +8,7 @@ import type { Services } from '../services.js';
 import type { GraphQLContext } from './context.js';
 import { AppError } from '../errors.js';
 import { createLoaders } from './loaders.js';
+import { queryLimitsRule } from './query-limits.js';
 
 export function internalError(): GraphQLError {
   return new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_ERROR', http: { status: 500 } } });
@@ -46,9 +47,12 @@ export function createGraphQLServer(schema: GraphQLSchema, deps: AppDeps, servic
     }),
     plugins: [
       useGraphQLSSE({ endpoint: '/graphql/stream' }),
-      ...(deps.config.graphqlIntrospection
-        ? []
-        : [{ onValidate: ({ addValidationRule }: { addValidationRule: (rule: unknown) => void }) => addValidationRule(NoSchemaIntrospectionCustomRule) }]),
+      {
+        onValidate: ({ addValidationRule }: { addValidationRule: (rule: unknown) => void }) => {
+          addValidationRule(queryLimitsRule());
+          if (!deps.config.graphqlIntrospection) addValidationRule(NoSchemaIntrospectionCustomRule);
+        },
+      },
     ],
   });
 }

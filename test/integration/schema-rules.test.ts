@@ -30,3 +30,42 @@ describe('GraphQL schema rules', () => {
     expect(bad).toEqual([]);
   });
 });
+
+import { afterAll as after, beforeAll as before } from 'vitest';
+import { databaseUnavailable, startTestApp, type TestApp } from '../kit/app.js';
+
+describe.skipIf(databaseUnavailable)('GraphQL abuse limits', () => {
+  let app: TestApp;
+  let hardened: TestApp;
+  before(async () => {
+    app = await startTestApp();
+    hardened = await startTestApp({ GRAPHQL_INTROSPECTION: 'false' });
+  });
+  after(async () => {
+    await app?.stop();
+    await hardened?.stop();
+  });
+
+  it('refuses queries that are too deep or too wide before running them', async () => {
+    const deep = `{ ${'__schema { types { fields { type { ofType { ofType { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } } } }'} }`;
+    const res = await app.request('POST', '/graphql', { body: { query: deep } });
+    // Validation errors: nothing runs; Yoga answers application/json requests with 200 and `errors` (no `data`).
+    expect(res.body.data).toBeUndefined();
+    expect(res.body.errors[0].message).toMatch(/levels deep/);
+    const wide = `{ ${Array.from({ length: 1_100 }, (_, i) => `a${i}: templates { slug }`).join(' ')} }`;
+    const many = await app.request('POST', '/graphql', { body: { query: wide } });
+    expect(many.body.data).toBeUndefined();
+    expect(many.body.errors[0].message).toMatch(/more than 1000 fields/);
+    const cyclic = await app.request('POST', '/graphql', { body: { query: 'query { templates { ...A } } fragment A on ProviderTemplate { slug ...A }' } });
+    expect(cyclic.body.data).toBeUndefined();
+    expect(cyclic.body.errors.length).toBeGreaterThan(0);
+  });
+
+  it('can turn introspection off', async () => {
+    const on = await app.request('POST', '/graphql', { body: { query: '{ __schema { queryType { name } } }' } });
+    expect(on.body.data.__schema.queryType.name).toBe('Query');
+    const off = await hardened.request('POST', '/graphql', { body: { query: '{ __schema { queryType { name } } }' } });
+    expect(off.body.data).toBeUndefined();
+    expect(off.body.errors[0].message).toMatch(/introspection/i);
+  });
+});
