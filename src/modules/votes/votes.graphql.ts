@@ -155,6 +155,10 @@ builder.queryField('voteExport', (t) =>
 
 builder.subscriptionType({});
 
+// Every subscriber of an organization gets the same event object: read its vote once for all of them, not once
+// per subscriber (1,000 subscribers × 500 votes/s would otherwise be 500,000 reads/s).
+const votesOfEvents = new WeakMap<VoteEvent, Promise<unknown>>();
+
 builder.subscriptionField('voteReceived', (t) =>
   t.field({
     type: VoteRef,
@@ -162,6 +166,13 @@ builder.subscriptionField('voteReceived', (t) =>
     authScopes: { access: { scope: 'read' } },
     args: { provider: t.arg.string({ description: 'Only votes of the provider with this key' }) },
     subscribe: (_root, { provider }, ctx) => subscribeToVotes(ctx.deps, requireViewer(ctx.auth), provider),
-    resolve: (event: VoteEvent, _args, ctx) => ctx.deps.db.prisma.vote.findUniqueOrThrow({ where: { id: event.voteId }, include: { provider: true } }),
+    resolve: (event: VoteEvent, _args, ctx) => {
+      let vote = votesOfEvents.get(event);
+      if (!vote) {
+        vote = ctx.deps.db.prisma.vote.findUniqueOrThrow({ where: { id: event.voteId }, include: { provider: true } });
+        votesOfEvents.set(event, vote);
+      }
+      return vote as ReturnType<typeof ctx.deps.db.prisma.vote.findUniqueOrThrow>;
+    },
   }),
 );
