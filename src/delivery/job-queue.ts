@@ -162,3 +162,15 @@ export async function claimPullJobs(db: Database, holder: string, organizationId
       : await db.prisma.$queryRawUnsafe<ClaimedJob[]>(CLAIM_PULL_SQLITE, holder, until.getTime(), now.getTime(), organizationId, now.getTime(), now.getTime(), limit);
   return rows.map((r) => ({ ...r, attempts: Number(r.attempts), maxAttempts: Number(r.maxAttempts), priority: Number(r.priority) }));
 }
+
+/**
+ * Extends a claimed job's lease right before it is sent (a vote's callbacks run one after another, so later ones
+ * would otherwise start on a lease taken long before). False when the lease is gone: do not send.
+ */
+export async function renewLease(db: Database, jobId: string, workerId: string, now: Date, leaseMs: number): Promise<boolean> {
+  const renewed = await db.prisma.deliveryJob.updateMany({
+    where: { id: jobId, lockedBy: workerId, status: 'running', lockedUntil: { gt: now } },
+    data: { lockedUntil: new Date(now.getTime() + leaseMs) },
+  });
+  return renewed.count === 1;
+}

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../app-deps.js';
 import { planAtLeast } from '../auth/plans.js';
-import { claimJobs, finishAttempt, type ClaimedJob, type JobResolution } from './job-queue.js';
+import { claimJobs, finishAttempt, renewLease, type ClaimedJob, type JobResolution } from './job-queue.js';
 import { createUnknownWebhookMemory, sendAlert, sendChat, sendHttpCallback, sendVotifierCallback, type JobContext, type SendResult } from './senders.js';
 import { permanentFailureAlert } from './alerts.js';
 
@@ -75,6 +75,11 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
   }
 
   async function run(ctx: JobContext): Promise<void> {
+    // Another worker may have taken the job over if this one ran late (a long group); then it is theirs to send.
+    if (!(await renewLease(deps.db, ctx.job.id, workerId, deps.clock.now(), options.leaseMs))) {
+      deps.logger.warn({ jobId: ctx.job.id }, 'lease lost before sending; leaving the job to its new owner');
+      return;
+    }
     let result: SendResult;
     try {
       result = await attempt(ctx);

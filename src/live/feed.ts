@@ -1,11 +1,14 @@
-// The live vote feed's bus. In-process by default; with REDIS_URL every instance publishes and subscribes through
-// Redis pub/sub, so a subscriber on instance A sees votes received by instance B. Redis being down never blocks a
-// vote: publishing fails fast (and is logged), /readyz reports it, and ioredis resubscribes when Redis returns.
+// The live vote feed's bus. In-process by default; with REDIS_URL every instance also publishes to and listens on
+// one Redis channel, so a subscriber on instance A sees votes received by instance B. Redis being down never
+// blocks a vote or this instance's own subscribers: publishing fails fast (and is logged), /readyz reports it,
+// and the channel is subscribed again when Redis returns.
 import { createPubSub } from 'graphql-yoga';
-import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 import type { VoteEvent } from './vote-events.js';
+
+const FEED_CHANNEL = 'vote-relay:live-feed';
 
 export type FeedTopics = {
   voteReceived: [organizationId: string, event: VoteEvent];
@@ -30,7 +33,7 @@ export function createFeed(redisUrl: string | null, logger: Logger): Feed {
   let warned = false;
   for (const [name, client] of [['publisher', publisher], ['subscriber', subscriber]] as const) {
     client.on('error', (err: Error) => {
-      if (!warned) logger.warn({ err: err.message, client: name }, 'redis unavailable: live feed paused across instances, votes are still accepted');
+      if (!warned) logger.warn({ err: err.message, client: name }, 'redis unavailable: votes are still accepted and live on this instance; other instances miss them until redis returns');
       warned = true;
     });
     client.on('ready', () => {
@@ -38,16 +41,36 @@ export function createFeed(redisUrl: string | null, logger: Logger): Feed {
       warned = false;
     });
   }
-  const safePublisher = {
-    publish: (channel: string, message: string) =>
-      publisher.publish(channel, message).catch((err: Error) => {
-        logger.warn({ err: err.message, channel }, 'could not publish a live event to redis');
-        return 0;
-      }),
+  // One channel for every topic, subscribed once (and again whenever Redis comes back): no per-topic SUBSCRIBE
+  // that could fail while Redis is down. Events always reach this instance's own subscribers directly; Redis
+  // carries them to the other instances, which skip what they published themselves.
+  const instance = randomUUID();
+  const local = new EventTarget();
+  const subscribe = () =>
+    subscriber.subscribe(FEED_CHANNEL).catch((err: Error) => logger.warn({ err: err.message }, 'could not subscribe to the live feed channel; retrying when redis is back'));
+  subscriber.on('ready', subscribe);
+  subscriber.on('message', (channel: string, message: string) => {
+    if (channel !== FEED_CHANNEL) return;
+    try {
+      const { origin, type, detail } = JSON.parse(message) as { origin: string; type: string; detail: unknown };
+      if (origin !== instance) local.dispatchEvent(new CustomEvent(type, { detail }));
+    } catch {
+      logger.warn('unreadable live feed message ignored');
+    }
+  });
+  const eventTarget = {
+    addEventListener: (type: string, listener: EventListenerOrEventListenerObject | null) => local.addEventListener(type, listener),
+    removeEventListener: (type: string, listener: EventListenerOrEventListenerObject | null) => local.removeEventListener(type, listener),
+    dispatchEvent(event: CustomEvent) {
+      local.dispatchEvent(new CustomEvent(event.type, { detail: event.detail }));
+      publisher.publish(FEED_CHANNEL, JSON.stringify({ origin: instance, type: event.type, detail: event.detail })).catch((err: Error) => {
+        logger.warn({ err: err.message }, 'could not publish a live event to redis');
+      });
+      return true;
+    },
   };
-  const eventTarget = createRedisEventTarget({ publishClient: safePublisher as never, subscribeClient: subscriber as never });
   return {
-    pubsub: createPubSub<FeedTopics>({ eventTarget }),
+    pubsub: createPubSub<FeedTopics>({ eventTarget: eventTarget as never }),
     status: () => (publisher.status === 'ready' && subscriber.status === 'ready' ? 'ready' : 'unavailable'),
     async close() {
       publisher.disconnect();

@@ -22,6 +22,7 @@ import {
 const VOTES = 1_000;
 const POST_CONCURRENCY = 20;
 const RECEIVER_DELAY_MS = 150;
+const TEST_TIMEOUT_MS = 150_000;
 
 describe.skipIf(databaseUnavailable)('delivery after a crashed server process', () => {
   const databaseUrl = testDatabaseUrl();
@@ -95,7 +96,7 @@ describe.skipIf(databaseUnavailable)('delivery after a crashed server process', 
   async function errorCause(server: ServerProcess, text: string): Promise<string> {
     const requestId = /"request_id":"([^"]+)"/.exec(text)?.[1];
     const find = () => server.logs.find((l) => /"level":(50|60)/.test(l) && (!requestId || l.includes(requestId)));
-    for (let i = 0; i < 10 && !find(); i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && !find(); i++) await new Promise((r) => setTimeout(r, 20));
     const line = find();
     if (!line) return text;
     try {
@@ -145,10 +146,13 @@ describe.skipIf(databaseUnavailable)('delivery after a crashed server process', 
     key: string;
     apiServer: () => ServerProcess;
     label: string;
+    /** Date.now() by which everything must be done (inside the test's own timeout, so failures say why). */
+    deadline: number;
   }) {
-    const { receiver, acked, orgId, key, label } = options;
+    const { receiver, acked, orgId, key, label, deadline } = options;
+    const left = (reserveMs: number, capMs: number) => Math.max(1_000, Math.min(capMs, deadline - reserveMs - Date.now()));
     const missing = () => acked.filter((id) => !receiver.voteIds().has(id));
-    await waitUntil(() => missing().length === 0, 90_000, () => `${missing().length} acknowledged votes never reached the receiver, e.g. ${missing().slice(0, 3).join(', ')}`);
+    await waitUntil(() => missing().length === 0, left(15_000, 90_000), () => `${missing().length} acknowledged votes never reached the receiver, e.g. ${missing().slice(0, 3).join(', ')}`);
     const receivedAllAt = Date.now();
 
     // The receiver's 200 and the worker's bookkeeping are not the same instant: wait for the statuses to settle.
@@ -158,7 +162,7 @@ describe.skipIf(databaseUnavailable)('delivery after a crashed server process', 
         counts = await orgDeliveryCounts(databaseUrl, orgId);
         return counts.votes >= acked.length && counts.voteStatuses.sent === counts.votes;
       },
-      20_000,
+      left(8_000, 20_000),
       () => `${label}: statuses did not settle: ${JSON.stringify(counts)}`,
     );
     expect(counts.voteStatuses).toEqual({ sent: counts.votes });
@@ -237,7 +241,7 @@ describe.skipIf(databaseUnavailable)('delivery after a crashed server process', 
       const restarted = Date.now();
       const second = await startServer();
       try {
-        const result = await verifyDelivered({ receiver, acked, orgId, key, apiServer: () => second, label: dialect });
+        const result = await verifyDelivered({ receiver, acked, orgId, key, apiServer: () => second, label: dialect, deadline: started + TEST_TIMEOUT_MS - 5_000 });
         console.log(
           `[delivery-crash ${dialect}, one instance] acknowledged=${acked.length} (ingest ${ingestMs} ms; ${receivedAtAck} delivered by then) ${hook5xx}` +
             ` received-before-kill=${receivedBeforeKill} open-at-kill=${openAtKill}` +
@@ -251,7 +255,7 @@ describe.skipIf(databaseUnavailable)('delivery after a crashed server process', 
         await second.exited;
       }
     },
-    150_000,
+    TEST_TIMEOUT_MS,
   );
 
   it.runIf(dialect === 'postgresql')(
@@ -326,7 +330,7 @@ describe.skipIf(databaseUnavailable)('delivery after a crashed server process', 
       expect(kill.receivedBeforeKill).toBeLessThan(VOTES * 0.9);
 
       try {
-        const result = await verifyDelivered({ receiver, acked, orgId, key, apiServer: () => b, label: `${dialect} x2` });
+        const result = await verifyDelivered({ receiver, acked, orgId, key, apiServer: () => b, label: `${dialect} x2`, deadline: started + TEST_TIMEOUT_MS - 5_000 });
         // Votes A stored without answering may exist on top of the acknowledged ones; all of them were sent.
         console.log(
           `[delivery-crash ${dialect}, two instances] acknowledged=${acked.length} (ingest ${ingestMs} ms; ${kill.ackedBeforeKill} before the kill) ${hook5xx}` +
@@ -342,6 +346,6 @@ describe.skipIf(databaseUnavailable)('delivery after a crashed server process', 
         await killAll(children);
       }
     },
-    150_000,
+    TEST_TIMEOUT_MS,
   );
 });

@@ -22,6 +22,28 @@ export function testDatabaseUrl(): string {
 
 export const TEST_SECRET_KEY = 'test-secret-key-for-vote-relay-tests';
 
+/** A PostgreSQL database of the test's own (for tests whose background work must not see other tests' data). */
+export async function createOwnPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const pg = (await import('pg')).default;
+  const base = new URL(inject('postgresUrl'));
+  const name = `vote_relay_own_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base.toString() });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: base.toString() });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
 export function testConfig(env: Record<string, string> = {}, databaseUrl = testDatabaseUrl()): Config {
   return loadConfig({
     PORT: '0',
@@ -30,6 +52,8 @@ export function testConfig(env: Record<string, string> = {}, databaseUrl = testD
     SECRET_KEY: TEST_SECRET_KEY,
     LOG_LEVEL: 'silent',
     ALLOW_PRIVATE_TARGETS: 'true',
+    // Scheduled alerts run on the real clock against the shared database: only tests that drive them turn them on.
+    ALERTS_INTERVAL_MS: '0',
     ...env,
   });
 }

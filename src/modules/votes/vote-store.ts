@@ -153,11 +153,6 @@ export function createPostgresVoteStore(deps: AppDeps): VoteStore {
           await tx.deliveryJob.createMany({ data: jobs.map((job) => ({ ...job, organizationId: org.id, voteId: uuid, runAt: receivedAt })) });
         }
         const day = utcDay(receivedAt);
-        await tx.providerDailyCount.upsert({
-          where: { providerId_day: { providerId: provider.id, day } },
-          create: { organizationId: org.id, providerId: provider.id, day, count: 1 },
-          update: { count: { increment: 1 } },
-        });
         // The later vote decides lastVoteAt and the spelling (transactions may commit out of order).
         await tx.$executeRawUnsafe(
           `INSERT INTO "VoterDailyCount" ("organizationId", "providerId", "voterKey", day, "voterName", count, "lastVoteAt")
@@ -167,8 +162,14 @@ export function createPostgresVoteStore(deps: AppDeps): VoteStore {
              "lastVoteAt" = GREATEST("VoterDailyCount"."lastVoteAt", excluded."lastVoteAt")`,
           org.id, provider.id, voterKey, day, voterName, receivedAt,
         );
+        // Last: every vote of this provider today updates this one row, so hold its lock for the shortest time.
+        await tx.providerDailyCount.upsert({
+          where: { providerId_day: { providerId: provider.id, day } },
+          create: { organizationId: org.id, providerId: provider.id, day, count: 1 },
+          update: { count: { increment: 1 } },
+        });
         return { id: uuid, publicId: `vt_${uuid}`, duplicate: false };
-      });
+      }, { timeout: 15_000, maxWait: 10_000 });
     },
     close() {},
   };
