@@ -1,6 +1,7 @@
 // Opens the Prisma client for the configured database (embedded SQLite or PostgreSQL) with the pragmas we rely on.
 import { mkdirSync } from 'node:fs';
 import pg from 'pg';
+import Sqlite from 'better-sqlite3';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient as SqliteClient } from '../generated/sqlite/client.js';
@@ -18,6 +19,11 @@ export interface Database {
   pool: pg.Pool | null;
   /** SQLite only: path of the database file. */
   sqlitePath: string | null;
+  /**
+   * SQLite only: a synchronous better-sqlite3 connection for the hot write paths (votes, delivery attempts). Its
+   * transactions never span event-loop turns, so they never hold the write lock while other work waits.
+   */
+  sqliteWriter: Sqlite.Database | null;
   ping(): Promise<void>;
   close(): Promise<void>;
   /** Statements Prisma sent so far (only with `countQueries`; tests bound N+1 with it). */
@@ -54,15 +60,24 @@ export async function openDatabase(
     await prisma.$queryRawUnsafe('PRAGMA synchronous = FULL');
     await prisma.$queryRawUnsafe('PRAGMA foreign_keys = ON');
     await prisma.$queryRawUnsafe('PRAGMA busy_timeout = 15000');
+    // timeout 0: never block the event loop waiting for a lock another connection holds; callers retry later.
+    const writer = new Sqlite(path, { timeout: 0 });
+    writer.pragma('journal_mode = WAL');
+    writer.pragma('synchronous = FULL');
+    writer.pragma('foreign_keys = ON');
     return {
       prisma,
       dialect: 'sqlite',
       pool: null,
       sqlitePath: path,
+      sqliteWriter: writer,
       ping: async () => {
         await prisma.$queryRawUnsafe('SELECT 1');
       },
-      close: () => prisma.$disconnect(),
+      close: async () => {
+        writer.close();
+        await prisma.$disconnect();
+      },
       queryCount: queries.count,
     };
   }
@@ -76,6 +91,7 @@ export async function openDatabase(
     dialect: 'postgresql',
     pool,
     sqlitePath: null,
+    sqliteWriter: null,
     ping: async () => {
       await prisma.$queryRawUnsafe('SELECT 1');
     },

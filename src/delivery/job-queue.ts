@@ -2,6 +2,8 @@
 // PostgreSQL `FOR UPDATE SKIP LOCKED` (several instances share the work, none takes a job another holds);
 // SQLite one atomic UPDATE … RETURNING (a single writer). A job whose lease ran out — its worker died — is
 // claimed again, so no work is lost; while the lease holds, nobody else sends it.
+import { randomUUID } from 'node:crypto';
+import type Sqlite from 'better-sqlite3';
 import type { Database, Tx } from '../db/client.js';
 
 export interface ClaimedJob {
@@ -55,8 +57,7 @@ const IN_FLIGHT = new Set(['pending', 'retrying', 'running']);
  * callbacks are `failed` when any failed for good, `retrying`/`pending` while any is in flight, `sent` when all
  * sent, `skipped` when there was none to send.
  */
-export async function refreshVoteStatus(tx: Tx, voteId: string): Promise<void> {
-  const jobs = await tx.deliveryJob.findMany({ where: { voteId }, select: { kind: true, status: true, attempts: true, sentAt: true } });
+export function voteStatusFrom(jobs: { kind: string; status: string; attempts: number; sentAt: Date | null }[]) {
   const chat = jobs.filter((j) => j.kind === 'chat');
   const callbacks = jobs.filter((j) => j.kind === 'callback' || j.kind === 'legacy_callback' || j.kind === 'pull');
   const aggregate = (list: typeof jobs): string => {
@@ -68,16 +69,18 @@ export async function refreshVoteStatus(tx: Tx, voteId: string): Promise<void> {
   };
   const lastSent = (list: typeof jobs) =>
     list.reduce<Date | null>((latest, j) => (j.sentAt && (!latest || j.sentAt > latest) ? j.sentAt : latest), null);
-  await tx.vote.update({
-    where: { id: voteId },
-    data: {
-      chatStatus: aggregate(chat),
-      chatSentAt: lastSent(chat),
-      callbackStatus: aggregate(callbacks),
-      callbackSentAt: lastSent(callbacks),
-      callbackAttempts: callbacks.reduce((sum, j) => sum + j.attempts, 0),
-    },
-  });
+  return {
+    chatStatus: aggregate(chat),
+    chatSentAt: lastSent(chat),
+    callbackStatus: aggregate(callbacks),
+    callbackSentAt: lastSent(callbacks),
+    callbackAttempts: callbacks.reduce((sum, j) => sum + j.attempts, 0),
+  };
+}
+
+export async function refreshVoteStatus(tx: Tx, voteId: string): Promise<void> {
+  const jobs = await tx.deliveryJob.findMany({ where: { voteId }, select: { kind: true, status: true, attempts: true, sentAt: true } });
+  await tx.vote.update({ where: { id: voteId }, data: voteStatusFrom(jobs) });
 }
 
 export interface AttemptRecord {
@@ -106,6 +109,7 @@ export async function finishAttempt(
   resolution: JobResolution,
   errorText: string | null,
 ): Promise<boolean> {
+  if (db.sqliteWriter) return finishAttemptSqlite(db.sqliteWriter, job, workerId, now, attempt, resolution, errorText);
   return db.prisma.$transaction(async (tx) => {
     const updated = await tx.deliveryJob.updateMany({
       where: { id: job.id, lockedBy: workerId },
@@ -173,4 +177,75 @@ export async function renewLease(db: Database, jobId: string, workerId: string, 
     data: { lockedUntil: new Date(now.getTime() + leaseMs) },
   });
   return renewed.count === 1;
+}
+
+const sqliteStatements = new WeakMap<Sqlite.Database, ReturnType<typeof prepareSqlite>>();
+function prepareSqlite(db: Sqlite.Database) {
+  return {
+    updateJob: db.prepare(
+      `UPDATE "DeliveryJob" SET status = ?, attempts = ?, "lockedBy" = NULL, "lockedUntil" = NULL, "lastError" = ?,
+         "runAt" = COALESCE(?, "runAt"), "sentAt" = COALESCE(?, "sentAt"), "updatedAt" = ? WHERE id = ? AND "lockedBy" = ?`,
+    ),
+    insertAttempt: db.prepare(
+      `INSERT INTO "DeliveryAttempt" (id, "organizationId", "jobId", "voteId", attempt, target, "statusCode", success, "durationMs", error, "responseExcerpt", "createdAt")
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    jobsOfVote: db.prepare(`SELECT kind, status, attempts, "sentAt" FROM "DeliveryJob" WHERE "voteId" = ?`),
+    updateVote: db.prepare(
+      `UPDATE "Vote" SET "chatStatus" = ?, "chatSentAt" = ?, "callbackStatus" = ?, "callbackSentAt" = ?, "callbackAttempts" = ? WHERE id = ?`,
+    ),
+  };
+}
+
+const isBusy = (err: unknown) => /^SQLITE_(BUSY|LOCKED)/.test((err as { code?: string }).code ?? '');
+
+/** SQLite: the same bookkeeping as one synchronous transaction (retried shortly when another process writes). */
+async function finishAttemptSqlite(
+  db: Sqlite.Database,
+  job: ClaimedJob,
+  workerId: string,
+  now: Date,
+  attempt: AttemptRecord | null,
+  resolution: JobResolution,
+  errorText: string | null,
+): Promise<boolean> {
+  let statements = sqliteStatements.get(db);
+  if (!statements) sqliteStatements.set(db, (statements = prepareSqlite(db)));
+  const s = statements;
+  const write = db.transaction((): boolean => {
+    const at = now.getTime();
+    const changed = s.updateJob.run(
+      resolution.status,
+      attempt ? attempt.attempt : job.attempts,
+      errorText,
+      resolution.status === 'retrying' ? resolution.runAt.getTime() : null,
+      resolution.status === 'sent' ? at : null,
+      at,
+      job.id,
+      workerId,
+    ).changes;
+    if (changed === 0) return false;
+    if (attempt) {
+      s.insertAttempt.run(randomUUID(), job.organizationId, job.id, job.voteId, attempt.attempt, attempt.target, attempt.statusCode,
+        attempt.success ? 1 : 0, attempt.durationMs, attempt.error, attempt.responseExcerpt, at);
+    }
+    if (job.voteId) {
+      const rows = (s.jobsOfVote.all(job.voteId) as { kind: string; status: string; attempts: number; sentAt: number | null }[]).map((r) => ({
+        ...r,
+        sentAt: r.sentAt === null ? null : new Date(r.sentAt),
+      }));
+      const status = voteStatusFrom(rows);
+      s.updateVote.run(status.chatStatus, status.chatSentAt?.getTime() ?? null, status.callbackStatus, status.callbackSentAt?.getTime() ?? null, status.callbackAttempts, job.voteId);
+    }
+    return true;
+  });
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    try {
+      return write.immediate();
+    } catch (err) {
+      if (!isBusy(err) || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  }
 }

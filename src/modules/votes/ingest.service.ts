@@ -73,7 +73,7 @@ function voterFrom(payload: unknown, voteePath: string): string {
 export function createIngestService(deps: AppDeps) {
   let store: VoteStore | null = null;
   const voteStore = () =>
-    (store ??= deps.db.dialect === 'sqlite' && deps.db.sqlitePath ? createSqliteVoteStore(deps, deps.db.sqlitePath) : createPostgresVoteStore(deps));
+    (store ??= deps.db.sqliteWriter ? createSqliteVoteStore(deps, deps.db.sqliteWriter) : createPostgresVoteStore(deps));
 
   async function receive(delivery: HookDelivery): Promise<HookReceipt> {
     const votes = voteStore();

@@ -2,7 +2,7 @@
 // every vote that arrives while a transaction is being written joins the next one, so one fsync
 // (synchronous=FULL) acknowledges many votes. Each caller's promise resolves only after its commit.
 import { randomUUID } from 'node:crypto';
-import Sqlite from 'better-sqlite3';
+import type Sqlite from 'better-sqlite3';
 import type { AppDeps } from '../../app-deps.js';
 import { utcDay } from '../../time.js';
 import {
@@ -29,11 +29,7 @@ const MAX_BATCH = 256;
 const BUSY_RETRY_MS = 2;
 const BUSY_GIVE_UP_MS = 15_000;
 
-export function createSqliteVoteStore(deps: AppDeps, path: string): VoteStore {
-  const db = new Sqlite(path, { timeout: 0 });
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('foreign_keys = ON');
+export function createSqliteVoteStore(deps: AppDeps, db: Sqlite.Database): VoteStore {
 
   const orgBySlug = db.prepare(
     'SELECT id, slug, plan, status, chatNotificationsEnabled, chatWebhookUrl, serverCallbackUrl FROM "Organization" WHERE slug = ?',
@@ -197,7 +193,6 @@ export function createSqliteVoteStore(deps: AppDeps, path: string): VoteStore {
           queue.splice(0).forEach((p) => p.reject(err));
         }
       }
-      db.close();
     },
   };
 }
