@@ -176,3 +176,61 @@ builder.subscriptionField('voteReceived', (t) =>
     },
   }),
 );
+
+export const voteCursor = (vote: { receivedAt: Date; id: string }) => Buffer.from(`${vote.receivedAt.getTime()}|${vote.id}`).toString('base64url');
+
+type ConnectionArgs = Awaited<ReturnType<import('./votes.service.js').VoteService['connection']>>;
+
+type VoteWithProvider = Awaited<ReturnType<Awaited<ReturnType<typeof import('../../db/client.js')['openDatabase']>>['prisma']['vote']['findFirstOrThrow']>> & { provider: { key: string; name: string } };
+
+const VoteEdge = builder.objectRef<{ node: VoteWithProvider }>('VoteEdge').implement({
+  fields: (t) => ({
+    cursor: t.string({ resolve: (e) => voteCursor(e.node) }),
+    node: t.field({ type: VoteRef, resolve: (e) => e.node as never }),
+  }),
+});
+
+const PageInfo = builder.objectRef<{ hasNextPage: boolean; endCursor: string | null }>('PageInfo').implement({
+  fields: (t) => ({ hasNextPage: t.exposeBoolean('hasNextPage'), endCursor: t.exposeString('endCursor', { nullable: true }) }),
+});
+
+const VoteConnection = builder.objectRef<ConnectionArgs>('VoteConnection').implement({
+  description: 'Votes newest first, Relay-style (cursor = position after the given vote)',
+  fields: (t) => ({
+    edges: t.field({
+      type: [VoteEdge],
+      resolve: async (c, _a, ctx) => {
+        // One query for the page, its providers included (the Vote fields read provider key and name from it).
+        const rows = await ctx.deps.db.prisma.vote.findMany({ where: c.where, orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }], take: c.take, include: { provider: true } });
+        return rows.map((node) => ({ node: node as VoteWithProvider }));
+      },
+    }),
+    pageInfo: t.field({
+      type: PageInfo,
+      resolve: async (c, _a, ctx) => {
+        const rows = await ctx.deps.db.prisma.vote.findMany({ where: c.where, orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }], take: c.take + 1, select: { id: true, receivedAt: true } });
+        const last = rows.slice(0, c.take).at(-1);
+        return { hasNextPage: rows.length > c.take, endCursor: last ? voteCursor(last) : null };
+      },
+    }),
+    totalCount: t.int({ resolve: (c, _a, ctx) => ctx.deps.db.prisma.vote.count({ where: c.countWhere }) }),
+  }),
+});
+
+builder.queryField('votesConnection', (t) =>
+  t.field({
+    type: VoteConnection,
+    authScopes: { access: { scope: 'read', plan: 'growth' } },
+    args: {
+      first: t.arg.int(),
+      after: t.arg.string(),
+      provider: t.arg.string(),
+      from: t.arg.string(),
+      to: t.arg.string(),
+      voter: t.arg.string(),
+      chatStatus: t.arg.string(),
+      callbackStatus: t.arg.string(),
+    },
+    resolve: (_root, args, ctx) => ctx.services.votes.connection(requireViewer(ctx.auth).organizationId, args),
+  }),
+);

@@ -131,7 +131,25 @@ export function createVoteService(deps: AppDeps) {
     }
   }
 
-  return { get, redeliver, list, exportRows, validateRange: (input: { from?: string | null; to?: string | null }) => parseRange(input, { from: null, to: null }) };
+  /**
+   * Relay-style page: newest first, keyset cursors over (receivedAt, id), so deep pages cost the same as the first.
+   * Growth+ only (the starter view is `list`).
+   */
+  async function connection(organizationId: string, input: VoteListInput & { first?: number | null; after?: string | null }) {
+    const first = input.first ?? 50;
+    if (!Number.isInteger(first) || first < 1 || first > 100) throw validationError([{ field: 'first', message: 'must be an integer from 1 to 100' }]);
+    const where = await filters(organizationId, input);
+    let cursorWhere: Prisma.VoteWhereInput = {};
+    if (input.after) {
+      const [ms, id] = Buffer.from(input.after, 'base64url').toString('utf8').split('|');
+      const at = new Date(Number(ms));
+      if (!id || Number.isNaN(at.getTime())) throw validationError([{ field: 'after', message: 'is not a cursor from this API' }]);
+      cursorWhere = { OR: [{ receivedAt: { lt: at } }, { receivedAt: at, id: { lt: id } }] };
+    }
+    return { where: { AND: [where, cursorWhere] }, countWhere: where, take: first };
+  }
+
+  return { get, redeliver, list, connection, exportRows, validateRange: (input: { from?: string | null; to?: string | null }) => parseRange(input, { from: null, to: null }) };
 }
 
 export type VoteService = ReturnType<typeof createVoteService>;
