@@ -12,6 +12,7 @@ import { createPullService } from './modules/plugin/pull.service.js';
 
 export function createServices(deps: AppDeps) {
   const organizations = createOrganizationService(deps);
+  const stats = createStatsService(deps);
   return {
     organizations,
     apiKeys: createApiKeyService(deps),
@@ -19,8 +20,8 @@ export function createServices(deps: AppDeps) {
     providers: createProviderService(deps),
     ingest: createIngestService(deps),
     callbacks: createCallbackService(deps),
-    votes: createVoteService(deps),
-    stats: createStatsService(deps),
+    votes: createVoteService(deps, stats),
+    stats,
     pull: createPullService(deps),
   };
 }

@@ -211,7 +211,18 @@ export function createStatsService(deps: AppDeps) {
     };
   }
 
-  return { dashboard, trend, providerShare, leaderboard, voter, providerId };
+  /** Exact number of votes (optionally of one provider, optionally in a range) from the rollups: O(days), not O(votes). */
+  async function countVotes(organizationId: string, options: { providerId?: string; from: Date | null; toExclusive: Date | null }): Promise<number> {
+    if (!options.from && !options.toExclusive) {
+      const sum = await prisma.providerDailyCount.aggregate({ where: { organizationId, ...(options.providerId ? { providerId: options.providerId } : {}) }, _sum: { count: true } });
+      return sum._sum.count ?? 0;
+    }
+    const range = { from: options.from ?? new Date(0), toExclusive: options.toExclusive ?? new Date(deps.clock.now().getTime() + DAY) };
+    const rows = await countsByDayAndProvider(organizationId, range, options.providerId);
+    return rows.reduce((sum, r) => sum + r.count, 0);
+  }
+
+  return { dashboard, trend, providerShare, leaderboard, voter, providerId, countVotes };
 }
 
 export type StatsService = ReturnType<typeof createStatsService>;

@@ -8,6 +8,7 @@ import { validationError } from '../../errors.js';
 import { planAtLeast } from '../../auth/plans.js';
 import { parseRange } from '../stats/date-range.js';
 import type { Prisma } from '../../generated/sqlite/client.js';
+import type { StatsService } from '../stats/stats.service.js';
 
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'sent', 'failed', 'skipped'] as const;
 export const STARTER_VOTE_LIMIT = 10;
@@ -34,7 +35,7 @@ export interface VotePage {
   pages: number;
 }
 
-export function createVoteService(deps: AppDeps) {
+export function createVoteService(deps: AppDeps, stats: StatsService) {
   const { prisma } = deps.db;
 
   async function get(organizationId: string, publicId: string): Promise<Vote> {
@@ -100,7 +101,14 @@ export function createVoteService(deps: AppDeps) {
     if (!Number.isInteger(page) || page < 1) throw validationError([{ field: 'page', message: 'must be an integer of at least 1' }]);
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw validationError([{ field: 'limit', message: 'must be an integer from 1 to 100' }]);
     const where = await filters(organizationId, input);
-    const total = await prisma.vote.count({ where });
+    // Provider and date filters only: the total comes from the per-day rollups instead of counting raw votes.
+    const total =
+      input.voter || input.chatStatus || input.callbackStatus
+        ? await prisma.vote.count({ where })
+        : await stats.countVotes(organizationId, {
+            providerId: where.providerId as string | undefined,
+            ...parseRange(input, { from: null, to: null }),
+          });
     return { where, skip: (page - 1) * limit, take: limit, page, limit, total, pages: Math.ceil(total / limit) };
   }
 
