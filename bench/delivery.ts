@@ -1,0 +1,467 @@
+// Delivery benchmark: callbacks delivered per second to a local receiver, and the latency from a hook's acceptance
+// (its 200 arriving at the sender) to the receiver getting that vote's callback, while votes come in at a fixed rate.
+//
+// Per rate (fresh SQLite file each time): the CLI creates a business organization; the real service runs as a child
+// process with deliveries on (ALLOW_PRIVATE_TARGETS=true, DELIVERY_CONCURRENCY 64, rate limits out of the way); one
+// provider (header auth) and ONE callback to a receiver on 127.0.0.1 (node:http in a worker thread of this process,
+// answering 200 at once and recording when each vote_id arrived; the default payload template carries vote_id).
+// A paced, open-loop sender (its own keep-alive sockets) posts unique top.gg-style votes at the target rate — first a
+// short warm-up (not counted; its backlog drained), then the measured window. Afterwards it waits up to
+// BENCH_DELIVERY_DRAIN_S for every accepted vote's callback and reports what is still undelivered.
+// Timestamps on both sides come from process.hrtime (one monotonic clock for both threads).
+// Writes its section of BENCHMARKS.md.
+//
+// Options: BENCH_DELIVERY_RATES ("2000,500": votes/s, the first is the target's), BENCH_DURATION_S (10),
+// BENCH_WARMUP_S (2), BENCH_DELIVERY_DRAIN_S (30), BENCH_DELIVERY_CONCURRENCY (64), BENCH_CPU_PROF=<dir>
+// (server --cpu-prof), BENCH_KEEP_DB=1.
+import http from 'node:http';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { consoleTable, gitCommit, machineDescription, markdownTable, writeSection } from './lib/report.js';
+import {
+  ROOT, api, createOrg, duration, envNumber, machineLoad, ms, percentile, processCpuSeconds, serviceEnv, sortedCopy, startService, thousands,
+} from './lib/service.js';
+
+const RATES = (process.env.BENCH_DELIVERY_RATES ?? '2000,500').split(',').map((s) => Number(s.trim()));
+if (RATES.length === 0 || RATES.some((r) => !Number.isFinite(r) || r <= 0)) {
+  console.error(`BENCH_DELIVERY_RATES must be a comma-separated list of positive numbers (got "${process.env.BENCH_DELIVERY_RATES}")`);
+  process.exit(2);
+}
+const DURATION_S = envNumber('BENCH_DURATION_S', 10, false);
+const WARMUP_S = envNumber('BENCH_WARMUP_S', 2, false);
+const DRAIN_S = envNumber('BENCH_DELIVERY_DRAIN_S', 30, false);
+const CONCURRENCY = envNumber('BENCH_DELIVERY_CONCURRENCY', 64, true);
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : null;
+
+const TARGET_RATE = 2_000;
+const TARGET_P50_MS = 20;
+const TARGET_P99_MS = 100;
+const AUTH = 'bench-delivery-hook-secret';
+const SENDER_SOCKETS = 128;
+/** Open loop, but bounded: past this many hooks in flight the sender stops adding more (and says how many it skipped). */
+const MAX_IN_FLIGHT = 4_000;
+
+// Hard bound: per rate, setup (~20 s) + warm-up + its drain + load + drain; plus slack.
+const BUDGET_MS = RATES.length * (60 + 2 * (WARMUP_S + DRAIN_S) + DURATION_S + DRAIN_S) * 1000 + 60_000;
+setTimeout(() => {
+  console.error(`\n!!! delivery benchmark exceeded its ${duration(BUDGET_MS / 1000)} budget; stopping`);
+  process.exit(1);
+}, BUDGET_MS).unref();
+
+const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
+
+// ---------------------------------------------------------------------------------------------------------------
+// The receiver: its own thread (event loop), so a busy sender does not delay its clock readings.
+const RECEIVER_SOURCE = `
+const http = require('node:http');
+const { parentPort } = require('node:worker_threads');
+let batch = [];
+let malformed = 0;
+const server = http.createServer({ keepAliveTimeout: 60000 }, (req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const at = Number(process.hrtime.bigint()) / 1e6;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"ok":true}');
+    try {
+      const id = JSON.parse(Buffer.concat(chunks).toString('utf8')).vote_id;
+      if (typeof id === 'string') batch.push(id, at); else malformed++;
+    } catch { malformed++; }
+  });
+});
+server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
+setInterval(() => {
+  if (batch.length > 0 || malformed > 0) { parentPort.postMessage({ batch, malformed }); batch = []; malformed = 0; }
+}, 20);
+parentPort.on('message', (m) => { if (m === 'stop') server.close(() => process.exit(0)); server.closeAllConnections(); });
+`;
+
+interface Receiver {
+  port: number;
+  /** vote_id → arrival times (ms, hrtime clock), in arrival order. */
+  arrivals: Map<string, number[]>;
+  malformed: number;
+  stop(): Promise<void>;
+}
+
+async function startReceiver(): Promise<Receiver> {
+  const worker = new Worker(RECEIVER_SOURCE, { eval: true });
+  const receiver: Receiver = {
+    port: 0,
+    arrivals: new Map(),
+    malformed: 0,
+    async stop() {
+      worker.postMessage('stop');
+      await Promise.race([new Promise((r) => worker.once('exit', r)), sleep(3_000).then(() => worker.terminate())]);
+    },
+  };
+  receiver.port = await new Promise<number>((resolvePort, reject) => {
+    worker.once('error', reject);
+    worker.on('message', (m: { port?: number; batch?: (string | number)[]; malformed?: number }) => {
+      if (m.port) resolvePort(m.port);
+      if (m.batch) {
+        for (let i = 0; i < m.batch.length; i += 2) {
+          const id = m.batch[i] as string;
+          const list = receiver.arrivals.get(id);
+          if (list) list.push(m.batch[i + 1] as number);
+          else receiver.arrivals.set(id, [m.batch[i + 1] as number]);
+        }
+      }
+      if (m.malformed) receiver.malformed += m.malformed;
+    });
+  });
+  return receiver;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The paced sender
+
+interface SentVote {
+  sentAt: number;
+  acceptedAt: number;
+  voteId: string;
+}
+
+interface LoadResult {
+  votes: SentVote[];
+  startedAt: number;
+  /** When the last hook answer arrived. */
+  endedAt: number;
+  attempted: number;
+  skipped: number;
+  non2xx: Map<string, number>;
+  errors: Map<string, number>;
+  hookLatencies: Float64Array;
+}
+
+let voteSeq = 0;
+
+async function sendLoad(port: number, path: string, rate: number, seconds: number): Promise<LoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: SENDER_SOCKETS });
+  const votes: SentVote[] = [];
+  const non2xx = new Map<string, number>();
+  const errors = new Map<string, number>();
+  const latencies: number[] = [];
+  let inFlight = 0;
+  let attempted = 0;
+  let skipped = 0;
+  const startedAt = nowMs();
+  const total = Math.round(rate * seconds);
+  const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
+  let done!: () => void;
+  const finished = new Promise<void>((r) => (done = r));
+  let allScheduled = false;
+  const maybeDone = () => {
+    if (allScheduled && inFlight === 0) done();
+  };
+
+  const sendOne = () => {
+    const body = JSON.stringify({ bot: '1', user: `voter-${process.pid}-${++voteSeq}`, type: 'upvote', isWeekend: false, query: '' });
+    const sentAt = nowMs();
+    inFlight++;
+    attempted++;
+    const req = http.request(
+      { host: '127.0.0.1', port, method: 'POST', path, agent, headers: { 'content-type': 'application/json', authorization: AUTH, 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const acceptedAt = nowMs();
+          inFlight--;
+          if (res.statusCode === 200) {
+            try {
+              const voteId = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data?: { vote_id?: string }; vote_id?: string });
+              const id = voteId.data?.vote_id ?? voteId.vote_id;
+              if (typeof id === 'string') {
+                votes.push({ sentAt, acceptedAt, voteId: id });
+                latencies.push(acceptedAt - sentAt);
+              } else bump(non2xx, '200 without vote_id');
+            } catch {
+              bump(non2xx, '200 unreadable');
+            }
+          } else bump(non2xx, String(res.statusCode));
+          maybeDone();
+        });
+      },
+    );
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      inFlight--;
+      bump(errors, err.code ?? err.message);
+      maybeDone();
+    });
+    req.end(body);
+  };
+
+  // Every 2 ms, send what is due by now (open loop: a slow answer does not slow the sending).
+  let scheduled = 0;
+  await new Promise<void>((resolveAll) => {
+    const tick = setInterval(() => {
+      const due = Math.min(total, Math.floor(((nowMs() - startedAt) / 1000) * rate));
+      while (scheduled < due) {
+        scheduled++;
+        if (inFlight >= MAX_IN_FLIGHT) skipped++;
+        else sendOne();
+      }
+      if (scheduled >= total) {
+        clearInterval(tick);
+        resolveAll();
+      }
+    }, 2);
+  });
+  allScheduled = true;
+  maybeDone();
+  await finished;
+  const endedAt = nowMs();
+  agent.destroy();
+  return { votes, startedAt, endedAt, attempted, skipped, non2xx, errors, hookLatencies: sortedCopy(latencies) };
+}
+
+/** Waits until every vote in `ids` reached the receiver, or `limitS`; returns when the last one arrived (or null). */
+async function drain(receiver: Receiver, ids: string[], limitS: number): Promise<{ complete: boolean; waitedS: number }> {
+  const started = nowMs();
+  let pending = ids.filter((id) => !receiver.arrivals.has(id));
+  while (pending.length > 0 && nowMs() - started < limitS * 1000) {
+    await sleep(50);
+    pending = pending.filter((id) => !receiver.arrivals.has(id));
+  }
+  return { complete: pending.length === 0, waitedS: (nowMs() - started) / 1000 };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+interface RateResult {
+  rate: number;
+  acceptedPerS: number;
+  accepted: number;
+  attempted: number;
+  skipped: number;
+  hookP50: number;
+  hookP99: number;
+  deliveredPerS: number;
+  deliveredDuringLoadPerS: number;
+  delivered: number;
+  undelivered: number;
+  duplicates: number;
+  p50: number;
+  p99: number;
+  max: number;
+  negative: number;
+  drainS: number;
+  drainComplete: boolean;
+  serverCpuPct: number;
+  benchCpuPct: number;
+  dbSent: number;
+  dbPending: number;
+  notes: string[];
+}
+
+async function measureRate(rate: number, dir: string): Promise<RateResult> {
+  const dbPath = join(dir, 'vr.db');
+  const env = serviceEnv({
+    DATABASE_URL: `file:${dbPath}`,
+    SECRET_KEY: 'bench-delivery-secret-key-0123456789abcdef',
+    LOG_LEVEL: 'info',
+    DELIVERY_ENABLED: 'true',
+    ALLOW_PRIVATE_TARGETS: 'true',
+    DELIVERY_CONCURRENCY: String(CONCURRENCY),
+    HOOK_RATE_LIMIT_PER_MINUTE: '1000000000',
+    API_RATE_LIMIT_PER_MINUTE: '1000000000',
+    IP_RATE_LIMIT_PER_MINUTE: '1000000000',
+  });
+  const apiKey = await createOrg(env, 'bench', 'business');
+  const receiver = await startReceiver();
+  if (CPU_PROF_DIR) mkdirSync(CPU_PROF_DIR, { recursive: true });
+  const server = await startService(env, CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF_DIR] : []);
+  const notes: string[] = [];
+  try {
+    const base = `http://127.0.0.1:${server.port}`;
+    await api(base, apiKey, 'POST', '/v1/providers', {
+      key: 'topgg', name: 'top.gg', auth_method: 'header', auth_field: 'Authorization', auth_value: AUTH, votee_path: 'user',
+    });
+    await api(base, apiKey, 'POST', '/v1/callbacks', { name: 'bench receiver', url: `http://127.0.0.1:${receiver.port}/callback`, timeout_ms: 5000 });
+    const hookPath = '/hooks/bench/topgg';
+
+    // One vote by hand: fail fast (with the answer) if the pipeline does not deliver.
+    const probe = await sendLoad(server.port, hookPath, 1, 1);
+    if (probe.votes.length !== 1) throw new Error(`probe vote not accepted: ${[...probe.non2xx, ...probe.errors].join(', ')}\n${server.tail()}`);
+    if (!(await drain(receiver, [probe.votes[0].voteId], 15)).complete) throw new Error(`probe vote's callback never arrived\n${server.tail()}`);
+
+    console.log(`[${rate}/s] warm-up ${WARMUP_S} s (not counted)`);
+    const warm = await sendLoad(server.port, hookPath, rate, WARMUP_S);
+    const warmDrain = await drain(receiver, warm.votes.map((v) => v.voteId), DRAIN_S);
+    if (!warmDrain.complete) notes.push(`warm-up backlog not drained after ${DRAIN_S} s; the measured run started on top of it`);
+
+    console.log(`[${rate}/s] measuring ${DURATION_S} s`);
+    const pid = server.process.pid!;
+    const cpuBefore = processCpuSeconds(pid);
+    const benchCpuBefore = process.cpuUsage();
+    const load = await sendLoad(server.port, hookPath, rate, DURATION_S);
+    const loadS = (load.endedAt - load.startedAt) / 1000;
+    const cpuAfterLoad = processCpuSeconds(pid);
+    const benchCpu = process.cpuUsage(benchCpuBefore);
+    const ids = load.votes.map((v) => v.voteId);
+    const deliveredDuringLoad = load.votes.filter((v) => (receiver.arrivals.get(v.voteId)?.[0] ?? Infinity) <= load.endedAt).length;
+    console.log(`[${rate}/s] ${load.votes.length} votes accepted in ${loadS.toFixed(1)} s; waiting up to ${DRAIN_S} s for their callbacks`);
+    const drained = await drain(receiver, ids, DRAIN_S);
+
+    const latencies: number[] = [];
+    let lastArrival = load.startedAt;
+    let duplicates = 0;
+    for (const v of load.votes) {
+      const arrivals = receiver.arrivals.get(v.voteId);
+      if (!arrivals) continue;
+      latencies.push(arrivals[0] - v.acceptedAt);
+      duplicates += arrivals.length - 1;
+      if (arrivals[0] > lastArrival) lastArrival = arrivals[0];
+    }
+    const sorted = sortedCopy(latencies);
+    const delivered = latencies.length;
+    await sleep(500); // let the last attempts be recorded before counting in the database
+    await server.stop();
+    const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+    const status = (s: string) => (db.prepare('SELECT COUNT(*) AS n FROM "Vote" WHERE callbackStatus = ?').get(s) as { n: number }).n;
+    const dbSent = status('sent');
+    const dbPending = status('pending') + status('retrying');
+    db.close();
+    if (load.skipped > 0) notes.push(`the sender skipped ${load.skipped} votes (more than ${MAX_IN_FLIGHT} hooks in flight)`);
+    for (const [code, n] of load.non2xx) notes.push(`non-2xx hook answers: ${code}×${n}`);
+    for (const [code, n] of load.errors) notes.push(`hook request errors: ${code}×${n}`);
+    if (receiver.malformed > 0) notes.push(`${receiver.malformed} callbacks without a vote_id`);
+    return {
+      rate,
+      acceptedPerS: load.votes.length / loadS,
+      accepted: load.votes.length,
+      attempted: load.attempted,
+      skipped: load.skipped,
+      hookP50: percentile(load.hookLatencies, 50),
+      hookP99: percentile(load.hookLatencies, 99),
+      deliveredPerS: delivered / ((lastArrival - load.startedAt) / 1000),
+      deliveredDuringLoadPerS: deliveredDuringLoad / loadS,
+      delivered,
+      undelivered: load.votes.length - delivered,
+      duplicates,
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      max: sorted.length ? sorted[sorted.length - 1] : Number.NaN,
+      negative: latencies.filter((l) => l < 0).length,
+      drainS: Math.max(0, (lastArrival - load.endedAt) / 1000),
+      drainComplete: drained.complete,
+      serverCpuPct: ((cpuAfterLoad - cpuBefore) / loadS) * 100,
+      benchCpuPct: ((benchCpu.user + benchCpu.system) / 1e6 / loadS) * 100,
+      dbSent,
+      dbPending,
+      notes,
+    };
+  } finally {
+    await server.stop();
+    await receiver.stop();
+  }
+}
+
+async function main(): Promise<number> {
+  const started = performance.now();
+  const dir = mkdtempSync(join(os.tmpdir(), 'vote-relay-bench-delivery-'));
+  const results: RateResult[] = [];
+  const failures: string[] = [];
+  const load1 = machineLoad();
+  try {
+    for (const rate of RATES) {
+      const rateDir = join(dir, String(rate));
+      mkdirSync(rateDir);
+      try {
+        const r = await measureRate(rate, rateDir);
+        results.push(r);
+        console.log(
+          `[${rate}/s] accepted ${r.acceptedPerS.toFixed(0)}/s, delivered ${r.deliveredPerS.toFixed(0)}/s, latency p50 ${ms(r.p50)} ms p99 ${ms(r.p99)} ms, ` +
+            `undelivered ${r.undelivered}, drain ${r.drainS.toFixed(1)} s, server CPU ${r.serverCpuPct.toFixed(0)}%`,
+        );
+      } catch (err) {
+        failures.push(`${rate} votes/s: ${(err as Error).message}`);
+        console.error(`\n!!! ${rate} votes/s could not be measured: ${(err as Error).message}`);
+      }
+    }
+  } finally {
+    if (process.env.BENCH_KEEP_DB === '1') console.log(`\ndatabases kept in ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
+  const load2 = machineLoad();
+  const totalS = (performance.now() - started) / 1000;
+
+  const verdict = (met: boolean) => (met ? 'met' : '**NOT MET**');
+  const header = [
+    'Offered votes/s', 'Accepted votes/s', 'Hook p50 / p99 ms', 'Callbacks delivered/s', 'Latency p50 ms', 'Latency p99 ms', 'Latency max ms',
+    'Undelivered after wait', 'Drain after load', 'Server CPU',
+  ];
+  const rows = results.map((r) => [
+    `${thousands(r.rate)}${r.rate === TARGET_RATE ? ' (target)' : ''}`,
+    `${thousands(r.acceptedPerS)}${r.rate === TARGET_RATE && r.acceptedPerS < TARGET_RATE * 0.98 ? ' (**below the offered rate**)' : ''}`,
+    `${ms(r.hookP50)} / ${ms(r.hookP99)}`,
+    `${thousands(r.deliveredPerS)} (${thousands(r.deliveredDuringLoadPerS)} during the load)`,
+    `${ms(r.p50)}${r.rate === TARGET_RATE ? ` (< ${TARGET_P50_MS}: ${verdict(r.p50 < TARGET_P50_MS)})` : ''}`,
+    `${ms(r.p99)}${r.rate === TARGET_RATE ? ` (< ${TARGET_P99_MS}: ${verdict(r.p99 < TARGET_P99_MS)})` : ''}`,
+    ms(r.max),
+    `${thousands(r.undelivered)} of ${thousands(r.accepted)}${r.undelivered > 0 ? ` (waited ${DRAIN_S} s)` : ''}`,
+    `${r.drainS.toFixed(1)} s${r.drainComplete ? '' : ' (not drained)'}`,
+    `${r.serverCpuPct.toFixed(0)}%`,
+  ]);
+  const target = results.find((r) => r.rate === TARGET_RATE);
+  const targetLine = target
+    ? `Target (at 2,000 votes/s offered): latency p50 < ${TARGET_P50_MS} ms — ${verdict(target.p50 < TARGET_P50_MS)} (${ms(target.p50)} ms); ` +
+      `p99 < ${TARGET_P99_MS} ms — ${verdict(target.p99 < TARGET_P99_MS)} (${ms(target.p99)} ms); ` +
+      `2,000 votes/s accepted — ${verdict(target.acceptedPerS >= TARGET_RATE * 0.98)} (${thousands(target.acceptedPerS)}/s); ` +
+      `every callback delivered — ${verdict(target.undelivered === 0)}${target.undelivered > 0 ? ` (${thousands(target.undelivered)} still undelivered ${DRAIN_S} s after the load)` : ''}.`
+    : 'Target rate (2,000 votes/s) not measured in this run.';
+  const notes = results.flatMap((r) => [
+    ...r.notes.map((n) => `${r.rate}/s: ${n}`),
+    ...(r.duplicates > 0 ? [`${r.rate}/s: ${r.duplicates} callbacks arrived more than once`] : []),
+    ...(r.negative > 0 ? [`${r.rate}/s: ${r.negative} callbacks arrived before the hook's own answer was read (negative latency; counted as is)`] : []),
+    `${r.rate}/s: database afterwards: ${thousands(r.dbSent)} votes with callback_status sent, ${thousands(r.dbPending)} pending/retrying; bench process CPU ${r.benchCpuPct.toFixed(0)}% during the load`,
+  ]);
+
+  console.log(`\nDelivery benchmark — ${DURATION_S} s per rate after ${WARMUP_S} s warm-up, DELIVERY_CONCURRENCY ${CONCURRENCY}\n`);
+  console.log(consoleTable(header, rows.map((r) => r.map((c) => c.replaceAll('**', '')))));
+  console.log(`\n${targetLine.replaceAll('**', '')}`);
+  for (const n of notes) console.log(`note: ${n}`);
+  for (const f of failures) console.error(`\n!!! FAILED: ${f}`);
+  if (failures.length > 0 && results.length === 0) {
+    console.error('\nBENCHMARKS.md left unchanged (nothing could be measured).');
+    return 1;
+  }
+
+  const section = [
+    '## Delivery: callbacks per second and vote → callback latency',
+    '',
+    'Measured by `bench/delivery.ts`. For each offered rate, a fresh SQLite file and the service (`src/main.ts`, `LOG_LEVEL=info`, ' +
+      `deliveries on, \`DELIVERY_CONCURRENCY=${CONCURRENCY}\`, \`ALLOW_PRIVATE_TARGETS=true\`) as a child process, with one business ` +
+      'organization, one provider (header auth) and one callback (default payload template, `timeout_ms` 5000) to a receiver on ' +
+      '127.0.0.1 (node:http in a worker thread of the benchmark process, answering 200 at once). A paced open-loop sender posts ' +
+      `unique top.gg-style votes at the offered rate for ${DURATION_S} s (after a ${WARMUP_S} s warm-up whose callbacks are waited for). ` +
+      'Latency = time the receiver got the vote\'s callback − time the hook\'s 200 reached the sender (one monotonic clock). ' +
+      `Afterwards the benchmark waits up to ${DRAIN_S} s for the backlog. "Callbacks delivered/s" = callbacks for the measured votes / ` +
+      'time from the start of the load to the last one; "Server CPU" = the service\'s CPU time during the load / its duration (2 cores = 200%).',
+    '',
+    `- Date: ${new Date().toISOString()}`,
+    `- Machine: ${machineDescription()}`,
+    `- Machine load (the sender, the receiver and the service share these cores): before ${load1}; after ${load2}`,
+    `- Node: ${process.version}`,
+    `- Commit: ${gitCommit(ROOT)}`,
+    `- Run took ${duration(totalS)}`,
+    '',
+    markdownTable(header, rows),
+    '',
+    targetLine,
+    '',
+    ...notes.map((n) => `- ${n}`),
+    ...failures.map((f) => `- **FAILED**: ${f}`),
+  ].join('\n');
+  writeSection(join(ROOT, 'BENCHMARKS.md'), 'delivery', section);
+  console.log(`\nBENCHMARKS.md updated (run took ${duration(totalS)}).`);
+  return failures.length > 0 ? 1 : 0;
+}
+
+process.exitCode = await main();
