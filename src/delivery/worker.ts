@@ -9,6 +9,8 @@ import { claimJobs, finishAttempt, renewLease, type ClaimedJob, type JobResoluti
 import { createUnknownWebhookMemory, sendAlert, sendChat, sendHttpCallback, sendVotifierCallback, type JobContext, type SendResult } from './senders.js';
 import { permanentFailureAlert } from './alerts.js';
 
+const WAKE_COALESCE_MS = 5;
+
 export interface DeliveryWorkerOptions {
   concurrency: number;
   /** How long a claimed job is ours; must exceed the longest attempt (callback timeouts reach 30 s). */
@@ -186,9 +188,15 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     }
   }
 
+  // Wake-ups (each new vote, each finished job) are coalesced: one claim per WAKE_COALESCE_MS takes them all,
+  // instead of a claim (and its loads) per event.
+  let wakeTimer: NodeJS.Timeout | null = null;
   function wake() {
-    if (!running) return;
-    void claimAndRun();
+    if (!running || wakeTimer) return;
+    wakeTimer = setTimeout(() => {
+      wakeTimer = null;
+      void claimAndRun();
+    }, WAKE_COALESCE_MS);
   }
 
   return {
@@ -208,6 +216,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     async stop() {
       running = false;
       if (timer) clearInterval(timer);
+      if (wakeTimer) clearTimeout(wakeTimer);
       unsubscribe?.();
       await Promise.allSettled([...active]);
     },
