@@ -7,6 +7,7 @@ import { createServer, Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sseReader, type SseReader } from '../kit/sse.js';
 import { TEST_SECRET_KEY, databaseUnavailable, dialect, testDatabaseUrl, uniqueSlug, createOwnPostgresDatabase } from '../kit/app.js';
 import { runCli, startServerProcess, type ServerProcess } from '../kit/processes.js';
 import { startReceiver, type Receiver } from '../kit/receiver.js';
@@ -14,41 +15,6 @@ import { startReceiver, type Receiver } from '../kit/receiver.js';
 const SHARED_REDIS_URL = 'redis://127.0.0.1:6379';
 const SUBSCRIPTION = 'subscription { voteReceived { publicId voterName } }';
 
-/** Reads a `text/event-stream` response with plain fetch, collecting `next` payloads with their arrival time. */
-async function sseReader(url: string, key: string, query: string) {
-  const controller = new AbortController();
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'text/event-stream' },
-    body: JSON.stringify({ query }),
-    signal: controller.signal,
-  });
-  const events: any[] = [];
-  let ended = false;
-  let buffer = '';
-  const reading = (async () => {
-    const decoder = new TextDecoder();
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let split;
-        while ((split = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, split);
-          buffer = buffer.slice(split + 2);
-          const event = /^event: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (event === 'next' && data) events.push(JSON.parse(data));
-          if (event === 'complete') ended = true;
-        }
-      }
-    } catch {
-      // aborted
-    }
-    ended = true;
-  })();
-  return { status: res.status, contentType: res.headers.get('content-type'), events, isEnded: () => ended, close: () => controller.abort(), reading };
-}
-type SseReader = Awaited<ReturnType<typeof sseReader>>;
 
 async function eventually(check: () => boolean | Promise<boolean>, timeoutMs: number, what = 'condition') {
   const deadline = Date.now() + timeoutMs;

@@ -1,17 +1,9 @@
 import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUnavailable, startTestApp, type TestApp } from '../kit/app.js';
+import { until } from '../kit/wait.js';
 import { startReceiver, type Receiver } from '../kit/receiver.js';
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met; last value: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe.skipIf(databaseUnavailable)('SSRF guard at send time (DNS that changes after the URL was saved)', () => {
   let app: TestApp;
