@@ -16,6 +16,8 @@ export interface ClaimedJob {
   maxAttempts: number;
   priority: number;
   payloadJson: string | null;
+  /** When this worker's lease on the job ends (set at claim, moved by renewLease). */
+  leaseUntil?: number;
 }
 
 const RETURNING = `id, kind, "organizationId", "voteId", "callbackId", attempts, "maxAttempts", priority, "payloadJson"`;
@@ -48,13 +50,13 @@ export async function claimJobs(db: Database, workerId: string, now: Date, lease
     const rows = await retryBusy(() =>
       db.sqliteWriter!.prepare(CLAIM_SQLITE).all(workerId, until.getTime(), now.getTime(), now.getTime(), now.getTime(), limit) as ClaimedJob[],
     );
-    return rows;
+    return rows.map((r) => ({ ...r, leaseUntil: until.getTime() }));
   }
   const rows =
     db.dialect === 'postgresql'
       ? await db.prisma.$queryRawUnsafe<ClaimedJob[]>(CLAIM_POSTGRES, workerId, until, now, limit)
       : await db.prisma.$queryRawUnsafe<ClaimedJob[]>(CLAIM_SQLITE, workerId, until.getTime(), now.getTime(), now.getTime(), now.getTime(), limit);
-  return rows.map((r) => ({ ...r, attempts: Number(r.attempts), maxAttempts: Number(r.maxAttempts), priority: Number(r.priority) }));
+  return rows.map((r) => ({ ...r, attempts: Number(r.attempts), maxAttempts: Number(r.maxAttempts), priority: Number(r.priority), leaseUntil: until.getTime() }));
 }
 
 const IN_FLIGHT = new Set(['pending', 'retrying', 'running']);
@@ -178,7 +180,11 @@ export async function claimPullJobs(db: Database, holder: string, organizationId
  * Extends a claimed job's lease right before it is sent (a vote's callbacks run one after another, so later ones
  * would otherwise start on a lease taken long before). False when the lease is gone: do not send.
  */
-export async function renewLease(db: Database, jobId: string, workerId: string, now: Date, leaseMs: number): Promise<boolean> {
+export async function renewLease(db: Database, job: ClaimedJob | string, workerId: string, now: Date, leaseMs: number, needMs = 0): Promise<boolean> {
+  const jobId = typeof job === 'string' ? job : job.id;
+  // Most attempts start well inside their lease: only write when it could run out before the attempt ends.
+  if (typeof job !== 'string' && job.leaseUntil !== undefined && job.leaseUntil - now.getTime() > needMs) return true;
+  if (typeof job !== 'string') job.leaseUntil = now.getTime() + leaseMs;
   if (db.sqliteWriter) {
     const changes = await retryBusy(
       () =>
@@ -268,5 +274,38 @@ async function finishAttemptSqlite(
     }
     return true;
   });
-  return retryBusy(() => write.immediate());
+  return enqueueFinish(db, () => write.immediate());
+}
+
+/** Attempt records that arrive in the same event-loop turn share one transaction (one fsync). */
+const finishQueues = new WeakMap<Sqlite.Database, { items: { run: () => boolean; resolve(v: boolean): void; reject(e: unknown): void }[]; scheduled: boolean }>();
+function enqueueFinish(db: Sqlite.Database, run: () => boolean): Promise<boolean> {
+  let queue = finishQueues.get(db);
+  if (!queue) finishQueues.set(db, (queue = { items: [], scheduled: false }));
+  const q = queue;
+  return new Promise<boolean>((resolve, reject) => {
+    q.items.push({ run, resolve, reject });
+    if (q.scheduled) return;
+    q.scheduled = true;
+    setImmediate(async () => {
+      const batch = q.items.splice(0);
+      q.scheduled = false;
+      try {
+        // Nested transactions become savepoints: one failed record does not undo the others.
+        const results = await retryBusy(() =>
+          db.transaction(() => batch.map((item) => {
+            try {
+              return { ok: true as const, value: item.run() };
+            } catch (err) {
+              if (isBusy(err)) throw err;
+              return { ok: false as const, err };
+            }
+          })).immediate(),
+        );
+        results.forEach((r, i) => (r.ok ? batch[i].resolve(r.value) : batch[i].reject(r.err)));
+      } catch (err) {
+        batch.forEach((item) => item.reject(err));
+      }
+    });
+  });
 }

@@ -78,7 +78,9 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
 
   async function run(ctx: JobContext): Promise<void> {
     // Another worker may have taken the job over if this one ran late (a long group); then it is theirs to send.
-    if (!(await renewLease(deps.db, ctx.job.id, workerId, deps.clock.now(), options.leaseMs))) {
+    // The attempt needs its timeout (callbacks up to 30 s, chat 10 s) plus time to be recorded.
+    const needMs = (ctx.callback?.timeoutMs ?? 10_000) + 15_000;
+    if (!(await renewLease(deps.db, ctx.job, workerId, deps.clock.now(), options.leaseMs, needMs))) {
       deps.logger.warn({ jobId: ctx.job.id }, 'lease lost before sending; leaving the job to its new owner');
       return;
     }
