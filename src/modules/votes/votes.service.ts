@@ -120,8 +120,10 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
     );
     let after: { receivedAt: Date; id: string } | null = null;
     for (;;) {
+      // A range on receivedAt (so the (organizationId, receivedAt) index seeks to the cursor) minus the rows of
+      // the cursor's own instant already sent; an OR of the two would rescan from the start on every chunk.
       const cursor: Prisma.VoteWhereInput = after
-        ? { OR: [{ receivedAt: { gt: after.receivedAt } }, { receivedAt: after.receivedAt, id: { gt: after.id } }] }
+        ? { receivedAt: { gte: after.receivedAt }, NOT: { receivedAt: after.receivedAt, id: { lte: after.id } } }
         : {};
       const rows: { id: string; voterName: string; providerId: string; receivedAt: Date; chatStatus: string; callbackStatus: string }[] =
         await prisma.vote.findMany({
@@ -152,7 +154,7 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
       const [ms, id] = Buffer.from(input.after, 'base64url').toString('utf8').split('|');
       const at = new Date(Number(ms));
       if (!id || Number.isNaN(at.getTime())) throw validationError([{ field: 'after', message: 'is not a cursor from this API' }]);
-      cursorWhere = { OR: [{ receivedAt: { lt: at } }, { receivedAt: at, id: { lt: id } }] };
+      cursorWhere = { receivedAt: { lte: at }, NOT: { receivedAt: at, id: { gte: id } } };
     }
     return { where: { AND: [where, cursorWhere] }, countWhere: where, take: first };
   }
