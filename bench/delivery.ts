@@ -11,11 +11,11 @@
 // Timestamps on both sides come from process.hrtime (one monotonic clock for both threads).
 // Writes its section of BENCHMARKS.md.
 //
-// Options: BENCH_DELIVERY_RATES ("2000,500": votes/s, the first is the target's), BENCH_DURATION_S (10),
+// Options: BENCH_DELIVERY_RATES ("2000,1000,500": votes/s; 2000 is the target's), BENCH_DURATION_S (10),
 // BENCH_WARMUP_S (2), BENCH_DELIVERY_DRAIN_S (30), BENCH_DELIVERY_CONCURRENCY (64), BENCH_CPU_PROF=<dir>
-// (server --cpu-prof), BENCH_KEEP_DB=1.
+// (server --cpu-prof), BENCH_KEEP_DB=1, BENCH_DELIVERY_TRACE=<dir> (per vote: sent, accepted, callback arrival; CSV per rate).
 import http from 'node:http';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -26,7 +26,7 @@ import {
   ROOT, api, createOrg, duration, envNumber, machineLoad, ms, percentile, processCpuSeconds, serviceEnv, sortedCopy, startService, thousands,
 } from './lib/service.js';
 
-const RATES = (process.env.BENCH_DELIVERY_RATES ?? '2000,500').split(',').map((s) => Number(s.trim()));
+const RATES = (process.env.BENCH_DELIVERY_RATES ?? '2000,1000,500').split(',').map((s) => Number(s.trim()));
 if (RATES.length === 0 || RATES.some((r) => !Number.isFinite(r) || r <= 0)) {
   console.error(`BENCH_DELIVERY_RATES must be a comma-separated list of positive numbers (got "${process.env.BENCH_DELIVERY_RATES}")`);
   process.exit(2);
@@ -36,6 +36,7 @@ const WARMUP_S = envNumber('BENCH_WARMUP_S', 2, false);
 const DRAIN_S = envNumber('BENCH_DELIVERY_DRAIN_S', 30, false);
 const CONCURRENCY = envNumber('BENCH_DELIVERY_CONCURRENCY', 64, true);
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : null;
+const TRACE_DIR = process.env.BENCH_DELIVERY_TRACE ? resolve(process.env.BENCH_DELIVERY_TRACE) : null;
 
 const TARGET_RATE = 2_000;
 const TARGET_P50_MS = 20;
@@ -141,8 +142,8 @@ interface LoadResult {
 
 let voteSeq = 0;
 
-async function sendLoad(port: number, path: string, rate: number, seconds: number): Promise<LoadResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: SENDER_SOCKETS });
+/** `agent`: the sender's keep-alive sockets, shared by the warm-up and the measured run (so the latter starts on open connections). */
+async function sendLoad(agent: http.Agent, port: number, path: string, rate: number, seconds: number): Promise<LoadResult> {
   const votes: SentVote[] = [];
   const non2xx = new Map<string, number>();
   const errors = new Map<string, number>();
@@ -217,7 +218,6 @@ async function sendLoad(port: number, path: string, rate: number, seconds: numbe
   maybeDone();
   await finished;
   const endedAt = nowMs();
-  agent.destroy();
   return { votes, startedAt, endedAt, attempted, skipped, non2xx, errors, hookLatencies: sortedCopy(latencies) };
 }
 
@@ -244,6 +244,8 @@ interface RateResult {
   hookP99: number;
   deliveredPerS: number;
   deliveredDuringLoadPerS: number;
+  /** Callbacks per second once the hooks stopped (the backlog draining: delivery without ingest beside it). */
+  deliveredAfterLoadPerS: number;
   delivered: number;
   undelivered: number;
   duplicates: number;
@@ -278,6 +280,7 @@ async function measureRate(rate: number, dir: string): Promise<RateResult> {
   if (CPU_PROF_DIR) mkdirSync(CPU_PROF_DIR, { recursive: true });
   const server = await startService(env, CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF_DIR] : []);
   const notes: string[] = [];
+  const agent = new http.Agent({ keepAlive: true, maxSockets: SENDER_SOCKETS });
   try {
     const base = `http://127.0.0.1:${server.port}`;
     await api(base, apiKey, 'POST', '/v1/providers', {
@@ -287,12 +290,12 @@ async function measureRate(rate: number, dir: string): Promise<RateResult> {
     const hookPath = '/hooks/bench/topgg';
 
     // One vote by hand: fail fast (with the answer) if the pipeline does not deliver.
-    const probe = await sendLoad(server.port, hookPath, 1, 1);
+    const probe = await sendLoad(agent, server.port, hookPath, 1, 1);
     if (probe.votes.length !== 1) throw new Error(`probe vote not accepted: ${[...probe.non2xx, ...probe.errors].join(', ')}\n${server.tail()}`);
     if (!(await drain(receiver, [probe.votes[0].voteId], 15)).complete) throw new Error(`probe vote's callback never arrived\n${server.tail()}`);
 
     console.log(`[${rate}/s] warm-up ${WARMUP_S} s (not counted)`);
-    const warm = await sendLoad(server.port, hookPath, rate, WARMUP_S);
+    const warm = await sendLoad(agent, server.port, hookPath, rate, WARMUP_S);
     const warmDrain = await drain(receiver, warm.votes.map((v) => v.voteId), DRAIN_S);
     if (!warmDrain.complete) notes.push(`warm-up backlog not drained after ${DRAIN_S} s; the measured run started on top of it`);
 
@@ -300,7 +303,7 @@ async function measureRate(rate: number, dir: string): Promise<RateResult> {
     const pid = server.process.pid!;
     const cpuBefore = processCpuSeconds(pid);
     const benchCpuBefore = process.cpuUsage();
-    const load = await sendLoad(server.port, hookPath, rate, DURATION_S);
+    const load = await sendLoad(agent, server.port, hookPath, rate, DURATION_S);
     const loadS = (load.endedAt - load.startedAt) / 1000;
     const cpuAfterLoad = processCpuSeconds(pid);
     const benchCpu = process.cpuUsage(benchCpuBefore);
@@ -321,6 +324,12 @@ async function measureRate(rate: number, dir: string): Promise<RateResult> {
     }
     const sorted = sortedCopy(latencies);
     const delivered = latencies.length;
+    if (TRACE_DIR) {
+      mkdirSync(TRACE_DIR, { recursive: true });
+      const ms3 = (t: number | undefined) => (t === undefined ? '' : (t - load.startedAt).toFixed(3));
+      const lines = load.votes.map((v) => `${v.voteId},${ms3(v.sentAt)},${ms3(v.acceptedAt)},${ms3(receiver.arrivals.get(v.voteId)?.[0])}`);
+      writeFileSync(join(TRACE_DIR, `delivery-${rate}.csv`), `vote_id,sent_ms,accepted_ms,callback_ms\n${lines.join('\n')}\n`);
+    }
     await sleep(500); // let the last attempts be recorded before counting in the database
     await server.stop();
     const db = new Database(dbPath, { readonly: true, fileMustExist: true });
@@ -342,6 +351,7 @@ async function measureRate(rate: number, dir: string): Promise<RateResult> {
       hookP99: percentile(load.hookLatencies, 99),
       deliveredPerS: delivered / ((lastArrival - load.startedAt) / 1000),
       deliveredDuringLoadPerS: deliveredDuringLoad / loadS,
+      deliveredAfterLoadPerS: lastArrival > load.endedAt + 250 ? (delivered - deliveredDuringLoad) / ((lastArrival - load.endedAt) / 1000) : Number.NaN,
       delivered,
       undelivered: load.votes.length - delivered,
       duplicates,
@@ -358,6 +368,7 @@ async function measureRate(rate: number, dir: string): Promise<RateResult> {
       notes,
     };
   } finally {
+    agent.destroy();
     await server.stop();
     await receiver.stop();
   }
@@ -401,7 +412,7 @@ async function main(): Promise<number> {
     `${thousands(r.rate)}${r.rate === TARGET_RATE ? ' (target)' : ''}`,
     `${thousands(r.acceptedPerS)}${r.rate === TARGET_RATE && r.acceptedPerS < TARGET_RATE * 0.98 ? ' (**below the offered rate**)' : ''}`,
     `${ms(r.hookP50)} / ${ms(r.hookP99)}`,
-    `${thousands(r.deliveredPerS)} (${thousands(r.deliveredDuringLoadPerS)} during the load)`,
+    `${thousands(r.deliveredPerS)} (${thousands(r.deliveredDuringLoadPerS)} during the load${Number.isNaN(r.deliveredAfterLoadPerS) ? '' : `, ${thousands(r.deliveredAfterLoadPerS)} after it`})`,
     `${ms(r.p50)}${r.rate === TARGET_RATE ? ` (< ${TARGET_P50_MS}: ${verdict(r.p50 < TARGET_P50_MS)})` : ''}`,
     `${ms(r.p99)}${r.rate === TARGET_RATE ? ` (< ${TARGET_P99_MS}: ${verdict(r.p99 < TARGET_P99_MS)})` : ''}`,
     ms(r.max),
@@ -443,7 +454,8 @@ async function main(): Promise<number> {
       `unique top.gg-style votes at the offered rate for ${DURATION_S} s (after a ${WARMUP_S} s warm-up whose callbacks are waited for). ` +
       'Latency = time the receiver got the vote\'s callback − time the hook\'s 200 reached the sender (one monotonic clock). ' +
       `Afterwards the benchmark waits up to ${DRAIN_S} s for the backlog. "Callbacks delivered/s" = callbacks for the measured votes / ` +
-      'time from the start of the load to the last one; "Server CPU" = the service\'s CPU time during the load / its duration (2 cores = 200%).',
+      'time from the start of the load to the last one (in brackets: the rate while hooks were still arriving, and while the backlog ' +
+      'drained after the last hook); "Server CPU" = the service\'s CPU time during the load / its duration (2 cores = 200%).',
     '',
     `- Date: ${new Date().toISOString()}`,
     `- Machine: ${machineDescription()}`,
