@@ -1,12 +1,12 @@
 // Helpers for crash tests: a callback receiver that records when each request started and ended (to prove no
 // delivery id was being worked on twice at once), a bounded-concurrency runner, and direct database counts.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
-import { ROOT, type ServerProcess } from './processes.js';
+import { startServerProcess, type ServerProcess } from './processes.js';
 
 export interface TimedRequest {
   webhookId: string | null;
@@ -191,49 +191,9 @@ export async function orgDeliveryCounts(databaseUrl: string, organizationId: str
   };
 }
 
-/**
- * `startServerProcess`, but the child is put in `registry` as soon as it is spawned, so an afterAll can kill it
- * even when it never got as far as listening.
- */
+/** `startServerProcess` with the child recorded in `registry` from the moment it is spawned. */
 export function startTrackedServer(env: Record<string, string>, registry: ChildProcess[]): Promise<ServerProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ALERTS_INTERVAL_MS: '0', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    registry.push(child);
-    const logs: string[] = [];
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    let buffer = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`server did not start:\n${logs.join('\n')}`));
-    }, 30_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      buffer += d.toString();
-      let newline;
-      while ((newline = buffer.indexOf('\n')) >= 0) {
-        const line = buffer.slice(0, newline);
-        buffer = buffer.slice(newline + 1);
-        logs.push(line);
-        try {
-          const entry = JSON.parse(line);
-          if (entry.msg === 'vote relay listening') {
-            clearTimeout(timer);
-            resolve({ child, url: `http://127.0.0.1:${entry.port}`, logs, exited });
-          }
-        } catch {
-          // not a log line
-        }
-      }
-    });
-    child.stderr!.on('data', (d: Buffer) => logs.push(d.toString()));
-    exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${logs.join('\n')}`));
-    });
-  });
+  return startServerProcess(env, registry);
 }
 
 /** SIGKILLs every child in `registry` that is still running and waits for them to go. */

@@ -42,18 +42,25 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `src/main.ts` on a random port and resolves once it logs that it listens. */
-export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+/**
+ * Starts `src/main.ts` on a random port and resolves once it logs that it listens. With `registry`, the child is
+ * recorded as soon as it is spawned, so an afterAll can kill it even if it never got as far as listening.
+ */
+export function startServerProcess(env: Record<string, string>, registry?: ChildProcess[]): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: ROOT,
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ALERTS_INTERVAL_MS: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    registry?.push(child);
     const logs: string[] = [];
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     let buffer = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs.join('\n')}`)), 30_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${logs.join('\n')}`));
+    }, 30_000);
     child.stdout!.on('data', (d: Buffer) => {
       buffer += d.toString();
       let newline;
