@@ -2,7 +2,7 @@
 // (/graphql, /v1, /hooks, /healthz, /readyz). Construction does nothing; start() does it all.
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Config } from './config.js';
 import { systemClock, type AppDeps, type Clock } from './app-deps.js';
@@ -158,12 +158,19 @@ export function createApp(config: Config, options: AppOptions = {}) {
       await Promise.race([once(rateLimitRedis, 'ready'), new Promise((resolve) => setTimeout(resolve, 3_000).unref())]);
     }
     const app = buildHttpApp(deps, services, () => ready, rateLimitRedis);
-    server = app.listen(config.port, config.host);
+    // Slow or idle clients must not hold sockets forever (slowloris): headers and the whole request have deadlines,
+    // checked every second (Node's default check runs every 30 s). Long-lived SSE responses are not affected.
+    server = createServer(
+      {
+        headersTimeout: config.httpHeadersTimeoutMs,
+        requestTimeout: config.httpRequestTimeoutMs,
+        keepAliveTimeout: 5_000,
+        connectionsCheckingInterval: Math.min(1_000, config.httpHeadersTimeoutMs),
+      },
+      app,
+    );
+    server.listen(config.port, config.host);
     await once(server, 'listening');
-    // Slow or idle clients must not hold sockets forever (slowloris); long-lived SSE sets its own.
-    server.headersTimeout = 20_000;
-    server.requestTimeout = 30_000;
-    server.keepAliveTimeout = 5_000;
     const port = (server.address() as AddressInfo).port;
     deps.config = withListeningPort(config, port);
     if (config.deliveryEnabled) {

@@ -47,6 +47,8 @@ const envSchema = z.object({
   GRAPHQL_INTROSPECTION: bool.default(true),
   TRUST_PROXY: z.string().default('loopback'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
 });
 
 export type Dialect = 'sqlite' | 'postgresql';
@@ -77,6 +79,9 @@ export interface Config {
   graphqlIntrospection: boolean;
   trustProxy: string;
   shutdownTimeoutMs: number;
+  /** A client must send its request headers within this time, and the whole request within the next (slowloris). */
+  httpHeadersTimeoutMs: number;
+  httpRequestTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -133,6 +138,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION,
     trustProxy: e.TRUST_PROXY,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    httpHeadersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+    httpRequestTimeoutMs: Math.max(e.HTTP_REQUEST_TIMEOUT_MS, e.HTTP_HEADERS_TIMEOUT_MS),
   };
   return Object.freeze(config);
 }
