@@ -14,7 +14,7 @@
 //    Then the whole-range CSV export, streamed and counted, with the server's RSS sampled every 250 ms.
 // Writes its section of BENCHMARKS.md.
 //
-// Options: BENCH_READ_VOTES (10000000), BENCH_READ_RESEED=1, BENCH_READ_REQUESTS (200), BENCH_READ_WARMUP (20),
+// Options: BENCH_READ_VOTES (10000000), BENCH_READ_RESEED=1, BENCH_READ_SEED_ONLY=1 (seed, then stop), BENCH_READ_REQUESTS (200), BENCH_READ_WARMUP (20),
 // BENCH_READ_ENDPOINT_MAX_S (60, per endpoint), BENCH_READ_EXPORT_MAX_S (300), BENCH_CPU_PROF=<dir> (server --cpu-prof).
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -31,6 +31,7 @@ import type { RunningChild } from './lib/child.js';
 
 const VOTES = envNumber('BENCH_READ_VOTES', 10_000_000, true);
 const RESEED = process.env.BENCH_READ_RESEED === '1';
+const SEED_ONLY = process.env.BENCH_READ_SEED_ONLY === '1';
 const REQUESTS = envNumber('BENCH_READ_REQUESTS', 200, true);
 const WARMUP = envNumber('BENCH_READ_WARMUP', 20, true);
 const ENDPOINT_MAX_S = envNumber('BENCH_READ_ENDPOINT_MAX_S', 60, false);
@@ -595,6 +596,7 @@ async function measureExport(server: RunningChild, apiKey: string): Promise<Expo
 async function main(): Promise<number> {
   const runStarted = performance.now();
   const { meta, reused } = await seededDatabase();
+  if (SEED_ONLY) return 0;
   const loadBefore = machineLoad();
   const top = [...meta.providers].sort((a, b) => b.votes - a.votes)[0];
 

@@ -624,6 +624,71 @@ describe.skipIf(databaseUnavailable)('statistics, vote list and export over a kn
     });
   });
 
+  describe('GET /v1/stats/leaderboard: stays exact after it was ranked (kept lists, stats/leaderboard.ts)', () => {
+    // Expected figures come from this list of what was cast, never from the service.
+    const cast: { key: string; name: string; at: number; provider: string }[] = [];
+    const expected = (days: number, limit: number, now: number, provider?: string) => {
+      const from = Math.floor(now / DAY) * DAY - (days - 1) * DAY;
+      const by = new Map<string, { name: string; votes: number; last: number }>();
+      for (const v of cast.filter((c) => c.at >= from && (!provider || c.provider === provider))) {
+        const e = by.get(v.key) ?? { name: v.name, votes: 0, last: 0 };
+        e.votes++;
+        if (v.at >= e.last) [e.last, e.name] = [v.at, v.name];
+        by.set(v.key, e);
+      }
+      return [...by.values()]
+        .sort((a, b) => b.votes - a.votes || b.last - a.last || a.name.localeCompare(b.name))
+        .slice(0, limit)
+        .map((e) => ({ name: e.name, votes: e.votes, last_vote: iso(e.last) }));
+    };
+
+    it('a voter from outside the kept top 100 climbs, new voters enter, a deleted provider and a new day re-rank', async () => {
+      const o = await app.createOrg({ plan: 'pro' });
+      const paths = { one: await createProvider(o, 'one', 'One'), two: await createProvider(o, 'two', 'Two') };
+      const vote = async (name: string, at: number, provider: 'one' | 'two' = 'one') => {
+        await castAt(paths[provider], name, at);
+        cast.push({ key: name.toLowerCase(), name, at, provider });
+      };
+      const board = async (query: string, now: number) => {
+        clock.set(now);
+        const res = await get(`/v1/stats/leaderboard?${query}`, o.key);
+        clock.set(NOW.getTime());
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        return res.body.data.voters;
+      };
+      let now = t('2026-03-15T12:00:00.000Z');
+      // 110 voters with one vote each: the kept list (100) leaves out the 10 with the oldest votes.
+      for (let i = 0; i < 110; i++) await vote(`V${String(i).padStart(3, '0')}`, now - 3 * DAY + i * 60_000, i % 3 === 0 ? 'two' : 'one');
+      expect(await board('limit=100', now)).toEqual(expected(30, 100, now));
+      expect(await board('limit=5&provider=two', now)).toEqual(expected(30, 5, now, 'two'));
+      // V000 (oldest, not kept) gets two more votes: it must lead now, though it was outside the kept list.
+      now += 60_000;
+      await vote('v000', now - 30_000);
+      await vote('V000', now - 20_000, 'two');
+      const afterClimb = await board('limit=100', now);
+      expect(afterClimb[0]).toEqual({ name: 'V000', votes: 3, last_vote: iso(now - 20_000) });
+      expect(afterClimb).toEqual(expected(30, 100, now));
+      expect(await board('limit=5&provider=two', now)).toEqual(expected(30, 5, now, 'two'));
+      // A new voter and a kept one gain votes; limits other than the kept size read the same list.
+      now += 60_000;
+      await vote('Newcomer', now - 10_000);
+      await vote('Newcomer', now - 5_000, 'two');
+      await vote('V050', now - 1_000);
+      expect(await board('limit=100', now)).toEqual(expected(30, 100, now));
+      expect(await board('limit=3', now)).toEqual(expected(30, 3, now));
+      // Deleting a provider lowers counts: the list is ranked again.
+      const deleted = await app.request('DELETE', '/v1/providers/two', { key: o.key });
+      expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+      cast.splice(0, cast.length, ...cast.filter((c) => c.provider !== 'two'));
+      expect(await board('limit=100', now)).toEqual(expected(30, 100, now));
+      // The next UTC day: a 1-day window holds only that day's votes.
+      now = t('2026-03-16T00:00:05.000Z');
+      await vote('Early', now - 1_000);
+      expect(await board('days=1&limit=100', now)).toEqual(expected(1, 100, now));
+      expect(await board('days=2&limit=100', now)).toEqual(expected(2, 100, now));
+    });
+  });
+
   describe('GET /v1/stats/voter/:voter_name', () => {
     const steve = () => votes.filter((v) => v.voterKey === 'steve');
 

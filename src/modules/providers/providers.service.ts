@@ -172,6 +172,8 @@ export function createProviderService(deps: AppDeps) {
     const votesDeleted = await prisma.$transaction(async (tx) => {
       const count = await tx.vote.count({ where: { providerId: provider.id } });
       await tx.provider.delete({ where: { id: provider.id } });
+      // Counts went down: cached leaderboards must rank again (stats/leaderboard.ts).
+      await tx.organization.update({ where: { id: organizationId }, data: { statsEpoch: { increment: 1 } } });
       return count;
     });
     return { message: `Provider ${provider.key} deleted`, votesDeleted };

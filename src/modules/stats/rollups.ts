@@ -99,6 +99,8 @@ export async function rebuildRollups(db: Database, organizationId?: string): Pro
          FROM "Vote" ${filter} GROUP BY "organizationId", "providerId", "voterKey", ${day}`,
         ...args,
       );
+      // Counts may have changed either way: cached leaderboards must rank again (stats/leaderboard.ts).
+      await tx.$executeRawUnsafe(`UPDATE "Organization" SET "statsEpoch" = "statsEpoch" + 1 ${organizationId ? (pg ? 'WHERE id = $1' : 'WHERE id = ?') : ''}`, ...args);
       return { providerDays, voterDays };
     },
     { timeout: 600_000, maxWait: 60_000 },

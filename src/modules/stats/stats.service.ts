@@ -5,6 +5,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { validationError } from '../../errors.js';
 import { addDays, utcDay, utcDayStart, utcMonthStart, utcWeekStart } from '../../time.js';
 import { parseRange, requireRange, type DateRange } from './date-range.js';
+import { createLeaderboard } from './leaderboard.js';
 
 export type Granularity = 'day' | 'week' | 'month';
 const DAY = 86_400_000;
@@ -39,6 +40,7 @@ function split(range: DateRange): { firstDay: string | null; lastDay: string | n
 
 export function createStatsService(deps: AppDeps) {
   const { prisma } = deps.db;
+  const ranking = createLeaderboard(deps);
 
   /** from/to default to the 30 days before `to` (itself defaulting to now). */
   function defaultRange(input: { from?: string | null; to?: string | null }) {
@@ -75,6 +77,26 @@ export function createStatsService(deps: AppDeps) {
       )
     ).flat();
     return [...rows, ...edgeRows];
+  }
+
+  /** Counts per UTC day over an exact range, summed in the database (one row per day whatever the providers). */
+  async function countsByDay(organizationId: string, range: DateRange, onlyProvider?: string) {
+    const { firstDay, lastDay, edges } = split(range);
+    const [days, edgeCounts] = await Promise.all([
+      firstDay
+        ? prisma.providerDailyCount.groupBy({
+            by: ['day'],
+            where: { organizationId, day: { gte: firstDay, lte: lastDay! }, ...(onlyProvider ? { providerId: onlyProvider } : {}) },
+            _sum: { count: true },
+          })
+        : [],
+      Promise.all(
+        edges.map((edge) =>
+          prisma.vote.count({ where: { organizationId, receivedAt: { gte: edge.from, lt: edge.toExclusive }, ...(onlyProvider ? { providerId: onlyProvider } : {}) } }),
+        ),
+      ),
+    ]);
+    return [...days.map((d) => ({ day: d.day, count: d._sum.count ?? 0 })), ...edges.map((edge, i) => ({ day: utcDay(edge.from), count: edgeCounts[i] }))];
   }
 
   function zeroFilledTrend(rows: { day: string; count: number }[], range: DateRange, granularity: Granularity) {
@@ -124,7 +146,7 @@ export function createStatsService(deps: AppDeps) {
     if (!['day', 'week', 'month'].includes(granularity)) throw validationError([{ field: 'granularity', message: 'must be day, week or month' }]);
     const range = requireRange(defaultRange(input));
     if (range.toExclusive.getTime() - range.from.getTime() > 3_700 * DAY) throw validationError([{ field: 'from', message: 'the range may cover at most 10 years' }]);
-    const rows = await countsByDayAndProvider(organizationId, range, await providerId(organizationId, input.provider));
+    const rows = await countsByDay(organizationId, range, await providerId(organizationId, input.provider));
     return { trend: zeroFilledTrend(rows, range, granularity), from: range.from, to: new Date(range.toExclusive.getTime() - 1), granularity };
   }
 
@@ -141,27 +163,7 @@ export function createStatsService(deps: AppDeps) {
     const limit = input.limit ?? 10;
     if (!Number.isInteger(days) || days < 1 || days > 3_650) throw validationError([{ field: 'days', message: 'must be an integer from 1 to 3650' }]);
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw validationError([{ field: 'limit', message: 'must be an integer from 1 to 100' }]);
-    const fromDay = utcDay(addDays(utcDayStart(deps.clock.now()), -(days - 1)));
-    const onlyProvider = await providerId(organizationId, input.provider);
-    const groups = await prisma.voterDailyCount.groupBy({
-      by: ['voterKey'],
-      where: { organizationId, day: { gte: fromDay }, ...(onlyProvider ? { providerId: onlyProvider } : {}) },
-      _sum: { count: true },
-      _max: { lastVoteAt: true },
-      orderBy: [{ _sum: { count: 'desc' } }, { _max: { lastVoteAt: 'desc' } }, { voterKey: 'asc' }],
-      take: limit,
-    });
-    const names = await prisma.voterDailyCount.findMany({
-      where: { organizationId, voterKey: { in: groups.map((g) => g.voterKey) }, day: { gte: fromDay } },
-      select: { voterKey: true, voterName: true, lastVoteAt: true },
-      orderBy: { lastVoteAt: 'desc' },
-    });
-    const latestName = new Map<string, string>();
-    for (const row of names) if (!latestName.has(row.voterKey)) latestName.set(row.voterKey, row.voterName);
-    const voters = groups.map((g) => ({ name: latestName.get(g.voterKey) ?? g.voterKey, votes: g._sum.count ?? 0, lastVote: g._max.lastVoteAt! }));
-    // Ties: the more recent last vote first, then the name (decisions.md §6).
-    voters.sort((a, b) => b.votes - a.votes || b.lastVote.getTime() - a.lastVote.getTime() || a.name.localeCompare(b.name));
-    return { voters };
+    return { voters: await ranking.top(organizationId, days, limit, await providerId(organizationId, input.provider)) };
   }
 
   async function voter(
@@ -218,7 +220,7 @@ export function createStatsService(deps: AppDeps) {
       return sum._sum.count ?? 0;
     }
     const range = { from: options.from ?? new Date(0), toExclusive: options.toExclusive ?? new Date(deps.clock.now().getTime() + DAY) };
-    const rows = await countsByDayAndProvider(organizationId, range, options.providerId);
+    const rows = await countsByDay(organizationId, range, options.providerId);
     return rows.reduce((sum, r) => sum + r.count, 0);
   }
 
