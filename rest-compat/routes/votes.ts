@@ -1,7 +1,7 @@
 // /v1/votes: list (paginated), CSV export (streamed), single vote, its delivery log, redelivery.
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
+import { stringify } from 'csv-stringify/sync';
 import type { Request } from 'express';
 import type { RestRoute } from '../route.js';
 
@@ -41,11 +41,20 @@ export const voteRoutes: RestRoute[] = [
       res.status(200);
       res.setHeader('Content-Type', contentType);
       res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
-      const rows = context.services.votes.exportRows(context.auth.kind === 'viewer' ? context.auth.viewer.organizationId : '', {
+      const batches = context.services.votes.exportRows(context.auth.kind === 'viewer' ? context.auth.viewer.organizationId : '', {
         from: req.query.from as string | undefined,
         to: req.query.to as string | undefined,
       });
-      await pipeline(Readable.from(rows), stringify({ header: true, columns }), res);
+      // One CSV string per batch of rows (csv-stringify's quoting rules), written with back-pressure.
+      async function* csv() {
+        let header = true;
+        for await (const batch of batches) {
+          if (batch.length === 0 && !header) continue;
+          yield stringify(batch, { header, columns });
+          header = false;
+        }
+      }
+      await pipeline(Readable.from(csv()), res);
     },
   },
   {

@@ -9,6 +9,7 @@ import { planAtLeast } from '../../auth/plans.js';
 import { parseRange } from '../stats/date-range.js';
 import type { Prisma } from '../../generated/sqlite/client.js';
 import type { StatsService } from '../stats/stats.service.js';
+import { exportRowsSqlite } from './sqlite-export.js';
 
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'sent', 'failed', 'skipped'] as const;
 export const STARTER_VOTE_LIMIT = 10;
@@ -112,12 +113,20 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
     return { where, skip: (page - 1) * limit, take: limit, page, limit, total, pages: Math.ceil(total / limit) };
   }
 
-  /** Every vote in the range, oldest first, read in keyset chunks: memory stays flat however many rows. */
-  async function* exportRows(organizationId: string, input: { from?: string | null; to?: string | null }) {
+  /**
+   * Every vote in the range, oldest first, as batches of CSV fields (voter, provider key, ISO time, chat status,
+   * callback status), read in keyset chunks over (receivedAt, id): memory stays flat however many rows, and no
+   * read transaction is held between chunks (SQLite's WAL can checkpoint meanwhile).
+   */
+  async function* exportRows(organizationId: string, input: { from?: string | null; to?: string | null }): AsyncGenerator<string[][]> {
     const where = await filters(organizationId, input);
     const providers = new Map(
       (await prisma.provider.findMany({ where: { organizationId }, select: { id: true, key: true } })).map((p) => [p.id, p.key]),
     );
+    if (deps.db.dialect === 'sqlite' && deps.db.sqlitePath) {
+      yield* exportRowsSqlite(deps.db.sqlitePath, organizationId, parseRange(input, { from: null, to: null }), providers);
+      return;
+    }
     let after: { receivedAt: Date; id: string } | null = null;
     for (;;) {
       // A range on receivedAt (so the (organizationId, receivedAt) index seeks to the cursor) minus the rows of
@@ -132,9 +141,7 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
           take: EXPORT_CHUNK,
           select: { id: true, voterName: true, providerId: true, receivedAt: true, chatStatus: true, callbackStatus: true },
         });
-      for (const row of rows) {
-        yield [row.voterName, providers.get(row.providerId) ?? '', row.receivedAt.toISOString(), row.chatStatus, row.callbackStatus];
-      }
+      yield rows.map((row) => [row.voterName, providers.get(row.providerId) ?? '', row.receivedAt.toISOString(), row.chatStatus, row.callbackStatus]);
       if (rows.length < EXPORT_CHUNK) return;
       const last = rows[rows.length - 1];
       after = { receivedAt: last.receivedAt, id: last.id };

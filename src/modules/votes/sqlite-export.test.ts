@@ -1,0 +1,64 @@
+// The SQLite export cursor against a real SQLite file: tiny chunks, many votes sharing one instant across chunk
+// boundaries, and range bounds; the expected rows are computed here from what was inserted.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Sqlite from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { exportRowsSqlite } from './sqlite-export.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'vote-relay-export-'));
+const path = join(dir, 'votes.db');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Row { id: string; org: string; voter: string; provider: string; at: number }
+const rows: Row[] = [];
+{
+  const db = new Sqlite(path);
+  db.exec(`CREATE TABLE "Vote" (id TEXT PRIMARY KEY, organizationId TEXT, voterName TEXT, providerId TEXT, receivedAt INTEGER,
+    chatStatus TEXT, callbackStatus TEXT); CREATE INDEX v_org_at ON "Vote"(organizationId, receivedAt)`);
+  const insert = db.prepare('INSERT INTO "Vote" VALUES (?, ?, ?, ?, ?, ?, ?)');
+  let n = 0;
+  const add = (org: string, at: number) => {
+    const row = { id: `id-${String((n * 7919) % 1000).padStart(4, '0')}-${n}`, org, voter: `voter${n}`, provider: n % 2 ? 'p1' : 'p2', at };
+    n++;
+    rows.push(row);
+    insert.run(row.id, row.org, row.voter, row.provider, row.at, 'sent', 'pending');
+  };
+  const base = Date.UTC(2026, 0, 1);
+  for (let i = 0; i < 5; i++) add('org-a', base + i);
+  for (let i = 0; i < 23; i++) add('org-a', base + 1_000); // 23 votes at one instant: spans several chunks of 7
+  for (let i = 0; i < 6; i++) add('org-b', base + 1_000); // another organization, same instant
+  for (let i = 0; i < 9; i++) add('org-a', base + 2_000 + (i % 3));
+  db.close();
+}
+
+const providers = new Map([['p1', 'one'], ['p2', 'two']]);
+const expected = (org: string, from: number | null, to: number | null) =>
+  rows
+    .filter((r) => r.org === org && (from === null || r.at >= from) && (to === null || r.at < to))
+    .sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : 1))
+    .map((r) => [r.voter, providers.get(r.provider), new Date(r.at).toISOString(), 'sent', 'pending']);
+
+async function collect(org: string, from: number | null, to: number | null, chunk: number) {
+  const out: string[][] = [];
+  for await (const batch of exportRowsSqlite(path, org, { from: from === null ? null : new Date(from), toExclusive: to === null ? null : new Date(to) }, providers, chunk)) {
+    expect(batch.length).toBeLessThanOrEqual(chunk);
+    out.push(...batch);
+  }
+  return out;
+}
+
+describe('SQLite export cursor', () => {
+  it('returns every row once, oldest first, whatever the chunk size', async () => {
+    for (const chunk of [1, 2, 7, 23, 24, 1_000]) expect(await collect('org-a', null, null, chunk), `chunk ${chunk}`).toEqual(expected('org-a', null, null));
+    expect(await collect('org-b', null, null, 4)).toEqual(expected('org-b', null, null));
+  });
+
+  it('honours the range bounds (from inclusive, to exclusive), also at the shared instant', async () => {
+    const base = Date.UTC(2026, 0, 1);
+    for (const [from, to] of [[base + 2, base + 1_000], [base + 1_000, base + 1_001], [base + 1_000, null], [null, base + 2_001], [base + 5_000, null]] as const) {
+      expect(await collect('org-a', from, to, 7), `${from}..${to}`).toEqual(expected('org-a', from, to));
+    }
+  });
+});
