@@ -5,7 +5,8 @@
 // (each body carries a unique id and its send time) and, for every (subscriber, vote) pair, measures the time
 // from sending the vote to its arrival at the subscriber (one monotonic clock). The server's RSS is sampled
 // from /proc every 250 ms. Writes its section of BENCHMARKS.md.
-// Options: BENCH_SUBSCRIBERS (1000), BENCH_RATE (500 votes/s), BENCH_DURATION_S (10), BENCH_DRAIN_S (25).
+// Options: BENCH_SUBSCRIBERS (1000), BENCH_RATE (500 votes/s), BENCH_DURATION_S (10), BENCH_DRAIN_S (25),
+// BENCH_CPU_PROF=<dir> (the service runs with --cpu-prof).
 import http from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -372,7 +373,8 @@ async function main(): Promise<number> {
   try {
     console.log(`live feed: ${SUBSCRIBERS} subscribers, ${RATE} votes/s for ${DURATION_S} s (${totalVotes} votes)`);
     const apiKey = await createOrg(env);
-    child = await startChild({ name: 'vote relay', args: ['--import', 'tsx', 'src/main.ts'], cwd: ROOT, env, listeningMessage: 'vote relay listening', startTimeoutMs: 60_000 });
+    const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+    child = await startChild({ name: 'vote relay', args: [...profile, '--import', 'tsx', 'src/main.ts'], cwd: ROOT, env, listeningMessage: 'vote relay listening', startTimeoutMs: 60_000 });
     const pid = child.process.pid!;
     const base = `http://127.0.0.1:${child.port}`;
     const hookPath = await createProvider(base, apiKey);

@@ -11,6 +11,7 @@ import { applyMigrations } from './db/migrate.js';
 import { openDatabase } from './db/client.js';
 import { createSecretBox, resolveSecretKey } from './crypto/secret-box.js';
 import { createFeed } from './live/feed.js';
+import { createLiveHub, type LiveHub } from './live/sse-hub.js';
 import { createVotePubSub } from './live/vote-events.js';
 import { createOutboundHttp } from './net/outbound-http.js';
 import type { Resolver } from './net/ssrf-guard.js';
@@ -49,7 +50,13 @@ export interface RunningApp {
 const API_BODY_LIMIT = '1mb';
 const HOOK_BODY_LIMIT = '64kb';
 
-export function buildHttpApp(deps: AppDeps, services: Services, isReady: () => boolean, rateLimitRedis: Redis | null = null) {
+export function buildHttpApp(
+  deps: AppDeps,
+  services: Services,
+  isReady: () => boolean,
+  rateLimitRedis: Redis | null = null,
+  liveHub: LiveHub = createLiveHub(deps, schema),
+) {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
@@ -101,10 +108,12 @@ export function buildHttpApp(deps: AppDeps, services: Services, isReady: () => b
   app.use('/v1', createRestRouter(schema, contextFor, deps.logger));
 
   const yoga = createGraphQLServer(schema, deps, services);
-  app.use('/graphql', express.json({ limit: API_BODY_LIMIT }), authenticate(services), apiRateLimit(limits), (req: Request, res: Response) =>
-    // Yoga receives Express's req/res as its server context (the `req` our context factory reads).
-    yoga(req, res),
-  );
+  app.use('/graphql', express.json({ limit: API_BODY_LIMIT }), authenticate(services), apiRateLimit(limits), (req: Request, res: Response) => {
+    // voteReceived over SSE: the live hub's shared fan-out; everything else (and every error) through yoga, which
+    // receives Express's req/res as its server context (the `req` our context factory reads).
+    if (req.path === '/' && liveHub.tryHandle(req, res, contextFor(req))) return;
+    return yoga(req, res);
+  });
 
   app.use((req: Request, res: Response) => sendError(res, req.requestId, 'NOT_FOUND', `No route for ${req.method} ${req.path}`));
   // Express calls this only for errors: body-parser's, or anything a handler threw.
@@ -128,6 +137,7 @@ function withListeningPort(config: Config, port: number): Config {
 
 export function createApp(config: Config, options: AppOptions = {}) {
   let server: Server | null = null;
+  let liveHub: LiveHub | null = null;
   let deps: AppDeps | null = null;
   let services: Services | null = null;
   let worker: DeliveryWorker | null = null;
@@ -157,7 +167,8 @@ export function createApp(config: Config, options: AppOptions = {}) {
       // Start with shared counters when Redis answers; never hold the start-up for it.
       await Promise.race([once(rateLimitRedis, 'ready'), new Promise((resolve) => setTimeout(resolve, 3_000).unref())]);
     }
-    const app = buildHttpApp(deps, services, () => ready, rateLimitRedis);
+    liveHub = createLiveHub(deps, schema);
+    const app = buildHttpApp(deps, services, () => ready, rateLimitRedis, liveHub);
     // Slow or idle clients must not hold sockets forever (slowloris): headers and the whole request have deadlines,
     // checked every second (Node's default check runs every 30 s). Long-lived SSE responses are not affected.
     server = createServer(
@@ -187,6 +198,9 @@ export function createApp(config: Config, options: AppOptions = {}) {
   /** Stops accepting, lets in-flight requests finish (bounded by SHUTDOWN_TIMEOUT_MS), then closes resources. */
   async function stop(): Promise<void> {
     ready = false;
+    // Live streams end cleanly (`complete`) instead of holding the shutdown until its timeout.
+    liveHub?.close();
+    liveHub = null;
     if (server) {
       const closing = new Promise<void>((resolve) => server!.close(() => resolve()));
       server.closeIdleConnections();

@@ -9,6 +9,7 @@ import type { GraphQLContext } from './context.js';
 import { AppError } from '../errors.js';
 import { createLoaders } from './loaders.js';
 import { queryLimitsRule } from './query-limits.js';
+import { useSharedSubscriptionExecution } from '../live/shared-execution.js';
 
 export function internalError(): GraphQLError {
   return new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_ERROR', http: { status: 500 } } });
@@ -47,6 +48,7 @@ export function createGraphQLServer(schema: GraphQLSchema, deps: AppDeps, servic
     }),
     plugins: [
       useGraphQLSSE({ endpoint: '/graphql/stream' }),
+      useSharedSubscriptionExecution(),
       {
         onValidate: ({ addValidationRule }: { addValidationRule: (rule: unknown) => void }) => {
           addValidationRule(queryLimitsRule());

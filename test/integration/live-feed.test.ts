@@ -95,4 +95,54 @@ describe.skipIf(databaseUnavailable)('live vote feed over Server-Sent Events', (
     expect(reader.events.map((e) => e.data.voteReceived.voterName)).toEqual(['BeforeRevoke']);
     reader.close();
   });
+
+  it('many subscribers with different selections, filters and variables each get exactly their votes, in order', async () => {
+    const queries: [string, Record<string, unknown> | undefined, (provider: string) => boolean][] = [
+      ['subscription { voteReceived { voterName } }', undefined, () => true],
+      ['subscription { voteReceived { voterName providerKey } }', undefined, () => true],
+      ['subscription { voteReceived(provider: "beta") { voterName } }', undefined, (p) => p === 'beta'],
+      ['subscription ($p: String) { voteReceived(provider: $p) { voterName } }', { p: 'alpha' }, (p) => p === 'alpha'],
+      ['subscription ($p: String) { voteReceived(provider: $p) { voterName } }', { p: 'beta' }, (p) => p === 'beta'],
+      ['subscription Named { v: voteReceived { voterName } }', undefined, () => true],
+    ];
+    const readers = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => queries[i % queries.length]).map(async ([query, variables, wants]) => ({
+        reader: await sseReader(`${app.url}/graphql`, org.readKey, query, variables),
+        wants,
+        alias: query.includes('v: voteReceived') ? 'v' : 'voteReceived',
+      })),
+    );
+    const elsewhere = await sseReader(`${app.url}/graphql`, other.key, 'subscription { voteReceived { voterName } }');
+    await new Promise((r) => setTimeout(r, 150));
+    const sent: [string, string][] = [];
+    for (let i = 0; i < 12; i++) {
+      const p = i % 3 === 0 ? 'beta' : 'alpha';
+      const user = `Fan${i}`;
+      expect((await vote(org, p, user)).status).toBe(200);
+      sent.push([p, user]);
+    }
+    for (const { reader, wants, alias } of readers) {
+      const expected = sent.filter(([p]) => wants(p)).map(([, u]) => u);
+      await eventually(() => reader.events.length >= expected.length);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(reader.events.map((e) => e.data[alias].voterName)).toEqual(expected);
+      expect(reader.events.every((e) => !e.errors)).toBe(true);
+    }
+    expect(elsewhere.events).toEqual([]);
+    for (const { reader } of readers) reader.close();
+    elsewhere.close();
+  });
+
+  it('a subscription that is not valid gets a GraphQL error, not a stream', async () => {
+    for (const query of ['subscription { voteReceived { nope } }', 'subscription { voteReceived(provider: 5) { voterName } }', 'subscription {']) {
+      const res = await fetch(`${app.url}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ query }),
+      });
+      const text = await res.text();
+      expect(text, query).toContain('"errors"');
+      expect(text, query).not.toContain('"data":{"voteReceived"');
+    }
+  });
 });

@@ -1,11 +1,11 @@
 // Reads a GraphQL subscription over Server-Sent Events with plain fetch, collecting `next` payloads.
 
-export async function sseReader(url: string, key: string, query: string) {
+export async function sseReader(url: string, key: string, query: string, variables?: Record<string, unknown>) {
   const controller = new AbortController();
   const res = await fetch(url, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'text/event-stream' },
-    body: JSON.stringify({ query }),
+    body: JSON.stringify({ query, variables }),
     signal: controller.signal,
   });
   const events: any[] = [];
