@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import { systemClock, type AppDeps, type Clock } from './app-deps.js';
 import { createLogger, type Logger } from './logger.js';
 import { applyMigrations } from './db/migrate.js';
+import { databaseUnavailableError, isDatabaseUnavailable } from './db/unavailable.js';
 import { openDatabase } from './db/client.js';
 import { createSecretBox, resolveSecretKey } from './crypto/secret-box.js';
 import { createFeed } from './live/feed.js';
@@ -120,6 +121,11 @@ export function buildHttpApp(
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const known = bodyParserError(err);
     if (known) return sendError(res, req.requestId, known.code, known.message, known.details);
+    if (isDatabaseUnavailable(err)) {
+      deps.logger.warn({ err: (err as Error).message, requestId: req.requestId, path: req.path }, 'database unavailable');
+      const unavailable = databaseUnavailableError();
+      return sendError(res, req.requestId, unavailable.code, unavailable.message);
+    }
     deps.logger.error({ err, requestId: req.requestId, path: req.path }, 'unhandled request error');
     sendError(res, req.requestId, 'INTERNAL_ERROR', 'Internal server error');
   });

@@ -7,6 +7,7 @@ import type { AppDeps } from '../app-deps.js';
 import type { Services } from '../services.js';
 import type { GraphQLContext } from './context.js';
 import { AppError } from '../errors.js';
+import { databaseUnavailableError, isDatabaseUnavailable } from '../db/unavailable.js';
 import { createLoaders } from './loaders.js';
 import { queryLimitsRule } from './query-limits.js';
 import { useSharedSubscriptionExecution } from '../live/shared-execution.js';
@@ -24,8 +25,16 @@ export function maskUnexpected(error: unknown, deps: Pick<AppDeps, 'logger'>): E
     if (/22021|invalid byte sequence/.test(`${(original as { code?: string }).code ?? ''} ${original.message}`)) {
       return new AppError('VALIDATION_ERROR', 'Input contains characters that cannot be stored (NUL)', [{ field: 'input', message: 'must not contain NUL characters' }]);
     }
+    if (isDatabaseUnavailable(original)) {
+      deps.logger.warn({ err: (original as Error).message, path: error.path }, 'database unavailable');
+      return databaseUnavailableError();
+    }
     deps.logger.error({ err: original, path: error.path }, 'unexpected error in resolver');
     return internalError();
+  }
+  if (isDatabaseUnavailable(error)) {
+    deps.logger.warn({ err: (error as Error).message }, 'database unavailable');
+    return databaseUnavailableError();
   }
   deps.logger.error({ err: error }, 'unexpected error');
   return internalError();

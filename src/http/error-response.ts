@@ -4,6 +4,8 @@ import { ERROR_STATUS, errorBody, type ErrorCode } from '../errors.js';
 
 export function sendError(res: Response, requestId: string, code: ErrorCode, message: string, details?: unknown): void {
   if (res.headersSent) return;
+  // A database outage passes: tell clients (voting sites retry 5xx anyway) when to try again.
+  if (code === 'SERVICE_UNAVAILABLE') res.setHeader('Retry-After', '5');
   res.status(ERROR_STATUS[code]).json(errorBody(code, message, requestId, details));
 }
 
