@@ -3,11 +3,12 @@
 //
 // Per rate (fresh SQLite file each time): the CLI creates a business organization; the real service runs as a child
 // process with deliveries on (ALLOW_PRIVATE_TARGETS=true, DELIVERY_CONCURRENCY 64, rate limits out of the way); one
-// provider (header auth) and ONE callback to a receiver on 127.0.0.1 (node:http in a worker thread of this process,
-// answering 200 at once and recording when each vote_id arrived; the default payload template carries vote_id).
-// A paced, open-loop sender (its own keep-alive sockets) posts unique top.gg-style votes at the target rate — first a
-// short warm-up (not counted; its backlog drained), then the measured window. Afterwards it waits up to
-// BENCH_DELIVERY_DRAIN_S for every accepted vote's callback and reports what is still undelivered.
+// provider (header auth) and ONE callback to a receiver on 127.0.0.1 (bench/lib/callback-receiver.ts: node:http in a
+// worker thread of this process, answering 200 at once and recording when each vote_id arrived; the default payload
+// template carries vote_id). A paced, open-loop sender (bench/lib/vote-sender.ts, its own keep-alive sockets) posts
+// unique top.gg-style votes at the target rate — first a short warm-up (not counted; its backlog drained), then the
+// measured window. Afterwards it waits up to BENCH_DELIVERY_DRAIN_S for every accepted vote's callback and reports
+// what is still undelivered.
 // Timestamps on both sides come from process.hrtime (one monotonic clock for both threads).
 // Writes its section of BENCHMARKS.md.
 //
@@ -19,8 +20,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { startReceiver, waitForCallbacks as drain } from './lib/callback-receiver.js';
+import { sendLoad as send } from './lib/vote-sender.js';
 import { consoleTable, gitCommit, machineDescription, markdownTable, writeSection } from './lib/report.js';
 import {
   ROOT, api, createOrg, duration, envNumber, machineLoad, ms, percentile, processCpuSeconds, serviceEnv, sortedCopy, startService, thousands,
@@ -53,185 +55,6 @@ setTimeout(() => {
   process.exit(1);
 }, BUDGET_MS).unref();
 
-const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
-
-// ---------------------------------------------------------------------------------------------------------------
-// The receiver: its own thread (event loop), so a busy sender does not delay its clock readings.
-const RECEIVER_SOURCE = `
-const http = require('node:http');
-const { parentPort } = require('node:worker_threads');
-let batch = [];
-let malformed = 0;
-const server = http.createServer({ keepAliveTimeout: 60000 }, (req, res) => {
-  const chunks = [];
-  req.on('data', (c) => chunks.push(c));
-  req.on('end', () => {
-    const at = Number(process.hrtime.bigint()) / 1e6;
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end('{"ok":true}');
-    try {
-      const id = JSON.parse(Buffer.concat(chunks).toString('utf8')).vote_id;
-      if (typeof id === 'string') batch.push(id, at); else malformed++;
-    } catch { malformed++; }
-  });
-});
-server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
-setInterval(() => {
-  if (batch.length > 0 || malformed > 0) { parentPort.postMessage({ batch, malformed }); batch = []; malformed = 0; }
-}, 20);
-parentPort.on('message', (m) => { if (m === 'stop') server.close(() => process.exit(0)); server.closeAllConnections(); });
-`;
-
-interface Receiver {
-  port: number;
-  /** vote_id → arrival times (ms, hrtime clock), in arrival order. */
-  arrivals: Map<string, number[]>;
-  malformed: number;
-  stop(): Promise<void>;
-}
-
-async function startReceiver(): Promise<Receiver> {
-  const worker = new Worker(RECEIVER_SOURCE, { eval: true });
-  const receiver: Receiver = {
-    port: 0,
-    arrivals: new Map(),
-    malformed: 0,
-    async stop() {
-      worker.postMessage('stop');
-      await Promise.race([new Promise((r) => worker.once('exit', r)), sleep(3_000).then(() => worker.terminate())]);
-    },
-  };
-  receiver.port = await new Promise<number>((resolvePort, reject) => {
-    worker.once('error', reject);
-    worker.on('message', (m: { port?: number; batch?: (string | number)[]; malformed?: number }) => {
-      if (m.port) resolvePort(m.port);
-      if (m.batch) {
-        for (let i = 0; i < m.batch.length; i += 2) {
-          const id = m.batch[i] as string;
-          const list = receiver.arrivals.get(id);
-          if (list) list.push(m.batch[i + 1] as number);
-          else receiver.arrivals.set(id, [m.batch[i + 1] as number]);
-        }
-      }
-      if (m.malformed) receiver.malformed += m.malformed;
-    });
-  });
-  return receiver;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// The paced sender
-
-interface SentVote {
-  sentAt: number;
-  acceptedAt: number;
-  voteId: string;
-}
-
-interface LoadResult {
-  votes: SentVote[];
-  startedAt: number;
-  /** When the last hook answer arrived. */
-  endedAt: number;
-  attempted: number;
-  skipped: number;
-  non2xx: Map<string, number>;
-  errors: Map<string, number>;
-  hookLatencies: Float64Array;
-}
-
-let voteSeq = 0;
-
-/** `agent`: the sender's keep-alive sockets, shared by the warm-up and the measured run (so the latter starts on open connections). */
-async function sendLoad(agent: http.Agent, port: number, path: string, rate: number, seconds: number): Promise<LoadResult> {
-  const votes: SentVote[] = [];
-  const non2xx = new Map<string, number>();
-  const errors = new Map<string, number>();
-  const latencies: number[] = [];
-  let inFlight = 0;
-  let attempted = 0;
-  let skipped = 0;
-  const startedAt = nowMs();
-  const total = Math.round(rate * seconds);
-  const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
-  let done!: () => void;
-  const finished = new Promise<void>((r) => (done = r));
-  let allScheduled = false;
-  const maybeDone = () => {
-    if (allScheduled && inFlight === 0) done();
-  };
-
-  const sendOne = () => {
-    const body = JSON.stringify({ bot: '1', user: `voter-${process.pid}-${++voteSeq}`, type: 'upvote', isWeekend: false, query: '' });
-    const sentAt = nowMs();
-    inFlight++;
-    attempted++;
-    const req = http.request(
-      { host: '127.0.0.1', port, method: 'POST', path, agent, headers: { 'content-type': 'application/json', authorization: AUTH, 'content-length': Buffer.byteLength(body) } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const acceptedAt = nowMs();
-          inFlight--;
-          if (res.statusCode === 200) {
-            try {
-              const voteId = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data?: { vote_id?: string }; vote_id?: string });
-              const id = voteId.data?.vote_id ?? voteId.vote_id;
-              if (typeof id === 'string') {
-                votes.push({ sentAt, acceptedAt, voteId: id });
-                latencies.push(acceptedAt - sentAt);
-              } else bump(non2xx, '200 without vote_id');
-            } catch {
-              bump(non2xx, '200 unreadable');
-            }
-          } else bump(non2xx, String(res.statusCode));
-          maybeDone();
-        });
-      },
-    );
-    req.on('error', (err: NodeJS.ErrnoException) => {
-      inFlight--;
-      bump(errors, err.code ?? err.message);
-      maybeDone();
-    });
-    req.end(body);
-  };
-
-  // Every 2 ms, send what is due by now (open loop: a slow answer does not slow the sending).
-  let scheduled = 0;
-  await new Promise<void>((resolveAll) => {
-    const tick = setInterval(() => {
-      const due = Math.min(total, Math.floor(((nowMs() - startedAt) / 1000) * rate));
-      while (scheduled < due) {
-        scheduled++;
-        if (inFlight >= MAX_IN_FLIGHT) skipped++;
-        else sendOne();
-      }
-      if (scheduled >= total) {
-        clearInterval(tick);
-        resolveAll();
-      }
-    }, 2);
-  });
-  allScheduled = true;
-  maybeDone();
-  await finished;
-  const endedAt = nowMs();
-  return { votes, startedAt, endedAt, attempted, skipped, non2xx, errors, hookLatencies: sortedCopy(latencies) };
-}
-
-/** Waits until every vote in `ids` reached the receiver, or `limitS`; returns when the last one arrived (or null). */
-async function drain(receiver: Receiver, ids: string[], limitS: number): Promise<{ complete: boolean; waitedS: number }> {
-  const started = nowMs();
-  let pending = ids.filter((id) => !receiver.arrivals.has(id));
-  while (pending.length > 0 && nowMs() - started < limitS * 1000) {
-    await sleep(50);
-    pending = pending.filter((id) => !receiver.arrivals.has(id));
-  }
-  return { complete: pending.length === 0, waitedS: (nowMs() - started) / 1000 };
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 
 interface RateResult {
@@ -261,6 +84,9 @@ interface RateResult {
   dbPending: number;
   notes: string[];
 }
+
+const sendLoad = (agent: http.Agent, port: number, path: string, rate: number, seconds: number) =>
+  send({ agent, port, path, auth: AUTH, rate, seconds, maxInFlight: MAX_IN_FLIGHT });
 
 async function measureRate(rate: number, dir: string): Promise<RateResult> {
   const dbPath = join(dir, 'vr.db');

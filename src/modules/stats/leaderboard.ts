@@ -19,6 +19,7 @@ export const LEADERBOARD_KEEP = 100;
 const COMMIT_MARGIN_MS = 30_000;
 /** Beyond this many voters changed since the snapshot, ranking the window again is cheaper than re-scoring them. */
 const MAX_RESCORED = 5_000;
+const MAX_RESCORED_VOTES = 20_000;
 const IN_LIST_CHUNK = 900;
 const MAX_LISTS = 500;
 
@@ -75,13 +76,17 @@ export function createLeaderboard(deps: AppDeps) {
 
   /** The voters who received a vote at or after `since` (null when there are too many to re-score). */
   async function changedSince(organizationId: string, since: Date, providerId: string | undefined): Promise<string[] | null> {
-    const groups = await prisma.vote.groupBy({
-      by: ['voterKey'],
+    // Newest votes through the (organization, receivedAt) index, de-duplicated here: a GROUP BY voterKey would
+    // let SQLite walk the (organization, voterKey, …) index over every vote of the organization instead.
+    const votes = await prisma.vote.findMany({
       where: { organizationId, receivedAt: { gte: since }, ...(providerId ? { providerId } : {}) },
-      orderBy: { voterKey: 'asc' },
-      take: MAX_RESCORED + 1,
+      orderBy: { receivedAt: 'desc' },
+      select: { voterKey: true },
+      take: MAX_RESCORED_VOTES + 1,
     });
-    return groups.length > MAX_RESCORED ? null : groups.map((g) => g.voterKey);
+    if (votes.length > MAX_RESCORED_VOTES) return null;
+    const voters = [...new Set(votes.map((v) => v.voterKey))];
+    return voters.length > MAX_RESCORED ? null : voters;
   }
 
   async function current(organizationId: string, fromDay: string, providerId: string | undefined): Promise<RankedVoter[]> {
