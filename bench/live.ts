@@ -4,36 +4,31 @@
 // socket each, agent: false, so no socket pool caps them), sends votes paced open-loop over keep-alive sockets
 // (each body carries a unique id and its send time) and, for every (subscriber, vote) pair, measures the time
 // from sending the vote to its arrival at the subscriber (one monotonic clock). The server's RSS is sampled
-// from /proc every 250 ms. Writes its section of BENCHMARKS.md.
+// from /proc every 250 ms.
+// Baseline, the same scenario right after ours (same subscriber count, rate, duration, drain and load generator):
+// bench/baselines/bare-sse.ts, bare node:http with no database and no GraphQL that, per vote, answers 200 and writes
+// the event frame to every open stream at once (the naive fan-out). Each figure is reported beside the baseline's,
+// with the ratio ours/baseline. Writes its section of BENCHMARKS.md.
 // Options: BENCH_SUBSCRIBERS (1000), BENCH_RATE (500 votes/s), BENCH_DURATION_S (10), BENCH_DRAIN_S (25),
-// BENCH_CPU_PROF=<dir> (the service runs with --cpu-prof).
+// BENCH_BASELINE=0 (skip the baseline), BENCH_CPU_PROF=<dir> (the service runs with --cpu-prof).
 import http from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runNode, startChild, type RunningChild } from './lib/child.js';
+import type { RunningChild } from './lib/child.js';
 import { consoleTable, gitCommit, machineDescription, markdownTable, writeSection } from './lib/report.js';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-function envNumber(name: string, fallback: number, integer: boolean): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw.replaceAll('_', ''));
-  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
-    console.error(`${name} must be a positive ${integer ? 'integer' : 'number'} (got "${raw}")`);
-    process.exit(2);
-  }
-  return value;
-}
+import {
+  ROOT, baselineEnabled, createOrg, createTopggProvider, envNumber, mib, ms, percentile, processCpuSeconds, processMemory, ratio, serviceEnv, startBaseline,
+  startService, thousands,
+} from './lib/service.js';
 
 const SUBSCRIBERS = envNumber('BENCH_SUBSCRIBERS', 1_000, true);
 const RATE = envNumber('BENCH_RATE', 500, true);
 const DURATION_S = envNumber('BENCH_DURATION_S', 10, false);
 const DRAIN_S = envNumber('BENCH_DRAIN_S', 25, false);
+const WITH_BASELINE = baselineEnabled();
 /** Subscriptions opened at once while connecting. */
 const CONNECT_BATCH = 50;
 /** Sockets the vote sender may use (keep-alive); votes beyond that wait in the agent's queue (still timed from the send). */
@@ -44,71 +39,16 @@ const AUTH = 'bench-secret-0123456789';
 const SLUG = 'bench-live';
 const QUERY = 'subscription { voteReceived { voterName } }';
 
-// Hard bound on the whole run.
-const BUDGET_MS = (DURATION_S + DRAIN_S + 120) * 1000;
+// Hard bound on the whole run (ours, then the baseline).
+const BUDGET_MS = (WITH_BASELINE ? 2 : 1) * (DURATION_S + DRAIN_S + 120) * 1000;
 setTimeout(() => {
   console.error(`\n!!! live benchmark exceeded its ${BUDGET_MS / 1000} s budget; stopping`);
   process.exit(1);
 }, BUDGET_MS).unref();
 
-/** The service reads only its own variables; drop any the caller's shell sets so the run is reproducible. */
-const SERVICE_VARIABLES = [
-  'PORT', 'HOST', 'DATABASE_URL', 'PUBLIC_BASE_URL', 'HOOK_BASE_URL', 'REDIS_URL', 'SECRET_KEY', 'ALLOW_PRIVATE_TARGETS',
-  'RETRY_SCHEDULE', 'LOG_LEVEL', 'API_RATE_LIMIT_PER_MINUTE', 'HOOK_RATE_LIMIT_PER_MINUTE', 'IP_RATE_LIMIT_PER_MINUTE',
-  'DELIVERY_CONCURRENCY', 'DELIVERY_ENABLED', 'DELIVERY_LEASE_MS', 'DELIVERY_POLL_MS', 'ALERTS_INTERVAL_MS',
-  'GRAPHQL_INTROSPECTION', 'TRUST_PROXY', 'SHUTDOWN_TIMEOUT_MS',
-];
-
-function serviceEnv(dbPath: string): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const name of SERVICE_VARIABLES) delete env[name];
-  return {
-    ...env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'info',
-    DATABASE_URL: `file:${dbPath}`,
-    SECRET_KEY: 'bench-secret-key-0123456789abcdef',
-    DELIVERY_ENABLED: 'false',
-    ALERTS_INTERVAL_MS: '0',
-    HOOK_RATE_LIMIT_PER_MINUTE: '100000000',
-    API_RATE_LIMIT_PER_MINUTE: '100000000',
-    IP_RATE_LIMIT_PER_MINUTE: '100000000',
-  };
-}
-
 // ---------------------------------------------------------------------------------------------- measurements
 
-function percentile(sorted: ArrayLike<number>, p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
-const ms = (v: number) => (Number.isNaN(v) ? 'n/a' : v < 10 ? v.toFixed(2) : v.toFixed(1));
-const mib = (bytes: number) => (Number.isNaN(bytes) ? 'n/a' : `${(bytes / 1024 ** 2).toFixed(0)} MiB`);
-const thousands = (n: number) => Math.round(n).toLocaleString('en-US');
 const pct = (part: number, whole: number) => (whole === 0 ? 'n/a' : `${((100 * part) / whole).toFixed(part === whole ? 0 : 1)}%`);
-
-/** VmRSS / VmHWM of a process in bytes (Linux /proc), or null once it is gone. */
-function processMemory(pid: number): { rss: number; hwm: number } | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024;
-    return { rss: kib('VmRSS'), hwm: kib('VmHWM') };
-  } catch {
-    return null;
-  }
-}
-
-/** CPU seconds (user + system) a process has used so far (Linux /proc). */
-function processCpuSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks (USER_HZ = 100 on Linux)
-  } catch {
-    return Number.NaN;
-  }
-}
 
 type Phase = 'idle' | 'connecting' | 'connected' | 'load' | 'drain' | 'after' | 'disconnected';
 
@@ -145,27 +85,40 @@ function memorySampler(pid: number) {
 
 // ---------------------------------------------------------------------------------------------- setup
 
-async function createOrg(env: NodeJS.ProcessEnv): Promise<string> {
-  const out = await runNode(['--import', 'tsx', 'src/cli/main.ts', 'org', 'create', '--slug', SLUG, '--name', 'Bench Live', '--plan', 'business', '--json'], {
-    cwd: ROOT,
-    env,
-    timeoutMs: 60_000,
-  });
-  const jsonLine = out.trim().split('\n').filter((line) => line.startsWith('{')).at(-1);
-  const apiKey = jsonLine ? (JSON.parse(jsonLine) as { api_key?: { key?: unknown } }).api_key?.key : undefined;
-  if (typeof apiKey !== 'string') throw new Error(`org create printed no API key:\n${out}`);
-  return apiKey;
+/** A target ready for the scenario: its process, the hook path to post votes to, the subscriptions' bearer key. */
+interface LiveTarget {
+  id: 'ours' | 'baseline';
+  label: string;
+  child: RunningChild;
+  hookPath: string;
+  apiKey: string;
 }
 
-async function createProvider(base: string, apiKey: string): Promise<string> {
-  const res = await fetch(`${base}/v1/providers`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ key: 'topgg', name: 'top.gg', auth_method: 'header', auth_field: 'Authorization', auth_value: AUTH, votee_path: 'user' }),
+async function prepareOurs(dir: string): Promise<LiveTarget> {
+  const env = serviceEnv({
+    LOG_LEVEL: 'info',
+    DATABASE_URL: `file:${join(dir, 'vr.db')}`,
+    SECRET_KEY: 'bench-secret-key-0123456789abcdef',
+    DELIVERY_ENABLED: 'false',
+    ALERTS_INTERVAL_MS: '0',
+    HOOK_RATE_LIMIT_PER_MINUTE: '100000000',
+    API_RATE_LIMIT_PER_MINUTE: '100000000',
+    IP_RATE_LIMIT_PER_MINUTE: '100000000',
   });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`POST /v1/providers answered ${res.status}: ${text}`);
-  return new URL((JSON.parse(text) as { data: { webhook_url: string } }).data.webhook_url).pathname;
+  const apiKey = await createOrg(env, SLUG, 'business');
+  const child = await startService(env, process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []);
+  try {
+    const hookPath = await createTopggProvider(`http://127.0.0.1:${child.port}`, apiKey, AUTH);
+    return { id: 'ours', label: 'ours', child, hookPath, apiKey };
+  } catch (err) {
+    await child.stop();
+    throw err;
+  }
+}
+
+async function prepareBaseline(): Promise<LiveTarget> {
+  const child = await startBaseline('bare-sse.ts', { WEBHOOK_AUTH: AUTH });
+  return { id: 'baseline', label: 'baseline (bare SSE)', child, hookPath: '/votes', apiKey: 'unused' };
 }
 
 // ---------------------------------------------------------------------------------------------- subscribers
@@ -359,26 +312,39 @@ function voteSender(port: number, hookPath: string) {
 
 // ---------------------------------------------------------------------------------------------- run
 
-async function main(): Promise<number> {
-  const started = Date.now();
+/** One figure of a scenario: its text, and the number behind it where a ratio ours/baseline means something. */
+interface Figure {
+  label: string;
+  text: string;
+  value?: number;
+}
+
+interface ScenarioResult {
+  target: LiveTarget;
+  figures: Figure[];
+  /** Hook answers when the drain ended. */
+  statusLine: string;
+  verdict: string[];
+  notes: string[];
+  subscribers: number;
+  accepted: number;
+  loadBefore: number;
+  loadAfter: number;
+}
+
+/** Connects the subscribers to `target`, sends the votes, drains, disconnects; the caller stops the target. */
+async function runScenario(target: LiveTarget): Promise<ScenarioResult> {
+  const { child } = target;
+  const pid = child.process.pid!;
   const loadBefore = os.loadavg()[0];
-  const dir = mkdtempSync(join(os.tmpdir(), 'vote-relay-bench-live-'));
-  const env = serviceEnv(join(dir, 'vr.db'));
   const totalVotes = Math.round(RATE * DURATION_S);
   const deliveries = new Deliveries(SUBSCRIBERS, totalVotes);
   const subscribers: Subscriber[] = [];
-  let child: RunningChild | null = null;
   const notes: string[] = [];
-
+  const tag = `[${target.label}]`;
   try {
-    console.log(`live feed: ${SUBSCRIBERS} subscribers, ${RATE} votes/s for ${DURATION_S} s (${totalVotes} votes)`);
-    const apiKey = await createOrg(env);
-    const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-    child = await startChild({ name: 'vote relay', args: [...profile, '--import', 'tsx', 'src/main.ts'], cwd: ROOT, env, listeningMessage: 'vote relay listening', startTimeoutMs: 60_000 });
-    const pid = child.process.pid!;
-    const base = `http://127.0.0.1:${child.port}`;
-    const hookPath = await createProvider(base, apiKey);
-    const sender = voteSender(child.port, hookPath);
+    console.log(`\n${tag} ${SUBSCRIBERS} subscribers, ${RATE} votes/s for ${DURATION_S} s (${totalVotes} votes)`);
+    const sender = voteSender(child.port, target.hookPath);
 
     // Warm the hook path before measuring anything.
     for (let i = 0; i < 20; i++) {
@@ -395,7 +361,7 @@ async function main(): Promise<number> {
     const connectErrors: string[] = [];
     for (let from = 0; from < SUBSCRIBERS; from += CONNECT_BATCH) {
       const batch = await Promise.allSettled(
-        Array.from({ length: Math.min(CONNECT_BATCH, SUBSCRIBERS - from) }, (_, i) => openSubscriber(from + i, child!.port, apiKey, deliveries)),
+        Array.from({ length: Math.min(CONNECT_BATCH, SUBSCRIBERS - from) }, (_, i) => openSubscriber(from + i, child.port, target.apiKey, deliveries)),
       );
       for (const outcome of batch) {
         if (outcome.status === 'fulfilled') subscribers.push(outcome.value);
@@ -506,32 +472,49 @@ async function main(): Promise<number> {
     const loadAfter = os.loadavg()[0];
     const deliveredRate = received / Math.max(0.001, lastArrivalSeconds);
 
-    const summaryRows: string[][] = [
-      ['Subscribers connected', `${thousands(subscribers.length)} of ${thousands(SUBSCRIBERS)} (in ${connectSeconds.toFixed(1)} s)`],
-      ['Votes sent / accepted (2xx)', `${thousands(totalVotes)} / ${thousands(accepted)} in ${sendSeconds.toFixed(1)} s (offered ${RATE}/s; ${Number.isNaN(ackedSeconds) ? `${thousands(unanswered)} still unanswered when the drain ended` : `last answer ${ackedSeconds.toFixed(1)} s after the load started`})`],
-      ['Hook answer p50 / p99', `${ms(percentile(hook, 50))} / ${ms(percentile(hook, 99))} ms`],
-      ['Events received / expected', `${thousands(received)} / ${thousands(expected)} (${pct(received, expected)})`],
-      ['Delivered events/s', `${thousands(deliveredRate)} (offered ${thousands(RATE * subscribers.length)}/s)`],
-      ['Latency p50 / p99 / max', `${ms(percentile(latencies, 50))} / ${ms(percentile(latencies, 99))} / ${ms(latencies.length ? latencies[latencies.length - 1] : Number.NaN)} ms`],
-      [
-        'Latency after the hook answer p50 / p99',
-        `${ms(percentile(afterAck, 50))} / ${ms(percentile(afterAck, 99))} ms (event arrival − the vote's 2xx reaching the sender; ${thousands(deliveries.beforeAck)} events arrived before their hook answer)`,
-      ],
-      ['Subscribers with every vote', `${thousands(fullSubscribers)} of ${thousands(subscribers.length)}`],
-      ['Events per subscriber min / median / max', `${thousands(perSubscriber[0] ?? 0)} / ${thousands(percentile(perSubscriber, 50))} / ${thousands(perSubscriber.at(-1) ?? 0)}`],
-      ['Streams ended by the server', `${thousands(endedBefore)}${errorTexts.size ? ` (${[...errorTexts.entries()].map(([t, n]) => `${thousands(n)}× "${t}"`).join('; ')})` : ''}`],
-      ['Duplicates / unknown events', `${deliveries.duplicates} / ${deliveries.unknown}`],
-      ['Last event arrived', `${received === 0 ? 'none arrived' : `${lastArrivalSeconds.toFixed(1)} s after the load started`}${drainTimedOut ? ` (the drain stopped at its ${DRAIN_S} s limit)` : ''}`],
-      ['Server RSS idle / subscribers connected / peak under load / after load / after disconnect', `${mib(memory.last('idle'))} / ${mib(memory.last('connected'))} / ${mib(memory.peak('load', 'drain', 'after'))} / ${mib(memory.last('after'))} / ${mib(memory.last('disconnected'))}`],
-      ['Server CPU during load + drain', `${serverCpuPct.toFixed(0)}% (2 cores = 200%)`],
-      ['Load generator CPU / event-loop delay p99 / max', `${benchCpuPct.toFixed(0)}% / ${ms(loop.percentile(99) / 1e6)} / ${ms(loop.max / 1e6)} ms`],
+    const acceptedSeconds = Number.isNaN(ackedSeconds) ? loadSeconds : Math.max(sendSeconds, ackedSeconds);
+    const acceptedPerS = accepted / Math.max(0.001, acceptedSeconds);
+    const rss = {
+      idle: memory.last('idle'),
+      connected: memory.last('connected'),
+      peak: memory.peak('load', 'drain', 'after'),
+      after: memory.last('after'),
+      disconnected: memory.last('disconnected'),
+    };
+    const latencyMax = latencies.length ? latencies[latencies.length - 1] : Number.NaN;
+    const figures: Figure[] = [
+      { label: 'Subscribers connected', text: `${thousands(subscribers.length)} of ${thousands(SUBSCRIBERS)} (in ${connectSeconds.toFixed(1)} s)` },
+      { label: 'Votes sent / accepted (2xx)', text: `${thousands(totalVotes)} / ${thousands(accepted)} in ${sendSeconds.toFixed(1)} s (offered ${RATE}/s; ${Number.isNaN(ackedSeconds) ? `${thousands(unanswered)} still unanswered when the drain ended` : `last answer ${ackedSeconds.toFixed(1)} s after the load started`})` },
+      { label: 'Accepted votes/s', text: acceptedPerS.toFixed(1), value: acceptedPerS },
+      { label: 'Hook answer p50 ms', text: ms(percentile(hook, 50)), value: percentile(hook, 50) },
+      { label: 'Hook answer p99 ms', text: ms(percentile(hook, 99)), value: percentile(hook, 99) },
+      { label: 'Events received / expected', text: `${thousands(received)} / ${thousands(expected)} (${pct(received, expected)})`, value: received },
+      { label: 'Delivered events/s', text: `${thousands(deliveredRate)} (offered ${thousands(RATE * subscribers.length)}/s)`, value: deliveredRate },
+      { label: 'Latency p50 ms', text: ms(percentile(latencies, 50)), value: percentile(latencies, 50) },
+      { label: 'Latency p99 ms', text: ms(percentile(latencies, 99)), value: percentile(latencies, 99) },
+      { label: 'Latency max ms', text: ms(latencyMax), value: latencyMax },
+      {
+        label: 'Latency after the hook answer p50 / p99 ms',
+        text: `${ms(percentile(afterAck, 50))} / ${ms(percentile(afterAck, 99))} (${thousands(deliveries.beforeAck)} events arrived before their hook answer)`,
+      },
+      { label: 'Subscribers with every vote', text: `${thousands(fullSubscribers)} of ${thousands(subscribers.length)}` },
+      { label: 'Events per subscriber min / median / max', text: `${thousands(perSubscriber[0] ?? 0)} / ${thousands(percentile(perSubscriber, 50))} / ${thousands(perSubscriber.at(-1) ?? 0)}` },
+      { label: 'Streams ended by the server', text: `${thousands(endedBefore)}${errorTexts.size ? ` (${[...errorTexts.entries()].map(([t, n]) => `${thousands(n)}× "${t}"`).join('; ')})` : ''}` },
+      { label: 'Duplicates / unknown events', text: `${deliveries.duplicates} / ${deliveries.unknown}` },
+      { label: 'Last event arrived', text: `${received === 0 ? 'none arrived' : `${lastArrivalSeconds.toFixed(1)} s after the load started`}${drainTimedOut ? ` (the drain stopped at its ${DRAIN_S} s limit)` : ''}` },
+      { label: 'Server RSS idle', text: mib(rss.idle), value: rss.idle },
+      { label: 'Server RSS, subscribers connected', text: mib(rss.connected), value: rss.connected },
+      { label: 'Server RSS peak under load', text: mib(rss.peak), value: rss.peak },
+      { label: 'Server RSS after load', text: mib(rss.after), value: rss.after },
+      { label: 'Server RSS after disconnect', text: mib(rss.disconnected), value: rss.disconnected },
+      { label: 'Server peak RSS over its life (VmHWM)', text: mib(hwm), value: hwm },
+      { label: 'Server CPU during load + drain', text: `${serverCpuPct.toFixed(0)}% (2 cores = 200%)`, value: serverCpuPct },
+      { label: 'Load generator CPU / event-loop delay p99 / max', text: `${benchCpuPct.toFixed(0)}% / ${ms(loop.percentile(99) / 1e6)} / ${ms(loop.max / 1e6)} ms` },
     ];
-    console.log(`\n${consoleTable(['Measure', 'Value'], summaryRows)}`);
-    console.log(`hook answers when the drain ended: ${statusText}${unanswered > 0 ? `, ${thousands(unanswered)} still unanswered` : ''}`);
 
     const generatorBound = benchCpuPct > 80 || loop.percentile(99) / 1e6 > 100;
     const verdict: string[] = [];
-    if (accepted < totalVotes) {
+    if (accepted < totalVotes && target.id === 'ours') {
       verdict.push(
         `**Ingest collapsed while the subscribers were connected**: the hook answered ${thousands(accepted)} of the ${thousands(totalVotes)} votes by the end of the drain ` +
           `(${(accepted / Math.max(0.001, loadSeconds)).toFixed(1)} votes/s against ${RATE} offered; hook answer p50 ${ms(percentile(hook, 50) / 1000)} s). ` +
@@ -541,6 +524,11 @@ async function main(): Promise<number> {
           `so ${RATE} votes/s × ${thousands(subscribers.length)} subscribers asks for ${thousands(RATE * subscribers.length)} reads/s, and nothing stops the hooks from queueing behind them. ` +
           `Once the subscribers disconnected, the service answered ${thousands(answeredAfterDisconnect)} more of the queued votes within 3 s (${thousands(stillUnanswered)} still unanswered then).`,
       );
+    } else if (accepted < totalVotes) {
+      verdict.push(
+        `The hook answered ${thousands(accepted)} of the ${thousands(totalVotes)} votes by the end of the drain (${acceptedPerS.toFixed(1)} votes/s against ${RATE} offered); ` +
+          `${pct(received, expected)} of the accepted votes' events arrived.`,
+      );
     } else if (received < expected) {
       verdict.push(`Only ${pct(received, expected)} of the expected ${thousands(expected)} events arrived by the end of the drain.`);
     }
@@ -548,34 +536,105 @@ async function main(): Promise<number> {
       generatorBound
         ? `The load generator shares the 2 cores with the service and was itself busy (${benchCpuPct.toFixed(0)}% CPU, event-loop delay p99 ${ms(loop.percentile(99) / 1e6)} ms), so part of the measured latency is its own queueing.`
         : `The load generator was not the bottleneck: ${benchCpuPct.toFixed(0)}% CPU, event-loop delay p99 ${ms(loop.percentile(99) / 1e6)} ms (it parses only the events that arrive). ` +
-            `The service used ${serverCpuPct.toFixed(0)}% CPU of the 200% the 2 cores offer; with the 1-min load average at ${loadBefore.toFixed(1)}–${loadAfter.toFixed(1)} other processes on this machine took the rest, so absolute rates here are lower than on an idle box.`,
+            `The ${target.id === 'ours' ? 'service' : 'baseline'} used ${serverCpuPct.toFixed(0)}% CPU of the 200% the 2 cores offer; with the 1-min load average at ${loadBefore.toFixed(1)}–${loadAfter.toFixed(1)} other processes on this machine took the rest, so absolute rates here are lower than on an idle box.`,
     );
 
-    const section = [
-      '## Live feed: SSE subscribers under load',
-      '',
-      `Measured by \`bench/live.ts\`. The service (\`src/main.ts\`, \`LOG_LEVEL=info\`, deliveries off, no Redis: the in-process feed) runs as a child process on a fresh SQLite file with one business organization and one provider (header auth). The benchmark process opens ${thousands(SUBSCRIBERS)} SSE subscriptions (\`POST /graphql\`, \`${QUERY}\`, all with the same API key, one socket each via \`node:http\` with \`agent: false\`), checks that a warm-up vote reaches every one of them, then posts ${RATE} votes/s for ${DURATION_S} s (paced open loop over up to ${SENDER_SOCKETS} keep-alive sockets; each top.gg-style body carries a unique id and its send time). Latency = arrival of the event at a subscriber − sending of the vote's hook request (one monotonic clock), for every (subscriber, vote) pair; expected events = subscribers × accepted votes. The drain after the load ends when every expected event arrived, nothing arrived for ${QUIET_MS / 1000} s, or after ${DRAIN_S} s. The server's RSS (\`/proc/<pid>/status\`) is sampled every 250 ms.`,
-      '',
-      `- Date: ${new Date().toISOString()}`,
-      `- Machine: ${machineDescription()}; 1-min load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after (the load generator and the service share these cores)`,
-      `- Node: ${process.version}`,
-      `- Commit: ${gitCommit(ROOT)}`,
-      `- Run took ${((Date.now() - started) / 1000).toFixed(0)} s`,
-      '',
-      markdownTable(['Measure', 'Value'], summaryRows.map(([k, v]) => [k, v.replaceAll('|', '\\|')])),
-      '',
-      `Hook answers when the drain ended: ${statusText}${unanswered > 0 ? `, ${thousands(unanswered)} still unanswered` : ''}. Server peak RSS over its whole life (VmHWM): ${mib(hwm)}.`,
-      ...(verdict.length > 0 || notes.length > 0 ? ['', ...verdict.map((v) => `- ${v}`), ...notes.map((n) => `- ${n}`)] : []),
-    ].join('\n');
-    // writeSection reads BENCHMARKS.md afresh and replaces only this section.
-    writeSection(join(ROOT, 'BENCHMARKS.md'), 'live', section);
-    console.log(`\nBENCHMARKS.md updated (run took ${((Date.now() - started) / 1000).toFixed(0)} s).`);
-    return subscribers.length === SUBSCRIBERS && accepted > 0 ? 0 : 1;
+    return {
+      target,
+      figures,
+      statusLine: `${statusText}${unanswered > 0 ? `, ${thousands(unanswered)} still unanswered` : ''}`,
+      verdict,
+      notes,
+      subscribers: subscribers.length,
+      accepted,
+      loadBefore,
+      loadAfter,
+    };
   } finally {
     for (const s of subscribers) s.request.destroy();
-    await child?.stop(5_000);
+  }
+}
+
+/** Prepares a target, runs the scenario on it and always stops it. */
+async function measure(prepare: () => Promise<LiveTarget>): Promise<ScenarioResult> {
+  const target = await prepare();
+  try {
+    return await runScenario(target);
+  } finally {
+    await target.child.stop(5_000);
+  }
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const dir = mkdtempSync(join(os.tmpdir(), 'vote-relay-bench-live-'));
+  let ours: ScenarioResult;
+  let baseline: ScenarioResult | null = null;
+  const failures: string[] = [];
+  try {
+    ours = await measure(() => prepareOurs(dir));
+    if (WITH_BASELINE) {
+      try {
+        baseline = await measure(prepareBaseline);
+      } catch (err) {
+        failures.push(`baseline (bare SSE) could not be measured: ${(err as Error).message}`);
+        console.error(`\n!!! ${failures.at(-1)}`);
+      }
+    }
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+
+  const base = baseline;
+  const header = base ? ['Measure', 'Ours', 'Baseline (bare SSE)', 'Ours / baseline'] : ['Measure', 'Ours'];
+  const rows = ours.figures.map((f, i) => {
+    if (!base) return [f.label, f.text];
+    const b = base.figures[i];
+    return [f.label, f.text, b.text, f.value !== undefined && b.value !== undefined ? ratio(f.value, b.value) : '—'];
+  });
+  console.log(`\n${consoleTable(header, rows)}`);
+  for (const r of [ours, ...(base ? [base] : [])]) console.log(`${r.target.label}: hook answers when the drain ended: ${r.statusLine}`);
+  for (const f of failures) console.error(`!!! FAILED: ${f}`);
+
+  const value = (r: ScenarioResult, label: string) => r.figures.find((f) => f.label === label)?.value ?? Number.NaN;
+  const ratioLine = base
+    ? `Ours / baseline: accepted votes/s ${ratio(value(ours, 'Accepted votes/s'), value(base, 'Accepted votes/s'))}, ` +
+      `hook answer p50 ${ratio(value(ours, 'Hook answer p50 ms'), value(base, 'Hook answer p50 ms'))} and p99 ${ratio(value(ours, 'Hook answer p99 ms'), value(base, 'Hook answer p99 ms'))}, ` +
+      `events delivered ${ratio(value(ours, 'Events received / expected'), value(base, 'Events received / expected'))}, ` +
+      `event latency p50 ${ratio(value(ours, 'Latency p50 ms'), value(base, 'Latency p50 ms'))} and p99 ${ratio(value(ours, 'Latency p99 ms'), value(base, 'Latency p99 ms'))}, ` +
+      `peak RSS under load ${ratio(value(ours, 'Server RSS peak under load'), value(base, 'Server RSS peak under load'))}.`
+    : null;
+  if (ratioLine) console.log(ratioLine);
+
+  const section = [
+    '## Live feed: SSE subscribers under load',
+    '',
+    `Measured by \`bench/live.ts\`. The service (\`src/main.ts\`, \`LOG_LEVEL=info\`, deliveries off, no Redis: the in-process feed) runs as a child process on a fresh SQLite file with one business organization and one provider (header auth). The benchmark process opens ${thousands(SUBSCRIBERS)} SSE subscriptions (\`POST /graphql\`, \`${QUERY}\`, all with the same API key, one socket each via \`node:http\` with \`agent: false\`), checks that a warm-up vote reaches every one of them, then posts ${RATE} votes/s for ${DURATION_S} s (paced open loop over up to ${SENDER_SOCKETS} keep-alive sockets; each top.gg-style body carries a unique id and its send time). Latency = arrival of the event at a subscriber − sending of the vote's hook request (one monotonic clock), for every (subscriber, vote) pair; expected events = subscribers × accepted votes. "Accepted votes/s" = 2xx answers / time from the start of the load to the last answer (or to the end of the drain if some are still unanswered); "Latency after the hook answer" = event arrival − the vote's 2xx reaching the sender. The drain after the load ends when every expected event arrived, nothing arrived for ${QUIET_MS / 1000} s, or after ${DRAIN_S} s. The server's RSS (\`/proc/<pid>/status\`) is sampled every 250 ms.`,
+    '',
+    WITH_BASELINE
+      ? `Baseline, run right after ours with the same scenario and load generator (same subscribers, rate, duration, drain and measurements): \`bench/baselines/bare-sse.ts\`, a bare \`node:http\` server with no database and no GraphQL. It answers the same subscription requests (\`POST /graphql\` with \`Accept: text/event-stream\`; body ignored) with an SSE stream, and for each vote posted to its hook (same bodies, header check) answers 200 and writes one \`event: next\` frame \`{"data":{"voteReceived":{"voterName":…}}}\` to every open stream at once: one \`res.write\` per subscriber per vote, no backpressure handling. It stores nothing, authenticates no subscriber and resolves nothing per event, so it is the floor for hook and event latency and memory, and the ceiling for accepted votes/s and delivered events on this machine with this load generator. Ratios are ours / baseline (above 1× for latency and memory, below 1× for throughput: what our database write, GraphQL execution and subscriber bookkeeping cost).`
+      : 'Baseline skipped in this run (`BENCH_BASELINE=0`).',
+    '',
+    `- Date: ${new Date().toISOString()}`,
+    `- Machine: ${machineDescription()}; 1-min load average ${ours.loadBefore.toFixed(1)} before, ${(base ?? ours).loadAfter.toFixed(1)} after (the load generator and the target share these cores)`,
+    `- Node: ${process.version}`,
+    `- Commit: ${gitCommit(ROOT)}`,
+    `- Run took ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    '',
+    markdownTable(header, rows.map((r) => r.map((c) => c.replaceAll('|', '\\|')))),
+    '',
+    ...(ratioLine ? [ratioLine, ''] : []),
+    `Hook answers when the drain ended: ours ${ours.statusLine}${base ? `; baseline ${base.statusLine}` : ''}.`,
+    '',
+    ...ours.verdict.map((v) => `- ${v}`),
+    ...ours.notes.map((n) => `- ${n}`),
+    ...(base ? [...base.verdict, ...base.notes].map((v) => `- Baseline: ${v}`) : []),
+    ...failures.map((f) => `- **FAILED**: ${f}`),
+  ].join('\n');
+  // writeSection reads BENCHMARKS.md afresh and replaces only this section.
+  writeSection(join(ROOT, 'BENCHMARKS.md'), 'live', section);
+  console.log(`\nBENCHMARKS.md updated (run took ${((Date.now() - started) / 1000).toFixed(0)} s).`);
+  return ours.subscribers === SUBSCRIBERS && ours.accepted > 0 && failures.length === 0 ? 0 : 1;
 }
 
 process.exitCode = await main();

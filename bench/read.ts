@@ -28,6 +28,7 @@ import {
   startService, thousands,
 } from './lib/service.js';
 import type { RunningChild } from './lib/child.js';
+import { openRawReads } from './baselines/raw-sql-reads.js';
 
 const VOTES = envNumber('BENCH_READ_VOTES', 10_000_000, true);
 const RESEED = process.env.BENCH_READ_RESEED === '1';
@@ -619,24 +620,29 @@ async function main(): Promise<number> {
   const endpoints: EndpointResult[] = [];
   let exported: ExportResult;
   const client = createClient(server.port, { authorization: `Bearer ${meta.apiKey}` });
+  const raw = openRawReads(DB_FILE, meta.orgId);
+  const baseline: { p50: number; p99: number }[] = [];
+  type Body = { data: Record<string, unknown> & { summary?: { all_time?: number } }; meta?: { total?: number } };
+  let cases: [string, string, number, (b: Body) => string | null, () => unknown][] = [];
   try {
     const now = new Date();
     const today = now.toISOString().slice(0, 10);
     const yearAgo = new Date(now.getTime() - 365 * DAY_MS).toISOString().slice(0, 10);
-    type Body = { data: Record<string, unknown> & { summary?: { all_time?: number } }; meta?: { total?: number } };
-    const cases: [string, string, number, (b: Body) => string | null][] = [
+    cases = [
       ['dashboard', '/v1/stats/dashboard', TARGET_STATS_P99_MS,
-        (b) => (b.data.summary?.all_time === VOTES ? null : `all_time ${b.data.summary?.all_time} ≠ ${VOTES}`)],
+        (b) => (b.data.summary?.all_time === VOTES ? null : `all_time ${b.data.summary?.all_time} ≠ ${VOTES}`), () => raw.dashboard()],
       ['trend (day, 1 year)', `/v1/stats/trend?granularity=day&from=${yearAgo}&to=${today}`, TARGET_STATS_P99_MS,
-        (b) => ((b.data.trend as unknown[]).length >= 365 ? null : `${(b.data.trend as unknown[]).length} buckets`)],
+        (b) => ((b.data.trend as unknown[]).length >= 365 ? null : `${(b.data.trend as unknown[]).length} buckets`), () => raw.trend(yearAgo, today)],
       ['by-provider', '/v1/stats/by-provider', TARGET_STATS_P99_MS,
-        (b) => ((b.data.providers as unknown[]).length === PROVIDERS ? null : `${(b.data.providers as unknown[]).length} providers`)],
+        (b) => ((b.data.providers as unknown[]).length === PROVIDERS ? null : `${(b.data.providers as unknown[]).length} providers`), () => raw.byProvider()],
       ['leaderboard (30 days)', '/v1/stats/leaderboard?days=30', TARGET_STATS_P99_MS,
-        (b) => ((b.data.voters as unknown[]).length > 0 ? null : 'no voters')],
+        (b) => ((b.data.voters as unknown[]).length > 0 ? null : 'no voters'), () => raw.leaderboard(30, 10)],
       [`votes page, filtered (provider=${top.key}, page 3 of 50)`, `/v1/votes?provider=${top.key}&limit=50&page=3`, TARGET_PAGE_P99_MS,
-        (b) => ((b.data.votes as unknown[]).length === 50 && b.meta?.total === top.votes ? null : `${(b.data.votes as unknown[]).length} votes, total ${b.meta?.total} (expected ${top.votes})`)],
+        (b) => ((b.data.votes as unknown[]).length === 50 && b.meta?.total === top.votes ? null : `${(b.data.votes as unknown[]).length} votes, total ${b.meta?.total} (expected ${top.votes})`),
+        () => raw.votesPage(top.id, 50, 100)],
       ['votes page, unfiltered (first 50)', '/v1/votes?limit=50', TARGET_PAGE_P99_MS,
-        (b) => ((b.data.votes as unknown[]).length === 50 && b.meta?.total === VOTES ? null : `${(b.data.votes as unknown[]).length} votes, total ${b.meta?.total}`)],
+        (b) => ((b.data.votes as unknown[]).length === 50 && b.meta?.total === VOTES ? null : `${(b.data.votes as unknown[]).length} votes, total ${b.meta?.total}`),
+        () => raw.votesPage(null, 50, 0)],
     ];
     console.log(`\nmeasuring: ${WARMUP} warm-up + up to ${REQUESTS} sequential requests per endpoint, one keep-alive connection`);
     for (const [label, path, target, check] of cases) {
@@ -648,20 +654,39 @@ async function main(): Promise<number> {
     client.close();
     await server.stop();
   }
+  // The baseline, with the service stopped: the same reads as plain SQL on the same file (bench/baselines/raw-sql-reads.ts).
+  console.log(`\nbaseline: the same reads as plain SQL through better-sqlite3 (${WARMUP} warm-up + ${REQUESTS} calls each)`);
+  for (const [i, [label, , , , call]] of cases.entries()) {
+    for (let n = 0; n < WARMUP; n++) call();
+    const times: number[] = [];
+    for (let n = 0; n < REQUESTS; n++) {
+      const t = performance.now();
+      call();
+      times.push(performance.now() - t);
+    }
+    const sorted = sortedCopy(times);
+    baseline[i] = { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+    console.log(`${label}: p50 ${ms(baseline[i].p50)} ms, p99 ${ms(baseline[i].p99)} ms`);
+  }
+  const rawExport = raw.exportAll();
+  raw.close();
+  console.log(`export: ${thousands(rawExport.rows)} rows in ${duration(rawExport.seconds)} = ${thousands(rawExport.rows / rawExport.seconds)} rows/s`);
   const measureSeconds = (performance.now() - measureStarted) / 1000;
   const loadAfter = machineLoad();
   const totalSeconds = (performance.now() - runStarted) / 1000;
 
   // ------------------------------------------------------------------------------------------------ report
   const verdict = (met: boolean) => (met ? 'met' : '**NOT MET**');
-  const header = ['Endpoint', 'First request ms', 'Requests', 'p50 ms', 'p99 ms', 'max ms', 'Target (p99)', 'Result'];
-  const rows = endpoints.map((e) => [
+  const header = ['Endpoint', 'First request ms', 'Requests', 'p50 ms', 'p99 ms', 'max ms', 'Baseline: plain SQL p50 / p99 ms', 'Ours ÷ baseline (p99)', 'Target (p99)', 'Result'];
+  const rows = endpoints.map((e, i) => [
     `${e.label}<br>\`GET ${e.path}\``,
     ms(e.first),
     `${e.samples}${e.cappedByTime ? ` (time cap ${ENDPOINT_MAX_S} s)` : ''}`,
     ms(e.p50),
     ms(e.p99),
     ms(e.max),
+    `${ms(baseline[i].p50)} / ${ms(baseline[i].p99)}`,
+    `${(e.p99 / baseline[i].p99).toFixed(1)}×`,
     `< ${e.target} ms`,
     verdict(e.p99 < e.target),
   ]);
@@ -669,12 +694,14 @@ async function main(): Promise<number> {
   const memoryGrowth = exported.rssLastQuarter - exported.rssFirstQuarter;
   const memoryPeak = exported.rssPeak - exported.rssStart;
   const memoryFlat = memoryGrowth < FLAT_GROWTH_BYTES && memoryPeak < FLAT_PEAK_BYTES;
-  const exportHeader = ['Export', 'Rows', 'Time', 'Rows/s', 'Server RSS start / peak / end', 'RSS growth (last − first quarter)', 'Target', 'Result'];
+  const exportHeader = ['Export', 'Rows', 'Time', 'Rows/s', 'Baseline: plain SQL + CSV rows/s', 'Ours ÷ baseline', 'Server RSS start / peak / end', 'RSS growth (last − first quarter)', 'Target', 'Result'];
   const exportRows = [[
     `\`GET /v1/votes/export\` (whole range, CSV)${exported.complete ? '' : ` — **stopped after ${EXPORT_MAX_S} s, incomplete**`}`,
     `${thousands(exported.rows)}${exported.complete && exported.rows !== VOTES ? ` (**expected ${thousands(VOTES)}**)` : ''}`,
     duration(exported.seconds),
     thousands(rowsPerS),
+    thousands(rawExport.rows / rawExport.seconds),
+    `${(rowsPerS / (rawExport.rows / rawExport.seconds)).toFixed(2)}×`,
     `${mib(exported.rssStart)} / ${mib(exported.rssPeak)} / ${mib(exported.rssEnd)}`,
     `${memoryGrowth >= 0 ? '+' : '−'}${mib(Math.abs(memoryGrowth))}`,
     `> ${thousands(TARGET_EXPORT_ROWS_PER_S)} rows/s; memory flat (growth < ${mib(FLAT_GROWTH_BYTES)}, peak < start + ${mib(FLAT_PEAK_BYTES)})`,

@@ -1,10 +1,11 @@
 // Baseline (a): what a bot owner writes — express + the official @top-gg/sdk Webhook listener, one
 // better-sqlite3 INSERT per vote. The SDK's listener awaits the callback and answers 204 afterwards (500 if it
 // throws), so the synchronous INSERT is committed before the answer. Prints {"msg":"listening","port":N}.
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import express from 'express';
 import { Webhook } from '@top-gg/sdk';
-import { listenSettings, openVoteDb } from './vote-db.js';
+import { listenSettings, serve } from './http-kit.js';
+import { openVoteDb } from './vote-db.js';
 
 const settings = listenSettings();
 const votes = openVoteDb(settings.dbPath);
@@ -25,15 +26,4 @@ app.post(
   }),
 );
 
-const server = app.listen(settings.port, settings.host);
-server.once('listening', () => {
-  console.log(JSON.stringify({ msg: 'listening', port: (server.address() as AddressInfo).port }));
-});
-
-process.once('SIGTERM', () => {
-  server.close(() => {
-    votes.close();
-    process.exit(0);
-  });
-  server.closeIdleConnections();
-});
+serve(createServer(app), settings, { onClose: () => votes.close() });

@@ -1,4 +1,4 @@
-// The one table both baselines write to: what a bot owner would keep per vote. Fresh file per run,
+// The one table the baselines that store votes write to: what a bot owner would keep per vote. Fresh file per run,
 // WAL + synchronous=FULL (every commit is fsynced before the INSERT returns), like the service on SQLite.
 import Database from 'better-sqlite3';
 
@@ -25,9 +25,9 @@ export function openVoteDb(path: string) {
   )`);
   const insert = db.prepare('INSERT INTO votes (bot, user, type, is_weekend, query, received_at) VALUES (?, ?, ?, ?, ?, ?)');
   return {
-    /** Synchronous: the row is committed (and synced) when this returns. */
-    insert(vote: VoteRow): void {
-      insert.run(vote.bot, vote.user, vote.type, vote.isWeekend ? 1 : 0, vote.query, Date.now());
+    /** Synchronous: the row is committed (and synced) when this returns. Returns the row's id. */
+    insert(vote: VoteRow): number {
+      return Number(insert.run(vote.bot, vote.user, vote.type, vote.isWeekend ? 1 : 0, vote.query, Date.now()).lastInsertRowid);
     },
     close(): void {
       db.close();
@@ -35,11 +35,4 @@ export function openVoteDb(path: string) {
   };
 }
 
-export function listenSettings() {
-  return {
-    port: Number(process.env.PORT ?? 0),
-    host: process.env.HOST ?? '127.0.0.1',
-    dbPath: process.env.BENCH_DB ?? 'baseline-votes.db',
-    authorization: process.env.WEBHOOK_AUTH ?? 'bench-secret-0123456789',
-  };
-}
+export { listenSettings } from './http-kit.js';

@@ -1,6 +1,6 @@
-// Helpers shared by the benchmarks that drive the real service (bench/read.ts, bench/delivery.ts): a clean
-// environment, the operator CLI, the service as a child process, a keep-alive HTTP client with exact timings,
-// percentiles and the server process's memory (from /proc).
+// Helpers shared by the benchmarks that drive the real service (bench/read.ts, bench/delivery.ts, bench/live.ts): a
+// clean environment, the operator CLI, the service and the baselines (bench/baselines/) as child processes, a
+// keep-alive HTTP client with exact timings, percentiles, ratios and the server process's memory (from /proc).
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -13,8 +13,8 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SERVICE_VARIABLES = [
   'PORT', 'HOST', 'DATABASE_URL', 'PUBLIC_BASE_URL', 'HOOK_BASE_URL', 'REDIS_URL', 'SECRET_KEY', 'ALLOW_PRIVATE_TARGETS',
   'RETRY_SCHEDULE', 'LOG_LEVEL', 'API_RATE_LIMIT_PER_MINUTE', 'HOOK_RATE_LIMIT_PER_MINUTE', 'IP_RATE_LIMIT_PER_MINUTE',
-  'DELIVERY_CONCURRENCY', 'DELIVERY_ENABLED', 'DELIVERY_LEASE_MS', 'DELIVERY_POLL_MS', 'GRAPHQL_INTROSPECTION', 'TRUST_PROXY',
-  'SHUTDOWN_TIMEOUT_MS',
+  'DELIVERY_CONCURRENCY', 'DELIVERY_ENABLED', 'DELIVERY_LEASE_MS', 'DELIVERY_POLL_MS', 'ALERTS_INTERVAL_MS', 'GRAPHQL_INTROSPECTION',
+  'TRUST_PROXY', 'SHUTDOWN_TIMEOUT_MS',
 ];
 
 /** Environment for the service: the caller's, minus every service variable, plus `overrides`. */
@@ -59,6 +59,20 @@ export function startService(env: NodeJS.ProcessEnv, nodeArgs: string[] = []): P
   });
 }
 
+/** A baseline (bench/baselines/<script>) as a child process, in the same clean environment; resolves once it listens. */
+export function startBaseline(script: string, overrides: Record<string, string>): Promise<RunningChild> {
+  return startChild({
+    name: script,
+    args: ['--import', 'tsx', `bench/baselines/${script}`],
+    cwd: ROOT,
+    env: serviceEnv(overrides),
+    listeningMessage: 'listening',
+  });
+}
+
+/** Whether the benchmarks that compare against a baseline run it too (BENCH_BASELINE=0 skips it). */
+export const baselineEnabled = () => process.env.BENCH_BASELINE !== '0';
+
 /** A JSON call to the API; throws with the answer on a non-2xx status. */
 export async function api<T = unknown>(base: string, apiKey: string, method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${base}${path}`, {
@@ -69,6 +83,14 @@ export async function api<T = unknown>(base: string, apiKey: string, method: str
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
   return JSON.parse(text) as T;
+}
+
+/** A top.gg provider with header auth (`Authorization: <auth>`, voter in `user`); returns its hook path. */
+export async function createTopggProvider(base: string, apiKey: string, auth: string): Promise<string> {
+  const provider = await api<{ data: { webhook_url: string } }>(base, apiKey, 'POST', '/v1/providers', {
+    key: 'topgg', name: 'top.gg', auth_method: 'header', auth_field: 'Authorization', auth_value: auth, votee_path: 'user',
+  });
+  return new URL(provider.data.webhook_url).pathname;
 }
 
 export interface TimedResponse {
@@ -135,6 +157,12 @@ export function processCpuSeconds(pid: number): number {
 export const ms = (v: number) => (Number.isNaN(v) ? 'n/a' : v < 10 ? v.toFixed(2) : v.toFixed(1));
 export const mib = (bytes: number) => (Number.isNaN(bytes) ? 'n/a' : `${(bytes / 1024 ** 2).toFixed(0)} MiB`);
 export const thousands = (n: number) => Math.round(n).toLocaleString('en-US');
+/** ours / baseline, e.g. "0.42×"; n/a when either is missing or the baseline is not positive. */
+export function ratio(ours: number, baseline: number): string {
+  if (!Number.isFinite(ours) || !Number.isFinite(baseline) || baseline <= 0) return 'n/a';
+  const r = ours / baseline;
+  return `${r >= 100 ? r.toFixed(0) : r >= 10 ? r.toFixed(1) : r.toFixed(2)}×`;
+}
 
 export function duration(seconds: number): string {
   if (!Number.isFinite(seconds)) return '?';

@@ -216,7 +216,8 @@ export function createStatsService(deps: AppDeps) {
   /** Exact number of votes (optionally of one provider, optionally in a range) from the rollups: O(days), not O(votes). */
   async function countVotes(organizationId: string, options: { providerId?: string; from: Date | null; toExclusive: Date | null }): Promise<number> {
     if (!options.from && !options.toExclusive) {
-      const sum = await prisma.providerDailyCount.aggregate({ where: { organizationId, ...(options.providerId ? { providerId: options.providerId } : {}) }, _sum: { count: true } });
+      // One provider (already resolved inside this organization): its own rows through the (providerId, day) key.
+      const sum = await prisma.providerDailyCount.aggregate({ where: options.providerId ? { providerId: options.providerId } : { organizationId }, _sum: { count: true } });
       return sum._sum.count ?? 0;
     }
     const range = { from: options.from ?? new Date(0), toExclusive: options.toExclusive ?? new Date(deps.clock.now().getTime() + DAY) };

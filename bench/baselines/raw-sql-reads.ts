@@ -1,0 +1,95 @@
+// Baseline for bench/read.ts: the database work of each measured endpoint alone, as plain SQL through
+// better-sqlite3 on the same file, in the benchmark process: no HTTP, no authentication, no GraphQL, no ORM,
+// no JSON. Ours ÷ this is what the service adds on top of the queries the answer needs at the least. The
+// leaderboard's baseline ranks the window on every call (the service keeps a ranked list between requests), and
+// the export's reads every row and formats it as CSV (csv-stringify) without sending it anywhere.
+import Database from 'better-sqlite3';
+import { stringify } from 'csv-stringify/sync';
+
+const DAY_MS = 86_400_000;
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export interface RawReads {
+  dashboard(): unknown;
+  trend(fromDay: string, toDay: string): unknown;
+  byProvider(): unknown;
+  leaderboard(days: number, limit: number): unknown;
+  votesPage(providerId: string | null, limit: number, offset: number): unknown;
+  /** Reads and formats every vote of the organization; returns rows and seconds. */
+  exportAll(): { rows: number; bytes: number; seconds: number };
+  close(): void;
+}
+
+export function openRawReads(file: string, organizationId: string): RawReads {
+  const db = new Database(file, { readonly: true });
+  const sum = db.prepare('SELECT SUM(count) AS n FROM "ProviderDailyCount" WHERE organizationId = ? AND day >= ?').pluck();
+  const perDayProvider = db.prepare('SELECT day, providerId, count FROM "ProviderDailyCount" WHERE organizationId = ? AND day >= ? AND day <= ?').raw();
+  const providers = db.prepare('SELECT id, key, name FROM "Provider" WHERE organizationId = ? ORDER BY createdAt, id').raw();
+  const perDay = db.prepare('SELECT day, SUM(count) FROM "ProviderDailyCount" WHERE organizationId = ? AND day >= ? AND day <= ? GROUP BY day').raw();
+  const perProvider = db.prepare('SELECT providerId, SUM(count) FROM "ProviderDailyCount" WHERE organizationId = ? AND day >= ? GROUP BY providerId').raw();
+  const rank = db
+    .prepare(
+      `SELECT voterKey, SUM(count) AS votes, MAX(lastVoteAt) AS last FROM "VoterDailyCount" WHERE organizationId = ? AND day >= ?
+       GROUP BY voterKey ORDER BY votes DESC, last DESC, voterKey LIMIT ?`,
+    )
+    .raw();
+  const names = (n: number) =>
+    db.prepare(`SELECT voterKey, voterName FROM "VoterDailyCount" WHERE organizationId = ? AND day >= ? AND voterKey IN (${Array(n).fill('?').join(',')}) ORDER BY lastVoteAt DESC`).raw();
+  const page = db
+    .prepare('SELECT id, publicId, voterName, providerId, receivedAt, chatStatus, callbackStatus FROM "Vote" WHERE organizationId = ? ORDER BY receivedAt DESC, id DESC LIMIT ? OFFSET ?')
+    .raw();
+  const providerPage = db
+    .prepare(
+      'SELECT id, publicId, voterName, providerId, receivedAt, chatStatus, callbackStatus FROM "Vote" WHERE organizationId = ? AND providerId = ? ORDER BY receivedAt DESC, id DESC LIMIT ? OFFSET ?',
+    )
+    .raw();
+  const providerTotal = db.prepare('SELECT SUM(count) FROM "ProviderDailyCount" WHERE organizationId = ? AND providerId = ?').pluck();
+  const allRows = db.prepare('SELECT voterName, providerId, receivedAt, chatStatus, callbackStatus FROM "Vote" WHERE organizationId = ? ORDER BY receivedAt, id').raw();
+
+  const today = () => day(Date.now());
+  return {
+    dashboard() {
+      const now = Date.now();
+      const monday = now - ((new Date(now).getUTCDay() + 6) % 7) * DAY_MS;
+      return [
+        sum.get(organizationId, today()),
+        sum.get(organizationId, day(monday)),
+        sum.get(organizationId, today().slice(0, 8) + '01'),
+        sum.get(organizationId, '0000-00-00'),
+        perDayProvider.all(organizationId, day(now - 29 * DAY_MS), today()),
+        providers.all(organizationId),
+      ];
+    },
+    trend: (fromDay, toDay) => perDay.all(organizationId, fromDay, toDay),
+    byProvider: () => [perProvider.all(organizationId, day(Date.now() - 29 * DAY_MS)), providers.all(organizationId)],
+    leaderboard(days, limit) {
+      const from = day(Date.now() - (days - 1) * DAY_MS);
+      const top = rank.all(organizationId, from, limit) as [string, number, number][];
+      return [top, top.length ? names(top.length).all(organizationId, from, ...top.map((t) => t[0])) : []];
+    },
+    votesPage(providerId, limit, offset) {
+      return providerId
+        ? [providerPage.all(organizationId, providerId, limit, offset), providerTotal.get(organizationId, providerId), providers.all(organizationId)]
+        : [page.all(organizationId, limit, offset), sum.get(organizationId, '0000-00-00'), providers.all(organizationId)];
+    },
+    exportAll() {
+      const keys = new Map((providers.all(organizationId) as [string, string, string][]).map(([id, key]) => [id, key]));
+      const started = performance.now();
+      let rows = 0;
+      let batch: string[][] = [];
+      let bytes = 0;
+      for (const r of allRows.iterate(organizationId) as Iterable<[string, string, number, string, string]>) {
+        batch.push([r[0], keys.get(r[1]) ?? '', new Date(r[2]).toISOString(), r[3], r[4]]);
+        if (batch.length === 5_000) {
+          bytes += stringify(batch, { header: rows === 0 }).length;
+          rows += batch.length;
+          batch = [];
+        }
+      }
+      bytes += stringify(batch).length;
+      rows += batch.length;
+      return { rows, bytes, seconds: (performance.now() - started) / 1000 };
+    },
+    close: () => db.close(),
+  };
+}
