@@ -44,7 +44,7 @@ describe.skipIf(databaseUnavailable)('operator CLI and the server process', () =
 
     const human = await runCli(['key', 'create', '--org', slug, '--name', 'human', '--scope', 'full'], env);
     expect(human.stdout).toMatch(/vr_live_/);
-  });
+  }, 120_000); // six CLI processes, each starting tsx and Prisma: slow when the whole suite shares two cores
 
   it('migrate reports nothing to apply on a current database', async () => {
     const res = await runCli(['migrate', '--json'], env);
@@ -65,7 +65,7 @@ describe.skipIf(databaseUnavailable)('operator CLI and the server process', () =
       expect(res.stderr.trim().split('\n')).toHaveLength(1);
       expect(res.stderr).not.toMatch(/\n\s+at /);
     }
-  });
+  }, 120_000);
 
   it('finishes in-flight requests on SIGTERM, then exits 0', async () => {
     const own = await startServerProcess(env);
