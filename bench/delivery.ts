@@ -30,6 +30,9 @@ import type { RunningChild } from './lib/child.js';
 import { startReceiver, waitForCallbacks as drain } from './lib/callback-receiver.js';
 import { sendLoad as send } from './lib/vote-sender.js';
 import { consoleTable, gitCommit, machineDescription, markdownTable, writeSection } from './lib/report.js';
+import { benchDialect, openBenchDatabase } from './lib/database.js';
+
+const DIALECT = benchDialect();
 import {
   ROOT, api, baselineEnabled, createOrg, createTopggProvider, duration, envNumber, machineLoad, ms, percentile, processCpuSeconds, ratio,
   serviceEnv, sortedCopy, startBaseline, startService, thousands,
@@ -97,7 +100,8 @@ interface RateResult {
 interface DeliveryTarget {
   server: RunningChild;
   hookPath: string;
-  inspectDb(): string;
+  /** What the target's database holds after the run; also drops a PostgreSQL database made for the run. */
+  inspectDb(): Promise<string>;
 }
 
 interface TargetSpec {
@@ -116,9 +120,9 @@ function countWhere(dbPath: string, sql: string, ...params: string[]): number {
 }
 
 async function prepareOurs(dir: string, receiverPort: number): Promise<DeliveryTarget> {
-  const dbPath = join(dir, 'vr.db');
+  const database = await openBenchDatabase(join(dir, 'vr.db'));
   const env = serviceEnv({
-    DATABASE_URL: `file:${dbPath}`,
+    DATABASE_URL: database.url,
     SECRET_KEY: 'bench-delivery-secret-key-0123456789abcdef',
     LOG_LEVEL: 'info',
     DELIVERY_ENABLED: 'true',
@@ -141,11 +145,17 @@ async function prepareOurs(dir: string, receiverPort: number): Promise<DeliveryT
     throw err;
   }
   const status = (...statuses: string[]) =>
-    countWhere(dbPath, `SELECT COUNT(*) AS n FROM "Vote" WHERE callbackStatus IN (${statuses.map(() => '?').join(', ')})`, ...statuses);
+    database.count(`SELECT COUNT(*) AS n FROM "Vote" WHERE "callbackStatus" IN (${statuses.map(() => '?').join(', ')})`, ...statuses);
   return {
     server,
     hookPath,
-    inspectDb: () => `${thousands(status('sent'))} votes with callback_status sent, ${thousands(status('pending', 'retrying'))} pending/retrying`,
+    async inspectDb() {
+      try {
+        return `${thousands(await status('sent'))} votes with callback_status sent, ${thousands(await status('pending', 'retrying'))} pending/retrying`;
+      } finally {
+        await database.drop();
+      }
+    },
   };
 }
 
@@ -157,7 +167,7 @@ async function prepareBaseline(dir: string, receiverPort: number): Promise<Deliv
     CALLBACK_URL: `http://127.0.0.1:${receiverPort}/callback`,
     CALLBACK_CONNECTIONS: String(CONCURRENCY),
   });
-  return { server, hookPath: '/votes', inspectDb: () => `${thousands(countWhere(dbPath, 'SELECT COUNT(*) AS n FROM votes'))} rows (no delivery status is kept)` };
+  return { server, hookPath: '/votes', inspectDb: async () => `${thousands(countWhere(dbPath, 'SELECT COUNT(*) AS n FROM votes'))} rows (no delivery status is kept)` };
 }
 
 const TARGETS: TargetSpec[] = [
@@ -221,7 +231,7 @@ async function measureRate(rate: number, spec: TargetSpec, dir: string): Promise
     }
     await sleep(500); // let the last attempts be recorded before counting in the database
     await server.stop();
-    const dbNote = target.inspectDb();
+    const dbNote = await target.inspectDb();
     if (load.skipped > 0) notes.push(`the sender skipped ${load.skipped} votes (more than ${MAX_IN_FLIGHT} hooks in flight)`);
     for (const [code, n] of load.non2xx) notes.push(`non-2xx hook answers: ${code}×${n}`);
     for (const [code, n] of load.errors) notes.push(`hook request errors: ${code}×${n}`);
@@ -375,9 +385,9 @@ async function main(): Promise<number> {
   }
 
   const section = [
-    '## Delivery: callbacks per second and vote → callback latency',
+    `## Delivery: callbacks per second and vote → callback latency${DIALECT === 'sqlite' ? '' : ' (PostgreSQL)'}`,
     '',
-    'Measured by `bench/delivery.ts`. For each offered rate, a fresh SQLite file and the service (`src/main.ts`, `LOG_LEVEL=info`, ' +
+    `Measured by \`bench/delivery.ts\`. For each offered rate, a fresh ${DIALECT === 'sqlite' ? 'SQLite file' : 'PostgreSQL database'} and the service ` + '(`src/main.ts`, `LOG_LEVEL=info`, ' +
       `deliveries on, \`DELIVERY_CONCURRENCY=${CONCURRENCY}\`, \`ALLOW_PRIVATE_TARGETS=true\`) as a child process, with one business ` +
       'organization, one provider (header auth) and one callback (default payload template, `timeout_ms` 5000) to a receiver on ' +
       '127.0.0.1 (node:http in a worker thread of the benchmark process, answering 200 at once). A paced open-loop sender posts ' +
@@ -412,7 +422,7 @@ async function main(): Promise<number> {
     ...notes.map((n) => `- ${n}`),
     ...failures.map((f) => `- **FAILED**: ${f}`),
   ].join('\n');
-  writeSection(join(ROOT, 'BENCHMARKS.md'), 'delivery', section);
+  writeSection(join(ROOT, 'BENCHMARKS.md'), DIALECT === 'sqlite' ? 'delivery' : 'delivery-postgresql', section);
   console.log(`\nBENCHMARKS.md updated (run took ${duration(totalS)}).`);
   return failures.length > 0 ? 1 : 0;
 }

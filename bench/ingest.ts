@@ -13,9 +13,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
-import Database from 'better-sqlite3';
 import { runNode, startChild, type RunningChild } from './lib/child.js';
 import { consoleTable, gitCommit, machineDescription, markdownTable, writeSection } from './lib/report.js';
+import { benchDialect, openBenchDatabase, sqliteBenchDatabase } from './lib/database.js';
+
+const DIALECT = benchDialect();
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -62,8 +64,10 @@ function baseEnv(): NodeJS.ProcessEnv {
 interface PreparedTarget {
   child: RunningChild;
   url: string;
-  dbPath: string;
-  table: string;
+  /** Rows stored so far. */
+  count(): Promise<number>;
+  /** Drops a PostgreSQL database made for the run (nothing for SQLite files). */
+  drop(): Promise<void>;
 }
 
 interface TargetSpec {
@@ -73,13 +77,13 @@ interface TargetSpec {
 }
 
 async function prepareOurs(dir: string): Promise<PreparedTarget> {
-  const dbPath = join(dir, 'vr.db');
+  const database = await openBenchDatabase(join(dir, 'vr.db'));
   const env: NodeJS.ProcessEnv = {
     ...baseEnv(),
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
-    DATABASE_URL: `file:${dbPath}`,
+    DATABASE_URL: database.url,
     SECRET_KEY: 'bench-secret-key-0123456789abcdef',
     DELIVERY_ENABLED: 'false',
     HOOK_RATE_LIMIT_PER_MINUTE: '100000000',
@@ -102,7 +106,7 @@ async function prepareOurs(dir: string): Promise<PreparedTarget> {
       body: JSON.stringify({ key: 'topgg', name: 'top.gg', auth_method: 'header', auth_field: 'Authorization', auth_value: AUTH, votee_path: 'user' }),
     });
     if (!res.ok) throw new Error(`POST /v1/providers answered ${res.status}: ${await res.text()}`);
-    return { child, url: `${base}/hooks/bench/topgg`, dbPath, table: 'Vote' };
+    return { child, url: `${base}/hooks/bench/topgg`, count: () => database.count('SELECT COUNT(*) AS n FROM "Vote"'), drop: () => database.drop() };
   } catch (err) {
     await child.stop();
     throw err;
@@ -114,7 +118,8 @@ function baseline(script: string, path: string) {
     const dbPath = join(dir, 'votes.db');
     const env = { ...baseEnv(), PORT: '0', HOST: '127.0.0.1', BENCH_DB: dbPath, WEBHOOK_AUTH: AUTH };
     const child = await startChild({ name: script, args: ['--import', 'tsx', `bench/baselines/${script}`], cwd: ROOT, env, listeningMessage: 'listening' });
-    return { child, url: `http://127.0.0.1:${child.port}${path}`, dbPath, table: 'votes' };
+    const database = sqliteBenchDatabase(dbPath);
+    return { child, url: `http://127.0.0.1:${child.port}${path}`, count: () => database.count('SELECT COUNT(*) AS n FROM votes'), drop: () => database.drop() };
   };
 }
 
@@ -124,21 +129,12 @@ const TARGETS: TargetSpec[] = [
   { id: 'b', label: '(b) bare node:http', prepare: baseline('bare-http.ts', '/votes') },
 ];
 
-function countRows(dbPath: string, table: string): number {
-  const db = new Database(dbPath, { readonly: true, fileMustExist: true, timeout: 5_000 });
-  try {
-    return (db.prepare(`SELECT COUNT(*) AS n FROM "${table}"`).get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
-}
-
 /** Row count once requests still in flight have landed (two equal reads 300 ms apart, at most ~5 s). */
-async function settledCount(dbPath: string, table: string): Promise<number> {
-  let previous = countRows(dbPath, table);
+async function settledCount(target: PreparedTarget): Promise<number> {
+  let previous = await target.count();
   for (let i = 0; i < 16; i++) {
     await sleep(300);
-    const current = countRows(dbPath, table);
+    const current = await target.count();
     if (current === previous) return current;
     previous = current;
   }
@@ -213,12 +209,13 @@ async function measure(spec: TargetSpec, dir: string): Promise<Measurement> {
     await probe(target.url);
     console.log(`[${spec.id}] listening on port ${target.child.port}; warm-up ${WARMUP_S} s (not counted)`);
     const warmup = await load(target.url, WARMUP_S);
-    const before = await settledCount(target.dbPath, target.table);
+    const before = await settledCount(target);
     console.log(`[${spec.id}] measuring ${DURATION_S} s with ${CONNECTIONS} connections`);
     const run = await load(target.url, DURATION_S);
     // Stopping the target lets requests still in flight finish; then every acknowledged vote must be on disk.
     await target.child.stop();
-    const after = countRows(target.dbPath, target.table);
+    const after = await target.count();
+    await target.drop();
     const { result } = run;
     const stored = after - before;
     const non2xxByStatus = Object.entries(result.statusCodeStats)
@@ -323,9 +320,10 @@ async function main(): Promise<number> {
   }
 
   const section = [
-    '## Ingest: accepted votes per second',
+    `## Ingest: accepted votes per second${DIALECT === 'sqlite' ? '' : ' (PostgreSQL)'}`,
     '',
-    `Measured by \`bench/ingest.ts\`. Each target runs as its own process on embedded SQLite (WAL, \`synchronous=FULL\`) and ` +
+    `Measured by \`bench/ingest.ts\`. Each target runs as its own process on ${DIALECT === 'sqlite' ? 'embedded SQLite' : 'PostgreSQL (ours: a fresh database on the `DATABASE_URL` server; the baselines stay on SQLite)'}` +
+      ` (SQLite: WAL, \`synchronous=FULL\`) and ` +
       'answers only after the vote is written; autocannon (in the parent process) sends the top.gg legacy body ' +
       '`{"bot":"1","user":"<unique id>","type":"upvote","isWeekend":false,"query":""}` with header auth. ' +
       'Only 2xx answers count as accepted; afterwards the rows in each database are counted.',
@@ -350,7 +348,7 @@ async function main(): Promise<number> {
     ...(notes.length > 0 ? ['', ...notes.map((n) => `- ${n}`)] : []),
     ...(storageWarnings.length > 0 ? ['', ...storageWarnings.map((w) => `- **STORAGE CHECK FAILED**: ${w}`)] : []),
   ].join('\n');
-  writeSection(join(ROOT, 'BENCHMARKS.md'), 'ingest', section);
+  writeSection(join(ROOT, 'BENCHMARKS.md'), DIALECT === 'sqlite' ? 'ingest' : 'ingest-postgresql', section);
   console.log(`\nBENCHMARKS.md updated (run took ${((Date.now() - started) / 1000).toFixed(0)} s).`);
   return storageWarnings.length > 0 ? 1 : 0;
 }

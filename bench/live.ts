@@ -19,6 +19,9 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunningChild } from './lib/child.js';
 import { consoleTable, gitCommit, machineDescription, markdownTable, writeSection } from './lib/report.js';
+import { benchDialect, openBenchDatabase } from './lib/database.js';
+
+const DIALECT = benchDialect();
 import {
   ROOT, baselineEnabled, createOrg, createTopggProvider, envNumber, mib, ms, percentile, processCpuSeconds, processMemory, ratio, serviceEnv, startBaseline,
   startService, thousands,
@@ -92,12 +95,15 @@ interface LiveTarget {
   child: RunningChild;
   hookPath: string;
   apiKey: string;
+  /** Drops a PostgreSQL database made for the run. */
+  drop?: () => Promise<void>;
 }
 
 async function prepareOurs(dir: string): Promise<LiveTarget> {
+  const database = await openBenchDatabase(join(dir, 'vr.db'));
   const env = serviceEnv({
     LOG_LEVEL: 'info',
-    DATABASE_URL: `file:${join(dir, 'vr.db')}`,
+    DATABASE_URL: database.url,
     SECRET_KEY: 'bench-secret-key-0123456789abcdef',
     DELIVERY_ENABLED: 'false',
     ALERTS_INTERVAL_MS: '0',
@@ -109,9 +115,10 @@ async function prepareOurs(dir: string): Promise<LiveTarget> {
   const child = await startService(env, process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []);
   try {
     const hookPath = await createTopggProvider(`http://127.0.0.1:${child.port}`, apiKey, AUTH);
-    return { id: 'ours', label: 'ours', child, hookPath, apiKey };
+    return { id: 'ours', label: 'ours', child, hookPath, apiKey, drop: () => database.drop() };
   } catch (err) {
     await child.stop();
+    await database.drop();
     throw err;
   }
 }
@@ -562,6 +569,7 @@ async function measure(prepare: () => Promise<LiveTarget>): Promise<ScenarioResu
     return await runScenario(target);
   } finally {
     await target.child.stop(5_000);
+    await target.drop?.();
   }
 }
 
@@ -607,9 +615,9 @@ async function main(): Promise<number> {
   if (ratioLine) console.log(ratioLine);
 
   const section = [
-    '## Live feed: SSE subscribers under load',
+    `## Live feed: SSE subscribers under load${DIALECT === 'sqlite' ? '' : ' (PostgreSQL)'}`,
     '',
-    `Measured by \`bench/live.ts\`. The service (\`src/main.ts\`, \`LOG_LEVEL=info\`, deliveries off, no Redis: the in-process feed) runs as a child process on a fresh SQLite file with one business organization and one provider (header auth). The benchmark process opens ${thousands(SUBSCRIBERS)} SSE subscriptions (\`POST /graphql\`, \`${QUERY}\`, all with the same API key, one socket each via \`node:http\` with \`agent: false\`), checks that a warm-up vote reaches every one of them, then posts ${RATE} votes/s for ${DURATION_S} s (paced open loop over up to ${SENDER_SOCKETS} keep-alive sockets; each top.gg-style body carries a unique id and its send time). Latency = arrival of the event at a subscriber − sending of the vote's hook request (one monotonic clock), for every (subscriber, vote) pair; expected events = subscribers × accepted votes. "Accepted votes/s" = 2xx answers / time from the start of the load to the last answer (or to the end of the drain if some are still unanswered); "Latency after the hook answer" = event arrival − the vote's 2xx reaching the sender. The drain after the load ends when every expected event arrived, nothing arrived for ${QUIET_MS / 1000} s, or after ${DRAIN_S} s. The server's RSS (\`/proc/<pid>/status\`) is sampled every 250 ms.`,
+    `Measured by \`bench/live.ts\`. The service (\`src/main.ts\`, \`LOG_LEVEL=info\`, deliveries off, no Redis: the in-process feed) runs as a child process on a fresh ${DIALECT === 'sqlite' ? 'SQLite file' : 'PostgreSQL database'} with one business organization and one provider (header auth). The benchmark process opens ${thousands(SUBSCRIBERS)} SSE subscriptions (\`POST /graphql\`, \`${QUERY}\`, all with the same API key, one socket each via \`node:http\` with \`agent: false\`), checks that a warm-up vote reaches every one of them, then posts ${RATE} votes/s for ${DURATION_S} s (paced open loop over up to ${SENDER_SOCKETS} keep-alive sockets; each top.gg-style body carries a unique id and its send time). Latency = arrival of the event at a subscriber − sending of the vote's hook request (one monotonic clock), for every (subscriber, vote) pair; expected events = subscribers × accepted votes. "Accepted votes/s" = 2xx answers / time from the start of the load to the last answer (or to the end of the drain if some are still unanswered); "Latency after the hook answer" = event arrival − the vote's 2xx reaching the sender. The drain after the load ends when every expected event arrived, nothing arrived for ${QUIET_MS / 1000} s, or after ${DRAIN_S} s. The server's RSS (\`/proc/<pid>/status\`) is sampled every 250 ms.`,
     '',
     WITH_BASELINE
       ? `Baseline, run right after ours with the same scenario and load generator (same subscribers, rate, duration, drain and measurements): \`bench/baselines/bare-sse.ts\`, a bare \`node:http\` server with no database and no GraphQL. It answers the same subscription requests (\`POST /graphql\` with \`Accept: text/event-stream\`; body ignored) with an SSE stream, and for each vote posted to its hook (same bodies, header check) answers 200 and writes one \`event: next\` frame \`{"data":{"voteReceived":{"voterName":…}}}\` to every open stream at once: one \`res.write\` per subscriber per vote, no backpressure handling. It stores nothing, authenticates no subscriber and resolves nothing per event, so it is the floor for hook and event latency and memory, and the ceiling for accepted votes/s and delivered events on this machine with this load generator. Ratios are ours / baseline (above 1× for latency and memory, below 1× for throughput: what our database write, GraphQL execution and subscriber bookkeeping cost).`
@@ -632,7 +640,7 @@ async function main(): Promise<number> {
     ...failures.map((f) => `- **FAILED**: ${f}`),
   ].join('\n');
   // writeSection reads BENCHMARKS.md afresh and replaces only this section.
-  writeSection(join(ROOT, 'BENCHMARKS.md'), 'live', section);
+  writeSection(join(ROOT, 'BENCHMARKS.md'), DIALECT === 'sqlite' ? 'live' : 'live-postgresql', section);
   console.log(`\nBENCHMARKS.md updated (run took ${((Date.now() - started) / 1000).toFixed(0)} s).`);
   return ours.subscribers === SUBSCRIBERS && ours.accepted > 0 && failures.length === 0 ? 0 : 1;
 }

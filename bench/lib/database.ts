@@ -1,0 +1,70 @@
+// The database a benchmark runs the service on: a fresh SQLite file by default; with DATABASE_URL set to a
+// PostgreSQL server (postgres://…), a fresh database created on that server for the run and dropped after it.
+// Counting helpers read either, for the benchmarks' "no vote lost" checks.
+import { randomBytes } from 'node:crypto';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+
+export interface BenchDatabase {
+  dialect: 'sqlite' | 'postgresql';
+  /** The service's DATABASE_URL. */
+  url: string;
+  /** One number from a query written with `?` placeholders (numbered for PostgreSQL). */
+  count(sql: string, ...params: unknown[]): Promise<number>;
+  drop(): Promise<void>;
+}
+
+const postgresUrl = () => (/^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL! : null);
+
+/** `sqlite` or `postgresql`: which one this run measures (section names and titles say it). */
+export const benchDialect = (): 'sqlite' | 'postgresql' => (postgresUrl() ? 'postgresql' : 'sqlite');
+
+/** A SQLite file (the baselines always write one). */
+export function sqliteBenchDatabase(sqliteFile: string): BenchDatabase {
+  return {
+      dialect: 'sqlite',
+      url: `file:${sqliteFile}`,
+      async count(sql, ...params) {
+        const db = new Database(sqliteFile, { readonly: true, fileMustExist: true });
+        try {
+          return Number(Object.values(db.prepare(sql).get(...params) as Record<string, unknown>)[0] ?? 0);
+        } finally {
+          db.close();
+        }
+      },
+      drop: async () => {},
+  };
+}
+
+export async function openBenchDatabase(sqliteFile: string): Promise<BenchDatabase> {
+  const server = postgresUrl();
+  if (!server) return sqliteBenchDatabase(sqliteFile);
+  const name = `vote_relay_bench_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return {
+    dialect: 'postgresql',
+    url: url.toString(),
+    async count(sql, ...params) {
+      const client = new pg.Client({ connectionString: url.toString() });
+      await client.connect();
+      try {
+        let n = 0;
+        const result = await client.query(sql.replace(/\?/g, () => `$${++n}`), params);
+        return Number(Object.values(result.rows[0] ?? {})[0] ?? 0);
+      } finally {
+        await client.end();
+      }
+    },
+    async drop() {
+      const client = new pg.Client({ connectionString: server });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
