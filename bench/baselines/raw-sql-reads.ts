@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { stringify } from 'csv-stringify/sync';
 
 const DAY_MS = 86_400_000;
+const COLUMNS = ['voter_name', 'provider', 'received_at', 'chat_status', 'callback_status'];
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export interface RawReads {
@@ -81,7 +82,7 @@ export function openRawReads(file: string, organizationId: string): RawReads {
       for (const r of allRows.iterate(organizationId) as Iterable<[string, string, number, string, string]>) {
         batch.push([r[0], keys.get(r[1]) ?? '', new Date(r[2]).toISOString(), r[3], r[4]]);
         if (batch.length === 5_000) {
-          bytes += stringify(batch, { header: rows === 0 }).length;
+          bytes += stringify(batch, { header: rows === 0, columns: COLUMNS }).length;
           rows += batch.length;
           batch = [];
         }

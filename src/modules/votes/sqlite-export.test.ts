@@ -16,7 +16,8 @@ const rows: Row[] = [];
 {
   const db = new Sqlite(path);
   db.exec(`CREATE TABLE "Vote" (id TEXT PRIMARY KEY, organizationId TEXT, voterName TEXT, providerId TEXT, receivedAt INTEGER,
-    chatStatus TEXT, callbackStatus TEXT); CREATE INDEX v_org_at ON "Vote"(organizationId, receivedAt)`);
+    chatStatus TEXT, callbackStatus TEXT); CREATE INDEX v_org_at ON "Vote"(organizationId, receivedAt);
+    CREATE TABLE "Provider" (id TEXT PRIMARY KEY, key TEXT); INSERT INTO "Provider" VALUES ('p1', 'one'), ('p2', 'two')`);
   const insert = db.prepare('INSERT INTO "Vote" VALUES (?, ?, ?, ?, ?, ?, ?)');
   let n = 0;
   const add = (org: string, at: number) => {
@@ -30,6 +31,13 @@ const rows: Row[] = [];
   for (let i = 0; i < 23; i++) add('org-a', base + 1_000); // 23 votes at one instant: spans several chunks of 7
   for (let i = 0; i < 6; i++) add('org-b', base + 1_000); // another organization, same instant
   for (let i = 0; i < 9; i++) add('org-a', base + 2_000 + (i % 3));
+  // Times formatted by SQLite must read exactly as Date#toISOString writes them: every millisecond digit, any year.
+  let seed = 7;
+  for (let i = 0; i < 2_000; i++) {
+    seed = (seed * 48_271) % 2_147_483_647;
+    add('org-times', Date.UTC(1990, 0, 1) + Math.floor((seed / 2_147_483_647) * 80 * 365.25 * 86_400_000));
+  }
+  for (const ms of [0, 999, 1_000, Date.UTC(2026, 11, 31, 23, 59, 59, 999), Date.UTC(2027, 0, 1), Date.UTC(2024, 1, 29, 12, 0, 0, 1)]) add('org-times', ms);
   db.close();
 }
 
@@ -42,7 +50,7 @@ const expected = (org: string, from: number | null, to: number | null) =>
 
 async function collect(org: string, from: number | null, to: number | null, chunk: number) {
   const out: string[][] = [];
-  for await (const batch of exportRowsSqlite(path, org, { from: from === null ? null : new Date(from), toExclusive: to === null ? null : new Date(to) }, providers, chunk)) {
+  for await (const batch of exportRowsSqlite(path, org, { from: from === null ? null : new Date(from), toExclusive: to === null ? null : new Date(to) }, chunk)) {
     expect(batch.length).toBeLessThanOrEqual(chunk);
     out.push(...batch);
   }
@@ -53,6 +61,12 @@ describe('SQLite export cursor', () => {
   it('returns every row once, oldest first, whatever the chunk size', async () => {
     for (const chunk of [1, 2, 7, 23, 24, 1_000]) expect(await collect('org-a', null, null, chunk), `chunk ${chunk}`).toEqual(expected('org-a', null, null));
     expect(await collect('org-b', null, null, 4)).toEqual(expected('org-b', null, null));
+  });
+
+  it('writes each time as Date#toISOString does', async () => {
+    const got = await collect('org-times', null, null, 500);
+    expect(got).toHaveLength(2_006);
+    expect(got).toEqual(expected('org-times', null, null));
   });
 
   it('honours the range bounds (from inclusive, to exclusive), also at the shared instant', async () => {

@@ -120,13 +120,13 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
    */
   async function* exportRows(organizationId: string, input: { from?: string | null; to?: string | null }): AsyncGenerator<string[][]> {
     const where = await filters(organizationId, input);
+    if (deps.db.dialect === 'sqlite' && deps.db.sqlitePath) {
+      yield* exportRowsSqlite(deps.db.sqlitePath, organizationId, parseRange(input, { from: null, to: null }));
+      return;
+    }
     const providers = new Map(
       (await prisma.provider.findMany({ where: { organizationId }, select: { id: true, key: true } })).map((p) => [p.id, p.key]),
     );
-    if (deps.db.dialect === 'sqlite' && deps.db.sqlitePath) {
-      yield* exportRowsSqlite(deps.db.sqlitePath, organizationId, parseRange(input, { from: null, to: null }), providers);
-      return;
-    }
     let after: { receivedAt: Date; id: string } | null = null;
     for (;;) {
       // A range on receivedAt (so the (organizationId, receivedAt) index seeks to the cursor) minus the rows of
