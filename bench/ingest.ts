@@ -6,7 +6,9 @@
 // Each target is its own child process; autocannon drives it from this process (warm-up first, not counted),
 // with a unique body per request (the service answers repeated bodies as duplicates without storing them).
 // Only 2xx answers count as accepted; afterwards the target's database must hold at least that many new rows.
-// Writes its section of BENCHMARKS.md. Options: BENCH_DURATION_S (10), BENCH_CONNECTIONS (50), BENCH_WARMUP_S (2).
+// Writes its section of BENCHMARKS.md. Options: BENCH_DURATION_S (10), BENCH_CONNECTIONS (50), BENCH_WARMUP_S (2);
+// for investigations: BENCH_TARGETS=ours,a,b (a subset; BENCHMARKS.md is then left alone) and
+// BENCH_SERVICE_NODE_ARGS (extra node flags for ours, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -97,7 +99,8 @@ async function prepareOurs(dir: string): Promise<PreparedTarget> {
   const apiKey = jsonLine ? (JSON.parse(jsonLine) as { api_key?: { key?: unknown } }).api_key?.key : undefined;
   if (typeof apiKey !== 'string') throw new Error(`org create printed no API key:\n${created}`);
 
-  const child = await startChild({ name: 'ours', args: ['--import', 'tsx', 'src/main.ts'], cwd: ROOT, env, listeningMessage: 'vote relay listening' });
+  const extraArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = await startChild({ name: 'ours', args: [...extraArgs, '--import', 'tsx', 'src/main.ts'], cwd: ROOT, env, listeningMessage: 'vote relay listening' });
   try {
     const base = `http://127.0.0.1:${child.port}`;
     const res = await fetch(`${base}/v1/providers`, {
@@ -123,11 +126,13 @@ function baseline(script: string, path: string) {
   };
 }
 
-const TARGETS: TargetSpec[] = [
+const ALL_TARGETS: TargetSpec[] = [
   { id: 'ours', label: 'ours (vote relay hook)', prepare: prepareOurs },
   { id: 'a', label: '(a) express + @top-gg/sdk', prepare: baseline('topgg-sdk-express.ts', '/dblwebhook') },
   { id: 'b', label: '(b) bare node:http', prepare: baseline('bare-http.ts', '/votes') },
 ];
+const ONLY = process.env.BENCH_TARGETS ? new Set(process.env.BENCH_TARGETS.split(',').map((id) => id.trim())) : null;
+const TARGETS = ONLY ? ALL_TARGETS.filter((spec) => ONLY.has(spec.id)) : ALL_TARGETS;
 
 /** Row count once requests still in flight have landed (two equal reads 300 ms apart, at most ~5 s). */
 async function settledCount(target: PreparedTarget): Promise<number> {
@@ -317,6 +322,10 @@ async function main(): Promise<number> {
   if (failures.length > 0) {
     console.error('\nBENCHMARKS.md left unchanged (not every target could be measured).');
     return 1;
+  }
+  if (ONLY) {
+    console.log('\nBENCHMARKS.md left unchanged (BENCH_TARGETS ran a subset).');
+    return 0;
   }
 
   const section = [

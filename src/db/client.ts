@@ -81,7 +81,9 @@ export async function openDatabase(
       queryCount: queries.count,
     };
   }
-  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: options.poolSize ?? 10 });
+  // keepAlive finds connections a network cut left half-open; a server that does not answer a connection attempt
+  // within 10 s is reported as unavailable (503) instead of holding the request.
+  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: options.poolSize ?? 10, keepAlive: true, connectionTimeoutMillis: 10_000 });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const prisma = new PostgresClient({ adapter: new PrismaPg(pool), log: queries.log }) as unknown as Db;

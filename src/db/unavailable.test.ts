@@ -8,6 +8,8 @@ describe('isDatabaseUnavailable', () => {
       Object.assign(new Error('x'), { code: 'P2010', meta: { driverAdapterError: { cause: { kind: 'DatabaseNotReachable' } } } }),
       Object.assign(new Error('x'), { cause: { kind: 'ConnectionClosed' } }),
       new Error('Connection terminated unexpectedly'),
+      new Error('timeout exceeded when trying to connect'),
+      new Error('Query read timeout'),
       Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
       Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }),
       Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_WRITE' }),

@@ -226,6 +226,49 @@ describe.skipIf(databaseUnavailable)('inbound vote hooks', () => {
     expect(vote).toMatchObject({ overLimit: true, chatStatus: 'skipped', callbackStatus: 'skipped' });
     expect(vote.jobs).toHaveLength(0);
   });
+
+  it('a burst written in shared transactions keeps the monthly limit, the rollups and duplicates exact', async () => {
+    const busy = await app.createOrg({ plan: 'starter' });
+    await app.request('PATCH', '/v1/organization', { key: busy.key, body: { settings: { chat_webhook_url: 'https://discord.com/api/webhooks/1/x' } } });
+    const made = (await app.request('POST', '/v1/providers', { key: busy.key, body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })).body.data;
+    const path = new URL(made.webhook_url).pathname;
+    const day = new Date().toISOString().slice(0, 10);
+    // 990 of the starter plan's 1,000 votes this month are used: of the burst's new votes, 10 are within it.
+    await app.deps.db.prisma.providerDailyCount.create({ data: { organizationId: busy.id, providerId: made.id, day, count: 990 } });
+
+    // 40 posts at once: 25 distinct deliveries from 5 voters (in mixed case), 15 of them sent twice in a row (so
+    // both copies usually share a transaction; the group commit must still make one vote).
+    const bodies = Array.from({ length: 25 }, (_, i) => JSON.stringify({ user: i % 2 ? `Voter${i % 5}` : `VOTER${i % 5}`, n: i }));
+    const sent = bodies.flatMap((body, i) => (i < 15 ? [body, body] : [body]));
+    const answers = await Promise.all(sent.map((body) => app.request('POST', path, { rawBody: body, headers: { 'content-type': 'application/json' } })));
+    expect(answers.map((a) => a.status)).toEqual(sent.map(() => 200));
+
+    // One vote per delivery: every repeat answers the vote id its first copy got.
+    const idOf = new Map<string, Set<string>>();
+    sent.forEach((body, i) => idOf.set(body, (idOf.get(body) ?? new Set()).add(answers[i].body.data.vote_id)));
+    expect([...idOf.values()].map((ids) => ids.size)).toEqual(bodies.map(() => 1));
+    expect(answers.filter((a) => a.body.data.duplicate === false)).toHaveLength(25);
+
+    const stored = await app.deps.db.prisma.vote.findMany({ where: { organizationId: busy.id }, include: { jobs: true } });
+    expect(stored).toHaveLength(25);
+    const within = stored.filter((v) => !v.overLimit);
+    expect(within).toHaveLength(10);
+    // (The delivery worker may already be trying them: pending or retrying, never skipped.)
+    expect(within.map((v) => [v.chatStatus === 'skipped', v.jobs.map((j) => j.kind)])).toEqual(within.map(() => [false, ['chat']]));
+    expect(stored.filter((v) => v.overLimit).every((v) => v.chatStatus === 'skipped' && v.jobs.length === 0)).toBe(true);
+
+    const providerDay = await app.deps.db.prisma.providerDailyCount.findUniqueOrThrow({ where: { providerId_day: { providerId: made.id, day } } });
+    expect(providerDay.count).toBe(990 + 25);
+    const voterDays = await app.deps.db.prisma.voterDailyCount.findMany({ where: { organizationId: busy.id }, orderBy: { voterKey: 'asc' } });
+    const expected = new Map<string, number>();
+    for (const vote of stored) expected.set(vote.voterKey, (expected.get(vote.voterKey) ?? 0) + 1);
+    expect(voterDays.map((d) => [d.voterKey, d.count])).toEqual([...expected].sort(([a], [b]) => a.localeCompare(b)));
+    // The spelling kept is the latest vote's.
+    for (const row of voterDays) {
+      const latest = stored.filter((v) => v.voterKey === row.voterKey).sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime()).at(-1)!;
+      expect(row.lastVoteAt.getTime()).toBe(latest.receivedAt.getTime());
+    }
+  });
 });
 
 describe.skipIf(databaseUnavailable)('hook rate limit', () => {

@@ -8,7 +8,8 @@ import { readPath, readPathAsText } from '../../json-path.js';
 import { verifyHookAuth } from './hook-auth.js';
 import { SLUG_PATTERN } from '../organization/organization.service.js';
 import { PROVIDER_KEY_PATTERN } from '../providers/providers.service.js';
-import { createPostgresVoteStore, type HookProvider, type VoteStore } from './vote-store.js';
+import type { HookProvider, VoteStore } from './vote-store.js';
+import { createPgVoteStore } from './pg-vote-store.js';
 import { createSqliteVoteStore } from './sqlite-vote-store.js';
 
 export interface HookDelivery {
@@ -73,17 +74,17 @@ function voterFrom(payload: unknown, voteePath: string): string {
 export function createIngestService(deps: AppDeps) {
   let store: VoteStore | null = null;
   const voteStore = () =>
-    (store ??= deps.db.sqliteWriter ? createSqliteVoteStore(deps, deps.db.sqliteWriter) : createPostgresVoteStore(deps));
+    (store ??= deps.db.sqliteWriter ? createSqliteVoteStore(deps, deps.db.sqliteWriter) : createPgVoteStore(deps, deps.db.pool!));
 
   async function receive(delivery: HookDelivery): Promise<HookReceipt> {
     const votes = voteStore();
     // Anything that cannot be a slug or key cannot name one (and never reaches the database).
     if (!SLUG_PATTERN.test(delivery.orgSlug)) throw notFound(`Organization ${delivery.orgSlug}`);
     if (!PROVIDER_KEY_PATTERN.test(delivery.providerKey)) throw notFound(`Provider ${delivery.providerKey}`);
-    const org = await votes.findOrg(delivery.orgSlug);
-    if (!org) throw notFound(`Organization ${delivery.orgSlug}`);
+    const target = await votes.findTarget(delivery.orgSlug, delivery.providerKey);
+    if (!target) throw notFound(`Organization ${delivery.orgSlug}`);
+    const { org, provider } = target;
     if (org.status === 'suspended') throw new AppError('ORG_SUSPENDED', 'This organization is suspended; the vote was not recorded');
-    const provider = await votes.findProvider(org.id, delivery.providerKey);
     if (!provider) throw notFound(`Provider ${delivery.providerKey}`);
 
     const auth = verifyHookAuth(

@@ -13,15 +13,10 @@ import {
   type HookOrg,
   type HookProvider,
   type NewVote,
+  type PendingVote,
   type StoredVote,
   type VoteStore,
 } from './vote-store.js';
-
-interface Pending {
-  vote: NewVote;
-  resolve(result: StoredVote): void;
-  reject(err: unknown): void;
-}
 
 // A bound on one transaction's size keeps each commit (and the event-loop pause it costs) short.
 const MAX_BATCH = 256;
@@ -101,7 +96,7 @@ export function createSqliteVoteStore(deps: AppDeps, db: Sqlite.Database): VoteS
     });
   });
 
-  const queue: Pending[] = [];
+  const queue: PendingVote[] = [];
   let scheduled = false;
   let busySince: number | null = null;
   let closed = false;
@@ -170,11 +165,9 @@ export function createSqliteVoteStore(deps: AppDeps, db: Sqlite.Database): VoteS
     row ? ({ ...row, enabled: row.enabled === 1 } as unknown as HookProvider) : null;
 
   return {
-    async findOrg(slug) {
-      return toOrg(orgBySlug.get(slug) as Record<string, unknown> | undefined);
-    },
-    async findProvider(organizationId, key) {
-      return toProvider(providerByKey.get(organizationId, key) as Record<string, unknown> | undefined);
+    async findTarget(slug, key) {
+      const org = toOrg(orgBySlug.get(slug) as Record<string, unknown> | undefined);
+      return org && { org, provider: toProvider(providerByKey.get(org.id, key) as Record<string, unknown> | undefined) };
     },
     write(vote) {
       if (closed) return Promise.reject(new Error('vote store is closed'));
