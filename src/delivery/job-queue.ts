@@ -4,7 +4,9 @@
 // claimed again, so no work is lost; while the lease holds, nobody else sends it.
 import { randomUUID } from 'node:crypto';
 import type Sqlite from 'better-sqlite3';
+import type pg from 'pg';
 import type { Database, Tx } from '../db/client.js';
+import { createGroupCommit, type GroupCommit, type Query } from '../db/group-commit.js';
 
 export interface ClaimedJob {
   id: string;
@@ -52,11 +54,10 @@ export async function claimJobs(db: Database, workerId: string, now: Date, lease
     );
     return rows.map((r) => ({ ...r, leaseUntil: until.getTime() }));
   }
-  const rows =
-    db.dialect === 'postgresql'
-      ? await db.prisma.$queryRawUnsafe<ClaimedJob[]>(CLAIM_POSTGRES, workerId, until, now, limit)
-      : await db.prisma.$queryRawUnsafe<ClaimedJob[]>(CLAIM_SQLITE, workerId, until.getTime(), now.getTime(), now.getTime(), now.getTime(), limit);
-  return rows.map((r) => ({ ...r, attempts: Number(r.attempts), maxAttempts: Number(r.maxAttempts), priority: Number(r.priority), leaseUntil: until.getTime() }));
+  // PostgreSQL: plain SQL on the pool (unnamed, so planned for the queue as it is now, not as it was when a
+  // prepared statement was first planned).
+  const rows = (await db.pool!.query<ClaimedJob>(CLAIM_POSTGRES, [workerId, until.toISOString(), now.toISOString(), limit])).rows;
+  return rows.map((r) => ({ ...r, leaseUntil: until.getTime() }));
 }
 
 const IN_FLIGHT = new Set(['pending', 'retrying', 'running']);
@@ -119,28 +120,7 @@ export async function finishAttempt(
   errorText: string | null,
 ): Promise<boolean> {
   if (db.sqliteWriter) return finishAttemptSqlite(db.sqliteWriter, job, workerId, now, attempt, resolution, errorText);
-  return db.prisma.$transaction(async (tx) => {
-    const updated = await tx.deliveryJob.updateMany({
-      where: { id: job.id, lockedBy: workerId },
-      data: {
-        status: resolution.status,
-        attempts: attempt ? attempt.attempt : job.attempts,
-        lockedBy: null,
-        lockedUntil: null,
-        lastError: errorText,
-        ...(resolution.status === 'retrying' ? { runAt: resolution.runAt } : {}),
-        ...(resolution.status === 'sent' ? { sentAt: now } : {}),
-      },
-    });
-    if (updated.count === 0) return false; // lease lost: another worker owns the job now
-    if (attempt) {
-      await tx.deliveryAttempt.create({
-        data: { organizationId: job.organizationId, jobId: job.id, voteId: job.voteId, ...attempt, createdAt: now },
-      });
-    }
-    if (job.voteId) await refreshVoteStatus(tx, job.voteId);
-    return true;
-  });
+  return postgresFinisher(db.pool!).submit({ job, workerId, now, attempt, resolution, errorText });
 }
 
 const CLAIM_PULL_POSTGRES = `
@@ -194,11 +174,12 @@ export async function renewLease(db: Database, job: ClaimedJob | string, workerI
     );
     return changes === 1;
   }
-  const renewed = await db.prisma.deliveryJob.updateMany({
-    where: { id: jobId, lockedBy: workerId, status: 'running', lockedUntil: { gt: now } },
-    data: { lockedUntil: new Date(now.getTime() + leaseMs) },
+  const renewed = await db.pool!.query({
+    name: 'vr_job_renew_lease',
+    text: `UPDATE "DeliveryJob" SET "lockedUntil" = $1::timestamp(3) WHERE id = $2 AND "lockedBy" = $3 AND status = 'running' AND "lockedUntil" > $4::timestamp(3)`,
+    values: [new Date(now.getTime() + leaseMs).toISOString(), jobId, workerId, now.toISOString()],
   });
-  return renewed.count === 1;
+  return renewed.rowCount === 1;
 }
 
 const sqliteStatements = new WeakMap<Sqlite.Database, ReturnType<typeof prepareSqlite>>();
@@ -308,4 +289,110 @@ function enqueueFinish(db: Sqlite.Database, run: () => boolean): Promise<boolean
       }
     });
   });
+}
+
+interface Finish {
+  job: ClaimedJob;
+  workerId: string;
+  now: Date;
+  attempt: AttemptRecord | null;
+  resolution: JobResolution;
+  errorText: string | null;
+}
+
+const FINISH_SQL = {
+  // Each job's next state, only where this worker still holds it; its attempt record with it. Rows in id order.
+  jobs: {
+    name: 'vr_job_finish',
+    text: `WITH u AS (
+             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::timestamp(3)[], $7::timestamp(3)[], $8::timestamp(3)[])
+               AS u(id, worker, status, attempts, error, run_at, sent_at, now)
+             ORDER BY id
+           ), updated AS (
+             UPDATE "DeliveryJob" AS j SET status = u.status, attempts = u.attempts, "lockedBy" = NULL, "lockedUntil" = NULL,
+               "lastError" = u.error, "runAt" = COALESCE(u.run_at, j."runAt"), "sentAt" = COALESCE(u.sent_at, j."sentAt"), "updatedAt" = u.now
+             FROM u WHERE j.id = u.id AND j."lockedBy" = u.worker
+             RETURNING j.id
+           ), attempts AS (
+             INSERT INTO "DeliveryAttempt" (id, "organizationId", "jobId", "voteId", attempt, target, "statusCode", success, "durationMs", error,
+               "responseExcerpt", "createdAt")
+             SELECT a.id, a.org, a.job, a.vote, a.attempt, a.target, a.code, a.success, a.duration, a.error, a.excerpt, a.at
+             FROM unnest($9::text[], $10::text[], $11::text[], $12::text[], $13::int[], $14::text[], $15::int[], $16::boolean[], $17::int[],
+                         $18::text[], $19::text[], $20::timestamp(3)[])
+               AS a(id, org, job, vote, attempt, target, code, success, duration, error, excerpt, at)
+             WHERE a.job IN (SELECT id FROM updated)
+           )
+           SELECT id FROM updated`,
+  },
+  jobsOfVotes: {
+    name: 'vr_job_jobs_of_votes',
+    text: `SELECT "voteId", kind, status, attempts, (extract(epoch FROM "sentAt") * 1000)::float8 AS "sentAt" FROM "DeliveryJob" WHERE "voteId" = ANY($1::text[])`,
+  },
+  votes: {
+    name: 'vr_job_vote_status',
+    text: `UPDATE "Vote" AS v SET "chatStatus" = u.chat, "chatSentAt" = u.chat_at, "callbackStatus" = u.cb, "callbackSentAt" = u.cb_at,
+             "callbackAttempts" = u.attempts
+           FROM (SELECT * FROM unnest($1::text[], $2::text[], $3::timestamp(3)[], $4::text[], $5::timestamp(3)[], $6::int[])
+                   AS u(id, chat, chat_at, cb, cb_at, attempts) ORDER BY id) AS u
+           WHERE v.id = u.id`,
+  },
+} as const;
+
+const iso = (at: Date | null) => (at ? at.toISOString() : null);
+
+/** PostgreSQL: the attempts finished meanwhile, recorded in one transaction (jobs, attempts, then their votes). */
+async function writeFinishes(query: Query, items: Finish[]): Promise<boolean[]> {
+  const attempts = items.filter((f) => f.attempt);
+  const updated = await query<{ id: string }>({
+    ...FINISH_SQL.jobs,
+    values: [
+      items.map((f) => f.job.id),
+      items.map((f) => f.workerId),
+      items.map((f) => f.resolution.status),
+      items.map((f) => (f.attempt ? f.attempt.attempt : f.job.attempts)),
+      items.map((f) => f.errorText),
+      items.map((f) => (f.resolution.status === 'retrying' ? f.resolution.runAt.toISOString() : null)),
+      items.map((f) => (f.resolution.status === 'sent' ? f.now.toISOString() : null)),
+      items.map((f) => f.now.toISOString()),
+      attempts.map(() => randomUUID()),
+      attempts.map((f) => f.job.organizationId),
+      attempts.map((f) => f.job.id),
+      attempts.map((f) => f.job.voteId),
+      attempts.map((f) => f.attempt!.attempt),
+      attempts.map((f) => f.attempt!.target),
+      attempts.map((f) => f.attempt!.statusCode),
+      attempts.map((f) => f.attempt!.success),
+      attempts.map((f) => Math.round(f.attempt!.durationMs)),
+      attempts.map((f) => f.attempt!.error),
+      attempts.map((f) => f.attempt!.responseExcerpt),
+      attempts.map((f) => f.now.toISOString()),
+    ],
+  });
+  // Not updated: the lease was lost, another worker owns the job now.
+  const recorded = new Set(updated.rows.map((r) => r.id));
+  const voteIds = [...new Set(items.filter((f) => recorded.has(f.job.id) && f.job.voteId).map((f) => f.job.voteId!))].sort();
+  if (voteIds.length > 0) {
+    const rows = await query<{ voteId: string; kind: string; status: string; attempts: number; sentAt: number | null }>({ ...FINISH_SQL.jobsOfVotes, values: [voteIds] });
+    const byVote = new Map<string, { kind: string; status: string; attempts: number; sentAt: Date | null }[]>();
+    for (const row of rows.rows) {
+      byVote.set(row.voteId, [...(byVote.get(row.voteId) ?? []), { ...row, sentAt: row.sentAt === null ? null : new Date(row.sentAt) }]);
+    }
+    const statuses = voteIds.map((id) => voteStatusFrom(byVote.get(id) ?? []));
+    await query({
+      ...FINISH_SQL.votes,
+      values: [voteIds, statuses.map((s) => s.chatStatus), statuses.map((s) => iso(s.chatSentAt)), statuses.map((s) => s.callbackStatus), statuses.map((s) => iso(s.callbackSentAt)), statuses.map((s) => s.callbackAttempts)],
+    });
+  }
+  return items.map((f) => recorded.has(f.job.id));
+}
+
+const postgresFinishers = new WeakMap<pg.Pool, GroupCommit<Finish, boolean>>();
+function postgresFinisher(pool: pg.Pool): GroupCommit<Finish, boolean> {
+  let finisher = postgresFinishers.get(pool);
+  if (!finisher) {
+    // Young statistics (the job table starts empty) would otherwise leave prepared statements scanning every job.
+    finisher = createGroupCommit({ pool, write: writeFinishes, maxBatch: 256, maxInFlight: 1, begin: 'SET LOCAL enable_seqscan = off' });
+    postgresFinishers.set(pool, finisher);
+  }
+  return finisher;
 }

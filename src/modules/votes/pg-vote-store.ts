@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import DataLoader from 'dataloader';
 import type pg from 'pg';
 import type { AppDeps } from '../../app-deps.js';
+import { createGroupCommit, type Query } from '../../db/group-commit.js';
 import { utcDay } from '../../time.js';
 import {
   DUPLICATE_WINDOW_MS,
@@ -20,7 +21,6 @@ import {
   type HookProvider,
   type HookTarget,
   type NewVote,
-  type PendingVote,
   type StoredVote,
   type VoteStore,
 } from './vote-store.js';
@@ -33,8 +33,6 @@ const MAX_BATCH = 256;
  * PostgreSQL: about 1,500 votes/s with one, 1,100 with two, 900 with three).
  */
 const MAX_IN_FLIGHT = 1;
-/** Deadlock (40P01) or serialization failure (40001) with other work: the batch is retried this many times. */
-const TRANSIENT_RETRIES = 5;
 
 const SQL = {
   // Every hook request's organization and provider, for all requests that arrived in one tick.
@@ -114,15 +112,6 @@ const SQL = {
            ON CONFLICT ("providerId", day) DO UPDATE SET count = t.count + excluded.count`,
   },
 } as const;
-
-/** A statement of the vote transaction that has not answered after this long fails its batch (nothing committed). */
-const STATEMENT_TIMEOUT_MS = 15_000;
-
-type Query = <R extends pg.QueryResultRow = pg.QueryResultRow>(config: { name?: string; text: string; values?: unknown[] }) => Promise<pg.QueryResult<R>>;
-
-function timed(client: pg.PoolClient): Query {
-  return (config) => client.query({ ...config, query_timeout: STATEMENT_TIMEOUT_MS } as pg.QueryConfig);
-}
 
 /** `timestamp(3)` columns hold UTC; an ISO string's offset is ignored on the cast, so this stores the UTC time. */
 const ts = (at: Date) => at.toISOString();
@@ -248,73 +237,9 @@ export function createPgVoteStore(deps: AppDeps, pool: pg.Pool): VoteStore {
     return results as StoredVote[];
   }
 
-  /** One transaction; retried on deadlock or serialization failure, which change nothing. */
-  async function commit(batch: NewVote[]): Promise<StoredVote[]> {
-    for (let attempt = 0; ; attempt++) {
-      const client = await pool.connect();
-      // The pool listens for errors only on idle clients; a connection lost between two statements of this
-      // transaction must fail the batch (the next statement rejects), not crash the process.
-      const ignore = () => {};
-      client.on('error', ignore);
-      let broken = false;
-      try {
-        // A statement that never answers (a half-open connection) fails the batch instead of holding the queue.
-        const query = timed(client);
-        // A new table's first statistics (autovacuum analyzes it after ~50 rows) make a sequential scan look cheap,
-        // and prepared statements keep such a plan while the table grows.
-        await query({ text: 'BEGIN; SET LOCAL enable_seqscan = off' });
-        const results = await writeBatch(query, batch);
-        await query({ text: 'COMMIT' });
-        return results;
-      } catch (err) {
-        await timed(client)({ text: 'ROLLBACK' }).catch(() => {
-          broken = true;
-        });
-        const code = (err as { code?: string }).code;
-        if ((code === '40P01' || code === '40001') && attempt < TRANSIENT_RETRIES) continue;
-        throw err;
-      } finally {
-        client.removeListener('error', ignore);
-        client.release(broken);
-      }
-    }
-  }
-
-  const queue: PendingVote[] = [];
-  let inFlight = 0;
-  let closed = false;
-
-  function pump() {
-    while (inFlight < MAX_IN_FLIGHT && queue.length > 0) {
-      const batch = queue.splice(0, MAX_BATCH);
-      inFlight++;
-      void run(batch).finally(() => {
-        inFlight--;
-        if (queue.length > 0) pump();
-      });
-    }
-  }
-
-  async function run(batch: PendingVote[]) {
-    try {
-      const results = await commit(batch.map((p) => p.vote));
-      batch.forEach((p, i) => p.resolve(results[i]));
-    } catch (err) {
-      if (batch.length === 1) {
-        batch[0].reject(err);
-        return;
-      }
-      // One bad vote (say, its provider was just deleted) must not fail the others: write them one by one.
-      // An outage fails them all the same way, quickly (each attempt fails to connect).
-      for (const pending of batch) {
-        try {
-          pending.resolve((await commit([pending.vote]))[0]);
-        } catch (single) {
-          pending.reject(single);
-        }
-      }
-    }
-  }
+  // A new table's first statistics (autovacuum analyzes it after ~50 rows) make a sequential scan look cheap, and
+  // prepared statements keep such a plan while the table grows.
+  const writer = createGroupCommit<NewVote, StoredVote>({ pool, write: writeBatch, maxBatch: MAX_BATCH, maxInFlight: MAX_IN_FLIGHT, begin: 'SET LOCAL enable_seqscan = off' });
 
   // Not cached: a disabled provider, a rotated secret or a suspended organization applies to the very next vote,
   // on every instance. Batching the reads of one tick keeps that to one round trip under load.
@@ -333,17 +258,8 @@ export function createPgVoteStore(deps: AppDeps, pool: pg.Pool): VoteStore {
 
   return {
     findTarget: (slug, key) => targets.load({ slug, key }),
-    write(vote) {
-      if (closed) return Promise.reject(new Error('vote store is closed'));
-      return new Promise<StoredVote>((resolve, reject) => {
-        queue.push({ vote, resolve, reject });
-        // Joins the next batch: under load several votes arrive before a connection is free.
-        pump();
-      });
-    },
+    write: (vote) => writer.submit(vote),
     /** Refuses new votes; queued ones are still written (their requests are awaiting them). */
-    close() {
-      closed = true;
-    },
+    close: () => writer.close(),
   };
 }

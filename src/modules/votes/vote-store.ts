@@ -52,7 +52,7 @@ export interface HookTarget {
   provider: HookProvider | null;
 }
 
-/** A vote waiting for its group commit; settled once its batch committed (or failed). */
+/** A vote waiting for the SQLite group commit; settled once its batch committed (or failed). */
 export interface PendingVote {
   vote: NewVote;
   resolve(result: StoredVote): void;
