@@ -25,7 +25,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import Database from 'better-sqlite3';
 import type { RunningChild } from './lib/child.js';
 import { startReceiver, waitForCallbacks as drain } from './lib/callback-receiver.js';
 import { sendLoad as send } from './lib/vote-sender.js';
@@ -110,15 +109,6 @@ interface TargetSpec {
   prepare(dir: string, receiverPort: number): Promise<DeliveryTarget>;
 }
 
-function countWhere(dbPath: string, sql: string, ...params: string[]): number {
-  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
-  try {
-    return (db.prepare(sql).get(...params) as { n: number }).n;
-  } finally {
-    db.close();
-  }
-}
-
 async function prepareOurs(dir: string, receiverPort: number): Promise<DeliveryTarget> {
   const database = await openBenchDatabase(join(dir, 'vr.db'));
   const env = serviceEnv({
@@ -161,13 +151,26 @@ async function prepareOurs(dir: string, receiverPort: number): Promise<DeliveryT
 
 async function prepareBaseline(dir: string, receiverPort: number): Promise<DeliveryTarget> {
   const dbPath = join(dir, 'votes.db');
+  // Same database kind as ours: a fresh PostgreSQL database in the PostgreSQL mode, else a SQLite file.
+  const database = await openBenchDatabase(dbPath);
   const server = await startBaseline('bare-relay.ts', {
     BENCH_DB: dbPath,
+    BENCH_DB_URL: database.dialect === 'postgresql' ? database.url : '',
     WEBHOOK_AUTH: AUTH,
     CALLBACK_URL: `http://127.0.0.1:${receiverPort}/callback`,
     CALLBACK_CONNECTIONS: String(CONCURRENCY),
   });
-  return { server, hookPath: '/votes', inspectDb: async () => `${thousands(countWhere(dbPath, 'SELECT COUNT(*) AS n FROM votes'))} rows (no delivery status is kept)` };
+  return {
+    server,
+    hookPath: '/votes',
+    async inspectDb() {
+      try {
+        return `${thousands(await database.count('SELECT COUNT(*) AS n FROM votes'))} rows (no delivery status is kept)`;
+      } finally {
+        await database.drop();
+      }
+    },
+  };
 }
 
 const TARGETS: TargetSpec[] = [
@@ -399,8 +402,11 @@ async function main(): Promise<number> {
     '',
     (WITH_BASELINE
       ? 'Baseline, measured at each rate right after ours with the same receiver, sender, warm-up and wait: ' +
-        '`bench/baselines/bare-relay.ts`, a bare `node:http` hook (JSON.parse, header check) that INSERTs one row with better-sqlite3 ' +
-        '(WAL, `synchronous=FULL`, committed before the answer, as the ingest baselines do), answers 200 with the row id as `vote_id`, ' +
+        '`bench/baselines/bare-relay.ts`, a bare `node:http` hook (JSON.parse, header check) that INSERTs one row ' +
+        (DIALECT === 'sqlite'
+          ? 'with better-sqlite3 (WAL, `synchronous=FULL`, committed before the answer, as the ingest baselines do), '
+          : 'into a fresh PostgreSQL database on the same server (pool of 10 connections, committed before the answer, as the ingest baselines do), ') +
+        'answers 200 with the row id as `vote_id`, ' +
         `then at once POSTs a JSON callback with the default payload's fields to the receiver with undici (keep-alive pool of ${CONCURRENCY} sockets), ` +
         'fire-and-forget. It has no outbox, no job table, no retries, no signing and no record of the outcome (a failed callback is lost), ' +
         'so it is the ceiling for a relay that persists and forwards: the least work per vote. Ratios are ours / baseline: below 1× ' +

@@ -17,7 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { runNode, startChild, type RunningChild } from './lib/child.js';
 import { consoleTable, gitCommit, machineDescription, markdownTable, writeSection } from './lib/report.js';
-import { benchDialect, openBenchDatabase, sqliteBenchDatabase } from './lib/database.js';
+import { benchDialect, openBenchDatabase } from './lib/database.js';
 
 const DIALECT = benchDialect();
 
@@ -119,9 +119,10 @@ async function prepareOurs(dir: string): Promise<PreparedTarget> {
 function baseline(script: string, path: string) {
   return async (dir: string): Promise<PreparedTarget> => {
     const dbPath = join(dir, 'votes.db');
-    const env = { ...baseEnv(), PORT: '0', HOST: '127.0.0.1', BENCH_DB: dbPath, WEBHOOK_AUTH: AUTH };
+    // Same database kind as ours: a fresh PostgreSQL database in the PostgreSQL mode, else a SQLite file.
+    const database = await openBenchDatabase(dbPath);
+    const env = { ...baseEnv(), PORT: '0', HOST: '127.0.0.1', BENCH_DB: dbPath, BENCH_DB_URL: database.dialect === 'postgresql' ? database.url : '', WEBHOOK_AUTH: AUTH };
     const child = await startChild({ name: script, args: ['--import', 'tsx', `bench/baselines/${script}`], cwd: ROOT, env, listeningMessage: 'listening' });
-    const database = sqliteBenchDatabase(dbPath);
     return { child, url: `http://127.0.0.1:${child.port}${path}`, count: () => database.count('SELECT COUNT(*) AS n FROM votes'), drop: () => database.drop() };
   };
 }
@@ -331,15 +332,15 @@ async function main(): Promise<number> {
   const section = [
     `## Ingest: accepted votes per second${DIALECT === 'sqlite' ? '' : ' (PostgreSQL)'}`,
     '',
-    `Measured by \`bench/ingest.ts\`. Each target runs as its own process on ${DIALECT === 'sqlite' ? 'embedded SQLite' : 'PostgreSQL (ours: a fresh database on the `DATABASE_URL` server; the baselines stay on SQLite)'}` +
-      ` (SQLite: WAL, \`synchronous=FULL\`) and ` +
+    `Measured by \`bench/ingest.ts\`. Each target runs as its own process on ${DIALECT === 'sqlite' ? 'embedded SQLite (WAL, `synchronous=FULL`)' : 'PostgreSQL (each target on a fresh database of the `DATABASE_URL` server; the baselines through a pool of 10 connections)'}` +
+      ` and ` +
       'answers only after the vote is written; autocannon (in the parent process) sends the top.gg legacy body ' +
       '`{"bot":"1","user":"<unique id>","type":"upvote","isWeekend":false,"query":""}` with header auth. ' +
       'Only 2xx answers count as accepted; afterwards the rows in each database are counted.',
     '',
     '- **ours**: the service (`src/main.ts`, `LOG_LEVEL=info`, deliveries off), `POST /hooks/bench/topgg`, provider with `auth_method: header`',
-    '- **(a)**: `bench/baselines/topgg-sdk-express.ts`, express + the official `@top-gg/sdk` `Webhook.listener`, one better-sqlite3 INSERT',
-    '- **(b)**: `bench/baselines/bare-http.ts`, bare `node:http` + JSON.parse + header check, one better-sqlite3 INSERT (the ceiling)',
+    `- **(a)**: \`bench/baselines/topgg-sdk-express.ts\`, express + the official \`@top-gg/sdk\` \`Webhook.listener\`, one ${DIALECT === 'sqlite' ? 'better-sqlite3' : 'PostgreSQL'} INSERT`,
+    `- **(b)**: \`bench/baselines/bare-http.ts\`, bare \`node:http\` + JSON.parse + header check, one ${DIALECT === 'sqlite' ? 'better-sqlite3' : 'PostgreSQL'} INSERT (the ceiling)`,
     '',
     `- Date: ${new Date().toISOString()}`,
     `- Machine: ${machineDescription()}`,

@@ -1,6 +1,6 @@
 // Delivery baseline, the ceiling of a relay that persists and forwards: bare node:http hook (bench/baselines/
-// http-kit.ts: JSON.parse, header check), one better-sqlite3 INSERT per vote (bench/baselines/vote-db.ts: WAL,
-// synchronous=FULL, committed before the answer), answer 200 {"vote_id":"<row id>"}, then forward the vote at once
+// http-kit.ts: JSON.parse, header check), one INSERT per vote (bench/baselines/vote-db.ts: SQLite in WAL mode with
+// synchronous=FULL, or PostgreSQL in the PostgreSQL mode; committed before the answer), answer 200 {"vote_id":"<row id>"}, then forward the vote at once
 // as a JSON callback (the service's default payload fields) with undici over a keep-alive pool — fire-and-forget:
 // no retries, no queue on disk, no signing, no record of the outcome. A vote whose callback fails is lost.
 // Env: CALLBACK_URL (required), CALLBACK_CONNECTIONS (64: the pool's sockets, like the service's
@@ -11,7 +11,7 @@ import { listenSettings, readVote, sendJson, serve } from './http-kit.js';
 import { openVoteDb } from './vote-db.js';
 
 const settings = listenSettings();
-const votes = openVoteDb(settings.dbPath);
+const votes = await openVoteDb(settings.dbPath);
 const callback = new URL(process.env.CALLBACK_URL ?? '');
 const pool = new Pool(callback.origin, { connections: Number(process.env.CALLBACK_CONNECTIONS ?? 64), keepAliveTimeout: 60_000 });
 const CALLBACK_HEADERS = { 'content-type': 'application/json' };
@@ -26,15 +26,14 @@ function forward(body: string): void {
 const server = createServer((req, res) => {
   if (req.method !== 'POST' || req.url !== '/votes') return sendJson(res, 404, { error: 'not found' });
   readVote(req, res, settings.authorization, (vote) => {
-    let id: number;
-    try {
-      id = votes.insert(vote);
-    } catch {
-      return sendJson(res, 500, { error: 'could not store the vote' });
-    }
-    const voteId = String(id);
-    sendJson(res, 200, { vote_id: voteId });
-    forward(JSON.stringify({ event: 'vote', vote_id: voteId, voter_name: vote.user, provider: 'topgg', received_at: new Date().toISOString() }));
+    votes.insert(vote).then(
+      (id) => {
+        const voteId = String(id);
+        sendJson(res, 200, { vote_id: voteId });
+        forward(JSON.stringify({ event: 'vote', vote_id: voteId, voter_name: vote.user, provider: 'topgg', received_at: new Date().toISOString() }));
+      },
+      () => sendJson(res, 500, { error: 'could not store the vote' }),
+    );
   });
 });
 
