@@ -1,34 +1,51 @@
-// Read benchmark: statistics, vote pages and the CSV export over a large history, on embedded SQLite.
+// Read benchmark: statistics, vote pages and the CSV export over a large history, on embedded SQLite or, with
+// DATABASE_URL=postgres://… (as bench/ingest.ts, delivery.ts and live.ts), on PostgreSQL.
 //
 // 1. Seeding (skipped when a cached database for the same row count exists; BENCH_READ_RESEED=1 forces it):
-//    the CLI creates a business organization, the real service (child process) creates 20 providers through
-//    POST /v1/providers, then the service is stopped and the votes are written straight into the SQLite file with
-//    better-sqlite3 — prepared statements, one transaction per 50,000 votes, synchronous=OFF (seeding only) —
-//    with the same columns and value formats as src/modules/votes/sqlite-vote-store.ts, and the rollups
-//    (ProviderDailyCount, VoterDailyCount) accumulated per chunk and upserted the way the service counts them.
-//    The secondary indexes are dropped during the load and re-created from their own SQL afterwards (one sort per
-//    index instead of millions of random B-tree inserts). Votes cover the last 2 years (more of them recently),
-//    20 providers, 500,000 voters with Zipf-like popularity. Checks afterwards: row count and rollup sums.
-// 2. Measuring: the real service on that file (deliveries off, rate limits out of the way); per endpoint,
+//    the CLI creates a business organization (applying the migrations, as the service does at start), the real
+//    service (child process) creates 20 providers through POST /v1/providers, then the service is stopped and the
+//    votes are written straight into the database. Both databases get the same data, from one generator (SeedHistory):
+//    votes cover the last 2 years (more of them recently), 20 providers, 500,000 voters with Zipf-like popularity,
+//    statuses and the monthly plan limit as the service applies them, and the rollups (ProviderDailyCount,
+//    VoterDailyCount) counted the way the hook path counts them. Checks afterwards: row count and rollup sums, sampled
+//    provider-days and voter-days against the raw votes.
+//    - SQLite (cached as /tmp/vote-relay-bench-read-<votes>.db + .json): better-sqlite3, prepared statements, one
+//      transaction per 50,000 votes, synchronous=OFF (seeding only), with the same columns and value formats as
+//      src/modules/votes/sqlite-vote-store.ts; rollups accumulated per chunk and upserted. The secondary indexes are
+//      dropped during the load and re-created from their own SQL afterwards (one sort per index instead of millions
+//      of random B-tree inserts).
+//    - PostgreSQL (cached as the database vote_relay_bench_read_<votes> on the DATABASE_URL server, described in
+//      /tmp/vote-relay-bench-read-<votes>.postgresql.json; seeded as …_seeding and renamed once complete and checked):
+//      node-postgres, one `INSERT … SELECT FROM unnest(…)` per 50,000 votes (the next chunk is generated while one is
+//      written), synchronous_commit=off and triggers off (session_replication_role=replica: no per-row foreign-key
+//      checks) for the seeding session only, same columns and value formats as src/modules/votes/pg-vote-store.ts.
+//      The rollups of each completed day are inserted once. The indexes, primary keys and the foreign keys that
+//      reference "Vote" are dropped for the load and re-created from their own definitions afterwards
+//      (pg_get_indexdef / pg_get_constraintdef, i.e. the migrations'), then VACUUM (ANALYZE).
+// 2. Measuring: the real service on that database (deliveries off, rate limits out of the way); per endpoint,
 //    sequential requests over one keep-alive connection (latency, not throughput): warm-up, then p50/p99.
-//    Then the whole-range CSV export, streamed and counted, with the server's RSS sampled every 250 ms.
-// Writes its section of BENCHMARKS.md.
+//    Then the whole-range CSV export, streamed and counted, with the server's RSS sampled every 250 ms. Then, with the
+//    service stopped, the baseline: the same reads as plain SQL on the same database (bench/baselines/raw-sql-reads.ts).
+// Writes its section of BENCHMARKS.md: `read` on SQLite, `read-postgresql` on PostgreSQL.
 //
 // Options: BENCH_READ_VOTES (10000000), BENCH_READ_RESEED=1, BENCH_READ_SEED_ONLY=1 (seed, then stop), BENCH_READ_REQUESTS (200), BENCH_READ_WARMUP (20),
-// BENCH_READ_ENDPOINT_MAX_S (60, per endpoint), BENCH_READ_EXPORT_MAX_S (300), BENCH_CPU_PROF=<dir> (server --cpu-prof).
+// BENCH_READ_ENDPOINT_MAX_S (60, per endpoint), BENCH_READ_EXPORT_MAX_S (300), BENCH_CPU_PROF=<dir> (server --cpu-prof),
+// DATABASE_URL=postgres://… (PostgreSQL mode: the server to create the benchmark database on).
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { consoleTable, gitCommit, machineDescription, markdownTable, writeSection } from './lib/report.js';
 import {
   ROOT, api, createClient, createOrg, duration, envNumber, machineLoad, mib, ms, percentile, processMemory, serviceEnv, sortedCopy,
   startService, thousands,
 } from './lib/service.js';
 import type { RunningChild } from './lib/child.js';
-import { openRawReads } from './baselines/raw-sql-reads.js';
+import { openRawReads, openRawReadsPostgres } from './baselines/raw-sql-reads.js';
+import { benchDialect, benchPostgresServer, postgresDatabaseUrl } from './lib/database.js';
 
 const VOTES = envNumber('BENCH_READ_VOTES', 10_000_000, true);
 const RESEED = process.env.BENCH_READ_RESEED === '1';
@@ -71,9 +88,16 @@ setTimeout(() => {
   process.exit(1);
 }, BUDGET_MS).unref();
 
+const DIALECT = benchDialect();
 const CACHE_BASE = join(os.tmpdir(), `vote-relay-bench-read-${VOTES}`);
 const DB_FILE = `${CACHE_BASE}.db`;
 const META_FILE = `${CACHE_BASE}.json`;
+// PostgreSQL mode: the database on the DATABASE_URL server, named after the scale; its description (API key, ids, …)
+// in a JSON file beside the SQLite cache.
+const PG_SERVER = benchPostgresServer();
+const PG_DATABASE = `vote_relay_bench_read_${VOTES}`;
+const PG_SEEDING_DATABASE = `${PG_DATABASE}_seeding`;
+const PG_META_FILE = `${CACHE_BASE}.postgresql.json`;
 
 interface SeedMeta {
   version: number;
@@ -94,6 +118,9 @@ interface SeedMeta {
   dbBytes: number;
   overLimitVotes: number;
   voterDays: number;
+  /** PostgreSQL only: the database's name and the server (host:port) it is on. */
+  database?: string;
+  server?: string;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -126,9 +153,10 @@ function progressLine(label: string, done: number, total: number, startedMs: num
   else process.stderr.write(`${line}\n`);
 }
 
-async function createOrgAndProviders(dbPath: string): Promise<{ apiKey: string; providerKeys: string[] }> {
+/** The organization (CLI, which applies the migrations first) and the providers (API) on the database at `databaseUrl`. */
+async function createOrgAndProviders(databaseUrl: string): Promise<{ apiKey: string; providerKeys: string[] }> {
   const env = serviceEnv({
-    DATABASE_URL: `file:${dbPath}`,
+    DATABASE_URL: databaseUrl,
     SECRET_KEY,
     DELIVERY_ENABLED: 'false',
     LOG_LEVEL: 'info',
@@ -181,7 +209,179 @@ function dailyCounts(total: number, now: number, random: () => number): { daySta
   return days;
 }
 
-function seed(dbPath: string, orgId: string, providerIds: string[]): Pick<SeedMeta, 'seededAt' | 'loadSeconds' | 'indexSeconds' | 'overLimitVotes' | 'voterDays'> & { perProvider: number[] } {
+/** One generated vote. The generator reuses the object: copy what you keep. */
+interface GeneratedVote {
+  uuid: string;
+  /** Provider index (0 = the busiest). */
+  p: number;
+  /** Voter rank (0 = the busiest). */
+  rank: number;
+  /** Epoch ms. */
+  at: number;
+  rawPayload: string;
+  dedupKey: string;
+  overLimit: boolean;
+  chatStatus: string;
+  chatSentAt: number | null;
+  callbackStatus: string;
+  callbackSentAt: number | null;
+  attempts: number;
+}
+
+/**
+ * The seeded history, the same whichever database it goes to: the days, providers, voters and statuses all come
+ * from one seeded random sequence, drawn in one order (only the UUIDs, and so the dedup keys, differ between runs).
+ * `votes()` generates it oldest first and counts the rollups as the hook path counts them; the caller writes the
+ * votes and the rollups and removes the rollup entries it has written from the maps.
+ */
+class SeedHistory {
+  readonly random = rng(20261121);
+  readonly days: { dayStart: number; span: number; count: number }[];
+  readonly names = Array.from({ length: VOTERS }, (_, rank) => voterName(rank));
+  readonly keys = this.names.map((n) => n.toLowerCase());
+  /** Index (into `days`) of the day of the vote generated last. */
+  day = 0;
+  written = 0;
+  overLimitVotes = 0;
+  readonly perProvider = new Array<number>(PROVIDERS).fill(0);
+  /** (day × PROVIDERS + provider) → votes. */
+  readonly providerDay = new Map<number, number>();
+  /** ((day × PROVIDERS + provider) × VOTERS + voter rank) → votes and the newest one's time (epoch ms). */
+  readonly voterDay = new Map<number, { count: number; last: number }>();
+
+  constructor(readonly now: number) {
+    this.days = dailyCounts(VOTES, now, this.random);
+  }
+
+  /** UTC day (YYYY-MM-DD) of day index d. */
+  dayText(d: number): string {
+    return new Date(this.days[d].dayStart).toISOString().slice(0, 10);
+  }
+
+  /** Decodes a providerDay key into provider and day indexes. */
+  static providerDayKey(key: number): { p: number; d: number } {
+    const p = key % PROVIDERS;
+    return { p, d: (key - p) / PROVIDERS };
+  }
+
+  /** Decodes a voterDay key into voter rank, provider and day indexes. */
+  static voterDayKey(key: number): { rank: number; p: number; d: number } {
+    const rank = key % VOTERS;
+    const rest = (key - rank) / VOTERS;
+    const p = rest % PROVIDERS;
+    return { rank, p, d: (rest - p) / PROVIDERS };
+  }
+
+  /**
+   * Generates every vote (onVote), oldest first. Yields true after every CHUNK votes (flush the rollups, commit), and
+   * false every 1,024 votes otherwise (a point where the caller may let its I/O progress); prints progress.
+   */
+  *votes(onVote: (vote: GeneratedVote) => void, startedMs: number): Generator<boolean, void, undefined> {
+    const { random, days, names, keys, perProvider, providerDay, voterDay } = this;
+    // Providers: uneven shares (the first is the busiest).
+    const providerCdf: number[] = [];
+    {
+      const weights = Array.from({ length: PROVIDERS }, (_, i) => 1 / (i + 3));
+      const sum = weights.reduce((s, w) => s + w, 0);
+      let acc = 0;
+      for (const w of weights) providerCdf.push((acc += w / sum));
+      providerCdf[PROVIDERS - 1] = 1;
+    }
+    const botIds = Array.from({ length: PROVIDERS }, (_, i) => String(264811613708746752n + BigInt(i) * 7919n));
+    const zipfBase = (VOTERS + ZIPF_Q) / ZIPF_Q;
+    const vote: GeneratedVote = {
+      uuid: '', p: 0, rank: 0, at: 0, rawPayload: '', dedupKey: '', overLimit: false,
+      chatStatus: '', chatSentAt: null, callbackStatus: '', callbackSentAt: null, attempts: 0,
+    };
+
+    let inChunk = 0;
+    let month = '';
+    let monthCount = 0;
+    let lastProgress = startedMs;
+    for (let d = 0; d < days.length; d++) {
+      this.day = d;
+      const { dayStart, span, count } = days[d];
+      const dayText = new Date(dayStart).toISOString();
+      if (dayText.slice(0, 7) !== month) {
+        month = dayText.slice(0, 7);
+        monthCount = 0;
+      }
+      const weekend = [0, 6].includes(new Date(dayStart).getUTCDay());
+      const offsets = new Float64Array(count);
+      for (let i = 0; i < count; i++) offsets[i] = Math.floor(random() * span);
+      offsets.sort();
+      for (let i = 0; i < count; i++) {
+        const at = dayStart + offsets[i];
+        const rank = Math.min(VOTERS - 1, Math.floor(ZIPF_Q * zipfBase ** random() - ZIPF_Q));
+        const u = random();
+        let p = 0;
+        while (providerCdf[p] < u) p++;
+        const uuid = randomUUID();
+        const name = names[rank];
+        const rawPayload = `{"bot":"${botIds[p]}","user":"${name}","type":"upvote","isWeekend":${weekend},"query":""}`;
+        const dedupKey = createHash('sha256').update(uuid).digest('hex');
+        // The monthly plan limit, as the service applies it: past it the vote is kept but nothing is sent.
+        const overLimit = monthCount >= BUSINESS_VOTES_PER_MONTH;
+        monthCount++;
+        let chatStatus = 'skipped';
+        let callbackStatus = 'skipped';
+        let chatSentAt: number | null = null;
+        let callbackSentAt: number | null = null;
+        let attempts = 0;
+        if (overLimit) this.overLimitVotes++;
+        else {
+          // As if a chat webhook and one callback were configured: nearly everything sent, a few failures.
+          const s = random();
+          chatStatus = s < 0.995 ? 'sent' : 'failed';
+          if (chatStatus === 'sent') chatSentAt = at + 40 + Math.floor(s * 400);
+          callbackStatus = s < 0.99 ? 'sent' : 'failed';
+          attempts = callbackStatus === 'sent' ? (s < 0.95 ? 1 : 2) : 11;
+          if (callbackStatus === 'sent') callbackSentAt = at + 20 + Math.floor(s * 200) + (attempts - 1) * 1000;
+        }
+        vote.uuid = uuid;
+        vote.p = p;
+        vote.rank = rank;
+        vote.at = at;
+        vote.rawPayload = rawPayload;
+        vote.dedupKey = dedupKey;
+        vote.overLimit = overLimit;
+        vote.chatStatus = chatStatus;
+        vote.chatSentAt = chatSentAt;
+        vote.callbackStatus = callbackStatus;
+        vote.callbackSentAt = callbackSentAt;
+        vote.attempts = attempts;
+        onVote(vote);
+        perProvider[p]++;
+        const pdKey = d * PROVIDERS + p;
+        providerDay.set(pdKey, (providerDay.get(pdKey) ?? 0) + 1);
+        const vdKey = pdKey * VOTERS + rank;
+        const vd = voterDay.get(vdKey);
+        if (vd) {
+          vd.count++;
+          vd.last = at;
+        } else voterDay.set(vdKey, { count: 1, last: at });
+
+        this.written++;
+        if (++inChunk === CHUNK) {
+          inChunk = 0;
+          yield true;
+        }
+        if ((this.written & 1023) === 0) {
+          const t = performance.now();
+          if (t - lastProgress >= 2_000) {
+            lastProgress = t;
+            progressLine('seeding votes', this.written, VOTES, startedMs);
+          }
+          yield false;
+        }
+      }
+    }
+  }
+}
+
+type SeedResult = Pick<SeedMeta, 'seededAt' | 'loadSeconds' | 'indexSeconds' | 'overLimitVotes' | 'voterDays'> & { perProvider: number[] };
+
+function seed(dbPath: string, orgId: string, providerIds: string[]): SeedResult {
   const db = new Database(dbPath);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF'); // seeding only: the file is renamed into place only once it is complete
@@ -211,125 +411,38 @@ function seed(dbPath: string, orgId: string, providerIds: string[]): Pick<SeedMe
        lastVoteAt = max(lastVoteAt, excluded.lastVoteAt), voterName = excluded.voterName`,
   );
 
-  const random = rng(20261121);
-  const now = Date.now();
-  const days = dailyCounts(VOTES, now, random);
-  const names = Array.from({ length: VOTERS }, (_, rank) => voterName(rank));
-  const keys = names.map((n) => n.toLowerCase());
-  // Providers: uneven shares (the first is the busiest).
-  const providerCdf: number[] = [];
-  {
-    const weights = Array.from({ length: PROVIDERS }, (_, i) => 1 / (i + 3));
-    const sum = weights.reduce((s, w) => s + w, 0);
-    let acc = 0;
-    for (const w of weights) providerCdf.push((acc += w / sum));
-    providerCdf[PROVIDERS - 1] = 1;
-  }
-  const botIds = providerIds.map((_, i) => String(264811613708746752n + BigInt(i) * 7919n));
-  const zipfBase = (VOTERS + ZIPF_Q) / ZIPF_Q;
-
-  let written = 0;
-  let inChunk = 0;
-  let overLimitVotes = 0;
-  let voterDays = 0;
-  let month = '';
-  let monthCount = 0;
-  const perProvider = new Array<number>(PROVIDERS).fill(0);
-  const voterDay = new Map<number, { count: number; last: number }>();
-  const providerDay = new Map<number, number>();
+  const history = new SeedHistory(Date.now());
+  const { providerDay, voterDay, names, keys } = history;
   const startedMs = performance.now();
-  let lastProgress = startedMs;
 
   const flushRollups = () => {
     for (const [key, count] of providerDay) {
-      const p = key % PROVIDERS;
-      const d = (key - p) / PROVIDERS;
-      upsertProviderDay.run(orgId, providerIds[p], new Date(days[d].dayStart).toISOString().slice(0, 10), count);
+      const { p, d } = SeedHistory.providerDayKey(key);
+      upsertProviderDay.run(orgId, providerIds[p], history.dayText(d), count);
     }
     for (const [key, { count, last }] of voterDay) {
-      const rank = key % VOTERS;
-      const rest = (key - rank) / VOTERS;
-      const p = rest % PROVIDERS;
-      const d = (rest - p) / PROVIDERS;
-      upsertVoterDay.run(orgId, providerIds[p], keys[rank], new Date(days[d].dayStart).toISOString().slice(0, 10), names[rank], count, last);
+      const { rank, p, d } = SeedHistory.voterDayKey(key);
+      upsertVoterDay.run(orgId, providerIds[p], keys[rank], history.dayText(d), names[rank], count, last);
     }
     providerDay.clear();
     voterDay.clear();
   };
 
   db.exec('BEGIN');
-  for (let d = 0; d < days.length; d++) {
-    const { dayStart, span, count } = days[d];
-    const dayText = new Date(dayStart).toISOString();
-    if (dayText.slice(0, 7) !== month) {
-      month = dayText.slice(0, 7);
-      monthCount = 0;
-    }
-    const weekend = [0, 6].includes(new Date(dayStart).getUTCDay());
-    const offsets = new Float64Array(count);
-    for (let i = 0; i < count; i++) offsets[i] = Math.floor(random() * span);
-    offsets.sort();
-    for (let i = 0; i < count; i++) {
-      const at = dayStart + offsets[i];
-      const rank = Math.min(VOTERS - 1, Math.floor(ZIPF_Q * zipfBase ** random() - ZIPF_Q));
-      const u = random();
-      let p = 0;
-      while (providerCdf[p] < u) p++;
-      const uuid = randomUUID();
-      const name = names[rank];
-      const rawPayload = `{"bot":"${botIds[p]}","user":"${name}","type":"upvote","isWeekend":${weekend},"query":""}`;
-      const dedupKey = createHash('sha256').update(uuid).digest('hex');
-      // The monthly plan limit, as the service applies it: past it the vote is kept but nothing is sent.
-      const overLimit = monthCount >= BUSINESS_VOTES_PER_MONTH;
-      monthCount++;
-      let chatStatus = 'skipped';
-      let callbackStatus = 'skipped';
-      let chatSentAt: number | null = null;
-      let callbackSentAt: number | null = null;
-      let attempts = 0;
-      if (overLimit) overLimitVotes++;
-      else {
-        // As if a chat webhook and one callback were configured: nearly everything sent, a few failures.
-        const s = random();
-        chatStatus = s < 0.995 ? 'sent' : 'failed';
-        if (chatStatus === 'sent') chatSentAt = at + 40 + Math.floor(s * 400);
-        callbackStatus = s < 0.99 ? 'sent' : 'failed';
-        attempts = callbackStatus === 'sent' ? (s < 0.95 ? 1 : 2) : 11;
-        if (callbackStatus === 'sent') callbackSentAt = at + 20 + Math.floor(s * 200) + (attempts - 1) * 1000;
-      }
-      insertVote.run(
-        uuid, `vt_${uuid}`, orgId, providerIds[p], name, keys[rank], at, rawPayload, dedupKey, overLimit ? 1 : 0,
-        chatStatus, chatSentAt, callbackStatus, callbackSentAt, attempts,
-      );
-      perProvider[p]++;
-      const pdKey = d * PROVIDERS + p;
-      providerDay.set(pdKey, (providerDay.get(pdKey) ?? 0) + 1);
-      const vdKey = pdKey * VOTERS + rank;
-      const vd = voterDay.get(vdKey);
-      if (vd) {
-        vd.count++;
-        vd.last = at;
-      } else voterDay.set(vdKey, { count: 1, last: at });
-
-      written++;
-      if (++inChunk === CHUNK) {
-        flushRollups();
-        db.exec('COMMIT');
-        db.exec('BEGIN');
-        inChunk = 0;
-      }
-      if ((written & 1023) === 0) {
-        const t = performance.now();
-        if (t - lastProgress >= 2_000) {
-          lastProgress = t;
-          progressLine('seeding votes', written, VOTES, startedMs);
-        }
-      }
-    }
+  const insert = (v: GeneratedVote) =>
+    insertVote.run(
+      v.uuid, `vt_${v.uuid}`, orgId, providerIds[v.p], names[v.rank], keys[v.rank], v.at, v.rawPayload, v.dedupKey, v.overLimit ? 1 : 0,
+      v.chatStatus, v.chatSentAt, v.callbackStatus, v.callbackSentAt, v.attempts,
+    );
+  for (const chunkDone of history.votes(insert, startedMs)) {
+    if (!chunkDone) continue;
+    flushRollups();
+    db.exec('COMMIT');
+    db.exec('BEGIN');
   }
   flushRollups();
   db.exec('COMMIT');
-  progressLine('seeding votes', written, VOTES, startedMs, true);
+  progressLine('seeding votes', history.written, VOTES, startedMs, true);
   const loadSeconds = (performance.now() - startedMs) / 1000;
 
   const indexStarted = performance.now();
@@ -339,10 +452,217 @@ function seed(dbPath: string, orgId: string, providerIds: string[]): Pick<SeedMe
     process.stderr.write(`index ${i + 1}/${indexes.length} ${name} built in ${duration((performance.now() - t) / 1000)}\n`);
   }
   const indexSeconds = (performance.now() - indexStarted) / 1000;
-  voterDays = (db.prepare('SELECT COUNT(*) AS n FROM "VoterDailyCount"').get() as { n: number }).n;
+  const voterDays = (db.prepare('SELECT COUNT(*) AS n FROM "VoterDailyCount"').get() as { n: number }).n;
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
-  return { seededAt: now, loadSeconds, indexSeconds, overLimitVotes, voterDays, perProvider };
+  return { seededAt: history.now, loadSeconds, indexSeconds, overLimitVotes: history.overLimitVotes, voterDays, perProvider: history.perProvider };
+}
+
+/** A connection to `url` for the duration of fn. */
+async function withPg<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/**
+ * PostgreSQL: the same history as seed() (SeedHistory), written with node-postgres into the database at `url`, whose
+ * organization and providers exist (created through the CLI and the API, so the migrations are the service's).
+ */
+async function seedPostgres(url: string, orgId: string, providerIds: string[]): Promise<SeedResult> {
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  try {
+    // Seeding only (the database is renamed into place only once it is complete and checked): no waiting for the
+    // WAL flush at each commit, and no triggers, i.e. no per-row foreign-key checks (every id written exists).
+    await db.query('SET synchronous_commit = off');
+    await db.query(`SET maintenance_work_mem = '${Math.max(64, Math.min(1024, Math.floor(os.totalmem() / 1024 ** 2 / 8)))}MB'`);
+    let triggersOff = true;
+    try {
+      await db.query('SET session_replication_role = replica');
+    } catch {
+      triggersOff = false; // not a superuser: the foreign keys are checked row by row (slower, same data)
+      process.stderr.write('note: cannot SET session_replication_role (not a superuser); foreign keys are checked during the load\n');
+    }
+
+    // Indexes, primary keys and unique constraints of the three tables, and the foreign keys that need "Vote"'s
+    // primary key: dropped for the load, re-created from their own definitions (exactly the migrations') afterwards.
+    const tables = ['"Vote"', '"ProviderDailyCount"', '"VoterDailyCount"'];
+    const constraints = (
+      await db.query<{ name: string; table: string; type: string; def: string }>(
+        `SELECT c.conname AS name, c.conrelid::regclass::text AS "table", c.contype AS type, pg_get_constraintdef(c.oid) AS def
+         FROM pg_constraint c
+         WHERE (c.conrelid = ANY($1::regclass[]) AND c.contype IN ('p', 'u')) OR (c.confrelid = '"Vote"'::regclass AND c.contype = 'f')
+         ORDER BY c.conrelid::regclass::text, c.conname`,
+        [tables],
+      )
+    ).rows;
+    const indexes = (
+      await db.query<{ name: string; def: string }>(
+        `SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS def
+         FROM pg_index i
+         WHERE i.indrelid = ANY($1::regclass[])
+           AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid AND c.conrelid = i.indrelid)
+         ORDER BY i.indrelid::regclass::text, 1`,
+        [tables],
+      )
+    ).rows;
+    const foreignKeys = constraints.filter((c) => c.type === 'f');
+    const keys = constraints.filter((c) => c.type !== 'f');
+    await db.query('BEGIN');
+    for (const c of foreignKeys) await db.query(`ALTER TABLE ${c.table} DROP CONSTRAINT ${quoteIdent(c.name)}`);
+    for (const c of keys) await db.query(`ALTER TABLE ${c.table} DROP CONSTRAINT ${quoteIdent(c.name)}`);
+    for (const i of indexes) await db.query(`DROP INDEX ${i.name}`);
+    await db.query('COMMIT');
+
+    const history = new SeedHistory(Date.now());
+    const { providerDay, voterDay, names, keys: voterKeys } = history;
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const newColumns = () => ({
+      id: [] as string[], p: [] as string[], n: [] as string[], k: [] as string[], r: [] as string[], raw: [] as string[], d: [] as string[],
+      ol: [] as boolean[], cs: [] as string[], csa: [] as (string | null)[], cbs: [] as string[], cbsa: [] as (string | null)[], a: [] as number[],
+    });
+    type Columns = ReturnType<typeof newColumns>;
+    let columns = newColumns();
+    const collect = (v: GeneratedVote) => {
+      columns.id.push(v.uuid);
+      columns.p.push(providerIds[v.p]);
+      columns.n.push(names[v.rank]);
+      columns.k.push(voterKeys[v.rank]);
+      columns.r.push(iso(v.at));
+      columns.raw.push(v.rawPayload);
+      columns.d.push(v.dedupKey);
+      columns.ol.push(v.overLimit);
+      columns.cs.push(v.chatStatus);
+      columns.csa.push(v.chatSentAt === null ? null : iso(v.chatSentAt));
+      columns.cbs.push(v.callbackStatus);
+      columns.cbsa.push(v.callbackSentAt === null ? null : iso(v.callbackSentAt));
+      columns.a.push(v.attempts);
+    };
+    interface Rollups {
+      providerDays: { p: string[]; d: string[]; c: number[] };
+      voterDays: { p: string[]; k: string[]; d: string[]; n: string[]; c: number[]; l: string[] };
+    }
+    /**
+     * The rollup rows of the days before `beforeDay` (all when null), taken out of the maps. Votes come oldest first,
+     * so those days are complete: each (provider, day) and (provider, voter key, day) is inserted once, with the count,
+     * newest vote and spelling the hook path would have reached. Two voters whose names differ only in case (e.g.
+     * `builder_3pX` and `builder_3px`) share a voter key, so the same row, as in the service.
+     */
+    const takeRollups = (beforeDay: number | null): Rollups => {
+      const out: Rollups = { providerDays: { p: [], d: [], c: [] }, voterDays: { p: [], k: [], d: [], n: [], c: [], l: [] } };
+      for (const [key, count] of providerDay) {
+        const { p, d } = SeedHistory.providerDayKey(key);
+        if (beforeDay !== null && d >= beforeDay) continue;
+        out.providerDays.p.push(providerIds[p]);
+        out.providerDays.d.push(history.dayText(d));
+        out.providerDays.c.push(count);
+        providerDay.delete(key);
+      }
+      const rows = new Map<string, { p: number; rank: number; d: number; count: number; last: number }>();
+      for (const [key, { count, last }] of voterDay) {
+        const { rank, p, d } = SeedHistory.voterDayKey(key);
+        if (beforeDay !== null && d >= beforeDay) continue;
+        voterDay.delete(key);
+        const rowKey = `${d}\u0000${p}\u0000${voterKeys[rank]}`;
+        const row = rows.get(rowKey);
+        if (!row) rows.set(rowKey, { p, rank, d, count, last });
+        else {
+          row.count += count;
+          if (last >= row.last) Object.assign(row, { rank, last });
+        }
+      }
+      for (const { p, rank, d, count, last } of rows.values()) {
+        out.voterDays.p.push(providerIds[p]);
+        out.voterDays.k.push(voterKeys[rank]);
+        out.voterDays.d.push(history.dayText(d));
+        out.voterDays.n.push(names[rank]);
+        out.voterDays.c.push(count);
+        out.voterDays.l.push(iso(last));
+      }
+      return out;
+    };
+    const write = async (v: Columns, rollups: Rollups) => {
+      if (v.id.length > 0) {
+        await db.query(
+          `INSERT INTO "Vote" (id, "publicId", "organizationId", "providerId", "voterName", "voterKey", "receivedAt", "rawPayload", "dedupKey",
+             "overLimit", "chatStatus", "chatSentAt", "callbackStatus", "callbackSentAt", "callbackAttempts")
+           SELECT id, 'vt_' || id, $1, p, n, k, r, raw, d, ol, cs, csa, cbs, cbsa, a
+           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::timestamp(3)[], $7::text[], $8::text[], $9::boolean[], $10::text[],
+                       $11::timestamp(3)[], $12::text[], $13::timestamp(3)[], $14::int[]) AS v(id, p, n, k, r, raw, d, ol, cs, csa, cbs, cbsa, a)`,
+          [orgId, v.id, v.p, v.n, v.k, v.r, v.raw, v.d, v.ol, v.cs, v.csa, v.cbs, v.cbsa, v.a],
+        );
+      }
+      const { providerDays: pd, voterDays: vd } = rollups;
+      if (vd.p.length > 0) {
+        await db.query(
+          `INSERT INTO "VoterDailyCount" ("organizationId", "providerId", "voterKey", day, "voterName", count, "lastVoteAt")
+           SELECT $1, p, k, d, n, c, l FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::timestamp(3)[]) AS u(p, k, d, n, c, l)`,
+          [orgId, vd.p, vd.k, vd.d, vd.n, vd.c, vd.l],
+        );
+      }
+      if (pd.p.length > 0) {
+        await db.query(
+          `INSERT INTO "ProviderDailyCount" ("organizationId", "providerId", day, count)
+           SELECT $1, p, d, c FROM unnest($2::text[], $3::text[], $4::int[]) AS u(p, d, c)`,
+          [orgId, pd.p, pd.d, pd.c],
+        );
+      }
+    };
+
+    // One chunk written while the next one is generated (the generator lets the socket drain every 1,024 votes).
+    const startedMs = performance.now();
+    let inFlight: Promise<void> | null = null;
+    let settled = true;
+    const send = async (v: Columns, rollups: Rollups) => {
+      if (inFlight) await inFlight;
+      settled = false;
+      inFlight = write(v, rollups).finally(() => {
+        settled = true;
+      });
+      inFlight.catch(() => {}); // awaited before the next chunk or at the end; this only keeps it from counting as unhandled
+    };
+    for (const chunkDone of history.votes(collect, startedMs)) {
+      if (chunkDone) {
+        const chunk = columns;
+        columns = newColumns();
+        await send(chunk, takeRollups(history.day));
+      } else if (!settled) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    await send(columns, takeRollups(null));
+    await inFlight;
+    progressLine('seeding votes', history.written, VOTES, startedMs, true);
+    const loadSeconds = (performance.now() - startedMs) / 1000;
+    if (triggersOff) await db.query('RESET session_replication_role');
+
+    const indexStarted = performance.now();
+    const rebuild = [
+      ...keys.map((c) => ({ name: c.name, sql: `ALTER TABLE ${c.table} ADD CONSTRAINT ${quoteIdent(c.name)} ${c.def}` })),
+      ...indexes.map((i) => ({ name: i.name.replaceAll('"', ''), sql: i.def })),
+      ...foreignKeys.map((c) => ({ name: c.name, sql: `ALTER TABLE ${c.table} ADD CONSTRAINT ${quoteIdent(c.name)} ${c.def}` })),
+    ];
+    for (const [i, { name, sql }] of rebuild.entries()) {
+      const t = performance.now();
+      await db.query(sql);
+      process.stderr.write(`index ${i + 1}/${rebuild.length} ${name} built in ${duration((performance.now() - t) / 1000)}\n`);
+    }
+    // Statistics for the planner, and the visibility map a long-lived table would have from autovacuum (index-only
+    // scans), so that neither arrives in the middle of the measurements.
+    const vacuumStarted = performance.now();
+    await db.query(`VACUUM (ANALYZE) ${tables.join(', ')}`);
+    process.stderr.write(`VACUUM (ANALYZE) in ${duration((performance.now() - vacuumStarted) / 1000)}\n`);
+    const indexSeconds = (performance.now() - indexStarted) / 1000;
+    const voterDays = Number((await db.query<{ n: string }>('SELECT COUNT(*) AS n FROM "VoterDailyCount"')).rows[0].n);
+    return { seededAt: history.now, loadSeconds, indexSeconds, overLimitVotes: history.overLimitVotes, voterDays, perProvider: history.perProvider };
+  } finally {
+    await db.end();
+  }
 }
 
 /** Cheap consistency checks (a full `stats verify` would recompute everything from 10M rows). */
@@ -383,7 +703,64 @@ function verifySeed(dbPath: string, meta: Pick<SeedMeta, 'orgId' | 'providers'>)
   }
 }
 
+/** The same checks as verifySeed, on PostgreSQL. */
+async function verifySeedPostgres(url: string, meta: Pick<SeedMeta, 'orgId' | 'providers'>): Promise<void> {
+  await withPg(url, async (db) => {
+    const one = async (sql: string, ...args: unknown[]) => Number((await db.query<{ n: string | number | null }>(sql, args)).rows[0]?.n ?? 0);
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const problems: string[] = [];
+    const votes = await one('SELECT COUNT(*) AS n FROM "Vote" WHERE "organizationId" = $1', meta.orgId);
+    const providerDays = await one('SELECT SUM(count) AS n FROM "ProviderDailyCount" WHERE "organizationId" = $1', meta.orgId);
+    const voterDays = await one('SELECT SUM(count) AS n FROM "VoterDailyCount" WHERE "organizationId" = $1', meta.orgId);
+    if (votes !== VOTES) problems.push(`Vote rows ${votes} ≠ ${VOTES}`);
+    if (providerDays !== VOTES) problems.push(`SUM(ProviderDailyCount.count) ${providerDays} ≠ ${VOTES}`);
+    if (voterDays !== VOTES) problems.push(`SUM(VoterDailyCount.count) ${voterDays} ≠ ${VOTES}`);
+    // A few provider-days and voter-days against the raw votes (through the indexes, so cheap).
+    const samples = (
+      await db.query<{ providerId: string; day: string; count: number }>(
+        'SELECT "providerId", day, count FROM "ProviderDailyCount" WHERE "organizationId" = $1 ORDER BY random() LIMIT 3',
+        [meta.orgId],
+      )
+    ).rows;
+    for (const s of samples) {
+      const from = Date.parse(`${s.day}T00:00:00.000Z`);
+      const raw = await one(
+        'SELECT COUNT(*) AS n FROM "Vote" WHERE "providerId" = $1 AND "receivedAt" >= $2::timestamp(3) AND "receivedAt" < $3::timestamp(3)',
+        s.providerId, iso(from), iso(from + DAY_MS),
+      );
+      if (raw !== s.count) problems.push(`ProviderDailyCount ${s.providerId}/${s.day}: ${s.count}, raw votes ${raw}`);
+    }
+    // Times as epoch ms (exact for timestamp(3)), compared as numbers.
+    const voterSamples = (
+      await db.query<{ providerId: string; voterKey: string; day: string; count: number; lastVoteAt: number }>(
+        `SELECT "providerId", "voterKey", day, count, (extract(epoch FROM "lastVoteAt") * 1000)::float8 AS "lastVoteAt"
+         FROM "VoterDailyCount" WHERE "organizationId" = $1 ORDER BY random() LIMIT 3`,
+        [meta.orgId],
+      )
+    ).rows;
+    for (const s of voterSamples) {
+      const from = Date.parse(`${s.day}T00:00:00.000Z`);
+      const raw = (
+        await db.query<{ n: string; last: number | null }>(
+          `SELECT COUNT(*) AS n, (extract(epoch FROM MAX("receivedAt")) * 1000)::float8 AS last FROM "Vote"
+           WHERE "organizationId" = $1 AND "voterKey" = $2 AND "receivedAt" >= $3::timestamp(3) AND "receivedAt" < $4::timestamp(3) AND "providerId" = $5`,
+          [meta.orgId, s.voterKey, iso(from), iso(from + DAY_MS), s.providerId],
+        )
+      ).rows[0];
+      if (Number(raw.n) !== s.count || raw.last !== s.lastVoteAt) {
+        problems.push(`VoterDailyCount ${s.voterKey}/${s.day}: ${s.count}@${s.lastVoteAt}, raw ${raw.n}@${raw.last}`);
+      }
+    }
+    if (problems.length > 0) throw new Error(`seeded database is inconsistent:\n  ${problems.join('\n  ')}`);
+    console.log(`verified: ${thousands(votes)} votes = SUM(ProviderDailyCount) = SUM(VoterDailyCount); 3 provider-days and 3 voter-days match the raw votes`);
+  });
+}
+
 async function seededDatabase(): Promise<{ meta: SeedMeta; reused: boolean }> {
+  return DIALECT === 'sqlite' ? seededSqlite() : seededPostgres(PG_SERVER!);
+}
+
+async function seededSqlite(): Promise<{ meta: SeedMeta; reused: boolean }> {
   if (!RESEED && existsSync(DB_FILE) && existsSync(META_FILE)) {
     try {
       const meta = JSON.parse(readFileSync(META_FILE, 'utf8')) as SeedMeta;
@@ -400,7 +777,7 @@ async function seededDatabase(): Promise<{ meta: SeedMeta; reused: boolean }> {
   console.log(`seeding ${thousands(VOTES)} votes into ${seeding}`);
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
-  const { apiKey, providerKeys } = await createOrgAndProviders(seeding);
+  const { apiKey, providerKeys } = await createOrgAndProviders(`file:${seeding}`);
   const setup = new Database(seeding, { readonly: true, fileMustExist: true });
   const orgId = (setup.prepare('SELECT id FROM "Organization" WHERE slug = ?').get(ORG_SLUG) as { id: string }).id;
   const providerRows = setup.prepare('SELECT id, key FROM "Provider" WHERE organizationId = ?').all(orgId) as { id: string; key: string }[];
@@ -436,6 +813,100 @@ async function seededDatabase(): Promise<{ meta: SeedMeta; reused: boolean }> {
       `${duration(meta.seedCpuSeconds)} of CPU in this process; ${meta.seedMachineLoad}); ${(meta.dbBytes / 1024 ** 3).toFixed(2)} GiB`,
   );
   return { meta, reused: false };
+}
+
+/** host:port of a postgres:// URL: which server a cached database is on. */
+function serverName(server: string): string {
+  const url = new URL(server);
+  return `${url.hostname}:${url.port || '5432'}`;
+}
+
+/**
+ * PostgreSQL: the database PG_DATABASE on the DATABASE_URL server, reused when PG_META_FILE describes it (same scale,
+ * same server) and it holds that organization; else seeded afresh as PG_SEEDING_DATABASE and renamed once checked.
+ */
+async function seededPostgres(server: string): Promise<{ meta: SeedMeta; reused: boolean }> {
+  const where = serverName(server);
+  const url = postgresDatabaseUrl(server, PG_DATABASE);
+  if (!RESEED && existsSync(PG_META_FILE)) {
+    try {
+      const meta = JSON.parse(readFileSync(PG_META_FILE, 'utf8')) as SeedMeta;
+      if (
+        meta.version === SEED_VERSION && meta.votes === VOTES && meta.database === PG_DATABASE && meta.server === where &&
+        (await withPg(server, async (db) => (await db.query('SELECT 1 FROM pg_database WHERE datname = $1', [PG_DATABASE])).rowCount === 1)) &&
+        (await withPg(url, async (db) => (await db.query('SELECT 1 FROM "Organization" WHERE id = $1', [meta.orgId])).rowCount === 1))
+      ) {
+        console.log(
+          `reusing the seeded PostgreSQL database ${PG_DATABASE} on ${where} (${thousands(VOTES)} votes, seeded ${new Date(meta.seededAt).toISOString()}; ` +
+            'BENCH_READ_RESEED=1 to redo)',
+        );
+        return { meta, reused: true };
+      }
+    } catch {
+      // unreadable, or the database is gone or different: seed again
+    }
+  }
+  rmSync(PG_META_FILE, { force: true });
+  await withPg(server, async (db) => {
+    for (const name of [PG_DATABASE, PG_SEEDING_DATABASE]) await db.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
+    await db.query(`CREATE DATABASE ${quoteIdent(PG_SEEDING_DATABASE)}`);
+  });
+  const seedingUrl = postgresDatabaseUrl(server, PG_SEEDING_DATABASE);
+  console.log(`seeding ${thousands(VOTES)} votes into the PostgreSQL database ${PG_SEEDING_DATABASE} on ${where}`);
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  const { apiKey, providerKeys } = await createOrgAndProviders(seedingUrl);
+  const { orgId, providerRows } = await withPg(seedingUrl, async (db) => {
+    const id = (await db.query<{ id: string }>('SELECT id FROM "Organization" WHERE slug = $1', [ORG_SLUG])).rows[0].id;
+    const rows = (await db.query<{ id: string; key: string }>('SELECT id, key FROM "Provider" WHERE "organizationId" = $1', [id])).rows;
+    return { orgId: id, providerRows: rows };
+  });
+  const providerIds = providerKeys.map((key) => providerRows.find((r) => r.key === key)!.id);
+  const seeded = await seedPostgres(seedingUrl, orgId, providerIds);
+  const meta: SeedMeta = {
+    version: SEED_VERSION,
+    votes: VOTES,
+    apiKey,
+    secretKey: SECRET_KEY,
+    orgId,
+    providers: providerKeys.map((key, i) => ({ key, id: providerIds[i], votes: seeded.perProvider[i] })),
+    seededAt: seeded.seededAt,
+    seedSeconds: 0,
+    loadSeconds: seeded.loadSeconds,
+    indexSeconds: seeded.indexSeconds,
+    dbBytes: 0,
+    overLimitVotes: seeded.overLimitVotes,
+    voterDays: seeded.voterDays,
+    database: PG_DATABASE,
+    server: where,
+  };
+  await verifySeedPostgres(seedingUrl, meta);
+  // No session may remain on it (PostgreSQL waits a few seconds for closing ones and stops autovacuum workers itself).
+  await withPg(server, (db) => db.query(`ALTER DATABASE ${quoteIdent(PG_SEEDING_DATABASE)} RENAME TO ${quoteIdent(PG_DATABASE)}`));
+  meta.seedSeconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  meta.seedCpuSeconds = (cpu.user + cpu.system) / 1e6;
+  meta.seedMachineLoad = machineLoad();
+  meta.dbBytes = await postgresDatabaseBytes(url);
+  writeFileSync(PG_META_FILE, JSON.stringify(meta, null, 2));
+  console.log(
+    `seeded in ${duration(meta.seedSeconds)} (load ${duration(meta.loadSeconds)}, indexes and VACUUM (ANALYZE) ${duration(meta.indexSeconds)}; ` +
+      `${duration(meta.seedCpuSeconds)} of CPU in this process; ${meta.seedMachineLoad}); ${(meta.dbBytes / 1024 ** 3).toFixed(2)} GiB`,
+  );
+  return { meta, reused: false };
+}
+
+async function postgresDatabaseBytes(url: string): Promise<number> {
+  return withPg(url, async (db) => Number((await db.query<{ n: string }>('SELECT pg_database_size(current_database()) AS n')).rows[0].n));
+}
+
+/** PostgreSQL's version and the settings that matter most here, for the report. */
+async function postgresDescription(url: string): Promise<string> {
+  return withPg(url, async (db) => {
+    const show = async (name: string) => (await db.query<Record<string, string>>(`SHOW ${name}`)).rows[0][name];
+    return `PostgreSQL ${await show('server_version')}, shared_buffers ${await show('shared_buffers')}, work_mem ${await show('work_mem')}, ` +
+      `effective_cache_size ${await show('effective_cache_size')}`;
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -604,9 +1075,10 @@ async function main(): Promise<number> {
   const top = [...meta.providers].sort((a, b) => b.votes - a.votes)[0];
 
   if (CPU_PROF_DIR) mkdirSync(CPU_PROF_DIR, { recursive: true });
+  const databaseUrl = DIALECT === 'sqlite' ? `file:${DB_FILE}` : postgresDatabaseUrl(PG_SERVER!, PG_DATABASE);
   const server = await startService(
     serviceEnv({
-      DATABASE_URL: `file:${DB_FILE}`,
+      DATABASE_URL: databaseUrl,
       SECRET_KEY: meta.secretKey,
       DELIVERY_ENABLED: 'false',
       LOG_LEVEL: 'info',
@@ -620,7 +1092,7 @@ async function main(): Promise<number> {
   const endpoints: EndpointResult[] = [];
   let exported: ExportResult;
   const client = createClient(server.port, { authorization: `Bearer ${meta.apiKey}` });
-  const raw = openRawReads(DB_FILE, meta.orgId);
+  const raw = DIALECT === 'sqlite' ? openRawReads(DB_FILE, meta.orgId) : await openRawReadsPostgres(databaseUrl, meta.orgId);
   const baseline: { p50: number; p99: number }[] = [];
   type Body = { data: Record<string, unknown> & { summary?: { all_time?: number } }; meta?: { total?: number } };
   let cases: [string, string, number, (b: Body) => string | null, () => unknown][] = [];
@@ -654,26 +1126,38 @@ async function main(): Promise<number> {
     client.close();
     await server.stop();
   }
-  // The baseline, with the service stopped: the same reads as plain SQL on the same file (bench/baselines/raw-sql-reads.ts).
-  console.log(`\nbaseline: the same reads as plain SQL through better-sqlite3 (${WARMUP} warm-up + ${REQUESTS} calls each)`);
+  // The baseline, with the service stopped: the same reads as plain SQL on the same database (bench/baselines/raw-sql-reads.ts).
+  // better-sqlite3 answers synchronously; node-postgres with a promise, awaited (only then) inside the timing.
+  console.log(
+    `\nbaseline: the same reads as plain SQL through ${DIALECT === 'sqlite' ? 'better-sqlite3' : 'node-postgres (one connection, prepared statements)'} ` +
+      `(${WARMUP} warm-up + ${REQUESTS} calls each)`,
+  );
   for (const [i, [label, , , , call]] of cases.entries()) {
     const capped = performance.now() + ENDPOINT_MAX_S * 1000;
-    for (let n = 0; n < WARMUP && performance.now() < capped; n++) call();
+    for (let n = 0; n < WARMUP && performance.now() < capped; n++) {
+      const answer = call();
+      if (answer instanceof Promise) await answer;
+    }
     const times: number[] = [];
     for (let n = 0; n < REQUESTS && (n === 0 || performance.now() < capped + ENDPOINT_MAX_S * 1000); n++) {
       const t = performance.now();
-      call();
+      const answer = call();
+      if (answer instanceof Promise) await answer;
       times.push(performance.now() - t);
     }
     const sorted = sortedCopy(times);
     baseline[i] = { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
     console.log(`${label}: p50 ${ms(baseline[i].p50)} ms, p99 ${ms(baseline[i].p99)} ms (${times.length} calls)`);
   }
-  const rawExport = raw.exportAll();
-  raw.close();
+  const rawExport = await raw.exportAll();
+  await raw.close();
   console.log(`export: ${thousands(rawExport.rows)} rows in ${duration(rawExport.seconds)} = ${thousands(rawExport.rows / rawExport.seconds)} rows/s`);
   const measureSeconds = (performance.now() - measureStarted) / 1000;
   const loadAfter = machineLoad();
+  const databaseLine =
+    DIALECT === 'sqlite'
+      ? `${(statSync(DB_FILE).size / 1024 ** 3).toFixed(2)} GiB file`
+      : `${await postgresDescription(databaseUrl)}; database \`${PG_DATABASE}\` ${((await postgresDatabaseBytes(databaseUrl)) / 1024 ** 3).toFixed(2)} GiB (pg_database_size)`;
   const totalSeconds = (performance.now() - runStarted) / 1000;
 
   // ------------------------------------------------------------------------------------------------ report
@@ -716,7 +1200,7 @@ async function main(): Promise<number> {
   ];
 
   const sizeNote = VOTES === FULL_SIZE ? '' : ` **Measured at ${thousands(VOTES)} votes, not the 10,000,000 of the target.**`;
-  console.log(`\nRead benchmark — ${thousands(VOTES)} votes\n`);
+  console.log(`\nRead benchmark — ${thousands(VOTES)} votes${DIALECT === 'sqlite' ? '' : ' (PostgreSQL)'}\n`);
   console.log(consoleTable(header, rows.map((r) => [r[0].replace(/<br>.*/, ''), ...r.slice(1).map((c) => c.replaceAll('**', ''))])));
   console.log('');
   console.log(consoleTable(exportHeader, exportRows.map((r) => r.map((c) => c.replaceAll('**', '').replaceAll('`', '')))));
@@ -729,25 +1213,33 @@ async function main(): Promise<number> {
 
   const seedCost =
     `${duration(meta.seedSeconds)} (organization and providers through the CLI and API; load ${duration(meta.loadSeconds)} = ` +
-    `${thousands(VOTES / meta.loadSeconds)} votes/s; index builds ${duration(meta.indexSeconds)}` +
+    `${thousands(VOTES / meta.loadSeconds)} votes/s; index builds ${duration(meta.indexSeconds)}${DIALECT === 'sqlite' ? '' : ' with VACUUM (ANALYZE)'}` +
     `${meta.seedCpuSeconds ? `; ${duration(meta.seedCpuSeconds)} of CPU in the seeding process` : ''}` +
     `${meta.seedMachineLoad ? `; machine at the end: ${meta.seedMachineLoad}` : ''})`;
+  const cached = DIALECT === 'sqlite' ? `the database cached in \`${DB_FILE}\`` : `the PostgreSQL database \`${PG_DATABASE}\` cached on the \`DATABASE_URL\` server`;
   const seedLine = reused
-    ? `This run reused the database cached in \`${DB_FILE}\`, seeded ${new Date(meta.seededAt).toISOString()} in ${seedCost}.`
+    ? `This run reused ${cached}, seeded ${new Date(meta.seededAt).toISOString()} in ${seedCost}.`
     : `Seeding took ${seedCost}.`;
+  const written =
+    DIALECT === 'sqlite'
+      ? 'The votes and both rollup tables are written straight into the file with better-sqlite3 ' +
+        '(same columns and formats as the service; the rollups counted exactly as the hook path counts them; checked afterwards: '
+      : 'The votes and both rollup tables are written straight into the database with node-postgres (one ' +
+        `\`INSERT … SELECT … FROM unnest(…)\` per ${thousands(CHUNK)} votes; same columns and formats as the service's PostgreSQL hook path; ` +
+        'the rollups counted exactly as the hook path counts them; indexes and keys dropped for the load, re-created from their ' +
+        'own definitions afterwards, then `VACUUM (ANALYZE)`; checked afterwards: ';
   const section = [
-    '## Reads: statistics, vote pages and export over a large history',
+    `## Reads: statistics, vote pages and export over a large history${DIALECT === 'sqlite' ? '' : ' (PostgreSQL)'}`,
     '',
-    `Measured by \`bench/read.ts\` on embedded SQLite.${sizeNote} The database holds ${thousands(VOTES)} votes of one business ` +
+    `Measured by \`bench/read.ts\` on ${DIALECT === 'sqlite' ? 'embedded SQLite' : 'PostgreSQL (a database of its own on the `DATABASE_URL` server)'}.${sizeNote} The database holds ${thousands(VOTES)} votes of one business ` +
       `organization over the last ${DAYS} days (more recently: the newest days get ~3× the votes of the oldest), ${PROVIDERS} providers ` +
       `(uneven shares; the busiest, \`${top.key}\`, has ${thousands(top.votes)}), ${thousands(VOTERS)} voters with Zipf-like popularity ` +
       `(${thousands(meta.voterDays)} voter-day rollup rows). Votes past the plan's 250,000 a month are stored with \`overLimit\` as the service ` +
       `does (${thousands(meta.overLimitVotes)} of them); the others carry \`sent\`/\`failed\` statuses. Delivery jobs and attempts are not seeded ` +
-      '(no measured path reads them). The votes and both rollup tables are written straight into the file with better-sqlite3 ' +
-      '(same columns and formats as the service; the rollups counted exactly as the hook path counts them; checked afterwards: ' +
+      '(no measured path reads them). ' + written +
       'row count = SUM of each rollup, and sampled provider-days and voter-days against the raw votes). ' + seedLine,
     '',
-    `The service (\`src/main.ts\`, \`LOG_LEVEL=info\`, deliveries off) runs as a child process on that file. Each endpoint gets ` +
+    `The service (\`src/main.ts\`, \`LOG_LEVEL=info\`, deliveries off) runs as a child process on that ${DIALECT === 'sqlite' ? 'file' : 'database'}. Each endpoint gets ` +
       `${WARMUP} warm-up requests, then ${REQUESTS} sequential requests over one keep-alive connection (latency, not throughput; ` +
       `time from sending the request to the last byte of the answer). The export is read whole and its lines counted; the server's ` +
       'RSS (`/proc/<pid>/status`) is sampled every 250 ms meanwhile.',
@@ -757,7 +1249,7 @@ async function main(): Promise<number> {
     `- Machine load (the service and this client share it): before the measurements ${loadBefore}; after ${loadAfter}`,
     `- Node: ${process.version}`,
     `- Commit: ${gitCommit(ROOT)}`,
-    `- Database: ${(statSync(DB_FILE).size / 1024 ** 3).toFixed(2)} GiB file; run took ${duration(totalSeconds)} (measurements ${duration(measureSeconds)})`,
+    `- Database: ${databaseLine}; run took ${duration(totalSeconds)} (measurements ${duration(measureSeconds)})`,
     '',
     markdownTable(header, rows),
     '',
@@ -767,7 +1259,7 @@ async function main(): Promise<number> {
     '',
     missed.length === 0 ? 'All targets met.' : `Targets missed:\n\n${missed.map((m) => `- ${m}`).join('\n')}`,
   ].join('\n');
-  writeSection(join(ROOT, 'BENCHMARKS.md'), 'read', section);
+  writeSection(join(ROOT, 'BENCHMARKS.md'), DIALECT === 'sqlite' ? 'read' : 'read-postgresql', section);
   console.log(`\nBENCHMARKS.md updated (run took ${duration(totalSeconds)}).`);
   return 0;
 }

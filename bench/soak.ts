@@ -20,7 +20,7 @@
 //
 // Options: SOAK_MINUTES (30; 2 with --short), SOAK_SAMPLE_S (60; 10 when SOAK_MINUTES ≤ 5), SOAK_RATE (50 votes/s),
 // SOAK_READ_RATE (5 requests/s), SOAK_SUBSCRIBERS (50), SOAK_FAIL_RATIO (0.1), SOAK_RETRY_SCHEDULE
-// ("1s,2s,5s,5s,5s,5s,5s,5s": 9 attempts), SOAK_DRAIN_S (180), DATABASE_URL (postgres only; otherwise a fresh SQLite file).
+// ("1s,2s,5s,5s,5s,5s,5s,5s": 9 attempts), SOAK_DRAIN_S (180), DATABASE_URL (postgres://…: a fresh database on that server, dropped after; otherwise a fresh SQLite file).
 import http from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -31,6 +31,7 @@ import { startReceiver, waitForCallbacks, type Receiver } from './lib/callback-r
 import type { RunningChild } from './lib/child.js';
 import { writeLineChartPng, type Series } from './lib/line-chart.js';
 import { consoleTable, gitCommit, machineDescription, markdownTable, writeSection } from './lib/report.js';
+import { openBenchDatabase } from './lib/database.js';
 import type { ProbeSample } from './lib/server-probe.js';
 import {
   ROOT, api, createClient, createOrg, duration, envNumber, machineLoad, ms, percentile, processMemory, serviceEnv, sortedCopy, startService,
@@ -281,8 +282,10 @@ async function main(): Promise<number> {
   const loadBefore = machineLoad();
   const dir = mkdtempSync(join(os.tmpdir(), 'vote-relay-soak-'));
   const probeFile = join(dir, 'probe.jsonl');
+  // A fresh SQLite file, or a fresh database on the DATABASE_URL server (dropped afterwards).
+  const database = await openBenchDatabase(join(dir, 'vr.db'));
   const env = serviceEnv({
-    DATABASE_URL: PG_URL ?? `file:${join(dir, 'vr.db')}`,
+    DATABASE_URL: database.url,
     SECRET_KEY: 'bench-soak-secret-key-0123456789abcdef',
     LOG_LEVEL: 'info',
     DELIVERY_ENABLED: 'true',
@@ -595,7 +598,7 @@ async function main(): Promise<number> {
         `## Soak: ${MINUTES} minutes of mixed traffic${SECTION === 'soak' ? '' : ` (${DB_KIND}, ${SAMPLE_S} s samples)`}`,
         '',
         `Measured by \`bench/soak.ts\` (\`npm run soak\`; \`npm run soak -- --short\` is the 2-minute form with 10 s samples; not part of \`npm run bench\`). ` +
-          `The service (\`src/main.ts\`, \`LOG_LEVEL=info\`, deliveries on, \`RETRY_SCHEDULE=${RETRY_SCHEDULE}\`, ${PG_URL ? 'PostgreSQL' : 'a fresh SQLite file'}) runs as a child process ` +
+          `The service (\`src/main.ts\`, \`LOG_LEVEL=info\`, deliveries on, \`RETRY_SCHEDULE=${RETRY_SCHEDULE}\`, ${PG_URL ? 'a fresh PostgreSQL database' : 'a fresh SQLite file'}) runs as a child process ` +
           `with \`bench/lib/server-probe.ts\` preloaded (\`--import\`, \`--expose-gc\`): on each SIGUSR2 from the driver it records the event-loop delay since the previous sample ` +
           '(`monitorEventLoopDelay`, 10 ms resolution, delay beyond it), memory before and after a forced full GC, and the median over the interval of per-second counts of ' +
           '`process.getActiveResourcesInfo()` (handles and requests) and `/proc/self/fd`. ' +
@@ -638,6 +641,7 @@ async function main(): Promise<number> {
     agent.destroy();
     await server?.stop(10_000);
     if (!receiverStopped) await receiver?.stop();
+    await database.drop().catch(() => {});
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -3,8 +3,11 @@
 // no JSON. Ours ÷ this is what the service adds on top of the queries the answer needs at the least. The
 // leaderboard's baseline ranks the window on every call (the service keeps a ranked list between requests), and
 // the export's reads every row and formats it as CSV (csv-stringify) without sending it anywhere.
+// On PostgreSQL (openRawReadsPostgres): the same queries translated, on one node-postgres connection to the same
+// database (named, i.e. server-side prepared, statements; rows as arrays), the export read through a cursor.
 import Database from 'better-sqlite3';
 import { stringify } from 'csv-stringify/sync';
+import pg from 'pg';
 
 const DAY_MS = 86_400_000;
 const COLUMNS = ['voter_name', 'provider', 'received_at', 'chat_status', 'callback_status'];
@@ -92,5 +95,120 @@ export function openRawReads(file: string, organizationId: string): RawReads {
       return { rows, bytes, seconds: (performance.now() - started) / 1000 };
     },
     close: () => db.close(),
+  };
+}
+
+export interface RawReadsPostgres {
+  dashboard(): Promise<unknown>;
+  trend(fromDay: string, toDay: string): Promise<unknown>;
+  byProvider(): Promise<unknown>;
+  leaderboard(days: number, limit: number): Promise<unknown>;
+  votesPage(providerId: string | null, limit: number, offset: number): Promise<unknown>;
+  /** Reads and formats every vote of the organization; returns rows and seconds. */
+  exportAll(): Promise<{ rows: number; bytes: number; seconds: number }>;
+  close(): Promise<void>;
+}
+
+const TIMESTAMP_OID = 1114;
+/** `timestamp(3)` columns hold UTC (as the service writes them); node-postgres would read them as local time. */
+const utcTimestamp = (text: string) => new Date(`${text.replace(' ', 'T')}Z`);
+
+/** The same reads as openRawReads, translated to PostgreSQL, on one connection to the database at `url`. */
+export async function openRawReadsPostgres(url: string, organizationId: string): Promise<RawReadsPostgres> {
+  const db = new pg.Client({
+    connectionString: url,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === TIMESTAMP_OID && format !== 'binary' ? utcTimestamp : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  await db.connect();
+  const statement = (name: string, text: string) => (...values: unknown[]) =>
+    db.query<unknown[]>({ name: `raw_reads_${name}`, text, values, rowMode: 'array' }).then((r) => r.rows);
+  const sum = statement('sum', 'SELECT SUM(count) AS n FROM "ProviderDailyCount" WHERE "organizationId" = $1 AND day >= $2');
+  const perDayProvider = statement('per_day_provider', 'SELECT day, "providerId", count FROM "ProviderDailyCount" WHERE "organizationId" = $1 AND day >= $2 AND day <= $3');
+  const providers = statement('providers', 'SELECT id, key, name FROM "Provider" WHERE "organizationId" = $1 ORDER BY "createdAt", id');
+  const perDay = statement('per_day', 'SELECT day, SUM(count) FROM "ProviderDailyCount" WHERE "organizationId" = $1 AND day >= $2 AND day <= $3 GROUP BY day');
+  const perProvider = statement('per_provider', 'SELECT "providerId", SUM(count) FROM "ProviderDailyCount" WHERE "organizationId" = $1 AND day >= $2 GROUP BY "providerId"');
+  const rank = statement(
+    'rank',
+    `SELECT "voterKey", SUM(count) AS votes, MAX("lastVoteAt") AS last FROM "VoterDailyCount" WHERE "organizationId" = $1 AND day >= $2
+     GROUP BY "voterKey" ORDER BY votes DESC, last DESC, "voterKey" LIMIT $3`,
+  );
+  // The IN list becomes one array parameter: one prepared statement whatever its length.
+  const names = statement(
+    'names',
+    'SELECT "voterKey", "voterName" FROM "VoterDailyCount" WHERE "organizationId" = $1 AND day >= $2 AND "voterKey" = ANY($3::text[]) ORDER BY "lastVoteAt" DESC',
+  );
+  const page = statement(
+    'page',
+    'SELECT id, "publicId", "voterName", "providerId", "receivedAt", "chatStatus", "callbackStatus" FROM "Vote" WHERE "organizationId" = $1 ORDER BY "receivedAt" DESC, id DESC LIMIT $2 OFFSET $3',
+  );
+  const providerPage = statement(
+    'provider_page',
+    'SELECT id, "publicId", "voterName", "providerId", "receivedAt", "chatStatus", "callbackStatus" FROM "Vote" WHERE "organizationId" = $1 AND "providerId" = $2 ORDER BY "receivedAt" DESC, id DESC LIMIT $3 OFFSET $4',
+  );
+  const providerTotal = statement('provider_total', 'SELECT SUM(count) FROM "ProviderDailyCount" WHERE "organizationId" = $1 AND "providerId" = $2');
+  const pluck = (rows: unknown[][]) => rows[0]?.[0];
+
+  const today = () => day(Date.now());
+  return {
+    async dashboard() {
+      const now = Date.now();
+      const monday = now - ((new Date(now).getUTCDay() + 6) % 7) * DAY_MS;
+      return [
+        pluck(await sum(organizationId, today())),
+        pluck(await sum(organizationId, day(monday))),
+        pluck(await sum(organizationId, today().slice(0, 8) + '01')),
+        pluck(await sum(organizationId, '0000-00-00')),
+        await perDayProvider(organizationId, day(now - 29 * DAY_MS), today()),
+        await providers(organizationId),
+      ];
+    },
+    trend: (fromDay, toDay) => perDay(organizationId, fromDay, toDay),
+    byProvider: async () => [await perProvider(organizationId, day(Date.now() - 29 * DAY_MS)), await providers(organizationId)],
+    async leaderboard(days, limit) {
+      const from = day(Date.now() - (days - 1) * DAY_MS);
+      const top = (await rank(organizationId, from, limit)) as [string, string, Date][];
+      return [top, top.length ? await names(organizationId, from, top.map((t) => t[0])) : []];
+    },
+    async votesPage(providerId, limit, offset) {
+      return providerId
+        ? [await providerPage(organizationId, providerId, limit, offset), pluck(await providerTotal(organizationId, providerId)), await providers(organizationId)]
+        : [await page(organizationId, limit, offset), pluck(await sum(organizationId, '0000-00-00')), await providers(organizationId)];
+    },
+    async exportAll() {
+      const keys = new Map(((await providers(organizationId)) as [string, string, string][]).map(([id, key]) => [id, key]));
+      const started = performance.now();
+      let rows = 0;
+      let batch: string[][] = [];
+      let bytes = 0;
+      // One ordered read, streamed through a cursor in 5,000-row fetches (as the SQLite baseline iterates its statement).
+      await db.query('BEGIN READ ONLY');
+      try {
+        await db.query(
+          'DECLARE raw_export NO SCROLL CURSOR FOR SELECT "voterName", "providerId", "receivedAt", "chatStatus", "callbackStatus" FROM "Vote" WHERE "organizationId" = $1 ORDER BY "receivedAt", id',
+          [organizationId],
+        );
+        for (;;) {
+          const fetched = (await db.query<unknown[]>({ text: 'FETCH 5000 FROM raw_export', rowMode: 'array' })).rows as [string, string, Date, string, string][];
+          for (const r of fetched) {
+            batch.push([r[0], keys.get(r[1]) ?? '', r[2].toISOString(), r[3], r[4]]);
+            if (batch.length === 5_000) {
+              bytes += stringify(batch, { header: rows === 0, columns: COLUMNS }).length;
+              rows += batch.length;
+              batch = [];
+            }
+          }
+          if (fetched.length < 5_000) break;
+        }
+      } finally {
+        await db.query('COMMIT');
+      }
+      bytes += stringify(batch).length;
+      rows += batch.length;
+      return { rows, bytes, seconds: (performance.now() - started) / 1000 };
+    },
+    close: () => db.end(),
   };
 }

@@ -16,6 +16,16 @@ export interface BenchDatabase {
 
 const postgresUrl = () => (/^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL! : null);
 
+/** The PostgreSQL server's URL (DATABASE_URL) when this run measures PostgreSQL, else null. */
+export const benchPostgresServer = (): string | null => postgresUrl();
+
+/** The URL of database `name` on the server at `server` (a postgres:// URL naming any database). */
+export function postgresDatabaseUrl(server: string, name: string): string {
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 /** `sqlite` or `postgresql`: which one this run measures (section names and titles say it). */
 export const benchDialect = (): 'sqlite' | 'postgresql' => (postgresUrl() ? 'postgresql' : 'sqlite');
 
