@@ -381,6 +381,25 @@ class SeedHistory {
 
 type SeedResult = Pick<SeedMeta, 'seededAt' | 'loadSeconds' | 'indexSeconds' | 'overLimitVotes' | 'voterDays'> & { perProvider: number[] };
 
+/** What both databases record of a seeding (times and size are filled in after it). */
+function seedMeta(apiKey: string, orgId: string, providerKeys: string[], providerIds: string[], seeded: SeedResult): SeedMeta {
+  return {
+    version: SEED_VERSION,
+    votes: VOTES,
+    apiKey,
+    secretKey: SECRET_KEY,
+    orgId,
+    providers: providerKeys.map((key, i) => ({ key, id: providerIds[i], votes: seeded.perProvider[i] })),
+    seededAt: seeded.seededAt,
+    seedSeconds: 0,
+    loadSeconds: seeded.loadSeconds,
+    indexSeconds: seeded.indexSeconds,
+    dbBytes: 0,
+    overLimitVotes: seeded.overLimitVotes,
+    voterDays: seeded.voterDays,
+  };
+}
+
 function seed(dbPath: string, orgId: string, providerIds: string[]): SeedResult {
   const db = new Database(dbPath);
   db.pragma('journal_mode = WAL');
@@ -784,21 +803,7 @@ async function seededSqlite(): Promise<{ meta: SeedMeta; reused: boolean }> {
   setup.close();
   const providerIds = providerKeys.map((key) => providerRows.find((r) => r.key === key)!.id);
   const seeded = seed(seeding, orgId, providerIds);
-  const meta: SeedMeta = {
-    version: SEED_VERSION,
-    votes: VOTES,
-    apiKey,
-    secretKey: SECRET_KEY,
-    orgId,
-    providers: providerKeys.map((key, i) => ({ key, id: providerIds[i], votes: seeded.perProvider[i] })),
-    seededAt: seeded.seededAt,
-    seedSeconds: 0,
-    loadSeconds: seeded.loadSeconds,
-    indexSeconds: seeded.indexSeconds,
-    dbBytes: 0,
-    overLimitVotes: seeded.overLimitVotes,
-    voterDays: seeded.voterDays,
-  };
+  const meta = seedMeta(apiKey, orgId, providerKeys, providerIds, seeded);
   verifySeed(seeding, meta);
   for (const suffix of ['-wal', '-shm']) rmSync(`${seeding}${suffix}`, { force: true });
   renameSync(seeding, DB_FILE);
@@ -864,19 +869,7 @@ async function seededPostgres(server: string): Promise<{ meta: SeedMeta; reused:
   const providerIds = providerKeys.map((key) => providerRows.find((r) => r.key === key)!.id);
   const seeded = await seedPostgres(seedingUrl, orgId, providerIds);
   const meta: SeedMeta = {
-    version: SEED_VERSION,
-    votes: VOTES,
-    apiKey,
-    secretKey: SECRET_KEY,
-    orgId,
-    providers: providerKeys.map((key, i) => ({ key, id: providerIds[i], votes: seeded.perProvider[i] })),
-    seededAt: seeded.seededAt,
-    seedSeconds: 0,
-    loadSeconds: seeded.loadSeconds,
-    indexSeconds: seeded.indexSeconds,
-    dbBytes: 0,
-    overLimitVotes: seeded.overLimitVotes,
-    voterDays: seeded.voterDays,
+    ...seedMeta(apiKey, orgId, providerKeys, providerIds, seeded),
     database: PG_DATABASE,
     server: where,
   };

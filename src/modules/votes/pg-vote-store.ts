@@ -14,6 +14,7 @@ import { createGroupCommit, type Query } from '../../db/group-commit.js';
 import { utcDay } from '../../time.js';
 import {
   DUPLICATE_WINDOW_MS,
+  initialStatuses,
   monthRange,
   monthlyLimit,
   planJobs,
@@ -188,8 +189,9 @@ export function createPgVoteStore(deps: AppDeps, pool: pg.Pool): VoteStore {
       votes.raw.push(batch[i].rawPayload);
       votes.d.push(batch[i].dedupKey);
       votes.ol.push(overLimit);
-      votes.cs.push(planned.some((j) => j.kind === 'chat') ? 'pending' : 'skipped');
-      votes.cbs.push(planned.some((j) => j.kind !== 'chat') ? 'pending' : 'skipped');
+      const statuses = initialStatuses(planned);
+      votes.cs.push(statuses.chatStatus);
+      votes.cbs.push(statuses.callbackStatus);
       for (const job of planned) {
         jobs.id.push(randomUUID());
         jobs.o.push(org.id);

@@ -7,16 +7,22 @@ import type { AppDeps } from '../../app-deps.js';
 import { utcDay } from '../../time.js';
 import {
   DUPLICATE_WINDOW_MS,
+  initialStatuses,
   monthRange,
   monthlyLimit,
   planJobs,
   type HookOrg,
   type HookProvider,
   type NewVote,
-  type PendingVote,
   type StoredVote,
   type VoteStore,
 } from './vote-store.js';
+
+interface PendingVote {
+  vote: NewVote;
+  resolve(result: StoredVote): void;
+  reject(err: unknown): void;
+}
 
 // A bound on one transaction's size keeps each commit (and the event-loop pause it costs) short.
 const MAX_BATCH = 256;
@@ -82,10 +88,11 @@ export function createSqliteVoteStore(deps: AppDeps, db: Sqlite.Database): VoteS
 
       const uuid = randomUUID();
       const voterKey = vote.voterName.toLowerCase();
+      const { chatStatus, callbackStatus } = initialStatuses(jobs);
       insertVote.run(
         uuid, `vt_${uuid}`, org.id, provider.id, vote.voterName, voterKey, at, vote.rawPayload, vote.dedupKey, overLimit ? 1 : 0,
-        jobs.some((j) => j.kind === 'chat') ? 'pending' : 'skipped',
-        jobs.some((j) => j.kind !== 'chat') ? 'pending' : 'skipped',
+        chatStatus,
+        callbackStatus,
       );
       for (const job of jobs) insertJob.run(randomUUID(), org.id, uuid, job.callbackId, job.kind, job.priority, job.maxAttempts, at, at, at);
       const day = utcDay(receivedAt);

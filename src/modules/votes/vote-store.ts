@@ -52,13 +52,6 @@ export interface HookTarget {
   provider: HookProvider | null;
 }
 
-/** A vote waiting for the SQLite group commit; settled once its batch committed (or failed). */
-export interface PendingVote {
-  vote: NewVote;
-  resolve(result: StoredVote): void;
-  reject(err: unknown): void;
-}
-
 export interface VoteStore {
   /** The organization by slug and its provider by key, read together; null when there is no such organization. */
   findTarget(slug: string, providerKey: string): Promise<HookTarget | null>;
@@ -99,6 +92,14 @@ export function planJobs(
     // Game-server plugins that poll (behind NAT) take the vote from the pull queue.
     ...(pull ? [{ kind: 'pull' as const, priority: 0, maxAttempts: PULL_MAX_ATTEMPTS, callbackId: null }] : []),
   ];
+}
+
+/** A new vote's chat and callback statuses: pending when it has such a job to send, skipped otherwise. */
+export function initialStatuses(planned: PlannedJob[]): { chatStatus: 'pending' | 'skipped'; callbackStatus: 'pending' | 'skipped' } {
+  return {
+    chatStatus: planned.some((j) => j.kind === 'chat') ? 'pending' : 'skipped',
+    callbackStatus: planned.some((j) => j.kind !== 'chat') ? 'pending' : 'skipped',
+  };
 }
 
 export function monthlyLimit(org: HookOrg): number {
