@@ -12,6 +12,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import type { FieldError } from '../src/errors.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../src/json-depth.js';
 
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const join = (path: string, name: string) => (path ? `${path}.${name}` : name);
@@ -48,7 +49,8 @@ function coerceScalar(typeName: string, value: unknown, field: string, fromQuery
       return fail('must be a boolean');
     }
     default:
-      // JSON and other custom scalars take any JSON value, but no NUL in any string inside.
+      // JSON and other custom scalars take any JSON value of bounded depth, but no NUL in any string inside.
+      if (exceedsJsonDepth(value)) return fail(`is nested deeper than ${MAX_JSON_DEPTH} levels`);
       return JSON.stringify(value)?.includes('\\u0000') ? fail('must not contain NUL characters') : { ok: true, value };
   }
 }

@@ -6,6 +6,7 @@ import type { SecretBox } from './crypto/secret-box.js';
 import type { OutboundHttp } from './net/outbound-http.js';
 import type { VotePubSub } from './live/vote-events.js';
 import type { Feed } from './live/feed.js';
+import type { RateLimits } from './auth/rate-limits.js';
 
 export interface Clock {
   now(): Date;
@@ -24,4 +25,6 @@ export interface AppDeps {
   events: VotePubSub;
   /** The live feed (Redis-backed across instances when REDIS_URL is set). */
   feed: Feed;
+  /** Request budgets (in memory, or shared through Redis). */
+  limits: RateLimits;
 }

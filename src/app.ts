@@ -17,13 +17,16 @@ import { createVotePubSub } from './live/vote-events.js';
 import { createOutboundHttp } from './net/outbound-http.js';
 import type { Resolver } from './net/ssrf-guard.js';
 import { createServices, type Services } from './services.js';
+import { HOOK_BODY_LIMIT_BYTES } from './modules/votes/ingest.service.js';
 import { schema } from './graphql/schema.js';
 import { createGraphQLServer } from './graphql/yoga.js';
 import type { GraphQLContext } from './graphql/context.js';
 import { createLoaders } from './graphql/loaders.js';
 import { requestId } from './http/request-context.js';
 import { authenticate } from './http/authenticate.js';
-import { apiRateLimit, createMemoryRateLimits, createRedisRateLimits, hookRateLimit } from './http/rate-limit.js';
+import { apiRateLimit } from './http/rate-limit.js';
+import { jsonDepthGuard } from './http/json-depth-guard.js';
+import { createRateLimits } from './auth/rate-limits.js';
 import { Redis } from 'ioredis';
 import { bodyParserError, sendError } from './http/error-response.js';
 import { HOOK_ROUTES, createRestRouter } from '../rest-compat/router.js';
@@ -49,13 +52,11 @@ export interface RunningApp {
 }
 
 const API_BODY_LIMIT = '1mb';
-const HOOK_BODY_LIMIT = '64kb';
 
 export function buildHttpApp(
   deps: AppDeps,
   services: Services,
   isReady: () => boolean,
-  rateLimitRedis: Redis | null = null,
   liveHub: LiveHub = createLiveHub(deps, schema),
 ) {
   const app = express();
@@ -83,33 +84,33 @@ export function buildHttpApp(
     }
   });
 
-  const perMinute = { api: deps.config.apiRateLimitPerMinute, hooks: deps.config.hookRateLimitPerMinute, ip: deps.config.ipRateLimitPerMinute };
-  const limits = rateLimitRedis ? createRedisRateLimits(rateLimitRedis, perMinute) : createMemoryRateLimits(perMinute);
+  const limits = deps.limits;
   const contextFor = (req: Request): GraphQLContext => ({
     deps,
     services,
     auth: req.auth ?? { kind: 'anonymous' },
     requestId: req.requestId,
+    clientIp: req.ip ?? 'unknown',
     loaders: createLoaders(services),
   });
 
-  // Hooks: the exact bytes (signatures cover them), 64 KiB at most, limited per organization.
+  // Hooks: the exact bytes (signatures cover them), 64 KiB at most. Budgets are spent inside receiveVote (per
+  // organization once authenticated, per client address when refused), so /graphql's receiveVote has them too.
   app.use('/hooks', (req: Request, res: Response, next: NextFunction) =>
     // HEAD would reach the GET handler and record a vote; a probe must have no side effects.
     req.method === 'HEAD' ? sendError(res, req.requestId, 'NOT_FOUND', 'Hooks accept POST and GET') : next(),
   );
   app.use(
     '/hooks',
-    express.raw({ type: () => true, limit: HOOK_BODY_LIMIT }),
-    hookRateLimit(limits),
+    express.raw({ type: () => true, limit: HOOK_BODY_LIMIT_BYTES }),
     createRestRouter(schema, contextFor, deps.logger, HOOK_ROUTES),
   );
 
-  app.use('/v1', express.json({ limit: API_BODY_LIMIT }), authenticate(services), apiRateLimit(limits));
+  app.use('/v1', express.json({ limit: API_BODY_LIMIT }), jsonDepthGuard('rest'), authenticate(services), apiRateLimit(limits));
   app.use('/v1', createRestRouter(schema, contextFor, deps.logger));
 
   const yoga = createGraphQLServer(schema, deps, services);
-  app.use('/graphql', express.json({ limit: API_BODY_LIMIT }), authenticate(services), apiRateLimit(limits), (req: Request, res: Response) => {
+  app.use('/graphql', express.json({ limit: API_BODY_LIMIT }), jsonDepthGuard('graphql'), authenticate(services), apiRateLimit(limits), (req: Request, res: Response) => {
     // voteReceived over SSE: the live hub's shared fan-out; everything else (and every error) through yoga, which
     // receives Express's req/res as its server context (the `req` our context factory reads).
     if (req.path === '/' && liveHub.tryHandle(req, res, contextFor(req))) return;
@@ -156,6 +157,12 @@ export function createApp(config: Config, options: AppOptions = {}) {
     const applied = await applyMigrations(config);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
     const db = await openDatabase(config, { countQueries: options.countQueries });
+    if (config.redisUrl) {
+      rateLimitRedis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+      rateLimitRedis.on('error', () => {}); // the feed logs Redis outages; limits fall back to memory meanwhile
+      // Start with shared counters when Redis answers; never hold the start-up for it.
+      await Promise.race([once(rateLimitRedis, 'ready'), new Promise((resolve) => setTimeout(resolve, 3_000).unref())]);
+    }
     deps = {
       config,
       db,
@@ -165,16 +172,11 @@ export function createApp(config: Config, options: AppOptions = {}) {
       http: createOutboundHttp({ allowPrivateTargets: config.allowPrivateTargets, resolver: options.resolver }),
       events: createVotePubSub(),
       feed: createFeed(config.redisUrl, logger),
+      limits: createRateLimits(config, rateLimitRedis),
     };
     services = createServices(deps);
-    if (config.redisUrl) {
-      rateLimitRedis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-      rateLimitRedis.on('error', () => {}); // the feed logs Redis outages; limits fall back to memory meanwhile
-      // Start with shared counters when Redis answers; never hold the start-up for it.
-      await Promise.race([once(rateLimitRedis, 'ready'), new Promise((resolve) => setTimeout(resolve, 3_000).unref())]);
-    }
     liveHub = createLiveHub(deps, schema);
-    const app = buildHttpApp(deps, services, () => ready, rateLimitRedis, liveHub);
+    const app = buildHttpApp(deps, services, () => ready, liveHub);
     // Slow or idle clients must not hold sockets forever (slowloris): headers and the whole request have deadlines,
     // checked every second (Node's default check runs every 30 s). Long-lived SSE responses are not affected.
     server = createServer(

@@ -39,6 +39,7 @@ const envSchema = z.object({
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(500),
   HOOK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(500),
   IP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(1200),
+  HOOK_FAILURE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(120),
   DELIVERY_CONCURRENCY: z.coerce.number().int().min(0).max(1000).default(16),
   DELIVERY_ENABLED: bool.default(true),
   DELIVERY_LEASE_MS: z.coerce.number().int().min(1_000).default(120_000),
@@ -70,6 +71,8 @@ export interface Config {
   apiRateLimitPerMinute: number;
   hookRateLimitPerMinute: number;
   ipRateLimitPerMinute: number;
+  /** Refused (unauthenticated) hook deliveries per minute from one client address to one organization. */
+  hookFailureLimitPerMinute: number;
   deliveryConcurrency: number;
   deliveryEnabled: boolean;
   deliveryLeaseMs: number;
@@ -130,6 +133,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
     hookRateLimitPerMinute: e.HOOK_RATE_LIMIT_PER_MINUTE,
     ipRateLimitPerMinute: e.IP_RATE_LIMIT_PER_MINUTE,
+    hookFailureLimitPerMinute: e.HOOK_FAILURE_LIMIT_PER_MINUTE,
     deliveryConcurrency: e.DELIVERY_CONCURRENCY,
     deliveryEnabled: e.DELIVERY_ENABLED,
     deliveryLeaseMs: e.DELIVERY_LEASE_MS,

@@ -3,6 +3,7 @@ import type { RestRoute } from '../route.js';
 
 const PROVIDER_FIELDS = `id key name
   auth_method: authMethod auth_field: authField auth_timestamp_field: authTimestampField
+  signature_format: signatureFormat payload_source: payloadSource
   votee_path: voteePath event_path: eventPath vote_events: voteEvents test_events: testEvents
   enabled webhook_url: webhookUrl votes_today: votesToday votes_total: votesTotal created_at: createdAt`;
 

@@ -10,6 +10,7 @@ import { createSecretBox, resolveSecretKey } from '../crypto/secret-box.js';
 import { createFeed } from '../live/feed.js';
 import { createVotePubSub } from '../live/vote-events.js';
 import { createOutboundHttp } from '../net/outbound-http.js';
+import { createRateLimits } from '../auth/rate-limits.js';
 import { systemClock, type AppDeps } from '../app-deps.js';
 import { createServices, type Services } from '../services.js';
 import { AppError } from '../errors.js';
@@ -46,8 +47,9 @@ async function withServices<T>(config: Config, run: (services: Services, db: Dat
     secrets: createSecretBox(resolveSecretKey(config)),
     clock: systemClock,
     http: createOutboundHttp({ allowPrivateTargets: config.allowPrivateTargets }),
-      events: createVotePubSub(),
-      feed: createFeed(null, createLogger('silent')),
+    events: createVotePubSub(),
+    feed: createFeed(null, createLogger('silent')),
+    limits: createRateLimits(config, null),
   };
   try {
     return await run(createServices(deps), db);

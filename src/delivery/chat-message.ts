@@ -60,11 +60,13 @@ function embedSize(embed: EmbedTemplate): number {
 
 function renderEmbed(template: EmbedTemplate, lookup: Lookup, test: boolean): EmbedTemplate {
   const r = (text: string | undefined) => (text === undefined ? undefined : renderText(text, lookup));
+  // A voter chooses their own name: inside a link it is one percent-encoded value, never a path or query of its own.
+  const link = (text: string | undefined) => (text === undefined ? undefined : renderText(text, lookup, encodeURIComponent));
   const embed: EmbedTemplate = {};
   if (template.color !== undefined) embed.color = template.color;
   if (template.title !== undefined) embed.title = cut(r(template.title)!, DISCORD_LIMITS.title);
   if (template.description !== undefined) embed.description = cut(r(template.description)!, DISCORD_LIMITS.description);
-  if (template.url !== undefined) embed.url = r(template.url);
+  if (template.url !== undefined) embed.url = link(template.url);
   if (template.fields) {
     embed.fields = template.fields.slice(0, DISCORD_LIMITS.fields).map((f) => ({
       name: cut(r(f.name) || '\u200b', DISCORD_LIMITS.fieldName),
@@ -74,10 +76,18 @@ function renderEmbed(template: EmbedTemplate, lookup: Lookup, test: boolean): Em
   }
   const footerText = template.footer ? r(template.footer.text) : undefined;
   const marked = test ? (footerText ? `Test message · ${footerText}` : 'Test message') : footerText;
-  if (marked !== undefined) embed.footer = { ...template.footer, text: cut(marked, DISCORD_LIMITS.footer) };
-  if (template.author) embed.author = { ...template.author, name: cut(r(template.author.name) ?? '', DISCORD_LIMITS.author) };
-  if (template.thumbnail) embed.thumbnail = { url: r(template.thumbnail.url)! };
-  if (template.image) embed.image = { url: r(template.image.url)! };
+  if (marked !== undefined) {
+    embed.footer = { text: cut(marked, DISCORD_LIMITS.footer), ...(template.footer?.icon_url !== undefined ? { icon_url: link(template.footer.icon_url) } : {}) };
+  }
+  if (template.author) {
+    embed.author = {
+      name: cut(r(template.author.name) ?? '', DISCORD_LIMITS.author),
+      ...(template.author.url !== undefined ? { url: link(template.author.url) } : {}),
+      ...(template.author.icon_url !== undefined ? { icon_url: link(template.author.icon_url) } : {}),
+    };
+  }
+  if (template.thumbnail) embed.thumbnail = { url: link(template.thumbnail.url)! };
+  if (template.image) embed.image = { url: link(template.image.url)! };
   if (template.timestamp !== undefined) {
     const ts = r(template.timestamp)!;
     if (!Number.isNaN(Date.parse(ts))) embed.timestamp = new Date(ts).toISOString();

@@ -1,5 +1,6 @@
 // Template rendering for chat messages and callback payloads: `{{name}}` and `{name}`; unknown names stay as written.
 import { readPathAsText } from '../json-path.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../json-depth.js';
 
 const VARIABLE = /\{\{\s*([A-Za-z_][\w.[\]-]*)\s*\}\}|\{([A-Za-z_][\w.[\]-]*)\}/g;
 
@@ -43,19 +44,32 @@ export function voteLookup(values: VoteTemplateValues, payload?: unknown): Looku
   };
 }
 
-export function renderText(template: string, lookup: Lookup): string {
+/** A stored template that cannot be rendered: no retry can change that, so its delivery fails at once. */
+export class TemplateError extends Error {}
+
+/** `encode` applies to each inserted value (URL fields take encodeURIComponent), never to the template's own text. */
+export function renderText(template: string, lookup: Lookup, encode: (value: string) => string = (v) => v): string {
+  if (typeof template !== 'string') throw new TemplateError('The template has a non-text value where text belongs');
   return template.replace(VARIABLE, (whole, doubled: string | undefined, single: string | undefined) => {
     const value = lookup((doubled ?? single) as string);
-    return value === undefined ? whole : value;
+    return value === undefined ? whole : encode(value);
   });
 }
 
-/** Renders every string inside a JSON template; keys and non-string values are kept. */
-export function renderJson(template: unknown, lookup: Lookup): unknown {
+function renderNode(template: unknown, lookup: Lookup): unknown {
   if (typeof template === 'string') return renderText(template, lookup);
-  if (Array.isArray(template)) return template.map((item) => renderJson(item, lookup));
+  if (Array.isArray(template)) return template.map((item) => renderNode(item, lookup));
   if (template !== null && typeof template === 'object') {
-    return Object.fromEntries(Object.entries(template).map(([key, value]) => [key, renderJson(value, lookup)]));
+    return Object.fromEntries(Object.entries(template).map(([key, value]) => [key, renderNode(value, lookup)]));
   }
   return template;
+}
+
+/**
+ * Renders every string inside a JSON template; keys and non-string values are kept. New templates are refused
+ * deeper than MAX_JSON_DEPTH; one stored before that bound fails here instead of exhausting the stack.
+ */
+export function renderJson(template: unknown, lookup: Lookup): unknown {
+  if (exceedsJsonDepth(template)) throw new TemplateError(`The template is nested deeper than ${MAX_JSON_DEPTH} levels; it cannot be rendered`);
+  return renderNode(template, lookup);
 }

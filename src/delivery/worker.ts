@@ -6,8 +6,10 @@ import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../app-deps.js';
 import { planAtLeast } from '../auth/plans.js';
 import { claimJobs, finishAttempt, renewLease, type ClaimedJob, type JobResolution } from './job-queue.js';
-import { createUnknownWebhookMemory, sendAlert, sendChat, sendHttpCallback, sendVotifierCallback, type JobContext, type SendResult } from './senders.js';
+import { createUnknownWebhookMemory, redactUrl, sendAlert, sendChat, sendHttpCallback, sendVotifierCallback, type JobContext, type SendResult } from './senders.js';
 import { permanentFailureAlert } from './alerts.js';
+import { TemplateError } from './template.js';
+import { callbackOutcome, chatOutcome } from './retry-policy.js';
 
 const WAKE_COALESCE_MS = 5;
 
@@ -88,8 +90,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     try {
       result = await attempt(ctx);
     } catch (err) {
-      deps.logger.error({ err, jobId: ctx.job.id }, 'delivery attempt crashed');
-      result = { attempt: null, outcome: { kind: 'retry', delayMs: 30_000 }, error: 'Internal error while sending' };
+      result = crashedAttempt(ctx, err);
     }
     const now = deps.clock.now();
     const resolution: JobResolution =
@@ -104,6 +105,25 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     if (resolution.status === 'failed' && (ctx.job.kind === 'callback' || ctx.job.kind === 'legacy_callback')) {
       await raisePermanentFailure(ctx, result);
     }
+  }
+
+  /**
+   * An attempt that threw is still an attempt: recorded, counted against the schedule like a network error, and
+   * failed at once when it is the stored template that cannot be rendered. Never a retry that counts nothing.
+   */
+  function crashedAttempt(ctx: JobContext, err: unknown): SendResult {
+    const template = err instanceof TemplateError;
+    if (!template) deps.logger.error({ err, jobId: ctx.job.id }, 'delivery attempt crashed');
+    const error = template ? (err as Error).message : 'Internal error while sending';
+    const attemptNumber = ctx.job.attempts + 1;
+    const target = ctx.callback?.url ?? (ctx.callback?.host ? `votifier://${ctx.callback.host}:${ctx.callback.port}` : ctx.job.kind === 'legacy_callback' ? ctx.org.serverCallbackUrl ?? '' : redactUrl(ctx.org.chatWebhookUrl ?? ''));
+    const retryable = { status: null, retryAfterMs: null };
+    const outcome = template
+      ? ({ kind: 'failed' } as const)
+      : ctx.job.kind === 'chat' || ctx.job.kind === 'alert'
+        ? chatOutcome(retryable, attemptNumber, ctx.job.maxAttempts)
+        : callbackOutcome(retryable, attemptNumber, deps.config.retryScheduleMs);
+    return { attempt: { attempt: attemptNumber, target, statusCode: null, success: false, durationMs: 0, error, responseExcerpt: null }, outcome, error };
   }
 
   async function raisePermanentFailure(ctx: JobContext, result: SendResult) {

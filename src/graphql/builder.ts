@@ -6,6 +6,7 @@ import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
 import { GraphQLError, Kind, type ValueNode } from 'graphql';
 import { checkAccess, type AccessRule } from '../auth/access.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../json-depth.js';
 import type { GraphQLContext } from './context.js';
 
 export const builder = new SchemaBuilder<{
@@ -73,9 +74,17 @@ function literalToJson(node: ValueNode, variables?: Record<string, unknown> | nu
   }
 }
 
+/** A JSON input nested deeper than MAX_JSON_DEPTH is refused here, whether it came as a variable or inline. */
+function boundedJson(value: unknown): unknown {
+  if (exceedsJsonDepth(value)) {
+    throw new GraphQLError(`JSON value is nested deeper than ${MAX_JSON_DEPTH} levels`, { extensions: { code: 'VALIDATION_ERROR', http: { status: 400 } } });
+  }
+  return value;
+}
+
 builder.scalarType('JSON', {
-  description: 'Any JSON value',
+  description: `Any JSON value (inputs at most ${MAX_JSON_DEPTH} levels deep)`,
   serialize: (value) => value,
-  parseValue: (value) => value,
-  parseLiteral: (node, variables) => literalToJson(node, variables),
+  parseValue: boundedJson,
+  parseLiteral: (node, variables) => boundedJson(literalToJson(node, variables)),
 });

@@ -9,5 +9,7 @@ export interface GraphQLContext {
   services: Services;
   auth: AuthState;
   requestId: string;
+  /** The caller's address (Express `req.ip`, honouring TRUST_PROXY): unauthenticated budgets are kept per address. */
+  clientIp: string;
   loaders: Loaders;
 }

@@ -1,5 +1,6 @@
 // Refuses GraphQL operations that are too deep or too large before they run (fragments expanded, cycles cut):
 // the schema is a tree a few levels deep, so anything deeper or wider is abuse, not a dashboard.
+import { documentNesting, MAX_DOCUMENT_NESTING } from '../json-depth.js';
 import { GraphQLError, Kind, type ASTVisitor, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext } from 'graphql';
 
 export const MAX_DEPTH = 12;
@@ -40,5 +41,21 @@ export function queryLimitsRule(maxDepth = MAX_DEPTH, maxFields = MAX_FIELDS) {
         }
       },
     };
+  };
+}
+
+/**
+ * graphql-js parses recursively, so a document of thousands of nested brackets would exhaust the stack before
+ * any rule runs: such a document is refused before parsing (VALIDATION_ERROR).
+ */
+export function useDocumentNestingLimit(max = MAX_DOCUMENT_NESTING) {
+  return {
+    onParse({ params }: { params: { source: string | { body: string } } }) {
+      const source = typeof params.source === 'string' ? params.source : params.source.body;
+      const nesting = documentNesting(source, max);
+      if (nesting > max) {
+        throw new GraphQLError(`Document is nested more than ${max} levels deep`, { extensions: { code: 'VALIDATION_ERROR', http: { status: 400 } } });
+      }
+    },
   };
 }

@@ -9,7 +9,7 @@ import type { GraphQLContext } from './context.js';
 import { AppError } from '../errors.js';
 import { databaseUnavailableError, isDatabaseUnavailable } from '../db/unavailable.js';
 import { createLoaders } from './loaders.js';
-import { queryLimitsRule } from './query-limits.js';
+import { queryLimitsRule, useDocumentNestingLimit } from './query-limits.js';
 import { useSharedSubscriptionExecution } from '../live/shared-execution.js';
 
 export function internalError(): GraphQLError {
@@ -53,10 +53,12 @@ export function createGraphQLServer(schema: GraphQLSchema, deps: AppDeps, servic
       services,
       auth: req.auth ?? { kind: 'anonymous' },
       requestId: req.requestId,
+      clientIp: req.ip ?? 'unknown',
       loaders: createLoaders(services),
     }),
     plugins: [
       useGraphQLSSE({ endpoint: '/graphql/stream' }),
+      useDocumentNestingLimit(),
       useSharedSubscriptionExecution(),
       {
         onValidate: ({ addValidationRule }: { addValidationRule: (rule: unknown) => void }) => {

@@ -6,6 +6,8 @@ export function sendError(res: Response, requestId: string, code: ErrorCode, mes
   if (res.headersSent) return;
   // A database outage passes: tell clients (voting sites retry 5xx anyway) when to try again.
   if (code === 'SERVICE_UNAVAILABLE') res.setHeader('Retry-After', '5');
+  const retryAfter = (details as { retry_after_seconds?: unknown } | undefined)?.retry_after_seconds;
+  if (code === 'RATE_LIMITED' && typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
   res.status(ERROR_STATUS[code]).json(errorBody(code, message, requestId, details));
 }
 

@@ -162,7 +162,7 @@ describe.skipIf(databaseUnavailable)('providers (/v1/providers)', () => {
   });
 
   it('regenerating the secret kills the old one at once', async () => {
-    const made = (await create({ key: 'regen', name: 'Regen', auth_method: 'query', auth_field: 'k', votee_path: 'user' })).body.data;
+    const made = (await create({ key: 'regen', name: 'Regen', auth_method: 'query', auth_field: 'k', votee_path: 'user', payload_source: 'json' })).body.data;
     const first = await vote(hookPath(made.webhook_url), { user: 'alice' });
     expect(first.status).toBe(200);
     const regen = await app.request('POST', '/v1/providers/regen/regenerate-secret', { key: org.key });

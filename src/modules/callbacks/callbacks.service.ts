@@ -117,7 +117,8 @@ export function createCallbackService(deps: AppDeps) {
     return callback;
   }
 
-  async function checkTimeoutAndUrl(org: Organization, input: { timeoutMs?: number; url?: string }) {
+  /** `field` names the input the target came from: `url` for HTTP callbacks, `host` for Votifier ones. */
+  async function checkTimeoutAndUrl(org: Organization, input: { timeoutMs?: number; url?: string; field?: 'url' | 'host' }) {
     const problems = [];
     if (input.timeoutMs !== undefined) {
       const ceiling = PLAN_LIMITS[planOf(org)].callbackTimeoutMsCeiling;
@@ -127,7 +128,7 @@ export function createCallbackService(deps: AppDeps) {
     }
     if (input.url !== undefined) {
       const reason = await deps.http.checkTarget(input.url);
-      if (reason) problems.push({ field: 'url', message: reason });
+      if (reason) problems.push({ field: input.field ?? 'url', message: reason });
     }
     if (problems.length > 0) throw validationError(problems);
   }
@@ -145,7 +146,11 @@ export function createCallbackService(deps: AppDeps) {
     const votifier = input.kind === 'votifier';
     if (votifier) checkVotifier(input, true);
     else if (!input.url) throw validationError([{ field: 'url', message: 'is required' }]);
-    await checkTimeoutAndUrl(org, { timeoutMs: input.timeoutMs, url: votifier ? `http://${input.host}:${input.port ?? DEFAULT_VOTIFIER_PORT}/` : input.url });
+    await checkTimeoutAndUrl(org, {
+      timeoutMs: input.timeoutMs,
+      url: votifier ? `http://${input.host}:${input.port ?? DEFAULT_VOTIFIER_PORT}/` : input.url,
+      field: votifier ? 'host' : 'url',
+    });
     const limit = PLAN_LIMITS[planOf(org)].callbacks;
     const current = await prisma.callback.count({ where: { organizationId } });
     if (current >= limit) throw new AppError('PLAN_LIMIT', `Your plan allows ${limit} callbacks`, { limit, current });
@@ -187,6 +192,7 @@ export function createCallbackService(deps: AppDeps) {
     await checkTimeoutAndUrl(org, {
       timeoutMs: input.timeoutMs,
       url: votifier ? (input.host !== undefined || input.port !== undefined ? `http://${host}:${port}/` : undefined) : input.url,
+      field: votifier ? 'host' : 'url',
     });
     const { payloadTemplate: template, authSecret, token, publicKey, ...plain } = input;
     if (!votifier) for (const field of ['host', 'port', 'serviceName'] as const) delete plain[field];

@@ -4,7 +4,7 @@ import { requireViewer } from '../../auth/access.js';
 import { PLAN_LIMITS } from '../../auth/plans.js';
 import type { Provider } from '../../generated/sqlite/client.js';
 import { planOf } from '../organization/organization.service.js';
-import { providerWebhookUrl } from './provider-secret.js';
+import { providerWebhookUrl } from './auth-methods/registry.js';
 
 const events = (json: string | null) => (json ? (JSON.parse(json) as string[]) : null);
 
@@ -17,6 +17,11 @@ export const ProviderRef = builder.prismaObject('Provider', {
     authMethod: t.exposeString('authMethod'),
     authField: t.exposeString('authField'),
     authTimestampField: t.exposeString('authTimestampField', { nullable: true }),
+    signatureFormat: t.exposeString('signatureFormat', {
+      nullable: true,
+      description: 'hmac only: plain (HMAC of the body, or of <timestamp>.<body> with authTimestampField) or topgg (t=<unix>,v1=<hex>)',
+    }),
+    payloadSource: t.exposeString('payloadSource', { description: 'Where votes are read from: json or form body, or the query string' }),
     voteePath: t.exposeString('voteePath'),
     eventPath: t.exposeString('eventPath', { nullable: true }),
     voteEvents: t.stringList({ nullable: true, resolve: (p) => events(p.voteEventsJson) }),
@@ -78,6 +83,8 @@ const CreateProviderInput = builder.inputType('CreateProviderInput', {
     eventPath: t.string(),
     voteEvents: t.stringList(),
     testEvents: t.stringList(),
+    payloadSource: t.string({ description: 'json, form or query (default: query for query providers, json otherwise)' }),
+    signatureFormat: t.string({ description: 'hmac only: plain (default) or topgg' }),
     enabled: t.boolean(),
   }),
 });
@@ -93,6 +100,8 @@ const UpdateProviderInput = builder.inputType('UpdateProviderInput', {
     eventPath: t.string(),
     voteEvents: t.stringList(),
     testEvents: t.stringList(),
+    payloadSource: t.string({ description: 'json, form or query (default: query for query providers, json otherwise)' }),
+    signatureFormat: t.string({ description: 'hmac only: plain (default) or topgg' }),
   }),
 });
 

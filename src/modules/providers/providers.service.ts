@@ -10,10 +10,11 @@ import { utcDay } from '../../time.js';
 import type { Provider } from '../../generated/sqlite/client.js';
 import { findTemplate } from '../templates/catalogue.js';
 import { planOf } from '../organization/organization.service.js';
-import { AUTH_METHODS, generateProviderSecret, providerWebhookUrl } from './provider-secret.js';
+import { generateProviderSecret, pastedSecretSchema } from './provider-secret.js';
+import { HEADER_NAME, PAYLOAD_SOURCES, SIGNATURE_FORMATS, type AuthConfig, type PayloadSource } from './auth-methods/auth-method.js';
+import { AUTH_METHOD_NAMES, authMethodOf, providerWebhookUrl } from './auth-methods/registry.js';
 
 export const PROVIDER_KEY_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 
 const keySchema = z.string().regex(PROVIDER_KEY_PATTERN, 'must be 1-64 lowercase letters, digits, - or _, starting with a letter or digit');
 const pathSchema = z.string().max(200).refine(isValidPath, 'must be a dotted path such as user.name or $.data.votes[0].user');
@@ -26,24 +27,20 @@ const optionalFields = {
   eventPath: pathSchema.nullable().optional(),
   voteEvents: eventList.optional(),
   testEvents: eventList.optional(),
+  payloadSource: z.enum(PAYLOAD_SOURCES as [string, ...string[]], `must be one of ${PAYLOAD_SOURCES.join(', ')}`).optional(),
+  signatureFormat: z.enum(SIGNATURE_FORMATS as [string, ...string[]], `must be one of ${SIGNATURE_FORMATS.join(', ')}`).nullable().optional(),
 };
 
-const createSchema = z
-  .object({
-    key: keySchema,
-    name: nameSchema,
-    authMethod: z.enum(AUTH_METHODS as [string, ...string[]], 'must be header, url_path, query or hmac'),
-    authField: fieldSchema,
-    authValue: z.string().min(8, 'must be at least 8 characters (or "auto")').max(500).optional(),
-    voteePath: pathSchema,
-    enabled: z.boolean().optional(),
-    ...optionalFields,
-  })
-  .superRefine((v, ctx) => {
-    if ((v.authMethod === 'header' || v.authMethod === 'hmac') && !HEADER_NAME.test(v.authField)) {
-      ctx.addIssue({ code: 'custom', path: ['authField'], message: 'must be a valid HTTP header name' });
-    }
-  });
+const createSchema = z.object({
+  key: keySchema,
+  name: nameSchema,
+  authMethod: z.enum(AUTH_METHOD_NAMES as [string, ...string[]], `must be one of ${AUTH_METHOD_NAMES.join(', ')}`),
+  authField: fieldSchema,
+  authValue: pastedSecretSchema.optional(),
+  voteePath: pathSchema,
+  enabled: z.boolean().optional(),
+  ...optionalFields,
+});
 
 const updateSchema = z.object({
   key: keySchema.optional(),
@@ -53,6 +50,19 @@ const updateSchema = z.object({
   authField: fieldSchema.optional(),
   ...optionalFields,
 });
+
+/**
+ * A provider's whole auth configuration, checked by its method's rules (auth-methods/): the payload source it
+ * can vouch for, the signature format (hmac) and the fields that only apply to some methods.
+ */
+function checkAuthConfig(config: AuthConfig): void {
+  const method = authMethodOf(config.authMethod)!;
+  const problems = method.check(config);
+  if (!method.payloadSources.includes(config.payloadSource as PayloadSource)) {
+    problems.push({ field: 'payload_source', message: `must be one of ${method.payloadSources.join(', ')} for ${method.name} providers` });
+  }
+  if (problems.length > 0) throw validationError(problems);
+}
 
 export interface ProviderCounts {
   votesToday: number;
@@ -108,6 +118,8 @@ export function createProviderService(deps: AppDeps) {
         eventPath: template.eventPath,
         voteEvents: template.voteEvents,
         testEvents: template.testEvents,
+        payloadSource: template.method === 'GET' ? 'query' : 'json',
+        signatureFormat: template.signatureFormat === 'topgg' ? 'topgg' : template.authMethod === 'hmac' ? 'plain' : null,
         ...defined,
       };
       // A secret the site issues cannot be invented here: the site would never know it.
@@ -116,6 +128,15 @@ export function createProviderService(deps: AppDeps) {
       }
     }
     const parsed = parseInput(createSchema, { ...input, authValue: input.authValue === 'auto' ? undefined : input.authValue });
+    const method = authMethodOf(parsed.authMethod)!;
+    const auth: AuthConfig = {
+      authMethod: parsed.authMethod,
+      authField: parsed.authField,
+      authTimestampField: parsed.authTimestampField ?? null,
+      signatureFormat: parsed.signatureFormat ?? (parsed.authMethod === 'hmac' ? 'plain' : null),
+      payloadSource: parsed.payloadSource ?? method.defaultPayloadSource,
+    };
+    checkAuthConfig(auth);
     const org = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });
     const limit = PLAN_LIMITS[planOf(org)].providers;
     const current = await prisma.provider.count({ where: { organizationId } });
@@ -130,10 +151,8 @@ export function createProviderService(deps: AppDeps) {
         key: parsed.key,
         name: parsed.name,
         templateSlug: typeof templateRef === 'string' ? findTemplate(templateRef)?.slug ?? null : null,
-        authMethod: parsed.authMethod,
-        authField: parsed.authField,
+        ...auth,
         authValueEnc: deps.secrets.seal(secret),
-        authTimestampField: parsed.authTimestampField ?? null,
         voteePath: parsed.voteePath,
         eventPath: parsed.eventPath ?? null,
         voteEventsJson: toJson(parsed.voteEvents) ?? null,
@@ -151,10 +170,13 @@ export function createProviderService(deps: AppDeps) {
       const taken = await prisma.provider.findUnique({ where: { organizationId_key: { organizationId, key: input.key } }, select: { id: true } });
       if (taken) throw validationError([{ field: 'key', message: 'is already used by another provider' }]);
     }
-    const method = provider.authMethod;
-    if (input.authField !== undefined && (method === 'header' || method === 'hmac') && !HEADER_NAME.test(input.authField)) {
-      throw validationError([{ field: 'auth_field', message: 'must be a valid HTTP header name' }]);
-    }
+    checkAuthConfig({
+      authMethod: provider.authMethod,
+      authField: input.authField ?? provider.authField,
+      authTimestampField: input.authTimestampField !== undefined ? input.authTimestampField : provider.authTimestampField,
+      signatureFormat: input.signatureFormat !== undefined ? input.signatureFormat : provider.signatureFormat,
+      payloadSource: input.payloadSource ?? provider.payloadSource,
+    });
     const { voteEvents, testEvents, ...plain } = input;
     return prisma.provider.update({
       where: { id: provider.id },

@@ -18,7 +18,7 @@
  * missing, or a form-encoded 'false') is a vote, so no real vote can be dropped by an unexpected value.
  */
 
-export type AuthMethod = 'header' | 'url_path' | 'query' | 'hmac';
+import type { AuthMethod } from '../providers/auth-methods/auth-method.js';
 
 /**
  * How the site signs (used by docs and by tests that sign payload examples the way the site does):

@@ -1,5 +1,6 @@
 // The inbound hook as a mutation: the REST hook route passes the raw request (headers, query, exact body as
-// base64); the provider's secret, not an API key, authenticates it.
+// base64); the provider's secret, not an API key, authenticates it. Called on /graphql it has the hook's limits
+// (body size, budgets), which the ingest service applies to both.
 import { builder } from '../../graphql/builder.js';
 import { validationError } from '../../errors.js';
 import type { HookReceipt } from './ingest.service.js';
@@ -46,6 +47,6 @@ builder.mutationField('receiveVote', (t) =>
         headers: stringMap(input.headers, 'headers'),
         query: stringMap(input.query, 'query'),
         rawBody: Buffer.from(input.rawBodyBase64, 'base64'),
-      }),
+      }, { clientIp: ctx.clientIp }),
   }),
 );

@@ -5,12 +5,18 @@ import { createHash } from 'node:crypto';
 import type { AppDeps } from '../../app-deps.js';
 import { AppError, notFound, validationError } from '../../errors.js';
 import { readPath, readPathAsText } from '../../json-path.js';
-import { verifyHookAuth } from './hook-auth.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../json-depth.js';
+import { peekPoint, takePoint, type LimitOutcome } from '../../auth/rate-limits.js';
+import { authMethodOf } from '../providers/auth-methods/registry.js';
+import type { AuthenticatedContent } from '../providers/auth-methods/auth-method.js';
 import { SLUG_PATTERN } from '../organization/organization.service.js';
 import { PROVIDER_KEY_PATTERN } from '../providers/providers.service.js';
 import type { HookProvider, VoteStore } from './vote-store.js';
 import { createPgVoteStore } from './pg-vote-store.js';
 import { createSqliteVoteStore } from './sqlite-vote-store.js';
+
+/** Hook bodies larger than this are refused (413) on the hook route and in /graphql's receiveVote alike. */
+export const HOOK_BODY_LIMIT_BYTES = 64 * 1024;
 
 export interface HookDelivery {
   orgSlug: string;
@@ -22,6 +28,11 @@ export interface HookDelivery {
   rawBody: Buffer;
 }
 
+export interface HookCaller {
+  /** The sending client's address: refused deliveries are limited per address. */
+  clientIp: string;
+}
+
 export type HookReceipt =
   | { received: true; voteId: string; duplicate: boolean }
   | { received: true; test: true }
@@ -29,16 +40,26 @@ export type HookReceipt =
 
 export const MAX_VOTER_NAME_LENGTH = 256;
 
-function parsePayload(delivery: HookDelivery): unknown {
-  const contentType = (delivery.headers['content-type'] ?? '').toLowerCase();
-  const text = delivery.rawBody.toString('utf8');
-  if (delivery.method === 'GET' || text.trim() === '') return { ...delivery.query };
-  if (contentType.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw validationError([{ field: 'body', message: 'is not valid JSON (or application/x-www-form-urlencoded)' }], 'The vote body could not be read');
+const unreadable = (what: string) => validationError([{ field: 'body', message: `is not valid ${what}` }], 'The vote body could not be read');
+
+/** The vote's fields, read from what the sender's secret vouched for and from nothing else. */
+function parsePayload(content: AuthenticatedContent): unknown {
+  if (content.source === 'query') return content.params;
+  const text = content.body.toString('utf8');
+  if (content.source === 'form') {
+    // A flat object: a repeated name keeps its first value, like the query string.
+    const fields: Record<string, string> = {};
+    for (const [name, value] of new URLSearchParams(text)) fields[name] ??= value;
+    return fields;
   }
+  let payload: unknown;
+  try {
+    payload = JSON.parse(text);
+  } catch {
+    throw unreadable('JSON');
+  }
+  if (exceedsJsonDepth(payload)) throw validationError([{ field: 'body', message: `is nested deeper than ${MAX_JSON_DEPTH} levels` }]);
+  return payload;
 }
 
 function eventList(json: string | null): string[] | null {
@@ -47,16 +68,21 @@ function eventList(json: string | null): string[] | null {
   return Array.isArray(parsed) ? parsed.map(String) : null;
 }
 
-function dedupKeyOf(delivery: HookDelivery, provider: HookProvider): string {
-  const idem = delivery.headers['idempotency-key'] ?? delivery.headers['webhook-id'];
-  const hash = createHash('sha256');
-  if (idem) return hash.update(`idem:${idem}`).digest('hex');
-  if (delivery.rawBody.length > 0) return hash.update(delivery.rawBody).digest('hex');
-  // GET-style lists: the query without its secret is the delivery.
-  const query = Object.entries(delivery.query)
-    .filter(([k]) => k !== provider.authField)
-    .sort(([a], [b]) => a.localeCompare(b));
-  return hash.update(`query:${JSON.stringify(query)}`).digest('hex');
+/**
+ * What makes two deliveries the same vote (decisions.md §4, 10-minute window): the same content (what the
+ * secret vouched for: the body, or the query without its secret), or the same Idempotency-Key / webhook-id.
+ * Only unsigned deliveries get the second: a header nobody signed must never make a replayed signed body new,
+ * and a fresh key never makes the same content a new vote.
+ */
+function dedupKeysOf(content: AuthenticatedContent, headers: HookDelivery['headers']): { dedupKey: string; idempotencyKey: string | null } {
+  const sha = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
+  const dedupKey =
+    content.source === 'query'
+      ? sha(`query:${JSON.stringify(Object.entries(content.params).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))}`)
+      : sha(content.body);
+  const idem = headers['idempotency-key'] ?? headers['webhook-id'];
+  const signed = content.source !== 'query' && content.signed;
+  return { dedupKey, idempotencyKey: idem && !signed ? sha(`idem:${idem}`) : null };
 }
 
 function voterFrom(payload: unknown, voteePath: string): string {
@@ -68,35 +94,92 @@ function voterFrom(payload: unknown, voteePath: string): string {
   if (name.length > MAX_VOTER_NAME_LENGTH) {
     throw validationError([{ field: voteePath, message: `voter name is longer than ${MAX_VOTER_NAME_LENGTH} characters` }]);
   }
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(name)) {
+    throw validationError([{ field: voteePath, message: 'voter name must not contain control characters (NUL, line breaks, …)' }]);
+  }
   return name;
 }
+
+const rateLimited = (outcome: Extract<LimitOutcome, { allowed: false }>, message: string) =>
+  new AppError('RATE_LIMITED', `${message}; retry in ${outcome.retryAfterSeconds} s`, { retry_after_seconds: outcome.retryAfterSeconds });
 
 export function createIngestService(deps: AppDeps) {
   let store: VoteStore | null = null;
   const voteStore = () =>
     (store ??= deps.db.sqliteWriter ? createSqliteVoteStore(deps, deps.db.sqliteWriter) : createPgVoteStore(deps, deps.db.pool!));
 
-  async function receive(delivery: HookDelivery): Promise<HookReceipt> {
-    const votes = voteStore();
-    // Anything that cannot be a slug or key cannot name one (and never reaches the database).
-    if (!SLUG_PATTERN.test(delivery.orgSlug)) throw notFound(`Organization ${delivery.orgSlug}`);
-    if (!PROVIDER_KEY_PATTERN.test(delivery.providerKey)) throw notFound(`Provider ${delivery.providerKey}`);
-    const target = await votes.findTarget(delivery.orgSlug, delivery.providerKey);
-    if (!target) throw notFound(`Organization ${delivery.orgSlug}`);
-    const { org, provider } = target;
-    if (org.status === 'suspended') throw new AppError('ORG_SUSPENDED', 'This organization is suspended; the vote was not recorded');
-    if (!provider) throw notFound(`Provider ${delivery.providerKey}`);
+  const { limits } = deps;
 
-    const auth = verifyHookAuth(
-      provider,
-      deps.secrets.open(provider.authValueEnc),
-      { headers: delivery.headers, query: delivery.query, pathSecret: delivery.pathSecret ?? undefined, rawBody: delivery.rawBody },
-      deps.clock.now().getTime(),
-    );
-    if (!auth.ok) throw new AppError('AUTH_FAILED', `Hook authentication failed: ${auth.reason}`);
-    if (!provider.enabled) throw new AppError('PROVIDER_DISABLED', 'This provider is disabled; the vote was not recorded');
+  /**
+   * Refused deliveries are a stranger's, so they spend the sending address's budgets (per organization slug, and
+   * across all), never the organization's: its budget counts authenticated deliveries only.
+   */
+  async function refuseIfFailing(caller: HookCaller, failureKey: string): Promise<void> {
+    const [perSlug, perAddress] = await Promise.all([peekPoint(limits.hookFailures, failureKey), peekPoint(limits.ip, caller.clientIp)]);
+    for (const outcome of [perSlug, perAddress]) {
+      if (!outcome.allowed) throw rateLimited(outcome, 'Too many refused deliveries from this address');
+    }
+  }
 
-    const payload = parsePayload(delivery);
+  async function countFailure(caller: HookCaller, failureKey: string): Promise<void> {
+    await Promise.all([takePoint(limits.hookFailures, failureKey), takePoint(limits.ip, caller.clientIp)]);
+  }
+
+  async function receive(delivery: HookDelivery, caller: HookCaller): Promise<HookReceipt> {
+    // Slugs and keys are one case and already percent-decoded (Express decodes path parameters), so every
+    // spelling of an organization shares one budget and one lookup.
+    const orgSlug = delivery.orgSlug.toLowerCase();
+    const providerKey = delivery.providerKey.toLowerCase();
+    const failureKey = `${caller.clientIp}|${SLUG_PATTERN.test(orgSlug) ? orgSlug : '*'}`;
+    await refuseIfFailing(caller, failureKey);
+
+    let authenticated = false;
+    try {
+      if (delivery.rawBody.length > HOOK_BODY_LIMIT_BYTES) {
+        throw new AppError('PAYLOAD_TOO_LARGE', `Hook bodies are at most ${HOOK_BODY_LIMIT_BYTES} bytes`);
+      }
+      const votes = voteStore();
+      // Anything that cannot be a slug or key cannot name one (and never reaches the database).
+      if (!SLUG_PATTERN.test(orgSlug)) throw notFound(`Organization ${delivery.orgSlug}`);
+      if (!PROVIDER_KEY_PATTERN.test(providerKey)) throw notFound(`Provider ${delivery.providerKey}`);
+      const target = await votes.findTarget(orgSlug, providerKey);
+      if (!target) throw notFound(`Organization ${orgSlug}`);
+      const { org, provider } = target;
+      if (org.status === 'suspended') throw new AppError('ORG_SUSPENDED', 'This organization is suspended; the vote was not recorded');
+      if (!provider) throw notFound(`Provider ${providerKey}`);
+
+      const method = authMethodOf(provider.authMethod);
+      if (!method) throw new AppError('AUTH_FAILED', 'Hook authentication failed: unknown auth method');
+      const verified = method.verify(
+        provider,
+        deps.secrets.open(provider.authValueEnc),
+        { method: delivery.method.toUpperCase(), headers: delivery.headers, query: delivery.query, pathSecret: delivery.pathSecret ?? undefined, rawBody: delivery.rawBody },
+        deps.clock.now().getTime(),
+      );
+      if (!verified.ok) {
+        if (verified.code === 'VALIDATION_ERROR') throw validationError([{ field: verified.field ?? 'request', message: verified.reason }]);
+        throw new AppError('AUTH_FAILED', `Hook authentication failed: ${verified.reason}`);
+      }
+      authenticated = true;
+      const budget = await takePoint(limits.hooks, org.id);
+      if (!budget.allowed) throw rateLimited(budget, "Too many deliveries for this organization");
+      if (!provider.enabled) throw new AppError('PROVIDER_DISABLED', 'This provider is disabled; the vote was not recorded');
+      return await accept(votes, org, provider, verified.content, delivery.headers);
+    } catch (err) {
+      if (!authenticated && err instanceof AppError && err.code !== 'SERVICE_UNAVAILABLE') await countFailure(caller, failureKey);
+      throw err;
+    }
+  }
+
+  async function accept(
+    votes: VoteStore,
+    org: NonNullable<Awaited<ReturnType<VoteStore['findTarget']>>>['org'],
+    provider: HookProvider,
+    content: AuthenticatedContent,
+    headers: HookDelivery['headers'],
+  ): Promise<HookReceipt> {
+    const payload = parsePayload(content);
     if (provider.eventPath) {
       const value = readPath(payload, provider.eventPath);
       if (value !== undefined && value !== null) {
@@ -108,8 +191,8 @@ export function createIngestService(deps: AppDeps) {
       }
     }
     const voterName = voterFrom(payload, provider.voteePath);
-    const rawPayload = delivery.rawBody.length > 0 && delivery.method !== 'GET' ? delivery.rawBody.toString('utf8') : JSON.stringify(payload);
-    const stored = await votes.write({ org, provider, voterName, rawPayload, dedupKey: dedupKeyOf(delivery, provider), receivedAt: deps.clock.now() });
+    const rawPayload = content.source === 'json' ? content.body.toString('utf8') : JSON.stringify(payload);
+    const stored = await votes.write({ org, provider, voterName, rawPayload, ...dedupKeysOf(content, headers), receivedAt: deps.clock.now() });
     if (stored.id) {
       const event = { organizationId: org.id, voteId: stored.id, publicId: stored.publicId, providerKey: provider.key };
       deps.events.publish('voteWritten', event);

@@ -3,7 +3,7 @@
 // fixed number of statements whatever its size (locks, duplicates, organization facts, votes, jobs, two rollups),
 // and each caller's promise resolves only after its batch committed. Several instances may write at once:
 //   - two identical deliveries racing (even on two instances) serialize on a transaction-scoped advisory lock per
-//     (provider, dedup key), so the second one finds the first;
+//     (provider, dedup key) and (provider, idempotency key), so the second one finds the first;
 //   - every batch takes its locks in one global order (advisory locks by hash, then voter rows, then provider rows,
 //     each sorted), so batches never deadlock each other; a deadlock with other work is retried.
 import { randomUUID } from 'node:crypto';
@@ -45,6 +45,7 @@ const SQL = {
                'serverCallbackUrl', o."serverCallbackUrl") AS org,
              CASE WHEN p.id IS NULL THEN NULL ELSE json_build_object('id', p.id, 'key', p.key, 'authMethod', p."authMethod",
                'authField', p."authField", 'authValueEnc', p."authValueEnc", 'authTimestampField', p."authTimestampField",
+               'signatureFormat', p."signatureFormat", 'payloadSource', p."payloadSource",
                'voteePath', p."voteePath", 'eventPath', p."eventPath", 'voteEventsJson', p."voteEventsJson",
                'testEventsJson', p."testEventsJson", 'enabled', p.enabled) END AS provider
            FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(slug, key, i)
@@ -61,11 +62,17 @@ const SQL = {
   // both of its leading columns, and a time bound no index can take. Young statistics (autovacuum analyzed the
   // table while it was small) otherwise make ("providerId", "receivedAt") look as cheap, and prepared statements
   // keep that plan, which filters the whole window for every vote once the table has grown.
+  // The idempotency half looks the same up in its own index ($4: the vote's idempotency key, or null).
   duplicates: {
     text: `SELECT k.i::int AS i, v."publicId", (extract(epoch FROM v."receivedAt") * 1000)::float8 AS at
-           FROM unnest($1::text[], $2::text[], $3::timestamp(3)[]) WITH ORDINALITY AS k(p, d, since, i)
+           FROM unnest($1::text[], $2::text[], $3::timestamp(3)[], $4::text[]) WITH ORDINALITY AS k(p, d, since, idem, i)
            JOIN "Vote" AS v ON v."providerId" = k.p AND v."dedupKey" = k.d
-           WHERE v."receivedAt" + interval '0' >= k.since`,
+           WHERE v."receivedAt" + interval '0' >= k.since
+           UNION ALL
+           SELECT k.i::int AS i, v."publicId", (extract(epoch FROM v."receivedAt") * 1000)::float8 AS at
+           FROM unnest($1::text[], $2::text[], $3::timestamp(3)[], $4::text[]) WITH ORDINALITY AS k(p, d, since, idem, i)
+           JOIN "Vote" AS v ON v."providerId" = k.p AND v."idempotencyKey" = k.idem
+           WHERE k.idem IS NOT NULL AND v."receivedAt" + interval '0' >= k.since`,
   },
   // Per (organization, month): votes counted so far this month, the enabled callbacks, whether plugins poll.
   orgFacts: {
@@ -80,10 +87,10 @@ const SQL = {
   insertVotes: {
     name: 'vr_vote_insert',
     text: `INSERT INTO "Vote" (id, "publicId", "organizationId", "providerId", "voterName", "voterKey", "receivedAt", "rawPayload", "dedupKey",
-             "overLimit", "chatStatus", "callbackStatus", "callbackAttempts")
-           SELECT id, 'vt_' || id, o, p, n, k, r, raw, d, ol, cs, cbs, 0
+             "overLimit", "chatStatus", "callbackStatus", "callbackAttempts", "idempotencyKey")
+           SELECT id, 'vt_' || id, o, p, n, k, r, raw, d, ol, cs, cbs, 0, idem
            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamp(3)[], $7::text[], $8::text[], $9::boolean[],
-                       $10::text[], $11::text[]) AS v(id, o, p, n, k, r, raw, d, ol, cs, cbs)`,
+                       $10::text[], $11::text[], $12::text[]) AS v(id, o, p, n, k, r, raw, d, ol, cs, cbs, idem)`,
   },
   insertJobs: {
     name: 'vr_vote_jobs',
@@ -117,6 +124,9 @@ const SQL = {
 /** `timestamp(3)` columns hold UTC; an ISO string's offset is ignored on the cast, so this stores the UTC time. */
 const ts = (at: Date) => at.toISOString();
 
+/** The keys that make another delivery the same vote. */
+const keysOf = (vote: NewVote) => (vote.idempotencyKey ? [vote.dedupKey, vote.idempotencyKey] : [vote.dedupKey]);
+
 function byKey<T>(rows: Map<string, T>): T[] {
   return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
 }
@@ -126,11 +136,16 @@ export function createPgVoteStore(deps: AppDeps, pool: pg.Pool): VoteStore {
 
   async function writeBatch(query: Query, batch: NewVote[]): Promise<StoredVote[]> {
     const results: (StoredVote | null)[] = batch.map(() => null);
-    await query({ ...SQL.lock, values: [batch.map((v) => `${v.provider.id}:${v.dedupKey}`)] });
+    await query({ ...SQL.lock, values: [batch.flatMap((v) => keysOf(v).map((key) => `${v.provider.id}:${key}`))] });
 
     const dups = await query<{ i: number; publicId: string; at: number }>({
       ...SQL.duplicates,
-      values: [batch.map((v) => v.provider.id), batch.map((v) => v.dedupKey), batch.map((v) => ts(new Date(v.receivedAt.getTime() - DUPLICATE_WINDOW_MS)))],
+      values: [
+        batch.map((v) => v.provider.id),
+        batch.map((v) => v.dedupKey),
+        batch.map((v) => ts(new Date(v.receivedAt.getTime() - DUPLICATE_WINDOW_MS))),
+        batch.map((v) => v.idempotencyKey),
+      ],
     });
     const earliest = new Map<number, { publicId: string; at: number }>();
     for (const row of dups.rows) {
@@ -139,14 +154,13 @@ export function createPgVoteStore(deps: AppDeps, pool: pg.Pool): VoteStore {
     }
     for (const [i, row] of earliest) results[i - 1] = { id: null, publicId: row.publicId, duplicate: true };
 
-    // The same delivery twice in this batch: the later one is a duplicate of the earlier one.
+    // The same delivery twice in this batch (same content or same idempotency key): the later one is a duplicate.
     const firstInBatch = new Map<string, number>();
+    const firstOf = (vote: NewVote) => keysOf(vote).map((key) => firstInBatch.get(`${vote.provider.id}\u0000${key}`)).find((i) => i !== undefined);
     const fresh: number[] = [];
     batch.forEach((vote, i) => {
-      if (results[i]) return;
-      const key = `${vote.provider.id}\u0000${vote.dedupKey}`;
-      if (firstInBatch.has(key)) return;
-      firstInBatch.set(key, i);
+      if (results[i] || firstOf(vote) !== undefined) return;
+      for (const key of keysOf(vote)) firstInBatch.set(`${vote.provider.id}\u0000${key}`, i);
       fresh.push(i);
     });
 
@@ -165,7 +179,7 @@ export function createPgVoteStore(deps: AppDeps, pool: pg.Pool): VoteStore {
       for (const row of rows.rows) facts.set(`${row.organizationId}|${row.from}`, { used: row.used, callbacks: row.callbacks, pull: row.pull });
     }
 
-    const votes = { id: [] as string[], o: [] as string[], p: [] as string[], n: [] as string[], k: [] as string[], r: [] as string[], raw: [] as string[], d: [] as string[], ol: [] as boolean[], cs: [] as string[], cbs: [] as string[] };
+    const votes = { id: [] as string[], o: [] as string[], p: [] as string[], n: [] as string[], k: [] as string[], r: [] as string[], raw: [] as string[], d: [] as string[], ol: [] as boolean[], cs: [] as string[], cbs: [] as string[], idem: [] as (string | null)[] };
     const jobs = { id: [] as string[], o: [] as string[], v: [] as string[], c: [] as (string | null)[], kind: [] as string[], pr: [] as number[], ma: [] as number[], r: [] as string[] };
     const voterDays = new Map<string, { o: string; p: string; k: string; d: string; n: string; c: number; l: string; at: number }>();
     const providerDays = new Map<string, { o: string; p: string; d: string; c: number }>();
@@ -188,6 +202,7 @@ export function createPgVoteStore(deps: AppDeps, pool: pg.Pool): VoteStore {
       votes.r.push(at);
       votes.raw.push(batch[i].rawPayload);
       votes.d.push(batch[i].dedupKey);
+      votes.idem.push(batch[i].idempotencyKey);
       votes.ol.push(overLimit);
       const statuses = initialStatuses(planned);
       votes.cs.push(statuses.chatStatus);
@@ -219,12 +234,12 @@ export function createPgVoteStore(deps: AppDeps, pool: pg.Pool): VoteStore {
     }
     batch.forEach((vote, i) => {
       if (results[i]) return;
-      const first = results[firstInBatch.get(`${vote.provider.id}\u0000${vote.dedupKey}`)!]!;
+      const first = results[firstOf(vote)!]!;
       results[i] = { id: null, publicId: first.publicId, duplicate: true };
     });
 
     if (votes.id.length > 0) {
-      await query({ ...SQL.insertVotes, values: [votes.id, votes.o, votes.p, votes.n, votes.k, votes.r, votes.raw, votes.d, votes.ol, votes.cs, votes.cbs] });
+      await query({ ...SQL.insertVotes, values: [votes.id, votes.o, votes.p, votes.n, votes.k, votes.r, votes.raw, votes.d, votes.ol, votes.cs, votes.cbs, votes.idem] });
       if (jobs.id.length > 0) {
         await query({ ...SQL.insertJobs, values: [jobs.id, jobs.o, jobs.v, jobs.c, jobs.kind, jobs.pr, jobs.ma, jobs.r] });
       }

@@ -36,11 +36,14 @@ export function createSqliteVoteStore(deps: AppDeps, db: Sqlite.Database): VoteS
     'SELECT id, slug, plan, status, chatNotificationsEnabled, chatWebhookUrl, serverCallbackUrl FROM "Organization" WHERE slug = ?',
   );
   const providerByKey = db.prepare(
-    `SELECT id, key, authMethod, authField, authValueEnc, authTimestampField, voteePath, eventPath, voteEventsJson, testEventsJson, enabled
+    `SELECT id, key, authMethod, authField, authValueEnc, authTimestampField, signatureFormat, payloadSource, voteePath, eventPath, voteEventsJson, testEventsJson, enabled
      FROM "Provider" WHERE organizationId = ? AND key = ?`,
   );
   const findDuplicate = db.prepare(
     'SELECT publicId FROM "Vote" WHERE providerId = ? AND dedupKey = ? AND receivedAt >= ? ORDER BY receivedAt ASC LIMIT 1',
+  );
+  const findIdempotent = db.prepare(
+    'SELECT publicId FROM "Vote" WHERE providerId = ? AND idempotencyKey = ? AND receivedAt >= ? ORDER BY receivedAt ASC LIMIT 1',
   );
   const monthCount = db.prepare('SELECT COALESCE(SUM(count), 0) AS n FROM "ProviderDailyCount" WHERE organizationId = ? AND day >= ? AND day <= ?');
   const enabledCallbacks = db.prepare(
@@ -48,8 +51,8 @@ export function createSqliteVoteStore(deps: AppDeps, db: Sqlite.Database): VoteS
   );
   const activePluginTokens = db.prepare('SELECT COUNT(*) AS n FROM "PluginToken" WHERE organizationId = ? AND revokedAt IS NULL');
   const insertVote = db.prepare(
-    `INSERT INTO "Vote" (id, publicId, organizationId, providerId, voterName, voterKey, receivedAt, rawPayload, dedupKey, overLimit, chatStatus, callbackStatus, callbackAttempts)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
+    `INSERT INTO "Vote" (id, publicId, organizationId, providerId, voterName, voterKey, receivedAt, rawPayload, dedupKey, idempotencyKey, overLimit, chatStatus, callbackStatus, callbackAttempts)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
   );
   const insertJob = db.prepare(
     `INSERT INTO "DeliveryJob" (id, organizationId, voteId, callbackId, kind, status, priority, attempts, maxAttempts, runAt, createdAt, updatedAt)
@@ -74,7 +77,9 @@ export function createSqliteVoteStore(deps: AppDeps, db: Sqlite.Database): VoteS
     return batch.map((vote) => {
       const { org, provider, receivedAt } = vote;
       const at = receivedAt.getTime();
-      const dup = findDuplicate.get(provider.id, vote.dedupKey, at - DUPLICATE_WINDOW_MS) as { publicId: string } | undefined;
+      const since = at - DUPLICATE_WINDOW_MS;
+      const dup = (findDuplicate.get(provider.id, vote.dedupKey, since) ??
+        (vote.idempotencyKey ? findIdempotent.get(provider.id, vote.idempotencyKey, since) : undefined)) as { publicId: string } | undefined;
       if (dup) return { id: null, publicId: dup.publicId, duplicate: true };
 
       if (!used.has(org.id)) {
@@ -90,7 +95,7 @@ export function createSqliteVoteStore(deps: AppDeps, db: Sqlite.Database): VoteS
       const voterKey = vote.voterName.toLowerCase();
       const { chatStatus, callbackStatus } = initialStatuses(jobs);
       insertVote.run(
-        uuid, `vt_${uuid}`, org.id, provider.id, vote.voterName, voterKey, at, vote.rawPayload, vote.dedupKey, overLimit ? 1 : 0,
+        uuid, `vt_${uuid}`, org.id, provider.id, vote.voterName, voterKey, at, vote.rawPayload, vote.dedupKey, vote.idempotencyKey, overLimit ? 1 : 0,
         chatStatus,
         callbackStatus,
       );

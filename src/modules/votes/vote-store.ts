@@ -23,6 +23,8 @@ export interface HookProvider {
   authField: string;
   authValueEnc: string;
   authTimestampField: string | null;
+  signatureFormat: string | null;
+  payloadSource: string;
   voteePath: string;
   eventPath: string | null;
   voteEventsJson: string | null;
@@ -35,7 +37,10 @@ export interface NewVote {
   provider: HookProvider;
   voterName: string;
   rawPayload: string;
+  /** The delivery's content hash: the same content within the window is the same vote. */
   dedupKey: string;
+  /** Hash of an unsigned delivery's Idempotency-Key / webhook-id: the same key within the window is the same vote too. */
+  idempotencyKey: string | null;
   receivedAt: Date;
 }
 

@@ -36,6 +36,16 @@ export interface VotePage {
   pages: number;
 }
 
+/**
+ * CSV injection (OWASP): a spreadsheet runs a cell that starts with =, +, -, @, tab or carriage return as a
+ * formula, and voters choose their own names. Such a cell is written with a leading apostrophe, which spreadsheets
+ * show as text. README "Votes export" documents it.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+export function neutralizeFormulas(row: string[]): string[] {
+  return row.some((cell) => FORMULA_START.test(cell)) ? row.map((cell) => (FORMULA_START.test(cell) ? `'${cell}` : cell)) : row;
+}
+
 export function createVoteService(deps: AppDeps, stats: StatsService) {
   const { prisma } = deps.db;
 
@@ -119,6 +129,10 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
    * read transaction is held between chunks (SQLite's WAL can checkpoint meanwhile).
    */
   async function* exportRows(organizationId: string, input: { from?: string | null; to?: string | null }): AsyncGenerator<string[][]> {
+    for await (const batch of readExportRows(organizationId, input)) yield batch.map(neutralizeFormulas);
+  }
+
+  async function* readExportRows(organizationId: string, input: { from?: string | null; to?: string | null }): AsyncGenerator<string[][]> {
     const where = await filters(organizationId, input);
     if (deps.db.dialect === 'sqlite' && deps.db.sqlitePath) {
       yield* exportRowsSqlite(deps.db.sqlitePath, organizationId, parseRange(input, { from: null, to: null }));

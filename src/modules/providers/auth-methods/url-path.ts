@@ -1,0 +1,15 @@
+// `url_path`: the secret is the hook URL's last path segment.
+import { declaredContent, PAYLOAD_SOURCES, refused, secretsEqual, unsignedProblems, type AuthMethodDefinition } from './auth-method.js';
+
+export const urlPathMethod: AuthMethodDefinition = {
+  name: 'url_path',
+  payloadSources: PAYLOAD_SOURCES,
+  defaultPayloadSource: 'json',
+  check: unsignedProblems,
+  verify(_config, secret, request) {
+    if (!request.pathSecret) return refused('missing secret path segment');
+    if (!secretsEqual(request.pathSecret, secret)) return refused('wrong secret');
+    return declaredContent(_config, request);
+  },
+  webhookUrl: (base, _config, secret) => (secret === undefined ? base : `${base}/${encodeURIComponent(secret)}`),
+};
