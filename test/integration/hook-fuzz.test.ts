@@ -3,24 +3,13 @@
 import { Agent, request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { createHmac, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '../kit/prng.js';
 import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 import { hmacHex, signatureHeaders } from '../kit/signing.js';
 
 const SEED = 0x5eed_f00d;
 const REQUESTS = 600;
 const CONCURRENCY = 10;
-
-/** mulberry32: a tiny seeded PRNG, so every run throws the same requests. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface FuzzRequest {
   kind: string;

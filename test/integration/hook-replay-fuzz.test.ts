@@ -9,6 +9,7 @@
 import { Agent, request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { createHmac, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '../kit/prng.js';
 import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 import { signatureHeaders } from '../kit/signing.js';
 import { PROVIDER_TEMPLATES, type SignatureFormat } from '../../src/modules/templates/catalogue.js';
@@ -16,18 +17,6 @@ import { PROVIDER_TEMPLATES, type SignatureFormat } from '../../src/modules/temp
 const SEED = 0x0a11_ce55;
 const MUTATIONS = 1_000;
 const VOTER_FIELDS = ['user', 'username', 'player', 'p_resp', 'gtl_resp', 'hytale_username', 'data.user.name', 'voter.username', 'name'];
-
-/** mulberry32: a tiny seeded PRNG, so every run sends the same mutations. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Delivery {
   method: string;
