@@ -1,44 +1,64 @@
 // Refuses GraphQL operations that are too deep or too large before they run (fragments expanded, cycles cut):
 // the schema is a tree a few levels deep, so anything deeper or wider is abuse, not a dashboard.
 import { documentNesting, MAX_DOCUMENT_NESTING } from '../json-depth.js';
-import { GraphQLError, Kind, type ASTVisitor, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext } from 'graphql';
+import { GraphQLError, Kind, type ASTVisitor, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode, type ValidationContext } from 'graphql';
 
 export const MAX_DEPTH = 12;
+/**
+ * Introspection (`__schema`, `__type`) walks type references (`ofType` within `ofType` …): graphql-js's standard
+ * introspection query is 15 levels deep once its fragments are expanded, and other clients' (GraphiQL, Apollo,
+ * codegen) are alike. Their subtrees get this bound instead, still far below what a hostile `ofType` chain needs.
+ */
+export const MAX_INTROSPECTION_DEPTH = 24;
 export const MAX_FIELDS = 1_000;
 
-export function queryLimitsRule(maxDepth = MAX_DEPTH, maxFields = MAX_FIELDS) {
+const isIntrospection = (name: string) => name.startsWith('__') && name !== '__typename';
+
+export function queryLimitsRule(maxDepth = MAX_DEPTH, maxFields = MAX_FIELDS, maxIntrospectionDepth = MAX_INTROSPECTION_DEPTH) {
   return (context: ValidationContext): ASTVisitor => {
     const fragments = new Map<string, FragmentDefinitionNode>();
     for (const def of context.getDocument().definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
 
-    function measure(set: SelectionSetNode, depth: number, seen: Set<string>, count: { fields: number }): number {
-      let deepest = depth;
+    /** The deepest selection under `set`: over the schema's own fields, and inside introspection subtrees. */
+    interface Depths {
+      schema: number;
+      introspection: number;
+    }
+    function measure(set: SelectionSetNode, depth: number, inIntrospection: boolean, seen: Set<string>, count: { fields: number }): Depths {
+      const deepest: Depths = { schema: inIntrospection ? 0 : depth, introspection: inIntrospection ? depth : 0 };
+      const merge = (d: Depths) => {
+        deepest.schema = Math.max(deepest.schema, d.schema);
+        deepest.introspection = Math.max(deepest.introspection, d.introspection);
+      };
       for (const selection of set.selections) {
         if (count.fields > maxFields) return deepest;
         if (selection.kind === Kind.FIELD) {
           count.fields++;
-          if (selection.selectionSet) deepest = Math.max(deepest, measure(selection.selectionSet, depth + 1, seen, count));
+          const into = inIntrospection || isIntrospection(selection.name.value);
+          if (selection.selectionSet) merge(measure(selection.selectionSet, depth + 1, into, seen, count));
+          else merge({ schema: into ? 0 : depth, introspection: into ? depth : 0 });
         } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-          deepest = Math.max(deepest, measure(selection.selectionSet, depth, seen, count));
+          merge(measure(selection.selectionSet, depth, inIntrospection, seen, count));
         } else {
           const name = selection.name.value;
           const fragment = fragments.get(name);
           if (!fragment || seen.has(name)) continue; // unknown or cyclic: graphql's own rules report those
-          deepest = Math.max(deepest, measure(fragment.selectionSet, depth, new Set([...seen, name]), count));
+          merge(measure(fragment.selectionSet, depth, inIntrospection, new Set([...seen, name]), count));
         }
       }
       return deepest;
     }
 
+    const refuse = (message: string, node: OperationDefinitionNode) =>
+      context.reportError(new GraphQLError(message, { nodes: [node], extensions: { code: 'VALIDATION_ERROR', http: { status: 400 } } }));
+
     return {
       OperationDefinition(node) {
         const count = { fields: 0 };
-        const depth = measure(node.selectionSet, 1, new Set(), count);
-        if (depth > maxDepth) {
-          context.reportError(new GraphQLError(`Query is ${depth} levels deep; the limit is ${maxDepth}`, { nodes: [node], extensions: { code: 'VALIDATION_ERROR', http: { status: 400 } } }));
-        } else if (count.fields > maxFields) {
-          context.reportError(new GraphQLError(`Query selects more than ${maxFields} fields`, { nodes: [node], extensions: { code: 'VALIDATION_ERROR', http: { status: 400 } } }));
-        }
+        const depth = measure(node.selectionSet, 1, false, new Set(), count);
+        if (depth.schema > maxDepth) refuse(`Query is ${depth.schema} levels deep; the limit is ${maxDepth}`, node);
+        else if (depth.introspection > maxIntrospectionDepth) refuse(`Introspection is ${depth.introspection} levels deep; the limit is ${maxIntrospectionDepth}`, node);
+        else if (count.fields > maxFields) refuse(`Query selects more than ${maxFields} fields`, node);
       },
     };
   };

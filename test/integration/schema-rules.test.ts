@@ -47,11 +47,16 @@ describe.skipIf(databaseUnavailable)('GraphQL abuse limits', () => {
   });
 
   it('refuses queries that are too deep or too wide before running them', async () => {
-    const deep = `{ ${'__schema { types { fields { type { ofType { ofType { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } } } }'} }`;
+    const deep = `{ ${'organization { '.repeat(13)} slug ${'} '.repeat(13)} }`;
     const res = await app.request('POST', '/graphql', { body: { query: deep } });
     // Validation errors: nothing runs; Yoga answers application/json requests with 200 and `errors` (no `data`).
     expect(res.body.data).toBeUndefined();
-    expect(res.body.errors[0].message).toMatch(/levels deep/);
+    expect(res.body.errors[0].message).toMatch(/Query is 14 levels deep/);
+    // Introspection has room for the standard queries (graphql-clients.test.ts), not for an endless ofType chain.
+    const chain = `{ __schema { types { fields { type { ${'ofType { '.repeat(30)} name ${'} '.repeat(30)} } } } } }`;
+    const introspection = await app.request('POST', '/graphql', { body: { query: chain } });
+    expect(introspection.body.data).toBeUndefined();
+    expect(introspection.body.errors[0].message).toMatch(/Introspection is \d+ levels deep; the limit is 24/);
     const wide = `{ ${Array.from({ length: 1_100 }, (_, i) => `a${i}: templates { slug }`).join(' ')} }`;
     const many = await app.request('POST', '/graphql', { body: { query: wide } });
     expect(many.body.data).toBeUndefined();
