@@ -23,12 +23,12 @@ import { createGraphQLServer } from './graphql/yoga.js';
 import type { GraphQLContext } from './graphql/context.js';
 import { createLoaders } from './graphql/loaders.js';
 import { requestId } from './http/request-context.js';
-import { authenticate } from './http/authenticate.js';
+import { authenticate, refuseInvalidKey } from './http/authenticate.js';
 import { apiRateLimit } from './http/rate-limit.js';
 import { jsonDepthGuard } from './http/json-depth-guard.js';
 import { createRateLimits } from './auth/rate-limits.js';
 import { Redis } from 'ioredis';
-import { bodyParserError, sendError } from './http/error-response.js';
+import { bodyParserError, sendError, sendGraphQLError } from './http/error-response.js';
 import { HOOK_ROUTES, createRestRouter } from '../rest-compat/router.js';
 import { createDeliveryWorker, type DeliveryWorker } from './delivery/worker.js';
 import { createAlertScheduler, type AlertScheduler } from './alerts/scheduler.js';
@@ -110,7 +110,7 @@ export function buildHttpApp(
   app.use('/v1', createRestRouter(schema, contextFor, deps.logger));
 
   const yoga = createGraphQLServer(schema, deps, services);
-  app.use('/graphql', express.json({ limit: API_BODY_LIMIT }), jsonDepthGuard('graphql'), authenticate(services), apiRateLimit(limits), (req: Request, res: Response) => {
+  app.use('/graphql', express.json({ limit: API_BODY_LIMIT }), jsonDepthGuard('graphql'), authenticate(services), refuseInvalidKey, apiRateLimit(limits, 'graphql'), (req: Request, res: Response) => {
     // voteReceived over SSE: the live hub's shared fan-out; everything else (and every error) through yoga, which
     // receives Express's req/res as its server context (the `req` our context factory reads).
     if (req.path === '/' && liveHub.tryHandle(req, res, contextFor(req))) return;
@@ -120,15 +120,16 @@ export function buildHttpApp(
   app.use((req: Request, res: Response) => sendError(res, req.requestId, 'NOT_FOUND', `No route for ${req.method} ${req.path}`));
   // Express calls this only for errors: body-parser's, or anything a handler threw.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const send = req.originalUrl.startsWith('/graphql') ? sendGraphQLError : sendError;
     const known = bodyParserError(err);
-    if (known) return sendError(res, req.requestId, known.code, known.message, known.details);
+    if (known) return send(res, req.requestId, known.code, known.message, known.details);
     if (isDatabaseUnavailable(err)) {
       deps.logger.warn({ err: (err as Error).message, requestId: req.requestId, path: req.path }, 'database unavailable');
       const unavailable = databaseUnavailableError();
-      return sendError(res, req.requestId, unavailable.code, unavailable.message);
+      return send(res, req.requestId, unavailable.code, unavailable.message);
     }
     deps.logger.error({ err, requestId: req.requestId, path: req.path }, 'unhandled request error');
-    sendError(res, req.requestId, 'INTERNAL_ERROR', 'Internal server error');
+    send(res, req.requestId, 'INTERNAL_ERROR', 'Internal server error');
   });
   return app;
 }

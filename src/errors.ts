@@ -26,7 +26,11 @@ export interface FieldError {
   message: string;
 }
 
-/** A domain error. Extends GraphQLError so Yoga shows it unmasked; REST reads the same extensions. */
+/**
+ * A domain error. Extends GraphQLError so Yoga shows it unmasked; REST reads the same extensions and answers the
+ * table's status. On /graphql an error of a field that ran is answered 200 (GraphQL over HTTP: the response
+ * carries data), so no HTTP status travels in the extensions.
+ */
 export class AppError extends GraphQLError {
   readonly code: ErrorCode;
   readonly status: number;
@@ -35,7 +39,7 @@ export class AppError extends GraphQLError {
   constructor(code: ErrorCode, message: string, details?: unknown) {
     const status = ERROR_STATUS[code];
     super(message, {
-      extensions: { code, http: { status }, ...(details === undefined ? {} : { details }) },
+      extensions: { code, ...(details === undefined ? {} : { details }) },
     });
     this.code = code;
     this.status = status;

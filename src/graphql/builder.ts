@@ -77,7 +77,7 @@ function literalToJson(node: ValueNode, variables?: Record<string, unknown> | nu
 /** A JSON input nested deeper than MAX_JSON_DEPTH is refused here, whether it came as a variable or inline. */
 function boundedJson(value: unknown): unknown {
   if (exceedsJsonDepth(value)) {
-    throw new GraphQLError(`JSON value is nested deeper than ${MAX_JSON_DEPTH} levels`, { extensions: { code: 'VALIDATION_ERROR', http: { status: 400 } } });
+    throw new GraphQLError(`JSON value is nested deeper than ${MAX_JSON_DEPTH} levels`, { extensions: { code: 'VALIDATION_ERROR' } });
   }
   return value;
 }

@@ -50,7 +50,7 @@ export function queryLimitsRule(maxDepth = MAX_DEPTH, maxFields = MAX_FIELDS, ma
     }
 
     const refuse = (message: string, node: OperationDefinitionNode) =>
-      context.reportError(new GraphQLError(message, { nodes: [node], extensions: { code: 'VALIDATION_ERROR', http: { status: 400 } } }));
+      context.reportError(new GraphQLError(message, { nodes: [node], extensions: { code: 'VALIDATION_ERROR' } }));
 
     return {
       OperationDefinition(node) {
@@ -74,7 +74,7 @@ export function useDocumentNestingLimit(max = MAX_DOCUMENT_NESTING) {
       const source = typeof params.source === 'string' ? params.source : params.source.body;
       const nesting = documentNesting(source, max);
       if (nesting > max) {
-        throw new GraphQLError(`Document is nested more than ${max} levels deep`, { extensions: { code: 'VALIDATION_ERROR', http: { status: 400 } } });
+        throw new GraphQLError(`Document is nested more than ${max} levels deep`, { extensions: { code: 'VALIDATION_ERROR' } });
       }
     },
   };

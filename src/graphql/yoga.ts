@@ -13,7 +13,7 @@ import { queryLimitsRule, useDocumentNestingLimit } from './query-limits.js';
 import { useSharedSubscriptionExecution } from '../live/shared-execution.js';
 
 export function internalError(): GraphQLError {
-  return new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_ERROR', http: { status: 500 } } });
+  return new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_ERROR' } });
 }
 
 /** Keeps domain errors (and GraphQL's own validation errors); replaces anything unexpected with INTERNAL_ERROR. */

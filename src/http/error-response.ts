@@ -11,6 +11,18 @@ export function sendError(res: Response, requestId: string, code: ErrorCode, mes
   res.status(ERROR_STATUS[code]).json(errorBody(code, message, requestId, details));
 }
 
+/**
+ * /graphql's refusals before GraphQL runs (bad key, rate limit, body too large or too deep): the table's status,
+ * in GraphQL's response shape so GraphQL clients read them like any other error.
+ */
+export function sendGraphQLError(res: Response, requestId: string, code: ErrorCode, message: string, details?: unknown): void {
+  if (res.headersSent) return;
+  const retryAfter = (details as { retry_after_seconds?: unknown } | undefined)?.retry_after_seconds;
+  if (code === 'RATE_LIMITED' && typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
+  if (code === 'SERVICE_UNAVAILABLE') res.setHeader('Retry-After', '5');
+  res.status(ERROR_STATUS[code]).json({ errors: [{ message, extensions: { code, ...(details === undefined ? {} : { details }), request_id: requestId } }] });
+}
+
 /** body-parser's errors (bad JSON, too large, bad charset) in our vocabulary; null for anything else. */
 export function bodyParserError(err: unknown): { code: ErrorCode; message: string; details?: unknown } | null {
   const e = err as { type?: string; status?: number; limit?: number };

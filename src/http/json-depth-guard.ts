@@ -2,7 +2,7 @@
 // GraphQL variables, every /v1 body): VALIDATION_ERROR in the REST envelope, or as a GraphQL error on /graphql.
 import type { NextFunction, Request, Response } from 'express';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../json-depth.js';
-import { sendError } from './error-response.js';
+import { sendError, sendGraphQLError } from './error-response.js';
 
 const MESSAGE = `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`;
 const DETAILS = [{ field: 'body', message: `is nested deeper than ${MAX_JSON_DEPTH} levels` }];
@@ -10,7 +10,6 @@ const DETAILS = [{ field: 'body', message: `is nested deeper than ${MAX_JSON_DEP
 export function jsonDepthGuard(shape: 'rest' | 'graphql') {
   return (req: Request, res: Response, next: NextFunction) => {
     if (!exceedsJsonDepth(req.body)) return next();
-    if (shape === 'rest') return sendError(res, req.requestId, 'VALIDATION_ERROR', MESSAGE, DETAILS);
-    res.status(400).json({ errors: [{ message: MESSAGE, extensions: { code: 'VALIDATION_ERROR', details: DETAILS } }] });
+    (shape === 'rest' ? sendError : sendGraphQLError)(res, req.requestId, 'VALIDATION_ERROR', MESSAGE, DETAILS);
   };
 }

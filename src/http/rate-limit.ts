@@ -1,10 +1,10 @@
 // The /v1 and /graphql request budget as Express middleware (the budgets themselves: src/auth/rate-limits.ts).
 import type { NextFunction, Request, Response } from 'express';
 import { takePoint, type RateLimits } from '../auth/rate-limits.js';
-import { sendError } from './error-response.js';
+import { sendError, sendGraphQLError } from './error-response.js';
 
 /** /v1 and /graphql: the organization's budget when authenticated, the client IP's otherwise. */
-export function apiRateLimit(limits: RateLimits) {
+export function apiRateLimit(limits: RateLimits, shape: 'rest' | 'graphql' = 'rest') {
   return async (req: Request, res: Response, next: NextFunction) => {
     const auth = req.auth;
     const organizationId = auth?.kind === 'viewer' ? auth.viewer.organizationId : auth?.kind === 'plugin' ? auth.plugin.organizationId : null;
@@ -13,7 +13,7 @@ export function apiRateLimit(limits: RateLimits) {
     res.setHeader('X-RateLimit-Remaining', String(outcome.allowed ? outcome.remaining : 0));
     res.setHeader('X-RateLimit-Reset', String(outcome.resetSeconds));
     if (!outcome.allowed) {
-      return sendError(res, req.requestId, 'RATE_LIMITED', `Too many requests; retry in ${outcome.retryAfterSeconds} s`, {
+      return (shape === 'rest' ? sendError : sendGraphQLError)(res, req.requestId, 'RATE_LIMITED', `Too many requests; retry in ${outcome.retryAfterSeconds} s`, {
         retry_after_seconds: outcome.retryAfterSeconds,
       });
     }

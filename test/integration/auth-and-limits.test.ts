@@ -53,19 +53,32 @@ describe.skipIf(databaseUnavailable)('authentication, suspension and the error e
     expect((await app.request('GET', '/v1/api-keys', { key: victim.key })).status).toBe(200);
   });
 
-  it('GraphQL uses the same codes and HTTP statuses', async () => {
-    const gql = (query: string, key?: string) => app.request('POST', '/graphql', { key, body: { query } });
+  it('GraphQL uses the same codes; statuses follow GraphQL over HTTP (README "Errors")', async () => {
+    const gql = (query: string, key?: string, accept = 'application/json') => app.request('POST', '/graphql', { key, body: { query }, headers: { accept } });
+    // A field that ran and was refused: 200 with the field null and the code in its error.
     const anon = await gql('{ organization { id } }');
-    expect(anon.status).toBe(401);
+    expect(anon.status).toBe(200);
+    expect(anon.body.data).toEqual({ organization: null });
     expect(anon.body.errors[0].extensions.code).toBe('AUTH_REQUIRED');
     const scope = await gql('mutation { updateOrganization(input: {name: "x"}) { id } }', org.readKey);
-    expect(scope.status).toBe(403);
+    expect(scope.status).toBe(200);
     expect(scope.body.errors[0].extensions.code).toBe('INSUFFICIENT_SCOPE');
+    // A wrong key is refused before GraphQL runs.
+    const badKey = await gql('{ templates { slug } }', 'vr_live_not_a_real_key_0000000000000000');
+    expect(badKey.status).toBe(401);
+    expect(badKey.body.errors[0].extensions.code).toBe('INVALID_API_KEY');
+    // A document that does not validate: 400 with application/graphql-response+json, 200 with application/json.
+    const unknownJson = await gql('{ nope }', org.key);
+    expect(unknownJson.status).toBe(200);
+    expect(unknownJson.body.data).toBeUndefined();
+    const unknownGraphql = await gql('{ nope }', org.key, 'application/graphql-response+json');
+    expect(unknownGraphql.status).toBe(400);
+    expect(unknownGraphql.body.data).toBeUndefined();
     const starter = await app.createOrg({ plan: 'starter' });
     const plan = await gql('{ apiKeys { id } }', starter.key);
     expect(plan.body.errors[0].extensions).toMatchObject({ code: 'PLAN_UPGRADE_REQUIRED', details: { required_plan: 'growth', current_plan: 'starter' } });
     const invalid = await gql('mutation { updateOrganization(input: {slug: "BAD SLUG"}) { id } }', org.key);
-    expect(invalid.status).toBe(400);
+    expect(invalid.status).toBe(200);
     expect(invalid.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'slug' }] });
     const ok = await gql('{ organization { slug usage { votesLimit } } templates { slug } }', org.key);
     expect(ok.status).toBe(200);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getNamedType, isObjectType } from 'graphql';
+import { getNamedType, isNonNullType, isObjectType } from 'graphql';
 import { schema } from '../../src/graphql/schema.js';
 import { REST_ROUTES, prepareRoute } from '../../rest-compat/router.js';
 
@@ -14,6 +14,17 @@ describe('GraphQL schema rules', () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+
+  it('every root field that a plan or scope may refuse is nullable (a refusal empties only that field)', () => {
+    const nonNull: string[] = [];
+    for (const root of [schema.getQueryType(), schema.getMutationType()]) {
+      for (const field of Object.values(root!.getFields())) {
+        const options = (field.extensions?.pothosOptions ?? {}) as { authScopes?: { access?: unknown } };
+        if (options.authScopes?.access && isNonNullType(field.type)) nonNull.push(`${root!.name}.${field.name}`);
+      }
+    }
+    expect(nonNull).toEqual([]);
   });
 
   it('every REST route is a valid document against the schema', () => {

@@ -37,7 +37,7 @@ builder.queryField('apiKeys', (t) =>
   t.prismaField({
     type: ['ApiKey'],
     description: 'Active API keys (prefix and metadata only)',
-    authScopes: { access: { scope: 'read', plan: 'growth' } },
+    nullable: true, authScopes: { access: { scope: 'read', plan: 'growth' } },
     resolve: (query, _root, _args, ctx) =>
       ctx.deps.db.prisma.apiKey.findMany({
         ...query,
@@ -50,7 +50,7 @@ builder.queryField('apiKeys', (t) =>
 builder.mutationField('createApiKey', (t) =>
   t.field({
     type: CreatedApiKeyRef,
-    authScopes: { access: { scope: 'full', plan: 'growth' } },
+    nullable: true, authScopes: { access: { scope: 'full', plan: 'growth' } },
     args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.apiKeys.create(requireViewer(ctx.auth).organizationId, input),
   }),
@@ -60,7 +60,7 @@ builder.mutationField('revokeApiKey', (t) =>
   t.field({
     type: RevokedApiKey,
     description: 'Revokes a key at once',
-    authScopes: { access: { scope: 'full', plan: 'growth' } },
+    nullable: true, authScopes: { access: { scope: 'full', plan: 'growth' } },
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.apiKeys.revoke(requireViewer(ctx.auth).organizationId, String(id)),
   }),

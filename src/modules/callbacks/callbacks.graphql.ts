@@ -97,13 +97,13 @@ const defined = (input: object) => Object.fromEntries(Object.entries(input).filt
 const orgId = (ctx: { auth: Parameters<typeof requireViewer>[0] }) => requireViewer(ctx.auth).organizationId;
 
 builder.queryField('callbackVariables', (t) =>
-  t.field({ type: [TemplateVariableRef], authScopes: { access: { scope: 'read' } }, resolve: () => TEMPLATE_VARIABLES }),
+  t.field({ type: [TemplateVariableRef], nullable: true, authScopes: { access: { scope: 'read' } }, resolve: () => TEMPLATE_VARIABLES }),
 );
 
 builder.queryField('callbacks', (t) =>
   t.field({
     type: CallbackList,
-    authScopes: { access: { scope: 'read' } },
+    nullable: true, authScopes: { access: { scope: 'read' } },
     args: { includeDisabled: t.arg.boolean({ defaultValue: false }) },
     resolve: async (_root, { includeDisabled }, ctx) => {
       const viewer = requireViewer(ctx.auth);
@@ -119,7 +119,7 @@ builder.queryField('callbacks', (t) =>
 builder.queryField('callback', (t) =>
   t.field({
     type: CallbackRef,
-    authScopes: { access: { scope: 'read' } },
+    nullable: true, authScopes: { access: { scope: 'read' } },
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.callbacks.get(orgId(ctx), String(id)),
   }),
@@ -128,7 +128,7 @@ builder.queryField('callback', (t) =>
 builder.mutationField('createCallback', (t) =>
   t.field({
     type: CreatedCallbackRef,
-    authScopes: { access: { scope: 'full' } },
+    nullable: true, authScopes: { access: { scope: 'full' } },
     args: { input: t.arg({ type: CreateCallbackInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.callbacks.create(orgId(ctx), defined(input)),
   }),
@@ -137,7 +137,7 @@ builder.mutationField('createCallback', (t) =>
 builder.mutationField('updateCallback', (t) =>
   t.field({
     type: CallbackRef,
-    authScopes: { access: { scope: 'full' } },
+    nullable: true, authScopes: { access: { scope: 'full' } },
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateCallbackInput, required: true }) },
     resolve: (_root, { id, input }, ctx) => ctx.services.callbacks.update(orgId(ctx), String(id), defined(input)),
   }),
@@ -146,7 +146,7 @@ builder.mutationField('updateCallback', (t) =>
 builder.mutationField('deleteCallback', (t) =>
   t.field({
     type: DeletedCallback,
-    authScopes: { access: { scope: 'full' } },
+    nullable: true, authScopes: { access: { scope: 'full' } },
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.callbacks.remove(orgId(ctx), String(id)),
   }),
@@ -156,7 +156,7 @@ builder.mutationField('testCallback', (t) =>
   t.field({
     type: CallbackTest,
     description: 'Renders what a delivery would send, with sample values; nothing is sent',
-    authScopes: { access: { scope: 'full' } },
+    nullable: true, authScopes: { access: { scope: 'full' } },
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.callbacks.test(orgId(ctx), String(id)),
   }),
@@ -165,7 +165,7 @@ builder.mutationField('testCallback', (t) =>
 builder.mutationField('rotateCallbackSecret', (t) =>
   t.field({
     type: RotatedSecret,
-    authScopes: { access: { scope: 'full' } },
+    nullable: true, authScopes: { access: { scope: 'full' } },
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.callbacks.rotateSecret(orgId(ctx), String(id)),
   }),
@@ -187,7 +187,7 @@ builder.queryField('failingCallbacks', (t) =>
   t.field({
     type: [FailingCallback],
     description: 'For a dashboard: callbacks whose deliveries failed for good in the last 24 hours, most failures first',
-    authScopes: { access: { scope: 'read' } },
+    nullable: true, authScopes: { access: { scope: 'read' } },
     resolve: (_root, _args, ctx) => ctx.services.callbacks.failing(orgId(ctx)),
   }),
 );

@@ -93,7 +93,7 @@ builder.queryField('organization', (t) =>
   t.prismaField({
     type: 'Organization',
     description: "The caller's organization, with settings and usage",
-    authScopes: { access: { scope: 'read', allowSuspended: true } },
+    nullable: true, authScopes: { access: { scope: 'read', allowSuspended: true } },
     resolve: (query, _root, _args, ctx) =>
       ctx.deps.db.prisma.organization.findUniqueOrThrow({ ...query, where: { id: requireViewer(ctx.auth).organizationId } }),
   }),
@@ -103,7 +103,7 @@ builder.mutationField('updateOrganization', (t) =>
   t.prismaField({
     type: 'Organization',
     description: 'Partial update: only the fields given change',
-    authScopes: { access: { scope: 'full' } },
+    nullable: true, authScopes: { access: { scope: 'full' } },
     args: { input: t.arg({ type: UpdateOrganizationInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
       const { settings, ...rest } = defined(input);
@@ -120,7 +120,7 @@ builder.mutationField('testChatWebhook', (t) =>
   t.field({
     type: TestChatWebhookResult,
     description: 'Sends a sample message (marked as a test) to the given chat webhook',
-    authScopes: { access: { scope: 'full' } },
+    nullable: true, authScopes: { access: { scope: 'full' } },
     args: { input: t.arg({ type: TestChatWebhookInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.chatTest.send(requireViewer(ctx.auth).organizationId, defined(input)),
   }),

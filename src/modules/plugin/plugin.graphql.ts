@@ -63,13 +63,13 @@ const PullSettlement = builder.objectRef<{ voteId: string; status: string; retry
 });
 
 builder.queryField('pluginTokens', (t) =>
-  t.field({ type: PluginTokenList, authScopes: { access: { scope: 'read' } }, resolve: (_r, _a, ctx) => ctx.services.pull.listTokens(requireViewer(ctx.auth).organizationId) }),
+  t.field({ type: PluginTokenList, nullable: true, authScopes: { access: { scope: 'read' } }, resolve: (_r, _a, ctx) => ctx.services.pull.listTokens(requireViewer(ctx.auth).organizationId) }),
 );
 
 builder.mutationField('createPluginToken', (t) =>
   t.field({
     type: CreatedPluginToken,
-    authScopes: { access: { scope: 'full' } },
+    nullable: true, authScopes: { access: { scope: 'full' } },
     args: { name: t.arg.string({ required: true }) },
     resolve: (_r, { name }, ctx) => ctx.services.pull.createToken(requireViewer(ctx.auth).organizationId, { name }),
   }),
@@ -78,7 +78,7 @@ builder.mutationField('createPluginToken', (t) =>
 builder.mutationField('revokePluginToken', (t) =>
   t.field({
     type: Revoked,
-    authScopes: { access: { scope: 'full' } },
+    nullable: true, authScopes: { access: { scope: 'full' } },
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, { id }, ctx) => ctx.services.pull.revokeToken(requireViewer(ctx.auth).organizationId, String(id)),
   }),
@@ -88,7 +88,7 @@ builder.mutationField('pullVotes', (t) =>
   t.field({
     type: [PulledVote],
     description: 'Reserves unclaimed votes for this plugin (oldest first); waits up to waitSeconds (max 25) when none are waiting',
-    authScopes: { access: { scope: 'plugin' } },
+    nullable: true, authScopes: { access: { scope: 'plugin' } },
     args: { limit: t.arg.int(), waitSeconds: t.arg.int() },
     resolve: (_r, args, ctx) => {
       const plugin = requirePlugin(ctx.auth);
@@ -100,7 +100,7 @@ builder.mutationField('pullVotes', (t) =>
 builder.mutationField('claimPulledVote', (t) =>
   t.field({
     type: PullSettlement,
-    authScopes: { access: { scope: 'plugin' } },
+    nullable: true, authScopes: { access: { scope: 'plugin' } },
     args: { id: t.arg.string({ required: true }) },
     resolve: (_r, { id }, ctx) => {
       const plugin = requirePlugin(ctx.auth);
@@ -112,7 +112,7 @@ builder.mutationField('claimPulledVote', (t) =>
 builder.mutationField('failPulledVote', (t) =>
   t.field({
     type: PullSettlement,
-    authScopes: { access: { scope: 'plugin' } },
+    nullable: true, authScopes: { access: { scope: 'plugin' } },
     args: { id: t.arg.string({ required: true }), reason: t.arg.string() },
     resolve: (_r, { id, reason }, ctx) => {
       const plugin = requirePlugin(ctx.auth);

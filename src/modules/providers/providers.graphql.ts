@@ -110,7 +110,7 @@ const defined = (input: object) => Object.fromEntries(Object.entries(input).filt
 builder.queryField('providers', (t) =>
   t.field({
     type: ProviderList,
-    authScopes: { access: { scope: 'read' } },
+    nullable: true, authScopes: { access: { scope: 'read' } },
     resolve: async (_root, _args, ctx) => {
       const viewer = requireViewer(ctx.auth);
       return { providers: await ctx.services.providers.list(viewer.organizationId), limit: PLAN_LIMITS[planOf(viewer)].providers };
@@ -121,7 +121,7 @@ builder.queryField('providers', (t) =>
 builder.queryField('provider', (t) =>
   t.field({
     type: ProviderRef,
-    authScopes: { access: { scope: 'read' } },
+    nullable: true, authScopes: { access: { scope: 'read' } },
     args: { key: t.arg.string({ required: true }) },
     resolve: (_root, { key }, ctx) => ctx.services.providers.get(requireViewer(ctx.auth).organizationId, key),
   }),
@@ -130,7 +130,7 @@ builder.queryField('provider', (t) =>
 builder.mutationField('createProvider', (t) =>
   t.field({
     type: CreatedProvider,
-    authScopes: { access: { scope: 'full' } },
+    nullable: true, authScopes: { access: { scope: 'full' } },
     args: { input: t.arg({ type: CreateProviderInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.providers.create(requireViewer(ctx.auth).organizationId, defined(input)),
   }),
@@ -140,7 +140,7 @@ builder.mutationField('updateProvider', (t) =>
   t.field({
     type: ProviderRef,
     description: 'Partial update: only the fields given change',
-    authScopes: { access: { scope: 'full' } },
+    nullable: true, authScopes: { access: { scope: 'full' } },
     args: { key: t.arg.string({ required: true }), input: t.arg({ type: UpdateProviderInput, required: true }) },
     resolve: (_root, { key, input }, ctx) => ctx.services.providers.update(requireViewer(ctx.auth).organizationId, key, defined(input)),
   }),
@@ -150,7 +150,7 @@ builder.mutationField('deleteProvider', (t) =>
   t.field({
     type: DeletedProvider,
     description: 'Irreversible: removes the provider, all its votes and every count derived from them',
-    authScopes: { access: { scope: 'full' } },
+    nullable: true, authScopes: { access: { scope: 'full' } },
     args: { key: t.arg.string({ required: true }) },
     resolve: (_root, { key }, ctx) => ctx.services.providers.remove(requireViewer(ctx.auth).organizationId, key),
   }),
@@ -160,7 +160,7 @@ builder.mutationField('regenerateProviderSecret', (t) =>
   t.field({
     type: RegeneratedSecret,
     description: 'The old secret stops working at once; the new one is shown only here',
-    authScopes: { access: { scope: 'full' } },
+    nullable: true, authScopes: { access: { scope: 'full' } },
     args: { key: t.arg.string({ required: true }) },
     resolve: (_root, { key }, ctx) => {
       const viewer = requireViewer(ctx.auth);

@@ -79,13 +79,13 @@ const VoterStats = builder.objectRef<VoterStatsShape>('VoterStats').implement({
 const orgId = (ctx: { auth: Parameters<typeof requireViewer>[0] }) => requireViewer(ctx.auth).organizationId;
 
 builder.queryField('dashboardStats', (t) =>
-  t.field({ type: Dashboard, authScopes: { access: { scope: 'read', plan: 'growth' } }, resolve: (_r, _a, ctx) => ctx.services.stats.dashboard(orgId(ctx)) }),
+  t.field({ type: Dashboard, nullable: true, authScopes: { access: { scope: 'read', plan: 'growth' } }, resolve: (_r, _a, ctx) => ctx.services.stats.dashboard(orgId(ctx)) }),
 );
 
 builder.queryField('voteTrend', (t) =>
   t.field({
     type: Trend,
-    authScopes: { access: { scope: 'read', plan: 'growth' } },
+    nullable: true, authScopes: { access: { scope: 'read', plan: 'growth' } },
     args: { from: t.arg.string(), to: t.arg.string(), granularity: t.arg.string(), provider: t.arg.string() },
     resolve: (_r, args, ctx) => ctx.services.stats.trend(orgId(ctx), args),
   }),
@@ -94,7 +94,7 @@ builder.queryField('voteTrend', (t) =>
 builder.queryField('votesByProvider', (t) =>
   t.field({
     type: ProviderShares,
-    authScopes: { access: { scope: 'read', plan: 'growth' } },
+    nullable: true, authScopes: { access: { scope: 'read', plan: 'growth' } },
     args: { from: t.arg.string(), to: t.arg.string() },
     resolve: (_r, args, ctx) => ctx.services.stats.providerShare(orgId(ctx), args),
   }),
@@ -103,7 +103,7 @@ builder.queryField('votesByProvider', (t) =>
 builder.queryField('voterStats', (t) =>
   t.field({
     type: VoterStats,
-    authScopes: { access: { scope: 'read', plan: 'pro' } },
+    nullable: true, authScopes: { access: { scope: 'read', plan: 'pro' } },
     args: { voterName: t.arg.string({ required: true }), page: t.arg.int(), limit: t.arg.int(), provider: t.arg.string(), from: t.arg.string(), to: t.arg.string() },
     resolve: (_r, { voterName, ...args }, ctx) => ctx.services.stats.voter(orgId(ctx), voterName, args),
   }),
@@ -112,7 +112,7 @@ builder.queryField('voterStats', (t) =>
 builder.queryField('leaderboard', (t) =>
   t.field({
     type: Leaderboard,
-    authScopes: { access: { scope: 'read', plan: 'pro' } },
+    nullable: true, authScopes: { access: { scope: 'read', plan: 'pro' } },
     args: { days: t.arg.int(), limit: t.arg.int(), provider: t.arg.string() },
     resolve: (_r, args, ctx) => ctx.services.stats.leaderboard(orgId(ctx), args),
   }),

@@ -72,7 +72,7 @@ const Redelivered = builder.objectRef<{ voteId: string; requeued: number }>('Red
 builder.queryField('vote', (t) =>
   t.prismaField({
     type: 'Vote',
-    authScopes: { access: { scope: 'read', plan: 'growth' } },
+    nullable: true, authScopes: { access: { scope: 'read', plan: 'growth' } },
     args: { publicId: t.arg.string({ required: true }) },
     resolve: async (query, _root, { publicId }, ctx) => {
       const organizationId = requireViewer(ctx.auth).organizationId;
@@ -86,7 +86,7 @@ builder.mutationField('redeliverVote', (t) =>
   t.field({
     type: Redelivered,
     description: "Queues the vote's failed deliveries again",
-    authScopes: { access: { scope: 'full' } },
+    nullable: true, authScopes: { access: { scope: 'full' } },
     args: { publicId: t.arg.string({ required: true }) },
     resolve: (_root, { publicId }, ctx) => ctx.services.votes.redeliver(requireViewer(ctx.auth).organizationId, publicId),
   }),
@@ -111,7 +111,7 @@ builder.queryField('votes', (t) =>
   t.field({
     type: VotePageRef,
     description: 'Votes, newest first (starter plans: the last 10, without filters)',
-    authScopes: { access: { scope: 'read' } },
+    nullable: true, authScopes: { access: { scope: 'read' } },
     args: {
       page: t.arg.int(),
       limit: t.arg.int(),
@@ -143,7 +143,7 @@ export const EXPORT_COLUMNS = ['voter_name', 'provider', 'received_at', 'chat_st
 builder.queryField('voteExport', (t) =>
   t.field({
     type: VoteExport,
-    authScopes: { access: { scope: 'read', plan: 'growth' } },
+    nullable: true, authScopes: { access: { scope: 'read', plan: 'growth' } },
     args: { from: t.arg.string(), to: t.arg.string(), format: t.arg.string() },
     resolve: (_root, args, ctx) => {
       if ((args.format ?? 'csv') !== 'csv') throw validationError([{ field: 'format', message: 'must be csv' }]);
@@ -220,7 +220,7 @@ const VoteConnection = builder.objectRef<ConnectionArgs>('VoteConnection').imple
 builder.queryField('votesConnection', (t) =>
   t.field({
     type: VoteConnection,
-    authScopes: { access: { scope: 'read', plan: 'growth' } },
+    nullable: true, authScopes: { access: { scope: 'read', plan: 'growth' } },
     args: {
       first: t.arg.int(),
       after: t.arg.string(),
