@@ -1,6 +1,7 @@
 // graphql-yoga serving the Pothos schema at /graphql (GraphiQL for browsers, SSE subscriptions, masked errors).
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type GraphQLSchema } from 'graphql';
 import type { Request } from 'express';
 import type { AppDeps } from '../app-deps.js';
@@ -11,6 +12,22 @@ import { databaseUnavailableError, isDatabaseUnavailable } from '../db/unavailab
 import { createLoaders } from './loaders.js';
 import { queryLimitsRule, useDocumentNestingLimit } from './query-limits.js';
 import { useSharedSubscriptionExecution } from '../live/shared-execution.js';
+
+const GRAPHIQL_DEFAULT_QUERY = `# Vote Relay: put your API key in the Headers tab below (Authorization: Bearer vr_live_…),
+# then run this. The Docs panel (book icon) lists every query, mutation and the voteReceived subscription.
+{
+  organization { name slug plan usage { votesThisMonth votesLimit } }
+  providers { providers { key name enabled votesToday } }
+}
+`;
+
+/** The page is ~9 MB of inlined assets and the same for every request: rendered once per set of options. */
+let renderedGraphiQL: { key: string; html: string } | null = null;
+function renderGraphiQLOnce(options?: Parameters<typeof renderGraphiQL>[0]): string {
+  const key = JSON.stringify(options ?? {});
+  if (renderedGraphiQL?.key !== key) renderedGraphiQL = { key, html: renderGraphiQL(options) };
+  return renderedGraphiQL.html;
+}
 
 export function internalError(): GraphQLError {
   return new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_ERROR' } });
@@ -45,7 +62,15 @@ export function createGraphQLServer(schema: GraphQLSchema, deps: AppDeps, servic
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    graphiql: { title: 'Vote Relay GraphQL' },
+    // GraphiQL's assets are bundled in @graphql-yoga/render-graphiql and inlined into the page: nothing is loaded
+    // from another host, so it works offline. The headers tab opens with the one header every call needs.
+    renderGraphiQL: renderGraphiQLOnce,
+    graphiql: {
+      title: 'Vote Relay GraphQL',
+      headers: JSON.stringify({ Authorization: 'Bearer <your API key (vr_live_…)>' }, null, 2),
+      defaultEditorToolsVisibility: 'headers',
+      defaultQuery: GRAPHIQL_DEFAULT_QUERY,
+    },
     logging: false,
     maskedErrors: { maskError: (error) => maskUnexpected(error, deps) },
     context: ({ req }) => ({
