@@ -13,6 +13,8 @@ import { openDatabase } from './db/client.js';
 import { createSecretBox, resolveSecretKey } from './crypto/secret-box.js';
 import { createFeed } from './live/feed.js';
 import { createLiveHub, type LiveHub } from './live/sse-hub.js';
+import { createGraphQLWebSocket, type GraphQLWebSocket } from './live/graphql-ws.js';
+import proxyAddr from 'proxy-addr';
 import { createVotePubSub } from './live/vote-events.js';
 import { createOutboundHttp } from './net/outbound-http.js';
 import type { Resolver } from './net/ssrf-guard.js';
@@ -49,6 +51,8 @@ export interface RunningApp {
   services: Services;
   /** Scheduled admin alerts; tests drive `tick()` with an injected clock. */
   scheduler: AlertScheduler;
+  /** Live-feed subscribers served by the fan-out hub (SSE and WebSocket). */
+  liveSubscribers(): number;
 }
 
 const API_BODY_LIMIT = '1mb';
@@ -58,6 +62,7 @@ export function buildHttpApp(
   services: Services,
   isReady: () => boolean,
   liveHub: LiveHub = createLiveHub(deps, schema),
+  yoga = createGraphQLServer(schema, deps, services),
 ) {
   const app = express();
   app.disable('x-powered-by');
@@ -109,7 +114,6 @@ export function buildHttpApp(
   app.use('/v1', express.json({ limit: API_BODY_LIMIT }), jsonDepthGuard('rest'), authenticate(services), apiRateLimit(limits));
   app.use('/v1', createRestRouter(schema, contextFor, deps.logger));
 
-  const yoga = createGraphQLServer(schema, deps, services);
   app.use('/graphql', express.json({ limit: API_BODY_LIMIT }), jsonDepthGuard('graphql'), authenticate(services), refuseInvalidKey, apiRateLimit(limits, 'graphql'), (req: Request, res: Response) => {
     // voteReceived over SSE: the live hub's shared fan-out; everything else (and every error) through yoga, which
     // receives Express's req/res as its server context (the `req` our context factory reads).
@@ -146,6 +150,7 @@ function withListeningPort(config: Config, port: number): Config {
 export function createApp(config: Config, options: AppOptions = {}) {
   let server: Server | null = null;
   let liveHub: LiveHub | null = null;
+  let graphqlWs: GraphQLWebSocket | null = null;
   let deps: AppDeps | null = null;
   let services: Services | null = null;
   let worker: DeliveryWorker | null = null;
@@ -177,7 +182,10 @@ export function createApp(config: Config, options: AppOptions = {}) {
     };
     services = createServices(deps);
     liveHub = createLiveHub(deps, schema);
-    const app = buildHttpApp(deps, services, () => ready, liveHub);
+    const yoga = createGraphQLServer(schema, deps, services);
+    const app = buildHttpApp(deps, services, () => ready, liveHub, yoga);
+    const trusted = app.get('trust proxy fn') as Parameters<typeof proxyAddr>[1];
+    graphqlWs = createGraphQLWebSocket(deps, services, yoga, liveHub, (req) => proxyAddr(req, trusted));
     // Slow or idle clients must not hold sockets forever (slowloris): headers and the whole request have deadlines,
     // checked every second (Node's default check runs every 30 s). Long-lived SSE responses are not affected.
     server = createServer(
@@ -189,6 +197,10 @@ export function createApp(config: Config, options: AppOptions = {}) {
       },
       app,
     );
+    // WebSocket upgrades: graphql-ws on /graphql; anything else is refused.
+    server.on('upgrade', (req, socket, head) => {
+      if (!graphqlWs?.handleUpgrade(req, socket, head)) socket.destroy();
+    });
     server.listen(config.port, config.host);
     await once(server, 'listening');
     const port = (server.address() as AddressInfo).port;
@@ -201,7 +213,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
     if (config.alertsIntervalMs > 0) scheduler.start();
     ready = true;
     logger.info({ port, database: config.dialect }, 'vote relay listening');
-    return { url: `http://127.0.0.1:${port}`, port, deps, services, scheduler };
+    return { url: `http://127.0.0.1:${port}`, port, deps, services, scheduler, liveSubscribers: () => liveHub?.subscriberCount() ?? 0 };
   }
 
   /** Stops accepting, lets in-flight requests finish (bounded by SHUTDOWN_TIMEOUT_MS), then closes resources. */
@@ -210,6 +222,8 @@ export function createApp(config: Config, options: AppOptions = {}) {
     // Live streams end cleanly (`complete`) instead of holding the shutdown until its timeout.
     liveHub?.close();
     liveHub = null;
+    await graphqlWs?.close();
+    graphqlWs = null;
     if (server) {
       const closing = new Promise<void>((resolve) => server!.close(() => resolve()));
       server.closeIdleConnections();

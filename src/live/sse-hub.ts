@@ -1,5 +1,6 @@
-// Fan-out of `subscription { voteReceived }` over Server-Sent Events on /graphql (yoga's SSE, which is also the
-// graphql-sse protocol's distinct-connections mode), built for many subscribers per organization.
+// Fan-out of `subscription { voteReceived }` on /graphql, built for many subscribers per organization: over
+// Server-Sent Events (yoga's SSE, which is also the graphql-sse protocol's distinct-connections mode) and over
+// WebSocket (graphql-ws, live/graphql-ws.ts, which frames what this hub executes).
 //
 // Through yoga every subscriber had its own pipeline per event: pub/sub repeater, execution, serialisation, web
 // stream, socket write: ~100 µs each, so 1,000 dashboards × 500 votes/s needed 50 s of CPU per second and the
@@ -8,8 +9,8 @@
 //   executed and serialised once per group (one `next` frame), in event order;
 // - frames are written per group in coalesced flushes: every FLUSH_MS (scaled with the number of subscribers,
 //   5–50 ms), each subscriber gets one socket write with the same bytes;
-// - a subscriber whose socket holds more than MAX_BEHIND_BYTES unsent is cut off with a RATE_LIMITED error event
-//   (bounded memory; it may reconnect);
+// - a subscriber whose socket holds more than MAX_BEHIND_BYTES unsent is cut off with a RATE_LIMITED error
+//   (bounded memory; it may reconnect), on either transport;
 // - one source per organization on the feed (local or Redis), pings every 12 s, and revoked keys end their streams
 //   (revocation events, plus one batched re-check of every connected key every 15 s).
 // Requests this path does not take (anything but a valid, authorised, single-root-field voteReceived subscription,
@@ -22,6 +23,7 @@ import {
   GraphQLError,
   Kind,
   parse,
+  print,
   specifiedRules,
   validate,
   NoSchemaIntrospectionCustomRule,
@@ -30,6 +32,8 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import type { Request, Response } from 'express';
+import type { ExecutionResult } from 'graphql';
+import { Repeater } from '@repeaterjs/repeater';
 import type { AppDeps } from '../app-deps.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { queryLimitsRule } from '../graphql/query-limits.js';
@@ -43,10 +47,25 @@ const KEY_RECHECK_MS = 15_000;
 const MAX_BEHIND_BYTES = 1024 * 1024;
 const DOCUMENT_CACHE = 200;
 
+/** A graphql-ws subscription: results are handed to graphql-ws, which frames and sends them on `socket`. */
+interface WsSink {
+  push(result: ExecutionResult): void;
+  stop(): void;
+  socket: { bufferedAmount: number; close(code: number, reason: string): void };
+}
+
 interface Subscriber {
-  res: Response;
   viewer: Viewer;
   group: Group;
+  /** Server-Sent Events: frames are written to the response in coalesced flushes. */
+  res?: Response;
+  ws?: WsSink;
+}
+
+interface Frame {
+  /** The SSE frame (`event: next`), the same bytes for every SSE subscriber of the group. */
+  sse: string;
+  result: ExecutionResult;
 }
 
 interface Group {
@@ -58,7 +77,7 @@ interface Group {
   /** The subscription's `provider` argument: only that provider's votes. */
   provider: string | null;
   members: Set<Subscriber>;
-  pending: string[];
+  pending: Frame[];
 }
 
 interface OrgSource {
@@ -71,6 +90,14 @@ interface OrgSource {
 export interface LiveHub {
   /** Takes the request if it is a voteReceived SSE subscription this path serves; false hands it to yoga. */
   tryHandle(req: Request, res: Response, context: GraphQLContext): boolean;
+  /**
+   * A graphql-ws subscription this hub serves (a valid, authorised voteReceived), as the results graphql-ws sends;
+   * null hands it to the ordinary subscribe.
+   */
+  subscribe(
+    args: { document: DocumentNode; operationName?: string | null; variableValues?: Record<string, unknown> | null; contextValue: GraphQLContext },
+    socket: WsSink['socket'],
+  ): AsyncIterable<ExecutionResult> | null;
   subscriberCount(): number;
   close(): void;
 }
@@ -126,16 +153,30 @@ export function createLiveHub(deps: AppDeps, schema: GraphQLSchema): LiveHub {
     return document;
   }
 
+  const FELL_BEHIND: ExecutionResult = {
+    errors: [new GraphQLError('This subscriber fell too far behind; reconnect to resume', { extensions: { code: 'RATE_LIMITED' } })],
+  };
+
   function send(subscriber: Subscriber, chunk: string | Buffer) {
     const { res } = subscriber;
-    if (res.writableEnded || res.destroyed) return;
+    if (!res || res.writableEnded || res.destroyed) return;
     if (res.writableLength > MAX_BEHIND_BYTES) {
-      const error = { errors: [{ message: 'This subscriber fell too far behind; reconnect to resume', extensions: { code: 'RATE_LIMITED' } }] };
-      res.end(`event: next\ndata: ${JSON.stringify(error)}\n\nevent: complete\ndata:\n\n`);
+      res.end(`event: next\ndata: ${JSON.stringify(FELL_BEHIND)}\n\nevent: complete\ndata:\n\n`);
       remove(subscriber);
       return;
     }
     res.write(chunk);
+  }
+
+  function sendWs(subscriber: Subscriber, frames: Frame[]) {
+    const ws = subscriber.ws!;
+    if (ws.socket.bufferedAmount > MAX_BEHIND_BYTES) {
+      ws.push(FELL_BEHIND);
+      ws.stop();
+      remove(subscriber);
+      return;
+    }
+    for (const frame of frames) ws.push(frame.result);
   }
 
   function flush() {
@@ -143,9 +184,12 @@ export function createLiveHub(deps: AppDeps, schema: GraphQLSchema): LiveHub {
     for (const source of sources.values()) {
       for (const group of source.groups.values()) {
         if (group.pending.length === 0) continue;
-        const bytes = Buffer.from(group.pending.join(''));
-        group.pending.length = 0;
-        for (const subscriber of group.members) send(subscriber, bytes);
+        const frames = group.pending.splice(0);
+        let bytes: Buffer | null = null;
+        for (const subscriber of group.members) {
+          if (subscriber.ws) sendWs(subscriber, frames);
+          else send(subscriber, (bytes ??= Buffer.from(frames.map((f) => f.sse).join(''))));
+        }
       }
     }
   }
@@ -157,14 +201,11 @@ export function createLiveHub(deps: AppDeps, schema: GraphQLSchema): LiveHub {
     flushTimer = setTimeout(flush, delay);
   }
 
-  function frameOf(group: Group, event: VoteEvent): Promise<string> | string {
-    const done = (result: Awaited<ReturnType<typeof execute>>) => {
-      const errors = result.errors?.map((error) => {
-        const masked = maskUnexpected(error, deps) as GraphQLError;
-        const { http: _http, ...extensions } = (masked.extensions ?? {}) as Record<string, unknown>;
-        return { message: masked.message, ...(masked.path ? { path: masked.path } : {}), ...(Object.keys(extensions).length ? { extensions } : {}) };
-      });
-      return `event: next\ndata: ${JSON.stringify(errors ? { ...result, errors } : result)}\n\n`;
+  function frameOf(group: Group, event: VoteEvent): Promise<Frame> | Frame {
+    const done = (executed: Awaited<ReturnType<typeof execute>>): Frame => {
+      const errors = executed.errors?.map((error) => maskUnexpected(error, deps) as GraphQLError);
+      const result = errors ? { ...executed, errors } : executed;
+      return { sse: `event: next\ndata: ${JSON.stringify(result)}\n\n`, result };
     };
     // A fresh context per event: request-scoped loaders must not cache across a stream's lifetime.
     const contextValue: GraphQLContext = { ...group.context, loaders: createLoaders(group.context.services) };
@@ -185,8 +226,13 @@ export function createLiveHub(deps: AppDeps, schema: GraphQLSchema): LiveHub {
     });
   }
 
-  function end(subscriber: Subscriber) {
-    if (!subscriber.res.writableEnded) subscriber.res.end('event: complete\ndata:\n\n');
+  /** Ends a subscriber's stream; `revoked`: its key was revoked, so a WebSocket (authenticated once) closes too. */
+  function end(subscriber: Subscriber, revoked = false) {
+    if (subscriber.res && !subscriber.res.writableEnded) subscriber.res.end('event: complete\ndata:\n\n');
+    if (subscriber.ws) {
+      subscriber.ws.stop();
+      if (revoked) subscriber.ws.socket.close(4403, 'Forbidden: the API key was revoked');
+    }
     remove(subscriber);
   }
 
@@ -215,7 +261,7 @@ export function createLiveHub(deps: AppDeps, schema: GraphQLSchema): LiveHub {
       for (;;) {
         const next = await revocations.next();
         if (next.done) return;
-        for (const subscriber of subscribers) if (subscriber.viewer.apiKeyId === next.value.apiKeyId) end(subscriber);
+        for (const subscriber of subscribers) if (subscriber.viewer.apiKeyId === next.value.apiKeyId) end(subscriber, true);
       }
     })();
     source = created;
@@ -236,7 +282,7 @@ export function createLiveHub(deps: AppDeps, schema: GraphQLSchema): LiveHub {
   }
 
   const ping = setInterval(() => {
-    for (const subscriber of subscribers) send(subscriber, ':\n\n');
+    for (const subscriber of subscribers) if (subscriber.res) send(subscriber, ':\n\n'); // graphql-ws pings its own sockets
   }, PING_MS);
   ping.unref();
 
@@ -248,9 +294,37 @@ export function createLiveHub(deps: AppDeps, schema: GraphQLSchema): LiveHub {
       .then((keys) => new Set(keys.map((k) => k.id)))
       .catch(() => null);
     if (!live) return;
-    for (const subscriber of subscribers) if (!live.has(subscriber.viewer.apiKeyId)) end(subscriber);
+    for (const subscriber of subscribers) if (!live.has(subscriber.viewer.apiKeyId)) end(subscriber, true);
   }, KEY_RECHECK_MS);
   recheck.unref();
+
+  /** Adds a subscriber to its group (same document, variables, organization, scope and plan), creating it as needed. */
+  function join(
+    viewer: Viewer,
+    request: { query: string; document: DocumentNode; operationName: string | undefined; variables: Record<string, unknown> | undefined; context: GraphQLContext; provider: unknown },
+    sink: { res: Response } | { ws: WsSink },
+  ): Subscriber {
+    const key = JSON.stringify([request.query, request.operationName ?? null, request.variables ?? null, viewer.organizationId, viewer.scope, viewer.plan]);
+    const source = sourceFor(viewer.organizationId);
+    let group = source.groups.get(key);
+    if (!group) {
+      group = {
+        key,
+        document: request.document,
+        operationName: request.operationName,
+        variables: request.variables,
+        context: request.context,
+        provider: typeof request.provider === 'string' ? request.provider : null,
+        members: new Set(),
+        pending: [],
+      };
+      source.groups.set(key, group);
+    }
+    const subscriber: Subscriber = { viewer, group, ...sink };
+    group.members.add(subscriber);
+    subscribers.add(subscriber);
+    return subscriber;
+  }
 
   return {
     tryHandle(req, res, context) {
@@ -273,25 +347,38 @@ export function createLiveHub(deps: AppDeps, schema: GraphQLSchema): LiveHub {
       if (coerced.errors) return false;
       const field = schema.getSubscriptionType()!.getFields().voteReceived;
       const provider = getArgumentValues(field, operation.selectionSet.selections[0] as never, coerced.coerced).provider;
-      const key = JSON.stringify([params.query, params.operationName ?? null, params.variables ?? null, viewer.organizationId, viewer.scope, viewer.plan]);
 
       res.writeHead(200, { 'Content-Type': 'text/event-stream', Connection: 'keep-alive', 'Cache-Control': 'no-cache', 'Content-Encoding': 'none' });
       res.flushHeaders();
       res.write(':\n\n');
-      const source = sourceFor(viewer.organizationId);
-      let group = source.groups.get(key);
-      if (!group) {
-        group = {
-          key, document, operationName: params.operationName, variables: params.variables, context,
-          provider: typeof provider === 'string' ? provider : null, members: new Set(), pending: [],
-        };
-        source.groups.set(key, group);
-      }
-      const subscriber: Subscriber = { res, viewer, group };
-      group.members.add(subscriber);
-      subscribers.add(subscriber);
+      const subscriber = join(viewer, { query: params.query, document, operationName: params.operationName, variables: params.variables, context, provider }, { res });
       res.on('close', () => remove(subscriber));
       return true;
+    },
+    subscribe(args, socket) {
+      let viewer: Viewer | null;
+      try {
+        viewer = checkAccess(args.contextValue.auth, { scope: 'read' });
+      } catch {
+        return null; // the ordinary subscribe answers with the documented error
+      }
+      const operation = viewer ? getOperationAST(args.document, args.operationName) : null;
+      if (!viewer || !operation || !isVoteReceivedOnly(operation)) return null;
+      const variables = args.variableValues ?? undefined;
+      const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {});
+      if (coerced.errors) return null;
+      const field = schema.getSubscriptionType()!.getFields().voteReceived;
+      const provider = getArgumentValues(field, operation.selectionSet.selections[0] as never, coerced.coerced).provider;
+      const member = viewer;
+      return new Repeater<ExecutionResult>(async (push, stop) => {
+        const subscriber = join(
+          member,
+          { query: print(args.document), document: args.document, operationName: args.operationName ?? undefined, variables, context: args.contextValue, provider },
+          { ws: { push: (result) => void push(result), stop: () => stop(), socket } },
+        );
+        await stop;
+        remove(subscriber);
+      });
     },
     subscriberCount: () => subscribers.size,
     close() {
