@@ -15,7 +15,7 @@ export const statsRoutes: RestRoute[] = [
   {
     method: 'get',
     path: '/stats/trend',
-    document: `query ($from: String, $to: String, $granularity: String, $provider: String) {
+    document: `query ($from: String, $to: String, $granularity: Granularity, $provider: String) {
       voteTrend(from: $from, to: $to, granularity: $granularity, provider: $provider) { trend { date count } from to granularity } }`,
     variables: (req) => ({ from: req.query.from, to: req.query.to, granularity: req.query.granularity, provider: req.query.provider }),
     data: (r) => r.voteTrend,

@@ -14,7 +14,7 @@ export const voteRoutes: RestRoute[] = [
   {
     method: 'get',
     path: '/votes',
-    document: `query ($page: Int, $limit: Int, $provider: String, $from: String, $to: String, $voter: String, $chatStatus: String, $callbackStatus: String) {
+    document: `query ($page: Int, $limit: Int, $provider: String, $from: String, $to: String, $voter: String, $chatStatus: DeliveryStatus, $callbackStatus: DeliveryStatus) {
       votes(page: $page, limit: $limit, provider: $provider, from: $from, to: $to, voter: $voter, chatStatus: $chatStatus, callbackStatus: $callbackStatus) {
         page limit total pages votes { ${VOTE_FIELDS} } } }`,
     variables: (req) => ({

@@ -84,6 +84,22 @@ describe.skipIf(databaseUnavailable)('GraphQL clients: introspection and schema 
     expect(html).not.toMatch(/unpkg\.com|jsdelivr\.net|cdnjs|fonts\.googleapis/);
   });
 
+  it('enums validate REST and GraphQL input alike, and REST answers keep their lowercase strings', async () => {
+    const growth = await app.createOrg({ plan: 'growth' });
+    const trend = await app.request('GET', '/v1/stats/trend?granularity=year', { key: growth.key });
+    expect(trend.status).toBe(400);
+    expect(trend.body.error.details).toEqual([{ field: 'granularity', message: expect.stringMatching(/^must be one of (day|week|month), (day|week|month), (day|week|month)$/) }]);
+    const weekly = await app.request('GET', '/v1/stats/trend?granularity=week', { key: growth.key });
+    expect(weekly.body.data.granularity).toBe('week');
+    const key = await app.request('POST', '/v1/api-keys', { key: growth.key, body: { name: 'x', scope: 'admin' } });
+    expect(key.status).toBe(400);
+    expect(key.body.error.details).toEqual([{ field: 'scope', message: expect.stringMatching(/^must be one of (full, read|read, full)$/) }]);
+    const viaGraphql = await app.request('POST', '/graphql', { key: growth.key, body: { query: '{ voteTrend(granularity: year) { granularity } }' } });
+    expect(viaGraphql.body.errors[0].message).toMatch(/Granularity/);
+    const org = await app.request('GET', '/v1/organization', { key: growth.key });
+    expect(org.body.data).toMatchObject({ plan: 'growth', status: 'active', settings: { chat_message_type: 'simple' } });
+  });
+
   it('GRAPHQL_INTROSPECTION=false still refuses it', async () => {
     const hardened = await startTestApp({ GRAPHQL_INTROSPECTION: 'false' });
     try {

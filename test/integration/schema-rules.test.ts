@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getNamedType, isNonNullType, isObjectType } from 'graphql';
+import { getNamedType, isEnumType, isNonNullType, isObjectType, type GraphQLObjectType } from 'graphql';
 import { schema } from '../../src/graphql/schema.js';
 import { REST_ROUTES, prepareRoute } from '../../rest-compat/router.js';
 
@@ -25,6 +25,27 @@ describe('GraphQL schema rules', () => {
       }
     }
     expect(nonNull).toEqual([]);
+  });
+
+  it('closed sets are enums with the lowercase values REST shows', () => {
+    const enumOf = (type: string, field: string) => {
+      const named = getNamedType((schema.getType(type) as GraphQLObjectType).getFields()[field].type);
+      return isEnumType(named) ? named.getValues().map((v) => v.name).sort() : null;
+    };
+    expect(enumOf('Vote', 'chatStatus')).toEqual(['failed', 'pending', 'retrying', 'sent', 'skipped']);
+    expect(enumOf('Vote', 'callbackStatus')).toEqual(['failed', 'pending', 'retrying', 'sent', 'skipped']);
+    expect(enumOf('DeliveryJob', 'status')).toContain('running');
+    expect(enumOf('DeliveryJob', 'kind')).toEqual(['alert', 'callback', 'chat', 'legacy_callback', 'pull']);
+    expect(enumOf('Callback', 'kind')).toEqual(['http', 'votifier']);
+    expect(enumOf('Organization', 'plan')).toEqual(['business', 'growth', 'pro', 'starter']);
+    expect(enumOf('Organization', 'status')).toEqual(['active', 'suspended']);
+    expect(enumOf('OrganizationSettings', 'chatMessageType')).toEqual(['embed', 'simple']);
+    expect(enumOf('ApiKey', 'scope')).toEqual(['full', 'read']);
+    expect(enumOf('Trend', 'granularity')).toEqual(['day', 'month', 'week']);
+    expect(enumOf('Provider', 'authMethod')).toEqual(['header', 'hmac', 'query', 'url_path']);
+    expect(enumOf('Provider', 'payloadSource')).toEqual(['form', 'json', 'query']);
+    expect(enumOf('Provider', 'signatureFormat')).toEqual(['plain', 'topgg']);
+    expect(enumOf('ProviderTemplate', 'authMethod')).toEqual(['header', 'hmac', 'query', 'url_path']);
   });
 
   it('every REST route is a valid document against the schema', () => {

@@ -139,9 +139,13 @@ export function unclearError(answer: { status: number | null; text: string; erro
   } catch {
     return `not the JSON error envelope: ${describe}`;
   }
-  if (body?.error?.code !== expected.code) return `expected code ${expected.code}: ${describe}`;
-  if (typeof body.error.message !== 'string' || body.error.message.length === 0) return `no message: ${describe}`;
-  if (typeof body.meta?.request_id !== 'string') return `no meta.request_id: ${describe}`;
+  // The REST envelope, or (on /graphql, refused before GraphQL runs) GraphQL's own error shape.
+  const graphql = Array.isArray(body?.errors) ? body.errors[0] : null;
+  const error = graphql ? { code: graphql.extensions?.code, message: graphql.message } : body?.error;
+  const requestId = graphql ? graphql.extensions?.request_id : body?.meta?.request_id;
+  if (error?.code !== expected.code) return `expected code ${expected.code}: ${describe}`;
+  if (typeof error.message !== 'string' || error.message.length === 0) return `no message: ${describe}`;
+  if (typeof requestId !== 'string') return `no request id: ${describe}`;
   if (LEAKS.test(answer.text)) return `internal details in the body: ${describe}`;
   return null;
 }

@@ -3,12 +3,17 @@ import { builder } from '../../graphql/builder.js';
 import { requireViewer } from '../../auth/access.js';
 import type { CreatedApiKey } from './api-keys.service.js';
 
+export const ScopeEnum = builder.enumType('Scope', {
+  description: 'read: every query; full: everything',
+  values: ['read', 'full'] as string[],
+});
+
 builder.prismaObject('ApiKey', {
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
     prefix: t.exposeString('prefix'),
-    scope: t.exposeString('scope'),
+    scope: t.expose('scope', { type: ScopeEnum }),
     lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
@@ -21,7 +26,7 @@ const CreatedApiKeyRef = builder.objectRef<CreatedApiKey>('CreatedApiKey').imple
     name: t.exposeString('name'),
     key: t.exposeString('key'),
     prefix: t.exposeString('prefix'),
-    scope: t.exposeString('scope'),
+    scope: t.expose('scope', { type: ScopeEnum }),
   }),
 });
 
@@ -30,7 +35,7 @@ const RevokedApiKey = builder.objectRef<{ message: string; id: string }>('Revoke
 });
 
 const CreateApiKeyInput = builder.inputType('CreateApiKeyInput', {
-  fields: (t) => ({ name: t.string({ required: true }), scope: t.string({ required: true }) }),
+  fields: (t) => ({ name: t.string({ required: true }), scope: t.field({ type: ScopeEnum, required: true }) }),
 });
 
 builder.queryField('apiKeys', (t) =>

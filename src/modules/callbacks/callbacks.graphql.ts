@@ -8,11 +8,13 @@ import { planOf } from '../organization/organization.service.js';
 import { TEMPLATE_VARIABLES, type TemplateVariable } from '../../delivery/template-variables.js';
 import type { CreatedCallback } from './callbacks.service.js';
 
+const CallbackKindEnum = builder.enumType('CallbackKind', { description: 'http: a signed POST; votifier: the Votifier protocol', values: ['http', 'votifier'] as string[] });
+
 export const CallbackRef = builder.prismaObject('Callback', {
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
-    kind: t.exposeString('kind'),
+    kind: t.expose('kind', { type: CallbackKindEnum }),
     url: t.exposeString('url', { nullable: true }),
     host: t.exposeString('host', { nullable: true }),
     port: t.exposeInt('port', { nullable: true }),
@@ -89,7 +91,7 @@ const callbackFields = (t: any) => ({
   publicKey: t.string({ description: 'votifier v1: the RSA public key (PEM or base64)' }),
 });
 const CreateCallbackInput = builder.inputType('CreateCallbackInput', {
-  fields: (t) => ({ ...callbackFields(t), kind: t.string({ description: 'http (default) or votifier' }), name: t.string({ required: true }) }),
+  fields: (t) => ({ ...callbackFields(t), kind: t.field({ type: CallbackKindEnum, description: 'Default http' }), name: t.string({ required: true }) }),
 });
 const UpdateCallbackInput = builder.inputType('UpdateCallbackInput', { fields: (t) => callbackFields(t) });
 

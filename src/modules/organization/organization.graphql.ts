@@ -3,13 +3,19 @@ import { builder } from '../../graphql/builder.js';
 import { requireViewer } from '../../auth/access.js';
 import type { Organization } from '../../generated/sqlite/client.js';
 import type { Usage } from './organization.service.js';
+import { PLANS } from '../../auth/plans.js';
+
+// Closed sets as enums, with the lowercase values the REST interface shows.
+export const PlanEnum = builder.enumType('Plan', { description: 'Plans in order: starter, growth, pro, business', values: [...PLANS] as string[] });
+const OrganizationStatusEnum = builder.enumType('OrganizationStatus', { values: ['active', 'suspended'] as string[] });
+const MessageTypeEnum = builder.enumType('ChatMessageType', { description: 'simple: a text message; embed: a rich embed (Growth+)', values: ['simple', 'embed'] as string[] });
 
 const OrganizationSettings = builder.objectRef<Organization>('OrganizationSettings').implement({
   fields: (t) => ({
     chatWebhookUrl: t.exposeString('chatWebhookUrl', { nullable: true }),
     chatAdminWebhookUrl: t.exposeString('chatAdminWebhookUrl', { nullable: true }),
     chatNotificationsEnabled: t.exposeBoolean('chatNotificationsEnabled'),
-    chatMessageType: t.exposeString('chatMessageType'),
+    chatMessageType: t.expose('chatMessageType', { type: MessageTypeEnum }),
     chatMessageTemplate: t.exposeString('chatMessageTemplate'),
     chatEmbedTemplate: t.field({
       type: 'JSON',
@@ -39,8 +45,8 @@ builder.prismaObject('Organization', {
     id: t.exposeID('id'),
     slug: t.exposeString('slug'),
     name: t.exposeString('name'),
-    plan: t.exposeString('plan'),
-    status: t.exposeString('status'),
+    plan: t.expose('plan', { type: PlanEnum }),
+    status: t.expose('status', { type: OrganizationStatusEnum }),
     settings: t.field({ type: OrganizationSettings, resolve: (org) => org }),
     usage: t.field({ type: OrganizationUsage, resolve: (org, _args, ctx) => ctx.services.organizations.usage(org) }),
   }),
@@ -51,7 +57,7 @@ const OrganizationSettingsInput = builder.inputType('OrganizationSettingsInput',
     chatWebhookUrl: t.string(),
     chatAdminWebhookUrl: t.string(),
     chatNotificationsEnabled: t.boolean(),
-    chatMessageType: t.string(),
+    chatMessageType: t.field({ type: MessageTypeEnum }),
     chatMessageTemplate: t.string(),
     chatEmbedTemplate: t.field({ type: 'JSON' }),
     adminDailySummary: t.boolean(),
@@ -74,7 +80,7 @@ const UpdateOrganizationInput = builder.inputType('UpdateOrganizationInput', {
 const TestChatWebhookInput = builder.inputType('TestChatWebhookInput', {
   fields: (t) => ({
     webhookUrl: t.string({ required: true }),
-    messageType: t.string(),
+    messageType: t.field({ type: MessageTypeEnum }),
     messageTemplate: t.string(),
     embedTemplate: t.field({ type: 'JSON' }),
   }),

@@ -3,6 +3,8 @@ import { builder } from '../../graphql/builder.js';
 import { requirePlugin, requireViewer } from '../../auth/access.js';
 import type { Connection } from './pull.service.js';
 
+const PullStatusEnum = builder.enumType('PulledVoteStatus', { description: 'claimed: done; retrying: handed out again after a back-off; failed: given up', values: ['claimed', 'retrying', 'failed'] as string[] });
+
 interface TokenRow {
   id: string;
   name: string;
@@ -57,7 +59,7 @@ const PulledVote = builder.objectRef<Pulled>('PulledVote').implement({
 const PullSettlement = builder.objectRef<{ voteId: string; status: string; retryAt?: Date | null }>('PullSettlement').implement({
   fields: (t) => ({
     voteId: t.exposeString('voteId'),
-    status: t.exposeString('status'),
+    status: t.expose('status', { type: PullStatusEnum }),
     retryAt: t.field({ type: 'DateTime', nullable: true, resolve: (s) => s.retryAt ?? null }),
   }),
 });

@@ -5,6 +5,12 @@ import { PLAN_LIMITS } from '../../auth/plans.js';
 import type { Provider } from '../../generated/sqlite/client.js';
 import { planOf } from '../organization/organization.service.js';
 import { providerWebhookUrl } from './auth-methods/registry.js';
+import { AUTH_METHOD_NAMES } from './auth-methods/registry.js';
+import { PAYLOAD_SOURCES, SIGNATURE_FORMATS } from './auth-methods/auth-method.js';
+
+export const AuthMethodEnum = builder.enumType('AuthMethod', { description: 'How a voting site proves a delivery is its own', values: [...AUTH_METHOD_NAMES] as string[] });
+const PayloadSourceEnum = builder.enumType('PayloadSource', { description: 'Where a provider reads votes from', values: [...PAYLOAD_SOURCES] as string[] });
+const SignatureFormatEnum = builder.enumType('SignatureFormat', { description: 'hmac providers: how the signature is written', values: [...SIGNATURE_FORMATS] as string[] });
 
 const events = (json: string | null) => (json ? (JSON.parse(json) as string[]) : null);
 
@@ -14,14 +20,16 @@ export const ProviderRef = builder.prismaObject('Provider', {
     key: t.exposeString('key'),
     name: t.exposeString('name'),
     template: t.exposeString('templateSlug', { nullable: true }),
-    authMethod: t.exposeString('authMethod'),
+    authMethod: t.expose('authMethod', { type: AuthMethodEnum }),
     authField: t.exposeString('authField'),
     authTimestampField: t.exposeString('authTimestampField', { nullable: true }),
-    signatureFormat: t.exposeString('signatureFormat', {
+    signatureFormat: t.expose('signatureFormat', {
+      type: SignatureFormatEnum,
       nullable: true,
       description: 'hmac only: plain (HMAC of the body, or of <timestamp>.<body> with authTimestampField) or topgg (t=<unix>,v1=<hex>)',
     }),
-    payloadSource: t.exposeString('payloadSource', { description: 'Where votes are read from: json or form body, or the query string' }),
+    payloadSource: t.expose('payloadSource', {
+      type: PayloadSourceEnum, description: 'Where votes are read from: json or form body, or the query string' }),
     voteePath: t.exposeString('voteePath'),
     eventPath: t.exposeString('eventPath', { nullable: true }),
     voteEvents: t.stringList({ nullable: true, resolve: (p) => events(p.voteEventsJson) }),
@@ -55,7 +63,7 @@ const CreatedProvider = builder
       provider: t.field({ type: ProviderRef, resolve: (c) => c.provider }),
       key: t.string({ resolve: (c) => c.provider.key }),
       name: t.string({ resolve: (c) => c.provider.name }),
-      authMethod: t.string({ resolve: (c) => c.provider.authMethod }),
+      authMethod: t.field({ type: AuthMethodEnum, resolve: (c) => c.provider.authMethod }),
       authField: t.string({ resolve: (c) => c.provider.authField }),
       authValue: t.exposeString('secret'),
       webhookUrl: t.exposeString('webhookUrl'),
@@ -75,7 +83,7 @@ const CreateProviderInput = builder.inputType('CreateProviderInput', {
     template: t.string({ description: 'Template id or slug (GET /v1/templates); fills what is left out' }),
     key: t.string(),
     name: t.string(),
-    authMethod: t.string(),
+    authMethod: t.field({ type: AuthMethodEnum }),
     authField: t.string(),
     authValue: t.string({ description: 'The secret; "auto" or omitted generates one' }),
     authTimestampField: t.string(),
@@ -83,8 +91,8 @@ const CreateProviderInput = builder.inputType('CreateProviderInput', {
     eventPath: t.string(),
     voteEvents: t.stringList(),
     testEvents: t.stringList(),
-    payloadSource: t.string({ description: 'json, form or query (default: query for query providers, json otherwise)' }),
-    signatureFormat: t.string({ description: 'hmac only: plain (default) or topgg' }),
+    payloadSource: t.field({ type: PayloadSourceEnum, description: 'Default: query for query providers, json otherwise' }),
+    signatureFormat: t.field({ type: SignatureFormatEnum, description: 'hmac only; default plain' }),
     enabled: t.boolean(),
   }),
 });
@@ -100,8 +108,8 @@ const UpdateProviderInput = builder.inputType('UpdateProviderInput', {
     eventPath: t.string(),
     voteEvents: t.stringList(),
     testEvents: t.stringList(),
-    payloadSource: t.string({ description: 'json, form or query (default: query for query providers, json otherwise)' }),
-    signatureFormat: t.string({ description: 'hmac only: plain (default) or topgg' }),
+    payloadSource: t.field({ type: PayloadSourceEnum, description: 'Default: query for query providers, json otherwise' }),
+    signatureFormat: t.field({ type: SignatureFormatEnum, description: 'hmac only; default plain' }),
   }),
 });
 

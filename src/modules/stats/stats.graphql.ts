@@ -3,6 +3,8 @@ import { builder } from '../../graphql/builder.js';
 import { requireViewer } from '../../auth/access.js';
 import { VoteRef } from '../votes/votes.graphql.js';
 
+const GranularityEnum = builder.enumType('Granularity', { description: 'UTC buckets: a day, an ISO week (its Monday), a month (its first day)', values: ['day', 'week', 'month'] as string[] });
+
 interface Count {
   key: string;
   name: string;
@@ -35,7 +37,7 @@ const Trend = builder.objectRef<{ trend: { date: string; count: number }[]; from
     trend: t.field({ type: [TrendPoint], resolve: (d) => d.trend }),
     from: t.expose('from', { type: 'DateTime' }),
     to: t.expose('to', { type: 'DateTime' }),
-    granularity: t.exposeString('granularity'),
+    granularity: t.expose('granularity', { type: GranularityEnum }),
   }),
 });
 const ProviderShares = builder.objectRef<{ providers: (Count & { percentage: number })[]; total: number }>('ProviderShares').implement({
@@ -86,7 +88,7 @@ builder.queryField('voteTrend', (t) =>
   t.field({
     type: Trend,
     nullable: true, authScopes: { access: { scope: 'read', plan: 'growth' } },
-    args: { from: t.arg.string(), to: t.arg.string(), granularity: t.arg.string(), provider: t.arg.string() },
+    args: { from: t.arg.string(), to: t.arg.string(), granularity: t.arg({ type: GranularityEnum }), provider: t.arg.string() },
     resolve: (_r, args, ctx) => ctx.services.stats.trend(orgId(ctx), args),
   }),
 );

@@ -2,9 +2,16 @@
 import { builder } from '../../graphql/builder.js';
 import { requireViewer } from '../../auth/access.js';
 import { validationError } from '../../errors.js';
-import type { VotePage } from './votes.service.js';
+import { DELIVERY_STATUSES, type VotePage } from './votes.service.js';
 import { subscribeToVotes } from './vote-feed.js';
 import type { VoteEvent } from '../../live/vote-events.js';
+
+const DeliveryStatusEnum = builder.enumType('DeliveryStatus', { description: "A vote's chat or callback delivery", values: [...DELIVERY_STATUSES] as string[] });
+const JobStatusEnum = builder.enumType('DeliveryJobStatus', { description: 'running: claimed by a worker now', values: ['pending', 'running', 'retrying', 'sent', 'failed', 'skipped'] as string[] });
+const JobKindEnum = builder.enumType('DeliveryJobKind', {
+  description: 'chat: the chat notification; callback: a callback; legacy_callback: server_callback_url; pull: a plugin poll; alert: an admin alert',
+  values: ['chat', 'callback', 'legacy_callback', 'pull', 'alert'] as string[],
+});
 
 export const VoteRef = builder.prismaObject('Vote', {
   fields: (t) => ({
@@ -14,9 +21,9 @@ export const VoteRef = builder.prismaObject('Vote', {
     providerKey: t.string({ select: { provider: { select: { key: true } } }, resolve: (v) => v.provider.key }),
     providerName: t.string({ select: { provider: { select: { name: true } } }, resolve: (v) => v.provider.name }),
     receivedAt: t.expose('receivedAt', { type: 'DateTime' }),
-    chatStatus: t.exposeString('chatStatus'),
+    chatStatus: t.expose('chatStatus', { type: DeliveryStatusEnum }),
     chatSentAt: t.expose('chatSentAt', { type: 'DateTime', nullable: true }),
-    callbackStatus: t.exposeString('callbackStatus'),
+    callbackStatus: t.expose('callbackStatus', { type: DeliveryStatusEnum }),
     callbackSentAt: t.expose('callbackSentAt', { type: 'DateTime', nullable: true }),
     callbackAttempts: t.exposeInt('callbackAttempts'),
     overLimit: t.exposeBoolean('overLimit'),
@@ -28,14 +35,14 @@ export const VoteRef = builder.prismaObject('Vote', {
 builder.prismaObject('DeliveryJob', {
   fields: (t) => ({
     id: t.exposeID('id'),
-    kind: t.exposeString('kind'),
+    kind: t.expose('kind', { type: JobKindEnum }),
     callbackId: t.exposeString('callbackId', { nullable: true }),
     target: t.string({
       nullable: true,
       select: { callback: { select: { name: true } } },
       resolve: (j) => (j.kind === 'chat' ? 'chat_webhook_url' : j.kind === 'legacy_callback' ? 'server_callback_url' : j.callback?.name ?? null),
     }),
-    status: t.exposeString('status'),
+    status: t.expose('status', { type: JobStatusEnum }),
     attempts: t.exposeInt('attempts'),
     maxAttempts: t.exposeInt('maxAttempts'),
     nextAttemptAt: t.field({
@@ -53,7 +60,7 @@ builder.prismaObject('DeliveryAttempt', {
   fields: (t) => ({
     id: t.exposeID('id'),
     jobId: t.exposeString('jobId'),
-    kind: t.string({ select: { job: { select: { kind: true } } }, resolve: (a) => a.job.kind }),
+    kind: t.field({ type: JobKindEnum, select: { job: { select: { kind: true } } }, resolve: (a) => a.job.kind }),
     attempt: t.exposeInt('attempt'),
     target: t.exposeString('target'),
     statusCode: t.exposeInt('statusCode', { nullable: true }),
@@ -119,8 +126,8 @@ builder.queryField('votes', (t) =>
       from: t.arg.string(),
       to: t.arg.string(),
       voter: t.arg.string(),
-      chatStatus: t.arg.string(),
-      callbackStatus: t.arg.string(),
+      chatStatus: t.arg({ type: DeliveryStatusEnum }),
+      callbackStatus: t.arg({ type: DeliveryStatusEnum }),
     },
     resolve: (_root, args, ctx) => {
       const viewer = requireViewer(ctx.auth);
@@ -228,8 +235,8 @@ builder.queryField('votesConnection', (t) =>
       from: t.arg.string(),
       to: t.arg.string(),
       voter: t.arg.string(),
-      chatStatus: t.arg.string(),
-      callbackStatus: t.arg.string(),
+      chatStatus: t.arg({ type: DeliveryStatusEnum }),
+      callbackStatus: t.arg({ type: DeliveryStatusEnum }),
     },
     resolve: (_root, args, ctx) => ctx.services.votes.connection(requireViewer(ctx.auth).organizationId, args),
   }),
