@@ -11,6 +11,8 @@ import { sseReader, type SseReader } from '../kit/sse.js';
 import { TEST_SECRET_KEY, databaseUnavailable, dialect, testDatabaseUrl, uniqueSlug, createOwnPostgresDatabase } from '../kit/app.js';
 import { runCli, startServerProcess, type ServerProcess } from '../kit/processes.js';
 import { startReceiver, type Receiver } from '../kit/receiver.js';
+import { createClient as createWsClient } from 'graphql-ws';
+import WebSocket from 'ws';
 
 const SHARED_REDIS_URL = 'redis://127.0.0.1:6379';
 const SUBSCRIPTION = 'subscription { voteReceived { publicId voterName } }';
@@ -185,6 +187,23 @@ describe.skipIf(databaseUnavailable || dialect !== 'postgresql')('several instan
     }
     onA.close();
     onB.close();
+  }, 60_000);
+
+  it('a graphql-ws subscriber on one instance receives the votes posted to the other', async () => {
+    const client = createWsClient({ url: `${a!.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${org.key}` }, retryAttempts: 0 });
+    const seen: { publicId: string; voterName: string }[] = [];
+    const stop = client.subscribe({ query: SUBSCRIPTION }, { next: (v: any) => void seen.push(v.data.voteReceived), error: () => {}, complete: () => {} });
+    try {
+      await eventually(async () => (await feedListeners(redis, org.id)) >= 2, 5_000, 'both instances listening in redis');
+      await new Promise((r) => setTimeout(r, 200));
+      const viaB = await vote(b!, org.hookPath, 'WsViaB');
+      expect(viaB.status, JSON.stringify(viaB.body)).toBe(200);
+      await eventually(() => seen.length >= 1, 2_000, 'vote posted to B seen over WebSocket on A');
+      expect(seen).toEqual([{ publicId: viaB.body.data.vote_id, voterName: 'WsViaB' }]);
+    } finally {
+      stop();
+      await client.dispose();
+    }
   }, 60_000);
 
   it('the daily summary is sent exactly once although both instances check every 200 ms', async () => {
