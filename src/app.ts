@@ -28,6 +28,7 @@ import { requestId } from './http/request-context.js';
 import { authenticate, refuseInvalidKey } from './http/authenticate.js';
 import { apiRateLimit } from './http/rate-limit.js';
 import { jsonDepthGuard } from './http/json-depth-guard.js';
+import { dashboard } from './http/dashboard.js';
 import { createRateLimits } from './auth/rate-limits.js';
 import { Redis } from 'ioredis';
 import { bodyParserError, sendError, sendGraphQLError } from './http/error-response.js';
@@ -120,6 +121,9 @@ export function buildHttpApp(
     if (req.path === '/' && liveHub.tryHandle(req, res, contextFor(req))) return;
     return yoga(req, res);
   });
+
+  // The dashboard at / (after every API route, so none of them can be shadowed by a page).
+  app.use(dashboard());
 
   app.use((req: Request, res: Response) => sendError(res, req.requestId, 'NOT_FOUND', `No route for ${req.method} ${req.path}`));
   // Express calls this only for errors: body-parser's, or anything a handler threw.

@@ -1,6 +1,6 @@
 // API keys: list (Growth+), create (value shown once), revoke.
 import { builder } from '../../graphql/builder.js';
-import { requireViewer } from '../../auth/access.js';
+import { requireViewer, type Viewer } from '../../auth/access.js';
 import type { CreatedApiKey } from './api-keys.service.js';
 
 export const ScopeEnum = builder.enumType('Scope', {
@@ -18,6 +18,23 @@ builder.prismaObject('ApiKey', {
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
+
+const ViewerRef = builder.objectRef<Viewer>('Viewer').implement({
+  description: 'The caller: which key it signed in with and what that key may do',
+  fields: (t) => ({
+    apiKeyId: t.exposeID('apiKeyId'),
+    scope: t.expose('scope', { type: ScopeEnum }),
+  }),
+});
+
+builder.queryField('viewer', (t) =>
+  t.field({
+    type: ViewerRef,
+    description: 'The API key of this request (a dashboard disables writes for a read key)',
+    nullable: true, authScopes: { access: { scope: 'read', allowSuspended: true } },
+    resolve: (_root, _args, ctx) => requireViewer(ctx.auth),
+  }),
+);
 
 const CreatedApiKeyRef = builder.objectRef<CreatedApiKey>('CreatedApiKey').implement({
   description: 'A new API key; `key` is shown only here',

@@ -1,0 +1,86 @@
+// Sign-in with an API key, then the dashboard: one urql client per key, pages behind a navigation bar.
+import { useMemo, useState } from 'react';
+import { Provider as UrqlProvider, useQuery } from 'urql';
+import { BrowserRouter, NavLink, Navigate, Route, Routes } from 'react-router';
+import { graphql } from './gql';
+import { createGraphQLClient } from './client';
+import { clearKey, readKey, saveKey } from './session';
+import { SignIn } from './pages/SignIn';
+import { Overview } from './pages/Overview';
+import { Providers } from './pages/Providers';
+import { Votes } from './pages/Votes';
+import { AccessContext, type Access } from './access';
+
+const ViewerQuery = graphql(`
+  query Viewer {
+    viewer { scope }
+    organization { name slug plan }
+  }
+`);
+
+export function App() {
+  const [apiKey, setApiKey] = useState<string | null>(readKey);
+  const [stream, setStream] = useState<'connected' | 'lost'>('connected');
+  const client = useMemo(() => (apiKey ? createGraphQLClient(apiKey, setStream) : null), [apiKey]);
+  if (!apiKey || !client) {
+    return (
+      <SignIn
+        onSignIn={(key) => {
+          saveKey(key);
+          setApiKey(key);
+        }}
+      />
+    );
+  }
+  const signOut = () => {
+    clearKey();
+    setApiKey(null);
+  };
+  return (
+    <UrqlProvider value={client}>
+      <BrowserRouter>
+        <Shell signOut={signOut} stream={stream} />
+      </BrowserRouter>
+    </UrqlProvider>
+  );
+}
+
+function Shell({ signOut, stream }: { signOut: () => void; stream: 'connected' | 'lost' }) {
+  const [{ data, error, fetching }] = useQuery({ query: ViewerQuery });
+  if (fetching && !data) return <p className="loading" role="status">Loading…</p>;
+  if (error && !data?.organization) {
+    const invalid = error.networkError || error.graphQLErrors.some((e) => e.extensions?.code === 'INVALID_API_KEY');
+    return (
+      <main className="signin">
+        <p role="alert" className="error">{invalid ? 'This API key is not valid (unknown, malformed or revoked).' : error.message}</p>
+        <button onClick={signOut}>Sign in again</button>
+      </main>
+    );
+  }
+  const access: Access = { scope: data?.viewer?.scope ?? 'read', plan: data?.organization?.plan ?? 'starter' };
+  return (
+    <AccessContext.Provider value={access}>
+      <header className="topbar">
+        <strong className="brand">Vote Relay</strong>
+        <span className="org">{data?.organization?.name}</span>
+        <nav aria-label="Main">
+          <NavLink to="/" end>Overview</NavLink>
+          <NavLink to="/providers">Providers</NavLink>
+          <NavLink to="/votes">Votes</NavLink>
+        </nav>
+        <span className="spacer" />
+        {stream === 'lost' && <span className="badge warn" role="status">Live feed reconnecting…</span>}
+        <span className="badge" title="The API key's scope">{access.scope === 'full' ? 'full access' : 'read only'}</span>
+        <button className="link" onClick={signOut}>Sign out</button>
+      </header>
+      <main className="page">
+        <Routes>
+          <Route path="/" element={<Overview />} />
+          <Route path="/providers" element={<Providers />} />
+          <Route path="/votes" element={<Votes />} />
+          <Route path="*" element={<Navigate to="/" replace />} />
+        </Routes>
+      </main>
+    </AccessContext.Provider>
+  );
+}

@@ -1,0 +1,164 @@
+// Providers: the list (enabled toggle, votes today/total) and a new provider from the template catalogue, whose
+// webhook URL and secret are shown once, beside the site's own setup steps.
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { graphql } from '../gql';
+import { READ_ONLY_REASON, useAccess } from '../access';
+import { FieldErrors, fieldErrorsOf } from '../field-errors';
+
+const ProvidersQuery = graphql(`
+  query Providers {
+    providers { count limit providers { id key name authMethod enabled webhookUrl votesToday votesTotal } }
+    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }
+  }
+`);
+
+const SetEnabled = graphql(`
+  mutation SetProviderEnabled($key: String!, $enabled: Boolean!) {
+    updateProvider(key: $key, input: { enabled: $enabled }) { id enabled }
+  }
+`);
+
+const CreateFromTemplate = graphql(`
+  mutation CreateProviderFromTemplate($input: CreateProviderInput!) {
+    createProvider(input: $input) { id key name authValue webhookUrl }
+  }
+`);
+
+export function Providers() {
+  const access = useAccess();
+  const readOnly = access.scope !== 'full';
+  const [{ data, fetching }, refetch] = useQuery({ query: ProvidersQuery });
+  const [, setEnabled] = useMutation(SetEnabled);
+  if (fetching && !data) return <p className="loading" role="status">Loading providers…</p>;
+  const list = data?.providers;
+  return (
+    <>
+      <h1>Providers</h1>
+      {list && (
+        <p className="muted">
+          {list.count} of {list.limit} providers on your plan.
+        </p>
+      )}
+      {list && list.providers.length === 0 && <p className="empty">No provider yet: add one from a template below.</p>}
+      {list && list.providers.length > 0 && (
+        <div className="table-wrap"><table className="list">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Key</th>
+              <th scope="col">Auth</th>
+              <th scope="col" className="num">Today</th>
+              <th scope="col" className="num">Total</th>
+              <th scope="col">Enabled</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.providers.map((p) => (
+              <tr key={p.id}>
+                <td>{p.name}</td>
+                <td><code>{p.key}</code></td>
+                <td>{p.authMethod}</td>
+                <td className="num">{p.votesToday}</td>
+                <td className="num">{p.votesTotal}</td>
+                <td>
+                  <input
+                    type="checkbox"
+                    aria-label={`${p.name} enabled`}
+                    checked={p.enabled}
+                    disabled={readOnly}
+                    title={readOnly ? READ_ONLY_REASON : undefined}
+                    onChange={(e) => void setEnabled({ key: p.key, enabled: e.target.checked }).then(() => refetch({ requestPolicy: 'network-only' }))}
+                  />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table></div>
+      )}
+      {data?.templates && <NewProvider templates={data.templates} readOnly={readOnly} onCreated={() => refetch({ requestPolicy: 'network-only' })} />}
+    </>
+  );
+}
+
+type Template = { id: string; slug: string; name: string; description: string; websiteUrl: string; authMethod: string; authKeySource?: string | null; setupInstructions: string };
+
+function NewProvider({ templates, readOnly, onCreated }: { templates: Template[]; readOnly: boolean; onCreated: () => void }) {
+  const [slug, setSlug] = useState(templates[0]?.slug ?? '');
+  const [key, setKey] = useState('');
+  const [secret, setSecret] = useState('');
+  const [result, create] = useMutation(CreateFromTemplate);
+  const [created, setCreated] = useState<{ name: string; authValue: string; webhookUrl: string; steps: string } | null>(null);
+  const template = templates.find((t) => t.slug === slug);
+  const siteIssues = template && !template.authKeySource;
+  const errors = fieldErrorsOf(result.error);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!template) return;
+    const input = { template: template.slug, ...(key ? { key } : {}), ...(siteIssues ? { authValue: secret } : {}) };
+    const answer = await create({ input });
+    const made = answer.data?.createProvider;
+    if (made) {
+      setCreated({ name: made.name, authValue: made.authValue, webhookUrl: made.webhookUrl, steps: template.setupInstructions });
+      setKey('');
+      setSecret('');
+      onCreated();
+    }
+  };
+  return (
+    <section className="card" aria-labelledby="new-provider-title">
+      <h2 id="new-provider-title">Add a provider</h2>
+      {created ? (
+        <div className="once" role="status">
+          <p>
+            <strong>{created.name}</strong> is ready. Copy these now: the secret is shown only once.
+          </p>
+          <CopyField label="Webhook URL" value={created.webhookUrl} />
+          <CopyField label="Secret" value={created.authValue} />
+          <h3>Set it up on the site</h3>
+          <p className="steps">{created.steps}</p>
+          <button onClick={() => setCreated(null)}>Done</button>
+        </div>
+      ) : (
+        <form onSubmit={submit}>
+          <label htmlFor="template">Voting site</label>
+          <select id="template" value={slug} onChange={(e) => setSlug(e.target.value)}>
+            {templates.map((t) => (
+              <option key={t.slug} value={t.slug}>{t.name}</option>
+            ))}
+          </select>
+          {template && <p className="muted">{template.description}</p>}
+          <label htmlFor="provider-key">Key (optional, defaults to {template?.slug})</label>
+          <input id="provider-key" value={key} onChange={(e) => setKey(e.target.value)} aria-invalid={!!errors.key} />
+          <FieldErrors errors={errors} field="key" />
+          {siteIssues && (
+            <>
+              <label htmlFor="provider-secret">Secret that {template?.name} gives you</label>
+              <input id="provider-secret" value={secret} onChange={(e) => setSecret(e.target.value)} aria-invalid={!!errors.auth_value} />
+              <FieldErrors errors={errors} field="auth_value" />
+            </>
+          )}
+          <FieldErrors errors={errors} field="*" />
+          <button type="submit" disabled={readOnly || result.fetching} title={readOnly ? READ_ONLY_REASON : undefined}>
+            Create provider
+          </button>
+          {readOnly && <p className="muted">{READ_ONLY_REASON}</p>}
+        </form>
+      )}
+    </section>
+  );
+}
+
+export function CopyField({ label, value }: { label: string; value: string }) {
+  const [copied, setCopied] = useState(false);
+  const id = `copy-${label.toLowerCase().replace(/\W+/g, '-')}`;
+  return (
+    <div className="copy">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} readOnly value={value} onFocus={(e) => e.target.select()} />
+      <button type="button" onClick={() => void navigator.clipboard?.writeText(value).then(() => setCopied(true))}>
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+    </div>
+  );
+}
