@@ -46,8 +46,8 @@ export function App() {
 }
 
 function Shell({ signOut, stream }: { signOut: () => void; stream: 'connected' | 'lost' }) {
-  const [{ data, error, fetching }] = useQuery({ query: ViewerQuery });
-  if (fetching && !data) return <p className="loading" role="status">Loading…</p>;
+  // The page's own query starts at once, beside this one: until the key's scope is known, writes stay disabled.
+  const [{ data, error }] = useQuery({ query: ViewerQuery });
   if (error && !data?.organization) {
     const invalid = error.networkError || error.graphQLErrors.some((e) => e.extensions?.code === 'INVALID_API_KEY');
     return (
