@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 import { signatureHeaders } from '../kit/signing.js';
+import { startReceiver, type Receiver } from '../kit/receiver.js';
 import { findTemplate } from '../../src/modules/templates/catalogue.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -25,6 +26,8 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
   let org: TestOrg;
   let browser: Browser;
   let page: Page;
+  let chat: Receiver;
+  let game: Receiver;
   const foreign: string[] = [];
   const secret = 'whs_dashboard_test_secret_0123456789';
 
@@ -34,7 +37,9 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
       const vite = await import('vite');
       await vite.build({ configFile: join(process.cwd(), 'web', 'vite.config.ts'), logLevel: 'warn' });
     }
-    app = await startTestApp();
+    app = await startTestApp({ RETRY_SCHEDULE: '200ms', DELIVERY_POLL_MS: '100' });
+    chat = await startReceiver({ status: 204 });
+    game = await startReceiver({ status: 200, body: { ok: true } });
     org = await app.createOrg({ plan: 'growth', name: 'Mythlane Network' });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -50,7 +55,21 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
   afterAll(async () => {
     await browser?.close();
     await app?.stop();
+    await chat?.close();
+    await game?.close();
   });
+
+  async function signedVote(name: string) {
+    const template = findTemplate('topgg')!;
+    const payload = structuredClone(template.payloadExample) as { data: { id: string; user: { name: string } } };
+    payload.data.user.name = name;
+    payload.data.id = `${name}-${Date.now()}`;
+    const body = JSON.stringify(payload);
+    return app.request('POST', `/hooks/${org.slug}/topgg`, {
+      rawBody: body,
+      headers: { 'content-type': 'application/json', ...signatureHeaders('topgg', secret, body, { header: 'x-topgg-signature' }) },
+    });
+  }
 
   const shot = async (name: string) => {
     if (!SHOTS) return;
@@ -122,6 +141,47 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     expect(csv).toContain('LiveVoter,topgg,');
   });
 
+  it('chat settings: the webhook is saved and a test message reaches a local chat server', async () => {
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByLabel(/Chat webhook URL/).fill(`${chat.url}/api/webhooks/1/token`);
+    await page.getByLabel(/^Message/).fill('{{voter_name}} voted on {{provider_name}}!');
+    await page.getByRole('button', { name: 'Save' }).nth(1).click();
+    await page.getByText('Saved.').waitFor({ timeout: 5_000 });
+    const before = chat.requests.length;
+    await page.getByRole('button', { name: 'Send test message' }).click();
+    const [sent] = (await chat.waitFor(before + 1, 5_000)).slice(before);
+    expect(sent.json.content).toMatch(/^\[TEST\] .+ voted on .+!$/);
+    await shot('settings');
+  });
+
+  it('a callback to a local receiver gets the next vote, and the vote shows its delivery log', async () => {
+    await page.getByRole('link', { name: 'Callbacks' }).click();
+    await page.getByLabel('Name').fill('Survival');
+    // A bad URL: the error stands beside the field, and what was typed stays.
+    await page.getByLabel('URL').fill('not a url');
+    await page.getByRole('button', { name: 'Create callback' }).click();
+    await page.getByText(/^url: /).waitFor({ timeout: 5_000 });
+    expect(await page.getByLabel('URL').inputValue()).toBe('not a url');
+    await page.getByLabel('URL').fill(`${game.url}/vote`);
+    await page.getByRole('button', { name: 'Create callback' }).click();
+    await page.getByLabel('Signing secret').waitFor({ timeout: 5_000 });
+    expect(await page.getByLabel('Signing secret').inputValue()).toMatch(/^whsec_/);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByTestId('callbacks-table').getByText('Survival').waitFor();
+    await shot('callbacks');
+    const before = game.requests.length;
+    const res = await signedVote('CallbackVoter');
+    expect(res.status, res.text).toBe(200);
+    const [delivered] = (await game.waitFor(before + 1, 5_000)).slice(before);
+    expect(delivered.json).toMatchObject({ event: 'vote', voter_name: 'CallbackVoter', vote_id: res.body.data.vote_id });
+    await page.goto(`${app.url}/votes/${res.body.data.vote_id}`);
+    await page.getByRole('heading', { name: 'Vote by CallbackVoter' }).waitFor({ timeout: 5_000 });
+    const attempts = page.getByTestId('delivery-attempts');
+    await attempts.getByText(`${game.url}/vote`).waitFor({ timeout: 5_000 });
+    expect(await attempts.getByText('200').count()).toBeGreaterThan(0);
+    await shot('vote');
+  });
+
   it('a read key sees everything with every write control disabled, saying why', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await signIn(org.readKey);
@@ -132,6 +192,17 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     expect(await create.isDisabled()).toBe(true);
     expect(await create.getAttribute('title')).toMatch(/read scope/);
     expect(await page.getByLabel('top.gg enabled').isDisabled()).toBe(true);
+    await page.getByRole('link', { name: 'Callbacks' }).click();
+    await page.getByRole('button', { name: 'Create callback' }).waitFor();
+    for (const name of ['Create callback', 'Preview', 'Rotate secret', 'Delete']) {
+      expect(await page.getByRole('button', { name }).first().isDisabled(), name).toBe(true);
+    }
+    expect(await page.getByLabel('Survival enabled').isDisabled()).toBe(true);
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('button', { name: 'Send test message' }).waitFor();
+    for (const button of await page.getByRole('button', { name: /^(Save|Send test message|Create key|Revoke)$/ }).all()) {
+      expect(await button.isDisabled()).toBe(true);
+    }
   });
 
   it('made no request to any host but the service', () => {

@@ -9,6 +9,9 @@ import { SignIn } from './pages/SignIn';
 import { Overview } from './pages/Overview';
 import { Providers } from './pages/Providers';
 import { Votes } from './pages/Votes';
+import { VoteDetail } from './pages/VoteDetail';
+import { Callbacks } from './pages/Callbacks';
+import { Settings } from './pages/Settings';
 import { AccessContext, type Access } from './access';
 
 const ViewerQuery = graphql(`
@@ -67,6 +70,8 @@ function Shell({ signOut, stream }: { signOut: () => void; stream: 'connected' |
           <NavLink to="/" end>Overview</NavLink>
           <NavLink to="/providers">Providers</NavLink>
           <NavLink to="/votes">Votes</NavLink>
+          <NavLink to="/callbacks">Callbacks</NavLink>
+          <NavLink to="/settings">Settings</NavLink>
         </nav>
         <span className="spacer" />
         {stream === 'lost' && <span className="badge warn" role="status">Live feed reconnecting…</span>}
@@ -78,6 +83,9 @@ function Shell({ signOut, stream }: { signOut: () => void; stream: 'connected' |
           <Route path="/" element={<Overview />} />
           <Route path="/providers" element={<Providers />} />
           <Route path="/votes" element={<Votes />} />
+          <Route path="/votes/:publicId" element={<VoteDetail />} />
+          <Route path="/callbacks" element={<Callbacks />} />
+          <Route path="/settings" element={<Settings />} />
           <Route path="*" element={<Navigate to="/" replace />} />
         </Routes>
       </main>

@@ -15,20 +15,48 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  */
 type Documents = {
     "\n  query Viewer {\n    viewer { scope }\n    organization { name slug plan }\n  }\n": typeof types.ViewerDocument,
+    "\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks { id name kind url host port enabled priority timeoutMs payloadTemplate } }\n    callbackVariables { name description example }\n  }\n": typeof types.CallbacksDocument,
+    "\n  mutation CreateCallback($input: CreateCallbackInput!) {\n    createCallback(input: $input) { signingSecret callback { id name } }\n  }\n": typeof types.CreateCallbackDocument,
+    "\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id enabled priority }\n  }\n": typeof types.UpdateCallbackDocument,
+    "\n  mutation DeleteCallback($id: ID!) { deleteCallback(id: $id) { id } }\n": typeof types.DeleteCallbackDocument,
+    "\n  mutation RotateCallbackSecret($id: ID!) { rotateCallbackSecret(id: $id) { id signingSecret } }\n": typeof types.RotateCallbackSecretDocument,
+    "\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload } }\n": typeof types.TestCallbackDocument,
     "\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt } }\n  }\n": typeof types.OverviewDocument,
     "\n  subscription LiveVotes {\n    voteReceived { publicId voterName providerKey providerName receivedAt }\n  }\n": typeof types.LiveVotesDocument,
     "\n  query Providers {\n    providers { count limit providers { id key name authMethod enabled webhookUrl votesToday votesTotal } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n": typeof types.ProvidersDocument,
     "\n  mutation SetProviderEnabled($key: String!, $enabled: Boolean!) {\n    updateProvider(key: $key, input: { enabled: $enabled }) { id enabled }\n  }\n": typeof types.SetProviderEnabledDocument,
     "\n  mutation CreateProviderFromTemplate($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n": typeof types.CreateProviderFromTemplateDocument,
+    "\n  query Settings {\n    organization { name slug plan settings { chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate } }\n  }\n": typeof types.SettingsDocument,
+    "\n  mutation UpdateOrganization($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { name slug settings { chatWebhookUrl chatNotificationsEnabled chatMessageTemplate } }\n  }\n": typeof types.UpdateOrganizationDocument,
+    "\n  mutation TestChatWebhook($input: TestChatWebhookInput!) { testChatWebhook(input: $input) { success message } }\n": typeof types.TestChatWebhookDocument,
+    "\n  query ApiKeys { apiKeys { id name prefix scope lastUsedAt createdAt } }\n": typeof types.ApiKeysDocument,
+    "\n  mutation CreateApiKey($input: CreateApiKeyInput!) { createApiKey(input: $input) { id name key scope } }\n": typeof types.CreateApiKeyDocument,
+    "\n  mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) { id } }\n": typeof types.RevokeApiKeyDocument,
+    "\n  query VoteDetail($publicId: String!) {\n    vote(publicId: $publicId) {\n      publicId voterName providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts\n      deliveryJobs { id kind target status attempts maxAttempts nextAttemptAt lastError sentAt }\n      deliveryAttempts { id jobId kind attempt target statusCode success durationMs error createdAt }\n    }\n  }\n": typeof types.VoteDetailDocument,
+    "\n  mutation RedeliverVote($publicId: String!) {\n    redeliverVote(publicId: $publicId) { voteId requeued }\n  }\n": typeof types.RedeliverVoteDocument,
     "\n  query Votes($page: Int, $provider: String, $voter: String, $from: String, $to: String, $chatStatus: DeliveryStatus, $callbackStatus: DeliveryStatus) {\n    votes(page: $page, limit: 25, provider: $provider, voter: $voter, from: $from, to: $to, chatStatus: $chatStatus, callbackStatus: $callbackStatus) {\n      page pages total\n      votes { publicId voterName providerKey providerName receivedAt chatStatus callbackStatus }\n    }\n    providers { providers { key name } }\n  }\n": typeof types.VotesDocument,
 };
 const documents: Documents = {
     "\n  query Viewer {\n    viewer { scope }\n    organization { name slug plan }\n  }\n": types.ViewerDocument,
+    "\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks { id name kind url host port enabled priority timeoutMs payloadTemplate } }\n    callbackVariables { name description example }\n  }\n": types.CallbacksDocument,
+    "\n  mutation CreateCallback($input: CreateCallbackInput!) {\n    createCallback(input: $input) { signingSecret callback { id name } }\n  }\n": types.CreateCallbackDocument,
+    "\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id enabled priority }\n  }\n": types.UpdateCallbackDocument,
+    "\n  mutation DeleteCallback($id: ID!) { deleteCallback(id: $id) { id } }\n": types.DeleteCallbackDocument,
+    "\n  mutation RotateCallbackSecret($id: ID!) { rotateCallbackSecret(id: $id) { id signingSecret } }\n": types.RotateCallbackSecretDocument,
+    "\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload } }\n": types.TestCallbackDocument,
     "\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt } }\n  }\n": types.OverviewDocument,
     "\n  subscription LiveVotes {\n    voteReceived { publicId voterName providerKey providerName receivedAt }\n  }\n": types.LiveVotesDocument,
     "\n  query Providers {\n    providers { count limit providers { id key name authMethod enabled webhookUrl votesToday votesTotal } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n": types.ProvidersDocument,
     "\n  mutation SetProviderEnabled($key: String!, $enabled: Boolean!) {\n    updateProvider(key: $key, input: { enabled: $enabled }) { id enabled }\n  }\n": types.SetProviderEnabledDocument,
     "\n  mutation CreateProviderFromTemplate($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n": types.CreateProviderFromTemplateDocument,
+    "\n  query Settings {\n    organization { name slug plan settings { chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate } }\n  }\n": types.SettingsDocument,
+    "\n  mutation UpdateOrganization($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { name slug settings { chatWebhookUrl chatNotificationsEnabled chatMessageTemplate } }\n  }\n": types.UpdateOrganizationDocument,
+    "\n  mutation TestChatWebhook($input: TestChatWebhookInput!) { testChatWebhook(input: $input) { success message } }\n": types.TestChatWebhookDocument,
+    "\n  query ApiKeys { apiKeys { id name prefix scope lastUsedAt createdAt } }\n": types.ApiKeysDocument,
+    "\n  mutation CreateApiKey($input: CreateApiKeyInput!) { createApiKey(input: $input) { id name key scope } }\n": types.CreateApiKeyDocument,
+    "\n  mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) { id } }\n": types.RevokeApiKeyDocument,
+    "\n  query VoteDetail($publicId: String!) {\n    vote(publicId: $publicId) {\n      publicId voterName providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts\n      deliveryJobs { id kind target status attempts maxAttempts nextAttemptAt lastError sentAt }\n      deliveryAttempts { id jobId kind attempt target statusCode success durationMs error createdAt }\n    }\n  }\n": types.VoteDetailDocument,
+    "\n  mutation RedeliverVote($publicId: String!) {\n    redeliverVote(publicId: $publicId) { voteId requeued }\n  }\n": types.RedeliverVoteDocument,
     "\n  query Votes($page: Int, $provider: String, $voter: String, $from: String, $to: String, $chatStatus: DeliveryStatus, $callbackStatus: DeliveryStatus) {\n    votes(page: $page, limit: 25, provider: $provider, voter: $voter, from: $from, to: $to, chatStatus: $chatStatus, callbackStatus: $callbackStatus) {\n      page pages total\n      votes { publicId voterName providerKey providerName receivedAt chatStatus callbackStatus }\n    }\n    providers { providers { key name } }\n  }\n": types.VotesDocument,
 };
 
@@ -53,6 +81,30 @@ export function graphql(source: "\n  query Viewer {\n    viewer { scope }\n    o
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks { id name kind url host port enabled priority timeoutMs payloadTemplate } }\n    callbackVariables { name description example }\n  }\n"): (typeof documents)["\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks { id name kind url host port enabled priority timeoutMs payloadTemplate } }\n    callbackVariables { name description example }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateCallback($input: CreateCallbackInput!) {\n    createCallback(input: $input) { signingSecret callback { id name } }\n  }\n"): (typeof documents)["\n  mutation CreateCallback($input: CreateCallbackInput!) {\n    createCallback(input: $input) { signingSecret callback { id name } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id enabled priority }\n  }\n"): (typeof documents)["\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id enabled priority }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteCallback($id: ID!) { deleteCallback(id: $id) { id } }\n"): (typeof documents)["\n  mutation DeleteCallback($id: ID!) { deleteCallback(id: $id) { id } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RotateCallbackSecret($id: ID!) { rotateCallbackSecret(id: $id) { id signingSecret } }\n"): (typeof documents)["\n  mutation RotateCallbackSecret($id: ID!) { rotateCallbackSecret(id: $id) { id signingSecret } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload } }\n"): (typeof documents)["\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt } }\n  }\n"): (typeof documents)["\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -70,6 +122,38 @@ export function graphql(source: "\n  mutation SetProviderEnabled($key: String!, 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation CreateProviderFromTemplate($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n"): (typeof documents)["\n  mutation CreateProviderFromTemplate($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Settings {\n    organization { name slug plan settings { chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate } }\n  }\n"): (typeof documents)["\n  query Settings {\n    organization { name slug plan settings { chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateOrganization($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { name slug settings { chatWebhookUrl chatNotificationsEnabled chatMessageTemplate } }\n  }\n"): (typeof documents)["\n  mutation UpdateOrganization($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { name slug settings { chatWebhookUrl chatNotificationsEnabled chatMessageTemplate } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation TestChatWebhook($input: TestChatWebhookInput!) { testChatWebhook(input: $input) { success message } }\n"): (typeof documents)["\n  mutation TestChatWebhook($input: TestChatWebhookInput!) { testChatWebhook(input: $input) { success message } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ApiKeys { apiKeys { id name prefix scope lastUsedAt createdAt } }\n"): (typeof documents)["\n  query ApiKeys { apiKeys { id name prefix scope lastUsedAt createdAt } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateApiKey($input: CreateApiKeyInput!) { createApiKey(input: $input) { id name key scope } }\n"): (typeof documents)["\n  mutation CreateApiKey($input: CreateApiKeyInput!) { createApiKey(input: $input) { id name key scope } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) { id } }\n"): (typeof documents)["\n  mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) { id } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query VoteDetail($publicId: String!) {\n    vote(publicId: $publicId) {\n      publicId voterName providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts\n      deliveryJobs { id kind target status attempts maxAttempts nextAttemptAt lastError sentAt }\n      deliveryAttempts { id jobId kind attempt target statusCode success durationMs error createdAt }\n    }\n  }\n"): (typeof documents)["\n  query VoteDetail($publicId: String!) {\n    vote(publicId: $publicId) {\n      publicId voterName providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts\n      deliveryJobs { id kind target status attempts maxAttempts nextAttemptAt lastError sentAt }\n      deliveryAttempts { id jobId kind attempt target statusCode success durationMs error createdAt }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RedeliverVote($publicId: String!) {\n    redeliverVote(publicId: $publicId) { voteId requeued }\n  }\n"): (typeof documents)["\n  mutation RedeliverVote($publicId: String!) {\n    redeliverVote(publicId: $publicId) { voteId requeued }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

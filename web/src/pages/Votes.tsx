@@ -1,6 +1,7 @@
 // Votes: the table with filters (provider, voter, date range, statuses) and paging, and the CSV export download.
 import { useState, type FormEvent } from 'react';
 import { useQuery } from 'urql';
+import { Link } from 'react-router';
 import { graphql } from '../gql';
 import type { DeliveryStatus } from '../gql/graphql';
 import { Time } from '../time';
@@ -140,7 +141,7 @@ export function Votes() {
             <tbody>
               {result.votes.map((v) => (
                 <tr key={v.publicId}>
-                  <td>{v.voterName}</td>
+                  <td><Link to={`/votes/${v.publicId}`}>{v.voterName}</Link></td>
                   <td>{v.providerName}</td>
                   <td><Time value={v.receivedAt} /></td>
                   <td><span className={`status ${v.chatStatus}`}>{v.chatStatus}</span></td>

@@ -1,0 +1,162 @@
+// Callbacks: HTTP callbacks (signed POSTs to a game server) and Votifier ones; create, enable/disable, priority,
+// payload template with a preview from the test endpoint, rotate the signing secret (shown once), delete.
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { graphql } from '../gql';
+import { READ_ONLY_REASON, useAccess } from '../access';
+import { FieldErrors, fieldErrorsOf } from '../field-errors';
+import { CopyField } from './Providers';
+
+const CallbacksQuery = graphql(`
+  query Callbacks {
+    callbacks(includeDisabled: true) { count limit callbacks { id name kind url host port enabled priority timeoutMs payloadTemplate } }
+    callbackVariables { name description example }
+  }
+`);
+const CreateCallback = graphql(`
+  mutation CreateCallback($input: CreateCallbackInput!) {
+    createCallback(input: $input) { signingSecret callback { id name } }
+  }
+`);
+const UpdateCallback = graphql(`
+  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {
+    updateCallback(id: $id, input: $input) { id enabled priority }
+  }
+`);
+const DeleteCallback = graphql(`
+  mutation DeleteCallback($id: ID!) { deleteCallback(id: $id) { id } }
+`);
+const RotateSecret = graphql(`
+  mutation RotateCallbackSecret($id: ID!) { rotateCallbackSecret(id: $id) { id signingSecret } }
+`);
+const TestCallback = graphql(`
+  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload } }
+`);
+
+const DEFAULT_TEMPLATE = '{\n  "event": "vote",\n  "vote_id": "{{vote_id}}",\n  "voter_name": "{{voter_name}}",\n  "provider": "{{provider_key}}",\n  "received_at": "{{received_at}}"\n}';
+
+export function Callbacks() {
+  const readOnly = useAccess().scope !== 'full';
+  const [{ data, fetching }, refetch] = useQuery({ query: CallbacksQuery });
+  const [, update] = useMutation(UpdateCallback);
+  const [, remove] = useMutation(DeleteCallback);
+  const [, rotate] = useMutation(RotateSecret);
+  const [test, runTest] = useMutation(TestCallback);
+  const [secret, setSecret] = useState<{ name: string; value: string } | null>(null);
+  const reload = () => refetch({ requestPolicy: 'network-only' });
+  if (fetching && !data) return <p className="loading" role="status">Loading callbacks…</p>;
+  const list = data?.callbacks;
+  const writeTitle = readOnly ? READ_ONLY_REASON : undefined;
+  return (
+    <div className="stack">
+      <h1>Callbacks</h1>
+      {list && <p className="muted">{list.count} of {list.limit} callbacks on your plan. Each vote is sent to every enabled callback, lowest priority first.</p>}
+      {secret && (
+        <div className="once card" role="status">
+          <p>New signing secret of <strong>{secret.name}</strong> (shown once; verify deliveries with any Standard Webhooks library):</p>
+          <CopyField label="Signing secret" value={secret.value} />
+          <button onClick={() => setSecret(null)}>Done</button>
+        </div>
+      )}
+      {list && list.callbacks.length === 0 && <p className="empty">No callback yet.</p>}
+      {list && list.callbacks.length > 0 && (
+        <div className="table-wrap">
+          <table className="list" data-testid="callbacks-table">
+            <thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Target</th><th scope="col" className="num">Priority</th><th scope="col">Enabled</th><th scope="col">Actions</th></tr></thead>
+            <tbody>
+              {list.callbacks.map((c) => (
+                <tr key={c.id}>
+                  <td>{c.name}</td>
+                  <td>{c.kind}</td>
+                  <td className="target">{c.kind === 'votifier' ? `${c.host}:${c.port}` : c.url}</td>
+                  <td className="num">
+                    <input type="number" aria-label={`${c.name} priority`} defaultValue={c.priority} disabled={readOnly} title={writeTitle} style={{ width: '5rem' }}
+                      onBlur={(e) => Number(e.target.value) !== c.priority && void update({ id: c.id, input: { priority: Number(e.target.value) } }).then(reload)} />
+                  </td>
+                  <td>
+                    <input type="checkbox" aria-label={`${c.name} enabled`} checked={c.enabled} disabled={readOnly} title={writeTitle}
+                      onChange={(e) => void update({ id: c.id, input: { enabled: e.target.checked } }).then(reload)} />
+                  </td>
+                  <td className="row">
+                    <button disabled={readOnly} title={writeTitle ?? 'The request a vote would send, with sample values (nothing is sent)'} onClick={() => void runTest({ id: c.id })}>Preview</button>
+                    {c.kind === 'http' && (
+                      <button disabled={readOnly} title={writeTitle} onClick={() => void rotate({ id: c.id }).then((r) => r.data?.rotateCallbackSecret && setSecret({ name: c.name, value: r.data.rotateCallbackSecret.signingSecret }))}>
+                        Rotate secret
+                      </button>
+                    )}
+                    <button disabled={readOnly} title={writeTitle} onClick={() => window.confirm(`Delete the callback ${c.name}? Votes already sent stay in the delivery log.`) && void remove({ id: c.id }).then(reload)}>
+                      Delete
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {test.data?.testCallback && (
+        <section className="card" aria-label="Preview">
+          <h2>Preview: {test.data.testCallback.method} {test.data.testCallback.url}</h2>
+          <pre data-testid="callback-preview">{JSON.stringify(test.data.testCallback.payload, null, 2)}</pre>
+        </section>
+      )}
+      <NewCallback readOnly={readOnly} variables={data?.callbackVariables ?? []} onCreated={(name, value) => { setSecret({ name, value }); reload(); }} />
+    </div>
+  );
+}
+
+function NewCallback({ readOnly, variables, onCreated }: { readOnly: boolean; variables: { name: string; description: string; example: string }[]; onCreated: (name: string, secret: string) => void }) {
+  const [name, setName] = useState('');
+  const [url, setUrl] = useState('');
+  const [template, setTemplate] = useState(DEFAULT_TEMPLATE);
+  const [templateProblem, setTemplateProblem] = useState<string | null>(null);
+  const [result, create] = useMutation(CreateCallback);
+  const errors = fieldErrorsOf(result.error);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    let payloadTemplate: unknown;
+    try {
+      payloadTemplate = JSON.parse(template);
+      setTemplateProblem(null);
+    } catch {
+      setTemplateProblem('payload_template: is not valid JSON');
+      return;
+    }
+    const answer = await create({ input: { name, url, payloadTemplate } });
+    const made = answer.data?.createCallback;
+    if (made) {
+      setName('');
+      setUrl('');
+      onCreated(made.callback.name, made.signingSecret);
+    }
+  };
+  return (
+    <section className="card" aria-labelledby="new-callback-title">
+      <h2 id="new-callback-title">Add an HTTP callback</h2>
+      <form onSubmit={submit}>
+        <label htmlFor="callback-name">Name</label>
+        <input id="callback-name" value={name} onChange={(e) => setName(e.target.value)} aria-invalid={!!errors.name} />
+        <FieldErrors errors={errors} field="name" />
+        <label htmlFor="callback-url">URL</label>
+        <input id="callback-url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://mc.example.com/vote" aria-invalid={!!errors.url} style={{ width: '100%' }} />
+        <FieldErrors errors={errors} field="url" />
+        <label htmlFor="callback-template">Payload template (JSON)</label>
+        <textarea id="callback-template" value={template} onChange={(e) => setTemplate(e.target.value)} aria-invalid={!!(templateProblem || errors.payload_template)} />
+        {templateProblem && <p className="field-error" role="alert">{templateProblem}</p>}
+        <FieldErrors errors={errors} field="payload_template" />
+        <details>
+          <summary>Variables</summary>
+          <ul>
+            {variables.map((v) => (
+              <li key={v.name}><code>{`{{${v.name}}}`}</code>: {v.description} <span className="muted">(e.g. {v.example})</span></li>
+            ))}
+          </ul>
+        </details>
+        <FieldErrors errors={errors} field="*" />
+        <div className="row">
+          <button type="submit" disabled={readOnly || result.fetching} title={readOnly ? READ_ONLY_REASON : undefined}>Create callback</button>
+        </div>
+      </form>
+    </section>
+  );
+}

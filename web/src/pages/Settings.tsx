@@ -1,0 +1,185 @@
+// Settings: name and slug (a slug change moves every hook URL), the chat webhook with a test message, the simple
+// message template, and API keys (create shows the key once, revoke, last used; Growth+).
+import { useEffect, useState, type FormEvent } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { graphql } from '../gql';
+import type { Scope } from '../gql/graphql';
+import { READ_ONLY_REASON, UpgradeBadge, planAtLeast, useAccess } from '../access';
+import { FieldErrors, fieldErrorsOf } from '../field-errors';
+import { Time } from '../time';
+import { CopyField } from './Providers';
+
+const SettingsQuery = graphql(`
+  query Settings {
+    organization { name slug plan settings { chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate } }
+  }
+`);
+const UpdateOrganization = graphql(`
+  mutation UpdateOrganization($input: UpdateOrganizationInput!) {
+    updateOrganization(input: $input) { name slug settings { chatWebhookUrl chatNotificationsEnabled chatMessageTemplate } }
+  }
+`);
+const TestChat = graphql(`
+  mutation TestChatWebhook($input: TestChatWebhookInput!) { testChatWebhook(input: $input) { success message } }
+`);
+const ApiKeysQuery = graphql(`
+  query ApiKeys { apiKeys { id name prefix scope lastUsedAt createdAt } }
+`);
+const CreateApiKey = graphql(`
+  mutation CreateApiKey($input: CreateApiKeyInput!) { createApiKey(input: $input) { id name key scope } }
+`);
+const RevokeApiKey = graphql(`
+  mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) { id } }
+`);
+
+export function Settings() {
+  const access = useAccess();
+  const readOnly = access.scope !== 'full';
+  const [{ data }] = useQuery({ query: SettingsQuery });
+  const org = data?.organization;
+  if (!org) return <p className="loading" role="status">Loading settings…</p>;
+  return (
+    <div className="stack">
+      <h1>Settings</h1>
+      <General readOnly={readOnly} name={org.name} slug={org.slug} />
+      <Chat readOnly={readOnly} settings={org.settings} />
+      {planAtLeast(access.plan, 'growth') ? <ApiKeys readOnly={readOnly} /> : <UpgradeBadge plan="growth">API keys are managed here from the growth plan on (the operator CLI creates them on any plan).</UpgradeBadge>}
+    </div>
+  );
+}
+
+function General({ readOnly, name: currentName, slug: currentSlug }: { readOnly: boolean; name: string; slug: string }) {
+  const [name, setName] = useState(currentName);
+  const [slug, setSlug] = useState(currentSlug);
+  const [result, save] = useMutation(UpdateOrganization);
+  const errors = fieldErrorsOf(result.error);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void save({ input: { ...(name !== currentName ? { name } : {}), ...(slug !== currentSlug ? { slug } : {}) } });
+  };
+  return (
+    <section className="card" aria-labelledby="general-title">
+      <h2 id="general-title">Organization</h2>
+      <form onSubmit={submit}>
+        <label htmlFor="org-name">Name</label>
+        <input id="org-name" value={name} onChange={(e) => setName(e.target.value)} aria-invalid={!!errors.name} />
+        <FieldErrors errors={errors} field="name" />
+        <label htmlFor="org-slug">Slug</label>
+        <input id="org-slug" value={slug} onChange={(e) => setSlug(e.target.value)} aria-invalid={!!errors.slug} />
+        {slug !== currentSlug && <p className="warn-text">Changing the slug moves every hook URL: each voting site must be given its new webhook URL.</p>}
+        <FieldErrors errors={errors} field="slug" />
+        <FieldErrors errors={errors} field="*" />
+        <div className="row">
+          <button type="submit" disabled={readOnly || result.fetching} title={readOnly ? READ_ONLY_REASON : undefined}>Save</button>
+          {result.data?.updateOrganization && !result.error && <span role="status">Saved.</span>}
+        </div>
+      </form>
+    </section>
+  );
+}
+
+type ChatSettings = { chatWebhookUrl?: string | null; chatNotificationsEnabled: boolean; chatMessageType: string; chatMessageTemplate: string };
+
+function Chat({ readOnly, settings }: { readOnly: boolean; settings: ChatSettings }) {
+  const [url, setUrl] = useState(settings.chatWebhookUrl ?? '');
+  const [enabled, setEnabled] = useState(settings.chatNotificationsEnabled);
+  const [template, setTemplate] = useState(settings.chatMessageTemplate);
+  const [saved, save] = useMutation(UpdateOrganization);
+  const [tested, test] = useMutation(TestChat);
+  useEffect(() => setUrl(settings.chatWebhookUrl ?? ''), [settings.chatWebhookUrl]);
+  const errors = fieldErrorsOf(saved.error);
+  const testErrors = fieldErrorsOf(tested.error);
+  const preview = template.replace(/\{\{\s*voter_name\s*\}\}|\{voter_name\}/g, 'Steve').replace(/\{\{\s*provider_name\s*\}\}|\{provider_name\}/g, 'Top.gg');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void save({ input: { settings: { chatWebhookUrl: url || null, chatNotificationsEnabled: enabled, chatMessageTemplate: template } } });
+  };
+  const testReason = (tested.error?.graphQLErrors[0]?.extensions?.details as { error?: string } | undefined)?.error ?? tested.error?.graphQLErrors[0]?.message;
+  return (
+    <section className="card" aria-labelledby="chat-title">
+      <h2 id="chat-title">Chat notifications</h2>
+      <form onSubmit={submit}>
+        <label htmlFor="chat-url">Chat webhook URL (Discord-compatible)</label>
+        <input id="chat-url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://discord.com/api/webhooks/…" style={{ width: '100%' }} aria-invalid={!!errors['settings.chat_webhook_url']} />
+        <FieldErrors errors={errors} field="settings.chat_webhook_url" />
+        <label className="row" style={{ fontWeight: 500 }}>
+          <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Post a message for every vote
+        </label>
+        <label htmlFor="chat-template">Message ({'{{voter_name}}'}, {'{{provider_name}}'}, {'{{vote_id}}'}, {'{{received_at}}'})</label>
+        <textarea id="chat-template" value={template} onChange={(e) => setTemplate(e.target.value)} aria-invalid={!!errors['settings.chat_message_template']} />
+        <FieldErrors errors={errors} field="settings.chat_message_template" />
+        <p className="muted">Preview: {preview}</p>
+        <FieldErrors errors={errors} field="*" />
+        <div className="row">
+          <button type="submit" disabled={readOnly || saved.fetching} title={readOnly ? READ_ONLY_REASON : undefined}>Save</button>
+          <button type="button" disabled={readOnly || tested.fetching || !url} title={readOnly ? READ_ONLY_REASON : 'Sends a [TEST] message with sample values'}
+            onClick={() => void test({ input: { webhookUrl: url, messageType: 'simple', messageTemplate: template } })}>
+            Send test message
+          </button>
+          {saved.data?.updateOrganization && !saved.error && <span role="status">Saved.</span>}
+          {tested.data?.testChatWebhook && <span role="status">{tested.data.testChatWebhook.message}</span>}
+          {tested.error && <span role="alert" className="error">{testReason}</span>}
+        </div>
+        <FieldErrors errors={testErrors} field="webhook_url" />
+      </form>
+    </section>
+  );
+}
+
+function ApiKeys({ readOnly }: { readOnly: boolean }) {
+  const [{ data }, refetch] = useQuery({ query: ApiKeysQuery });
+  const [created, create] = useMutation(CreateApiKey);
+  const [, revoke] = useMutation(RevokeApiKey);
+  const [name, setName] = useState('');
+  const [scope, setScope] = useState<Scope>('read');
+  const [shown, setShown] = useState<string | null>(null);
+  const errors = fieldErrorsOf(created.error);
+  const reload = () => refetch({ requestPolicy: 'network-only' });
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const answer = await create({ input: { name, scope } });
+    if (answer.data?.createApiKey) {
+      setShown(answer.data.createApiKey.key);
+      setName('');
+      reload();
+    }
+  };
+  return (
+    <section className="card" aria-labelledby="keys-title">
+      <h2 id="keys-title">API keys</h2>
+      {shown && (
+        <div className="once" role="status">
+          <p>The new key, shown only now:</p>
+          <CopyField label="API key" value={shown} />
+          <button onClick={() => setShown(null)}>Done</button>
+        </div>
+      )}
+      <div className="table-wrap">
+        <table className="list">
+          <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Scope</th><th scope="col">Last used</th><th scope="col">Created</th><th scope="col" /></tr></thead>
+          <tbody>
+            {data?.apiKeys?.map((k) => (
+              <tr key={k.id}>
+                <td>{k.name}</td><td><code>{k.prefix}…</code></td><td>{k.scope}</td><td><Time value={k.lastUsedAt} /></td><td><Time value={k.createdAt} /></td>
+                <td>
+                  <button disabled={readOnly} title={readOnly ? READ_ONLY_REASON : undefined} onClick={() => window.confirm(`Revoke ${k.name}? It stops working at once.`) && void revoke({ id: k.id }).then(reload)}>Revoke</button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <form onSubmit={submit} className="row">
+        <label htmlFor="key-name" style={{ margin: 0 }}>New key</label>
+        <input id="key-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="name" aria-invalid={!!errors.name} />
+        <select aria-label="Scope" value={scope} onChange={(e) => setScope(e.target.value as Scope)}>
+          <option value="read">read</option>
+          <option value="full">full</option>
+        </select>
+        <button type="submit" disabled={readOnly || created.fetching} title={readOnly ? READ_ONLY_REASON : undefined}>Create key</button>
+      </form>
+      <FieldErrors errors={errors} field="name" />
+      <FieldErrors errors={errors} field="*" />
+    </section>
+  );
+}

@@ -1,0 +1,92 @@
+// One vote: its statuses and its delivery log (every job and every attempt: target, HTTP status, error, time),
+// with redelivery of its failed jobs.
+import { useParams, Link } from 'react-router';
+import { useMutation, useQuery } from 'urql';
+import { graphql } from '../gql';
+import { Time } from '../time';
+import { READ_ONLY_REASON, useAccess } from '../access';
+
+const VoteQuery = graphql(`
+  query VoteDetail($publicId: String!) {
+    vote(publicId: $publicId) {
+      publicId voterName providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts
+      deliveryJobs { id kind target status attempts maxAttempts nextAttemptAt lastError sentAt }
+      deliveryAttempts { id jobId kind attempt target statusCode success durationMs error createdAt }
+    }
+  }
+`);
+
+const Redeliver = graphql(`
+  mutation RedeliverVote($publicId: String!) {
+    redeliverVote(publicId: $publicId) { voteId requeued }
+  }
+`);
+
+export function VoteDetail() {
+  const { publicId = '' } = useParams();
+  const readOnly = useAccess().scope !== 'full';
+  const [{ data, fetching, error }, refetch] = useQuery({ query: VoteQuery, variables: { publicId } });
+  const [redelivery, redeliver] = useMutation(Redeliver);
+  if (fetching && !data) return <p className="loading" role="status">Loading the vote…</p>;
+  const vote = data?.vote;
+  if (!vote) return <p role="alert" className="error">{error?.graphQLErrors[0]?.message ?? 'This vote was not found.'}</p>;
+  return (
+    <>
+      <p><Link to="/votes">← Votes</Link></p>
+      <h1>Vote by {vote.voterName}</h1>
+      <dl className="facts">
+        <dt>Provider</dt><dd>{vote.providerName} (<code>{vote.providerKey}</code>)</dd>
+        <dt>Received</dt><dd><Time value={vote.receivedAt} /></dd>
+        <dt>Chat</dt><dd><span className={`status ${vote.chatStatus}`}>{vote.chatStatus}</span></dd>
+        <dt>Callbacks</dt><dd><span className={`status ${vote.callbackStatus}`}>{vote.callbackStatus}</span> ({vote.callbackAttempts} attempts)</dd>
+        <dt>Id</dt><dd><code>{vote.publicId}</code></dd>
+      </dl>
+      <button
+        disabled={readOnly || redelivery.fetching}
+        title={readOnly ? READ_ONLY_REASON : 'Queue its failed deliveries again'}
+        onClick={() => void redeliver({ publicId }).then(() => refetch({ requestPolicy: 'network-only' }))}
+      >
+        Redeliver failed
+      </button>
+      {redelivery.data?.redeliverVote && <span role="status"> {redelivery.data.redeliverVote.requeued} delivery(ies) queued again.</span>}
+      {redelivery.error && <p role="alert" className="error">{redelivery.error.graphQLErrors[0]?.message ?? redelivery.error.message}</p>}
+      <h2>Deliveries</h2>
+      {vote.deliveryJobs.length === 0 ? (
+        <p className="muted">Nothing to deliver for this vote (no chat webhook or callback, or over the monthly limit).</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="list" data-testid="delivery-jobs">
+            <thead><tr><th scope="col">Kind</th><th scope="col">Target</th><th scope="col">Status</th><th scope="col" className="num">Attempts</th><th scope="col">Next attempt</th><th scope="col">Last error</th></tr></thead>
+            <tbody>
+              {vote.deliveryJobs.map((job) => (
+                <tr key={job.id}>
+                  <td>{job.kind}</td><td>{job.target ?? '—'}</td><td><span className={`status ${job.status}`}>{job.status}</span></td>
+                  <td className="num">{job.attempts} / {job.maxAttempts}</td><td><Time value={job.nextAttemptAt} /></td><td>{job.lastError ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <h2>Attempts</h2>
+      {vote.deliveryAttempts.length === 0 ? (
+        <p className="muted">No attempt yet.</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="list" data-testid="delivery-attempts">
+            <thead><tr><th scope="col">When</th><th scope="col">Kind</th><th scope="col" className="num">#</th><th scope="col">Target</th><th scope="col" className="num">HTTP</th><th scope="col" className="num">ms</th><th scope="col">Result</th></tr></thead>
+            <tbody>
+              {vote.deliveryAttempts.map((a) => (
+                <tr key={a.id}>
+                  <td><Time value={a.createdAt} /></td><td>{a.kind}</td><td className="num">{a.attempt}</td><td className="target">{a.target}</td>
+                  <td className="num">{a.statusCode ?? '—'}</td><td className="num">{a.durationMs}</td>
+                  <td>{a.success ? <span className="status sent">delivered</span> : <span className="status failed">{a.error ?? 'failed'}</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}
