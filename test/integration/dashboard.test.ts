@@ -86,7 +86,7 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
   it('signs in with a key (Enter) and lands on the overview', async () => {
     await signIn(org.key);
     await page.getByRole('heading', { level: 1, name: 'Mythlane Network' }).waitFor({ timeout: 10_000 });
-    expect(await page.getByText('full access').isVisible()).toBe(true);
+    await page.getByText('full access').waitFor({ timeout: 5_000 });
   });
 
   it('creates a provider from the top.gg template and shows its webhook URL and secret once', async () => {
@@ -139,6 +139,28 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     const csv = readFileSync((await download.path())!, 'utf8');
     expect(csv.split('\n')[0]).toBe('voter_name,provider,received_at,chat_status,callback_status');
     expect(csv).toContain('LiveVoter,topgg,');
+  });
+
+  it('statistics show the trend and shares, and the pro-only parts as an upgrade badge (never an error page)', async () => {
+    await page.getByRole('link', { name: 'Statistics' }).click();
+    await page.getByRole('heading', { name: 'Votes per day' }).waitFor({ timeout: 5_000 });
+    await page.getByRole('heading', { name: /By provider \(1 votes\)/ }).waitFor({ timeout: 5_000 });
+    await page.getByLabel('Granularity').selectOption('week');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('heading', { name: 'Votes per week' }).waitFor({ timeout: 5_000 });
+    expect(await page.getByText('Upgrade to pro').isVisible()).toBe(true);
+    await shot('statistics');
+  });
+
+  it('game servers: a plugin token is shown once and listed', async () => {
+    await page.getByRole('link', { name: 'Game servers' }).click();
+    await page.getByLabel('New token for').fill('Lobby');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    expect(await page.getByLabel('Plugin token').inputValue()).toMatch(/^vr_plugin_/);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('cell', { name: 'Lobby' }).waitFor();
+    expect(await page.getByRole('cell', { name: 'never' }).count()).toBe(1);
+    await shot('game-servers');
   });
 
   it('chat settings: the webhook is saved and a test message reaches a local chat server', async () => {

@@ -12,6 +12,8 @@ import { Votes } from './pages/Votes';
 import { VoteDetail } from './pages/VoteDetail';
 import { Callbacks } from './pages/Callbacks';
 import { Settings } from './pages/Settings';
+import { Statistics } from './pages/Statistics';
+import { GameServers } from './pages/GameServers';
 import { AccessContext, type Access } from './access';
 
 const ViewerQuery = graphql(`
@@ -70,7 +72,9 @@ function Shell({ signOut, stream }: { signOut: () => void; stream: 'connected' |
           <NavLink to="/" end>Overview</NavLink>
           <NavLink to="/providers">Providers</NavLink>
           <NavLink to="/votes">Votes</NavLink>
+          <NavLink to="/statistics">Statistics</NavLink>
           <NavLink to="/callbacks">Callbacks</NavLink>
+          <NavLink to="/game-servers">Game servers</NavLink>
           <NavLink to="/settings">Settings</NavLink>
         </nav>
         <span className="spacer" />
@@ -84,7 +88,9 @@ function Shell({ signOut, stream }: { signOut: () => void; stream: 'connected' |
           <Route path="/providers" element={<Providers />} />
           <Route path="/votes" element={<Votes />} />
           <Route path="/votes/:publicId" element={<VoteDetail />} />
+          <Route path="/statistics" element={<Statistics />} />
           <Route path="/callbacks" element={<Callbacks />} />
+          <Route path="/game-servers" element={<GameServers />} />
           <Route path="/settings" element={<Settings />} />
           <Route path="*" element={<Navigate to="/" replace />} />
         </Routes>

@@ -3,6 +3,7 @@ import { builder } from '../../graphql/builder.js';
 import { requirePlugin, requireViewer } from '../../auth/access.js';
 import type { Connection } from './pull.service.js';
 
+const ConnectionEnum = builder.enumType('PluginConnection', { values: ['connected', 'intermittent', 'disconnected', 'never'] as string[] });
 const PullStatusEnum = builder.enumType('PulledVoteStatus', { description: 'claimed: done; retrying: handed out again after a back-off; failed: given up', values: ['claimed', 'retrying', 'failed'] as string[] });
 
 interface TokenRow {
@@ -21,7 +22,7 @@ const PluginToken = builder.objectRef<TokenRow>('PluginToken').implement({
     prefix: t.exposeString('prefix'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     lastPollAt: t.expose('lastPolledAt', { type: 'DateTime', nullable: true }),
-    connection: t.exposeString('connection', { description: 'connected (polled within 30 s), intermittent (5 min), disconnected, never' }),
+    connection: t.expose('connection', { type: ConnectionEnum, description: 'connected (polled within 30 s), intermittent (5 min), disconnected, never' }),
   }),
 });
 

@@ -21,6 +21,9 @@ type Documents = {
     "\n  mutation DeleteCallback($id: ID!) { deleteCallback(id: $id) { id } }\n": typeof types.DeleteCallbackDocument,
     "\n  mutation RotateCallbackSecret($id: ID!) { rotateCallbackSecret(id: $id) { id signingSecret } }\n": typeof types.RotateCallbackSecretDocument,
     "\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload } }\n": typeof types.TestCallbackDocument,
+    "\n  query PluginTokens { pluginTokens { waiting tokens { id name prefix connection lastPollAt createdAt } } }\n": typeof types.PluginTokensDocument,
+    "\n  mutation CreatePluginToken($name: String!) { createPluginToken(name: $name) { id name token } }\n": typeof types.CreatePluginTokenDocument,
+    "\n  mutation RevokePluginToken($id: ID!) { revokePluginToken(id: $id) { id } }\n": typeof types.RevokePluginTokenDocument,
     "\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt } }\n  }\n": typeof types.OverviewDocument,
     "\n  subscription LiveVotes {\n    voteReceived { publicId voterName providerKey providerName receivedAt }\n  }\n": typeof types.LiveVotesDocument,
     "\n  query Providers {\n    providers { count limit providers { id key name authMethod enabled webhookUrl votesToday votesTotal } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n": typeof types.ProvidersDocument,
@@ -32,6 +35,9 @@ type Documents = {
     "\n  query ApiKeys { apiKeys { id name prefix scope lastUsedAt createdAt } }\n": typeof types.ApiKeysDocument,
     "\n  mutation CreateApiKey($input: CreateApiKeyInput!) { createApiKey(input: $input) { id name key scope } }\n": typeof types.CreateApiKeyDocument,
     "\n  mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) { id } }\n": typeof types.RevokeApiKeyDocument,
+    "\n  query Statistics($from: String, $to: String, $granularity: Granularity) {\n    voteTrend(from: $from, to: $to, granularity: $granularity) { granularity trend { date count } }\n    votesByProvider(from: $from, to: $to) { total providers { key name count percentage } }\n  }\n": typeof types.StatisticsDocument,
+    "\n  query Leaderboard($days: Int) { leaderboard(days: $days, limit: 25) { voters { name votes lastVote } } }\n": typeof types.LeaderboardDocument,
+    "\n  query VoterPage($name: String!) {\n    voterStats(voterName: $name) { voterName summary { total today thisWeek thisMonth firstVote lastVote } byProvider { key name count } }\n  }\n": typeof types.VoterPageDocument,
     "\n  query VoteDetail($publicId: String!) {\n    vote(publicId: $publicId) {\n      publicId voterName providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts\n      deliveryJobs { id kind target status attempts maxAttempts nextAttemptAt lastError sentAt }\n      deliveryAttempts { id jobId kind attempt target statusCode success durationMs error createdAt }\n    }\n  }\n": typeof types.VoteDetailDocument,
     "\n  mutation RedeliverVote($publicId: String!) {\n    redeliverVote(publicId: $publicId) { voteId requeued }\n  }\n": typeof types.RedeliverVoteDocument,
     "\n  query Votes($page: Int, $provider: String, $voter: String, $from: String, $to: String, $chatStatus: DeliveryStatus, $callbackStatus: DeliveryStatus) {\n    votes(page: $page, limit: 25, provider: $provider, voter: $voter, from: $from, to: $to, chatStatus: $chatStatus, callbackStatus: $callbackStatus) {\n      page pages total\n      votes { publicId voterName providerKey providerName receivedAt chatStatus callbackStatus }\n    }\n    providers { providers { key name } }\n  }\n": typeof types.VotesDocument,
@@ -44,6 +50,9 @@ const documents: Documents = {
     "\n  mutation DeleteCallback($id: ID!) { deleteCallback(id: $id) { id } }\n": types.DeleteCallbackDocument,
     "\n  mutation RotateCallbackSecret($id: ID!) { rotateCallbackSecret(id: $id) { id signingSecret } }\n": types.RotateCallbackSecretDocument,
     "\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload } }\n": types.TestCallbackDocument,
+    "\n  query PluginTokens { pluginTokens { waiting tokens { id name prefix connection lastPollAt createdAt } } }\n": types.PluginTokensDocument,
+    "\n  mutation CreatePluginToken($name: String!) { createPluginToken(name: $name) { id name token } }\n": types.CreatePluginTokenDocument,
+    "\n  mutation RevokePluginToken($id: ID!) { revokePluginToken(id: $id) { id } }\n": types.RevokePluginTokenDocument,
     "\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt } }\n  }\n": types.OverviewDocument,
     "\n  subscription LiveVotes {\n    voteReceived { publicId voterName providerKey providerName receivedAt }\n  }\n": types.LiveVotesDocument,
     "\n  query Providers {\n    providers { count limit providers { id key name authMethod enabled webhookUrl votesToday votesTotal } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n": types.ProvidersDocument,
@@ -55,6 +64,9 @@ const documents: Documents = {
     "\n  query ApiKeys { apiKeys { id name prefix scope lastUsedAt createdAt } }\n": types.ApiKeysDocument,
     "\n  mutation CreateApiKey($input: CreateApiKeyInput!) { createApiKey(input: $input) { id name key scope } }\n": types.CreateApiKeyDocument,
     "\n  mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) { id } }\n": types.RevokeApiKeyDocument,
+    "\n  query Statistics($from: String, $to: String, $granularity: Granularity) {\n    voteTrend(from: $from, to: $to, granularity: $granularity) { granularity trend { date count } }\n    votesByProvider(from: $from, to: $to) { total providers { key name count percentage } }\n  }\n": types.StatisticsDocument,
+    "\n  query Leaderboard($days: Int) { leaderboard(days: $days, limit: 25) { voters { name votes lastVote } } }\n": types.LeaderboardDocument,
+    "\n  query VoterPage($name: String!) {\n    voterStats(voterName: $name) { voterName summary { total today thisWeek thisMonth firstVote lastVote } byProvider { key name count } }\n  }\n": types.VoterPageDocument,
     "\n  query VoteDetail($publicId: String!) {\n    vote(publicId: $publicId) {\n      publicId voterName providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts\n      deliveryJobs { id kind target status attempts maxAttempts nextAttemptAt lastError sentAt }\n      deliveryAttempts { id jobId kind attempt target statusCode success durationMs error createdAt }\n    }\n  }\n": types.VoteDetailDocument,
     "\n  mutation RedeliverVote($publicId: String!) {\n    redeliverVote(publicId: $publicId) { voteId requeued }\n  }\n": types.RedeliverVoteDocument,
     "\n  query Votes($page: Int, $provider: String, $voter: String, $from: String, $to: String, $chatStatus: DeliveryStatus, $callbackStatus: DeliveryStatus) {\n    votes(page: $page, limit: 25, provider: $provider, voter: $voter, from: $from, to: $to, chatStatus: $chatStatus, callbackStatus: $callbackStatus) {\n      page pages total\n      votes { publicId voterName providerKey providerName receivedAt chatStatus callbackStatus }\n    }\n    providers { providers { key name } }\n  }\n": types.VotesDocument,
@@ -105,6 +117,18 @@ export function graphql(source: "\n  mutation TestCallback($id: ID!) { testCallb
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query PluginTokens { pluginTokens { waiting tokens { id name prefix connection lastPollAt createdAt } } }\n"): (typeof documents)["\n  query PluginTokens { pluginTokens { waiting tokens { id name prefix connection lastPollAt createdAt } } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreatePluginToken($name: String!) { createPluginToken(name: $name) { id name token } }\n"): (typeof documents)["\n  mutation CreatePluginToken($name: String!) { createPluginToken(name: $name) { id name token } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RevokePluginToken($id: ID!) { revokePluginToken(id: $id) { id } }\n"): (typeof documents)["\n  mutation RevokePluginToken($id: ID!) { revokePluginToken(id: $id) { id } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt } }\n  }\n"): (typeof documents)["\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -146,6 +170,18 @@ export function graphql(source: "\n  mutation CreateApiKey($input: CreateApiKeyI
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) { id } }\n"): (typeof documents)["\n  mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) { id } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Statistics($from: String, $to: String, $granularity: Granularity) {\n    voteTrend(from: $from, to: $to, granularity: $granularity) { granularity trend { date count } }\n    votesByProvider(from: $from, to: $to) { total providers { key name count percentage } }\n  }\n"): (typeof documents)["\n  query Statistics($from: String, $to: String, $granularity: Granularity) {\n    voteTrend(from: $from, to: $to, granularity: $granularity) { granularity trend { date count } }\n    votesByProvider(from: $from, to: $to) { total providers { key name count percentage } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Leaderboard($days: Int) { leaderboard(days: $days, limit: 25) { voters { name votes lastVote } } }\n"): (typeof documents)["\n  query Leaderboard($days: Int) { leaderboard(days: $days, limit: 25) { voters { name votes lastVote } } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query VoterPage($name: String!) {\n    voterStats(voterName: $name) { voterName summary { total today thisWeek thisMonth firstVote lastVote } byProvider { key name count } }\n  }\n"): (typeof documents)["\n  query VoterPage($name: String!) {\n    voterStats(voterName: $name) { voterName summary { total today thisWeek thisMonth firstVote lastVote } byProvider { key name count } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
