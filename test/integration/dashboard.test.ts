@@ -214,6 +214,7 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     expect(await create.isDisabled()).toBe(true);
     expect(await create.getAttribute('title')).toMatch(/read scope/);
     expect(await page.getByLabel('top.gg enabled').isDisabled()).toBe(true);
+    for (const name of ['New secret', 'Delete']) expect(await page.getByRole('button', { name }).first().isDisabled(), name).toBe(true);
     await page.getByRole('link', { name: 'Callbacks' }).click();
     await page.getByRole('button', { name: 'Create callback' }).waitFor();
     for (const name of ['Create callback', 'Preview', 'Rotate secret', 'Delete']) {
@@ -225,6 +226,22 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     for (const button of await page.getByRole('button', { name: /^(Save|Send test message|Create key|Revoke)$/ }).all()) {
       expect(await button.isDisabled()).toBe(true);
     }
+  });
+
+  it('a provider deleted from the dashboard takes its votes (after a confirmation that counts them)', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signIn(org.key);
+    await page.getByText('full access').waitFor({ timeout: 10_000 });
+    await page.getByRole('link', { name: 'Providers' }).click();
+    let asked = '';
+    page.once('dialog', (dialog) => {
+      asked = dialog.message();
+      void dialog.accept();
+    });
+    await page.getByRole('row', { name: /top\.gg/i }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText(/votes deleted/).waitFor({ timeout: 5_000 });
+    expect(asked).toMatch(/and its 2 vote\(s\)/);
+    expect(await app.deps.db.prisma.vote.count({ where: { organizationId: org.id } })).toBe(0);
   });
 
   it('made no request to any host but the service', () => {

@@ -19,6 +19,18 @@ const SetEnabled = graphql(`
   }
 `);
 
+const Regenerate = graphql(`
+  mutation RegenerateProviderSecret($key: String!) {
+    regenerateProviderSecret(key: $key) { authValue webhookUrl }
+  }
+`);
+
+const DeleteProvider = graphql(`
+  mutation DeleteProvider($key: String!) {
+    deleteProvider(key: $key) { message votesDeleted }
+  }
+`);
+
 const CreateFromTemplate = graphql(`
   mutation CreateProviderFromTemplate($input: CreateProviderInput!) {
     createProvider(input: $input) { id key name authValue webhookUrl }
@@ -30,6 +42,12 @@ export function Providers() {
   const readOnly = access.scope !== 'full';
   const [{ data, fetching }, refetch] = useQuery({ query: ProvidersQuery });
   const [, setEnabled] = useMutation(SetEnabled);
+  const [, regenerate] = useMutation(Regenerate);
+  const [, remove] = useMutation(DeleteProvider);
+  const [secret, setSecret] = useState<{ name: string; authValue: string; webhookUrl: string } | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const reload = () => refetch({ requestPolicy: 'network-only' });
+  const writeTitle = readOnly ? READ_ONLY_REASON : undefined;
   if (fetching && !data) return <p className="loading" role="status">Loading providers…</p>;
   const list = data?.providers;
   return (
@@ -39,6 +57,15 @@ export function Providers() {
         <p className="muted">
           {list.count} of {list.limit} providers on your plan.
         </p>
+      )}
+      {notice && <p role="status">{notice}</p>}
+      {secret && (
+        <div className="once card" role="status">
+          <p>New secret of <strong>{secret.name}</strong>, shown only now. The old one stopped working: give the site the new one.</p>
+          <CopyField label="Webhook URL" value={secret.webhookUrl} />
+          <CopyField label="Secret" value={secret.authValue} />
+          <button onClick={() => setSecret(null)}>Done</button>
+        </div>
       )}
       {list && list.providers.length === 0 && <p className="empty">No provider yet: add one from a template below.</p>}
       {list && list.providers.length > 0 && (
@@ -51,6 +78,7 @@ export function Providers() {
               <th scope="col" className="num">Today</th>
               <th scope="col" className="num">Total</th>
               <th scope="col">Enabled</th>
+              <th scope="col">Actions</th>
             </tr>
           </thead>
           <tbody>
@@ -68,15 +96,27 @@ export function Providers() {
                     checked={p.enabled}
                     disabled={readOnly}
                     title={readOnly ? READ_ONLY_REASON : undefined}
-                    onChange={(e) => void setEnabled({ key: p.key, enabled: e.target.checked }).then(() => refetch({ requestPolicy: 'network-only' }))}
+                    onChange={(e) => void setEnabled({ key: p.key, enabled: e.target.checked }).then(reload)}
                   />
+                </td>
+                <td className="row">
+                  <button disabled={readOnly} title={writeTitle}
+                    onClick={() => window.confirm(`Generate a new secret for ${p.name}? The old one stops working at once.`) &&
+                      void regenerate({ key: p.key }).then((r) => r.data?.regenerateProviderSecret && setSecret({ name: p.name, ...r.data.regenerateProviderSecret }))}>
+                    New secret
+                  </button>
+                  <button disabled={readOnly} title={writeTitle}
+                    onClick={() => window.confirm(`Delete ${p.name} and its ${p.votesTotal.toLocaleString()} vote(s)? This cannot be undone; its webhook URL stops accepting votes.`) &&
+                      void remove({ key: p.key }).then((r) => { if (r.data?.deleteProvider) setNotice(`${r.data.deleteProvider.message} (${r.data.deleteProvider.votesDeleted} votes deleted).`); reload(); })}>
+                    Delete
+                  </button>
                 </td>
               </tr>
             ))}
           </tbody>
         </table></div>
       )}
-      {data?.templates && <NewProvider templates={data.templates} readOnly={readOnly} onCreated={() => refetch({ requestPolicy: 'network-only' })} />}
+      {data?.templates && <NewProvider templates={data.templates} readOnly={readOnly} onCreated={reload} />}
     </>
   );
 }
