@@ -108,6 +108,13 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     await page.getByRole('cell', { name: 'top.gg' }).first().waitFor();
   });
 
+  it("sends the template's test vote and shows the answer", async () => {
+    await page.getByRole('row', { name: /top\.gg/i }).getByRole('button', { name: 'Test vote' }).click();
+    await page.getByText(/Top\.gg: recorded as vote vt_/).waitFor({ timeout: 5_000 });
+    await page.getByRole('row', { name: /top\.gg/i }).getByRole('button', { name: 'Test vote' }).click();
+    await page.getByText(/Top\.gg: a duplicate of vt_/).waitFor({ timeout: 5_000 });
+  });
+
   it('a signed vote posted to the hook appears on the overview within 2 s, without a reload', async () => {
     await page.getByRole('link', { name: 'Overview' }).click();
     await page.getByRole('heading', { name: /Latest votes/ }).waitFor();
@@ -127,7 +134,7 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     await page.getByTestId('latest-votes').getByText('LiveVoter').waitFor({ timeout: 2_000 });
     expect(Date.now() - sentAt).toBeLessThan(2_000);
     expect(navigations).toEqual([]);
-    expect(await page.getByTestId('counter-today').textContent()).toBe('1');
+    expect(await page.getByTestId('counter-today').textContent()).toBe('2'); // the test vote and this one
     await shot('overview');
   });
 
@@ -144,7 +151,7 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
   it('statistics show the trend and shares, and the pro-only parts as an upgrade badge (never an error page)', async () => {
     await page.getByRole('link', { name: 'Statistics' }).click();
     await page.getByRole('heading', { name: 'Votes per day' }).waitFor({ timeout: 5_000 });
-    await page.getByRole('heading', { name: /By provider \(1 votes\)/ }).waitFor({ timeout: 5_000 });
+    await page.getByRole('heading', { name: /By provider \(2 votes\)/ }).waitFor({ timeout: 5_000 });
     await page.getByLabel('Granularity').selectOption('week');
     await page.getByRole('button', { name: 'Show' }).click();
     await page.getByRole('heading', { name: 'Votes per week' }).waitFor({ timeout: 5_000 });
@@ -240,7 +247,7 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     });
     await page.getByRole('row', { name: /top\.gg/i }).getByRole('button', { name: 'Delete' }).click();
     await page.getByText(/votes deleted/).waitFor({ timeout: 5_000 });
-    expect(asked).toMatch(/and its 2 vote\(s\)/);
+    expect(asked).toMatch(/and its 3 vote\(s\)/);
     expect(await app.deps.db.prisma.vote.count({ where: { organizationId: org.id } })).toBe(0);
   });
 

@@ -156,3 +156,33 @@ describe.skipIf(databaseUnavailable)('provider templates: each site\'s own deliv
     },
   );
 });
+
+describe.skipIf(databaseUnavailable)('sendTestVote: each template example, authenticated as its site does', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app?.stop());
+
+  it('every template: the example is received through the real hook path, and a repeat is a duplicate', async () => {
+    const org = await app.createOrg({ plan: 'business' });
+    const send = (key: string, apiKey = org.key) =>
+      app.request('POST', '/graphql', { key: apiKey, body: { query: `mutation { sendTestVote(key: "${key}") { received voteId duplicate test ignored } }` } });
+    for (const template of PROVIDER_TEMPLATES) {
+      const body = template.authKeySource === null ? { template: template.slug, auth_value: siteSecret(template) } : { template: template.slug };
+      expect((await app.request('POST', '/v1/providers', { key: org.key, body })).status, template.slug).toBe(201);
+      const first = await send(template.slug);
+      expect(first.body.errors, `${template.slug}: ${first.text}`).toBeUndefined();
+      const receipt = first.body.data.sendTestVote;
+      expect(receipt.received).toBe(true);
+      if (receipt.voteId) {
+        const vote = await app.deps.db.prisma.vote.findUniqueOrThrow({ where: { publicId: receipt.voteId } });
+        expect(vote.voterName, template.slug).toBe(String(valueAt(template.payloadExample, template.defaultVoteePath)));
+        const again = await send(template.slug);
+        expect(again.body.data.sendTestVote, template.slug).toMatchObject({ voteId: receipt.voteId, duplicate: true });
+      }
+    }
+    const refused = await send('topgg', org.readKey);
+    expect(refused.body.errors[0].extensions.code).toBe('INSUFFICIENT_SCOPE');
+  });
+});

@@ -3,6 +3,7 @@
 // (body size, budgets), which the ingest service applies to both.
 import { builder } from '../../graphql/builder.js';
 import { validationError } from '../../errors.js';
+import { requireViewer } from '../../auth/access.js';
 import type { HookReceipt } from './ingest.service.js';
 
 const HookDeliveryInput = builder.inputType('HookDeliveryInput', {
@@ -48,5 +49,19 @@ builder.mutationField('receiveVote', (t) =>
         query: stringMap(input.query, 'query'),
         rawBody: Buffer.from(input.rawBodyBase64, 'base64'),
       }, { clientIp: ctx.clientIp }),
+  }),
+);
+
+builder.mutationField('sendTestVote', (t) =>
+  t.field({
+    type: HookReceiptRef,
+    nullable: true,
+    description: "Sends the provider's template example to its own hook, authenticated as the site does (a real vote; a repeat within the duplicate window is a duplicate)",
+    authScopes: { access: { scope: 'full' } },
+    args: { key: t.arg.string({ required: true }) },
+    resolve: (_root, { key }, ctx) => {
+      const viewer = requireViewer(ctx.auth);
+      return ctx.services.ingest.sendTestVote(viewer.organizationId, viewer.organizationSlug, key);
+    },
   }),
 );

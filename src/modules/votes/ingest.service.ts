@@ -8,6 +8,7 @@ import { readPath, readPathAsText } from '../../json-path.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../json-depth.js';
 import { peekPoint, takePoint, type LimitOutcome } from '../../auth/rate-limits.js';
 import { authMethodOf } from '../providers/auth-methods/registry.js';
+import { findTemplate } from '../templates/catalogue.js';
 import type { AuthenticatedContent } from '../providers/auth-methods/auth-method.js';
 import { SLUG_PATTERN } from '../organization/organization.service.js';
 import { PROVIDER_KEY_PATTERN } from '../providers/providers.service.js';
@@ -201,8 +202,38 @@ export function createIngestService(deps: AppDeps) {
     return { received: true, voteId: stored.publicId, duplicate: stored.duplicate };
   }
 
+  /**
+   * The dashboard's "send a test vote": the provider's template example, authenticated exactly as the site does
+   * (its auth method's own `authenticate`), through the same path as a real delivery. It is a real vote (or the
+   * site's test ping where the example is one), and a second one within the window is a duplicate.
+   */
+  async function sendTestVote(organizationId: string, orgSlug: string, key: string): Promise<HookReceipt> {
+    const provider = await deps.db.prisma.provider.findUnique({ where: { organizationId_key: { organizationId, key } } });
+    if (!provider) throw notFound(`Provider ${key}`);
+    const template = provider.templateSlug ? findTemplate(provider.templateSlug) : undefined;
+    if (!template) throw validationError([{ field: 'key', message: 'only a provider made from a template has an example delivery to send' }]);
+    const method = authMethodOf(provider.authMethod)!;
+    const get = template.method === 'GET';
+    const body = get ? Buffer.alloc(0) : Buffer.from(JSON.stringify(template.payloadExample));
+    const proof = method.authenticate(provider, deps.secrets.open(provider.authValueEnc), body, Math.floor(deps.clock.now().getTime() / 1000), template.signatureFormat);
+    const example = get ? Object.fromEntries(Object.entries(template.payloadExample).map(([k, v]) => [k, String(v)])) : {};
+    return receive(
+      {
+        orgSlug,
+        providerKey: provider.key,
+        pathSecret: proof.pathSecret,
+        method: get ? 'GET' : 'POST',
+        headers: { ...(get ? {} : { 'content-type': 'application/json' }), ...proof.headers },
+        query: { ...example, ...proof.query },
+        rawBody: body,
+      },
+      { clientIp: 'dashboard-test' },
+    );
+  }
+
   return {
     receive,
+    sendTestVote,
     /** Writes what is queued and releases the store's connection. */
     close() {
       store?.close();

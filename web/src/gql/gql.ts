@@ -26,10 +26,11 @@ type Documents = {
     "\n  mutation RevokePluginToken($id: ID!) { revokePluginToken(id: $id) { id } }\n": typeof types.RevokePluginTokenDocument,
     "\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt } }\n  }\n": typeof types.OverviewDocument,
     "\n  subscription LiveVotes {\n    voteReceived { publicId voterName providerKey providerName receivedAt }\n  }\n": typeof types.LiveVotesDocument,
-    "\n  query Providers {\n    providers { count limit providers { id key name authMethod enabled webhookUrl votesToday votesTotal } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n": typeof types.ProvidersDocument,
+    "\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n": typeof types.ProvidersDocument,
     "\n  mutation SetProviderEnabled($key: String!, $enabled: Boolean!) {\n    updateProvider(key: $key, input: { enabled: $enabled }) { id enabled }\n  }\n": typeof types.SetProviderEnabledDocument,
     "\n  mutation RegenerateProviderSecret($key: String!) {\n    regenerateProviderSecret(key: $key) { authValue webhookUrl }\n  }\n": typeof types.RegenerateProviderSecretDocument,
     "\n  mutation DeleteProvider($key: String!) {\n    deleteProvider(key: $key) { message votesDeleted }\n  }\n": typeof types.DeleteProviderDocument,
+    "\n  mutation SendTestVote($key: String!) {\n    sendTestVote(key: $key) { received voteId duplicate test ignored }\n  }\n": typeof types.SendTestVoteDocument,
     "\n  mutation CreateProviderFromTemplate($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n": typeof types.CreateProviderFromTemplateDocument,
     "\n  query Settings {\n    organization { name slug plan settings { chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate } }\n  }\n": typeof types.SettingsDocument,
     "\n  mutation UpdateOrganization($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { name slug settings { chatWebhookUrl chatNotificationsEnabled chatMessageTemplate } }\n  }\n": typeof types.UpdateOrganizationDocument,
@@ -57,10 +58,11 @@ const documents: Documents = {
     "\n  mutation RevokePluginToken($id: ID!) { revokePluginToken(id: $id) { id } }\n": types.RevokePluginTokenDocument,
     "\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt } }\n  }\n": types.OverviewDocument,
     "\n  subscription LiveVotes {\n    voteReceived { publicId voterName providerKey providerName receivedAt }\n  }\n": types.LiveVotesDocument,
-    "\n  query Providers {\n    providers { count limit providers { id key name authMethod enabled webhookUrl votesToday votesTotal } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n": types.ProvidersDocument,
+    "\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n": types.ProvidersDocument,
     "\n  mutation SetProviderEnabled($key: String!, $enabled: Boolean!) {\n    updateProvider(key: $key, input: { enabled: $enabled }) { id enabled }\n  }\n": types.SetProviderEnabledDocument,
     "\n  mutation RegenerateProviderSecret($key: String!) {\n    regenerateProviderSecret(key: $key) { authValue webhookUrl }\n  }\n": types.RegenerateProviderSecretDocument,
     "\n  mutation DeleteProvider($key: String!) {\n    deleteProvider(key: $key) { message votesDeleted }\n  }\n": types.DeleteProviderDocument,
+    "\n  mutation SendTestVote($key: String!) {\n    sendTestVote(key: $key) { received voteId duplicate test ignored }\n  }\n": types.SendTestVoteDocument,
     "\n  mutation CreateProviderFromTemplate($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n": types.CreateProviderFromTemplateDocument,
     "\n  query Settings {\n    organization { name slug plan settings { chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate } }\n  }\n": types.SettingsDocument,
     "\n  mutation UpdateOrganization($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { name slug settings { chatWebhookUrl chatNotificationsEnabled chatMessageTemplate } }\n  }\n": types.UpdateOrganizationDocument,
@@ -141,7 +143,7 @@ export function graphql(source: "\n  subscription LiveVotes {\n    voteReceived 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Providers {\n    providers { count limit providers { id key name authMethod enabled webhookUrl votesToday votesTotal } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n"): (typeof documents)["\n  query Providers {\n    providers { count limit providers { id key name authMethod enabled webhookUrl votesToday votesTotal } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n"];
+export function graphql(source: "\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n"): (typeof documents)["\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -154,6 +156,10 @@ export function graphql(source: "\n  mutation RegenerateProviderSecret($key: Str
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation DeleteProvider($key: String!) {\n    deleteProvider(key: $key) { message votesDeleted }\n  }\n"): (typeof documents)["\n  mutation DeleteProvider($key: String!) {\n    deleteProvider(key: $key) { message votesDeleted }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SendTestVote($key: String!) {\n    sendTestVote(key: $key) { received voteId duplicate test ignored }\n  }\n"): (typeof documents)["\n  mutation SendTestVote($key: String!) {\n    sendTestVote(key: $key) { received voteId duplicate test ignored }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

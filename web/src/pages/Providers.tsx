@@ -8,7 +8,7 @@ import { FieldErrors, fieldErrorsOf } from '../field-errors';
 
 const ProvidersQuery = graphql(`
   query Providers {
-    providers { count limit providers { id key name authMethod enabled webhookUrl votesToday votesTotal } }
+    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal } }
     templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }
   }
 `);
@@ -31,6 +31,12 @@ const DeleteProvider = graphql(`
   }
 `);
 
+const SendTestVote = graphql(`
+  mutation SendTestVote($key: String!) {
+    sendTestVote(key: $key) { received voteId duplicate test ignored }
+  }
+`);
+
 const CreateFromTemplate = graphql(`
   mutation CreateProviderFromTemplate($input: CreateProviderInput!) {
     createProvider(input: $input) { id key name authValue webhookUrl }
@@ -44,6 +50,7 @@ export function Providers() {
   const [, setEnabled] = useMutation(SetEnabled);
   const [, regenerate] = useMutation(Regenerate);
   const [, remove] = useMutation(DeleteProvider);
+  const [, sendTest] = useMutation(SendTestVote);
   const [secret, setSecret] = useState<{ name: string; authValue: string; webhookUrl: string } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const reload = () => refetch({ requestPolicy: 'network-only' });
@@ -100,6 +107,16 @@ export function Providers() {
                   />
                 </td>
                 <td className="row">
+                  {p.template && (
+                    <button disabled={readOnly} title={writeTitle ?? "Sends the site's example delivery, signed as the site signs it: a real vote, delivered like any"}
+                      onClick={() => void sendTest({ key: p.key }).then((r) => {
+                        const answer = r.data?.sendTestVote;
+                        setNotice(answer ? `${p.name}: ${answer.test ? 'received as a test ping' : answer.ignored ? 'received and ignored (not a vote event)' : answer.duplicate ? `a duplicate of ${answer.voteId} (the same delivery within 10 minutes)` : `recorded as vote ${answer.voteId}`}` : `${p.name}: ${r.error?.graphQLErrors[0]?.message ?? r.error?.message}`);
+                        reload();
+                      })}>
+                      Test vote
+                    </button>
+                  )}
                   <button disabled={readOnly} title={writeTitle}
                     onClick={() => window.confirm(`Generate a new secret for ${p.name}? The old one stops working at once.`) &&
                       void regenerate({ key: p.key }).then((r) => r.data?.regenerateProviderSecret && setSecret({ name: p.name, ...r.data.regenerateProviderSecret }))}>

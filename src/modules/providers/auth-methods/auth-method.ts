@@ -57,6 +57,17 @@ export interface AuthMethodDefinition {
   verify(config: AuthConfig, secret: string, request: HookRequest, nowMs: number): Verification;
   /** The inbound URL; with `secret`, the one a user pastes into the site (interface §2.4). */
   webhookUrl(base: string, config: AuthConfig, secret?: string): string;
+  /**
+   * What a site adds to a delivery of `body` to prove it (the dashboard's "send a test vote" sends a template's
+   * example this way). `style` is the template's way of writing an hmac digest (`sha256_hex`: `sha256=<hex>`).
+   */
+  authenticate(config: AuthConfig, secret: string, body: Buffer, nowSeconds: number, style?: string | null): SiteProof;
+}
+
+export interface SiteProof {
+  headers: Record<string, string>;
+  query: Record<string, string>;
+  pathSecret?: string;
 }
 
 export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;

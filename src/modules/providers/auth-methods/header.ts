@@ -13,4 +13,5 @@ export const headerMethod: AuthMethodDefinition = {
     return declaredContent(config, request);
   },
   webhookUrl: (base) => base,
+  authenticate: (config, secret) => ({ headers: { [config.authField.toLowerCase()]: secret }, query: {} }),
 };

@@ -70,4 +70,14 @@ export const hmacMethod: AuthMethodDefinition = {
     return signedBy(secret, body, digest) ? vouched : refused('bad signature');
   },
   webhookUrl: (base) => base,
+  authenticate(config, secret, body, nowSeconds, style) {
+    const header = config.authField.toLowerCase();
+    const hex = (content: Buffer) => createHmac('sha256', secret).update(content).digest('hex');
+    const stamped = Buffer.concat([Buffer.from(`${nowSeconds}.`), body]);
+    if (config.signatureFormat === 'topgg') return { headers: { [header]: `t=${nowSeconds},v1=${hex(stamped)}` }, query: {} };
+    if (config.authTimestampField) {
+      return { headers: { [header]: `sha256=${hex(stamped)}`, [config.authTimestampField.toLowerCase()]: String(nowSeconds) }, query: {} };
+    }
+    return { headers: { [header]: style === 'sha256_hex' ? `sha256=${hex(body)}` : hex(body) }, query: {} };
+  },
 };

@@ -14,4 +14,5 @@ export const queryMethod: AuthMethodDefinition = {
     return declaredContent(config, request, config.authField);
   },
   webhookUrl: (base, config, secret) => (secret === undefined ? base : `${base}?${new URLSearchParams({ [config.authField]: secret })}`),
+  authenticate: (config, secret) => ({ headers: {}, query: { [config.authField]: secret } }),
 };

@@ -12,4 +12,5 @@ export const urlPathMethod: AuthMethodDefinition = {
     return declaredContent(_config, request);
   },
   webhookUrl: (base, _config, secret) => (secret === undefined ? base : `${base}/${encodeURIComponent(secret)}`),
+  authenticate: (_config, secret) => ({ headers: {}, query: {}, pathSecret: secret }),
 };
