@@ -46,6 +46,7 @@ import {
 import type { RunningChild } from './lib/child.js';
 import { openRawReads, openRawReadsPostgres } from './baselines/raw-sql-reads.js';
 import { benchDialect, benchPostgresServer, postgresDatabaseUrl } from './lib/database.js';
+import { mulberry32 } from '../test/kit/prng.js';
 
 const VOTES = envNumber('BENCH_READ_VOTES', 10_000_000, true);
 const RESEED = process.env.BENCH_READ_RESEED === '1';
@@ -126,17 +127,8 @@ interface SeedMeta {
 // ---------------------------------------------------------------------------------------------------------------
 // Seeding
 
-/** mulberry32: small, fast, deterministic. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Small, fast, deterministic (the fuzz tests' generator). */
+const rng = mulberry32;
 
 const NAME_STEMS = ['Steve', 'alex', 'Notch', 'creeper', 'MinerMax', 'builder', 'ShadowFox', 'dragon', 'PixelPanda', 'redstone', 'NightOwl', 'blaze', 'Frosty', 'enderman', 'GhostRider', 'wolf'];
 const voterName = (rank: number) => `${NAME_STEMS[rank % NAME_STEMS.length]}_${rank.toString(36)}${rank % 7 === 0 ? 'X' : ''}`;
