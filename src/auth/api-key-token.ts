@@ -24,7 +24,8 @@ export function generateToken(kindPrefix: string): GeneratedToken {
 
 /** Reads `Authorization: Bearer <token>`; undefined when the header is absent. */
 export function bearerToken(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
+  // No header, an empty one, or a bare `Bearer ` (GraphiQL's header template before a key is pasted) is no credential.
+  if (header === undefined || /^\s*(?:Bearer)?\s*$/i.test(header)) return undefined;
   const match = /^\s*Bearer\s+(\S+)\s*$/i.exec(header);
   return match ? match[1] : '';
 }

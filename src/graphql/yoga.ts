@@ -13,7 +13,7 @@ import { createLoaders } from './loaders.js';
 import { queryLimitsRule, useDocumentNestingLimit } from './query-limits.js';
 import { useSharedSubscriptionExecution } from '../live/shared-execution.js';
 
-const GRAPHIQL_DEFAULT_QUERY = `# Vote Relay: put your API key in the Headers tab below (Authorization: Bearer vr_live_…),
+const GRAPHIQL_DEFAULT_QUERY = `# Vote Relay: paste your API key after "Bearer " in the Headers tab below,
 # then run this. The Docs panel (book icon) lists every query, mutation and the voteReceived subscription.
 {
   organization { name slug plan usage { votesThisMonth votesLimit } }
@@ -67,7 +67,8 @@ export function createGraphQLServer(schema: GraphQLSchema, deps: AppDeps, servic
     renderGraphiQL: renderGraphiQLOnce,
     graphiql: {
       title: 'Vote Relay GraphQL',
-      headers: JSON.stringify({ Authorization: 'Bearer <your API key (vr_live_…)>' }, null, 2),
+      // Paste the key after `Bearer ` (a bare `Bearer ` counts as no key, so introspection and the docs still load).
+      headers: JSON.stringify({ Authorization: 'Bearer ' }, null, 2),
       defaultEditorToolsVisibility: 'headers',
       defaultQuery: GRAPHIQL_DEFAULT_QUERY,
     },

@@ -251,6 +251,19 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     expect(await app.deps.db.prisma.vote.count({ where: { organizationId: org.id } })).toBe(0);
   });
 
+  it('GraphiQL at /graphql renders from local assets and loads the schema (docs) under the limits', async () => {
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${app.url}/graphql`);
+    await page.locator('.graphiql-container').first().waitFor({ timeout: 20_000 });
+    // The documentation explorer is filled from the standard introspection query GraphiQL sends itself.
+    await page.getByRole('button', { name: /documentation explorer/i }).first().click();
+    await page.getByText('Query', { exact: true }).first().waitFor({ timeout: 10_000 });
+    expect(await page.getByText('Error fetching schema').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await shot('graphiql');
+  });
+
   it('made no request to any host but the service', () => {
     expect(foreign).toEqual([]);
   });

@@ -71,7 +71,8 @@ describe.skipIf(databaseUnavailable)('GraphQL clients: introspection and schema 
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
     const html = res.text;
     expect(html).toContain('<title>Vote Relay GraphQL</title>');
-    expect(html).toContain('Bearer <your API key');
+    expect(html).toContain('Authorization');
+    expect(html).toContain('paste your API key');
     // Everything the page loads: script/link/img sources, CSS url() and @import. All inline, data: or same-origin.
     const loaded = [
       ...[...html.matchAll(/\b(?:src|href)\s*=\s*["']([^"']*)["']/g)].map((m) => m[1]),
