@@ -93,19 +93,37 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     await page.getByRole('link', { name: 'Providers' }).click();
     await page.getByLabel('Voting site').selectOption('topgg');
     // Bad input: the error stands beside its field and what was typed stays.
-    await page.getByLabel(/^Key/).fill('Not A Key');
+    await page.getByLabel(/^Key \(optional/).fill('Not A Key');
     await page.getByLabel(/Secret that/).fill(secret);
     await page.getByRole('button', { name: 'Create provider' }).click();
     await page.getByText(/^key: /).waitFor({ timeout: 5_000 });
-    expect(await page.getByLabel(/^Key/).inputValue()).toBe('Not A Key');
-    await page.getByLabel(/^Key/).fill('');
+    expect(await page.getByLabel(/^Key \(optional/).inputValue()).toBe('Not A Key');
+    await page.getByLabel(/^Key \(optional/).fill('');
     await page.getByRole('button', { name: 'Create provider' }).click();
     await page.getByText('is ready. Copy these now').waitFor({ timeout: 5_000 });
-    expect(await page.getByLabel('Webhook URL').inputValue()).toContain(`/hooks/${org.slug}/topgg`);
-    expect(await page.getByLabel('Secret').inputValue()).toBe(secret);
+    expect(await page.getByLabel('Webhook URL', { exact: true }).inputValue()).toContain(`/hooks/${org.slug}/topgg`);
+    expect(await page.getByLabel('Secret', { exact: true }).inputValue()).toBe(secret);
     await shot('providers');
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('cell', { name: 'top.gg' }).first().waitFor();
+  });
+
+  it('creates a custom hmac provider; a bad voter path shows its error beside the field', async () => {
+    await page.getByLabel('Key', { exact: true }).fill('mylist');
+    await page.getByLabel('Name', { exact: true }).fill('My List');
+    await page.getByLabel('Authentication').selectOption('hmac');
+    await page.getByLabel(/^Timestamp header/).fill('X-My-Timestamp');
+    await page.getByLabel('Voter name path').fill('user..name');
+    await page.getByRole('button', { name: 'Create custom provider' }).click();
+    await page.getByText(/^votee_path: /).waitFor({ timeout: 5_000 });
+    expect(await page.getByLabel('Voter name path').inputValue()).toBe('user..name');
+    await page.getByLabel('Voter name path').fill('user.name');
+    await page.getByRole('button', { name: 'Create custom provider' }).click();
+    await page.getByText('My List is ready').waitFor({ timeout: 5_000 });
+    expect(await page.getByLabel('Secret', { exact: true }).inputValue()).toMatch(/^[A-Za-z0-9_-]{43,}$/);
+    await page.getByRole('button', { name: 'Done' }).click();
+    const made = await app.request('GET', '/v1/providers/mylist', { key: org.key });
+    expect(made.body.data).toMatchObject({ auth_method: 'hmac', signature_format: 'plain', auth_timestamp_field: 'X-My-Timestamp', payload_source: 'json', votee_path: 'user.name' });
   });
 
   it("sends the template's test vote and shows the answer", async () => {
@@ -197,6 +215,17 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     expect(await page.getByLabel('Signing secret').inputValue()).toMatch(/^whsec_/);
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByTestId('callbacks-table').getByText('Survival').waitFor();
+    // A Votifier callback (protocol v2) from the same form.
+    await page.getByLabel('Name').fill('Lobby (Votifier)');
+    await page.getByLabel('Kind').selectOption('votifier');
+    await page.getByLabel('Host').fill('127.0.0.1');
+    await page.getByLabel('Port').fill('8192');
+    await page.getByLabel(/^Token/).fill('votifier-token-0123456789');
+    await page.getByRole('button', { name: 'Create callback' }).click();
+    await page.getByLabel('Signing secret').waitFor({ timeout: 5_000 });
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByTestId('callbacks-table').getByText('127.0.0.1:8192').waitFor();
+    await app.request('PATCH', `/v1/callbacks/${(await app.request('GET', '/v1/callbacks', { key: org.key })).body.data.callbacks.find((c: { name: string }) => c.name === 'Lobby (Votifier)').id}`, { key: org.key, body: { enabled: false } });
     await shot('callbacks');
     const before = game.requests.length;
     const res = await signedVote('CallbackVoter');

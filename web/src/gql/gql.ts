@@ -31,6 +31,7 @@ type Documents = {
     "\n  mutation RegenerateProviderSecret($key: String!) {\n    regenerateProviderSecret(key: $key) { authValue webhookUrl }\n  }\n": typeof types.RegenerateProviderSecretDocument,
     "\n  mutation DeleteProvider($key: String!) {\n    deleteProvider(key: $key) { message votesDeleted }\n  }\n": typeof types.DeleteProviderDocument,
     "\n  mutation SendTestVote($key: String!) {\n    sendTestVote(key: $key) { received voteId duplicate test ignored }\n  }\n": typeof types.SendTestVoteDocument,
+    "\n  mutation CreateCustomProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n": typeof types.CreateCustomProviderDocument,
     "\n  mutation CreateProviderFromTemplate($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n": typeof types.CreateProviderFromTemplateDocument,
     "\n  query Settings {\n    organization { name slug plan settings { chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate } }\n  }\n": typeof types.SettingsDocument,
     "\n  mutation UpdateOrganization($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { name slug settings { chatWebhookUrl chatNotificationsEnabled chatMessageTemplate } }\n  }\n": typeof types.UpdateOrganizationDocument,
@@ -63,6 +64,7 @@ const documents: Documents = {
     "\n  mutation RegenerateProviderSecret($key: String!) {\n    regenerateProviderSecret(key: $key) { authValue webhookUrl }\n  }\n": types.RegenerateProviderSecretDocument,
     "\n  mutation DeleteProvider($key: String!) {\n    deleteProvider(key: $key) { message votesDeleted }\n  }\n": types.DeleteProviderDocument,
     "\n  mutation SendTestVote($key: String!) {\n    sendTestVote(key: $key) { received voteId duplicate test ignored }\n  }\n": types.SendTestVoteDocument,
+    "\n  mutation CreateCustomProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n": types.CreateCustomProviderDocument,
     "\n  mutation CreateProviderFromTemplate($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n": types.CreateProviderFromTemplateDocument,
     "\n  query Settings {\n    organization { name slug plan settings { chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate } }\n  }\n": types.SettingsDocument,
     "\n  mutation UpdateOrganization($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { name slug settings { chatWebhookUrl chatNotificationsEnabled chatMessageTemplate } }\n  }\n": types.UpdateOrganizationDocument,
@@ -160,6 +162,10 @@ export function graphql(source: "\n  mutation DeleteProvider($key: String!) {\n 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation SendTestVote($key: String!) {\n    sendTestVote(key: $key) { received voteId duplicate test ignored }\n  }\n"): (typeof documents)["\n  mutation SendTestVote($key: String!) {\n    sendTestVote(key: $key) { received voteId duplicate test ignored }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateCustomProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n"): (typeof documents)["\n  mutation CreateCustomProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -107,22 +107,38 @@ export function Callbacks() {
 
 function NewCallback({ readOnly, variables, onCreated }: { readOnly: boolean; variables: { name: string; description: string; example: string }[]; onCreated: (name: string, secret: string) => void }) {
   const [name, setName] = useState('');
+  const [kind, setKind] = useState<'http' | 'votifier'>('http');
   const [url, setUrl] = useState('');
+  const [votifier, setVotifier] = useState({ host: '', port: '8192', serviceName: 'VoteRelay', token: '', publicKey: '' });
   const [template, setTemplate] = useState(DEFAULT_TEMPLATE);
   const [templateProblem, setTemplateProblem] = useState<string | null>(null);
   const [result, create] = useMutation(CreateCallback);
   const errors = fieldErrorsOf(result.error);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    let payloadTemplate: unknown;
-    try {
-      payloadTemplate = JSON.parse(template);
-      setTemplateProblem(null);
-    } catch {
-      setTemplateProblem('payload_template: is not valid JSON');
-      return;
+    let input;
+    if (kind === 'votifier') {
+      input = {
+        name,
+        kind,
+        host: votifier.host,
+        port: Number(votifier.port),
+        serviceName: votifier.serviceName,
+        ...(votifier.token ? { token: votifier.token } : {}),
+        ...(votifier.publicKey ? { publicKey: votifier.publicKey } : {}),
+      };
+    } else {
+      let payloadTemplate: unknown;
+      try {
+        payloadTemplate = JSON.parse(template);
+        setTemplateProblem(null);
+      } catch {
+        setTemplateProblem('payload_template: is not valid JSON');
+        return;
+      }
+      input = { name, url, payloadTemplate };
     }
-    const answer = await create({ input: { name, url, payloadTemplate } });
+    const answer = await create({ input });
     const made = answer.data?.createCallback;
     if (made) {
       setName('');
@@ -132,11 +148,36 @@ function NewCallback({ readOnly, variables, onCreated }: { readOnly: boolean; va
   };
   return (
     <section className="card" aria-labelledby="new-callback-title">
-      <h2 id="new-callback-title">Add an HTTP callback</h2>
+      <h2 id="new-callback-title">Add a callback</h2>
       <form onSubmit={submit}>
         <label htmlFor="callback-name">Name</label>
         <input id="callback-name" value={name} onChange={(e) => setName(e.target.value)} aria-invalid={!!errors.name} />
         <FieldErrors errors={errors} field="name" />
+        <label htmlFor="callback-kind">Kind</label>
+        <select id="callback-kind" value={kind} onChange={(e) => setKind(e.target.value as 'http' | 'votifier')}>
+          <option value="http">HTTP: a signed POST to your server</option>
+          <option value="votifier">Votifier: to a NuVotifier / Votifier port</option>
+        </select>
+        {kind === 'votifier' ? (
+          <>
+            <label htmlFor="votifier-host">Host</label>
+            <input id="votifier-host" value={votifier.host} onChange={(e) => setVotifier({ ...votifier, host: e.target.value })} aria-invalid={!!errors.host} />
+            <FieldErrors errors={errors} field="host" />
+            <label htmlFor="votifier-port">Port</label>
+            <input id="votifier-port" type="number" value={votifier.port} onChange={(e) => setVotifier({ ...votifier, port: e.target.value })} aria-invalid={!!errors.port} />
+            <FieldErrors errors={errors} field="port" />
+            <label htmlFor="votifier-service">Service name (the server's tokens: entry)</label>
+            <input id="votifier-service" value={votifier.serviceName} onChange={(e) => setVotifier({ ...votifier, serviceName: e.target.value })} />
+            <FieldErrors errors={errors} field="service_name" />
+            <label htmlFor="votifier-token">Token (protocol v2, from NuVotifier's config.yml)</label>
+            <input id="votifier-token" value={votifier.token} onChange={(e) => setVotifier({ ...votifier, token: e.target.value })} aria-invalid={!!errors.token} />
+            <FieldErrors errors={errors} field="token" />
+            <label htmlFor="votifier-key">or public key (protocol v1, rsa/public.key; v1 has no acknowledgement)</label>
+            <textarea id="votifier-key" value={votifier.publicKey} onChange={(e) => setVotifier({ ...votifier, publicKey: e.target.value })} aria-invalid={!!errors.public_key} />
+            <FieldErrors errors={errors} field="public_key" />
+          </>
+        ) : (
+          <>
         <label htmlFor="callback-url">URL</label>
         <input id="callback-url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://mc.example.com/vote" aria-invalid={!!errors.url} style={{ width: '100%' }} />
         <FieldErrors errors={errors} field="url" />
@@ -152,6 +193,8 @@ function NewCallback({ readOnly, variables, onCreated }: { readOnly: boolean; va
             ))}
           </ul>
         </details>
+          </>
+        )}
         <FieldErrors errors={errors} field="*" />
         <div className="row">
           <button type="submit" disabled={readOnly || result.fetching} title={readOnly ? READ_ONLY_REASON : undefined}>Create callback</button>

@@ -37,6 +37,12 @@ const SendTestVote = graphql(`
   }
 `);
 
+const CreateCustom = graphql(`
+  mutation CreateCustomProvider($input: CreateProviderInput!) {
+    createProvider(input: $input) { id key name authValue webhookUrl }
+  }
+`);
+
 const CreateFromTemplate = graphql(`
   mutation CreateProviderFromTemplate($input: CreateProviderInput!) {
     createProvider(input: $input) { id key name authValue webhookUrl }
@@ -134,6 +140,7 @@ export function Providers() {
         </table></div>
       )}
       {data?.templates && <NewProvider templates={data.templates} readOnly={readOnly} onCreated={reload} />}
+      <CustomProvider readOnly={readOnly} onCreated={reload} />
     </>
   );
 }
@@ -217,5 +224,107 @@ export function CopyField({ label, value }: { label: string; value: string }) {
         {copied ? 'Copied' : 'Copy'}
       </button>
     </div>
+  );
+}
+
+type AuthMethod = 'header' | 'query' | 'url_path' | 'hmac';
+type PayloadSource = 'json' | 'form' | 'query';
+
+/** A provider for a site without a template: every auth setting by hand, with each field's rule beside it. */
+function CustomProvider({ readOnly, onCreated }: { readOnly: boolean; onCreated: () => void }) {
+  const [form, setForm] = useState({ key: '', name: '', authMethod: 'header' as AuthMethod, authField: 'Authorization', voteePath: '', payloadSource: 'json' as PayloadSource, signatureFormat: 'plain' as 'plain' | 'topgg', authTimestampField: '', authValue: '' });
+  const [result, create] = useMutation(CreateCustom);
+  const [created, setCreated] = useState<{ name: string; authValue: string; webhookUrl: string } | null>(null);
+  const errors = fieldErrorsOf(result.error);
+  const set = (name: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [name]: e.target.value });
+  const hmac = form.authMethod === 'hmac';
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const input = {
+      key: form.key,
+      name: form.name,
+      authMethod: form.authMethod,
+      authField: form.authField,
+      voteePath: form.voteePath,
+      payloadSource: form.payloadSource,
+      ...(hmac ? { signatureFormat: form.signatureFormat, ...(form.authTimestampField ? { authTimestampField: form.authTimestampField } : {}) } : {}),
+      authValue: form.authValue || 'auto',
+    };
+    const answer = await create({ input });
+    const made = answer.data?.createProvider;
+    if (made) {
+      setCreated({ name: made.name, authValue: made.authValue, webhookUrl: made.webhookUrl });
+      onCreated();
+    }
+  };
+  const fieldLabel = form.authMethod === 'query' ? 'Query parameter carrying the secret' : form.authMethod === 'url_path' ? 'Name of the secret (shown only)' : form.authMethod === 'hmac' ? 'Signature header' : 'Header carrying the secret';
+  return (
+    <section className="card" aria-labelledby="custom-provider-title">
+      <h2 id="custom-provider-title">Add a custom provider</h2>
+      {created ? (
+        <div className="once" role="status">
+          <p><strong>{created.name}</strong> is ready. Copy these now: the secret is shown only once.</p>
+          <CopyField label="Webhook URL" value={created.webhookUrl} />
+          <CopyField label="Secret" value={created.authValue} />
+          <button onClick={() => setCreated(null)}>Done</button>
+        </div>
+      ) : (
+        <form onSubmit={submit}>
+          <label htmlFor="custom-key">Key</label>
+          <input id="custom-key" value={form.key} onChange={set('key')} aria-invalid={!!errors.key} placeholder="my-list" />
+          <FieldErrors errors={errors} field="key" />
+          <label htmlFor="custom-name">Name</label>
+          <input id="custom-name" value={form.name} onChange={set('name')} aria-invalid={!!errors.name} />
+          <FieldErrors errors={errors} field="name" />
+          <label htmlFor="custom-method">Authentication</label>
+          <select id="custom-method" value={form.authMethod} onChange={(e) => {
+            const authMethod = e.target.value as AuthMethod;
+            setForm({ ...form, authMethod, payloadSource: authMethod === 'query' ? 'query' : 'json', authField: authMethod === 'hmac' ? 'X-Signature' : authMethod === 'query' ? 'secret' : authMethod === 'url_path' ? 'secret' : 'Authorization' });
+          }}>
+            <option value="header">a secret in a header</option>
+            <option value="query">a secret in the URL's query</option>
+            <option value="url_path">a secret as the URL's last segment</option>
+            <option value="hmac">an HMAC-SHA256 signature</option>
+          </select>
+          <label htmlFor="custom-field">{fieldLabel}</label>
+          <input id="custom-field" value={form.authField} onChange={set('authField')} aria-invalid={!!errors.auth_field} />
+          <FieldErrors errors={errors} field="auth_field" />
+          {hmac && (
+            <>
+              <label htmlFor="custom-format">Signature format</label>
+              <select id="custom-format" value={form.signatureFormat} onChange={set('signatureFormat')}>
+                <option value="plain">HMAC of the body (hex or base64, optional sha256=)</option>
+                <option value="topgg">top.gg style: t=&lt;unix&gt;,v1=&lt;hex&gt;</option>
+              </select>
+              <FieldErrors errors={errors} field="signature_format" />
+              {form.signatureFormat === 'plain' && (
+                <>
+                  <label htmlFor="custom-ts">Timestamp header (optional; then &lt;timestamp&gt;.&lt;body&gt; is signed and the header is required)</label>
+                  <input id="custom-ts" value={form.authTimestampField} onChange={set('authTimestampField')} aria-invalid={!!errors.auth_timestamp_field} />
+                  <FieldErrors errors={errors} field="auth_timestamp_field" />
+                </>
+              )}
+            </>
+          )}
+          <label htmlFor="custom-source">Votes are read from</label>
+          <select id="custom-source" value={form.payloadSource} onChange={set('payloadSource')}>
+            <option value="json">a JSON body (POST)</option>
+            <option value="form">a form body (POST)</option>
+            {!hmac && <option value="query">the query string (GET)</option>}
+          </select>
+          <FieldErrors errors={errors} field="payload_source" />
+          <label htmlFor="custom-votee">Voter name path</label>
+          <input id="custom-votee" value={form.voteePath} onChange={set('voteePath')} placeholder="user.name" aria-invalid={!!errors.votee_path} />
+          <FieldErrors errors={errors} field="votee_path" />
+          <label htmlFor="custom-secret">Secret (leave empty to generate one)</label>
+          <input id="custom-secret" value={form.authValue} onChange={set('authValue')} aria-invalid={!!errors.auth_value} />
+          <FieldErrors errors={errors} field="auth_value" />
+          <FieldErrors errors={errors} field="*" />
+          <div className="row">
+            <button type="submit" disabled={readOnly || result.fetching} title={readOnly ? READ_ONLY_REASON : undefined}>Create custom provider</button>
+          </div>
+        </form>
+      )}
+    </section>
   );
 }
