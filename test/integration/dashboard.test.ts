@@ -240,6 +240,19 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     await shot('vote');
   });
 
+  it("edits a callback: the plan's timeout ceiling is shown beside the field, then the change is saved", async () => {
+    await page.getByRole('link', { name: 'Callbacks' }).click();
+    await page.getByRole('row', { name: /Survival/ }).getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Timeout (ms)').fill('99999');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(/^timeout_ms: must be between/).waitFor({ timeout: 5_000 });
+    await page.getByLabel('Timeout (ms)').fill('3000');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: /^Edit / }).waitFor({ state: 'detached', timeout: 5_000 });
+    const callbacks = await app.request('GET', '/v1/callbacks?include_disabled=true', { key: org.key });
+    expect(callbacks.body.data.callbacks.find((c: { name: string }) => c.name === 'Survival').timeout_ms).toBe(3000);
+  });
+
   it('a read key sees everything with every write control disabled, saying why', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await signIn(org.readKey);
@@ -253,7 +266,7 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     for (const name of ['New secret', 'Delete']) expect(await page.getByRole('button', { name }).first().isDisabled(), name).toBe(true);
     await page.getByRole('link', { name: 'Callbacks' }).click();
     await page.getByRole('button', { name: 'Create callback' }).waitFor();
-    for (const name of ['Create callback', 'Preview', 'Rotate secret', 'Delete']) {
+    for (const name of ['Create callback', 'Preview', 'Edit', 'Rotate secret', 'Delete']) {
       expect(await page.getByRole('button', { name }).first().isDisabled(), name).toBe(true);
     }
     expect(await page.getByLabel('Survival enabled').isDisabled()).toBe(true);

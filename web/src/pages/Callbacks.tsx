@@ -43,6 +43,7 @@ export function Callbacks() {
   const [, rotate] = useMutation(RotateSecret);
   const [test, runTest] = useMutation(TestCallback);
   const [secret, setSecret] = useState<{ name: string; value: string } | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
   const reload = () => refetch({ requestPolicy: 'network-only' });
   if (fetching && !data) return <p className="loading" role="status">Loading callbacks…</p>;
   const list = data?.callbacks;
@@ -80,6 +81,9 @@ export function Callbacks() {
                   <td className="row">
                     <button disabled={readOnly} title={writeTitle ?? 'The request a vote would send, with sample values (nothing is sent)'} onClick={() => void runTest({ id: c.id })}>Preview</button>
                     {c.kind === 'http' && (
+                      <button disabled={readOnly} title={writeTitle} onClick={() => setEditing(editing === c.id ? null : c.id)}>Edit</button>
+                    )}
+                    {c.kind === 'http' && (
                       <button disabled={readOnly} title={writeTitle} onClick={() => void rotate({ id: c.id }).then((r) => r.data?.rotateCallbackSecret && setSecret({ name: c.name, value: r.data.rotateCallbackSecret.signingSecret }))}>
                         Rotate secret
                       </button>
@@ -93,6 +97,9 @@ export function Callbacks() {
             </tbody>
           </table>
         </div>
+      )}
+      {editing && list?.callbacks.some((c) => c.id === editing) && (
+        <EditCallback key={editing} callback={list.callbacks.find((c) => c.id === editing)!} onDone={() => { setEditing(null); reload(); }} />
       )}
       {test.data?.testCallback && (
         <section className="card" aria-label="Preview">
@@ -198,6 +205,53 @@ function NewCallback({ readOnly, variables, onCreated }: { readOnly: boolean; va
         <FieldErrors errors={errors} field="*" />
         <div className="row">
           <button type="submit" disabled={readOnly || result.fetching} title={readOnly ? READ_ONLY_REASON : undefined}>Create callback</button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+type EditableCallback = { id: string; name: string; url?: string | null; timeoutMs: number; payloadTemplate: unknown };
+
+/** An HTTP callback's URL, timeout and payload template, changed in place (errors beside each field). */
+function EditCallback({ callback, onDone }: { callback: EditableCallback; onDone: () => void }) {
+  const [url, setUrl] = useState(callback.url ?? '');
+  const [timeoutMs, setTimeoutMs] = useState(String(callback.timeoutMs));
+  const [template, setTemplate] = useState(JSON.stringify(callback.payloadTemplate, null, 2));
+  const [problem, setProblem] = useState<string | null>(null);
+  const [result, update] = useMutation(UpdateCallback);
+  const errors = fieldErrorsOf(result.error);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    let payloadTemplate: unknown;
+    try {
+      payloadTemplate = JSON.parse(template);
+      setProblem(null);
+    } catch {
+      setProblem('payload_template: is not valid JSON');
+      return;
+    }
+    const answer = await update({ id: callback.id, input: { url, timeoutMs: Number(timeoutMs), payloadTemplate } });
+    if (answer.data?.updateCallback) onDone();
+  };
+  return (
+    <section className="card" aria-labelledby="edit-callback-title">
+      <h2 id="edit-callback-title">Edit {callback.name}</h2>
+      <form onSubmit={submit}>
+        <label htmlFor="edit-url">URL</label>
+        <input id="edit-url" value={url} onChange={(e) => setUrl(e.target.value)} style={{ width: '100%' }} aria-invalid={!!errors.url} />
+        <FieldErrors errors={errors} field="url" />
+        <label htmlFor="edit-timeout">Timeout (ms)</label>
+        <input id="edit-timeout" type="number" value={timeoutMs} onChange={(e) => setTimeoutMs(e.target.value)} aria-invalid={!!errors.timeout_ms} />
+        <FieldErrors errors={errors} field="timeout_ms" />
+        <label htmlFor="edit-template">Payload template (JSON)</label>
+        <textarea id="edit-template" value={template} onChange={(e) => setTemplate(e.target.value)} aria-invalid={!!(problem || errors.payload_template)} />
+        {problem && <p className="field-error" role="alert">{problem}</p>}
+        <FieldErrors errors={errors} field="payload_template" />
+        <FieldErrors errors={errors} field="*" />
+        <div className="row">
+          <button type="submit" disabled={result.fetching}>Save</button>
+          <button type="button" className="link" onClick={onDone}>Cancel</button>
         </div>
       </form>
     </section>
