@@ -47,6 +47,7 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     page = await context.newPage();
+    page.setDefaultTimeout(8_000);
     page.on('request', (request) => {
       const url = request.url();
       if (!url.startsWith(app.url) && !url.startsWith('data:') && !url.startsWith('blob:')) foreign.push(url);
@@ -191,13 +192,28 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
   it('chat settings: the webhook is saved and a test message reaches a local chat server', async () => {
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByLabel(/Chat webhook URL/).fill(`${chat.url}/api/webhooks/1/token`);
-    await page.getByLabel(/^Message/).fill('{{voter_name}} voted on {{provider_name}}!');
+    await page.getByLabel(/^Message \(/).fill('{{voter_name}} voted on {{provider_name}}!');
     await page.getByRole('button', { name: 'Save' }).nth(1).click();
     await page.getByText('Saved.').waitFor({ timeout: 5_000 });
     const before = chat.requests.length;
     await page.getByRole('button', { name: 'Send test message' }).click();
     const [sent] = (await chat.waitFor(before + 1, 5_000)).slice(before);
     expect(sent.json.content).toMatch(/^\[TEST\] .+ voted on .+!$/);
+    // An embed (growth plan), previewed in the page, then sent as a test.
+    await page.getByLabel('Message type').selectOption('embed');
+    await page.getByLabel('Embed preview').waitFor();
+    await page.getByRole('button', { name: 'Send test message' }).click();
+    const [embed] = (await chat.waitFor(before + 2, 5_000)).slice(before + 1);
+    expect(embed.json.embeds[0]).toMatchObject({ title: 'New vote!', footer: { text: expect.stringMatching(/^Test message/) } });
+    await page.getByRole('button', { name: 'Save' }).nth(1).click();
+    await page.getByText('Saved.').first().waitFor({ timeout: 5_000 });
+    // Admin alerts.
+    await page.getByLabel('Admin chat webhook URL').fill(`${chat.url}/api/webhooks/2/admin`);
+    await page.getByRole('checkbox', { name: /Daily summary/ }).check();
+    await page.getByRole('button', { name: 'Save alerts' }).click();
+    await page.getByRole('region', { name: 'Admin alerts' }).getByText('Saved.').waitFor({ timeout: 5_000 });
+    const settings = (await app.request('GET', '/v1/organization', { key: org.key })).body.data.settings;
+    expect(settings).toMatchObject({ chat_message_type: 'embed', admin_daily_summary: true, chat_admin_webhook_url: `${chat.url}/api/webhooks/2/admin` });
     await shot('settings');
   });
 
@@ -272,7 +288,7 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     expect(await page.getByLabel('Survival enabled').isDisabled()).toBe(true);
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('button', { name: 'Send test message' }).waitFor();
-    for (const button of await page.getByRole('button', { name: /^(Save|Send test message|Create key|Revoke)$/ }).all()) {
+    for (const button of await page.getByRole('button', { name: /^(Save|Save alerts|Send test message|Create key|Revoke)$/ }).all()) {
       expect(await button.isDisabled()).toBe(true);
     }
   });

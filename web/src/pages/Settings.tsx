@@ -11,12 +11,18 @@ import { CopyField } from './Providers';
 
 const SettingsQuery = graphql(`
   query Settings {
-    organization { name slug plan settings { chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate } }
+    organization { name slug plan settings {
+      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate
+      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings
+    } }
   }
 `);
 const UpdateOrganization = graphql(`
   mutation UpdateOrganization($input: UpdateOrganizationInput!) {
-    updateOrganization(input: $input) { name slug settings { chatWebhookUrl chatNotificationsEnabled chatMessageTemplate } }
+    updateOrganization(input: $input) { name slug settings {
+      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate
+      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings
+    } }
   }
 `);
 const TestChat = graphql(`
@@ -42,7 +48,8 @@ export function Settings() {
     <div className="stack">
       <h1>Settings</h1>
       <General readOnly={readOnly} name={org.name} slug={org.slug} />
-      <Chat readOnly={readOnly} settings={org.settings} />
+      <Chat readOnly={readOnly} settings={org.settings} embedAllowed={planAtLeast(access.plan, 'growth')} />
+      {planAtLeast(access.plan, 'growth') ? <AdminAlerts readOnly={readOnly} settings={org.settings} /> : <UpgradeBadge plan="growth">Admin alerts and summaries need the growth plan or higher.</UpgradeBadge>}
       {planAtLeast(access.plan, 'growth') ? <ApiKeys readOnly={readOnly} /> : <UpgradeBadge plan="growth">API keys are managed here from the growth plan on (the operator CLI creates them on any plan).</UpgradeBadge>}
     </div>
   );
@@ -78,12 +85,26 @@ function General({ readOnly, name: currentName, slug: currentSlug }: { readOnly:
   );
 }
 
-type ChatSettings = { chatWebhookUrl?: string | null; chatNotificationsEnabled: boolean; chatMessageType: string; chatMessageTemplate: string };
+type ChatSettings = { chatWebhookUrl?: string | null; chatNotificationsEnabled: boolean; chatMessageType: string; chatMessageTemplate: string; chatEmbedTemplate?: unknown };
 
-function Chat({ readOnly, settings }: { readOnly: boolean; settings: ChatSettings }) {
+const DEFAULT_EMBED = { title: 'New vote!', description: '**{{voter_name}}** voted on **{{provider_name}}**', color: 5814783, footer: { text: 'Vote Relay' }, timestamp: '{{received_at}}' };
+const SAMPLE: Record<string, string> = { voter_name: 'Steve', provider_name: 'Top.gg', provider_key: 'topgg', vote_id: 'vt_sample', received_at: new Date().toISOString() };
+const sample = (text: unknown) => (typeof text === 'string' ? text.replace(/\{\{\s*(\w+)\s*\}\}|\{(\w+)\}/g, (whole, a, b) => SAMPLE[a ?? b] ?? whole) : '');
+
+function Chat({ readOnly, settings, embedAllowed }: { readOnly: boolean; settings: ChatSettings; embedAllowed: boolean }) {
   const [url, setUrl] = useState(settings.chatWebhookUrl ?? '');
   const [enabled, setEnabled] = useState(settings.chatNotificationsEnabled);
   const [template, setTemplate] = useState(settings.chatMessageTemplate);
+  const [type, setType] = useState(settings.chatMessageType === 'embed' && embedAllowed ? 'embed' : 'simple');
+  const [embedText, setEmbedText] = useState(JSON.stringify(settings.chatEmbedTemplate ?? DEFAULT_EMBED, null, 2));
+  const [embedProblem, setEmbedProblem] = useState<string | null>(null);
+  const embed = (() => {
+    try {
+      return JSON.parse(embedText) as { title?: string; description?: string; color?: number; footer?: { text?: string } };
+    } catch {
+      return null;
+    }
+  })();
   const [saved, save] = useMutation(UpdateOrganization);
   const [tested, test] = useMutation(TestChat);
   useEffect(() => setUrl(settings.chatWebhookUrl ?? ''), [settings.chatWebhookUrl]);
@@ -92,7 +113,13 @@ function Chat({ readOnly, settings }: { readOnly: boolean; settings: ChatSetting
   const preview = template.replace(/\{\{\s*voter_name\s*\}\}|\{voter_name\}/g, 'Steve').replace(/\{\{\s*provider_name\s*\}\}|\{provider_name\}/g, 'Top.gg');
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void save({ input: { settings: { chatWebhookUrl: url || null, chatNotificationsEnabled: enabled, chatMessageTemplate: template } } });
+    if (type === 'embed' && !embed) {
+      setEmbedProblem('settings.chat_embed_template: is not valid JSON');
+      return;
+    }
+    setEmbedProblem(null);
+    const embedSettings = type === 'embed' ? { chatMessageType: 'embed' as const, chatEmbedTemplate: embed } : { chatMessageType: 'simple' as const };
+    void save({ input: { settings: { chatWebhookUrl: url || null, chatNotificationsEnabled: enabled, chatMessageTemplate: template, ...embedSettings } } });
   };
   const testReason = (tested.error?.graphQLErrors[0]?.extensions?.details as { error?: string } | undefined)?.error ?? tested.error?.graphQLErrors[0]?.message;
   return (
@@ -105,15 +132,38 @@ function Chat({ readOnly, settings }: { readOnly: boolean; settings: ChatSetting
         <label className="row" style={{ fontWeight: 500 }}>
           <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Post a message for every vote
         </label>
-        <label htmlFor="chat-template">Message ({'{{voter_name}}'}, {'{{provider_name}}'}, {'{{vote_id}}'}, {'{{received_at}}'})</label>
-        <textarea id="chat-template" value={template} onChange={(e) => setTemplate(e.target.value)} aria-invalid={!!errors['settings.chat_message_template']} />
-        <FieldErrors errors={errors} field="settings.chat_message_template" />
-        <p className="muted">Preview: {preview}</p>
+        <label htmlFor="chat-type">Message type</label>
+        <select id="chat-type" value={type} onChange={(e) => setType(e.target.value)}>
+          <option value="simple">simple: a text message</option>
+          <option value="embed" disabled={!embedAllowed}>embed: a rich embed{embedAllowed ? '' : ' (growth plan)'}</option>
+        </select>
+        {type === 'simple' ? (
+          <>
+            <label htmlFor="chat-template">Message ({'{{voter_name}}'}, {'{{provider_name}}'}, {'{{vote_id}}'}, {'{{received_at}}'})</label>
+            <textarea id="chat-template" value={template} onChange={(e) => setTemplate(e.target.value)} aria-invalid={!!errors['settings.chat_message_template']} />
+            <FieldErrors errors={errors} field="settings.chat_message_template" />
+            <p className="muted">Preview: {preview}</p>
+          </>
+        ) : (
+          <>
+            <label htmlFor="chat-embed">Embed (JSON: title, description, color, fields, footer, timestamp; same variables)</label>
+            <textarea id="chat-embed" value={embedText} onChange={(e) => setEmbedText(e.target.value)} aria-invalid={!!(embedProblem || errors['settings.chat_embed_template'])} />
+            {embedProblem && <p className="field-error" role="alert">{embedProblem}</p>}
+            <FieldErrors errors={errors} field="settings.chat_embed_template" />
+            {embed && (
+              <div className="embed-preview" aria-label="Embed preview" style={{ borderLeftColor: `#${(embed.color ?? 0x5865f2).toString(16).padStart(6, '0')}` }}>
+                {embed.title && <strong>{sample(embed.title)}</strong>}
+                {embed.description && <p>{sample(embed.description).replace(/\*\*/g, '')}</p>}
+                {embed.footer?.text && <small className="muted">{sample(embed.footer.text)}</small>}
+              </div>
+            )}
+          </>
+        )}
         <FieldErrors errors={errors} field="*" />
         <div className="row">
           <button type="submit" disabled={readOnly || saved.fetching} title={readOnly ? READ_ONLY_REASON : undefined}>Save</button>
           <button type="button" disabled={readOnly || tested.fetching || !url} title={readOnly ? READ_ONLY_REASON : 'Sends a [TEST] message with sample values'}
-            onClick={() => void test({ input: { webhookUrl: url, messageType: 'simple', messageTemplate: template } })}>
+            onClick={() => void test({ input: type === 'embed' && embed ? { webhookUrl: url, messageType: 'embed', embedTemplate: embed } : { webhookUrl: url, messageType: 'simple', messageTemplate: template } })}>
             Send test message
           </button>
           {saved.data?.updateOrganization && !saved.error && <span role="status">Saved.</span>}
@@ -121,6 +171,55 @@ function Chat({ readOnly, settings }: { readOnly: boolean; settings: ChatSetting
           {tested.error && <span role="alert" className="error">{testReason}</span>}
         </div>
         <FieldErrors errors={testErrors} field="webhook_url" />
+      </form>
+    </section>
+  );
+}
+
+type AlertSettings = {
+  chatAdminWebhookUrl?: string | null;
+  adminDailySummary: boolean;
+  adminWeeklySummary: boolean;
+  adminVoteSpikeAlerts: boolean;
+  adminPermanentFailAlerts: boolean;
+  adminUsageWarnings: boolean;
+};
+
+const ALERTS: [keyof Omit<AlertSettings, 'chatAdminWebhookUrl'>, string][] = [
+  ['adminDailySummary', 'Daily summary (yesterday, UTC)'],
+  ['adminWeeklySummary', 'Weekly summary (the previous ISO week)'],
+  ['adminVoteSpikeAlerts', 'Vote spikes'],
+  ['adminPermanentFailAlerts', 'A callback that failed for good'],
+  ['adminUsageWarnings', 'Usage at 80% and 100% of the plan'],
+];
+
+/** Admin alerts and summaries, posted to their own chat webhook (Growth+). */
+function AdminAlerts({ readOnly, settings }: { readOnly: boolean; settings: AlertSettings }) {
+  const [url, setUrl] = useState(settings.chatAdminWebhookUrl ?? '');
+  const [flags, setFlags] = useState(() => Object.fromEntries(ALERTS.map(([k]) => [k, settings[k]])) as Record<string, boolean>);
+  const [saved, save] = useMutation(UpdateOrganization);
+  const errors = fieldErrorsOf(saved.error);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void save({ input: { settings: { chatAdminWebhookUrl: url || null, ...flags } } });
+  };
+  return (
+    <section className="card" aria-labelledby="alerts-title">
+      <h2 id="alerts-title">Admin alerts</h2>
+      <form onSubmit={submit}>
+        <label htmlFor="admin-url">Admin chat webhook URL</label>
+        <input id="admin-url" value={url} onChange={(e) => setUrl(e.target.value)} style={{ width: '100%' }} aria-invalid={!!errors['settings.chat_admin_webhook_url']} />
+        <FieldErrors errors={errors} field="settings.chat_admin_webhook_url" />
+        {ALERTS.map(([key, label]) => (
+          <label key={key} className="row" style={{ fontWeight: 500 }}>
+            <input type="checkbox" checked={flags[key]} onChange={(e) => setFlags({ ...flags, [key]: e.target.checked })} /> {label}
+          </label>
+        ))}
+        <FieldErrors errors={errors} field="*" />
+        <div className="row">
+          <button type="submit" disabled={readOnly || saved.fetching} title={readOnly ? READ_ONLY_REASON : undefined}>Save alerts</button>
+          {saved.data?.updateOrganization && !saved.error && <span role="status">Saved.</span>}
+        </div>
       </form>
     </section>
   );
