@@ -11,7 +11,8 @@ export function createGraphQLClient(apiKey: string, onStream: (state: 'connected
     // Reconnect for ever with back-off: the live list resumes by itself after a lost connection.
     retryAttempts: Number.POSITIVE_INFINITY,
     retry: async (retries) => new Promise((resolve) => setTimeout(resolve, Math.min(10_000, 500 * 2 ** retries))),
-    on: { connected: () => onStream('connected') },
+    // A broken stream is reconnected with back-off; the top bar says so meanwhile.
+    on: { connecting: (reconnecting) => reconnecting && onStream('lost'), connected: () => onStream('connected') },
   });
   return new Client({
     url: '/graphql',
@@ -28,7 +29,7 @@ export function createGraphQLClient(apiKey: string, onStream: (state: 'connected
               next: (value) => sink.next(value as never),
               error: (error) => {
                 onStream('lost');
-                sink.error(error as Error);
+                sink.error(error instanceof Error ? error : new Error(String(error)));
               },
               complete: () => sink.complete(),
             }),
