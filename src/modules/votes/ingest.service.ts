@@ -12,7 +12,7 @@ import { findTemplate } from '../templates/catalogue.js';
 import type { AuthenticatedContent } from '../providers/auth-methods/auth-method.js';
 import { SLUG_PATTERN } from '../organization/organization.service.js';
 import { PROVIDER_KEY_PATTERN } from '../providers/providers.service.js';
-import type { HookProvider, VoteStore } from './vote-store.js';
+import type { HookOrg, HookProvider, VoteStore } from './vote-store.js';
 import { createPgVoteStore } from './pg-vote-store.js';
 import { createSqliteVoteStore } from './sqlite-vote-store.js';
 
@@ -175,7 +175,7 @@ export function createIngestService(deps: AppDeps) {
 
   async function accept(
     votes: VoteStore,
-    org: NonNullable<Awaited<ReturnType<VoteStore['findTarget']>>>['org'],
+    org: HookOrg,
     provider: HookProvider,
     content: AuthenticatedContent,
     headers: HookDelivery['headers'],
