@@ -6,10 +6,10 @@ export const urlPathMethod: AuthMethodDefinition = {
   payloadSources: PAYLOAD_SOURCES,
   defaultPayloadSource: 'json',
   check: unsignedProblems,
-  verify(_config, secret, request) {
+  verify(config, secret, request) {
     if (!request.pathSecret) return refused('missing secret path segment');
     if (!secretsEqual(request.pathSecret, secret)) return refused('wrong secret');
-    return declaredContent(_config, request);
+    return declaredContent(config, request);
   },
   webhookUrl: (base, _config, secret) => (secret === undefined ? base : `${base}/${encodeURIComponent(secret)}`),
   authenticate: (_config, secret) => ({ headers: {}, query: {}, pathSecret: secret }),
