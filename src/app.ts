@@ -29,6 +29,7 @@ import { authenticate, refuseInvalidKey } from './http/authenticate.js';
 import { apiRateLimit } from './http/rate-limit.js';
 import { jsonDepthGuard } from './http/json-depth-guard.js';
 import { dashboard } from './http/dashboard.js';
+import { compress } from './http/compress.js';
 import { createRateLimits } from './auth/rate-limits.js';
 import { Redis } from 'ioredis';
 import { bodyParserError, sendError, sendGraphQLError } from './http/error-response.js';
@@ -112,6 +113,7 @@ export function buildHttpApp(
     createRestRouter(schema, contextFor, deps.logger, HOOK_ROUTES),
   );
 
+  app.use(['/v1', '/graphql'], compress());
   app.use('/v1', express.json({ limit: API_BODY_LIMIT }), jsonDepthGuard('rest'), authenticate(services), apiRateLimit(limits));
   app.use('/v1', createRestRouter(schema, contextFor, deps.logger));
 
@@ -123,7 +125,7 @@ export function buildHttpApp(
   });
 
   // The dashboard at / (after every API route, so none of them can be shadowed by a page).
-  app.use(dashboard());
+  app.use(compress(), dashboard());
 
   app.use((req: Request, res: Response) => sendError(res, req.requestId, 'NOT_FOUND', `No route for ${req.method} ${req.path}`));
   // Express calls this only for errors: body-parser's, or anything a handler threw.

@@ -9,7 +9,12 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 import { signatureHeaders } from '../kit/signing.js';
 import { startReceiver, type Receiver } from '../kit/receiver.js';
+import { startTcpProxy } from '../kit/tcp-proxy.js';
 import { findTemplate } from '../../src/modules/templates/catalogue.js';
+import { createRequire } from 'node:module';
+
+/** axe-core's own script, put into the page inline (no request leaves the machine). */
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
@@ -84,6 +89,34 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     await page.getByLabel('API key').press('Enter');
   }
 
+  it('serves the dashboard and API answers compressed, and event streams never', async () => {
+    const encoding = { 'accept-encoding': 'gzip' };
+    const html = await fetch(`${app.url}/`, { headers: { ...encoding, accept: 'text/html' } });
+    const script = /<script[^>]+src="([^"]+\.js)"/.exec(await html.text())?.[1];
+    expect(script).toBeTruthy();
+    const js = await fetch(`${app.url}${script}`, { headers: encoding });
+    expect(js.status).toBe(200);
+    expect(js.headers.get('content-encoding')).toBe('gzip');
+    expect(js.headers.get('cache-control')).toContain('immutable');
+    const schema = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { ...encoding, authorization: `Bearer ${org.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ templates { slug name description setupInstructions } }' }),
+    });
+    expect(schema.headers.get('content-encoding')).toBe('gzip');
+    expect((await schema.json()).data.templates.length).toBeGreaterThan(1);
+    const stream = new AbortController();
+    const sse = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      signal: stream.signal,
+      headers: { ...encoding, authorization: `Bearer ${org.key}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: 'subscription { voteReceived { publicId } }' }),
+    });
+    expect(sse.headers.get('content-type')).toContain('text/event-stream');
+    expect(['none', null]).toContain(sse.headers.get('content-encoding'));
+    stream.abort();
+  });
+
   it('signs in with a key (Enter) and lands on the overview', async () => {
     await signIn(org.key);
     await page.getByRole('heading', { level: 1, name: 'Mythlane Network' }).waitFor({ timeout: 10_000 });
@@ -125,6 +158,25 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     await page.getByRole('button', { name: 'Done' }).click();
     const made = await app.request('GET', '/v1/providers/mylist', { key: org.key });
     expect(made.body.data).toMatchObject({ auth_method: 'hmac', signature_format: 'plain', auth_timestamp_field: 'X-My-Timestamp', payload_source: 'json', votee_path: 'user.name' });
+  });
+
+  it('edits a provider: a bad voter path shows its error beside the field, a new key says the webhook URL moved', async () => {
+    const row = page.getByRole('row', { name: /My List/ });
+    await row.getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('heading', { name: 'Edit My List' }).waitFor();
+    await page.locator('#edit-provider-votee').fill('a..b');
+    await page.getByRole('button', { name: 'Save provider' }).click();
+    await page.getByText(/^votee_path: /).waitFor({ timeout: 5_000 });
+    expect(await page.locator('#edit-provider-votee').inputValue()).toBe('a..b');
+    await page.locator('#edit-provider-votee').fill('voter.name');
+    await page.locator('#edit-provider-key').fill('my-list');
+    await page.getByText('A new key moves this provider').waitFor();
+    await page.locator('#edit-provider-ts').fill('');
+    await page.getByRole('button', { name: 'Save provider' }).click();
+    await page.getByText(new RegExp(`My List saved\\. Its webhook URL is now .*/hooks/${org.slug}/my-list`)).waitFor({ timeout: 5_000 });
+    expect((await app.request('GET', '/v1/providers/mylist', { key: org.key })).status).toBe(404);
+    const edited = await app.request('GET', '/v1/providers/my-list', { key: org.key });
+    expect(edited.body.data).toMatchObject({ votee_path: 'voter.name', auth_timestamp_field: null, signature_format: 'plain', auth_method: 'hmac' });
   });
 
   it("sends the template's test vote and shows the answer", async () => {
@@ -201,10 +253,22 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     expect(sent.json.content).toMatch(/^\[TEST\] .+ voted on .+!$/);
     // An embed (growth plan), previewed in the page, then sent as a test.
     await page.getByLabel('Message type').selectOption('embed');
-    await page.getByLabel('Embed preview').waitFor();
+    const preview = page.getByLabel('Embed preview');
+    await preview.waitFor();
+    // Field by field: the preview follows each change with sample values.
+    await page.getByLabel('Title', { exact: true }).fill('Thanks {{voter_name}}!');
+    await page.getByRole('button', { name: 'Add field' }).click();
+    await page.getByLabel('Field 1 name').fill('Server');
+    await page.getByLabel('Field 1 value').fill('play.example.com');
+    await preview.getByText('Thanks Steve!').waitFor();
+    await preview.getByText('play.example.com').waitFor();
+    // The JSON view shows the same embed; bad JSON there is refused before anything is sent.
+    await page.getByRole('button', { name: 'JSON', exact: true }).click();
+    expect(JSON.parse(await page.getByLabel('Embed JSON').inputValue())).toMatchObject({ title: 'Thanks {{voter_name}}!', fields: [{ name: 'Server', value: 'play.example.com' }] });
+    await page.getByRole('button', { name: 'Fields', exact: true }).click();
     await page.getByRole('button', { name: 'Send test message' }).click();
     const [embed] = (await chat.waitFor(before + 2, 5_000)).slice(before + 1);
-    expect(embed.json.embeds[0]).toMatchObject({ title: 'New vote!', footer: { text: expect.stringMatching(/^Test message/) } });
+    expect(embed.json.embeds[0]).toMatchObject({ title: expect.stringMatching(/^Thanks .+!$/), fields: [{ name: 'Server', value: 'play.example.com' }], footer: { text: expect.stringMatching(/^Test message/) } });
     await page.getByRole('button', { name: 'Save' }).nth(1).click();
     await page.getByText('Saved.').first().waitFor({ timeout: 5_000 });
     // Admin alerts.
@@ -214,6 +278,7 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     await page.getByRole('region', { name: 'Admin alerts' }).getByText('Saved.').waitFor({ timeout: 5_000 });
     const settings = (await app.request('GET', '/v1/organization', { key: org.key })).body.data.settings;
     expect(settings).toMatchObject({ chat_message_type: 'embed', admin_daily_summary: true, chat_admin_webhook_url: `${chat.url}/api/webhooks/2/admin` });
+    expect(settings.chat_embed_template).toMatchObject({ title: 'Thanks {{voter_name}}!', fields: [{ name: 'Server', value: 'play.example.com', inline: false }] });
     await shot('settings');
   });
 
@@ -267,6 +332,20 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     await page.getByRole('heading', { name: /^Edit / }).waitFor({ state: 'detached', timeout: 5_000 });
     const callbacks = await app.request('GET', '/v1/callbacks?include_disabled=true', { key: org.key });
     expect(callbacks.body.data.callbacks.find((c: { name: string }) => c.name === 'Survival').timeout_ms).toBe(3000);
+    // A Votifier callback: its own fields; the token is never shown, so an empty field keeps it.
+    await page.getByRole('row', { name: /Lobby \(Votifier\)/ }).getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('heading', { name: 'Edit Lobby (Votifier)' }).waitFor();
+    expect(await page.getByLabel(/^New v2 token/).inputValue()).toBe('');
+    await page.locator('#edit-port').fill('70000');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(/^port: /).waitFor({ timeout: 5_000 });
+    await page.locator('#edit-port').fill('25565');
+    await page.locator('#edit-service').fill('Lobby');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: /^Edit / }).waitFor({ state: 'detached', timeout: 5_000 });
+    await page.getByTestId('callbacks-table').getByText('127.0.0.1:25565').waitFor();
+    const lobby = (await app.request('GET', '/v1/callbacks?include_disabled=true', { key: org.key })).body.data.callbacks.find((c: { name: string }) => c.name === 'Lobby (Votifier)');
+    expect(lobby).toMatchObject({ port: 25565, service_name: 'Lobby', has_token: true, public_key: null });
   });
 
   it('a read key sees everything with every write control disabled, saying why', async () => {
@@ -320,6 +399,130 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     expect(await page.getByText('Error fetching schema').count()).toBe(0);
     expect(errors).toEqual([]);
     await shot('graphiql');
+  });
+
+  /** A pro organization with a url_path provider; returns a function that records a vote by `name` through its hook. */
+  async function proOrganization() {
+    const pro = await app.createOrg({ plan: 'pro', name: 'Pro Realm' });
+    const made = await app.request('POST', '/v1/providers', { key: pro.key, body: { key: 'mc', name: 'MC List', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } });
+    expect(made.status, made.text).toBe(201);
+    const hook = new URL(made.body.data.webhook_url).pathname;
+    let sent = 0;
+    const vote = async (user: string) => {
+      // Distinct bodies: the same body within the window is one vote delivered twice.
+      const res = await app.request('POST', hook, { body: { user, n: ++sent } });
+      expect(res.status, res.text).toBe(200);
+    };
+    return { pro, vote };
+  }
+
+  it('pro plan: the leaderboard ranks voters and a voter page opens from it', async () => {
+    const { pro, vote } = await proOrganization();
+    for (const name of ['Alex', 'Alex', 'Alex', 'Sam']) await vote(name);
+    await page.goto(`${app.url}/`);
+    await page.evaluate(() => sessionStorage.clear());
+    await signIn(pro.key);
+    await page.getByRole('link', { name: 'Statistics' }).click();
+    const board = page.getByRole('region', { name: 'Leaderboard' });
+    await board.getByRole('listitem').filter({ hasText: '3 votes' }).first().waitFor({ timeout: 5_000 });
+    expect(await board.getByRole('listitem').allTextContents()).toEqual([expect.stringMatching(/^Alex 3 votes/), expect.stringMatching(/^Sam 1 vote,/)]);
+    expect(await page.getByText('Upgrade to pro').count()).toBe(0);
+    await board.getByRole('button', { name: 'Alex' }).click();
+    const voter = page.getByRole('region', { name: 'A voter' });
+    await voter.getByText('MC List 3').waitFor({ timeout: 5_000 });
+    expect(await voter.locator('dt:has-text("Total") + dd').textContent()).toBe('3');
+    // A voter with no votes is an answer, not an error page.
+    await voter.getByLabel('Name').fill('Nobody');
+    await voter.getByRole('button', { name: 'Show' }).click();
+    await voter.locator('dt:has-text("Voter") + dd', { hasText: 'Nobody' }).waitFor({ timeout: 5_000 });
+    expect(await voter.locator('dt:has-text("Total") + dd').textContent()).toBe('0');
+  });
+
+  it('a lost connection says so, and the live list resumes by itself with what arrived meanwhile', async () => {
+    const { pro, vote } = await proOrganization();
+    const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(app.url).port) });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const cut = await context.newPage();
+    cut.setDefaultTimeout(8_000);
+    try {
+      const via = `http://127.0.0.1:${proxy.port}`;
+      await cut.goto(`${via}/`);
+      await cut.getByLabel('API key').fill(pro.key);
+      await cut.getByLabel('API key').press('Enter');
+      await cut.getByRole('heading', { level: 1, name: 'Pro Realm' }).waitFor({ timeout: 10_000 });
+      await cut.waitForTimeout(500); // the live subscription is open
+      await vote('BeforeCut');
+      await cut.getByTestId('latest-votes').getByText('BeforeCut').waitFor({ timeout: 3_000 });
+      await proxy.cut();
+      await cut.getByText('Connection lost').waitFor({ timeout: 5_000 });
+      await vote('DuringCut');
+      await proxy.restore();
+      await cut.getByText('Connection lost').waitFor({ state: 'detached', timeout: 15_000 });
+      // The vote that arrived while cut off is fetched again on reconnection; the next one arrives live.
+      await cut.getByTestId('latest-votes').getByText('DuringCut').waitFor({ timeout: 5_000 });
+      await vote('AfterCut');
+      await cut.getByTestId('latest-votes').getByText('AfterCut').waitFor({ timeout: 3_000 });
+      await cut.waitForFunction(() => document.querySelector('[data-testid="counter-today"]')?.textContent === '3', undefined, { timeout: 3_000 });
+    } finally {
+      await context.close();
+      await proxy.close();
+    }
+  });
+
+  it('keyboard and screen reader: signing in and moving between pages by keys alone; every page passes axe (WCAG A/AA), light and dark, and fits a phone', async () => {
+    const { pro, vote } = await proOrganization();
+    await vote('Keyboard');
+    await page.goto(`${app.url}/`);
+    await page.evaluate(() => sessionStorage.clear());
+    await page.goto(`${app.url}/`);
+    // The key field has the focus on arrival; Enter submits.
+    await page.waitForFunction(() => document.activeElement?.id === 'api-key');
+    await page.keyboard.type(pro.key);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Pro Realm' }).waitFor({ timeout: 10_000 });
+    const focused = () => page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      const style = el ? getComputedStyle(el) : null;
+      return { text: el?.textContent?.trim() ?? '', tag: el?.tagName ?? '', outline: style ? `${style.outlineStyle} ${style.outlineWidth}` : '' };
+    });
+    /** Tabs forward until the focused element reads `name` (or gives up), as a keyboard user would. */
+    const tabTo = async (name: string) => {
+      for (let i = 0; i < 40; i++) {
+        await page.keyboard.press('Tab');
+        const now = await focused();
+        if (now.text === name) return now;
+      }
+      throw new Error(`Tab never reached ${name}`);
+    };
+    const pages: [string, RegExp][] = [
+      ['Providers', /^Providers$/], ['Votes', /^Votes$/], ['Statistics', /^Statistics$/], ['Callbacks', /^Callbacks$/],
+      ['Game servers', /^Game servers$/], ['Settings', /^Settings$/], ['Overview', /^Pro Realm$/],
+    ];
+    for (const [link, heading] of pages) {
+      await page.locator('body').focus();
+      const reached = await tabTo(link);
+      expect(reached.outline, `${link}: the focused link shows a focus ring`).not.toMatch(/^none/);
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { level: 1, name: heading }).waitFor({ timeout: 5_000 });
+      await page.waitForLoadState('networkidle');
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.addScriptTag({ content: AXE });
+        const violations = await page.evaluate(async () => {
+          const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+          const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+          return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+        });
+        expect(violations, `${link} in ${scheme} mode`).toEqual([]);
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      // A phone's width: the page reflows (wide tables scroll inside their own box), nothing runs off the side.
+      await page.setViewportSize({ width: 375, height: 800 });
+      // (chart.js redraws for the new width on its next animation frame)
+      await page.waitForFunction(() => document.documentElement.scrollWidth <= 375, undefined, { timeout: 2_000 }).catch(() => undefined);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${link} at 375 px`).toBeLessThanOrEqual(375);
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
   });
 
   it('made no request to any host but the service', () => {

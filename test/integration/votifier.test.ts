@@ -101,4 +101,19 @@ describe.skipIf(databaseUnavailable)('Votifier forwarding (NuVotifier protocols 
       expect(res.body.error.details.map((d: { field: string }) => d.field)).toContain(field);
     }
   });
+
+  it('an update may switch protocols (a new token replaces the key, a key the token) but never name both', async () => {
+    const s = await setup({ token: 'right-token-123', service_name: 'VoteRelay' });
+    const patch = (body: Record<string, unknown>) => app.request('PATCH', `/v1/callbacks/${s.cb.id}`, { key: s.org.key, body });
+    const both = await patch({ token: 'other', public_key: server.publicKey });
+    expect(both.status).toBe(400);
+    expect(both.body.error.details.map((d: { field: string }) => d.field)).toContain('token');
+    expect((await app.request('GET', `/v1/callbacks/${s.cb.id}`, { key: s.org.key })).body.data).toMatchObject({ has_token: true, public_key: null });
+    const toV1 = await patch({ public_key: server.publicKey, service_name: 'OldList' });
+    expect(toV1.status, JSON.stringify(toV1.body)).toBe(200);
+    expect(toV1.body.data).toMatchObject({ has_token: false, public_key: server.publicKey, service_name: 'OldList' });
+    const id = await s.vote('Dinnerbone');
+    expect((await until(() => s.read(id), settled)).callback_status).toBe('sent');
+    expect(server.votes.find((v) => v.username === 'Dinnerbone')).toMatchObject({ protocol: 1, serviceName: 'OldList' });
+  });
 });

@@ -14,7 +14,7 @@ import { Callbacks } from './pages/Callbacks';
 import { Settings } from './pages/Settings';
 import { Statistics } from './pages/Statistics';
 import { GameServers } from './pages/GameServers';
-import { AccessContext, type Access } from './access';
+import { AccessContext, LiveContext, type Access, type Live } from './access';
 
 const ViewerQuery = graphql(`
   query Viewer {
@@ -25,8 +25,16 @@ const ViewerQuery = graphql(`
 
 export function App() {
   const [apiKey, setApiKey] = useState<string | null>(readKey);
-  const [stream, setStream] = useState<'connected' | 'lost'>('connected');
-  const client = useMemo(() => (apiKey ? createGraphQLClient(apiKey, setStream) : null), [apiKey]);
+  const [live, setLive] = useState<Live>({ state: 'connected', resumed: 0 });
+  const client = useMemo(
+    () =>
+      apiKey
+        ? createGraphQLClient(apiKey, (state) =>
+            setLive((current) => (state === current.state ? current : { state, resumed: current.resumed + (state === 'connected' ? 1 : 0) })),
+          )
+        : null,
+    [apiKey],
+  );
   if (!apiKey || !client) {
     return (
       <SignIn
@@ -44,7 +52,9 @@ export function App() {
   return (
     <UrqlProvider value={client}>
       <BrowserRouter>
-        <Shell signOut={signOut} stream={stream} />
+        <LiveContext.Provider value={live}>
+          <Shell signOut={signOut} stream={live.state} />
+        </LiveContext.Provider>
       </BrowserRouter>
     </UrqlProvider>
   );
@@ -78,7 +88,7 @@ function Shell({ signOut, stream }: { signOut: () => void; stream: 'connected' |
           <NavLink to="/settings">Settings</NavLink>
         </nav>
         <span className="spacer" />
-        {stream === 'lost' && <span className="badge warn" role="status">Live feed reconnecting…</span>}
+        {stream === 'lost' && <span className="badge warn" role="status">Connection lost: the live feed is reconnecting…</span>}
         <span className="badge" title="The API key's scope">{access.scope === 'full' ? 'full access' : 'read only'}</span>
         <button className="link" onClick={signOut}>Sign out</button>
       </header>

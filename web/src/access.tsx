@@ -9,6 +9,14 @@ export interface Access {
 export const AccessContext = createContext<Access>({ scope: 'read', plan: 'starter' });
 export const useAccess = () => useContext(AccessContext);
 
+/** The live feed's state; `resumed` counts reconnections, so a page can fetch what it missed while cut off. */
+export interface Live {
+  state: 'connected' | 'lost';
+  resumed: number;
+}
+export const LiveContext = createContext<Live>({ state: 'connected', resumed: 0 });
+export const useLive = () => useContext(LiveContext);
+
 export const READ_ONLY_REASON = 'This API key has the read scope: sign in with a full key to change anything.';
 
 const PLAN_ORDER = ['starter', 'growth', 'pro', 'business'];

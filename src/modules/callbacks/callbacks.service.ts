@@ -92,6 +92,7 @@ function checkVotifier(input: { host?: unknown; token?: unknown; publicKey?: unk
   const problems = [];
   if (creating && !input.host) problems.push({ field: 'host', message: 'is required for a votifier callback' });
   if (creating && !input.token === !input.publicKey) problems.push({ field: 'token', message: 'give exactly one of token (protocol v2) or public_key (protocol v1)' });
+  if (!creating && input.token !== undefined && input.publicKey !== undefined) problems.push({ field: 'token', message: 'give at most one of token (protocol v2) or public_key (protocol v1): a new one replaces the other' });
   if (typeof input.publicKey === 'string') {
     try {
       const key = parseVotifierPublicKey(input.publicKey);

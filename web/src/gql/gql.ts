@@ -15,7 +15,7 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  */
 type Documents = {
     "\n  query Viewer {\n    viewer { scope }\n    organization { name slug plan }\n  }\n": typeof types.ViewerDocument,
-    "\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks { id name kind url host port enabled priority timeoutMs payloadTemplate } }\n    callbackVariables { name description example }\n  }\n": typeof types.CallbacksDocument,
+    "\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks { id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate } }\n    callbackVariables { name description example }\n  }\n": typeof types.CallbacksDocument,
     "\n  mutation CreateCallback($input: CreateCallbackInput!) {\n    createCallback(input: $input) { signingSecret callback { id name } }\n  }\n": typeof types.CreateCallbackDocument,
     "\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id enabled priority }\n  }\n": typeof types.UpdateCallbackDocument,
     "\n  mutation DeleteCallback($id: ID!) { deleteCallback(id: $id) { id } }\n": typeof types.DeleteCallbackDocument,
@@ -26,10 +26,11 @@ type Documents = {
     "\n  mutation RevokePluginToken($id: ID!) { revokePluginToken(id: $id) { id } }\n": typeof types.RevokePluginTokenDocument,
     "\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt } }\n  }\n": typeof types.OverviewDocument,
     "\n  subscription LiveVotes {\n    voteReceived { publicId voterName providerKey providerName receivedAt }\n  }\n": typeof types.LiveVotesDocument,
-    "\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n": typeof types.ProvidersDocument,
+    "\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n": typeof types.ProvidersDocument,
     "\n  mutation SetProviderEnabled($key: String!, $enabled: Boolean!) {\n    updateProvider(key: $key, input: { enabled: $enabled }) { id enabled }\n  }\n": typeof types.SetProviderEnabledDocument,
     "\n  mutation RegenerateProviderSecret($key: String!) {\n    regenerateProviderSecret(key: $key) { authValue webhookUrl }\n  }\n": typeof types.RegenerateProviderSecretDocument,
     "\n  mutation DeleteProvider($key: String!) {\n    deleteProvider(key: $key) { message votesDeleted }\n  }\n": typeof types.DeleteProviderDocument,
+    "\n  mutation EditProvider($key: String!, $input: UpdateProviderInput!) {\n    updateProvider(key: $key, input: $input) { id key name webhookUrl }\n  }\n": typeof types.EditProviderDocument,
     "\n  mutation SendTestVote($key: String!) {\n    sendTestVote(key: $key) { received voteId duplicate test ignored }\n  }\n": typeof types.SendTestVoteDocument,
     "\n  mutation CreateCustomProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n": typeof types.CreateCustomProviderDocument,
     "\n  mutation CreateProviderFromTemplate($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n": typeof types.CreateProviderFromTemplateDocument,
@@ -48,7 +49,7 @@ type Documents = {
 };
 const documents: Documents = {
     "\n  query Viewer {\n    viewer { scope }\n    organization { name slug plan }\n  }\n": types.ViewerDocument,
-    "\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks { id name kind url host port enabled priority timeoutMs payloadTemplate } }\n    callbackVariables { name description example }\n  }\n": types.CallbacksDocument,
+    "\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks { id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate } }\n    callbackVariables { name description example }\n  }\n": types.CallbacksDocument,
     "\n  mutation CreateCallback($input: CreateCallbackInput!) {\n    createCallback(input: $input) { signingSecret callback { id name } }\n  }\n": types.CreateCallbackDocument,
     "\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id enabled priority }\n  }\n": types.UpdateCallbackDocument,
     "\n  mutation DeleteCallback($id: ID!) { deleteCallback(id: $id) { id } }\n": types.DeleteCallbackDocument,
@@ -59,10 +60,11 @@ const documents: Documents = {
     "\n  mutation RevokePluginToken($id: ID!) { revokePluginToken(id: $id) { id } }\n": types.RevokePluginTokenDocument,
     "\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt } }\n  }\n": types.OverviewDocument,
     "\n  subscription LiveVotes {\n    voteReceived { publicId voterName providerKey providerName receivedAt }\n  }\n": types.LiveVotesDocument,
-    "\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n": types.ProvidersDocument,
+    "\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n": types.ProvidersDocument,
     "\n  mutation SetProviderEnabled($key: String!, $enabled: Boolean!) {\n    updateProvider(key: $key, input: { enabled: $enabled }) { id enabled }\n  }\n": types.SetProviderEnabledDocument,
     "\n  mutation RegenerateProviderSecret($key: String!) {\n    regenerateProviderSecret(key: $key) { authValue webhookUrl }\n  }\n": types.RegenerateProviderSecretDocument,
     "\n  mutation DeleteProvider($key: String!) {\n    deleteProvider(key: $key) { message votesDeleted }\n  }\n": types.DeleteProviderDocument,
+    "\n  mutation EditProvider($key: String!, $input: UpdateProviderInput!) {\n    updateProvider(key: $key, input: $input) { id key name webhookUrl }\n  }\n": types.EditProviderDocument,
     "\n  mutation SendTestVote($key: String!) {\n    sendTestVote(key: $key) { received voteId duplicate test ignored }\n  }\n": types.SendTestVoteDocument,
     "\n  mutation CreateCustomProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n": types.CreateCustomProviderDocument,
     "\n  mutation CreateProviderFromTemplate($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n": types.CreateProviderFromTemplateDocument,
@@ -101,7 +103,7 @@ export function graphql(source: "\n  query Viewer {\n    viewer { scope }\n    o
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks { id name kind url host port enabled priority timeoutMs payloadTemplate } }\n    callbackVariables { name description example }\n  }\n"): (typeof documents)["\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks { id name kind url host port enabled priority timeoutMs payloadTemplate } }\n    callbackVariables { name description example }\n  }\n"];
+export function graphql(source: "\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks { id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate } }\n    callbackVariables { name description example }\n  }\n"): (typeof documents)["\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks { id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate } }\n    callbackVariables { name description example }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -145,7 +147,7 @@ export function graphql(source: "\n  subscription LiveVotes {\n    voteReceived 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n"): (typeof documents)["\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n"];
+export function graphql(source: "\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n"): (typeof documents)["\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -158,6 +160,10 @@ export function graphql(source: "\n  mutation RegenerateProviderSecret($key: Str
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation DeleteProvider($key: String!) {\n    deleteProvider(key: $key) { message votesDeleted }\n  }\n"): (typeof documents)["\n  mutation DeleteProvider($key: String!) {\n    deleteProvider(key: $key) { message votesDeleted }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation EditProvider($key: String!, $input: UpdateProviderInput!) {\n    updateProvider(key: $key, input: $input) { id key name webhookUrl }\n  }\n"): (typeof documents)["\n  mutation EditProvider($key: String!, $input: UpdateProviderInput!) {\n    updateProvider(key: $key, input: $input) { id key name webhookUrl }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

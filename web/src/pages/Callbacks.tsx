@@ -9,7 +9,7 @@ import { CopyField } from './Providers';
 
 const CallbacksQuery = graphql(`
   query Callbacks {
-    callbacks(includeDisabled: true) { count limit callbacks { id name kind url host port enabled priority timeoutMs payloadTemplate } }
+    callbacks(includeDisabled: true) { count limit callbacks { id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate } }
     callbackVariables { name description example }
   }
 `);
@@ -34,6 +34,15 @@ const TestCallback = graphql(`
 `);
 
 const DEFAULT_TEMPLATE = '{\n  "event": "vote",\n  "vote_id": "{{vote_id}}",\n  "voter_name": "{{voter_name}}",\n  "provider": "{{provider_key}}",\n  "received_at": "{{received_at}}"\n}';
+
+/** The payload template as typed: its value, or the problem shown beside the field (nothing is sent then). */
+function parseTemplate(text: string): { value: unknown; problem: null } | { value?: undefined; problem: string } {
+  try {
+    return { value: JSON.parse(text), problem: null };
+  } catch {
+    return { problem: 'payload_template: is not valid JSON' };
+  }
+}
 
 export function Callbacks() {
   const readOnly = useAccess().scope !== 'full';
@@ -80,9 +89,7 @@ export function Callbacks() {
                   </td>
                   <td className="row">
                     <button disabled={readOnly} title={writeTitle ?? 'The request a vote would send, with sample values (nothing is sent)'} onClick={() => void runTest({ id: c.id })}>Preview</button>
-                    {c.kind === 'http' && (
-                      <button disabled={readOnly} title={writeTitle} onClick={() => setEditing(editing === c.id ? null : c.id)}>Edit</button>
-                    )}
+                    <button disabled={readOnly} title={writeTitle} aria-expanded={editing === c.id} onClick={() => setEditing(editing === c.id ? null : c.id)}>Edit</button>
                     {c.kind === 'http' && (
                       <button disabled={readOnly} title={writeTitle} onClick={() => void rotate({ id: c.id }).then((r) => r.data?.rotateCallbackSecret && setSecret({ name: c.name, value: r.data.rotateCallbackSecret.signingSecret }))}>
                         Rotate secret
@@ -135,15 +142,10 @@ function NewCallback({ readOnly, variables, onCreated }: { readOnly: boolean; va
         ...(votifier.publicKey ? { publicKey: votifier.publicKey } : {}),
       };
     } else {
-      let payloadTemplate: unknown;
-      try {
-        payloadTemplate = JSON.parse(template);
-        setTemplateProblem(null);
-      } catch {
-        setTemplateProblem('payload_template: is not valid JSON');
-        return;
-      }
-      input = { name, url, payloadTemplate };
+      const parsed = parseTemplate(template);
+      setTemplateProblem(parsed.problem);
+      if (parsed.problem !== null) return;
+      input = { name, url, payloadTemplate: parsed.value };
     }
     const answer = await create({ input });
     const made = answer.data?.createCallback;
@@ -211,43 +213,91 @@ function NewCallback({ readOnly, variables, onCreated }: { readOnly: boolean; va
   );
 }
 
-type EditableCallback = { id: string; name: string; url?: string | null; timeoutMs: number; payloadTemplate: unknown };
+type EditableCallback = {
+  id: string; name: string; kind: string; url?: string | null; timeoutMs: number; payloadTemplate: unknown;
+  host?: string | null; port?: number | null; serviceName?: string | null; hasToken: boolean; publicKey?: string | null;
+};
 
-/** An HTTP callback's URL, timeout and payload template, changed in place (errors beside each field). */
+/**
+ * A callback's settings changed in place, errors beside each field: an HTTP callback's name, URL, timeout and
+ * payload template; a Votifier callback's name, host, port, service name, timeout and its v2 token or v1 public
+ * key (a new one replaces the other; the token is never shown, so an empty field keeps it).
+ */
 function EditCallback({ callback, onDone }: { callback: EditableCallback; onDone: () => void }) {
+  const votifier = callback.kind === 'votifier';
+  const [name, setName] = useState(callback.name);
   const [url, setUrl] = useState(callback.url ?? '');
   const [timeoutMs, setTimeoutMs] = useState(String(callback.timeoutMs));
   const [template, setTemplate] = useState(JSON.stringify(callback.payloadTemplate, null, 2));
+  const [target, setTarget] = useState({ host: callback.host ?? '', port: String(callback.port ?? 8192), serviceName: callback.serviceName ?? '', token: '', publicKey: callback.publicKey ?? '' });
   const [problem, setProblem] = useState<string | null>(null);
   const [result, update] = useMutation(UpdateCallback);
   const errors = fieldErrorsOf(result.error);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    let payloadTemplate: unknown;
-    try {
-      payloadTemplate = JSON.parse(template);
-      setProblem(null);
-    } catch {
-      setProblem('payload_template: is not valid JSON');
-      return;
+    let input;
+    if (votifier) {
+      input = {
+        name,
+        timeoutMs: Number(timeoutMs),
+        host: target.host,
+        port: Number(target.port),
+        serviceName: target.serviceName,
+        ...(target.token ? { token: target.token } : {}),
+        ...(!target.token && target.publicKey && target.publicKey !== callback.publicKey ? { publicKey: target.publicKey } : {}),
+      };
+    } else {
+      const parsed = parseTemplate(template);
+      setProblem(parsed.problem);
+      if (parsed.problem !== null) return;
+      input = { name, url, timeoutMs: Number(timeoutMs), payloadTemplate: parsed.value };
     }
-    const answer = await update({ id: callback.id, input: { url, timeoutMs: Number(timeoutMs), payloadTemplate } });
+    const answer = await update({ id: callback.id, input });
     if (answer.data?.updateCallback) onDone();
   };
   return (
     <section className="card" aria-labelledby="edit-callback-title">
       <h2 id="edit-callback-title">Edit {callback.name}</h2>
       <form onSubmit={submit}>
-        <label htmlFor="edit-url">URL</label>
-        <input id="edit-url" value={url} onChange={(e) => setUrl(e.target.value)} style={{ width: '100%' }} aria-invalid={!!errors.url} />
-        <FieldErrors errors={errors} field="url" />
+        <label htmlFor="edit-name">Name</label>
+        <input id="edit-name" value={name} onChange={(e) => setName(e.target.value)} aria-invalid={!!errors.name} />
+        <FieldErrors errors={errors} field="name" />
+        {votifier ? (
+          <>
+            <label htmlFor="edit-host">Host</label>
+            <input id="edit-host" value={target.host} onChange={(e) => setTarget({ ...target, host: e.target.value })} aria-invalid={!!errors.host} />
+            <FieldErrors errors={errors} field="host" />
+            <label htmlFor="edit-port">Port</label>
+            <input id="edit-port" type="number" value={target.port} onChange={(e) => setTarget({ ...target, port: e.target.value })} aria-invalid={!!errors.port} />
+            <FieldErrors errors={errors} field="port" />
+            <label htmlFor="edit-service">Service name</label>
+            <input id="edit-service" value={target.serviceName} onChange={(e) => setTarget({ ...target, serviceName: e.target.value })} aria-invalid={!!errors.service_name} />
+            <FieldErrors errors={errors} field="service_name" />
+            <label htmlFor="edit-token">{callback.hasToken ? 'New v2 token (empty keeps the current one)' : 'v2 token (replaces the public key)'}</label>
+            <input id="edit-token" value={target.token} onChange={(e) => setTarget({ ...target, token: e.target.value })} aria-invalid={!!errors.token} autoComplete="off" />
+            <FieldErrors errors={errors} field="token" />
+            <label htmlFor="edit-public-key">v1 public key{callback.hasToken ? ' (replaces the token)' : ''}</label>
+            <textarea id="edit-public-key" value={target.publicKey} onChange={(e) => setTarget({ ...target, publicKey: e.target.value })} aria-invalid={!!errors.public_key} />
+            <FieldErrors errors={errors} field="public_key" />
+          </>
+        ) : (
+          <>
+            <label htmlFor="edit-url">URL</label>
+            <input id="edit-url" value={url} onChange={(e) => setUrl(e.target.value)} style={{ width: '100%' }} aria-invalid={!!errors.url} />
+            <FieldErrors errors={errors} field="url" />
+          </>
+        )}
         <label htmlFor="edit-timeout">Timeout (ms)</label>
         <input id="edit-timeout" type="number" value={timeoutMs} onChange={(e) => setTimeoutMs(e.target.value)} aria-invalid={!!errors.timeout_ms} />
         <FieldErrors errors={errors} field="timeout_ms" />
-        <label htmlFor="edit-template">Payload template (JSON)</label>
-        <textarea id="edit-template" value={template} onChange={(e) => setTemplate(e.target.value)} aria-invalid={!!(problem || errors.payload_template)} />
-        {problem && <p className="field-error" role="alert">{problem}</p>}
-        <FieldErrors errors={errors} field="payload_template" />
+        {!votifier && (
+          <>
+            <label htmlFor="edit-template">Payload template (JSON)</label>
+            <textarea id="edit-template" value={template} onChange={(e) => setTemplate(e.target.value)} aria-invalid={!!(problem || errors.payload_template)} />
+            {problem && <p className="field-error" role="alert">{problem}</p>}
+            <FieldErrors errors={errors} field="payload_template" />
+          </>
+        )}
         <FieldErrors errors={errors} field="*" />
         <div className="row">
           <button type="submit" disabled={result.fetching}>Save</button>

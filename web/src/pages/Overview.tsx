@@ -5,7 +5,7 @@ import { useQuery, useSubscription } from 'urql';
 import { graphql } from '../gql';
 import { TrendChart } from '../TrendChart';
 import { Time } from '../time';
-import { UpgradeBadge } from '../access';
+import { UpgradeBadge, useLive } from '../access';
 
 const OverviewQuery = graphql(`
   query Overview {
@@ -29,13 +29,23 @@ const LiveVotes = graphql(`
 type LiveVote = { publicId: string; voterName: string; providerKey: string; providerName: string; receivedAt: string };
 
 export function Overview() {
-  const [{ data, fetching, error }] = useQuery({ query: OverviewQuery });
+  const [{ data, fetching, error }, refetch] = useQuery({ query: OverviewQuery });
+  const { resumed } = useLive();
   const [latest, setLatest] = useState<LiveVote[]>([]);
   const [arrived, setArrived] = useState(0);
   const [arrivedBy, setArrivedBy] = useState<Record<string, number>>({});
   useEffect(() => {
     if (data?.votes) setLatest(data.votes.votes);
   }, [data?.votes]);
+  // Fresh counters already hold the votes that arrived live until then.
+  useEffect(() => {
+    setArrived(0);
+    setArrivedBy({});
+  }, [data?.dashboardStats, data?.organization]);
+  // Back from a lost connection: what arrived meanwhile never reached the stream, so read it again.
+  useEffect(() => {
+    if (resumed > 0) refetch({ requestPolicy: 'network-only' });
+  }, [resumed, refetch]);
   useSubscription({ query: LiveVotes }, (_previous: unknown, event) => {
     const vote = event.voteReceived;
     setLatest((current) => (current.some((v) => v.publicId === vote.publicId) ? current : [vote, ...current].slice(0, 50)));

@@ -4,11 +4,11 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { READ_ONLY_REASON, useAccess } from '../access';
-import { FieldErrors, fieldErrorsOf } from '../field-errors';
+import { FieldErrors, fieldErrorsOf, type FieldErrorMap } from '../field-errors';
 
 const ProvidersQuery = graphql(`
   query Providers {
-    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal } }
+    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents } }
     templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }
   }
 `);
@@ -28,6 +28,12 @@ const Regenerate = graphql(`
 const DeleteProvider = graphql(`
   mutation DeleteProvider($key: String!) {
     deleteProvider(key: $key) { message votesDeleted }
+  }
+`);
+
+const EditProviderMutation = graphql(`
+  mutation EditProvider($key: String!, $input: UpdateProviderInput!) {
+    updateProvider(key: $key, input: $input) { id key name webhookUrl }
   }
 `);
 
@@ -59,6 +65,7 @@ export function Providers() {
   const [, sendTest] = useMutation(SendTestVote);
   const [secret, setSecret] = useState<{ name: string; authValue: string; webhookUrl: string } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
   const reload = () => refetch({ requestPolicy: 'network-only' });
   const writeTitle = readOnly ? READ_ONLY_REASON : undefined;
   if (fetching && !data) return <p className="loading" role="status">Loading providers…</p>;
@@ -123,6 +130,9 @@ export function Providers() {
                       Test vote
                     </button>
                   )}
+                  <button disabled={readOnly} title={writeTitle} aria-expanded={editing === p.id} onClick={() => setEditing(editing === p.id ? null : p.id)}>
+                    Edit
+                  </button>
                   <button disabled={readOnly} title={writeTitle}
                     onClick={() => window.confirm(`Generate a new secret for ${p.name}? The old one stops working at once.`) &&
                       void regenerate({ key: p.key }).then((r) => r.data?.regenerateProviderSecret && setSecret({ name: p.name, ...r.data.regenerateProviderSecret }))}>
@@ -138,6 +148,10 @@ export function Providers() {
             ))}
           </tbody>
         </table></div>
+      )}
+      {editing && list?.providers.some((p) => p.id === editing) && (
+        <EditProvider key={editing} provider={list.providers.find((p) => p.id === editing)!}
+          onDone={(message) => { setEditing(null); if (message) setNotice(message); reload(); }} />
       )}
       {data?.templates && <NewProvider templates={data.templates} readOnly={readOnly} onCreated={reload} />}
       <CustomProvider readOnly={readOnly} onCreated={reload} />
@@ -228,6 +242,133 @@ export function CopyField({ label, value }: { label: string; value: string }) {
 }
 
 type AuthMethod = 'header' | 'query' | 'url_path' | 'hmac';
+type AuthForm = { authField: string; signatureFormat: string; authTimestampField: string; payloadSource: string; voteePath: string };
+
+const AUTH_FIELD_LABEL: Record<string, string> = {
+  query: 'Query parameter carrying the secret',
+  url_path: 'Name of the secret (shown only)',
+  hmac: 'Signature header',
+  header: 'Header carrying the secret',
+};
+
+/** The settings a provider's auth method reads (the same in the create and edit forms), each with its error. */
+function AuthFields({ id, method, form, set, errors }: {
+  id: string;
+  method: string;
+  form: AuthForm;
+  set: (name: keyof AuthForm) => (e: { target: { value: string } }) => void;
+  errors: FieldErrorMap;
+}) {
+  const hmac = method === 'hmac';
+  return (
+    <>
+      <label htmlFor={`${id}-field`}>{AUTH_FIELD_LABEL[method] ?? 'Auth field'}</label>
+      <input id={`${id}-field`} value={form.authField} onChange={set('authField')} aria-invalid={!!errors.auth_field} />
+      <FieldErrors errors={errors} field="auth_field" />
+      {hmac && (
+        <>
+          <label htmlFor={`${id}-format`}>Signature format</label>
+          <select id={`${id}-format`} value={form.signatureFormat} onChange={set('signatureFormat')}>
+            <option value="plain">HMAC of the body (hex or base64, optional sha256=)</option>
+            <option value="topgg">top.gg style: t=&lt;unix&gt;,v1=&lt;hex&gt;</option>
+          </select>
+          <FieldErrors errors={errors} field="signature_format" />
+          {form.signatureFormat === 'plain' && (
+            <>
+              <label htmlFor={`${id}-ts`}>Timestamp header (optional; then &lt;timestamp&gt;.&lt;body&gt; is signed and the header is required)</label>
+              <input id={`${id}-ts`} value={form.authTimestampField} onChange={set('authTimestampField')} aria-invalid={!!errors.auth_timestamp_field} />
+              <FieldErrors errors={errors} field="auth_timestamp_field" />
+            </>
+          )}
+        </>
+      )}
+      <label htmlFor={`${id}-source`}>Votes are read from</label>
+      <select id={`${id}-source`} value={form.payloadSource} onChange={set('payloadSource')}>
+        <option value="json">a JSON body (POST)</option>
+        <option value="form">a form body (POST)</option>
+        {!hmac && <option value="query">the query string (GET)</option>}
+      </select>
+      <FieldErrors errors={errors} field="payload_source" />
+      <label htmlFor={`${id}-votee`}>Voter name path</label>
+      <input id={`${id}-votee`} value={form.voteePath} onChange={set('voteePath')} placeholder="user.name" aria-invalid={!!errors.votee_path} />
+      <FieldErrors errors={errors} field="votee_path" />
+    </>
+  );
+}
+type EditableProvider = {
+  key: string; name: string; authMethod: string; authField: string; authTimestampField?: string | null; signatureFormat?: string | null;
+  payloadSource: string; voteePath: string; eventPath?: string | null; voteEvents?: string[] | null; testEvents?: string[] | null;
+};
+
+const listText = (list?: string[] | null) => (list ?? []).join(', ');
+const textList = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
+
+/**
+ * A provider's settings after creation: everything but its auth method and secret ("New secret" changes that).
+ * A new key moves the webhook URL, so the form says so before saving.
+ */
+function EditProvider({ provider, onDone }: { provider: EditableProvider; onDone: (message?: string) => void }) {
+  const [form, setForm] = useState({
+    key: provider.key, name: provider.name, authField: provider.authField, authTimestampField: provider.authTimestampField ?? '',
+    signatureFormat: provider.signatureFormat ?? 'plain', payloadSource: provider.payloadSource, voteePath: provider.voteePath,
+    eventPath: provider.eventPath ?? '', voteEvents: listText(provider.voteEvents), testEvents: listText(provider.testEvents),
+  });
+  const [result, save] = useMutation(EditProviderMutation);
+  const errors = fieldErrorsOf(result.error);
+  const set = (name: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [name]: e.target.value });
+  const hmac = provider.authMethod === 'hmac';
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const input = {
+      ...(form.key !== provider.key ? { key: form.key } : {}),
+      name: form.name,
+      authField: form.authField,
+      payloadSource: form.payloadSource as PayloadSource,
+      voteePath: form.voteePath,
+      ...(hmac ? { signatureFormat: form.signatureFormat as 'plain' | 'topgg', authTimestampField: form.authTimestampField || null } : {}),
+      eventPath: form.eventPath || null,
+      voteEvents: form.eventPath ? textList(form.voteEvents) : null,
+      testEvents: form.eventPath ? textList(form.testEvents) : null,
+    };
+    const answer = await save({ key: provider.key, input });
+    const saved = answer.data?.updateProvider;
+    if (saved) onDone(saved.key !== provider.key ? `${saved.name} saved. Its webhook URL is now ${saved.webhookUrl}: give it to the site.` : `${saved.name} saved.`);
+  };
+  return (
+    <section className="card" aria-labelledby="edit-provider-title">
+      <h2 id="edit-provider-title">Edit {provider.name}</h2>
+      <form onSubmit={submit}>
+        <label htmlFor="edit-provider-name">Name</label>
+        <input id="edit-provider-name" value={form.name} onChange={set('name')} aria-invalid={!!errors.name} />
+        <FieldErrors errors={errors} field="name" />
+        <label htmlFor="edit-provider-key">Key</label>
+        <input id="edit-provider-key" value={form.key} onChange={set('key')} aria-invalid={!!errors.key} />
+        {form.key !== provider.key && <p className="warn-text">A new key moves this provider's webhook URL: the site must be given the new one.</p>}
+        <FieldErrors errors={errors} field="key" />
+        <AuthFields id="edit-provider" method={provider.authMethod} form={form} set={set} errors={errors} />
+        <label htmlFor="edit-provider-event">Event path (optional: where the site names the event, e.g. type)</label>
+        <input id="edit-provider-event" value={form.eventPath} onChange={set('eventPath')} aria-invalid={!!errors.event_path} />
+        <FieldErrors errors={errors} field="event_path" />
+        {form.eventPath && (
+          <>
+            <label htmlFor="edit-provider-vote-events">Events that are votes (comma-separated)</label>
+            <input id="edit-provider-vote-events" value={form.voteEvents} onChange={set('voteEvents')} aria-invalid={!!errors.vote_events} />
+            <FieldErrors errors={errors} field="vote_events" />
+            <label htmlFor="edit-provider-test-events">Events that are test pings (comma-separated)</label>
+            <input id="edit-provider-test-events" value={form.testEvents} onChange={set('testEvents')} aria-invalid={!!errors.test_events} />
+            <FieldErrors errors={errors} field="test_events" />
+          </>
+        )}
+        <FieldErrors errors={errors} field="*" />
+        <div className="row">
+          <button type="submit" disabled={result.fetching}>Save provider</button>
+          <button type="button" className="link" onClick={() => onDone()}>Cancel</button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
 type PayloadSource = 'json' | 'form' | 'query';
 
 /** A provider for a site without a template: every auth setting by hand, with each field's rule beside it. */
@@ -257,7 +398,6 @@ function CustomProvider({ readOnly, onCreated }: { readOnly: boolean; onCreated:
       onCreated();
     }
   };
-  const fieldLabel = form.authMethod === 'query' ? 'Query parameter carrying the secret' : form.authMethod === 'url_path' ? 'Name of the secret (shown only)' : form.authMethod === 'hmac' ? 'Signature header' : 'Header carrying the secret';
   return (
     <section className="card" aria-labelledby="custom-provider-title">
       <h2 id="custom-provider-title">Add a custom provider</h2>
@@ -286,36 +426,7 @@ function CustomProvider({ readOnly, onCreated }: { readOnly: boolean; onCreated:
             <option value="url_path">a secret as the URL's last segment</option>
             <option value="hmac">an HMAC-SHA256 signature</option>
           </select>
-          <label htmlFor="custom-field">{fieldLabel}</label>
-          <input id="custom-field" value={form.authField} onChange={set('authField')} aria-invalid={!!errors.auth_field} />
-          <FieldErrors errors={errors} field="auth_field" />
-          {hmac && (
-            <>
-              <label htmlFor="custom-format">Signature format</label>
-              <select id="custom-format" value={form.signatureFormat} onChange={set('signatureFormat')}>
-                <option value="plain">HMAC of the body (hex or base64, optional sha256=)</option>
-                <option value="topgg">top.gg style: t=&lt;unix&gt;,v1=&lt;hex&gt;</option>
-              </select>
-              <FieldErrors errors={errors} field="signature_format" />
-              {form.signatureFormat === 'plain' && (
-                <>
-                  <label htmlFor="custom-ts">Timestamp header (optional; then &lt;timestamp&gt;.&lt;body&gt; is signed and the header is required)</label>
-                  <input id="custom-ts" value={form.authTimestampField} onChange={set('authTimestampField')} aria-invalid={!!errors.auth_timestamp_field} />
-                  <FieldErrors errors={errors} field="auth_timestamp_field" />
-                </>
-              )}
-            </>
-          )}
-          <label htmlFor="custom-source">Votes are read from</label>
-          <select id="custom-source" value={form.payloadSource} onChange={set('payloadSource')}>
-            <option value="json">a JSON body (POST)</option>
-            <option value="form">a form body (POST)</option>
-            {!hmac && <option value="query">the query string (GET)</option>}
-          </select>
-          <FieldErrors errors={errors} field="payload_source" />
-          <label htmlFor="custom-votee">Voter name path</label>
-          <input id="custom-votee" value={form.voteePath} onChange={set('voteePath')} placeholder="user.name" aria-invalid={!!errors.votee_path} />
-          <FieldErrors errors={errors} field="votee_path" />
+          <AuthFields id="custom" method={form.authMethod} form={form} set={set} errors={errors} />
           <label htmlFor="custom-secret">Secret (leave empty to generate one)</label>
           <input id="custom-secret" value={form.authValue} onChange={set('authValue')} aria-invalid={!!errors.auth_value} />
           <FieldErrors errors={errors} field="auth_value" />

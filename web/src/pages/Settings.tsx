@@ -8,6 +8,7 @@ import { READ_ONLY_REASON, UpgradeBadge, planAtLeast, useAccess } from '../acces
 import { FieldErrors, fieldErrorsOf } from '../field-errors';
 import { Time } from '../time';
 import { CopyField } from './Providers';
+import { EmbedEditor, EmbedPreview, withSamples, type Embed } from '../EmbedEditor';
 
 const SettingsQuery = graphql(`
   query Settings {
@@ -88,29 +89,22 @@ function General({ readOnly, name: currentName, slug: currentSlug }: { readOnly:
 type ChatSettings = { chatWebhookUrl?: string | null; chatNotificationsEnabled: boolean; chatMessageType: string; chatMessageTemplate: string; chatEmbedTemplate?: unknown };
 
 const DEFAULT_EMBED = { title: 'New vote!', description: '**{{voter_name}}** voted on **{{provider_name}}**', color: 5814783, footer: { text: 'Vote Relay' }, timestamp: '{{received_at}}' };
-const SAMPLE: Record<string, string> = { voter_name: 'Steve', provider_name: 'Top.gg', provider_key: 'topgg', vote_id: 'vt_sample', received_at: new Date().toISOString() };
-const sample = (text: unknown) => (typeof text === 'string' ? text.replace(/\{\{\s*(\w+)\s*\}\}|\{(\w+)\}/g, (whole, a, b) => SAMPLE[a ?? b] ?? whole) : '');
 
 function Chat({ readOnly, settings, embedAllowed }: { readOnly: boolean; settings: ChatSettings; embedAllowed: boolean }) {
   const [url, setUrl] = useState(settings.chatWebhookUrl ?? '');
   const [enabled, setEnabled] = useState(settings.chatNotificationsEnabled);
   const [template, setTemplate] = useState(settings.chatMessageTemplate);
   const [type, setType] = useState(settings.chatMessageType === 'embed' && embedAllowed ? 'embed' : 'simple');
-  const [embedText, setEmbedText] = useState(JSON.stringify(settings.chatEmbedTemplate ?? DEFAULT_EMBED, null, 2));
+  // null while the JSON view holds text that is not an embed object.
+  const [embed, setEmbed] = useState<Embed | null>(() => (settings.chatEmbedTemplate as Embed | null) ?? DEFAULT_EMBED);
+  const [lastEmbed, setLastEmbed] = useState<Embed>(embed ?? DEFAULT_EMBED);
   const [embedProblem, setEmbedProblem] = useState<string | null>(null);
-  const embed = (() => {
-    try {
-      return JSON.parse(embedText) as { title?: string; description?: string; color?: number; footer?: { text?: string } };
-    } catch {
-      return null;
-    }
-  })();
   const [saved, save] = useMutation(UpdateOrganization);
   const [tested, test] = useMutation(TestChat);
   useEffect(() => setUrl(settings.chatWebhookUrl ?? ''), [settings.chatWebhookUrl]);
   const errors = fieldErrorsOf(saved.error);
   const testErrors = fieldErrorsOf(tested.error);
-  const preview = template.replace(/\{\{\s*voter_name\s*\}\}|\{voter_name\}/g, 'Steve').replace(/\{\{\s*provider_name\s*\}\}|\{provider_name\}/g, 'Top.gg');
+  const preview = withSamples(template);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (type === 'embed' && !embed) {
@@ -146,17 +140,11 @@ function Chat({ readOnly, settings, embedAllowed }: { readOnly: boolean; setting
           </>
         ) : (
           <>
-            <label htmlFor="chat-embed">Embed (JSON: title, description, color, fields, footer, timestamp; same variables)</label>
-            <textarea id="chat-embed" value={embedText} onChange={(e) => setEmbedText(e.target.value)} aria-invalid={!!(embedProblem || errors['settings.chat_embed_template'])} />
+            <EmbedEditor value={lastEmbed} invalid={!!(embedProblem || errors['settings.chat_embed_template'])}
+              onChange={(next) => { setEmbed(next); if (next) setLastEmbed(next); }} />
             {embedProblem && <p className="field-error" role="alert">{embedProblem}</p>}
             <FieldErrors errors={errors} field="settings.chat_embed_template" />
-            {embed && (
-              <div className="embed-preview" aria-label="Embed preview" style={{ borderLeftColor: `#${(embed.color ?? 0x5865f2).toString(16).padStart(6, '0')}` }}>
-                {embed.title && <strong>{sample(embed.title)}</strong>}
-                {embed.description && <p>{sample(embed.description).replace(/\*\*/g, '')}</p>}
-                {embed.footer?.text && <small className="muted">{sample(embed.footer.text)}</small>}
-              </div>
-            )}
+            {embed && <EmbedPreview embed={embed} />}
           </>
         )}
         <FieldErrors errors={errors} field="*" />

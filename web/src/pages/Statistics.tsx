@@ -101,7 +101,7 @@ function ProStats() {
         <ol>
           {data?.leaderboard?.voters.map((v) => (
             <li key={v.name}>
-              <button className="link" onClick={() => { setVoter(v.name); setShown(v.name); }}>{v.name}</button> {v.votes} votes, last <Time value={v.lastVote} />
+              <button className="link" onClick={() => { setVoter(v.name); setShown(v.name); }}>{v.name}</button> {v.votes.toLocaleString()} {v.votes === 1 ? 'vote' : 'votes'}, last <Time value={v.lastVote} />
             </li>
           ))}
         </ol>
