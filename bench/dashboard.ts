@@ -3,18 +3,22 @@
 // Debian's Chromium driven by playwright-core (budget: < 1 s with 10M votes). Baseline, in the same run: the
 // overview's own GraphQL request (the same document, generated into web/src/gql) sent straight from Node.
 //
-// Data: the read benchmark's cached SQLite history (/tmp/vote-relay-bench-read-<BENCH_READ_VOTES>.db, 10M by default;
-// seed it with `BENCH_READ_SEED_ONLY=1 npx tsx bench/read.ts`). Without it, the run uses an empty database and says so.
-// Options: BENCH_READ_VOTES (10000000), BENCH_DASHBOARD_RUNS (15), CHROMIUM_PATH (/usr/bin/chromium).
-// Writes its section of BENCHMARKS.md: `dashboard`.
+// Data: the read benchmark's cached history, 10M votes by default: on SQLite /tmp/vote-relay-bench-read-<votes>.db
+// (seed it with `BENCH_READ_SEED_ONLY=1 npx tsx bench/read.ts`); with DATABASE_URL=postgres://… the PostgreSQL database
+// that the same command seeds on that server (described in /tmp/vote-relay-bench-read-<votes>.postgresql.json).
+// Without it, the run uses an empty SQLite database and says so.
+// Options: BENCH_READ_VOTES (10000000), BENCH_DASHBOARD_RUNS (15), CHROMIUM_PATH (/usr/bin/chromium), DATABASE_URL.
+// Writes its section of BENCHMARKS.md: `dashboard` on SQLite, `dashboard-postgresql` on PostgreSQL.
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import http from 'node:http';
 import os from 'node:os';
 import { join } from 'node:path';
 import { print } from 'graphql';
 import { chromium } from 'playwright-core';
 import { OverviewDocument } from '../web/src/gql/graphql.js';
 import { consoleTable, gitCommit, machineDescription, markdownTable, writeSection } from './lib/report.js';
+import { benchDialect, benchPostgresServer, postgresDatabaseUrl } from './lib/database.js';
 import { ROOT, createOrg, envNumber, percentile, serviceEnv, sortedCopy, startService, thousands } from './lib/service.js';
 
 const VOTES = envNumber('BENCH_READ_VOTES', 10_000_000, true);
@@ -32,29 +36,48 @@ if (!existsSync(join(DIST, 'index.html'))) {
   await vite.build({ configFile: join(ROOT, 'web', 'vite.config.ts'), logLevel: 'warn' });
 }
 
-// 1. What the first page loads: index.html's scripts, module preloads and stylesheets, gzipped (level 9, as a
-//    production server or CDN would serve them; the service itself sends them uncompressed today).
+// 1. What the first page loads: index.html's scripts, module preloads and stylesheets. Their compressed size is
+//    measured below as the service sends them (Accept-Encoding: gzip), beside gzip -9 of the same files.
 const html = readFileSync(join(DIST, 'index.html'), 'utf8');
 const referenced = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((m) => m[1]);
 const gz = (file: string) => gzipSync(readFileSync(join(DIST, file)), { level: 9 }).length;
 const jsFiles = referenced.filter((f) => f.endsWith('.js'));
 const cssFiles = referenced.filter((f) => f.endsWith('.css'));
-const jsGzip = jsFiles.reduce((sum, f) => sum + gz(f), 0);
+const jsGzip9 = jsFiles.reduce((sum, f) => sum + gz(f), 0);
 const jsRaw = jsFiles.reduce((sum, f) => sum + readFileSync(join(DIST, f)).length, 0);
-const cssGzip = cssFiles.reduce((sum, f) => sum + gz(f), 0);
+const cssGzip9 = cssFiles.reduce((sum, f) => sum + gz(f), 0);
 const allJs = readdirSync(join(DIST, 'assets')).filter((f) => f.endsWith('.js'));
 
+/** Bytes on the wire for `path` when the client accepts gzip (node:http: nothing decodes the body). */
+function wireBytes(base: string, path: string): Promise<{ bytes: number; encoding: string }> {
+  return new Promise((resolve, reject) => {
+    http.get(`${base}/${path}`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      res.on('end', () => resolve({ bytes, encoding: String(res.headers['content-encoding'] ?? 'identity') }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
 // 2. The service on the cached history (or an empty database).
+const PG_SERVER = benchPostgresServer();
+const DIALECT = benchDialect();
 const cacheBase = join(os.tmpdir(), `vote-relay-bench-read-${VOTES}`);
-const seeded = existsSync(`${cacheBase}.db`) && existsSync(`${cacheBase}.json`);
+const metaFile = PG_SERVER ? `${cacheBase}.postgresql.json` : `${cacheBase}.json`;
+const seeded = existsSync(metaFile) && (PG_SERVER !== null || existsSync(`${cacheBase}.db`));
 let databaseUrl: string;
 let apiKey: string;
 let secretKey: string;
 if (seeded) {
-  const meta = JSON.parse(readFileSync(`${cacheBase}.json`, 'utf8')) as { apiKey: string; secretKey: string };
-  databaseUrl = `file:${cacheBase}.db`;
+  const meta = JSON.parse(readFileSync(metaFile, 'utf8')) as { apiKey: string; secretKey: string; database?: string };
+  databaseUrl = PG_SERVER ? postgresDatabaseUrl(PG_SERVER, meta.database!) : `file:${cacheBase}.db`;
   ({ apiKey, secretKey } = meta);
 } else {
+  if (PG_SERVER) {
+    console.error(`no seeded PostgreSQL history (${metaFile}): seed it with DATABASE_URL=… BENCH_READ_SEED_ONLY=1 npx tsx bench/read.ts`);
+    process.exit(2);
+  }
   console.warn(`no seeded history at ${cacheBase}.db: measuring on an empty database`);
   databaseUrl = `file:${join(mkdtempSync(join(os.tmpdir(), 'vote-relay-bench-dashboard-')), 'db.sqlite')}`;
   secretKey = 'bench-dashboard-secret-key-0123456789';
@@ -64,6 +87,11 @@ const server = await startService(
   serviceEnv({ DATABASE_URL: databaseUrl, SECRET_KEY: secretKey, DELIVERY_ENABLED: 'false', API_RATE_LIMIT_PER_MINUTE: '1000000000', IP_RATE_LIMIT_PER_MINUTE: '1000000000' }),
 );
 const base = `http://127.0.0.1:${server.port}`;
+const wire = await Promise.all(referenced.map(async (file) => ({ file, ...(await wireBytes(base, file)) })));
+const jsWire = wire.filter((w) => w.file.endsWith('.js'));
+const jsServed = jsWire.reduce((sum, w) => sum + w.bytes, 0);
+const cssServed = wire.filter((w) => w.file.endsWith('.css')).reduce((sum, w) => sum + w.bytes, 0);
+const servedEncodings = [...new Set(wire.map((w) => w.encoding))].join(', ');
 const browser = await chromium.launch({
   executablePath: CHROMIUM,
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -109,10 +137,11 @@ const r = sortedCopy(rendered);
 const b = sortedCopy(baseline);
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const msText = (value: number) => `${value.toFixed(0)} ms`;
-const history = seeded ? `${thousands(VOTES)} votes (the read benchmark's SQLite history)` : 'an empty database (no seeded history found)';
+const engine = DIALECT === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+const history = seeded ? `${thousands(VOTES)} votes (the read benchmark's ${engine} history)` : 'an empty database (no seeded history found)';
 const rows = [
-  ['initial JS, gzip -9', kb(jsGzip), '< 300 KB', `${jsFiles.length} file(s), ${kb(jsRaw)} before compression; ${allJs.length} JS file(s) in the build`],
-  ['initial CSS, gzip -9', kb(cssGzip), '', ''],
+  ['initial JS, as served', kb(jsServed), '< 300 KB', `${jsFiles.length} file(s), content-encoding ${servedEncodings}; ${kb(jsRaw)} uncompressed, ${kb(jsGzip9)} at gzip -9; ${allJs.length} JS file(s) in the build`],
+  ['initial CSS, as served', kb(cssServed), '', `${kb(cssGzip9)} at gzip -9`],
   ['sign-in → overview rendered, p50', msText(percentile(r, 50)), '< 1,000 ms', `baseline (the overview query alone): ${msText(percentile(b, 50))}`],
   ['sign-in → overview rendered, p90', msText(percentile(r, 90)), '', `baseline: ${msText(percentile(b, 90))}`],
   ['sign-in → overview rendered, max', msText(r[r.length - 1]), '', `baseline: ${msText(b[b.length - 1])}`],
@@ -120,8 +149,8 @@ const rows = [
 console.log(consoleTable(['measure', 'ours', 'budget', 'notes'], rows));
 writeSection(
   join(ROOT, 'BENCHMARKS.md'),
-  'dashboard',
-  `## Dashboard (bench/dashboard.ts)
+  DIALECT === 'sqlite' ? 'dashboard' : 'dashboard-postgresql',
+  `## Dashboard on ${engine} (bench/dashboard.ts)
 
 ${machineDescription()}; commit ${gitCommit(ROOT)}; Chromium at ${CHROMIUM}; ${RUNS} sign-ins after ${WARMUP} warm-up, each in a
 fresh browser context, on ${history}. "Rendered" = the overview's counters and latest votes are on screen, timed
