@@ -34,6 +34,8 @@ const envSchema = z.object({
   SECRET_KEY: z.string().min(16, 'must be at least 16 characters (32 random bytes, base64, recommended)').optional(),
   ALLOW_PRIVATE_TARGETS: bool.default(false),
   RETRY_SCHEDULE: z.string().default('1s,5s,30s,2m,10m,30m,1h,2h,4h,8h'),
+  RETRY_JITTER: z.coerce.number().min(0).max(0.5).default(0.2),
+  SIGNING_SECRET_OVERLAP: z.string().default('24h'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Operational extras (documented in the README).
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(500),
@@ -67,6 +69,10 @@ export interface Config {
   secretKey: string | null;
   allowPrivateTargets: boolean;
   retryScheduleMs: number[];
+  /** How long a callback's replaced signing secret keeps signing beside the new one after rotate-secret. */
+  signingSecretOverlapMs: number;
+  /** Each scheduled retry waits its schedule entry ± this fraction (0 = exactly the schedule). */
+  retryJitter: number;
   logLevel: string;
   apiRateLimitPerMinute: number;
   hookRateLimitPerMinute: number;
@@ -110,6 +116,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (err) {
     throw new ConfigError(`Invalid configuration:\n  RETRY_SCHEDULE: ${(err as Error).message}`);
   }
+  let overlap: number[] = [];
+  try {
+    overlap = parseDurationList(e.SIGNING_SECRET_OVERLAP);
+  } catch {
+    // reported below
+  }
+  if (overlap.length !== 1) throw new ConfigError('Invalid configuration:\n  SIGNING_SECRET_OVERLAP: must be one duration such as 24h (0s turns the overlap off)');
   const dialect: Dialect = e.DATABASE_URL.startsWith('file:') ? 'sqlite' : 'postgresql';
   if (dialect === 'postgresql' && !e.SECRET_KEY) {
     throw new ConfigError(
@@ -129,6 +142,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretKey: e.SECRET_KEY ?? null,
     allowPrivateTargets: e.ALLOW_PRIVATE_TARGETS,
     retryScheduleMs,
+    retryJitter: e.RETRY_JITTER,
+    signingSecretOverlapMs: overlap[0],
     logLevel: e.LOG_LEVEL,
     apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
     hookRateLimitPerMinute: e.HOOK_RATE_LIMIT_PER_MINUTE,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHAT_BACKOFF_MS, callbackOutcome, chatOutcome, chatRetryAfterMs, parseRetryAfter } from './retry-policy.js';
+import { CHAT_BACKOFF_MS, callbackOutcome, chatOutcome, chatRetryAfterMs, jitter, parseRetryAfter } from './retry-policy.js';
 import { parseDurationList } from '../config.js';
 
 const HOUR = 3_600_000;
@@ -74,6 +74,35 @@ describe('callbackOutcome', () => {
   it('a one-entry schedule gives two attempts', () => {
     expect(callbackOutcome(res(500), 1, [250])).toEqual({ kind: 'retry', delayMs: 250 });
     expect(callbackOutcome(res(500), 2, [250])).toEqual({ kind: 'failed' });
+  });
+});
+
+describe('jitter (RETRY_JITTER)', () => {
+  it('spreads a scheduled wait by ±fraction: the extremes of the random draw give exactly 0.8× and 1.2×', () => {
+    expect(jitter(0.2, () => 0)(10_000)).toBe(8_000);
+    expect(jitter(0.2, () => 0.5)(10_000)).toBe(10_000);
+    expect(jitter(0.2, () => 0.999999)(10_000)).toBe(12_000);
+    expect(jitter(0, () => 0)(10_000)).toBe(10_000);
+  });
+
+  it('spreads 1,000 retries of the same attempt across the whole window, never outside it', () => {
+    const spread = jitter(0.2);
+    const waits = Array.from({ length: 1_000 }, () => {
+      const outcome = callbackOutcome(res(503), 4, DEFAULT_SCHEDULE, spread);
+      if (outcome.kind !== 'retry') throw new Error(outcome.kind);
+      return outcome.delayMs;
+    });
+    expect(Math.min(...waits)).toBeGreaterThanOrEqual(0.8 * 120_000);
+    expect(Math.max(...waits)).toBeLessThanOrEqual(1.2 * 120_000);
+    // Not one instant: the 1,000 fall into at least 8 of 10 equal slices of the window.
+    expect(new Set(waits.map((w) => Math.min(9, Math.floor((w - 96_000) / 4_800)))).size).toBeGreaterThanOrEqual(8);
+  });
+
+  it("never spreads the receiver's own Retry-After, nor the chat platform's retry_after", () => {
+    const wide = jitter(0.5, () => 0);
+    expect(callbackOutcome(res(503, 42_000), 1, SCHEDULE, wide)).toEqual({ kind: 'retry', delayMs: 42_000 });
+    expect(chatOutcome(res(429, 3_000), 1, 5, wide)).toEqual({ kind: 'retry', delayMs: 3_000 });
+    expect(chatOutcome(res(500), 1, 5, wide)).toEqual({ kind: 'retry', delayMs: CHAT_BACKOFF_MS[0] / 2 });
   });
 });
 

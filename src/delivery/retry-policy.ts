@@ -5,6 +5,16 @@ export type AttemptOutcome =
   | { kind: 'retry'; delayMs: number }
   | { kind: 'failed' };
 
+/** Spreads a scheduled wait; a receiver's own Retry-After or retry_after is never spread. */
+export type Jitter = (delayMs: number) => number;
+export const exactly: Jitter = (delayMs) => delayMs;
+/**
+ * ±fraction around the scheduled wait (RETRY_JITTER, 0.2 by default), so the jobs that failed together while a
+ * receiver was down do not all come back in the same instant when it returns.
+ */
+export const jitter = (fraction: number, random: () => number = Math.random): Jitter =>
+  fraction <= 0 ? exactly : (delayMs) => Math.round(delayMs * (1 - fraction + 2 * fraction * random()));
+
 /** A receiver's Retry-After (seconds or an HTTP date), bounded so a bad header cannot park a job for ever. */
 export function parseRetryAfter(value: string | undefined, nowMs: number, maxMs = 24 * 3_600_000): number | null {
   if (!value) return null;
@@ -19,17 +29,19 @@ export function parseRetryAfter(value: string | undefined, nowMs: number, maxMs 
 
 /**
  * Callbacks: 2xx sent; 410 Gone fails at once; anything else (other status, network error, timeout) retries
- * after schedule[attempt-1] — or the receiver's Retry-After when it gives one — until the attempts run out.
+ * after schedule[attempt-1] (spread by `spread`) — or the receiver's Retry-After when it gives one — until the
+ * attempts run out.
  */
 export function callbackOutcome(
   result: { status: number | null; retryAfterMs: number | null },
   attempt: number,
   schedule: readonly number[],
+  spread: Jitter = exactly,
 ): AttemptOutcome {
   if (result.status !== null && result.status >= 200 && result.status < 300) return { kind: 'sent' };
   if (result.status === 410) return { kind: 'failed' };
   if (attempt > schedule.length) return { kind: 'failed' };
-  return { kind: 'retry', delayMs: result.retryAfterMs ?? schedule[attempt - 1] };
+  return { kind: 'retry', delayMs: result.retryAfterMs ?? spread(schedule[attempt - 1]) };
 }
 
 /** Chat platforms: backoff between the (at most 5) attempts when the platform gives no retry_after. */
@@ -43,12 +55,13 @@ export function chatOutcome(
   result: { status: number | null; retryAfterMs: number | null },
   attempt: number,
   maxAttempts: number,
+  spread: Jitter = exactly,
 ): AttemptOutcome {
   const status = result.status;
   if (status !== null && status >= 200 && status < 300) return { kind: 'sent' };
   if (status !== null && status >= 400 && status < 500 && status !== 429 && status !== 408) return { kind: 'failed' };
   if (attempt >= maxAttempts) return { kind: 'failed' };
-  return { kind: 'retry', delayMs: result.retryAfterMs ?? CHAT_BACKOFF_MS[Math.min(attempt - 1, CHAT_BACKOFF_MS.length - 1)] };
+  return { kind: 'retry', delayMs: result.retryAfterMs ?? spread(CHAT_BACKOFF_MS[Math.min(attempt - 1, CHAT_BACKOFF_MS.length - 1)]) };
 }
 
 /** Discord's 429 body carries `retry_after` in seconds (a float); the header is the fallback. */

@@ -7,8 +7,8 @@ import { OutboundError, type OutboundResponse } from '../net/outbound-http.js';
 import { buildChatMessage, platformReason, type EmbedTemplate } from './chat-message.js';
 import { renderJson, voteLookup } from './template.js';
 import { voteTemplateValues } from './vote-values.js';
-import { standardWebhookHeaders } from './signing.js';
-import { callbackOutcome, chatOutcome, chatRetryAfterMs, parseRetryAfter, type AttemptOutcome } from './retry-policy.js';
+import { signingSecretsOf, standardWebhookHeaders } from './signing.js';
+import { callbackOutcome, chatOutcome, chatRetryAfterMs, jitter, parseRetryAfter, type AttemptOutcome } from './retry-policy.js';
 import type { AttemptRecord, ClaimedJob } from './job-queue.js';
 import { DEFAULT_PAYLOAD_TEMPLATE, DEFAULT_TIMEOUT_MS } from '../modules/callbacks/callbacks.service.js';
 import { sendVotifierVote } from './votifier.js';
@@ -77,7 +77,7 @@ async function sendChatBody(deps: AppDeps, ctx: JobContext, url: string, body: u
   if (status === 404) unknown.add(url);
   const outcome = failure?.kind === 'blocked'
     ? ({ kind: 'failed' } as const)
-    : chatOutcome({ status, retryAfterMs: response && status === 429 ? chatRetryAfterMs(response.body, response.headers['retry-after'], now) : null }, attempt, ctx.job.maxAttempts);
+    : chatOutcome({ status, retryAfterMs: response && status === 429 ? chatRetryAfterMs(response.body, response.headers['retry-after'], now) : null }, attempt, ctx.job.maxAttempts, jitter(deps.config.retryJitter));
   return { attempt: record(attempt, redactUrl(url), response, failure, error), outcome, error };
 }
 
@@ -135,7 +135,7 @@ export async function sendHttpCallback(deps: AppDeps, ctx: JobContext): Promise<
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (callback) {
     // webhook-id is the job id: stable across retries, so receivers can drop a redelivery they already applied.
-    Object.assign(headers, standardWebhookHeaders(deps.secrets.open(callback.signingSecretEnc), `msg_${job.id}`, Math.floor(now.getTime() / 1000), body));
+    Object.assign(headers, standardWebhookHeaders(signingSecretsOf(callback, deps.secrets.open, now), `msg_${job.id}`, Math.floor(now.getTime() / 1000), body));
     if (callback.authSecretEnc) headers.authorization = `Bearer ${deps.secrets.open(callback.authSecretEnc)}`;
   } else {
     headers['webhook-id'] = `msg_${job.id}`;
@@ -149,6 +149,7 @@ export async function sendHttpCallback(deps: AppDeps, ctx: JobContext): Promise<
         { status, retryAfterMs: response ? parseRetryAfter(response.headers['retry-after'], now.getTime()) : null },
         attempt,
         deps.config.retryScheduleMs,
+        jitter(deps.config.retryJitter),
       );
   return { attempt: record(attempt, url, response, failure, error), outcome, error };
 }
@@ -184,7 +185,7 @@ export async function sendVotifierCallback(deps: AppDeps, ctx: JobContext, resol
     error = (err as Error).message;
   }
   const durationMs = Math.round(performance.now() - started);
-  const outcome = callbackOutcome({ status: error ? null : 200, retryAfterMs: null }, attempt, deps.config.retryScheduleMs);
+  const outcome = callbackOutcome({ status: error ? null : 200, retryAfterMs: null }, attempt, deps.config.retryScheduleMs, jitter(deps.config.retryJitter));
   return {
     attempt: { attempt, target, statusCode: null, success: error === null, durationMs, error, responseExcerpt: error ? null : 'ok' },
     outcome,

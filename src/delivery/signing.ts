@@ -14,10 +14,29 @@ export function signStandardWebhook(secret: string, id: string, timestampSeconds
   return `v1,${mac}`;
 }
 
-export function standardWebhookHeaders(secret: string, id: string, timestampSeconds: number, body: string): Record<string, string> {
+/**
+ * The headers of one signed request. With several secrets (just after a rotation: the new one, then the one it
+ * replaced) `webhook-signature` lists one signature per secret, space-separated, as Standard Webhooks allows: a
+ * receiver that still holds the old secret keeps verifying until it is given the new one.
+ */
+export function standardWebhookHeaders(secrets: string | readonly string[], id: string, timestampSeconds: number, body: string): Record<string, string> {
+  const list = typeof secrets === 'string' ? [secrets] : secrets;
   return {
     'webhook-id': id,
     'webhook-timestamp': String(timestampSeconds),
-    'webhook-signature': signStandardWebhook(secret, id, timestampSeconds, body),
+    'webhook-signature': list.map((secret) => signStandardWebhook(secret, id, timestampSeconds, body)).join(' '),
   };
+}
+
+/** The secrets a callback signs with at `now`: its own, and the one it replaced while that one's overlap lasts. */
+export function signingSecretsOf(
+  callback: { signingSecretEnc: string; previousSigningSecretEnc: string | null; previousSigningSecretUntil: Date | null },
+  open: (sealed: string) => string,
+  now: Date,
+): string[] {
+  const secrets = [open(callback.signingSecretEnc)];
+  if (callback.previousSigningSecretEnc && callback.previousSigningSecretUntil && callback.previousSigningSecretUntil > now) {
+    secrets.push(open(callback.previousSigningSecretEnc));
+  }
+  return secrets;
 }

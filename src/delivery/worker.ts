@@ -9,7 +9,7 @@ import { claimJobs, finishAttempt, renewLease, type ClaimedJob, type JobResoluti
 import { createUnknownWebhookMemory, redactUrl, sendAlert, sendChat, sendHttpCallback, sendVotifierCallback, type JobContext, type SendResult } from './senders.js';
 import { permanentFailureAlert } from './alerts.js';
 import { TemplateError } from './template.js';
-import { callbackOutcome, chatOutcome } from './retry-policy.js';
+import { callbackOutcome, chatOutcome, jitter } from './retry-policy.js';
 
 const WAKE_COALESCE_MS = 5;
 
@@ -121,8 +121,8 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     const outcome = template
       ? ({ kind: 'failed' } as const)
       : ctx.job.kind === 'chat' || ctx.job.kind === 'alert'
-        ? chatOutcome(retryable, attemptNumber, ctx.job.maxAttempts)
-        : callbackOutcome(retryable, attemptNumber, deps.config.retryScheduleMs);
+        ? chatOutcome(retryable, attemptNumber, ctx.job.maxAttempts, jitter(deps.config.retryJitter))
+        : callbackOutcome(retryable, attemptNumber, deps.config.retryScheduleMs, jitter(deps.config.retryJitter));
     return { attempt: { attempt: attemptNumber, target, statusCode: null, success: false, durationMs: 0, error, responseExcerpt: null }, outcome, error };
   }
 

@@ -352,27 +352,45 @@ describe.skipIf(databaseUnavailable)('callbacks (/v1/callbacks)', () => {
     }
   });
 
-  it('rotate-secret returns a new signing secret; renders verify with the new one only', async () => {
+  it('rotate-secret returns a new signing secret; the old one keeps signing beside it for 24 h, then stops', async () => {
     const org = await app.createOrg({ plan: 'growth' });
     const cb = await made(org);
     const before = (await read(org, cb.id)).body.data;
     expect(verifies(cb.signing_secret, (await render(org, cb.id)).body.data)).toBe(true);
+    expect((await render(org, cb.id)).body.data.headers['webhook-signature'].split(' ')).toHaveLength(1);
+    const rotatedAt = Date.now();
     const res = await app.request('POST', `/v1/callbacks/${cb.id}/rotate-secret`, { key: org.key });
     expect(res.status, res.text).toBe(200);
     expect(res.body.data).toEqual({ id: cb.id, signing_secret: expect.stringMatching(SIGNING_SECRET) });
     const fresh = res.body.data.signing_secret as string;
     expect(fresh).not.toBe(cb.signing_secret);
+    // Two signatures (Standard Webhooks allows several): a receiver holding either secret verifies.
     const rendered = (await render(org, cb.id)).body.data;
+    expect(rendered.headers['webhook-signature'].split(' ')).toHaveLength(2);
     expect(verifies(fresh, rendered)).toBe(true);
-    expect(verifies(cb.signing_secret, rendered)).toBe(false);
+    expect(verifies(cb.signing_secret, rendered)).toBe(true);
+    const stored = await app.deps.db.prisma.callback.findUniqueOrThrow({ where: { id: cb.id } });
+    const overlap = stored.previousSigningSecretUntil!.getTime() - rotatedAt;
+    expect(overlap).toBeGreaterThan(24 * 3_600_000 - 60_000);
+    expect(overlap).toBeLessThanOrEqual(24 * 3_600_000 + 60_000);
+    expect(stored.previousSigningSecretEnc).not.toContain(cb.signing_secret.slice(6)); // sealed at rest
     // The secret is not readable afterwards; the callback's fields are unchanged.
     const after = await read(org, cb.id);
     expect(after.text).not.toContain(fresh);
     expect({ ...after.body.data, updated_at: null }).toEqual({ ...before, updated_at: null });
-    // Rotating again gives yet another secret.
+    // Once the 24 hours are over, only the new secret signs.
+    await app.deps.db.prisma.callback.update({ where: { id: cb.id }, data: { previousSigningSecretUntil: new Date(Date.now() - 1_000) } });
+    const later = (await render(org, cb.id)).body.data;
+    expect(later.headers['webhook-signature'].split(' ')).toHaveLength(1);
+    expect(verifies(fresh, later)).toBe(true);
+    expect(verifies(cb.signing_secret, later)).toBe(false);
+    // Rotating again: the newest and the one it replaced sign; the first is gone for good.
     const again = (await app.request('POST', `/v1/callbacks/${cb.id}/rotate-secret`, { key: org.key })).body.data.signing_secret;
     expect(again).not.toBe(fresh);
-    expect(verifies(again, (await render(org, cb.id)).body.data)).toBe(true);
+    const third = (await render(org, cb.id)).body.data;
+    expect(verifies(again, third)).toBe(true);
+    expect(verifies(fresh, third)).toBe(true);
+    expect(verifies(cb.signing_secret, third)).toBe(false);
   });
 
   it('a read key can read but not write', async () => {

@@ -123,6 +123,25 @@ describe.skipIf(databaseUnavailable)('delivery: chat notifications and callbacks
     expect(log.attempts).toEqual([expect.objectContaining({ kind: 'callback', attempt: 1, status_code: 200, success: true, target: `${game.url}/votes`, response_excerpt: '{"ok":true}' })]);
   });
 
+  it('after rotate-secret a delivery carries both signatures: a receiver with the old or the new secret verifies it', async () => {
+    const s = await setup();
+    const cb = await s.addCallback({ name: 'Rotated', url: `${game.url}/rotated` });
+    const rotated = await app.request('POST', `/v1/callbacks/${cb.id}/rotate-secret`, { key: s.org.key });
+    const fresh = rotated.body.data.signing_secret as string;
+    const before = game.requests.length;
+    const id = await s.vote('Rota');
+    await until(() => s.read(id), (v) => v.callback_status === 'sent');
+    const got = game.requests.slice(before).find((r) => r.path === '/rotated')!;
+    const headers = {
+      'webhook-id': got.headers['webhook-id'] as string,
+      'webhook-timestamp': got.headers['webhook-timestamp'] as string,
+      'webhook-signature': got.headers['webhook-signature'] as string,
+    };
+    expect(headers['webhook-signature'].split(' ')).toHaveLength(2);
+    expect(new Webhook(fresh).verify(got.body, headers)).toEqual(got.json);
+    expect(new Webhook(cb.signing_secret).verify(got.body, headers)).toEqual(got.json);
+  });
+
   it('retries 500 then succeeds; keeps webhook-id stable across retries', async () => {
     const s = await setup();
     await s.addCallback({ name: 'Flaky', url: `${game.url}/flaky` });

@@ -7,7 +7,7 @@ import { PLAN_LIMITS } from '../../auth/plans.js';
 import { nameSchema, parseInput } from '../../validation.js';
 import type { Callback, Organization } from '../../generated/sqlite/client.js';
 import { planOf } from '../organization/organization.service.js';
-import { generateSigningSecret, standardWebhookHeaders } from '../../delivery/signing.js';
+import { generateSigningSecret, signingSecretsOf, standardWebhookHeaders } from '../../delivery/signing.js';
 import { renderJson, voteLookup } from '../../delivery/template.js';
 import { sampleTemplateValues } from '../../delivery/template-variables.js';
 import { DEFAULT_VOTIFIER_PORT, parseVotifierPublicKey, v1Block, v1Plaintext, v2Frame, v2Message } from '../../delivery/votifier.js';
@@ -219,7 +219,13 @@ export function createCallbackService(deps: AppDeps) {
   async function rotateSecret(organizationId: string, id: string): Promise<{ id: string; signingSecret: string }> {
     const callback = await get(organizationId, id);
     const signingSecret = generateSigningSecret();
-    await prisma.callback.update({ where: { id: callback.id }, data: { signingSecretEnc: deps.secrets.seal(signingSecret) } });
+    // The replaced secret keeps signing beside the new one for SIGNING_SECRET_OVERLAP (24 h), so the receiver can
+    // be given the new one without a delivery failing meanwhile. A second rotation drops the oldest.
+    const until = new Date(deps.clock.now().getTime() + deps.config.signingSecretOverlapMs);
+    await prisma.callback.update({
+      where: { id: callback.id },
+      data: { signingSecretEnc: deps.secrets.seal(signingSecret), previousSigningSecretEnc: callback.signingSecretEnc, previousSigningSecretUntil: until },
+    });
     return { id: callback.id, signingSecret };
   }
 
@@ -234,7 +240,7 @@ export function createCallbackService(deps: AppDeps) {
     const body = JSON.stringify(payload);
     const headers: Record<string, string> = {
       'content-type': 'application/json',
-      ...standardWebhookHeaders(deps.secrets.open(callback.signingSecretEnc), `msg_test_${callback.id}`, Math.floor(now.getTime() / 1000), body),
+      ...standardWebhookHeaders(signingSecretsOf(callback, deps.secrets.open, now), `msg_test_${callback.id}`, Math.floor(now.getTime() / 1000), body),
       ...(callback.authSecretEnc ? { authorization: 'Bearer [auth_secret]' } : {}),
     };
     return { url: callback.url ?? '', method: 'POST', headers, payload, sent: false };

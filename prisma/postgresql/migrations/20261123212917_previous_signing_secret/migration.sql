@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Callback" ADD COLUMN     "previousSigningSecretEnc" TEXT,
+ADD COLUMN     "previousSigningSecretUntil" TIMESTAMP(3);
