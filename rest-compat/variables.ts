@@ -1,5 +1,5 @@
 // Turns REST input (JSON body, query string, path params) into GraphQL variables, guided by the schema:
-// snake_case keys → the input type's camelCase fields, unknown keys dropped (decisions.md §3), and every type
+// snake_case keys → the input type's camelCase fields, unknown keys dropped (the README's Errors), and every type
 // mismatch reported as a VALIDATION_ERROR detail naming the REST field.
 import {
   GraphQLInputObjectType,

@@ -1,4 +1,4 @@
-// The only reader of process.env: every setting of decisions.md §1 (and the few operational extras), validated once.
+// The only reader of process.env: every setting of the README's Configuration (and the few operational extras), validated once.
 import { z } from 'zod';
 
 const durationPattern = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;

@@ -57,7 +57,7 @@ export interface ErrorBody {
   meta: { request_id: string };
 }
 
-/** The REST error envelope of interface §7 (with decisions.md's meta.request_id). */
+/** The REST error envelope (the README's Errors, with meta.request_id). */
 export function errorBody(code: ErrorCode, message: string, requestId: string, details?: unknown): ErrorBody {
   return {
     error: { code, message, ...(details === undefined ? {} : { details }) },

@@ -1,5 +1,5 @@
 // Reads a value from parsed JSON by a dotted path with optional `$.` prefix and `[n]` indexes
-// (`user.name`, `$.data.votes[0].user`) — the votee_path and event_path syntax of decisions.md §4.
+// (`user.name`, `$.data.votes[0].user`) — the votee_path and event_path syntax of the README's Inbound hooks.
 
 const SEGMENT = /([^.[\]]+)|\[(\d+)\]/g;
 

@@ -1,4 +1,4 @@
-// Plans, their order and their limits (decisions.md §2).
+// Plans, their order and their limits (the README's decisions where the interface is silent).
 export const PLANS = ['starter', 'growth', 'pro', 'business'] as const;
 export type Plan = (typeof PLANS)[number];
 

@@ -1,4 +1,4 @@
-// Operator command line (decisions.md §1): talks to the database through the services, not over HTTP,
+// Operator command line (the README's Configuration): talks to the database through the services, not over HTTP,
 // so it works while the server runs. `--json` prints one JSON object on stdout; bad arguments exit 2.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.js';

@@ -81,7 +81,7 @@ export async function claimJobs(db: Database, workerId: string, now: Date, lease
 const IN_FLIGHT = new Set(['pending', 'retrying', 'running']);
 
 /**
- * The vote's chat_status / callback_status / callback_attempts / *_sent_at from its jobs (decisions.md §5):
+ * The vote's chat_status / callback_status / callback_attempts / *_sent_at from its jobs (the README's Connect a game server):
  * callbacks are `failed` when any failed for good, `retrying`/`pending` while any is in flight, `sent` when all
  * sent, `skipped` when there was none to send.
  */

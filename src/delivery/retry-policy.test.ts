@@ -5,7 +5,7 @@ import { parseDurationList } from '../config.js';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const SCHEDULE = [1_000, 5_000, 30_000] as const;
-// decisions.md §1: RETRY_SCHEDULE default.
+// RETRY_SCHEDULE's default (the README's Configuration).
 const DEFAULT_SCHEDULE = parseDurationList('1s,5s,30s,2m,10m,30m,1h,2h,4h,8h');
 // A whole second, so HTTP dates (second precision) give exact differences.
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);

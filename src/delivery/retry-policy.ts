@@ -1,4 +1,4 @@
-// What to do after a delivery attempt: done, retry (and when), or fail for good (decisions.md §5).
+// What to do after a delivery attempt: done, retry (and when), or fail for good (the README's Connect a game server).
 
 export type AttemptOutcome =
   | { kind: 'sent' }

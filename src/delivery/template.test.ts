@@ -19,7 +19,7 @@ const values: VoteTemplateValues = {
 const lookup = voteLookup(values);
 
 describe('voteLookup', () => {
-  it('returns every plain variable of decisions.md §5', () => {
+  it('returns every plain template variable', () => {
     expect(lookup('voter_name')).toBe('Steve');
     expect(lookup('provider_name')).toBe('top.gg');
     expect(lookup('provider_key')).toBe('topgg');

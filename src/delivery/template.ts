@@ -18,7 +18,7 @@ export interface VoteTemplateValues {
 
 export type Lookup = (name: string) => string | undefined;
 
-/** Values of decisions.md §5's variables, including `payload.<path>` from the inbound body. */
+/** Values of the template variables (the README's Connect a game server), including `payload.<path>` from the inbound body. */
 export function voteLookup(values: VoteTemplateValues, payload?: unknown): Lookup {
   let parsed = payload;
   return (name) => {

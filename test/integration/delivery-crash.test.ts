@@ -1,4 +1,4 @@
-// Crash safety of delivery (decisions.md §5): "work is never lost on a crash: a job claimed by a process that
+// Crash safety of delivery (the README's Connect a game server): "work is never lost on a crash: a job claimed by a process that
 // dies is retried". Real server processes are SIGKILLed while callbacks are in flight; a fresh process (and,
 // on PostgreSQL, a surviving second instance) must deliver every acknowledged vote at least once, and no
 // delivery id may ever be worked on by two workers at the same time.

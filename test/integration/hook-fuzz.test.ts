@@ -454,7 +454,7 @@ describe.skipIf(databaseUnavailable)('hooks under malformed input (seeded fuzz)'
   });
 
   // Focused reproductions of what the fuzz exposes: each is bad input, so 4xx in the envelope, never a 5xx
-  // (a 5xx tells the voting site to retry; decisions.md §3 keeps 500 for internal faults).
+  // (a 5xx tells the voting site to retry; the README's Errors keeps 500 for internal faults).
   const expectClientError = (res: FuzzResult, what: string) => {
     expect(res.status, `${what}: ${res.text}`).toBeGreaterThanOrEqual(400);
     expect(res.status, `${what}: ${res.text}`).toBeLessThan(500);

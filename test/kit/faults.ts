@@ -122,7 +122,7 @@ export async function deliverLikeAVotingSite(
   }
 }
 
-// A stack frame, a source path, driver or SQL text: none of it belongs in an answer (decisions.md §3).
+// A stack frame, a source path, driver or SQL text: none of it belongs in an answer (the README's Errors).
 const LEAKS = /\n\s+at |\bat [\w.$<>]+ \(|\.(ts|js|mjs|cjs):\d+|node_modules|\bprisma\b|\bSQLITE_[A-Z_]+|\bE(CONNREFUSED|CONNRESET|PIPE)\b|\b(SELECT|INSERT INTO|UPDATE|DELETE FROM)\b/i;
 
 /**

@@ -1,4 +1,4 @@
-// Signs a delivery the way each voting site does (decisions.md §4), for hook tests and benchmarks.
+// Signs a delivery the way each voting site does (the README's Inbound hooks), for hook tests and benchmarks.
 import { createHmac } from 'node:crypto';
 import type { SignatureFormat } from '../../src/modules/templates/catalogue.js';
 

@@ -1,4 +1,4 @@
-// from/to parameters (decisions.md §6): YYYY-MM-DD or full ISO 8601; a date-only `to` covers that whole UTC day;
+// from/to parameters (the README's statistics section): YYYY-MM-DD or full ISO 8601; a date-only `to` covers that whole UTC day;
 // `from` after `to` is a VALIDATION_ERROR naming it. Ranges are half-open: [from, toExclusive).
 import { validationError } from '../../errors.js';
 import { addDays } from '../../time.js';

@@ -1,4 +1,4 @@
-// Leaderboard: the top voters of the last `days` UTC days (decisions.md §6), exact on every request and cheap after
+// Leaderboard: the top voters of the last `days` UTC days (the README's statistics section), exact on every request and cheap after
 // the first.
 //
 // Ranking a window means summing every voter-day row in it: O(voters active in the window), ~1 s at 10M votes. So
@@ -133,7 +133,7 @@ export function createLeaderboard(deps: AppDeps) {
     const latestName = new Map<string, string>();
     for (const row of names) if (!latestName.has(row.voterKey)) latestName.set(row.voterKey, row.voterName);
     const voters = ranked.map((v) => ({ name: latestName.get(v.voterKey) ?? v.voterKey, votes: v.votes, lastVote: v.lastVoteAt }));
-    // Ties: the more recent last vote first, then the name (decisions.md §6).
+    // Ties: the more recent last vote first, then the name (the README's statistics section).
     voters.sort((a, b) => b.votes - a.votes || b.lastVote.getTime() - a.lastVote.getTime() || a.name.localeCompare(b.name));
     return voters;
   }

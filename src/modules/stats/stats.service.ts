@@ -1,6 +1,6 @@
 // Statistics from the per-day rollups (dashboard, trend, by-provider, voter, leaderboard). Whole UTC days come
 // from ProviderDailyCount / VoterDailyCount; only a range's partial first and last day (ISO bounds) touch raw
-// votes, through the (organization, receivedAt) index. Buckets are UTC and zero-filled (decisions.md §6).
+// votes, through the (organization, receivedAt) index. Buckets are UTC and zero-filled (the README's statistics section).
 import type { AppDeps } from '../../app-deps.js';
 import { validationError } from '../../errors.js';
 import { addDays, utcDay, utcDayStart, utcMonthStart, utcWeekStart } from '../../time.js';

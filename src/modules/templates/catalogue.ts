@@ -2,7 +2,7 @@
  * Built-in catalogue of provider templates for real voting sites (GET /v1/templates,
  * POST /v1/providers with `template`). Pure data: no I/O.
  *
- * Each entry records what the site really sends (see shared/notes/provider-facts.md and the sources named in
+ * Each entry records what the site really sends (see the sources named in
  * each `description`). Where no primary source (the site's own docs or official SDK) was found, the
  * description says "unconfirmed" and names the evidence used instead.
  *

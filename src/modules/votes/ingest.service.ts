@@ -70,7 +70,7 @@ function eventList(json: string | null): string[] | null {
 }
 
 /**
- * What makes two deliveries the same vote (decisions.md §4, 10-minute window): the same content (what the
+ * What makes two deliveries the same vote (the README's Inbound hooks, 10-minute window): the same content (what the
  * secret vouched for: the body, or the query without its secret), or the same Idempotency-Key / webhook-id.
  * Only unsigned deliveries get the second: a header nobody signed must never make a replayed signed body new,
  * and a fresh key never makes the same content a new vote.

@@ -66,7 +66,7 @@ export interface VoteStore {
 
 /** Same provider, same delivery (raw body or idempotency header), within this window → the first vote. */
 export const DUPLICATE_WINDOW_MS = 10 * 60_000;
-/** Chat platforms throttle and fail transiently; 5 attempts is decisions.md §5's bound for chat. */
+/** Chat platforms throttle and fail transiently; 5 attempts is the bound for chat (the README's Connect a game server). */
 export const CHAT_MAX_ATTEMPTS = 5;
 /** The deprecated server_callback_url runs after every configured callback. */
 export const LEGACY_CALLBACK_PRIORITY = 2_000_000_000;
@@ -80,7 +80,7 @@ export interface PlannedJob {
   callbackId: string | null;
 }
 
-/** What a vote triggers (decisions.md §5); past the monthly limit it is kept but nothing is sent. */
+/** What a vote triggers (the README's Connect a game server); past the monthly limit it is kept but nothing is sent. */
 export function planJobs(
   org: HookOrg,
   callbacks: { id: string; priority: number }[],

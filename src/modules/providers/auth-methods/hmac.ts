@@ -1,5 +1,5 @@
 // `hmac`: the header named auth_field carries HMAC-SHA256 of the exact body bytes, in the provider's one fixed
-// signature format (decisions.md §4). The signed bytes are all that is handed on: no query string, no GET.
+// signature format (the README's Inbound hooks). The signed bytes are all that is handed on: no query string, no GET.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { headerNameProblems, refused, SIGNATURE_FORMATS, type AuthMethodDefinition } from './auth-method.js';
 
