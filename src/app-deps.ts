@@ -6,7 +6,15 @@ import type { SecretBox } from './crypto/secret-box.js';
 import type { OutboundHttp } from './net/outbound-http.js';
 import type { VotePubSub } from './live/vote-events.js';
 import type { Feed } from './live/feed.js';
-import type { RateLimits } from './auth/rate-limits.js';
+import type { AnyJobQueue } from './delivery/job-queue/job-queue.js';
+import { createJobQueue } from './delivery/job-queue/job-queue.js';
+import { createRateLimits, type RateLimits } from './auth/rate-limits.js';
+import { createSecretBox, resolveSecretKey } from './crypto/secret-box.js';
+import { createFeed } from './live/feed.js';
+import { createVotePubSub } from './live/vote-events.js';
+import { createOutboundHttp } from './net/outbound-http.js';
+import type { Resolver } from './net/ssrf-guard.js';
+import type { Redis } from 'ioredis';
 
 export interface Clock {
   now(): Date;
@@ -27,4 +35,32 @@ export interface AppDeps {
   feed: Feed;
   /** Request budgets (in memory, or shared through Redis). */
   limits: RateLimits;
+  /** The delivery job queue of this database (every job insert, claim and status change). */
+  jobs: AnyJobQueue;
+}
+
+export interface DepsOptions {
+  logger: Logger;
+  clock?: Clock;
+  resolver?: Resolver;
+  /** Shared rate-limit counters (the app's Redis connection); in memory without it. */
+  rateLimitRedis?: Redis | null;
+  /** The live feed across instances: REDIS_URL for the app, none for one-shot commands. */
+  feedRedisUrl?: string | null;
+}
+
+/** The one place dependencies are assembled: the app, the CLI, and through them the benchmarks and the test kit. */
+export function createDeps(config: Config, db: Database, options: DepsOptions): AppDeps {
+  return {
+    config,
+    db,
+    logger: options.logger,
+    secrets: createSecretBox(resolveSecretKey(config)),
+    clock: options.clock ?? systemClock,
+    http: createOutboundHttp({ allowPrivateTargets: config.allowPrivateTargets, resolver: options.resolver }),
+    events: createVotePubSub(),
+    feed: createFeed(options.feedRedisUrl ?? null, options.logger),
+    limits: createRateLimits(config, options.rateLimitRedis ?? null),
+    jobs: createJobQueue(db),
+  };
 }

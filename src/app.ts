@@ -5,18 +5,14 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Config } from './config.js';
-import { systemClock, type AppDeps, type Clock } from './app-deps.js';
+import { createDeps, type AppDeps, type Clock } from './app-deps.js';
 import { createLogger, type Logger } from './logger.js';
 import { applyMigrations } from './db/migrate.js';
 import { databaseUnavailableError, isDatabaseUnavailable } from './db/unavailable.js';
 import { openDatabase } from './db/client.js';
-import { createSecretBox, resolveSecretKey } from './crypto/secret-box.js';
-import { createFeed } from './live/feed.js';
 import { createLiveHub, type LiveHub } from './live/sse-hub.js';
 import { createGraphQLWebSocket, type GraphQLWebSocket } from './live/graphql-ws.js';
 import proxyAddr from 'proxy-addr';
-import { createVotePubSub } from './live/vote-events.js';
-import { createOutboundHttp } from './net/outbound-http.js';
 import type { Resolver } from './net/ssrf-guard.js';
 import { createServices, type Services } from './services.js';
 import { HOOK_BODY_LIMIT_BYTES } from './modules/votes/ingest.service.js';
@@ -30,7 +26,6 @@ import { apiRateLimit } from './http/rate-limit.js';
 import { jsonDepthGuard } from './http/json-depth-guard.js';
 import { dashboard } from './http/dashboard.js';
 import { compress } from './http/compress.js';
-import { createRateLimits } from './auth/rate-limits.js';
 import { Redis } from 'ioredis';
 import { bodyParserError, sendError, sendGraphQLError } from './http/error-response.js';
 import { HOOK_ROUTES, createRestRouter } from '../rest-compat/router.js';
@@ -175,17 +170,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
       // Start with shared counters when Redis answers; never hold the start-up for it.
       await Promise.race([once(rateLimitRedis, 'ready'), new Promise((resolve) => setTimeout(resolve, 3_000).unref())]);
     }
-    deps = {
-      config,
-      db,
-      logger,
-      secrets: createSecretBox(resolveSecretKey(config)),
-      clock: options.clock ?? systemClock,
-      http: createOutboundHttp({ allowPrivateTargets: config.allowPrivateTargets, resolver: options.resolver }),
-      events: createVotePubSub(),
-      feed: createFeed(config.redisUrl, logger),
-      limits: createRateLimits(config, rateLimitRedis),
-    };
+    deps = createDeps(config, db, { logger, clock: options.clock, resolver: options.resolver, rateLimitRedis, feedRedisUrl: config.redisUrl });
     services = createServices(deps);
     liveHub = createLiveHub(deps, schema);
     const yoga = createGraphQLServer(schema, deps, services);
@@ -243,6 +228,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
     worker = null;
     services?.ingest.close();
     services = null;
+    deps?.jobs.close();
     rateLimitRedis?.disconnect();
     rateLimitRedis = null;
     if (deps) {

@@ -39,16 +39,17 @@ export function createAlertScheduler(deps: AppDeps, options: { intervalMs: numbe
     try {
       await prisma.$transaction(async (tx) => {
         await tx.alertMarker.create({ data: { organizationId: org.id, kind, periodKey, createdAt: deps.clock.now() } });
-        await tx.deliveryJob.create({
-          data: {
-            organizationId: org.id,
-            kind: 'alert',
-            maxAttempts: ALERT_MAX_ATTEMPTS,
-            uniqueKey: `alert:${org.id}:${kind}:${periodKey}`,
-            payloadJson: JSON.stringify(body),
-            runAt: deps.clock.now(),
-          },
-        });
+        await deps.jobs.enqueue(tx, [{
+          organizationId: org.id,
+          voteId: null,
+          callbackId: null,
+          kind: 'alert',
+          priority: 0,
+          maxAttempts: ALERT_MAX_ATTEMPTS,
+          uniqueKey: `alert:${org.id}:${kind}:${periodKey}`,
+          payloadJson: JSON.stringify(body),
+          runAt: deps.clock.now(),
+        }]);
       });
       return true;
     } catch (err) {

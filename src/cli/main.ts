@@ -6,12 +6,7 @@ import { createLogger } from '../logger.js';
 import { applyMigrations } from '../db/migrate.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { rebuildRollups, verifyRollups } from '../modules/stats/rollups.js';
-import { createSecretBox, resolveSecretKey } from '../crypto/secret-box.js';
-import { createFeed } from '../live/feed.js';
-import { createVotePubSub } from '../live/vote-events.js';
-import { createOutboundHttp } from '../net/outbound-http.js';
-import { createRateLimits } from '../auth/rate-limits.js';
-import { systemClock, type AppDeps } from '../app-deps.js';
+import { createDeps } from '../app-deps.js';
 import { createServices, type Services } from '../services.js';
 import { AppError } from '../errors.js';
 import type { Organization } from '../generated/sqlite/client.js';
@@ -40,20 +35,11 @@ function required(values: Record<string, unknown>, name: string): string {
 async function withServices<T>(config: Config, run: (services: Services, db: Database) => Promise<T>): Promise<T> {
   await applyMigrations(config);
   const db = await openDatabase(config, { poolSize: 2 });
-  const deps: AppDeps = {
-    config,
-    db,
-    logger: createLogger('silent'),
-    secrets: createSecretBox(resolveSecretKey(config)),
-    clock: systemClock,
-    http: createOutboundHttp({ allowPrivateTargets: config.allowPrivateTargets }),
-    events: createVotePubSub(),
-    feed: createFeed(null, createLogger('silent')),
-    limits: createRateLimits(config, null),
-  };
+  const deps = createDeps(config, db, { logger: createLogger('silent') });
   try {
     return await run(createServices(deps), db);
   } finally {
+    deps.jobs.close();
     await deps.http.close().catch(() => {});
     await db.close();
   }

@@ -9,7 +9,7 @@ import { renderJson, voteLookup } from './template.js';
 import { voteTemplateValues } from './vote-values.js';
 import { signingSecretsOf, standardWebhookHeaders } from './signing.js';
 import { callbackOutcome, chatOutcome, chatRetryAfterMs, jitter, parseRetryAfter, type AttemptOutcome } from './retry-policy.js';
-import type { AttemptRecord, ClaimedJob } from './job-queue.js';
+import type { AttemptRecord, ClaimedJob } from './job-queue/job-queue.js';
 import { DEFAULT_PAYLOAD_TEMPLATE, DEFAULT_TIMEOUT_MS } from '../modules/callbacks/callbacks.service.js';
 import { sendVotifierVote } from './votifier.js';
 import { readPathAsText } from '../json-path.js';

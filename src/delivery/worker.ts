@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../app-deps.js';
 import { planAtLeast } from '../auth/plans.js';
-import { claimJobs, finishAttempt, renewLease, type ClaimedJob, type JobResolution } from './job-queue.js';
+import type { ClaimedJob, JobResolution } from './job-queue/job-queue.js';
 import { createUnknownWebhookMemory, redactUrl, sendAlert, sendChat, sendHttpCallback, sendVotifierCallback, type JobContext, type SendResult } from './senders.js';
 import { permanentFailureAlert } from './alerts.js';
 import { TemplateError } from './template.js';
@@ -82,7 +82,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     // Another worker may have taken the job over if this one ran late (a long group); then it is theirs to send.
     // The attempt needs its timeout (callbacks up to 30 s, chat 10 s) plus time to be recorded.
     const needMs = (ctx.callback?.timeoutMs ?? 10_000) + 15_000;
-    if (!(await renewLease(deps.db, ctx.job, workerId, deps.clock.now(), options.leaseMs, needMs))) {
+    if (!(await deps.jobs.renew(ctx.job, workerId, deps.clock.now(), options.leaseMs, needMs))) {
       deps.logger.warn({ jobId: ctx.job.id }, 'lease lost before sending; leaving the job to its new owner');
       return;
     }
@@ -97,7 +97,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
       result.outcome.kind === 'retry'
         ? { status: 'retrying', runAt: new Date(now.getTime() + result.outcome.delayMs) }
         : { status: result.outcome.kind };
-    const recorded = await finishAttempt(deps.db, ctx.job, workerId, now, result.attempt, resolution, result.error);
+    const recorded = await deps.jobs.finish(ctx.job, workerId, now, result.attempt, resolution, result.error);
     if (!recorded) {
       deps.logger.warn({ jobId: ctx.job.id }, 'lease lost before the attempt was recorded');
       return;
@@ -179,7 +179,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
         again = false;
         const capacity = options.concurrency - inFlight;
         if (capacity <= 0) break;
-        const jobs = await claimJobs(deps.db, workerId, deps.clock.now(), options.leaseMs, capacity);
+        const jobs = await deps.jobs.claim(workerId, deps.clock.now(), options.leaseMs, capacity);
         if (jobs.length === 0) break;
         const contexts = await load(jobs);
         for (const group of groups(jobs)) {

@@ -6,7 +6,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { notFound, validationError } from '../../errors.js';
 import { PLUGIN_TOKEN_PREFIX, generateToken } from '../../auth/api-key-token.js';
 import { nameSchema, parseInput } from '../../validation.js';
-import { claimPullJobs, finishAttempt, type ClaimedJob } from '../../delivery/job-queue.js';
+import type { ClaimedJob } from '../../delivery/job-queue/job-queue.js';
 
 /** How long a polled vote is reserved for its poller before it may be handed out again. */
 export const PULL_LEASE_MS = 5 * 60_000;
@@ -52,7 +52,7 @@ export function createPullService(deps: AppDeps) {
   }
 
   async function claimBatch(organizationId: string, tokenId: string, limit: number): Promise<ClaimedJob[]> {
-    return claimPullJobs(deps.db, tokenId, organizationId, deps.clock.now(), PULL_LEASE_MS, limit);
+    return deps.jobs.claimPull(tokenId, organizationId, deps.clock.now(), PULL_LEASE_MS, limit);
   }
 
   /** Unclaimed votes, oldest first; with none waiting, holds the request up to `waitSeconds` for one to arrive. */
@@ -106,9 +106,8 @@ export function createPullService(deps: AppDeps) {
     if (job.status === 'sent') return { voteId: publicId, status: 'claimed' };
     const now = deps.clock.now();
     // Whoever holds the lease (or nobody): settle it as this token.
-    await prisma.deliveryJob.updateMany({ where: { id: job.id, status: { not: 'sent' } }, data: { lockedBy: tokenId } });
-    await finishAttempt(
-      deps.db,
+    await deps.jobs.hold(job.id, tokenId);
+    await deps.jobs.finish(
       { ...job, attempts: job.attempts, priority: job.priority } as ClaimedJob,
       tokenId,
       now,
@@ -127,10 +126,9 @@ export function createPullService(deps: AppDeps) {
     const now = deps.clock.now();
     const attempt = job.attempts + 1;
     const retryAt = new Date(now.getTime() + pullBackoffMs(attempt));
-    await prisma.deliveryJob.updateMany({ where: { id: job.id, status: { not: 'sent' } }, data: { lockedBy: tokenId } });
+    await deps.jobs.hold(job.id, tokenId);
     const giveUp = attempt >= job.maxAttempts;
-    await finishAttempt(
-      deps.db,
+    await deps.jobs.finish(
       job as unknown as ClaimedJob,
       tokenId,
       now,

@@ -108,7 +108,7 @@ const rateLimited = (outcome: Extract<LimitOutcome, { allowed: false }>, message
 export function createIngestService(deps: AppDeps) {
   let store: VoteStore | null = null;
   const voteStore = () =>
-    (store ??= deps.db.sqliteWriter ? createSqliteVoteStore(deps, deps.db.sqliteWriter) : createPgVoteStore(deps, deps.db.pool!));
+    (store ??= deps.jobs.dialect === 'sqlite' ? createSqliteVoteStore(deps, deps.db.sqliteWriter!, deps.jobs) : createPgVoteStore(deps, deps.db.pool!, deps.jobs));
 
   const { limits } = deps;
 

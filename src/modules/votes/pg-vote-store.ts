@@ -10,7 +10,9 @@ import { randomUUID } from 'node:crypto';
 import DataLoader from 'dataloader';
 import type pg from 'pg';
 import type { AppDeps } from '../../app-deps.js';
-import { createGroupCommit, type Query } from '../../db/group-commit.js';
+import { createPostgresBatchWriter, type Query } from '../../db/batch-writer/postgres.js';
+import type { NewJob } from '../../delivery/job-queue/job-queue.js';
+import type { PostgresJobQueue } from '../../delivery/job-queue/postgres.js';
 import { utcDay } from '../../time.js';
 import {
   DUPLICATE_WINDOW_MS,
@@ -92,14 +94,6 @@ const SQL = {
            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamp(3)[], $7::text[], $8::text[], $9::boolean[],
                        $10::text[], $11::text[], $12::text[]) AS v(id, o, p, n, k, r, raw, d, ol, cs, cbs, idem)`,
   },
-  insertJobs: {
-    name: 'vr_vote_jobs',
-    text: `INSERT INTO "DeliveryJob" (id, "organizationId", "voteId", "callbackId", kind, status, priority, attempts, "maxAttempts", "runAt",
-             "createdAt", "updatedAt")
-           SELECT id, o, v, c, kind, 'pending', pr, 0, ma, r, r, r
-           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::timestamp(3)[])
-             AS j(id, o, v, c, kind, pr, ma, r)`,
-  },
   // One row per (provider, voter, day) of the batch, in key order; the later vote decides lastVoteAt and the spelling.
   bumpVoterDays: {
     name: 'vr_vote_voter_days',
@@ -131,7 +125,7 @@ function byKey<T>(rows: Map<string, T>): T[] {
   return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
 }
 
-export function createPgVoteStore(deps: AppDeps, pool: pg.Pool): VoteStore {
+export function createPgVoteStore(deps: AppDeps, pool: pg.Pool, queue: PostgresJobQueue): VoteStore {
   const retryAttempts = deps.config.retryScheduleMs.length;
 
   async function writeBatch(query: Query, batch: NewVote[]): Promise<StoredVote[]> {
@@ -180,7 +174,7 @@ export function createPgVoteStore(deps: AppDeps, pool: pg.Pool): VoteStore {
     }
 
     const votes = { id: [] as string[], o: [] as string[], p: [] as string[], n: [] as string[], k: [] as string[], r: [] as string[], raw: [] as string[], d: [] as string[], ol: [] as boolean[], cs: [] as string[], cbs: [] as string[], idem: [] as (string | null)[] };
-    const jobs = { id: [] as string[], o: [] as string[], v: [] as string[], c: [] as (string | null)[], kind: [] as string[], pr: [] as number[], ma: [] as number[], r: [] as string[] };
+    const jobs: NewJob[] = [];
     const voterDays = new Map<string, { o: string; p: string; k: string; d: string; n: string; c: number; l: string; at: number }>();
     const providerDays = new Map<string, { o: string; p: string; d: string; c: number }>();
 
@@ -207,16 +201,7 @@ export function createPgVoteStore(deps: AppDeps, pool: pg.Pool): VoteStore {
       const statuses = initialStatuses(planned);
       votes.cs.push(statuses.chatStatus);
       votes.cbs.push(statuses.callbackStatus);
-      for (const job of planned) {
-        jobs.id.push(randomUUID());
-        jobs.o.push(org.id);
-        jobs.v.push(id);
-        jobs.c.push(job.callbackId);
-        jobs.kind.push(job.kind);
-        jobs.pr.push(job.priority);
-        jobs.ma.push(job.maxAttempts);
-        jobs.r.push(at);
-      }
+      for (const job of planned) jobs.push({ ...job, organizationId: org.id, voteId: id, runAt: receivedAt });
 
       const day = utcDay(receivedAt);
       const voterRow = voterDays.get(`${provider.id}\u0000${voterKey}\u0000${day}`);
@@ -240,9 +225,7 @@ export function createPgVoteStore(deps: AppDeps, pool: pg.Pool): VoteStore {
 
     if (votes.id.length > 0) {
       await query({ ...SQL.insertVotes, values: [votes.id, votes.o, votes.p, votes.n, votes.k, votes.r, votes.raw, votes.d, votes.ol, votes.cs, votes.cbs, votes.idem] });
-      if (jobs.id.length > 0) {
-        await query({ ...SQL.insertJobs, values: [jobs.id, jobs.o, jobs.v, jobs.c, jobs.kind, jobs.pr, jobs.ma, jobs.r] });
-      }
+      await queue.insertInTransaction(query, jobs);
       const voterRows = byKey(voterDays);
       await query({
         ...SQL.bumpVoterDays,
@@ -256,7 +239,7 @@ export function createPgVoteStore(deps: AppDeps, pool: pg.Pool): VoteStore {
 
   // A new table's first statistics (autovacuum analyzes it after ~50 rows) make a sequential scan look cheap, and
   // prepared statements keep such a plan while the table grows.
-  const writer = createGroupCommit<NewVote, StoredVote>({ pool, write: writeBatch, maxBatch: MAX_BATCH, maxInFlight: MAX_IN_FLIGHT, begin: 'SET LOCAL enable_seqscan = off' });
+  const writer = createPostgresBatchWriter<NewVote, StoredVote>({ pool, write: writeBatch, maxBatch: MAX_BATCH, maxInFlight: MAX_IN_FLIGHT, begin: 'SET LOCAL enable_seqscan = off' });
 
   // Not cached: a disabled provider, a rotated secret or a suspended organization applies to the very next vote,
   // on every instance. Batching the reads of one tick keeps that to one round trip under load.

@@ -1,9 +1,11 @@
-// The embedded-SQLite hook path: a dedicated better-sqlite3 connection, prepared statements, and group commit —
-// every vote that arrives while a transaction is being written joins the next one, so one fsync
-// (synchronous=FULL) acknowledges many votes. Each caller's promise resolves only after its commit.
+// The embedded-SQLite hook path: a dedicated better-sqlite3 connection, prepared statements, and the batch
+// writer's SQLite driver — every vote that arrives while a transaction is being written joins the next one, so one
+// fsync (synchronous=FULL) acknowledges many votes. Each caller's promise resolves only after its commit.
 import { randomUUID } from 'node:crypto';
 import type Sqlite from 'better-sqlite3';
 import type { AppDeps } from '../../app-deps.js';
+import { createSqliteBatchWriter } from '../../db/batch-writer/sqlite.js';
+import type { SqliteJobQueue } from '../../delivery/job-queue/sqlite.js';
 import { utcDay } from '../../time.js';
 import {
   DUPLICATE_WINDOW_MS,
@@ -18,19 +20,7 @@ import {
   type VoteStore,
 } from './vote-store.js';
 
-interface PendingVote {
-  vote: NewVote;
-  resolve(result: StoredVote): void;
-  reject(err: unknown): void;
-}
-
-// A bound on one transaction's size keeps each commit (and the event-loop pause it costs) short.
-const MAX_BATCH = 256;
-// Another connection (Prisma's, the CLI) may hold the write lock across event-loop turns; never block on it.
-const BUSY_RETRY_MS = 2;
-const BUSY_GIVE_UP_MS = 15_000;
-
-export function createSqliteVoteStore(deps: AppDeps, db: Sqlite.Database): VoteStore {
+export function createSqliteVoteStore(deps: AppDeps, db: Sqlite.Database, queue: SqliteJobQueue): VoteStore {
 
   const orgBySlug = db.prepare(
     'SELECT id, slug, plan, status, chatNotificationsEnabled, chatWebhookUrl, serverCallbackUrl FROM "Organization" WHERE slug = ?',
@@ -54,10 +44,6 @@ export function createSqliteVoteStore(deps: AppDeps, db: Sqlite.Database): VoteS
     `INSERT INTO "Vote" (id, publicId, organizationId, providerId, voterName, voterKey, receivedAt, rawPayload, dedupKey, idempotencyKey, overLimit, chatStatus, callbackStatus, callbackAttempts)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
   );
-  const insertJob = db.prepare(
-    `INSERT INTO "DeliveryJob" (id, organizationId, voteId, callbackId, kind, status, priority, attempts, maxAttempts, runAt, createdAt, updatedAt)
-     VALUES (?, ?, ?, ?, ?, 'pending', ?, 0, ?, ?, ?, ?)`,
-  );
   const bumpProviderDay = db.prepare(
     `INSERT INTO "ProviderDailyCount" (organizationId, providerId, day, count) VALUES (?, ?, ?, 1)
      ON CONFLICT (providerId, day) DO UPDATE SET count = count + 1`,
@@ -70,7 +56,7 @@ export function createSqliteVoteStore(deps: AppDeps, db: Sqlite.Database): VoteS
   );
 
   /** Writes a batch; per-organization facts (month count, callbacks) are read once per batch. */
-  const writeBatch = db.transaction((batch: NewVote[]): StoredVote[] => {
+  const writeBatch = (batch: NewVote[]): StoredVote[] => {
     const used = new Map<string, number>();
     const callbacksOf = new Map<string, { id: string; priority: number }[]>();
     const pullOf = new Map<string, boolean>();
@@ -99,77 +85,16 @@ export function createSqliteVoteStore(deps: AppDeps, db: Sqlite.Database): VoteS
         chatStatus,
         callbackStatus,
       );
-      for (const job of jobs) insertJob.run(randomUUID(), org.id, uuid, job.callbackId, job.kind, job.priority, job.maxAttempts, at, at, at);
+      queue.insertInTransaction(jobs.map((job) => ({ ...job, organizationId: org.id, voteId: uuid, runAt: receivedAt })));
       const day = utcDay(receivedAt);
       bumpProviderDay.run(org.id, provider.id, day);
       bumpVoterDay.run(org.id, provider.id, voterKey, day, vote.voterName, at);
       used.set(org.id, used.get(org.id)! + 1);
       return { id: uuid, publicId: `vt_${uuid}`, duplicate: false };
     });
-  });
-
-  const queue: PendingVote[] = [];
-  let scheduled = false;
-  let busySince: number | null = null;
-  let closed = false;
-
-  const isBusy = (err: unknown) => {
-    const code = (err as { code?: string }).code ?? '';
-    return code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_') || code === 'SQLITE_LOCKED';
   };
 
-  function schedule(delayMs = 0) {
-    if (scheduled || closed) return;
-    scheduled = true;
-    if (delayMs > 0) setTimeout(flush, delayMs);
-    else setImmediate(flush);
-  }
-
-  function flush() {
-    scheduled = false;
-    if (queue.length === 0) return;
-    const batch = queue.splice(0, MAX_BATCH);
-    try {
-      const results = writeBatch.immediate(batch.map((p) => p.vote));
-      busySince = null;
-      batch.forEach((p, i) => p.resolve(results[i]));
-    } catch (err) {
-      if (isBusy(err)) {
-        busySince ??= Date.now();
-        if (Date.now() - busySince < BUSY_GIVE_UP_MS) {
-          queue.unshift(...batch);
-          schedule(BUSY_RETRY_MS);
-          return;
-        }
-        busySince = null;
-        batch.forEach((p) => p.reject(err));
-      } else if (batch.length > 1) {
-        // One bad vote (say, its provider was just deleted) must not fail the others: retry them one by one.
-        queue.unshift(...batch);
-        flushSingles(batch.length);
-        return;
-      } else {
-        batch[0].reject(err);
-      }
-    }
-    if (queue.length > 0) schedule();
-  }
-
-  function flushSingles(count: number) {
-    for (const pending of queue.splice(0, count)) {
-      try {
-        pending.resolve(writeBatch.immediate([pending.vote])[0]);
-      } catch (err) {
-        if (isBusy(err)) {
-          queue.unshift(pending);
-          schedule(BUSY_RETRY_MS);
-          return;
-        }
-        pending.reject(err);
-      }
-    }
-    if (queue.length > 0) schedule();
-  }
+  const writer = createSqliteBatchWriter<NewVote, StoredVote>({ db, write: writeBatch });
 
   const toOrg = (row: Record<string, unknown> | undefined): HookOrg | null =>
     row ? ({ ...row, chatNotificationsEnabled: row.chatNotificationsEnabled === 1 } as unknown as HookOrg) : null;
@@ -181,23 +106,7 @@ export function createSqliteVoteStore(deps: AppDeps, db: Sqlite.Database): VoteS
       const org = toOrg(orgBySlug.get(slug) as Record<string, unknown> | undefined);
       return org && { org, provider: toProvider(providerByKey.get(org.id, key) as Record<string, unknown> | undefined) };
     },
-    write(vote) {
-      if (closed) return Promise.reject(new Error('vote store is closed'));
-      return new Promise<StoredVote>((resolve, reject) => {
-        queue.push({ vote, resolve, reject });
-        schedule();
-      });
-    },
-    close() {
-      closed = true;
-      if (queue.length > 0) {
-        try {
-          const results = writeBatch.immediate(queue.map((p) => p.vote));
-          queue.splice(0).forEach((p, i) => p.resolve(results[i]));
-        } catch (err) {
-          queue.splice(0).forEach((p) => p.reject(err));
-        }
-      }
-    },
+    write: (vote) => writer.submit(vote),
+    close: () => writer.close(),
   };
 }

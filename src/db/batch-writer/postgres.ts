@@ -1,8 +1,7 @@
-// Group commit for PostgreSQL writes on a hot path: callers queue an item and get a promise; a writer takes
-// everything queued so far as one batch and writes it in one transaction (one WAL flush, a fixed number of round
-// trips). Each promise settles only after its own batch committed. When a batch fails, its items are written one
-// by one, so one bad item (say, a row deleted meanwhile) fails alone.
+// The batch writer's PostgreSQL driver (batch-writer.ts): one transaction per batch on one pooled connection, a
+// fixed number of round trips whatever the batch size; deadlocks and serialization failures are retried.
 import type pg from 'pg';
+import type { BatchWriter, Queued } from './batch-writer.js';
 
 /** A statement that has not answered after this long fails its batch (nothing committed). */
 const STATEMENT_TIMEOUT_MS = 15_000;
@@ -11,7 +10,7 @@ const TRANSIENT_RETRIES = 5;
 
 export type Query = <R extends pg.QueryResultRow = pg.QueryResultRow>(config: { name?: string; text: string; values?: unknown[] }) => Promise<pg.QueryResult<R>>;
 
-export interface GroupCommitOptions<I, O> {
+export interface PostgresBatchWriterOptions<I, O> {
   pool: pg.Pool;
   /** Writes one batch inside an open transaction; returns one result per item, in order. */
   write(query: Query, items: I[]): Promise<O[]>;
@@ -23,19 +22,7 @@ export interface GroupCommitOptions<I, O> {
   begin?: string;
 }
 
-export interface GroupCommit<I, O> {
-  submit(item: I): Promise<O>;
-  /** Refuses new items; queued ones are still written (their callers are awaiting them). */
-  close(): void;
-}
-
-interface Queued<I, O> {
-  item: I;
-  resolve(result: O): void;
-  reject(err: unknown): void;
-}
-
-export function createGroupCommit<I, O>(options: GroupCommitOptions<I, O>): GroupCommit<I, O> {
+export function createPostgresBatchWriter<I, O>(options: PostgresBatchWriterOptions<I, O>): BatchWriter<I, O> {
   const { pool, maxBatch, maxInFlight } = options;
   const begin = options.begin ? `BEGIN; ${options.begin}` : 'BEGIN';
   const queue: Queued<I, O>[] = [];

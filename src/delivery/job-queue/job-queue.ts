@@ -1,0 +1,163 @@
+// The database job queue (the transactional outbox that ingest writes into): one interface, one implementation per
+// database (sqlite.ts, postgres.ts), chosen once at start (`createJobQueue`). Every job insert, claim, lease
+// renewal, attempt record, requeue and status change goes through it. Workers claim due jobs with a lease: a job
+// whose lease ran out (its worker died) is claimed again, so no work is lost; while the lease holds, nobody else
+// sends it.
+import type { Database, Tx } from '../../db/client.js';
+import { createPostgresJobQueue, type PostgresJobQueue } from './postgres.js';
+import { createSqliteJobQueue, type SqliteJobQueue } from './sqlite.js';
+
+export interface ClaimedJob {
+  id: string;
+  kind: string;
+  organizationId: string;
+  voteId: string | null;
+  callbackId: string | null;
+  attempts: number;
+  maxAttempts: number;
+  priority: number;
+  payloadJson: string | null;
+  /** When this worker's lease on the job ends (set at claim, moved by renew). */
+  leaseUntil?: number;
+}
+
+/** A job to insert: a vote's deliveries (in the vote's own transaction) or an alert. */
+export interface NewJob {
+  organizationId: string;
+  voteId: string | null;
+  callbackId: string | null;
+  kind: string;
+  priority: number;
+  maxAttempts: number;
+  runAt: Date;
+  uniqueKey?: string | null;
+  payloadJson?: string | null;
+}
+
+export interface AttemptRecord {
+  attempt: number;
+  target: string;
+  statusCode: number | null;
+  success: boolean;
+  durationMs: number;
+  error: string | null;
+  responseExcerpt: string | null;
+}
+
+export type JobResolution =
+  | { status: 'sent' }
+  | { status: 'retrying'; runAt: Date }
+  | { status: 'failed' }
+  | { status: 'skipped' };
+
+/** One finished attempt as the implementations record it (JobQueue.finish's arguments). */
+export interface Finish {
+  job: ClaimedJob;
+  workerId: string;
+  now: Date;
+  attempt: AttemptRecord | null;
+  resolution: JobResolution;
+  errorText: string | null;
+}
+
+export interface JobQueue {
+  /** Due jobs (pending, retrying, or running with an expired lease), oldest first, leased to `workerId`. */
+  claim(workerId: string, now: Date, leaseMs: number, limit: number): Promise<ClaimedJob[]>;
+  /** A plugin poll: its organization's due pull jobs, each handed to exactly one poller (oldest first). */
+  claimPull(holder: string, organizationId: string, now: Date, leaseMs: number, limit: number): Promise<ClaimedJob[]>;
+  /**
+   * Extends a claimed job's lease right before it is sent (a vote's callbacks run one after another, so later ones
+   * would otherwise start on a lease taken long before). False when the lease is gone: do not send.
+   */
+  renew(job: ClaimedJob, workerId: string, now: Date, leaseMs: number, needMs?: number): Promise<boolean>;
+  /** Hands a job to `holder` whoever leased it (a plugin settling its own pull job), unless it was sent. */
+  hold(jobId: string, holder: string): Promise<void>;
+  /** Records one attempt and the job's next state, and the vote's statuses; only the lease holder may. */
+  finish(job: ClaimedJob, workerId: string, now: Date, attempt: AttemptRecord | null, resolution: JobResolution, errorText: string | null): Promise<boolean>;
+  /** Queues a vote's failed jobs again, each with a fresh attempt budget; the history stays. Returns how many. */
+  requeueFailed(voteId: string, now: Date, budget: (kind: string) => number): Promise<number>;
+  /** Inserts jobs inside a transaction the caller holds (an alert with its marker). */
+  enqueue(tx: Tx, jobs: NewJob[]): Promise<void>;
+  /** Stops taking attempt records; those already submitted are written. */
+  close(): void;
+}
+
+/** The queue of the database this process runs on; its `dialect` names the extra insert its vote store uses. */
+export type AnyJobQueue = SqliteJobQueue | PostgresJobQueue;
+
+export function createJobQueue(db: Database): AnyJobQueue {
+  return db.sqliteWriter ? createSqliteJobQueue(db, db.sqliteWriter) : createPostgresJobQueue(db, db.pool!);
+}
+
+const IN_FLIGHT = new Set(['pending', 'retrying', 'running']);
+
+/**
+ * The vote's chat_status / callback_status / callback_attempts / *_sent_at from its jobs (the README's Connect a
+ * game server): callbacks are `failed` when any failed for good, `retrying`/`pending` while any is in flight, `sent`
+ * when all sent, `skipped` when there was none to send.
+ */
+export function voteStatusFrom(jobs: { kind: string; status: string; attempts: number; sentAt: Date | null }[]) {
+  const chat = jobs.filter((j) => j.kind === 'chat');
+  const callbacks = jobs.filter((j) => j.kind === 'callback' || j.kind === 'legacy_callback' || j.kind === 'pull');
+  const aggregate = (list: typeof jobs): string => {
+    if (list.length === 0) return 'skipped';
+    if (list.some((j) => j.status === 'failed')) return 'failed';
+    if (list.some((j) => IN_FLIGHT.has(j.status))) return list.some((j) => j.attempts > 0 && IN_FLIGHT.has(j.status)) ? 'retrying' : 'pending';
+    if (list.every((j) => j.status === 'skipped')) return 'skipped';
+    return 'sent';
+  };
+  const lastSent = (list: typeof jobs) =>
+    list.reduce<Date | null>((latest, j) => (j.sentAt && (!latest || j.sentAt > latest) ? j.sentAt : latest), null);
+  return {
+    chatStatus: aggregate(chat),
+    chatSentAt: lastSent(chat),
+    callbackStatus: aggregate(callbacks),
+    callbackSentAt: lastSent(callbacks),
+    callbackAttempts: callbacks.reduce((sum, j) => sum + j.attempts, 0),
+  };
+}
+
+/** Most attempts start well inside their lease: a renewal writes only when the lease could run out first. */
+export function leaseStillCovers(job: ClaimedJob, now: Date, needMs: number): boolean {
+  return job.leaseUntil !== undefined && job.leaseUntil - now.getTime() > needMs;
+}
+
+/** Requeue and alert inserts are rare: one Prisma implementation serves both databases. */
+export async function requeueFailedWithPrisma(db: Database, voteId: string, now: Date, budget: (kind: string) => number): Promise<number> {
+  return db.prisma.$transaction(async (tx) => {
+    const failed = await tx.deliveryJob.findMany({ where: { voteId, status: 'failed' } });
+    for (const job of failed) {
+      await tx.deliveryJob.update({
+        where: { id: job.id },
+        data: { status: 'pending', runAt: now, maxAttempts: job.attempts + budget(job.kind), lockedBy: null, lockedUntil: null },
+      });
+    }
+    if (failed.length > 0) {
+      const jobs = await tx.deliveryJob.findMany({ where: { voteId }, select: { kind: true, status: true, attempts: true, sentAt: true } });
+      await tx.vote.update({ where: { id: voteId }, data: voteStatusFrom(jobs) });
+    }
+    return failed.length;
+  });
+}
+
+export async function enqueueWithPrisma(tx: Tx, jobs: NewJob[]): Promise<void> {
+  for (const job of jobs) {
+    await tx.deliveryJob.create({
+      data: {
+        organizationId: job.organizationId,
+        voteId: job.voteId,
+        callbackId: job.callbackId,
+        kind: job.kind,
+        priority: job.priority,
+        maxAttempts: job.maxAttempts,
+        runAt: job.runAt,
+        uniqueKey: job.uniqueKey ?? null,
+        payloadJson: job.payloadJson ?? null,
+      },
+    });
+  }
+}
+
+export async function holdWithPrisma(db: Database, jobId: string, holder: string): Promise<void> {
+  await db.prisma.deliveryJob.updateMany({ where: { id: jobId, status: { not: 'sent' } }, data: { lockedBy: holder } });
+}

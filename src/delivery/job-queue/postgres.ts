@@ -1,0 +1,198 @@
+// The job queue on PostgreSQL (job-queue.ts): `FOR UPDATE SKIP LOCKED` claims (several instances share the work,
+// none takes a job another holds), plain SQL on the pool Prisma uses, and attempt records through the PostgreSQL
+// batch writer (attempts that finish meanwhile are recorded in one transaction: jobs, attempts, then their votes).
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import type { Database } from '../../db/client.js';
+import { createPostgresBatchWriter, type Query } from '../../db/batch-writer/postgres.js';
+import {
+  enqueueWithPrisma,
+  holdWithPrisma,
+  leaseStillCovers,
+  requeueFailedWithPrisma,
+  voteStatusFrom,
+  type ClaimedJob,
+  type Finish,
+  type JobQueue,
+  type NewJob,
+} from './job-queue.js';
+import { CLAIM_COLUMNS, candidates } from './claim-sql.js';
+
+export interface PostgresJobQueue extends JobQueue {
+  readonly dialect: 'postgresql';
+  /** Inserts a vote batch's jobs inside the transaction the vote store's batch writer holds. */
+  insertInTransaction(query: Query, jobs: NewJob[]): Promise<void>;
+}
+
+const CLAIM = `
+WITH pending AS (${candidates('pending', '"runAt" <= $3::timestamp(3)', ' FOR UPDATE SKIP LOCKED')}),
+retrying AS (${candidates('retrying', '"runAt" <= $3::timestamp(3)', ' FOR UPDATE SKIP LOCKED')}),
+expired AS (${candidates('running', '"lockedUntil" < $3::timestamp(3)', ' FOR UPDATE SKIP LOCKED')})
+UPDATE "DeliveryJob" SET status = 'running', "lockedBy" = $1, "lockedUntil" = $2::timestamp(3), "updatedAt" = $3::timestamp(3)
+WHERE id IN (
+  SELECT id FROM (SELECT * FROM pending UNION ALL SELECT * FROM retrying UNION ALL SELECT * FROM expired) AS due
+  ORDER BY "runAt", "voteId", priority
+  LIMIT $4
+)
+RETURNING ${CLAIM_COLUMNS}`;
+
+const CLAIM_PULL = `
+UPDATE "DeliveryJob" SET status = 'running', "lockedBy" = $1, "lockedUntil" = $2::timestamp(3), "updatedAt" = $3::timestamp(3)
+WHERE id IN (
+  SELECT id FROM "DeliveryJob"
+  WHERE "organizationId" = $5 AND kind = 'pull'
+    AND ((status IN ('pending', 'retrying') AND "runAt" <= $3::timestamp(3)) OR (status = 'running' AND "lockedUntil" < $3::timestamp(3)))
+  ORDER BY "runAt", "createdAt"
+  LIMIT $4
+  FOR UPDATE SKIP LOCKED
+)
+RETURNING ${CLAIM_COLUMNS}`;
+
+const RENEW = {
+  name: 'vr_job_renew_lease',
+  text: `UPDATE "DeliveryJob" SET "lockedUntil" = $1::timestamp(3) WHERE id = $2 AND "lockedBy" = $3 AND status = 'running' AND "lockedUntil" > $4::timestamp(3)`,
+};
+
+const INSERT_JOBS = {
+  name: 'vr_vote_jobs',
+  text: `INSERT INTO "DeliveryJob" (id, "organizationId", "voteId", "callbackId", kind, status, priority, attempts, "maxAttempts", "runAt",
+           "uniqueKey", "payloadJson", "createdAt", "updatedAt")
+         SELECT id, o, v, c, kind, 'pending', pr, 0, ma, r, u, pj, r, r
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::timestamp(3)[], $9::text[], $10::text[])
+           AS j(id, o, v, c, kind, pr, ma, r, u, pj)`,
+};
+
+const FINISH_SQL = {
+  // Each job's next state, only where this worker still holds it; its attempt record with it. Rows in id order.
+  jobs: {
+    name: 'vr_job_finish',
+    text: `WITH u AS (
+             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::timestamp(3)[], $7::timestamp(3)[], $8::timestamp(3)[])
+               AS u(id, worker, status, attempts, error, run_at, sent_at, now)
+             ORDER BY id
+           ), updated AS (
+             UPDATE "DeliveryJob" AS j SET status = u.status, attempts = u.attempts, "lockedBy" = NULL, "lockedUntil" = NULL,
+               "lastError" = u.error, "runAt" = COALESCE(u.run_at, j."runAt"), "sentAt" = COALESCE(u.sent_at, j."sentAt"), "updatedAt" = u.now
+             FROM u WHERE j.id = u.id AND j."lockedBy" = u.worker
+             RETURNING j.id
+           ), attempts AS (
+             INSERT INTO "DeliveryAttempt" (id, "organizationId", "jobId", "voteId", attempt, target, "statusCode", success, "durationMs", error,
+               "responseExcerpt", "createdAt")
+             SELECT a.id, a.org, a.job, a.vote, a.attempt, a.target, a.code, a.success, a.duration, a.error, a.excerpt, a.at
+             FROM unnest($9::text[], $10::text[], $11::text[], $12::text[], $13::int[], $14::text[], $15::int[], $16::boolean[], $17::int[],
+                         $18::text[], $19::text[], $20::timestamp(3)[])
+               AS a(id, org, job, vote, attempt, target, code, success, duration, error, excerpt, at)
+             WHERE a.job IN (SELECT id FROM updated)
+           )
+           SELECT id FROM updated`,
+  },
+  jobsOfVotes: {
+    name: 'vr_job_jobs_of_votes',
+    text: `SELECT "voteId", kind, status, attempts, (extract(epoch FROM "sentAt") * 1000)::float8 AS "sentAt" FROM "DeliveryJob" WHERE "voteId" = ANY($1::text[])`,
+  },
+  votes: {
+    name: 'vr_job_vote_status',
+    text: `UPDATE "Vote" AS v SET "chatStatus" = u.chat, "chatSentAt" = u.chat_at, "callbackStatus" = u.cb, "callbackSentAt" = u.cb_at,
+             "callbackAttempts" = u.attempts
+           FROM (SELECT * FROM unnest($1::text[], $2::text[], $3::timestamp(3)[], $4::text[], $5::timestamp(3)[], $6::int[])
+                   AS u(id, chat, chat_at, cb, cb_at, attempts) ORDER BY id) AS u
+           WHERE v.id = u.id`,
+  },
+} as const;
+
+const iso = (at: Date | null) => (at ? at.toISOString() : null);
+
+/** PostgreSQL: the attempts finished meanwhile, recorded in one transaction (jobs, attempts, then their votes). */
+async function writeFinishes(query: Query, items: Finish[]): Promise<boolean[]> {
+  const attempts = items.filter((f) => f.attempt);
+  const updated = await query<{ id: string }>({
+    ...FINISH_SQL.jobs,
+    values: [
+      items.map((f) => f.job.id),
+      items.map((f) => f.workerId),
+      items.map((f) => f.resolution.status),
+      items.map((f) => (f.attempt ? f.attempt.attempt : f.job.attempts)),
+      items.map((f) => f.errorText),
+      items.map((f) => (f.resolution.status === 'retrying' ? f.resolution.runAt.toISOString() : null)),
+      items.map((f) => (f.resolution.status === 'sent' ? f.now.toISOString() : null)),
+      items.map((f) => f.now.toISOString()),
+      attempts.map(() => randomUUID()),
+      attempts.map((f) => f.job.organizationId),
+      attempts.map((f) => f.job.id),
+      attempts.map((f) => f.job.voteId),
+      attempts.map((f) => f.attempt!.attempt),
+      attempts.map((f) => f.attempt!.target),
+      attempts.map((f) => f.attempt!.statusCode),
+      attempts.map((f) => f.attempt!.success),
+      attempts.map((f) => Math.round(f.attempt!.durationMs)),
+      attempts.map((f) => f.attempt!.error),
+      attempts.map((f) => f.attempt!.responseExcerpt),
+      attempts.map((f) => f.now.toISOString()),
+    ],
+  });
+  // Not updated: the lease was lost, another worker owns the job now.
+  const recorded = new Set(updated.rows.map((r) => r.id));
+  const voteIds = [...new Set(items.filter((f) => recorded.has(f.job.id) && f.job.voteId).map((f) => f.job.voteId!))].sort();
+  if (voteIds.length > 0) {
+    const rows = await query<{ voteId: string; kind: string; status: string; attempts: number; sentAt: number | null }>({ ...FINISH_SQL.jobsOfVotes, values: [voteIds] });
+    const byVote = new Map<string, { kind: string; status: string; attempts: number; sentAt: Date | null }[]>();
+    for (const row of rows.rows) {
+      byVote.set(row.voteId, [...(byVote.get(row.voteId) ?? []), { ...row, sentAt: row.sentAt === null ? null : new Date(row.sentAt) }]);
+    }
+    const statuses = voteIds.map((id) => voteStatusFrom(byVote.get(id) ?? []));
+    await query({
+      ...FINISH_SQL.votes,
+      values: [voteIds, statuses.map((s) => s.chatStatus), statuses.map((s) => iso(s.chatSentAt)), statuses.map((s) => s.callbackStatus), statuses.map((s) => iso(s.callbackSentAt)), statuses.map((s) => s.callbackAttempts)],
+    });
+  }
+  return items.map((f) => recorded.has(f.job.id));
+}
+
+export function createPostgresJobQueue(db: Database, pool: pg.Pool): PostgresJobQueue {
+  // Young statistics (the job table starts empty) would otherwise leave prepared statements scanning every job.
+  const finishes = createPostgresBatchWriter({ pool, write: writeFinishes, maxBatch: 256, maxInFlight: 1, begin: 'SET LOCAL enable_seqscan = off' });
+  const leased = (rows: ClaimedJob[], until: Date) => rows.map((r) => ({ ...r, leaseUntil: until.getTime() }));
+
+  return {
+    dialect: 'postgresql',
+    // Plain SQL on the pool (unnamed, so planned for the queue as it is now, not as it was when a prepared
+    // statement was first planned).
+    async claim(workerId, now, leaseMs, limit) {
+      const until = new Date(now.getTime() + leaseMs);
+      return leased((await pool.query<ClaimedJob>(CLAIM, [workerId, until.toISOString(), now.toISOString(), limit])).rows, until);
+    },
+    async claimPull(holder, organizationId, now, leaseMs, limit) {
+      const until = new Date(now.getTime() + leaseMs);
+      return leased((await pool.query<ClaimedJob>(CLAIM_PULL, [holder, until.toISOString(), now.toISOString(), limit, organizationId])).rows, until);
+    },
+    async renew(job, workerId, now, leaseMs, needMs = 0) {
+      if (leaseStillCovers(job, now, needMs)) return true;
+      job.leaseUntil = now.getTime() + leaseMs;
+      const renewed = await pool.query({ ...RENEW, values: [new Date(now.getTime() + leaseMs).toISOString(), job.id, workerId, now.toISOString()] });
+      return renewed.rowCount === 1;
+    },
+    hold: (jobId, holder) => holdWithPrisma(db, jobId, holder),
+    finish: (job, workerId, now, attempt, resolution, errorText) => finishes.submit({ job, workerId, now, attempt, resolution, errorText }),
+    requeueFailed: (voteId, now, budget) => requeueFailedWithPrisma(db, voteId, now, budget),
+    enqueue: (tx, jobs) => enqueueWithPrisma(tx, jobs),
+    async insertInTransaction(query, jobs) {
+      if (jobs.length === 0) return;
+      await query({
+        ...INSERT_JOBS,
+        values: [
+          jobs.map(() => randomUUID()),
+          jobs.map((j) => j.organizationId),
+          jobs.map((j) => j.voteId),
+          jobs.map((j) => j.callbackId),
+          jobs.map((j) => j.kind),
+          jobs.map((j) => j.priority),
+          jobs.map((j) => j.maxAttempts),
+          jobs.map((j) => j.runAt.toISOString()),
+          jobs.map((j) => j.uniqueKey ?? null),
+          jobs.map((j) => j.payloadJson ?? null),
+        ],
+      });
+    },
+    close: () => finishes.close(),
+  };
+}
