@@ -61,6 +61,6 @@ export function createDeps(config: Config, db: Database, options: DepsOptions): 
     events: createVotePubSub(),
     feed: createFeed(options.feedRedisUrl ?? null, options.logger),
     limits: createRateLimits(config, options.rateLimitRedis ?? null),
-    jobs: createJobQueue(db),
+    jobs: createJobQueue(db, config),
   };
 }

@@ -36,6 +36,10 @@ const envSchema = z.object({
   RETRY_SCHEDULE: z.string().default('1s,5s,30s,2m,10m,30m,1h,2h,4h,8h'),
   RETRY_JITTER: z.coerce.number().min(0).max(0.5).default(0.2),
   SIGNING_SECRET_OVERLAP: z.string().default('24h'),
+  CHAT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+  CHAT_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(60_000).default(10_000),
+  PULL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(1_000).default(100),
+  WRITE_BATCH_MAX: z.coerce.number().int().min(1).max(10_000).default(256),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Operational extras (documented in the README).
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(500),
@@ -69,6 +73,14 @@ export interface Config {
   secretKey: string | null;
   allowPrivateTargets: boolean;
   retryScheduleMs: number[];
+  /** Attempts of a chat notification (the platforms throttle and fail transiently). */
+  chatMaxAttempts: number;
+  /** One chat post's bound. */
+  chatTimeoutMs: number;
+  /** Failures a pulled vote survives (each brings it back after a back-off) before it is given up. */
+  pullMaxAttempts: number;
+  /** Items in one batch-writer transaction (votes, attempt records): bounds each commit and the locks it holds. */
+  writeBatchMax: number;
   /** How long a callback's replaced signing secret keeps signing beside the new one after rotate-secret. */
   signingSecretOverlapMs: number;
   /** Each scheduled retry waits its schedule entry ± this fraction (0 = exactly the schedule). */
@@ -144,6 +156,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     retryScheduleMs,
     retryJitter: e.RETRY_JITTER,
     signingSecretOverlapMs: overlap[0],
+    chatMaxAttempts: e.CHAT_MAX_ATTEMPTS,
+    chatTimeoutMs: e.CHAT_TIMEOUT_MS,
+    pullMaxAttempts: e.PULL_MAX_ATTEMPTS,
+    writeBatchMax: e.WRITE_BATCH_MAX,
     logLevel: e.LOG_LEVEL,
     apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
     hookRateLimitPerMinute: e.HOOK_RATE_LIMIT_PER_MINUTE,

@@ -3,9 +3,8 @@
 // same transaction as its delivery job, so several instances never send one twice; after an outage only the
 // latest finished period is sent, once. Time comes from the injectable clock.
 import type { AppDeps } from '../app-deps.js';
-import { PLAN_LIMITS } from '../auth/plans.js';
+import { PLAN_LIMITS, planOf } from '../auth/plans.js';
 import { addDays, utcDay, utcDayStart, utcMonthStart, utcWeekStart } from '../time.js';
-import { planOf } from '../modules/organization/organization.service.js';
 import type { Organization } from '../generated/sqlite/client.js';
 import type { ChatMessageBody } from '../delivery/chat-message.js';
 import { spikeMessage, summaryMessage, usageMessage } from './messages.js';
@@ -17,7 +16,6 @@ export const SPIKE_MIN_VOTES = 20;
 export const SPIKE_FACTOR = 3;
 /** At most one spike alert per 6-hour UTC window. */
 export const SPIKE_WINDOW_MS = 6 * HOUR;
-const ALERT_MAX_ATTEMPTS = 5;
 
 export interface AlertScheduler {
   start(): void;
@@ -45,7 +43,7 @@ export function createAlertScheduler(deps: AppDeps, options: { intervalMs: numbe
           callbackId: null,
           kind: 'alert',
           priority: 0,
-          maxAttempts: ALERT_MAX_ATTEMPTS,
+          maxAttempts: deps.config.chatMaxAttempts,
           uniqueKey: `alert:${org.id}:${kind}:${periodKey}`,
           payloadJson: JSON.stringify(body),
           runAt: deps.clock.now(),

@@ -21,6 +21,11 @@ export function isPlan(value: unknown): value is Plan {
   return typeof value === 'string' && (PLANS as readonly string[]).includes(value);
 }
 
+/** An organization's plan; an unknown value (a row written by hand) counts as the smallest. */
+export function planOf(org: { plan: string }): Plan {
+  return isPlan(org.plan) ? org.plan : 'starter';
+}
+
 export function planAtLeast(current: string, required: Plan): boolean {
   return PLANS.indexOf(current as Plan) >= PLANS.indexOf(required);
 }

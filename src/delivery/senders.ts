@@ -10,7 +10,7 @@ import { voteTemplateValues } from './vote-values.js';
 import { signingSecretsOf, standardWebhookHeaders } from './signing.js';
 import { callbackOutcome, chatOutcome, chatRetryAfterMs, jitter, parseRetryAfter, type AttemptOutcome } from './retry-policy.js';
 import type { AttemptRecord, ClaimedJob } from './job-queue/job-queue.js';
-import { DEFAULT_PAYLOAD_TEMPLATE, DEFAULT_TIMEOUT_MS } from '../modules/callbacks/callbacks.service.js';
+import { DEFAULT_PAYLOAD_TEMPLATE, DEFAULT_TIMEOUT_MS } from './callback-defaults.js';
 import { sendVotifierVote } from './votifier.js';
 import { readPathAsText } from '../json-path.js';
 import type { Resolver } from '../net/ssrf-guard.js';
@@ -28,7 +28,6 @@ export interface JobContext {
   callback: Callback | null;
 }
 
-const CHAT_TIMEOUT_MS = 10_000;
 const EXCERPT = 500;
 
 async function post(deps: AppDeps, url: string, headers: Record<string, string>, body: string, timeoutMs: number) {
@@ -70,7 +69,7 @@ async function sendChatBody(deps: AppDeps, ctx: JobContext, url: string, body: u
   if (unknown.has(url)) {
     return { attempt: null, outcome: { kind: 'failed' }, error: 'The chat webhook answered 404 Unknown Webhook before; it is not called again until the URL changes' };
   }
-  const { response, failure } = await post(deps, url, { 'content-type': 'application/json' }, JSON.stringify(body), CHAT_TIMEOUT_MS);
+  const { response, failure } = await post(deps, url, { 'content-type': 'application/json' }, JSON.stringify(body), deps.config.chatTimeoutMs);
   const now = deps.clock.now().getTime();
   const status = response?.status ?? null;
   const error = response ? (status! >= 200 && status! < 300 ? null : platformReason(status!, response.body)) : failure!.message;

@@ -3,6 +3,7 @@
 // renewal, attempt record, requeue and status change goes through it. Workers claim due jobs with a lease: a job
 // whose lease ran out (its worker died) is claimed again, so no work is lost; while the lease holds, nobody else
 // sends it.
+import type { Config } from '../../config.js';
 import type { Database, Tx } from '../../db/client.js';
 import { createPostgresJobQueue, type PostgresJobQueue } from './postgres.js';
 import { createSqliteJobQueue, type SqliteJobQueue } from './sqlite.js';
@@ -85,8 +86,8 @@ export interface JobQueue {
 /** The queue of the database this process runs on; its `dialect` names the extra insert its vote store uses. */
 export type AnyJobQueue = SqliteJobQueue | PostgresJobQueue;
 
-export function createJobQueue(db: Database): AnyJobQueue {
-  return db.sqliteWriter ? createSqliteJobQueue(db, db.sqliteWriter) : createPostgresJobQueue(db, db.pool!);
+export function createJobQueue(db: Database, config: Config): AnyJobQueue {
+  return db.sqliteWriter ? createSqliteJobQueue(db, db.sqliteWriter, config.writeBatchMax) : createPostgresJobQueue(db, db.pool!, config.writeBatchMax);
 }
 
 const IN_FLIGHT = new Set(['pending', 'retrying', 'running']);

@@ -148,9 +148,9 @@ async function writeFinishes(query: Query, items: Finish[]): Promise<boolean[]> 
   return items.map((f) => recorded.has(f.job.id));
 }
 
-export function createPostgresJobQueue(db: Database, pool: pg.Pool): PostgresJobQueue {
+export function createPostgresJobQueue(db: Database, pool: pg.Pool, maxBatch: number): PostgresJobQueue {
   // Young statistics (the job table starts empty) would otherwise leave prepared statements scanning every job.
-  const finishes = createPostgresBatchWriter({ pool, write: writeFinishes, maxBatch: 256, maxInFlight: 1, begin: 'SET LOCAL enable_seqscan = off' });
+  const finishes = createPostgresBatchWriter({ pool, write: writeFinishes, maxBatch, maxInFlight: 1, begin: 'SET LOCAL enable_seqscan = off' });
   const leased = (rows: ClaimedJob[], until: Date) => rows.map((r) => ({ ...r, leaseUntil: until.getTime() }));
 
   return {

@@ -61,7 +61,7 @@ async function retryBusy<T>(write: () => T): Promise<T> {
   }
 }
 
-export function createSqliteJobQueue(db: Database, writer: Sqlite.Database): SqliteJobQueue {
+export function createSqliteJobQueue(db: Database, writer: Sqlite.Database, maxBatch: number): SqliteJobQueue {
   const s = {
     claim: writer.prepare(CLAIM),
     claimPull: writer.prepare(CLAIM_PULL),
@@ -113,7 +113,7 @@ export function createSqliteJobQueue(db: Database, writer: Sqlite.Database): Sql
     return true;
   }
 
-  const finishes = createSqliteBatchWriter<Finish, boolean>({ db: writer, write: (items) => items.map(finishOne) });
+  const finishes = createSqliteBatchWriter<Finish, boolean>({ db: writer, write: (items) => items.map(finishOne), maxBatch });
   const leased = (rows: ClaimedJob[], until: Date) => rows.map((r) => ({ ...r, leaseUntil: until.getTime() }));
 
   return {

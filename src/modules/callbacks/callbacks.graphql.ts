@@ -2,9 +2,8 @@
 // and the template variables they may use.
 import { builder } from '../../graphql/builder.js';
 import { requireViewer } from '../../auth/access.js';
-import { PLAN_LIMITS } from '../../auth/plans.js';
+import { PLAN_LIMITS, planOf } from '../../auth/plans.js';
 import type { Callback } from '../../generated/sqlite/client.js';
-import { planOf } from '../organization/organization.service.js';
 import { TEMPLATE_VARIABLES, type TemplateVariable } from '../../delivery/template-variables.js';
 import type { CreatedCallback } from './callbacks.service.js';
 

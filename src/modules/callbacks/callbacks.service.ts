@@ -3,10 +3,9 @@
 import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { AppError, notFound, validationError } from '../../errors.js';
-import { PLAN_LIMITS } from '../../auth/plans.js';
+import { PLAN_LIMITS, planOf } from '../../auth/plans.js';
 import { nameSchema, parseInput } from '../../validation.js';
 import type { Callback, Organization } from '../../generated/sqlite/client.js';
-import { planOf } from '../organization/organization.service.js';
 import { generateSigningSecret, signingSecretsOf, standardWebhookHeaders } from '../../delivery/signing.js';
 import { renderJson, voteLookup } from '../../delivery/template.js';
 import { sampleTemplateValues } from '../../delivery/template-variables.js';
@@ -39,14 +38,8 @@ function votifierTestFrame(deps: AppDeps, callback: Callback, username: string, 
   };
 }
 
-export const DEFAULT_PAYLOAD_TEMPLATE = {
-  event: 'vote',
-  vote_id: '{{vote_id}}',
-  voter_name: '{{voter_name}}',
-  provider: '{{provider_key}}',
-  received_at: '{{received_at}}',
-};
-export const DEFAULT_TIMEOUT_MS = 5_000;
+import { DEFAULT_PAYLOAD_TEMPLATE, DEFAULT_TIMEOUT_MS } from '../../delivery/callback-defaults.js';
+
 export const MIN_TIMEOUT_MS = 1_000;
 
 const payloadTemplate = z

@@ -1,9 +1,8 @@
 // Providers: list with counts and limit, read, create (explicit or from a template), update, delete, new secret.
 import { builder } from '../../graphql/builder.js';
 import { requireViewer } from '../../auth/access.js';
-import { PLAN_LIMITS } from '../../auth/plans.js';
+import { PLAN_LIMITS, planOf } from '../../auth/plans.js';
 import type { Provider } from '../../generated/sqlite/client.js';
-import { planOf } from '../organization/organization.service.js';
 import { providerWebhookUrl } from './auth-methods/registry.js';
 import { AUTH_METHOD_NAMES } from './auth-methods/registry.js';
 import { PAYLOAD_SOURCES, SIGNATURE_FORMATS } from './auth-methods/auth-method.js';

@@ -1,6 +1,7 @@
 // Consistency of the per-day rollups: recompute them from raw votes and compare (`cli stats verify`), or replace
 // them (`cli stats rebuild`). Raw SQL because the day of a timestamp is written differently per dialect.
 import type { Database } from '../../db/client.js';
+import { latestSpellingSql } from '../votes/voter-name.js';
 
 interface ProviderDay {
   organizationId: string;
@@ -93,10 +94,12 @@ export async function rebuildRollups(db: Database, organizationId?: string): Pro
          SELECT "organizationId", "providerId", ${day}, COUNT(*) FROM "Vote" ${filter} GROUP BY "organizationId", "providerId", ${day}`,
         ...args,
       );
+      // The spelling shown is the day's latest vote's, as the writers keep it (votes/voter-name.ts).
       const voterDays = await tx.$executeRawUnsafe(
         `INSERT INTO "VoterDailyCount" ("organizationId", "providerId", "voterKey", day, "voterName", count, "lastVoteAt")
-         SELECT "organizationId", "providerId", "voterKey", ${day}, MAX("voterName"), COUNT(*), MAX("receivedAt")
-         FROM "Vote" ${filter} GROUP BY "organizationId", "providerId", "voterKey", ${day}`,
+         SELECT g."organizationId", g."providerId", g."voterKey", g.day, ${latestSpellingSql((column) => daySql(db, column))}, g.count, g."lastVoteAt"
+         FROM (SELECT "organizationId", "providerId", "voterKey", ${day} AS day, COUNT(*) AS count, MAX("receivedAt") AS "lastVoteAt"
+               FROM "Vote" ${filter} GROUP BY "organizationId", "providerId", "voterKey", ${day}) AS g`,
         ...args,
       );
       // Counts may have changed either way: cached leaderboards must rank again (stats/leaderboard.ts).

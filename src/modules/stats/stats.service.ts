@@ -6,6 +6,7 @@ import { validationError } from '../../errors.js';
 import { addDays, utcDay, utcDayStart, utcMonthStart, utcWeekStart } from '../../time.js';
 import { parseRange, requireRange, type DateRange } from './date-range.js';
 import { createLeaderboard } from './leaderboard.js';
+import { voterKeyOf } from '../votes/voter-name.js';
 
 export type Granularity = 'day' | 'week' | 'month';
 const DAY = 86_400_000;
@@ -177,7 +178,7 @@ export function createStatsService(deps: AppDeps) {
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw validationError([{ field: 'limit', message: 'must be an integer from 1 to 100' }]);
     const range = parseRange(input, { from: null, to: null });
     const onlyProvider = await providerId(organizationId, input.provider);
-    const voterKey = voterName.trim().toLowerCase();
+    const voterKey = voterKeyOf(voterName.trim());
     const now = deps.clock.now();
     const last30 = utcDay(addDays(utcDayStart(now), -(DEFAULT_RANGE_DAYS - 1)));
     const dayWhere = { organizationId, voterKey, ...(onlyProvider ? { providerId: onlyProvider } : {}) };

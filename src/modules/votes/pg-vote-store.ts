@@ -12,14 +12,14 @@ import type pg from 'pg';
 import type { AppDeps } from '../../app-deps.js';
 import { createPostgresBatchWriter, type Query } from '../../db/batch-writer/postgres.js';
 import type { NewJob } from '../../delivery/job-queue/job-queue.js';
+import { spellingWins, spellingWinsSql, voterKeyOf } from './voter-name.js';
+import { initialStatuses, planJobs } from '../../delivery/job-plan.js';
 import type { PostgresJobQueue } from '../../delivery/job-queue/postgres.js';
 import { utcDay } from '../../time.js';
 import {
   DUPLICATE_WINDOW_MS,
-  initialStatuses,
   monthRange,
   monthlyLimit,
-  planJobs,
   type HookOrg,
   type HookProvider,
   type HookTarget,
@@ -28,8 +28,6 @@ import {
   type VoteStore,
 } from './vote-store.js';
 
-/** Bounds one transaction (and the time its rollup rows stay locked). */
-const MAX_BATCH = 256;
 /**
  * Batches written at once per instance. One: the batches of one instance then never queue on each other's rollup
  * row locks, and the next batch gathers everything that arrived meanwhile (measured with bench/ingest.ts on
@@ -102,7 +100,7 @@ const SQL = {
              AS u(o, p, k, d, n, c, l)
            ORDER BY p, k, d
            ON CONFLICT ("providerId", "voterKey", day) DO UPDATE SET count = t.count + excluded.count,
-             "voterName" = CASE WHEN excluded."lastVoteAt" >= t."lastVoteAt" THEN excluded."voterName" ELSE t."voterName" END,
+             "voterName" = ${spellingWinsSql('t')},
              "lastVoteAt" = GREATEST(t."lastVoteAt", excluded."lastVoteAt")`,
   },
   // Last: every vote of a provider on a day updates this one row, so it stays locked for the shortest time.
@@ -126,7 +124,6 @@ function byKey<T>(rows: Map<string, T>): T[] {
 }
 
 export function createPgVoteStore(deps: AppDeps, pool: pg.Pool, queue: PostgresJobQueue): VoteStore {
-  const retryAttempts = deps.config.retryScheduleMs.length;
 
   async function writeBatch(query: Query, batch: NewVote[]): Promise<StoredVote[]> {
     const results: (StoredVote | null)[] = batch.map(() => null);
@@ -182,11 +179,11 @@ export function createPgVoteStore(deps: AppDeps, pool: pg.Pool, queue: PostgresJ
       const { org, provider, voterName, receivedAt } = batch[i];
       const fact = facts.get(`${org.id}|${monthRange(receivedAt).from}`)!;
       const overLimit = fact.used >= monthlyLimit(org);
-      const planned = planJobs(org, overLimit ? [] : fact.callbacks, overLimit, retryAttempts, !overLimit && fact.pull);
+      const planned = planJobs(deps.config, org, overLimit ? [] : fact.callbacks, overLimit, !overLimit && fact.pull);
       fact.used += 1;
 
       const id = randomUUID();
-      const voterKey = voterName.toLowerCase();
+      const voterKey = voterKeyOf(voterName);
       const at = ts(receivedAt);
       votes.id.push(id);
       votes.o.push(org.id);
@@ -209,7 +206,7 @@ export function createPgVoteStore(deps: AppDeps, pool: pg.Pool, queue: PostgresJ
         voterDays.set(`${provider.id}\u0000${voterKey}\u0000${day}`, { o: org.id, p: provider.id, k: voterKey, d: day, n: voterName, c: 1, l: at, at: receivedAt.getTime() });
       } else {
         voterRow.c += 1;
-        if (receivedAt.getTime() >= voterRow.at) Object.assign(voterRow, { n: voterName, l: at, at: receivedAt.getTime() });
+        if (spellingWins(voterName, receivedAt.getTime(), voterRow.n, voterRow.at)) Object.assign(voterRow, { n: voterName, l: at, at: receivedAt.getTime() });
       }
       const providerRow = providerDays.get(`${provider.id}\u0000${day}`);
       if (providerRow) providerRow.c += 1;
@@ -239,7 +236,7 @@ export function createPgVoteStore(deps: AppDeps, pool: pg.Pool, queue: PostgresJ
 
   // A new table's first statistics (autovacuum analyzes it after ~50 rows) make a sequential scan look cheap, and
   // prepared statements keep such a plan while the table grows.
-  const writer = createPostgresBatchWriter<NewVote, StoredVote>({ pool, write: writeBatch, maxBatch: MAX_BATCH, maxInFlight: MAX_IN_FLIGHT, begin: 'SET LOCAL enable_seqscan = off' });
+  const writer = createPostgresBatchWriter<NewVote, StoredVote>({ pool, write: writeBatch, maxBatch: deps.config.writeBatchMax, maxInFlight: MAX_IN_FLIGHT, begin: 'SET LOCAL enable_seqscan = off' });
 
   // Not cached: a disabled provider, a rotated secret or a suspended organization applies to the very next vote,
   // on every instance. Batching the reads of one tick keeps that to one round trip under load.
@@ -253,7 +250,7 @@ export function createPgVoteStore(deps: AppDeps, pool: pg.Pool, queue: PostgresJ
       for (const row of found.rows) result[row.i - 1] = { org: row.org, provider: row.provider };
       return result;
     },
-    { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (load) => setImmediate(load) },
+    { cache: false, maxBatchSize: deps.config.writeBatchMax, batchScheduleFn: (load) => setImmediate(load) },
   );
 
   return {

@@ -6,13 +6,13 @@ import type Sqlite from 'better-sqlite3';
 import type { AppDeps } from '../../app-deps.js';
 import { createSqliteBatchWriter } from '../../db/batch-writer/sqlite.js';
 import type { SqliteJobQueue } from '../../delivery/job-queue/sqlite.js';
+import { spellingWinsSql, voterKeyOf } from './voter-name.js';
+import { initialStatuses, planJobs } from '../../delivery/job-plan.js';
 import { utcDay } from '../../time.js';
 import {
   DUPLICATE_WINDOW_MS,
-  initialStatuses,
   monthRange,
   monthlyLimit,
-  planJobs,
   type HookOrg,
   type HookProvider,
   type NewVote,
@@ -51,7 +51,7 @@ export function createSqliteVoteStore(deps: AppDeps, db: Sqlite.Database, queue:
   const bumpVoterDay = db.prepare(
     `INSERT INTO "VoterDailyCount" (organizationId, providerId, voterKey, day, voterName, count, lastVoteAt) VALUES (?, ?, ?, ?, ?, 1, ?)
      ON CONFLICT (providerId, voterKey, day) DO UPDATE SET count = count + 1,
-       voterName = CASE WHEN excluded.lastVoteAt >= lastVoteAt THEN excluded.voterName ELSE voterName END,
+       voterName = ${spellingWinsSql('"VoterDailyCount"')},
        lastVoteAt = MAX(lastVoteAt, excluded.lastVoteAt)`,
   );
 
@@ -75,10 +75,10 @@ export function createSqliteVoteStore(deps: AppDeps, db: Sqlite.Database, queue:
       const overLimit = used.get(org.id)! >= monthlyLimit(org);
       if (!overLimit && !callbacksOf.has(org.id)) callbacksOf.set(org.id, enabledCallbacks.all(org.id) as { id: string; priority: number }[]);
       if (!overLimit && !pullOf.has(org.id)) pullOf.set(org.id, (activePluginTokens.get(org.id) as { n: number }).n > 0);
-      const jobs = planJobs(org, callbacksOf.get(org.id) ?? [], overLimit, deps.config.retryScheduleMs.length, pullOf.get(org.id) ?? false);
+      const jobs = planJobs(deps.config, org, callbacksOf.get(org.id) ?? [], overLimit, pullOf.get(org.id) ?? false);
 
       const uuid = randomUUID();
-      const voterKey = vote.voterName.toLowerCase();
+      const voterKey = voterKeyOf(vote.voterName);
       const { chatStatus, callbackStatus } = initialStatuses(jobs);
       insertVote.run(
         uuid, `vt_${uuid}`, org.id, provider.id, vote.voterName, voterKey, at, vote.rawPayload, vote.dedupKey, vote.idempotencyKey, overLimit ? 1 : 0,
@@ -94,7 +94,7 @@ export function createSqliteVoteStore(deps: AppDeps, db: Sqlite.Database, queue:
     });
   };
 
-  const writer = createSqliteBatchWriter<NewVote, StoredVote>({ db, write: writeBatch });
+  const writer = createSqliteBatchWriter<NewVote, StoredVote>({ db, write: writeBatch, maxBatch: deps.config.writeBatchMax });
 
   const toOrg = (row: Record<string, unknown> | undefined): HookOrg | null =>
     row ? ({ ...row, chatNotificationsEnabled: row.chatNotificationsEnabled === 1 } as unknown as HookOrg) : null;

@@ -2,9 +2,8 @@
 // group commit (many votes per transaction, each acknowledged after its own commit): embedded SQLite on a dedicated
 // better-sqlite3 connection (sqlite-vote-store.ts) and PostgreSQL on the shared pool (pg-vote-store.ts). Prisma's
 // per-query cost dominated this hot path (about 80 votes/s on PostgreSQL with one Prisma transaction per vote).
-import { PLAN_LIMITS } from '../../auth/plans.js';
+import { PLAN_LIMITS, planOf } from '../../auth/plans.js';
 import { utcDay, utcMonthStart } from '../../time.js';
-import { planOf } from '../organization/organization.service.js';
 
 export interface HookOrg {
   id: string;
@@ -66,47 +65,6 @@ export interface VoteStore {
 
 /** Same provider, same delivery (raw body or idempotency header), within this window → the first vote. */
 export const DUPLICATE_WINDOW_MS = 10 * 60_000;
-/** Chat platforms throttle and fail transiently; 5 attempts is the bound for chat (the README's Connect a game server). */
-export const CHAT_MAX_ATTEMPTS = 5;
-/** The deprecated server_callback_url runs after every configured callback. */
-export const LEGACY_CALLBACK_PRIORITY = 2_000_000_000;
-/** A pulled vote comes back after each failure (with back-off); it is given up only after this many. */
-export const PULL_MAX_ATTEMPTS = 100;
-
-export interface PlannedJob {
-  kind: 'chat' | 'callback' | 'legacy_callback' | 'pull';
-  priority: number;
-  maxAttempts: number;
-  callbackId: string | null;
-}
-
-/** What a vote triggers (the README's Connect a game server); past the monthly limit it is kept but nothing is sent. */
-export function planJobs(
-  org: HookOrg,
-  callbacks: { id: string; priority: number }[],
-  overLimit: boolean,
-  retryScheduleLength: number,
-  pull = false,
-): PlannedJob[] {
-  if (overLimit) return [];
-  const callbackAttempts = retryScheduleLength + 1;
-  return [
-    ...(org.chatNotificationsEnabled && org.chatWebhookUrl ? [{ kind: 'chat' as const, priority: 0, maxAttempts: CHAT_MAX_ATTEMPTS, callbackId: null }] : []),
-    ...callbacks.map((cb) => ({ kind: 'callback' as const, priority: cb.priority, maxAttempts: callbackAttempts, callbackId: cb.id })),
-    ...(org.serverCallbackUrl ? [{ kind: 'legacy_callback' as const, priority: LEGACY_CALLBACK_PRIORITY, maxAttempts: callbackAttempts, callbackId: null }] : []),
-    // Game-server plugins that poll (behind NAT) take the vote from the pull queue.
-    ...(pull ? [{ kind: 'pull' as const, priority: 0, maxAttempts: PULL_MAX_ATTEMPTS, callbackId: null }] : []),
-  ];
-}
-
-/** A new vote's chat and callback statuses: pending when it has such a job to send, skipped otherwise. */
-export function initialStatuses(planned: PlannedJob[]): { chatStatus: 'pending' | 'skipped'; callbackStatus: 'pending' | 'skipped' } {
-  return {
-    chatStatus: planned.some((j) => j.kind === 'chat') ? 'pending' : 'skipped',
-    callbackStatus: planned.some((j) => j.kind !== 'chat') ? 'pending' : 'skipped',
-  };
-}
-
 export function monthlyLimit(org: HookOrg): number {
   return PLAN_LIMITS[planOf(org)].votesPerMonth;
 }

@@ -2,7 +2,7 @@
 import type { AppDeps } from '../../app-deps.js';
 import { notFound } from '../../errors.js';
 import type { Vote } from '../../generated/sqlite/client.js';
-import { CHAT_MAX_ATTEMPTS } from './vote-store.js';
+import { attemptBudget } from '../../delivery/job-plan.js';
 import { validationError } from '../../errors.js';
 import { planAtLeast } from '../../auth/plans.js';
 import { parseRange } from '../stats/date-range.js';
@@ -58,7 +58,7 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
   async function redeliver(organizationId: string, publicId: string): Promise<{ voteId: string; requeued: number }> {
     const vote = await get(organizationId, publicId);
     const now = deps.clock.now();
-    const requeued = await deps.jobs.requeueFailed(vote.id, now, (kind) => (kind === 'chat' ? CHAT_MAX_ATTEMPTS : deps.config.retryScheduleMs.length + 1));
+    const requeued = await deps.jobs.requeueFailed(vote.id, now, (kind) => attemptBudget(deps.config, kind));
     if (requeued > 0) deps.events.publish('voteWritten', { organizationId, voteId: vote.id, publicId, providerKey: '' });
     return { voteId: publicId, requeued };
   }

@@ -1,0 +1,54 @@
+// Job planning: which delivery jobs a new vote gets, with their order and attempt budgets (the README's Connect a
+// game server). Both vote stores call it inside the vote's transaction; the budgets are settings (config.ts).
+import type { Config } from '../config.js';
+
+/** The deprecated server_callback_url runs after every configured callback. */
+export const LEGACY_CALLBACK_PRIORITY = 2_000_000_000;
+
+export interface PlannedJob {
+  kind: 'chat' | 'callback' | 'legacy_callback' | 'pull';
+  priority: number;
+  maxAttempts: number;
+  callbackId: string | null;
+}
+
+/** What planning reads of an organization. */
+export interface PlanningOrg {
+  chatNotificationsEnabled: boolean;
+  chatWebhookUrl: string | null;
+  serverCallbackUrl: string | null;
+}
+
+/** A job's attempt budget when it is queued again by hand (redeliver): the same as a new vote's. */
+export function attemptBudget(config: Config, kind: string): number {
+  if (kind === 'chat') return config.chatMaxAttempts;
+  if (kind === 'pull') return config.pullMaxAttempts;
+  return config.retryScheduleMs.length + 1;
+}
+
+/** What a vote triggers; past the monthly limit it is kept but nothing is sent. */
+export function planJobs(
+  config: Config,
+  org: PlanningOrg,
+  callbacks: { id: string; priority: number }[],
+  overLimit: boolean,
+  pull = false,
+): PlannedJob[] {
+  if (overLimit) return [];
+  const callbackAttempts = attemptBudget(config, 'callback');
+  return [
+    ...(org.chatNotificationsEnabled && org.chatWebhookUrl ? [{ kind: 'chat' as const, priority: 0, maxAttempts: config.chatMaxAttempts, callbackId: null }] : []),
+    ...callbacks.map((cb) => ({ kind: 'callback' as const, priority: cb.priority, maxAttempts: callbackAttempts, callbackId: cb.id })),
+    ...(org.serverCallbackUrl ? [{ kind: 'legacy_callback' as const, priority: LEGACY_CALLBACK_PRIORITY, maxAttempts: callbackAttempts, callbackId: null }] : []),
+    // Game-server plugins that poll (behind NAT) take the vote from the pull queue.
+    ...(pull ? [{ kind: 'pull' as const, priority: 0, maxAttempts: config.pullMaxAttempts, callbackId: null }] : []),
+  ];
+}
+
+/** A new vote's chat and callback statuses: pending when it has such a job to send, skipped otherwise. */
+export function initialStatuses(planned: PlannedJob[]): { chatStatus: 'pending' | 'skipped'; callbackStatus: 'pending' | 'skipped' } {
+  return {
+    chatStatus: planned.some((j) => j.kind === 'chat') ? 'pending' : 'skipped',
+    callbackStatus: planned.some((j) => j.kind !== 'chat') ? 'pending' : 'skipped',
+  };
+}
