@@ -9,6 +9,8 @@ export interface RestRoute {
   document: string;
   /** Raw values per GraphQL variable; the router coerces each by its declared type (snake_case body keys map to camelCase input fields). */
   variables?: (req: Request) => Record<string, unknown>;
+  /** What this route adds to the GraphQL context (the hook route: the request itself, by reference). */
+  context?: (req: Request) => Partial<GraphQLContext>;
   /** HTTP status on success (default 200). */
   status?: number;
   /** Shapes the response's `data` from the operation's result. */

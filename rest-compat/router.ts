@@ -42,7 +42,7 @@ export function createRestRouter(
     const { document, operation } = prepareRoute(schema, route);
     const fromQuery = route.method === 'get' || route.method === 'delete';
     router[route.method](route.path, async (req: Request, res: Response) => {
-      const context = contextFor(req);
+      const context = route.context ? { ...contextFor(req), ...route.context(req) } : contextFor(req);
       const raw = route.variables ? route.variables(req) : {};
       const { variables, errors } = coerceVariables(schema, operation, raw, fromQuery);
       if (errors.length > 0) {

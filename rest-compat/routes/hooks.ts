@@ -1,29 +1,26 @@
-// {hook_base_url}/<org_slug>/<provider_key>[/<secret>]: POST (JSON or form) and GET (query) deliveries.
+// {hook_base_url}/<org_slug>/<provider_key>[/<secret>]: POST (JSON or form) and GET (query) deliveries. The
+// route names the target in its variables; the request itself (headers, query, the exact body bytes) reaches
+// receiveVote by reference in the context, read once here.
 import type { Request } from 'express';
+import type { HookRequest } from '../../src/modules/votes/ingest.service.js';
 import type { RestRoute } from '../route.js';
 
 const DOCUMENT = `mutation ($input: HookDeliveryInput!) { receiveVote(input: $input) {
   received vote_id: voteId duplicate test ignored } }`;
 
-function delivery(req: Request) {
+/** Node lower-cases header names already; repeated headers are joined as HTTP allows. */
+function hookRequest(req: Request): HookRequest {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   const query: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(req.originalUrl.split('?')[1] ?? '')) query[name] ??= value;
-  const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-  return {
-    input: {
-      org_slug: req.params.org,
-      provider_key: req.params.provider,
-      path_secret: req.params.secret,
-      method: req.method,
-      headers,
-      query,
-      raw_body_base64: body.toString('base64'),
-    },
-  };
+  return { method: req.method.toUpperCase(), headers, query, rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0) };
+}
+
+function target(req: Request) {
+  return { input: { org_slug: req.params.org, provider_key: req.params.provider, path_secret: req.params.secret, method: req.method } };
 }
 
 /** Only the fields that apply: {received, vote_id, duplicate} or {received, test} or {received, ignored}. */
@@ -32,6 +29,14 @@ const receipt = (r: { receiveVote: Record<string, unknown> }) =>
 
 export const hookRoutes: RestRoute[] = ['post', 'get'].flatMap((method) =>
   ['/:org/:provider', '/:org/:provider/:secret'].map(
-    (path): RestRoute => ({ method: method as 'post' | 'get', path, document: DOCUMENT, variables: delivery, omitMeta: true, data: receipt }),
+    (path): RestRoute => ({
+      method: method as 'post' | 'get',
+      path,
+      document: DOCUMENT,
+      variables: target,
+      context: (req) => ({ hookRequest: hookRequest(req) }),
+      omitMeta: true,
+      data: receipt,
+    }),
   ),
 );

@@ -3,6 +3,7 @@ import type { AppDeps } from '../app-deps.js';
 import type { Services } from '../services.js';
 import type { AuthState } from '../auth/access.js';
 import type { Loaders } from './loaders.js';
+import type { HookRequest } from '../modules/votes/ingest.service.js';
 
 export interface GraphQLContext {
   deps: AppDeps;
@@ -12,4 +13,9 @@ export interface GraphQLContext {
   /** The caller's address (Express `req.ip`, honouring TRUST_PROXY): unauthenticated budgets are kept per address. */
   clientIp: string;
   loaders: Loaders;
+  /**
+   * Set by the REST hook route only (never on /graphql): the request as received, headers normalised once and the
+   * exact body bytes by reference, which receiveVote then reads instead of its input's copies.
+   */
+  hookRequest?: HookRequest;
 }

@@ -281,6 +281,19 @@ describe.skipIf(databaseUnavailable)('hook security: receiveVote on /graphql has
     expect(await app.deps.db.prisma.vote.count({ where: { organizationId: org.id } })).toBe(0);
   });
 
+  it('on /graphql the request is required in the input: without its body, headers or query, nothing is read or stored', async () => {
+    for (const left of ['rawBodyBase64', 'headers', 'query']) {
+      const input: Record<string, unknown> = {
+        orgSlug: org.slug, providerKey: 'gq', method: 'POST', headers: { authorization: secret }, query: {}, rawBodyBase64: Buffer.from('{"user":"NoBody"}').toString('base64'),
+      };
+      delete input[left];
+      const res = await app.request('POST', '/graphql', { headers: { accept: 'application/json' }, body: { query: mutation, variables: { input } } });
+      expect(res.body.data?.receiveVote ?? null, left).toBeNull();
+      expect(res.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: `input.${left}`, message: 'is required' }] });
+    }
+    expect(await app.deps.db.prisma.vote.count({ where: { organizationId: org.id, voterName: 'NoBody' } })).toBe(0);
+  });
+
   it('the per-organization hook budget is shared with the hook route', async () => {
     const codes: string[] = [];
     for (let i = 0; i < 4; i++) {

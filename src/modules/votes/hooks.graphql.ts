@@ -1,10 +1,11 @@
-// The inbound hook as a mutation: the REST hook route passes the raw request (headers, query, exact body as
-// base64); the provider's secret, not an API key, authenticates it. Called on /graphql it has the hook's limits
+// The inbound hook as a mutation: the REST hook route hands the request over by reference (the context's
+// hookRequest: headers, query, the exact body bytes); a /graphql caller sends it in the input (the body as base64).
+// The provider's secret, not an API key, authenticates it. Called on /graphql it has the hook's limits
 // (body size, budgets), which the ingest service applies to both.
 import { builder } from '../../graphql/builder.js';
 import { validationError } from '../../errors.js';
 import { requireViewer } from '../../auth/access.js';
-import type { HookReceipt } from './ingest.service.js';
+import type { HookReceipt, HookRequest } from './ingest.service.js';
 
 const HookDeliveryInput = builder.inputType('HookDeliveryInput', {
   fields: (t) => ({
@@ -12,9 +13,9 @@ const HookDeliveryInput = builder.inputType('HookDeliveryInput', {
     providerKey: t.string({ required: true }),
     pathSecret: t.string(),
     method: t.string({ required: true }),
-    headers: t.field({ type: 'JSON', required: true, description: 'Lower-cased header names → values' }),
-    query: t.field({ type: 'JSON', required: true }),
-    rawBodyBase64: t.string({ required: true, description: 'The exact request body, base64 (signatures are over these bytes)' }),
+    headers: t.field({ type: 'JSON', description: 'Header names → values (required on /graphql)' }),
+    query: t.field({ type: 'JSON', description: 'Query parameters (required on /graphql)' }),
+    rawBodyBase64: t.string({ description: 'The exact request body, base64; signatures are over these bytes (required on /graphql)' }),
   }),
 });
 
@@ -33,6 +34,18 @@ const stringMap = (value: unknown, field: string): Record<string, string | undef
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [field === 'headers' ? k.toLowerCase() : k, typeof v === 'string' ? v : undefined]));
 };
 
+/** On /graphql the request travels in the input; every part of it is required there. */
+function requestFromInput(input: { method: string; headers?: unknown; query?: unknown; rawBodyBase64?: string | null }): HookRequest {
+  const missing = (['headers', 'query', 'rawBodyBase64'] as const).filter((field) => input[field] === undefined || input[field] === null);
+  if (missing.length > 0) throw validationError(missing.map((field) => ({ field: `input.${field}`, message: 'is required' })));
+  return {
+    method: input.method.toUpperCase(),
+    headers: stringMap(input.headers, 'headers'),
+    query: stringMap(input.query, 'query'),
+    rawBody: Buffer.from(input.rawBodyBase64!, 'base64'),
+  };
+}
+
 builder.mutationField('receiveVote', (t) =>
   t.field({
     type: HookReceiptRef,
@@ -40,15 +53,10 @@ builder.mutationField('receiveVote', (t) =>
     authScopes: { public: true },
     args: { input: t.arg({ type: HookDeliveryInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
-      ctx.services.ingest.receive({
-        orgSlug: input.orgSlug,
-        providerKey: input.providerKey,
-        pathSecret: input.pathSecret,
-        method: input.method.toUpperCase(),
-        headers: stringMap(input.headers, 'headers'),
-        query: stringMap(input.query, 'query'),
-        rawBody: Buffer.from(input.rawBodyBase64, 'base64'),
-      }, { clientIp: ctx.clientIp }),
+      ctx.services.ingest.receive(
+        { orgSlug: input.orgSlug, providerKey: input.providerKey, pathSecret: input.pathSecret, ...(ctx.hookRequest ?? requestFromInput(input)) },
+        { clientIp: ctx.clientIp },
+      ),
   }),
 );
 

@@ -19,14 +19,18 @@ import { createSqliteVoteStore } from './sqlite-vote-store.js';
 /** Hook bodies larger than this are refused (413) on the hook route and in /graphql's receiveVote alike. */
 export const HOOK_BODY_LIMIT_BYTES = 64 * 1024;
 
-export interface HookDelivery {
-  orgSlug: string;
-  providerKey: string;
-  pathSecret?: string | null;
+/** A hook request as received: header names lower-cased, the first value of each query parameter, the exact body. */
+export interface HookRequest {
   method: string;
   headers: Record<string, string | undefined>;
   query: Record<string, string | undefined>;
   rawBody: Buffer;
+}
+
+export interface HookDelivery extends HookRequest {
+  orgSlug: string;
+  providerKey: string;
+  pathSecret?: string | null;
 }
 
 export interface HookCaller {
