@@ -1,19 +1,15 @@
-// One attempt of each kind of job: chat notification, HTTP callback (signed), deprecated server_callback_url,
-// admin alert. Each returns what happened; the worker records it and decides nothing itself.
+// One attempt of a chat notification or an admin alert, and what every sender shares (the attempt's context and
+// result, the outbound POST, the attempt record). Callbacks are sent by their kind (callback-kinds/). Each returns
+// what happened; the worker records it and decides nothing itself.
 import type { AppDeps } from '../app-deps.js';
 import type { Callback, Organization, Provider, Vote } from '../generated/sqlite/client.js';
 import { planAtLeast } from '../auth/plans.js';
 import { OutboundError, type OutboundResponse } from '../net/outbound-http.js';
 import { buildChatMessage, platformReason, type EmbedTemplate } from './chat-message.js';
-import { renderJson, voteLookup } from './template.js';
+import { voteLookup } from './template.js';
 import { voteTemplateValues } from './vote-values.js';
-import { signingSecretsOf, standardWebhookHeaders } from './signing.js';
-import { callbackOutcome, chatOutcome, chatRetryAfterMs, jitter, parseRetryAfter, type AttemptOutcome } from './retry-policy.js';
+import { chatOutcome, chatRetryAfterMs, jitter, type AttemptOutcome } from './retry-policy.js';
 import type { AttemptRecord, ClaimedJob } from './job-queue/job-queue.js';
-import { DEFAULT_PAYLOAD_TEMPLATE, DEFAULT_TIMEOUT_MS } from './callback-defaults.js';
-import { sendVotifierVote } from './votifier.js';
-import { readPathAsText } from '../json-path.js';
-import type { Resolver } from '../net/ssrf-guard.js';
 
 export interface SendResult {
   attempt: AttemptRecord | null;
@@ -30,7 +26,7 @@ export interface JobContext {
 
 const EXCERPT = 500;
 
-async function post(deps: AppDeps, url: string, headers: Record<string, string>, body: string, timeoutMs: number) {
+export async function post(deps: AppDeps, url: string, headers: Record<string, string>, body: string, timeoutMs: number) {
   try {
     return { response: await deps.http.post(url, { headers, body, timeoutMs }), failure: null };
   } catch (err) {
@@ -39,7 +35,7 @@ async function post(deps: AppDeps, url: string, headers: Record<string, string>,
   }
 }
 
-function record(
+export function record(
   attempt: number,
   target: string,
   response: OutboundResponse | null,
@@ -117,77 +113,4 @@ export async function sendAlert(deps: AppDeps, ctx: JobContext, unknown: Unknown
   const url = ctx.org.chatAdminWebhookUrl;
   if (!url || !ctx.job.payloadJson) return { attempt: null, outcome: { kind: 'skipped' }, error: 'No admin webhook is set' };
   return sendChatBody(deps, ctx, url, JSON.parse(ctx.job.payloadJson), unknown);
-}
-
-export async function sendHttpCallback(deps: AppDeps, ctx: JobContext): Promise<SendResult> {
-  const { job, org, vote } = ctx;
-  const legacy = job.kind === 'legacy_callback';
-  const callback = ctx.callback;
-  const url = legacy ? org.serverCallbackUrl : callback?.url;
-  if (!vote || !url || (!legacy && !callback)) {
-    return { attempt: null, outcome: { kind: 'skipped' }, error: legacy ? 'server_callback_url was removed' : 'The callback was deleted' };
-  }
-  const attempt = job.attempts + 1;
-  const template = legacy ? DEFAULT_PAYLOAD_TEMPLATE : JSON.parse(callback!.payloadTemplateJson);
-  const body = JSON.stringify(renderJson(template, voteLookup(voteTemplateValues(vote, vote.provider, org))));
-  const now = deps.clock.now();
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (callback) {
-    // webhook-id is the job id: stable across retries, so receivers can drop a redelivery they already applied.
-    Object.assign(headers, standardWebhookHeaders(signingSecretsOf(callback, deps.secrets.open, now), `msg_${job.id}`, Math.floor(now.getTime() / 1000), body));
-    if (callback.authSecretEnc) headers.authorization = `Bearer ${deps.secrets.open(callback.authSecretEnc)}`;
-  } else {
-    headers['webhook-id'] = `msg_${job.id}`;
-  }
-  const { response, failure } = await post(deps, url, headers, body, callback?.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  const status = response?.status ?? null;
-  const error = response ? (status! >= 200 && status! < 300 ? null : `HTTP ${status}`) : failure!.message;
-  const outcome = failure?.kind === 'blocked'
-    ? ({ kind: 'failed' } as const)
-    : callbackOutcome(
-        { status, retryAfterMs: response ? parseRetryAfter(response.headers['retry-after'], now.getTime()) : null },
-        attempt,
-        deps.config.retryScheduleMs,
-        jitter(deps.config.retryJitter),
-      );
-  return { attempt: record(attempt, url, response, failure, error), outcome, error };
-}
-
-/** A vote forwarded over the Votifier protocol (v2 with a token, v1 with a public key). */
-export async function sendVotifierCallback(deps: AppDeps, ctx: JobContext, resolver?: Resolver): Promise<SendResult> {
-  const { job, vote, callback } = ctx;
-  if (!vote || !callback || !callback.host) return { attempt: null, outcome: { kind: 'skipped' }, error: 'The callback was deleted' };
-  const attempt = job.attempts + 1;
-  const target = `votifier://${callback.host}:${callback.port}`;
-  const started = performance.now();
-  let parsedPayload: unknown = null;
-  try {
-    parsedPayload = JSON.parse(vote.rawPayload);
-  } catch {
-    // a form or GET delivery stored as text: no address in it
-  }
-  const address = readPathAsText(parsedPayload, 'ip') ?? readPathAsText(parsedPayload, 'address') ?? '127.0.0.1';
-  let error: string | null = null;
-  try {
-    await sendVotifierVote(
-      {
-        host: callback.host,
-        port: callback.port ?? 8192,
-        token: callback.votifierTokenEnc ? deps.secrets.open(callback.votifierTokenEnc) : null,
-        publicKey: callback.votifierPublicKey,
-        timeoutMs: callback.timeoutMs,
-      },
-      { serviceName: callback.serviceName ?? 'VoteRelay', username: vote.voterName, address, timestamp: vote.receivedAt.getTime() },
-      { allowPrivateTargets: deps.config.allowPrivateTargets, resolver },
-    );
-  } catch (err) {
-    error = (err as Error).message;
-  }
-  const durationMs = Math.round(performance.now() - started);
-  const outcome = callbackOutcome({ status: error ? null : 200, retryAfterMs: null }, attempt, deps.config.retryScheduleMs, jitter(deps.config.retryJitter));
-  return {
-    attempt: { attempt, target, statusCode: null, success: error === null, durationMs, error, responseExcerpt: error ? null : 'ok' },
-    outcome,
-    error,
-  };
 }

@@ -6,7 +6,9 @@ import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../app-deps.js';
 import { planAtLeast } from '../auth/plans.js';
 import type { ClaimedJob, JobResolution } from './job-queue/job-queue.js';
-import { createUnknownWebhookMemory, redactUrl, sendAlert, sendChat, sendHttpCallback, sendVotifierCallback, type JobContext, type SendResult } from './senders.js';
+import { createUnknownWebhookMemory, redactUrl, sendAlert, sendChat, type JobContext, type SendResult } from './senders.js';
+import { callbackKindOf } from './callback-kinds/registry.js';
+import { sendHttpCallback } from './callback-kinds/http.js';
 import { permanentFailureAlert } from './alerts.js';
 import { TemplateError } from './template.js';
 import { callbackOutcome, chatOutcome, jitter } from './retry-policy.js';
@@ -69,8 +71,11 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
         return sendChat(deps, ctx, unknownWebhooks);
       case 'alert':
         return sendAlert(deps, ctx, unknownWebhooks);
-      case 'callback':
-        return ctx.callback?.kind === 'votifier' ? sendVotifierCallback(deps, ctx, deps.http.resolver) : sendHttpCallback(deps, ctx);
+      case 'callback': {
+        if (!ctx.callback) return { attempt: null, outcome: { kind: 'skipped' }, error: 'The callback was deleted' };
+        const kind = callbackKindOf(ctx.callback.kind);
+        return kind ? kind.send(deps, ctx) : { attempt: null, outcome: { kind: 'failed' }, error: `Unknown callback kind ${ctx.callback.kind}` };
+      }
       case 'legacy_callback':
         return sendHttpCallback(deps, ctx);
       default:
@@ -116,7 +121,9 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     if (!template) deps.logger.error({ err, jobId: ctx.job.id }, 'delivery attempt crashed');
     const error = template ? (err as Error).message : 'Internal error while sending';
     const attemptNumber = ctx.job.attempts + 1;
-    const target = ctx.callback?.url ?? (ctx.callback?.host ? `votifier://${ctx.callback.host}:${ctx.callback.port}` : ctx.job.kind === 'legacy_callback' ? ctx.org.serverCallbackUrl ?? '' : redactUrl(ctx.org.chatWebhookUrl ?? ''));
+    const target = ctx.callback
+      ? callbackKindOf(ctx.callback.kind)?.target(ctx.callback) ?? ''
+      : ctx.job.kind === 'legacy_callback' ? ctx.org.serverCallbackUrl ?? '' : redactUrl(ctx.org.chatWebhookUrl ?? '');
     const retryable = { status: null, retryAfterMs: null };
     const outcome = template
       ? ({ kind: 'failed' } as const)

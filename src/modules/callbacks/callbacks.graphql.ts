@@ -6,8 +6,9 @@ import { PLAN_LIMITS, planOf } from '../../auth/plans.js';
 import type { Callback } from '../../generated/sqlite/client.js';
 import { TEMPLATE_VARIABLES, type TemplateVariable } from '../../delivery/template-variables.js';
 import type { CreatedCallback } from './callbacks.service.js';
+import { CALLBACK_KIND_NAMES } from '../../delivery/callback-kinds/registry.js';
 
-const CallbackKindEnum = builder.enumType('CallbackKind', { description: 'http: a signed POST; votifier: the Votifier protocol', values: ['http', 'votifier'] as string[] });
+const CallbackKindEnum = builder.enumType('CallbackKind', { description: 'http: a signed POST; votifier: the Votifier protocol', values: [...CALLBACK_KIND_NAMES] as string[] });
 
 export const CallbackRef = builder.prismaObject('Callback', {
   fields: (t) => ({

@@ -6,96 +6,35 @@ import { AppError, notFound, validationError } from '../../errors.js';
 import { PLAN_LIMITS, planOf } from '../../auth/plans.js';
 import { nameSchema, parseInput } from '../../validation.js';
 import type { Callback, Organization } from '../../generated/sqlite/client.js';
-import { generateSigningSecret, signingSecretsOf, standardWebhookHeaders } from '../../delivery/signing.js';
-import { renderJson, voteLookup } from '../../delivery/template.js';
+import { generateSigningSecret } from '../../delivery/signing.js';
 import { sampleTemplateValues } from '../../delivery/template-variables.js';
-import { DEFAULT_VOTIFIER_PORT, parseVotifierPublicKey, v1Block, v1Plaintext, v2Frame, v2Message } from '../../delivery/votifier.js';
-
-const CHALLENGE_PLACEHOLDER = '<challenge from the server greeting>';
-
-/** What a votifier delivery would send for a sample vote (the real challenge comes from the server's greeting). */
-function votifierTestFrame(deps: AppDeps, callback: Callback, username: string, now: Date) {
-  const vote = { serviceName: callback.serviceName ?? 'VoteRelay', username, address: '127.0.0.1', timestamp: now.getTime() };
-  const target = `votifier://${callback.host}:${callback.port}`;
-  if (callback.votifierTokenEnc) {
-    const message = v2Message(vote, deps.secrets.open(callback.votifierTokenEnc), CHALLENGE_PLACEHOLDER);
-    const frame = v2Frame(message);
-    return {
-      url: target,
-      method: 'VOTIFIER',
-      headers: {},
-      payload: { protocol: 2, magic: '0x733A', length: frame.length - 4, message: JSON.parse(message), frame_base64: frame.toString('base64') },
-      sent: false,
-    };
-  }
-  const block = v1Block(vote, parseVotifierPublicKey(callback.votifierPublicKey!));
-  return {
-    url: target,
-    method: 'VOTIFIER',
-    headers: {},
-    payload: { protocol: 1, plaintext: v1Plaintext(vote), encrypted_bytes: block.length, encrypted_base64: block.toString('base64') },
-    sent: false,
-  };
-}
-
 import { DEFAULT_PAYLOAD_TEMPLATE, DEFAULT_TIMEOUT_MS } from '../../delivery/callback-defaults.js';
+import type { CallbackKind } from '../../delivery/callback-kinds/callback-kind.js';
+import { CALLBACK_KINDS, CALLBACK_KIND_NAMES, callbackKindOf } from '../../delivery/callback-kinds/registry.js';
 
 export const MIN_TIMEOUT_MS = 1_000;
 
-const payloadTemplate = z
-  .record(z.string(), z.unknown())
-  .refine((v) => JSON.stringify(v).length <= 16_384, 'must be at most 16 KiB of JSON');
-
-const baseFields = {
+// What every kind shares; each kind adds its own fields (delivery/callback-kinds/).
+const sharedFields = {
   name: nameSchema,
-  url: z.string().max(2000),
-  authSecret: z.string().min(1).max(500).nullable(),
   timeoutMs: z.number().int('must be an integer'),
   enabled: z.boolean(),
   priority: z.number().int('must be an integer').min(-1_000_000).max(1_000_000),
-  payloadTemplate,
 };
-const HOST = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$|^\[?[0-9A-Fa-f:.]+\]?$/;
-const votifierFields = {
-  host: z.string().regex(HOST, 'must be a host name or IP address'),
-  port: z.number().int('must be an integer').min(1).max(65_535),
-  serviceName: z.string().min(1).max(64),
-  token: z.string().min(1).max(200),
-  publicKey: z.string().min(1).max(4_000),
-};
+const kindFields = Object.assign({}, ...CALLBACK_KINDS.map((k) => k.fields)) as Record<string, z.ZodType>;
 const createSchema = z.object({
-  ...baseFields,
-  kind: z.enum(['http', 'votifier'], 'must be http or votifier').default('http'),
-  url: baseFields.url.optional(),
-  authSecret: baseFields.authSecret.optional(),
-  timeoutMs: baseFields.timeoutMs.optional(),
-  enabled: baseFields.enabled.optional(),
-  priority: baseFields.priority.optional(),
-  payloadTemplate: payloadTemplate.optional(),
-  host: votifierFields.host.optional(),
-  port: votifierFields.port.optional(),
-  serviceName: votifierFields.serviceName.optional(),
-  token: votifierFields.token.optional(),
-  publicKey: votifierFields.publicKey.optional(),
+  ...Object.fromEntries(Object.entries(kindFields).map(([name, rule]) => [name, rule.optional()])),
+  ...sharedFields,
+  kind: z.enum(CALLBACK_KIND_NAMES as [string, ...string[]], `must be ${CALLBACK_KIND_NAMES.join(' or ')}`).default('http'),
+  timeoutMs: sharedFields.timeoutMs.optional(),
+  enabled: sharedFields.enabled.optional(),
+  priority: sharedFields.priority.optional(),
 });
-const updateSchema = z.object({ ...baseFields, ...votifierFields }).partial();
+const updateSchema = z.object({ ...kindFields, ...sharedFields }).partial();
 
-/** A votifier callback needs a host and exactly one of token (protocol v2) or public key (v1, RSA-2048). */
-function checkVotifier(input: { host?: unknown; token?: unknown; publicKey?: unknown }, creating: boolean) {
-  const problems = [];
-  if (creating && !input.host) problems.push({ field: 'host', message: 'is required for a votifier callback' });
-  if (creating && !input.token === !input.publicKey) problems.push({ field: 'token', message: 'give exactly one of token (protocol v2) or public_key (protocol v1)' });
-  if (!creating && input.token !== undefined && input.publicKey !== undefined) problems.push({ field: 'token', message: 'give at most one of token (protocol v2) or public_key (protocol v1): a new one replaces the other' });
-  if (typeof input.publicKey === 'string') {
-    try {
-      const key = parseVotifierPublicKey(input.publicKey);
-      if (key.asymmetricKeyDetails?.modulusLength !== 2048) problems.push({ field: 'public_key', message: 'must be a 2048-bit RSA key (as Votifier generates)' });
-    } catch {
-      problems.push({ field: 'public_key', message: 'is not an RSA public key (PEM, or the base64 from the server\'s public.key)' });
-    }
-  }
-  if (problems.length > 0) throw validationError(problems);
-}
+/** Only the fields of `kind` (another kind's fields in an update are ignored, as they always were). */
+const ownFields = (kind: CallbackKind, input: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(input).filter(([name]) => name in kind.fields));
 
 export interface CreatedCallback {
   callback: Callback;
@@ -111,18 +50,18 @@ export function createCallbackService(deps: AppDeps) {
     return callback;
   }
 
-  /** `field` names the input the target came from: `url` for HTTP callbacks, `host` for Votifier ones. */
-  async function checkTimeoutAndUrl(org: Organization, input: { timeoutMs?: number; url?: string; field?: 'url' | 'host' }) {
-    const problems = [];
-    if (input.timeoutMs !== undefined) {
+  /** The plan's timeout ceiling, the kind's own rules, and the SSRF guard on its target: every problem at once. */
+  async function check(org: Organization, kind: CallbackKind, input: Record<string, unknown>, existing: Callback | null) {
+    const { problems, target } = kind.check(input, existing);
+    if (typeof input.timeoutMs === 'number') {
       const ceiling = PLAN_LIMITS[planOf(org)].callbackTimeoutMsCeiling;
       if (input.timeoutMs < MIN_TIMEOUT_MS || input.timeoutMs > ceiling) {
         problems.push({ field: 'timeout_ms', message: `must be between ${MIN_TIMEOUT_MS} and ${ceiling} on the ${org.plan} plan` });
       }
     }
-    if (input.url !== undefined) {
-      const reason = await deps.http.checkTarget(input.url);
-      if (reason) problems.push({ field: input.field ?? 'url', message: reason });
+    if (target) {
+      const reason = await deps.http.checkTarget(target.url);
+      if (reason) problems.push({ field: target.field, message: reason });
     }
     if (problems.length > 0) throw validationError(problems);
   }
@@ -135,16 +74,11 @@ export function createCallbackService(deps: AppDeps) {
   }
 
   async function create(organizationId: string, rawInput: unknown): Promise<CreatedCallback> {
-    const input = parseInput(createSchema, rawInput);
+    const input = parseInput(createSchema, rawInput) as Record<string, unknown> & { kind: string; name: string; timeoutMs?: number; enabled?: boolean; priority?: number };
+    const kind = callbackKindOf(input.kind)!;
+    const own = ownFields(kind, input);
     const org = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });
-    const votifier = input.kind === 'votifier';
-    if (votifier) checkVotifier(input, true);
-    else if (!input.url) throw validationError([{ field: 'url', message: 'is required' }]);
-    await checkTimeoutAndUrl(org, {
-      timeoutMs: input.timeoutMs,
-      url: votifier ? `http://${input.host}:${input.port ?? DEFAULT_VOTIFIER_PORT}/` : input.url,
-      field: votifier ? 'host' : 'url',
-    });
+    await check(org, kind, { ...own, timeoutMs: input.timeoutMs }, null);
     const limit = PLAN_LIMITS[planOf(org)].callbacks;
     const current = await prisma.callback.count({ where: { organizationId } });
     if (current >= limit) throw new AppError('PLAN_LIMIT', `Your plan allows ${limit} callbacks`, { limit, current });
@@ -153,22 +87,12 @@ export function createCallbackService(deps: AppDeps) {
       data: {
         organizationId,
         name: input.name,
-        kind: input.kind,
-        url: votifier ? null : input.url!,
-        ...(votifier
-          ? {
-              host: input.host,
-              port: input.port ?? DEFAULT_VOTIFIER_PORT,
-              serviceName: input.serviceName ?? 'VoteRelay',
-              votifierTokenEnc: input.token ? deps.secrets.seal(input.token) : null,
-              votifierPublicKey: input.publicKey ?? null,
-            }
-          : {}),
+        kind: kind.name,
+        payloadTemplateJson: JSON.stringify(DEFAULT_PAYLOAD_TEMPLATE),
+        ...kind.create(own, deps),
         timeoutMs: input.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         enabled: input.enabled ?? true,
         priority: input.priority ?? 0,
-        payloadTemplateJson: JSON.stringify(input.payloadTemplate ?? DEFAULT_PAYLOAD_TEMPLATE),
-        authSecretEnc: input.authSecret ? deps.secrets.seal(input.authSecret) : null,
         signingSecretEnc: deps.secrets.seal(signingSecret),
       },
     });
@@ -176,31 +100,14 @@ export function createCallbackService(deps: AppDeps) {
   }
 
   async function update(organizationId: string, id: string, rawInput: unknown): Promise<Callback> {
-    const input = parseInput(updateSchema, rawInput);
+    const input = parseInput(updateSchema, rawInput) as Record<string, unknown> & { name?: string; timeoutMs?: number; enabled?: boolean; priority?: number };
     const callback = await get(organizationId, id);
+    const kind = callbackKindOf(callback.kind)!;
+    const own = ownFields(kind, input);
     const org = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });
-    const votifier = callback.kind === 'votifier';
-    if (votifier) checkVotifier(input, false);
-    const host = input.host ?? callback.host;
-    const port = input.port ?? callback.port ?? DEFAULT_VOTIFIER_PORT;
-    await checkTimeoutAndUrl(org, {
-      timeoutMs: input.timeoutMs,
-      url: votifier ? (input.host !== undefined || input.port !== undefined ? `http://${host}:${port}/` : undefined) : input.url,
-      field: votifier ? 'host' : 'url',
-    });
-    const { payloadTemplate: template, authSecret, token, publicKey, ...plain } = input;
-    if (!votifier) for (const field of ['host', 'port', 'serviceName'] as const) delete plain[field];
-    return prisma.callback.update({
-      where: { id: callback.id },
-      data: {
-        ...plain,
-        ...(template !== undefined ? { payloadTemplateJson: JSON.stringify(template) } : {}),
-        ...(authSecret !== undefined ? { authSecretEnc: authSecret === null ? null : deps.secrets.seal(authSecret) } : {}),
-        // One protocol at a time: a new token replaces the public key and the other way round.
-        ...(votifier && token !== undefined ? { votifierTokenEnc: deps.secrets.seal(token), votifierPublicKey: null } : {}),
-        ...(votifier && publicKey !== undefined ? { votifierPublicKey: publicKey, votifierTokenEnc: null } : {}),
-      },
-    });
+    await check(org, kind, { ...own, timeoutMs: input.timeoutMs }, callback);
+    const shared = Object.fromEntries(Object.entries({ name: input.name, timeoutMs: input.timeoutMs, enabled: input.enabled, priority: input.priority }).filter(([, v]) => v !== undefined));
+    return prisma.callback.update({ where: { id: callback.id }, data: { ...shared, ...kind.update(own, callback, deps) } });
   }
 
   async function remove(organizationId: string, id: string): Promise<{ message: string; id: string }> {
@@ -227,17 +134,9 @@ export function createCallbackService(deps: AppDeps) {
     const callback = await get(organizationId, id);
     const org = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });
     const now = deps.clock.now();
-    const values = sampleTemplateValues(now, org);
-    if (callback.kind === 'votifier') return votifierTestFrame(deps, callback, values.voter_name, now);
-    const payload = renderJson(JSON.parse(callback.payloadTemplateJson), voteLookup(values));
-    const body = JSON.stringify(payload);
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      ...standardWebhookHeaders(signingSecretsOf(callback, deps.secrets.open, now), `msg_test_${callback.id}`, Math.floor(now.getTime() / 1000), body),
-      ...(callback.authSecretEnc ? { authorization: 'Bearer [auth_secret]' } : {}),
-    };
-    return { url: callback.url ?? '', method: 'POST', headers, payload, sent: false };
+    return callbackKindOf(callback.kind)!.testRender(deps, callback, sampleTemplateValues(now, org), now);
   }
+
 
   /** Callbacks with jobs that failed for good in the last 24 hours (a dashboard's "needs attention"). */
   async function failing(organizationId: string) {
