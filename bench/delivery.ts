@@ -14,7 +14,7 @@
 // bare-relay.ts (bare node:http hook, one better-sqlite3 INSERT with WAL + synchronous=FULL, 200, then the callback
 // forwarded at once with undici over a keep-alive pool of DELIVERY_CONCURRENCY sockets; no retries, no queue), the
 // ceiling of a relay that persists and forwards. Figures are reported beside it, with the ratio ours/baseline.
-// Writes its section of BENCHMARKS.md.
+// Writes its section of BENCHMARKS.md (`delivery`, `delivery-postgresql`; with DELIVERY_THREAD=true, `…-thread`).
 //
 // Options: BENCH_DELIVERY_RATES ("2000,1000,500": votes/s; 2000 is the target's), BENCH_DURATION_S (10),
 // BENCH_WARMUP_S (2), BENCH_DELIVERY_DRAIN_S (30), BENCH_DELIVERY_CONCURRENCY (64), BENCH_BASELINE=0 (skip the
@@ -32,6 +32,8 @@ import { consoleTable, gitCommit, machineDescription, markdownTable, writeSectio
 import { benchDialect, openBenchDatabase } from './lib/database.js';
 
 const DIALECT = benchDialect();
+/** DELIVERY_THREAD=true in this process's environment runs the service's delivery on its own thread. */
+const THREAD = /^(true|1|yes)$/.test(process.env.DELIVERY_THREAD ?? '');
 import {
   ROOT, api, baselineEnabled, createOrg, createTopggProvider, duration, envNumber, machineLoad, ms, percentile, processCpuSeconds, ratio,
   serviceEnv, sortedCopy, startBaseline, startService, thousands,
@@ -388,10 +390,10 @@ async function main(): Promise<number> {
   }
 
   const section = [
-    `## Delivery: callbacks per second and vote → callback latency${DIALECT === 'sqlite' ? '' : ' (PostgreSQL)'}`,
+    `## Delivery: callbacks per second and vote → callback latency${DIALECT === 'sqlite' ? '' : ' (PostgreSQL)'}${THREAD ? ', delivery on its own thread' : ''}`,
     '',
     `Measured by \`bench/delivery.ts\`. For each offered rate, a fresh ${DIALECT === 'sqlite' ? 'SQLite file' : 'PostgreSQL database'} and the service ` + '(`src/main.ts`, `LOG_LEVEL=info`, ' +
-      `deliveries on, \`DELIVERY_CONCURRENCY=${CONCURRENCY}\`, \`ALLOW_PRIVATE_TARGETS=true\`) as a child process, with one business ` +
+      `deliveries on, \`DELIVERY_THREAD=${THREAD}\`, \`DELIVERY_CONCURRENCY=${CONCURRENCY}\`, \`ALLOW_PRIVATE_TARGETS=true\`) as a child process, with one business ` +
       'organization, one provider (header auth) and one callback (default payload template, `timeout_ms` 5000) to a receiver on ' +
       '127.0.0.1 (node:http in a worker thread of the benchmark process, answering 200 at once). A paced open-loop sender posts ' +
       `unique top.gg-style votes at the offered rate for ${DURATION_S} s (after a ${WARMUP_S} s warm-up whose callbacks are waited for). ` +
@@ -428,7 +430,7 @@ async function main(): Promise<number> {
     ...notes.map((n) => `- ${n}`),
     ...failures.map((f) => `- **FAILED**: ${f}`),
   ].join('\n');
-  writeSection(join(ROOT, 'BENCHMARKS.md'), DIALECT === 'sqlite' ? 'delivery' : 'delivery-postgresql', section);
+  writeSection(join(ROOT, 'BENCHMARKS.md'), `${DIALECT === 'sqlite' ? 'delivery' : 'delivery-postgresql'}${THREAD ? '-thread' : ''}`, section);
   console.log(`\nBENCHMARKS.md updated (run took ${duration(totalS)}).`);
   return failures.length > 0 ? 1 : 0;
 }

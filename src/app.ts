@@ -30,6 +30,7 @@ import { Redis } from 'ioredis';
 import { bodyParserError, sendError, sendGraphQLError } from './http/error-response.js';
 import { HOOK_ROUTES, createRestRouter } from '../rest-compat/router.js';
 import { createDeliveryWorker, type DeliveryWorker } from './delivery/worker.js';
+import { deliveryThread } from './delivery/delivery-thread.js';
 import { createAlertScheduler, type AlertScheduler } from './alerts/scheduler.js';
 
 export interface AppOptions {
@@ -156,6 +157,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
   let services: Services | null = null;
   let worker: DeliveryWorker | null = null;
   let scheduler: AlertScheduler | null = null;
+  let stopWakes: (() => void) | null = null;
   let rateLimitRedis: Redis | null = null;
   let ready = false;
 
@@ -196,7 +198,17 @@ export function createApp(config: Config, options: AppOptions = {}) {
     await once(server, 'listening');
     const port = (server.address() as AddressInfo).port;
     deps.config = withListeningPort(config, port);
-    if (config.deliveryEnabled) {
+    if (config.deliveryEnabled && config.deliveryThread) {
+      // The thread is woken after each committed vote, as the in-process worker wakes itself.
+      const thread = deliveryThread(deps.config, logger);
+      worker = thread;
+      thread.start();
+      const events = deps.events.subscribe('voteWritten');
+      void (async () => {
+        for await (const _ of events) thread.wake();
+      })().catch(() => {});
+      stopWakes = () => void events.return?.();
+    } else if (config.deliveryEnabled) {
       worker = createDeliveryWorker(deps, { concurrency: config.deliveryConcurrency, leaseMs: config.deliveryLeaseMs, pollMs: config.deliveryPollMs });
       worker.start();
     }
@@ -224,6 +236,8 @@ export function createApp(config: Config, options: AppOptions = {}) {
       server = null;
     }
     scheduler?.stop();
+    stopWakes?.();
+    stopWakes = null;
     await worker?.stop();
     worker = null;
     services?.ingest.close();

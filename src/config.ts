@@ -48,6 +48,7 @@ const envSchema = z.object({
   HOOK_FAILURE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(120),
   DELIVERY_CONCURRENCY: z.coerce.number().int().min(0).max(1000).default(16),
   DELIVERY_ENABLED: bool.default(true),
+  DELIVERY_THREAD: bool.default(false),
   DELIVERY_LEASE_MS: z.coerce.number().int().min(1_000).default(120_000),
   DELIVERY_POLL_MS: z.coerce.number().int().min(10).default(1_000),
   ALERTS_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
@@ -93,6 +94,8 @@ export interface Config {
   hookFailureLimitPerMinute: number;
   deliveryConcurrency: number;
   deliveryEnabled: boolean;
+  /** Run the delivery worker on its own thread (own database connections) instead of the main one. */
+  deliveryThread: boolean;
   deliveryLeaseMs: number;
   deliveryPollMs: number;
   /** How often scheduled admin alerts are checked; 0 turns the scheduler off in this process. */
@@ -167,6 +170,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     hookFailureLimitPerMinute: e.HOOK_FAILURE_LIMIT_PER_MINUTE,
     deliveryConcurrency: e.DELIVERY_CONCURRENCY,
     deliveryEnabled: e.DELIVERY_ENABLED,
+    deliveryThread: e.DELIVERY_THREAD,
     deliveryLeaseMs: e.DELIVERY_LEASE_MS,
     deliveryPollMs: e.DELIVERY_POLL_MS,
     alertsIntervalMs: e.ALERTS_INTERVAL_MS,

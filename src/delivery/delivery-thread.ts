@@ -1,0 +1,82 @@
+// DELIVERY_THREAD=true: the delivery worker runs on its own thread with its own database connections, so sending
+// never waits behind request parsing and commits on the main thread, and hooks never wait behind sending. The main
+// thread wakes it after each committed vote; it polls for the rest, as in-process.
+//
+// deliveryThread() is the main thread's handle; the rest of this file runs inside the thread.
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { DeliveryWorker } from './worker.js';
+
+type ToThread = 'wake' | 'stop';
+type FromThread = 'started' | 'stopped';
+
+/** The main thread's handle: the same start/stop/wake as the in-process worker. */
+export function deliveryThread(config: Config, logger: Logger): DeliveryWorker {
+  let thread: Worker | null = null;
+  let stopping = false;
+
+  function spawn() {
+    // The thread starts from a JavaScript bootstrap that loads this same module (through tsx while it is TypeScript).
+    const worker = new Worker(new URL('./delivery-thread-boot.mjs', import.meta.url), { workerData: { config, entry: import.meta.url } });
+    worker.on('error', (err) => logger.error({ err }, 'delivery thread failed'));
+    worker.on('exit', (code) => {
+      if (thread === worker) thread = null;
+      if (stopping) return;
+      logger.error({ code }, 'delivery thread exited; starting it again');
+      setTimeout(() => !stopping && !thread && (thread = spawn()), 1_000).unref();
+    });
+    return worker;
+  }
+
+  return {
+    start() {
+      stopping = false;
+      thread ??= spawn();
+    },
+    async stop() {
+      stopping = true;
+      const worker = thread;
+      thread = null;
+      if (!worker) return;
+      const stopped = new Promise<void>((resolve) => {
+        worker.on('message', (m: FromThread) => m === 'stopped' && resolve());
+        worker.once('exit', () => resolve());
+      });
+      worker.postMessage('stop' satisfies ToThread);
+      await Promise.race([stopped, new Promise((r) => setTimeout(r, config.shutdownTimeoutMs))]);
+      await worker.terminate();
+    },
+    wake() {
+      thread?.postMessage('wake' satisfies ToThread);
+    },
+  };
+}
+
+async function runInThread(config: Config) {
+  const [{ openDatabase }, { createDeps }, { createLogger }, { createDeliveryWorker }] = await Promise.all([
+    import('../db/client.js'),
+    import('../app-deps.js'),
+    import('../logger.js'),
+    import('./worker.js'),
+  ]);
+  const logger = createLogger(config.logLevel);
+  const db = await openDatabase(config);
+  const deps = createDeps(config, db, { logger });
+  const worker = createDeliveryWorker(deps, { concurrency: config.deliveryConcurrency, leaseMs: config.deliveryLeaseMs, pollMs: config.deliveryPollMs });
+  worker.start();
+  parentPort!.on('message', async (message: ToThread) => {
+    if (message === 'wake') return worker.wake();
+    await worker.stop();
+    deps.jobs.close();
+    await deps.http.close().catch(() => {});
+    await db.close();
+    parentPort!.postMessage('stopped' satisfies FromThread);
+    parentPort!.close();
+  });
+  parentPort!.postMessage('started' satisfies FromThread);
+}
+
+if (!isMainThread && (workerData as { config?: Config } | null)?.config) {
+  void runInThread((workerData as { config: Config }).config);
+}
