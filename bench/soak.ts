@@ -453,7 +453,9 @@ async function main(): Promise<number> {
     receiverStopped = true;
     for (const r of readers) r.close();
     agent.destroy();
-    await sleep(5_000);
+    // Past node-postgres's idle timeout (10 s): a pooled connection used at the end of the load closes then, with
+    // its idle timer; sampled earlier, each would count as a socket and a timer "left behind".
+    await sleep(12_000);
     await sampleRow('disconnected', loadMinutes + (performance.now() - drainStarted) / 60_000, EMPTY_TRAFFIC);
 
     // ------------------------------------------------------------------ analysis
