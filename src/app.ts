@@ -165,7 +165,10 @@ export function createApp(config: Config, options: AppOptions = {}) {
     const logger = options.logger ?? createLogger(config.logLevel);
     const applied = await applyMigrations(config);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
-    const db = await openDatabase(config, { countQueries: options.countQueries });
+    const db = await openDatabase(config, {
+      countQueries: options.countQueries,
+      writeThread: config.writeThread ? { logger } : undefined,
+    });
     if (config.redisUrl) {
       rateLimitRedis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
       rateLimitRedis.on('error', () => {}); // the feed logs Redis outages; limits fall back to memory meanwhile
@@ -200,7 +203,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
     deps.config = withListeningPort(config, port);
     if (config.deliveryEnabled && config.deliveryThread) {
       // The thread is woken after each committed vote, as the in-process worker wakes itself.
-      const thread = deliveryThread(deps.config, logger);
+      const thread = deliveryThread(deps.config, logger, () => db.writes.connect());
       worker = thread;
       thread.start();
       const events = deps.events.subscribe('voteWritten');

@@ -49,6 +49,7 @@ const envSchema = z.object({
   DELIVERY_CONCURRENCY: z.coerce.number().int().min(0).max(1000).default(16),
   DELIVERY_ENABLED: bool.default(true),
   DELIVERY_THREAD: bool.default(false),
+  WRITE_THREAD: bool.default(true),
   DELIVERY_LEASE_MS: z.coerce.number().int().min(1_000).default(120_000),
   DELIVERY_POLL_MS: z.coerce.number().int().min(10).default(1_000),
   ALERTS_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
@@ -96,6 +97,8 @@ export interface Config {
   deliveryEnabled: boolean;
   /** Run the delivery worker on its own thread (own database connections) instead of the main one. */
   deliveryThread: boolean;
+  /** The hot writes (votes; on SQLite also claims and attempt records) on their own thread, off the request thread. */
+  writeThread: boolean;
   deliveryLeaseMs: number;
   deliveryPollMs: number;
   /** How often scheduled admin alerts are checked; 0 turns the scheduler off in this process. */
@@ -171,6 +174,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     deliveryConcurrency: e.DELIVERY_CONCURRENCY,
     deliveryEnabled: e.DELIVERY_ENABLED,
     deliveryThread: e.DELIVERY_THREAD,
+    writeThread: e.WRITE_THREAD,
     deliveryLeaseMs: e.DELIVERY_LEASE_MS,
     deliveryPollMs: e.DELIVERY_POLL_MS,
     alertsIntervalMs: e.ALERTS_INTERVAL_MS,

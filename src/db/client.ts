@@ -1,12 +1,16 @@
 // Opens the Prisma client for the configured database (embedded SQLite or PostgreSQL) with the pragmas we rely on.
 import { mkdirSync } from 'node:fs';
-import pg from 'pg';
-import Sqlite from 'better-sqlite3';
+import type pg from 'pg';
+import type Sqlite from 'better-sqlite3';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient as SqliteClient } from '../generated/sqlite/client.js';
 import { PrismaClient as PostgresClient } from '../generated/postgresql/client.js';
 import type { Config, Dialect } from '../config.js';
+import { pgHotWrites, sqliteHotWrites, type HotWrites, type SqliteHotWrites, type WriteThreadOption } from './hot-writes.js';
+import { openPgPool, openSqliteConnection, sqlitePathFromUrl } from './connections.js';
+
+export { sqlitePathFromUrl };
 
 /** Typed against the SQLite client; the PostgreSQL client behaves the same at runtime (one model). */
 export type Db = SqliteClient;
@@ -19,11 +23,12 @@ export interface Database {
   pool: pg.Pool | null;
   /** SQLite only: path of the database file. */
   sqlitePath: string | null;
-  /**
-   * SQLite only: a synchronous better-sqlite3 connection for the hot write paths (votes, delivery attempts). Its
-   * transactions never span event-loop turns, so they never hold the write lock while other work waits.
-   */
-  sqliteWriter: Sqlite.Database | null;
+  /** SQLite only: a synchronous better-sqlite3 connection on this thread for the hook path's reads. */
+  sqlite: Sqlite.Database | null;
+  /** The hot writes (hot-writes.ts): on the write thread for the service, on this thread for one-shot commands. */
+  writes: HotWrites;
+  /** The same, with SQLite's job-queue writes; null on PostgreSQL. */
+  sqliteWrites: SqliteHotWrites | null;
   ping(): Promise<void>;
   close(): Promise<void>;
   /** Statements Prisma sent so far (only with `countQueries`; tests bound N+1 with it). */
@@ -39,14 +44,17 @@ function withQueryLog(countQueries: boolean | undefined) {
   return { log: log as never, attach: attach as (client: unknown) => void, count: () => count };
 }
 
-export function sqlitePathFromUrl(url: string): string {
-  return url.slice('file:'.length).split('?')[0];
+export interface OpenOptions {
+  poolSize?: number;
+  countQueries?: boolean;
+  /**
+   * Run the hot writes on the write thread (the service), spawned here or, given `port`, another thread's (the
+   * delivery thread writes through the main thread's). Without it they run on the caller's thread.
+   */
+  writeThread?: WriteThreadOption;
 }
 
-export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dialect' | 'dataDir'>,
-  options: { poolSize?: number; countQueries?: boolean } = {},
-): Promise<Database> {
+export async function openDatabase(config: Config, options: OpenOptions = {}): Promise<Database> {
   const queries = withQueryLog(options.countQueries);
   if (config.dialect === 'sqlite') {
     const path = sqlitePathFromUrl(config.databaseUrl);
@@ -61,31 +69,30 @@ export async function openDatabase(
     await prisma.$queryRawUnsafe('PRAGMA foreign_keys = ON');
     await prisma.$queryRawUnsafe('PRAGMA busy_timeout = 15000');
     // timeout 0: never block the event loop waiting for a lock another connection holds; callers retry later.
-    const writer = new Sqlite(path, { timeout: 0 });
-    writer.pragma('journal_mode = WAL');
-    writer.pragma('synchronous = FULL');
-    writer.pragma('foreign_keys = ON');
+    const sqlite = openSqliteConnection(path, 0);
+    const writes = sqliteHotWrites(config, sqlite, options.writeThread);
     return {
       prisma,
       dialect: 'sqlite',
       pool: null,
       sqlitePath: path,
-      sqliteWriter: writer,
+      sqlite,
+      writes,
+      sqliteWrites: writes,
       ping: async () => {
+        if (!writes.alive()) throw Object.assign(new Error('The write thread stopped'), { code: 'WRITE_THREAD_GONE' });
         await prisma.$queryRawUnsafe('SELECT 1');
       },
       close: async () => {
-        writer.close();
+        await writes.close();
+        if (sqlite.open) sqlite.close();
         await prisma.$disconnect();
       },
       queryCount: queries.count,
     };
   }
-  // keepAlive finds connections a network cut left half-open; a server that does not answer a connection attempt
-  // within 10 s is reported as unavailable (503) instead of holding the request.
-  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: options.poolSize ?? 10, keepAlive: true, connectionTimeoutMillis: 10_000 });
-  // An idle client that loses its server must not crash the process; the next query reconnects.
-  pool.on('error', () => {});
+  const pool = openPgPool(config, options.poolSize ?? 10);
+  const writes = pgHotWrites(config, pool, options.writeThread);
   const prisma = new PostgresClient({ adapter: new PrismaPg(pool), log: queries.log }) as unknown as Db;
   queries.attach(prisma);
   return {
@@ -93,11 +100,15 @@ export async function openDatabase(
     dialect: 'postgresql',
     pool,
     sqlitePath: null,
-    sqliteWriter: null,
+    sqlite: null,
+    writes,
+    sqliteWrites: null,
     ping: async () => {
+      if (!writes.alive()) throw Object.assign(new Error('The write thread stopped'), { code: 'WRITE_THREAD_GONE' });
       await prisma.$queryRawUnsafe('SELECT 1');
     },
     close: async () => {
+      await writes.close();
       await prisma.$disconnect();
       await pool.end().catch(() => {});
     },

@@ -3,7 +3,7 @@
 // thread wakes it after each committed vote; it polls for the rest, as in-process.
 //
 // deliveryThread() is the main thread's handle; the rest of this file runs inside the thread.
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { Worker, isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { DeliveryWorker } from './worker.js';
@@ -12,13 +12,21 @@ type ToThread = 'wake' | 'stop';
 type FromThread = 'started' | 'stopped';
 
 /** The main thread's handle: the same start/stop/wake as the in-process worker. */
-export function deliveryThread(config: Config, logger: Logger): DeliveryWorker {
+/**
+ * `writePort` gives each start of the thread a port to the SQLite write thread (its claims and attempt records go
+ * through the same write connection as the votes); null elsewhere (PostgreSQL, or SQLite writes on this thread).
+ */
+export function deliveryThread(config: Config, logger: Logger, writePort: () => MessagePort | null = () => null): DeliveryWorker {
   let thread: Worker | null = null;
   let stopping = false;
 
   function spawn() {
     // The thread starts from a JavaScript bootstrap that loads this same module (through tsx while it is TypeScript).
-    const worker = new Worker(new URL('./delivery-thread-boot.mjs', import.meta.url), { workerData: { config, entry: import.meta.url } });
+    const port = writePort();
+    const worker = new Worker(new URL('../thread-boot.mjs', import.meta.url), {
+      workerData: { config, entry: import.meta.url, writePort: port },
+      transferList: port ? [port] : [],
+    });
     worker.on('error', (err) => logger.error({ err }, 'delivery thread failed'));
     worker.on('exit', (code) => {
       if (thread === worker) thread = null;
@@ -53,7 +61,7 @@ export function deliveryThread(config: Config, logger: Logger): DeliveryWorker {
   };
 }
 
-async function runInThread(config: Config) {
+async function runInThread(config: Config, writePort: MessagePort | null) {
   const [{ openDatabase }, { createDeps }, { createLogger }, { createDeliveryWorker }] = await Promise.all([
     import('../db/client.js'),
     import('../app-deps.js'),
@@ -61,7 +69,7 @@ async function runInThread(config: Config) {
     import('./worker.js'),
   ]);
   const logger = createLogger(config.logLevel);
-  const db = await openDatabase(config);
+  const db = await openDatabase(config, writePort ? { writeThread: { logger, port: writePort } } : {});
   const deps = createDeps(config, db, { logger });
   const worker = createDeliveryWorker(deps, { concurrency: config.deliveryConcurrency, leaseMs: config.deliveryLeaseMs, pollMs: config.deliveryPollMs });
   worker.start();
@@ -77,6 +85,5 @@ async function runInThread(config: Config) {
   parentPort!.postMessage('started' satisfies FromThread);
 }
 
-if (!isMainThread && (workerData as { config?: Config } | null)?.config) {
-  void runInThread((workerData as { config: Config }).config);
-}
+const data = isMainThread ? null : (workerData as { config?: Config; writePort?: MessagePort | null } | null);
+if (data?.config) void runInThread(data.config, data.writePort ?? null);

@@ -167,10 +167,10 @@ describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () =>
 
     beforeAll(async () => {
       const { db } = app.deps;
-      if (db.sqliteWriter) {
-        db.sqliteWriter.exec(`CREATE TABLE IF NOT EXISTS "${table}" (id TEXT PRIMARY KEY)`);
-        const insert = db.sqliteWriter.prepare(`INSERT INTO "${table}" (id) VALUES (?)`);
-        writer = createSqliteBatchWriter<string, number>({ db: db.sqliteWriter, write: (ids) => (writes++, ids.map((id) => insert.run(id).changes)) });
+      if (db.sqlite) {
+        db.sqlite.exec(`CREATE TABLE IF NOT EXISTS "${table}" (id TEXT PRIMARY KEY)`);
+        const insert = db.sqlite.prepare(`INSERT INTO "${table}" (id) VALUES (?)`);
+        writer = createSqliteBatchWriter<string, number>({ db: db.sqlite, write: (ids) => (writes++, ids.map((id) => insert.run(id).changes)) });
       } else {
         await db.pool!.query(`CREATE TABLE IF NOT EXISTS "${table}" (id TEXT PRIMARY KEY)`);
         writer = createPostgresBatchWriter<string, number>({

@@ -18,16 +18,23 @@ export interface PostgresBatchWriterOptions<I, O> {
   maxBatch: number;
   /** Batches written at once; each holds one pooled connection while it runs. */
   maxInFlight: number;
-  /** Statements run right after BEGIN, in the same round trip (e.g. SET LOCAL …). */
-  begin?: string;
+  /**
+   * Statements run right after BEGIN, in the same round trip (e.g. SET LOCAL …, a batch's locks). Simple query
+   * protocol, no parameters: only literals the caller made safe (numbers).
+   */
+  begin?: string | ((items: I[]) => string);
 }
 
 export function createPostgresBatchWriter<I, O>(options: PostgresBatchWriterOptions<I, O>): BatchWriter<I, O> {
   const { pool, maxBatch, maxInFlight } = options;
-  const begin = options.begin ? `BEGIN; ${options.begin}` : 'BEGIN';
+  const beginOf = (items: I[]) => {
+    const extra = typeof options.begin === 'function' ? options.begin(items) : options.begin;
+    return extra ? `BEGIN; ${extra}` : 'BEGIN';
+  };
   const queue: Queued<I, O>[] = [];
   let inFlight = 0;
   let closed = false;
+  let pumpScheduled = false;
 
   /** One transaction; retried on deadlock or serialization failure, which change nothing. */
   async function commit(items: I[]): Promise<O[]> {
@@ -41,7 +48,7 @@ export function createPostgresBatchWriter<I, O>(options: PostgresBatchWriterOpti
       const query: Query = (config) => client.query({ ...config, query_timeout: STATEMENT_TIMEOUT_MS } as pg.QueryConfig);
       let broken = false;
       try {
-        await query({ text: begin });
+        await query({ text: beginOf(items) });
         const results = await options.write(query, items);
         await query({ text: 'COMMIT' });
         return results;
@@ -95,8 +102,15 @@ export function createPostgresBatchWriter<I, O>(options: PostgresBatchWriterOpti
       if (closed) return Promise.reject(new Error('the writer is closed'));
       return new Promise<O>((resolve, reject) => {
         queue.push({ item, resolve, reject });
-        // Joins the next batch: under load, many items arrive while a batch is being written.
-        pump();
+        // Joins the next batch: items submitted together start one batch, and under load many more arrive while a
+        // batch is being written.
+        if (!pumpScheduled) {
+          pumpScheduled = true;
+          queueMicrotask(() => {
+            pumpScheduled = false;
+            pump();
+          });
+        }
       });
     },
     close() {

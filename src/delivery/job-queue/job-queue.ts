@@ -87,7 +87,7 @@ export interface JobQueue {
 export type AnyJobQueue = SqliteJobQueue | PostgresJobQueue;
 
 export function createJobQueue(db: Database, config: Config): AnyJobQueue {
-  return db.sqliteWriter ? createSqliteJobQueue(db, db.sqliteWriter, config.writeBatchMax) : createPostgresJobQueue(db, db.pool!, config.writeBatchMax);
+  return db.sqliteWrites ? createSqliteJobQueue(db, db.sqliteWrites) : createPostgresJobQueue(db, db.pool!, config.writeBatchMax);
 }
 
 const IN_FLIGHT = new Set(['pending', 'retrying', 'running']);

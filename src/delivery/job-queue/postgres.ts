@@ -20,8 +20,6 @@ import { CLAIM_COLUMNS, candidates } from './claim-sql.js';
 
 export interface PostgresJobQueue extends JobQueue {
   readonly dialect: 'postgresql';
-  /** Inserts a vote batch's jobs inside the transaction the vote store's batch writer holds. */
-  insertInTransaction(query: Query, jobs: NewJob[]): Promise<void>;
 }
 
 const CLAIM = `
@@ -53,14 +51,35 @@ const RENEW = {
   text: `UPDATE "DeliveryJob" SET "lockedUntil" = $1::timestamp(3) WHERE id = $2 AND "lockedBy" = $3 AND status = 'running' AND "lockedUntil" > $4::timestamp(3)`,
 };
 
-const INSERT_JOBS = {
-  name: 'vr_vote_jobs',
-  text: `INSERT INTO "DeliveryJob" (id, "organizationId", "voteId", "callbackId", kind, status, priority, attempts, "maxAttempts", "runAt",
+/**
+ * A vote batch's jobs as one part (a CTE) of the vote store's single write statement, inside the transaction its
+ * batch writer holds: the SQL with parameters from $first, and their values.
+ */
+export const jobInsert = (first: number, jobs: NewJob[]) => ({ sql: jobInsertSql(first), values: jobInsertValues(jobs) });
+
+/** Inserts jobs from ten arrays starting at parameter $first (jobInsertValues gives them). */
+const jobInsertSql = (first: number) => {
+  const $ = (n: number) => `$${first + n}`;
+  return `INSERT INTO "DeliveryJob" (id, "organizationId", "voteId", "callbackId", kind, status, priority, attempts, "maxAttempts", "runAt",
            "uniqueKey", "payloadJson", "createdAt", "updatedAt")
          SELECT id, o, v, c, kind, 'pending', pr, 0, ma, r, u, pj, r, r
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::timestamp(3)[], $9::text[], $10::text[])
-           AS j(id, o, v, c, kind, pr, ma, r, u, pj)`,
+         FROM unnest(${$(0)}::text[], ${$(1)}::text[], ${$(2)}::text[], ${$(3)}::text[], ${$(4)}::text[], ${$(5)}::int[], ${$(6)}::int[],
+                     ${$(7)}::timestamp(3)[], ${$(8)}::text[], ${$(9)}::text[])
+           AS j(id, o, v, c, kind, pr, ma, r, u, pj)`;
 };
+
+const jobInsertValues = (jobs: NewJob[]): unknown[] => [
+  jobs.map(() => randomUUID()),
+  jobs.map((j) => j.organizationId),
+  jobs.map((j) => j.voteId),
+  jobs.map((j) => j.callbackId),
+  jobs.map((j) => j.kind),
+  jobs.map((j) => j.priority),
+  jobs.map((j) => j.maxAttempts),
+  jobs.map((j) => j.runAt.toISOString()),
+  jobs.map((j) => j.uniqueKey ?? null),
+  jobs.map((j) => j.payloadJson ?? null),
+];
 
 const FINISH_SQL = {
   // Each job's next state, only where this worker still holds it; its attempt record with it. Rows in id order.
@@ -175,24 +194,6 @@ export function createPostgresJobQueue(db: Database, pool: pg.Pool, maxBatch: nu
     finish: (job, workerId, now, attempt, resolution, errorText) => finishes.submit({ job, workerId, now, attempt, resolution, errorText }),
     requeueFailed: (voteId, now, budget) => requeueFailedWithPrisma(db, voteId, now, budget),
     enqueue: (tx, jobs) => enqueueWithPrisma(tx, jobs),
-    async insertInTransaction(query, jobs) {
-      if (jobs.length === 0) return;
-      await query({
-        ...INSERT_JOBS,
-        values: [
-          jobs.map(() => randomUUID()),
-          jobs.map((j) => j.organizationId),
-          jobs.map((j) => j.voteId),
-          jobs.map((j) => j.callbackId),
-          jobs.map((j) => j.kind),
-          jobs.map((j) => j.priority),
-          jobs.map((j) => j.maxAttempts),
-          jobs.map((j) => j.runAt.toISOString()),
-          jobs.map((j) => j.uniqueKey ?? null),
-          jobs.map((j) => j.payloadJson ?? null),
-        ],
-      });
-    },
     close: () => finishes.close(),
   };
 }

@@ -112,7 +112,7 @@ const rateLimited = (outcome: Extract<LimitOutcome, { allowed: false }>, message
 export function createIngestService(deps: AppDeps) {
   let store: VoteStore | null = null;
   const voteStore = () =>
-    (store ??= deps.jobs.dialect === 'sqlite' ? createSqliteVoteStore(deps, deps.db.sqliteWriter!, deps.jobs) : createPgVoteStore(deps, deps.db.pool!, deps.jobs));
+    (store ??= deps.jobs.dialect === 'sqlite' ? createSqliteVoteStore(deps.db.sqlite!, deps.db.sqliteWrites!) : createPgVoteStore(deps.config, deps.db.pool!, deps.db.writes));
 
   const { limits } = deps;
 

@@ -1,20 +1,23 @@
 // The PostgreSQL hook path: plain SQL on the pool Prisma also uses (named, prepared statements) and group commit.
-// Votes that arrive while earlier batches are being written join the next batch; a batch is one transaction of a
-// fixed number of statements whatever its size (locks, duplicates, organization facts, votes, jobs, two rollups),
-// and each caller's promise resolves only after its batch committed. Several instances may write at once:
+// Votes that arrive while earlier batches are being written join the next batch; a batch is one transaction of four
+// round trips whatever its size (BEGIN with the batch's locks; one read of duplicates and organization facts; one
+// statement writing votes, jobs and both rollups; COMMIT), and each caller's promise resolves only after its batch
+// committed. Several instances may write at once:
 //   - two identical deliveries racing (even on two instances) serialize on a transaction-scoped advisory lock per
 //     (provider, dedup key) and (provider, idempotency key), so the second one finds the first;
-//   - every batch takes its locks in one global order (advisory locks by hash, then voter rows, then provider rows,
-//     each sorted), so batches never deadlock each other; a deadlock with other work is retried.
-import { randomUUID } from 'node:crypto';
+//   - every batch takes its locks in one global order (advisory locks by key hash, then voter rows, then provider
+//     rows, each sorted), so batches never deadlock each other; a deadlock with other work is retried.
+import { createHash, randomUUID } from 'node:crypto';
 import DataLoader from 'dataloader';
 import type pg from 'pg';
-import type { AppDeps } from '../../app-deps.js';
+import type { Config } from '../../config.js';
+import type { BatchWriter } from '../../db/batch-writer/batch-writer.js';
 import { createPostgresBatchWriter, type Query } from '../../db/batch-writer/postgres.js';
+import type { HotWrites } from '../../db/hot-writes.js';
+import { jobInsert } from '../../delivery/job-queue/postgres.js';
 import type { NewJob } from '../../delivery/job-queue/job-queue.js';
 import { spellingWins, spellingWinsSql, voterKeyOf } from './voter-name.js';
 import { initialStatuses, planJobs } from '../../delivery/job-plan.js';
-import type { PostgresJobQueue } from '../../delivery/job-queue/postgres.js';
 import { utcDay } from '../../time.js';
 import {
   DUPLICATE_WINDOW_MS,
@@ -52,65 +55,59 @@ const SQL = {
            JOIN "Organization" AS o ON o.slug = k.slug
            LEFT JOIN "Provider" AS p ON p."organizationId" = o.id AND p.key = k.key`,
   },
-  // Sorted by lock id: every batch (on every instance) takes its advisory locks in the same order.
-  lock: {
-    name: 'vr_vote_lock',
-    text: `SELECT count(pg_advisory_xact_lock(h)) FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest($1::text[]) AS k ORDER BY 1) AS s`,
-  },
-  // For each vote (by position), the earlier votes of the same provider and delivery within its window (usually
-  // none); the earliest is picked in code. Written so that only the index made for this check fits: equality on
-  // both of its leading columns, and a time bound no index can take. Young statistics (autovacuum analyzed the
-  // table while it was small) otherwise make ("providerId", "receivedAt") look as cheap, and prepared statements
-  // keep that plan, which filters the whole window for every vote once the table has grown.
-  // The idempotency half looks the same up in its own index ($4: the vote's idempotency key, or null).
-  duplicates: {
-    text: `SELECT k.i::int AS i, v."publicId", (extract(epoch FROM v."receivedAt") * 1000)::float8 AS at
+  // One read after the locks: for each vote (by position, kind 'd'), the earlier votes of the same provider and
+  // delivery within its window (usually none; the earliest is picked in code), and per (organization, month) of the
+  // batch (kind 'f') the votes counted so far this month, the enabled callbacks and whether plugins poll.
+  // The duplicate halves are written so that only the index made for each fits: equality on both of its leading
+  // columns, and a time bound no index can take. Young statistics (autovacuum analyzed the table while it was small)
+  // otherwise make ("providerId", "receivedAt") look as cheap, and a prepared statement would keep that plan, which
+  // filters the whole window for every vote once the table has grown: so this statement is not prepared.
+  reads: {
+    text: `SELECT 'd' AS t, k.i::int AS i, v."publicId", (extract(epoch FROM v."receivedAt") * 1000)::float8 AS at,
+             NULL::text AS "organizationId", NULL::text AS "from", NULL::int AS used, NULL::json AS callbacks, NULL::boolean AS pull
            FROM unnest($1::text[], $2::text[], $3::timestamp(3)[], $4::text[]) WITH ORDINALITY AS k(p, d, since, idem, i)
            JOIN "Vote" AS v ON v."providerId" = k.p AND v."dedupKey" = k.d
            WHERE v."receivedAt" + interval '0' >= k.since
            UNION ALL
-           SELECT k.i::int AS i, v."publicId", (extract(epoch FROM v."receivedAt") * 1000)::float8 AS at
+           SELECT 'd', k.i::int, v."publicId", (extract(epoch FROM v."receivedAt") * 1000)::float8, NULL, NULL, NULL, NULL, NULL
            FROM unnest($1::text[], $2::text[], $3::timestamp(3)[], $4::text[]) WITH ORDINALITY AS k(p, d, since, idem, i)
            JOIN "Vote" AS v ON v."providerId" = k.p AND v."idempotencyKey" = k.idem
-           WHERE k.idem IS NOT NULL AND v."receivedAt" + interval '0' >= k.since`,
-  },
-  // Per (organization, month): votes counted so far this month, the enabled callbacks, whether plugins poll.
-  orgFacts: {
-    name: 'vr_vote_org_facts',
-    text: `SELECT k.o AS "organizationId", k.f AS "from",
-             (SELECT COALESCE(SUM(count), 0)::int FROM "ProviderDailyCount" WHERE "organizationId" = k.o AND day >= k.f AND day <= k.t) AS used,
+           WHERE k.idem IS NOT NULL AND v."receivedAt" + interval '0' >= k.since
+           UNION ALL
+           SELECT 'f', NULL, NULL, NULL, k.o, k.f,
+             (SELECT COALESCE(SUM(count), 0)::int FROM "ProviderDailyCount" WHERE "organizationId" = k.o AND day >= k.f AND day <= k.t),
              COALESCE((SELECT json_agg(json_build_object('id', c.id, 'priority', c.priority) ORDER BY c.priority, c."createdAt")
-                       FROM "Callback" AS c WHERE c."organizationId" = k.o AND c.enabled), '[]'::json) AS callbacks,
-             EXISTS (SELECT 1 FROM "PluginToken" WHERE "organizationId" = k.o AND "revokedAt" IS NULL) AS pull
-           FROM unnest($1::text[], $2::text[], $3::text[]) AS k(o, f, t)`,
+                       FROM "Callback" AS c WHERE c."organizationId" = k.o AND c.enabled), '[]'::json),
+             EXISTS (SELECT 1 FROM "PluginToken" WHERE "organizationId" = k.o AND "revokedAt" IS NULL)
+           FROM unnest($5::text[], $6::text[], $7::text[]) AS k(o, f, t)`,
   },
-  insertVotes: {
-    name: 'vr_vote_insert',
-    text: `INSERT INTO "Vote" (id, "publicId", "organizationId", "providerId", "voterName", "voterKey", "receivedAt", "rawPayload", "dedupKey",
-             "overLimit", "chatStatus", "callbackStatus", "callbackAttempts", "idempotencyKey")
-           SELECT id, 'vt_' || id, o, p, n, k, r, raw, d, ol, cs, cbs, 0, idem
-           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamp(3)[], $7::text[], $8::text[], $9::boolean[],
-                       $10::text[], $11::text[], $12::text[]) AS v(id, o, p, n, k, r, raw, d, ol, cs, cbs, idem)`,
-  },
-  // One row per (provider, voter, day) of the batch, in key order; the later vote decides lastVoteAt and the spelling.
-  bumpVoterDays: {
-    name: 'vr_vote_voter_days',
-    text: `INSERT INTO "VoterDailyCount" AS t ("organizationId", "providerId", "voterKey", day, "voterName", count, "lastVoteAt")
-           SELECT o, p, k, d, n, c, l FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::timestamp(3)[])
-             AS u(o, p, k, d, n, c, l)
-           ORDER BY p, k, d
-           ON CONFLICT ("providerId", "voterKey", day) DO UPDATE SET count = t.count + excluded.count,
-             "voterName" = ${spellingWinsSql('t')},
-             "lastVoteAt" = GREATEST(t."lastVoteAt", excluded."lastVoteAt")`,
-  },
-  // Last: every vote of a provider on a day updates this one row, so it stays locked for the shortest time.
-  bumpProviderDays: {
-    name: 'vr_vote_provider_days',
-    text: `INSERT INTO "ProviderDailyCount" AS t ("organizationId", "providerId", day, count)
-           SELECT o, p, d, c FROM unnest($1::text[], $2::text[], $3::text[], $4::int[]) AS u(o, p, d, c)
+  // One statement writes the batch: its votes, their jobs (the job queue's part, parameters from $20), one row per
+  // (provider, voter, day) in key order (the later vote decides lastVoteAt and the spelling), and last one row per
+  // (provider, day), which every vote of a provider on a day updates.
+  write: (jobs: string) => ({
+    name: 'vr_vote_write',
+    text: `WITH votes AS (
+             INSERT INTO "Vote" (id, "publicId", "organizationId", "providerId", "voterName", "voterKey", "receivedAt", "rawPayload", "dedupKey",
+               "overLimit", "chatStatus", "callbackStatus", "callbackAttempts", "idempotencyKey")
+             SELECT id, 'vt_' || id, o, p, n, k, r, raw, d, ol, cs, cbs, 0, idem
+             FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamp(3)[], $7::text[], $8::text[], $9::boolean[],
+                         $10::text[], $11::text[], $12::text[]) AS v(id, o, p, n, k, r, raw, d, ol, cs, cbs, idem)
+           ),
+           jobs AS (${jobs}),
+           voter_days AS (
+             INSERT INTO "VoterDailyCount" AS t ("organizationId", "providerId", "voterKey", day, "voterName", count, "lastVoteAt")
+             SELECT o, p, k, d, n, c, l FROM unnest($13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::int[], $19::timestamp(3)[])
+               AS u(o, p, k, d, n, c, l)
+             ORDER BY p, k, d
+             ON CONFLICT ("providerId", "voterKey", day) DO UPDATE SET count = t.count + excluded.count,
+               "voterName" = ${spellingWinsSql('t')},
+               "lastVoteAt" = GREATEST(t."lastVoteAt", excluded."lastVoteAt")
+           )
+           INSERT INTO "ProviderDailyCount" AS t ("organizationId", "providerId", day, count)
+           SELECT o, p, d, c FROM unnest($30::text[], $31::text[], $32::text[], $33::int[]) AS u(o, p, d, c)
            ORDER BY p, d
            ON CONFLICT ("providerId", day) DO UPDATE SET count = t.count + excluded.count`,
-  },
+  }),
 } as const;
 
 /** `timestamp(3)` columns hold UTC; an ISO string's offset is ignored on the cast, so this stores the UTC time. */
@@ -119,27 +116,56 @@ const ts = (at: Date) => at.toISOString();
 /** The keys that make another delivery the same vote. */
 const keysOf = (vote: NewVote) => (vote.idempotencyKey ? [vote.dedupKey, vote.idempotencyKey] : [vote.dedupKey]);
 
+/**
+ * The batch's advisory locks, one per (provider, delivery key), taken in ascending order (every batch, on every
+ * instance, in the same order); sent with BEGIN. The lock ids are 64-bit integers from a hash, written as literals.
+ */
+function lockStatement(batch: NewVote[]): string {
+  const ids = new Set<bigint>();
+  for (const vote of batch) {
+    for (const key of keysOf(vote)) ids.add(createHash('sha256').update(`${vote.provider.id}:${key}`).digest().readBigInt64BE(0));
+  }
+  const sorted = [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return `SELECT count(pg_advisory_xact_lock(h)) FROM (SELECT h FROM (VALUES ${sorted.map((id) => `(${id}::bigint)`).join(', ')}) AS v(h) ORDER BY h) AS s`;
+}
+
 function byKey<T>(rows: Map<string, T>): T[] {
   return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
 }
 
-export function createPgVoteStore(deps: AppDeps, pool: pg.Pool, queue: PostgresJobQueue): VoteStore {
-
+/**
+ * The vote write: a batch writer on `pool` (the write thread's own pool in the service, the shared one in one-shot
+ * commands; src/db/hot-writes.ts).
+ */
+export function createPgVoteWrite(config: Config, pool: pg.Pool): BatchWriter<NewVote, StoredVote> {
   async function writeBatch(query: Query, batch: NewVote[]): Promise<StoredVote[]> {
     const results: (StoredVote | null)[] = batch.map(() => null);
-    await query({ ...SQL.lock, values: [batch.flatMap((v) => keysOf(v).map((key) => `${v.provider.id}:${key}`))] });
-
-    const dups = await query<{ i: number; publicId: string; at: number }>({
-      ...SQL.duplicates,
+    const factKeys = new Map<string, { o: string; f: string; t: string }>();
+    for (const vote of batch) {
+      const month = monthRange(vote.receivedAt);
+      factKeys.set(`${vote.org.id}|${month.from}`, { o: vote.org.id, f: month.from, t: month.to });
+    }
+    const keys = [...factKeys.values()];
+    type ReadRow = { t: 'd' | 'f'; i: number; publicId: string; at: number; organizationId: string; from: string; used: number; callbacks: { id: string; priority: number }[]; pull: boolean };
+    const read = await query<ReadRow>({
+      ...SQL.reads,
       values: [
         batch.map((v) => v.provider.id),
         batch.map((v) => v.dedupKey),
         batch.map((v) => ts(new Date(v.receivedAt.getTime() - DUPLICATE_WINDOW_MS))),
         batch.map((v) => v.idempotencyKey),
+        keys.map((k) => k.o),
+        keys.map((k) => k.f),
+        keys.map((k) => k.t),
       ],
     });
     const earliest = new Map<number, { publicId: string; at: number }>();
-    for (const row of dups.rows) {
+    const facts = new Map<string, { used: number; callbacks: { id: string; priority: number }[]; pull: boolean }>();
+    for (const row of read.rows) {
+      if (row.t === 'f') {
+        facts.set(`${row.organizationId}|${row.from}`, { used: row.used, callbacks: row.callbacks, pull: row.pull });
+        continue;
+      }
       const seen = earliest.get(row.i);
       if (!seen || row.at < seen.at) earliest.set(row.i, row);
     }
@@ -155,21 +181,6 @@ export function createPgVoteStore(deps: AppDeps, pool: pg.Pool, queue: PostgresJ
       fresh.push(i);
     });
 
-    const factKeys = new Map<string, { o: string; f: string; t: string }>();
-    for (const i of fresh) {
-      const month = monthRange(batch[i].receivedAt);
-      factKeys.set(`${batch[i].org.id}|${month.from}`, { o: batch[i].org.id, f: month.from, t: month.to });
-    }
-    const facts = new Map<string, { used: number; callbacks: { id: string; priority: number }[]; pull: boolean }>();
-    if (factKeys.size > 0) {
-      const keys = [...factKeys.values()];
-      const rows = await query<{ organizationId: string; from: string; used: number; callbacks: { id: string; priority: number }[]; pull: boolean }>({
-        ...SQL.orgFacts,
-        values: [keys.map((k) => k.o), keys.map((k) => k.f), keys.map((k) => k.t)],
-      });
-      for (const row of rows.rows) facts.set(`${row.organizationId}|${row.from}`, { used: row.used, callbacks: row.callbacks, pull: row.pull });
-    }
-
     const votes = { id: [] as string[], o: [] as string[], p: [] as string[], n: [] as string[], k: [] as string[], r: [] as string[], raw: [] as string[], d: [] as string[], ol: [] as boolean[], cs: [] as string[], cbs: [] as string[], idem: [] as (string | null)[] };
     const jobs: NewJob[] = [];
     const voterDays = new Map<string, { o: string; p: string; k: string; d: string; n: string; c: number; l: string; at: number }>();
@@ -179,7 +190,7 @@ export function createPgVoteStore(deps: AppDeps, pool: pg.Pool, queue: PostgresJ
       const { org, provider, voterName, receivedAt } = batch[i];
       const fact = facts.get(`${org.id}|${monthRange(receivedAt).from}`)!;
       const overLimit = fact.used >= monthlyLimit(org);
-      const planned = planJobs(deps.config, org, overLimit ? [] : fact.callbacks, overLimit, !overLimit && fact.pull);
+      const planned = planJobs(config, org, overLimit ? [] : fact.callbacks, overLimit, !overLimit && fact.pull);
       fact.used += 1;
 
       const id = randomUUID();
@@ -221,22 +232,35 @@ export function createPgVoteStore(deps: AppDeps, pool: pg.Pool, queue: PostgresJ
     });
 
     if (votes.id.length > 0) {
-      await query({ ...SQL.insertVotes, values: [votes.id, votes.o, votes.p, votes.n, votes.k, votes.r, votes.raw, votes.d, votes.ol, votes.cs, votes.cbs, votes.idem] });
-      await queue.insertInTransaction(query, jobs);
       const voterRows = byKey(voterDays);
-      await query({
-        ...SQL.bumpVoterDays,
-        values: [voterRows.map((r) => r.o), voterRows.map((r) => r.p), voterRows.map((r) => r.k), voterRows.map((r) => r.d), voterRows.map((r) => r.n), voterRows.map((r) => r.c), voterRows.map((r) => r.l)],
-      });
       const providerRows = byKey(providerDays);
-      await query({ ...SQL.bumpProviderDays, values: [providerRows.map((r) => r.o), providerRows.map((r) => r.p), providerRows.map((r) => r.d), providerRows.map((r) => r.c)] });
+      const jobPart = jobInsert(20, jobs);
+      await query({
+        ...SQL.write(jobPart.sql),
+        values: [
+          votes.id, votes.o, votes.p, votes.n, votes.k, votes.r, votes.raw, votes.d, votes.ol, votes.cs, votes.cbs, votes.idem,
+          voterRows.map((r) => r.o), voterRows.map((r) => r.p), voterRows.map((r) => r.k), voterRows.map((r) => r.d), voterRows.map((r) => r.n), voterRows.map((r) => r.c), voterRows.map((r) => r.l),
+          ...jobPart.values,
+          providerRows.map((r) => r.o), providerRows.map((r) => r.p), providerRows.map((r) => r.d), providerRows.map((r) => r.c),
+        ],
+      });
     }
     return results as StoredVote[];
   }
 
   // A new table's first statistics (autovacuum analyzes it after ~50 rows) make a sequential scan look cheap, and
   // prepared statements keep such a plan while the table grows.
-  const writer = createPostgresBatchWriter<NewVote, StoredVote>({ pool, write: writeBatch, maxBatch: deps.config.writeBatchMax, maxInFlight: MAX_IN_FLIGHT, begin: 'SET LOCAL enable_seqscan = off' });
+  return createPostgresBatchWriter<NewVote, StoredVote>({
+    pool,
+    write: writeBatch,
+    maxBatch: config.writeBatchMax,
+    maxInFlight: MAX_IN_FLIGHT,
+    begin: (batch) => `SET LOCAL enable_seqscan = off; ${lockStatement(batch)}`,
+  });
+}
+
+/** The PostgreSQL hook path: the target read on the shared pool (batched per tick), the vote by the hot writes. */
+export function createPgVoteStore(config: Config, pool: pg.Pool, writes: HotWrites): VoteStore {
 
   // Not cached: a disabled provider, a rotated secret or a suspended organization applies to the very next vote,
   // on every instance. Batching the reads of one tick keeps that to one round trip under load.
@@ -250,13 +274,13 @@ export function createPgVoteStore(deps: AppDeps, pool: pg.Pool, queue: PostgresJ
       for (const row of found.rows) result[row.i - 1] = { org: row.org, provider: row.provider };
       return result;
     },
-    { cache: false, maxBatchSize: deps.config.writeBatchMax, batchScheduleFn: (load) => setImmediate(load) },
+    { cache: false, maxBatchSize: config.writeBatchMax, batchScheduleFn: (load) => setImmediate(load) },
   );
 
   return {
     findTarget: (slug, key) => targets.load({ slug, key }),
-    write: (vote) => writer.submit(vote),
-    /** Refuses new votes; queued ones are still written (their requests are awaiting them). */
-    close: () => writer.close(),
+    write: (vote) => writes.votes.submit(vote),
+    // The writes are closed with the database.
+    close: () => {},
   };
 }

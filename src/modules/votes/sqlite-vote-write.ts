@@ -1,0 +1,79 @@
+// The embedded-SQLite vote write: one synchronous function that writes a batch of votes (each with its duplicate
+// check, monthly limit, jobs and rollups) inside the transaction its caller holds. It runs wherever the SQLite hot
+// writes run (src/db/hot-writes.ts): on the write thread in the service, so an fsync never blocks the thread
+// that parses requests.
+import { randomUUID } from 'node:crypto';
+import type Sqlite from 'better-sqlite3';
+import type { Config } from '../../config.js';
+import type { NewJob } from '../../delivery/job-queue/job-queue.js';
+import { initialStatuses, planJobs } from '../../delivery/job-plan.js';
+import { utcDay } from '../../time.js';
+import { spellingWinsSql, voterKeyOf } from './voter-name.js';
+import { DUPLICATE_WINDOW_MS, monthRange, monthlyLimit, type NewVote, type StoredVote } from './vote-store.js';
+
+export function createSqliteVoteWrite(config: Config, db: Sqlite.Database, insertJobs: (jobs: NewJob[]) => void): (batch: NewVote[]) => StoredVote[] {
+  const findDuplicate = db.prepare(
+    'SELECT publicId FROM "Vote" WHERE providerId = ? AND dedupKey = ? AND receivedAt >= ? ORDER BY receivedAt ASC LIMIT 1',
+  );
+  const findIdempotent = db.prepare(
+    'SELECT publicId FROM "Vote" WHERE providerId = ? AND idempotencyKey = ? AND receivedAt >= ? ORDER BY receivedAt ASC LIMIT 1',
+  );
+  const monthCount = db.prepare('SELECT COALESCE(SUM(count), 0) AS n FROM "ProviderDailyCount" WHERE organizationId = ? AND day >= ? AND day <= ?');
+  const enabledCallbacks = db.prepare(
+    'SELECT id, priority FROM "Callback" WHERE organizationId = ? AND enabled = 1 ORDER BY priority ASC, createdAt ASC',
+  );
+  const activePluginTokens = db.prepare('SELECT COUNT(*) AS n FROM "PluginToken" WHERE organizationId = ? AND revokedAt IS NULL');
+  const insertVote = db.prepare(
+    `INSERT INTO "Vote" (id, publicId, organizationId, providerId, voterName, voterKey, receivedAt, rawPayload, dedupKey, idempotencyKey, overLimit, chatStatus, callbackStatus, callbackAttempts)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
+  );
+  const bumpProviderDay = db.prepare(
+    `INSERT INTO "ProviderDailyCount" (organizationId, providerId, day, count) VALUES (?, ?, ?, 1)
+     ON CONFLICT (providerId, day) DO UPDATE SET count = count + 1`,
+  );
+  const bumpVoterDay = db.prepare(
+    `INSERT INTO "VoterDailyCount" (organizationId, providerId, voterKey, day, voterName, count, lastVoteAt) VALUES (?, ?, ?, ?, ?, 1, ?)
+     ON CONFLICT (providerId, voterKey, day) DO UPDATE SET count = count + 1,
+       voterName = ${spellingWinsSql('"VoterDailyCount"')},
+       lastVoteAt = MAX(lastVoteAt, excluded.lastVoteAt)`,
+  );
+
+  /** Writes a batch; per-organization facts (month count, callbacks) are read once per batch. */
+  return (batch) => {
+    const used = new Map<string, number>();
+    const callbacksOf = new Map<string, { id: string; priority: number }[]>();
+    const pullOf = new Map<string, boolean>();
+    return batch.map((vote) => {
+      const { org, provider, receivedAt } = vote;
+      const at = receivedAt.getTime();
+      const since = at - DUPLICATE_WINDOW_MS;
+      const dup = (findDuplicate.get(provider.id, vote.dedupKey, since) ??
+        (vote.idempotencyKey ? findIdempotent.get(provider.id, vote.idempotencyKey, since) : undefined)) as { publicId: string } | undefined;
+      if (dup) return { id: null, publicId: dup.publicId, duplicate: true };
+
+      if (!used.has(org.id)) {
+        const month = monthRange(receivedAt);
+        used.set(org.id, (monthCount.get(org.id, month.from, month.to) as { n: number }).n);
+      }
+      const overLimit = used.get(org.id)! >= monthlyLimit(org);
+      if (!overLimit && !callbacksOf.has(org.id)) callbacksOf.set(org.id, enabledCallbacks.all(org.id) as { id: string; priority: number }[]);
+      if (!overLimit && !pullOf.has(org.id)) pullOf.set(org.id, (activePluginTokens.get(org.id) as { n: number }).n > 0);
+      const jobs = planJobs(config, org, callbacksOf.get(org.id) ?? [], overLimit, pullOf.get(org.id) ?? false);
+
+      const uuid = randomUUID();
+      const voterKey = voterKeyOf(vote.voterName);
+      const { chatStatus, callbackStatus } = initialStatuses(jobs);
+      insertVote.run(
+        uuid, `vt_${uuid}`, org.id, provider.id, vote.voterName, voterKey, at, vote.rawPayload, vote.dedupKey, vote.idempotencyKey, overLimit ? 1 : 0,
+        chatStatus,
+        callbackStatus,
+      );
+      insertJobs(jobs.map((job) => ({ ...job, organizationId: org.id, voteId: uuid, runAt: receivedAt })));
+      const day = utcDay(receivedAt);
+      bumpProviderDay.run(org.id, provider.id, day);
+      bumpVoterDay.run(org.id, provider.id, voterKey, day, vote.voterName, at);
+      used.set(org.id, used.get(org.id)! + 1);
+      return { id: uuid, publicId: `vt_${uuid}`, duplicate: false };
+    });
+  };
+}
