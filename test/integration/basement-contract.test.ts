@@ -160,6 +160,39 @@ describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () =>
     expect(await prisma.deliveryJob.findMany({ where: { uniqueKey: alert.uniqueKey } })).toEqual([expect.objectContaining({ kind: 'alert', status: 'pending', payloadJson: '{"content":"x"}' })]);
   });
 
+  it('the write thread: each of 40 votes submitted at once settles after its commit, a bad one fails alone, a repeat is the first', async () => {
+    const { prisma, writes } = app.deps.db;
+    const org = await app.createOrg({ plan: 'business' });
+    const row = await prisma.organization.findUniqueOrThrow({ where: { id: org.id } });
+    const provider = await prisma.provider.create({
+      data: { organizationId: org.id, key: 'wt', name: 'WT', authMethod: 'header', authField: 'Authorization', authValueEnc: 'x', voteePath: 'user' },
+    });
+    const hookOrg = { id: org.id, slug: org.slug, plan: row.plan, status: row.status, chatNotificationsEnabled: false, chatWebhookUrl: null, serverCallbackUrl: null };
+    const hookProvider = { ...provider, enabled: true } as never;
+    const vote = (name: string, providerId = provider.id) => ({
+      org: hookOrg,
+      provider: { ...(hookProvider as object), id: providerId } as never,
+      voterName: name,
+      rawPayload: JSON.stringify({ user: name }),
+      dedupKey: `wt-${name}`,
+      idempotencyKey: null,
+      receivedAt: new Date(),
+    });
+    const committed = (publicId: string) => prisma.vote.count({ where: { publicId } });
+    // 40 votes at once, one of them for a provider that does not exist (its foreign key fails): the rest are stored.
+    const submitted = Array.from({ length: 40 }, (_, i) => (i === 7 ? vote(`v${i}`, 'no-such-provider') : vote(`v${i}`)));
+    const settled = await Promise.allSettled(submitted.map((v) => writes.votes.submit(v).then(async (stored) => ({ stored, visible: await committed(stored.publicId) }))));
+    expect(settled.map((r) => r.status)).toEqual(submitted.map((_, i) => (i === 7 ? 'rejected' : 'fulfilled')));
+    for (const r of settled) if (r.status === 'fulfilled') expect(r.value).toMatchObject({ stored: { duplicate: false }, visible: 1 });
+    expect(await prisma.vote.count({ where: { organizationId: org.id } })).toBe(39);
+    expect(await prisma.providerDailyCount.aggregate({ where: { providerId: provider.id }, _sum: { count: true } })).toEqual({ _sum: { count: 39 } });
+    // The same delivery again is the first vote, not a new one.
+    const again = await writes.votes.submit(vote('v3'));
+    expect(again.duplicate).toBe(true);
+    expect(await prisma.vote.count({ where: { organizationId: org.id } })).toBe(39);
+    expect(writes.alive()).toBe(true);
+  });
+
   describe('batch writer', () => {
     const table = 'BatchWriterProbe';
     let writes = 0;
