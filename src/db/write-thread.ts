@@ -3,9 +3,10 @@
 // delivery thread through a port of its own) get one batch writer per named write; each keeps at most one batch in
 // flight and gathers what arrives meanwhile into the next. Each promise settles only after its own batch committed.
 // What each name writes is in hot-writes.ts; this file is the transport.
-import { MessageChannel, Worker, isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, isMainThread, parentPort, workerData, type MessagePort, type Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import { startThread } from '../thread-start.js';
 import type { BatchWriter, Queued } from './batch-writer/batch-writer.js';
 
 interface WireError {
@@ -50,9 +51,7 @@ export interface WriteThreadClient {
 
 /** Spawns the write thread, or, given `port`, writes through another thread's. */
 export function writeThreadClient(config: Config, logger: Logger, port?: MessagePort): WriteThreadClient {
-  const worker = port
-    ? null
-    : new Worker(new URL('../thread-boot.mjs', import.meta.url), { workerData: { entry: import.meta.url, writeThread: { config } satisfies ThreadData } });
+  const worker = port ? null : startThread(import.meta.url, { writeThread: { config } satisfies ThreadData });
   const channel: Worker | MessagePort = worker ?? port!;
   const waiting = new Map<number, (results: Settled[]) => void>();
   const writers: { close(): void; idle(): Promise<void> }[] = [];

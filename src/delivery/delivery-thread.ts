@@ -3,7 +3,8 @@
 // thread wakes it after each committed vote; it polls for the rest, as in-process.
 //
 // deliveryThread() is the main thread's handle; the rest of this file runs inside the thread.
-import { Worker, isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { isMainThread, parentPort, workerData, type MessagePort, type Worker } from 'node:worker_threads';
+import { startThread } from '../thread-start.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { DeliveryWorker } from './worker.js';
@@ -23,10 +24,7 @@ export function deliveryThread(config: Config, logger: Logger, writePort: () => 
   function spawn() {
     // The thread starts from a JavaScript bootstrap that loads this same module (through tsx while it is TypeScript).
     const port = writePort();
-    const worker = new Worker(new URL('../thread-boot.mjs', import.meta.url), {
-      workerData: { config, entry: import.meta.url, writePort: port },
-      transferList: port ? [port] : [],
-    });
+    const worker = startThread(import.meta.url, { config, writePort: port }, port ? [port] : []);
     worker.on('error', (err) => logger.error({ err }, 'delivery thread failed'));
     worker.on('exit', (code) => {
       if (thread === worker) thread = null;
