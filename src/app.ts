@@ -31,6 +31,7 @@ import { bodyParserError, sendError, sendGraphQLError } from './http/error-respo
 import { HOOK_ROUTES, createRestRouter } from '../rest-compat/router.js';
 import { createDeliveryWorker, type DeliveryWorker } from './delivery/worker.js';
 import { deliveryThread } from './delivery/delivery-thread.js';
+import { startVotifierListener, type VotifierListener } from './votifier/listener.js';
 import { createAlertScheduler, type AlertScheduler } from './alerts/scheduler.js';
 
 export interface AppOptions {
@@ -45,6 +46,8 @@ export interface AppOptions {
 export interface RunningApp {
   url: string;
   port: number;
+  /** The Votifier TCP listener's port; null when it is off or could not start. */
+  votifierPort: number | null;
   deps: AppDeps;
   services: Services;
   /** Scheduled admin alerts; tests drive `tick()` with an injected clock. */
@@ -159,6 +162,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
   let scheduler: AlertScheduler | null = null;
   let stopWakes: (() => void) | null = null;
   let rateLimitRedis: Redis | null = null;
+  let votifier: VotifierListener | null = null;
   let ready = false;
 
   async function start(): Promise<RunningApp> {
@@ -215,11 +219,26 @@ export function createApp(config: Config, options: AppOptions = {}) {
       worker = createDeliveryWorker(deps, { concurrency: config.deliveryConcurrency, leaseMs: config.deliveryLeaseMs, pollMs: config.deliveryPollMs });
       worker.start();
     }
+    if (config.votifierPort > 0) {
+      // One service without its Votifier port still takes every other vote (and Votifier over HTTP): say so loudly.
+      votifier = await startVotifierListener(deps, services.ingest).catch((err: unknown) => {
+        logger.error({ err, port: config.votifierPort }, 'the Votifier listener could not start; Votifier over TCP is off');
+        return null;
+      });
+    }
     scheduler = createAlertScheduler(deps, { intervalMs: config.alertsIntervalMs, onQueued: () => worker?.wake() });
     if (config.alertsIntervalMs > 0) scheduler.start();
     ready = true;
     logger.info({ port, database: config.dialect }, 'vote relay listening');
-    return { url: `http://127.0.0.1:${port}`, port, deps, services, scheduler, liveSubscribers: () => liveHub?.subscriberCount() ?? 0 };
+    return {
+      url: `http://127.0.0.1:${port}`,
+      port,
+      votifierPort: votifier?.port ?? null,
+      deps,
+      services,
+      scheduler,
+      liveSubscribers: () => liveHub?.subscriberCount() ?? 0,
+    };
   }
 
   /** Stops accepting, lets in-flight requests finish (bounded by SHUTDOWN_TIMEOUT_MS), then closes resources. */
@@ -230,6 +249,8 @@ export function createApp(config: Config, options: AppOptions = {}) {
     liveHub = null;
     await graphqlWs?.close();
     graphqlWs = null;
+    await votifier?.close();
+    votifier = null;
     if (server) {
       const closing = new Promise<void>((resolve) => server!.close(() => resolve()));
       server.closeIdleConnections();

@@ -30,6 +30,10 @@ const envSchema = z.object({
     .refine((v) => /^(file:|postgres(ql)?:\/\/)/.test(v), 'must start with file: or postgres:// / postgresql://'),
   PUBLIC_BASE_URL: z.string().url().optional(),
   HOOK_BASE_URL: z.string().url().optional(),
+  VOTIFIER_PORT: z.coerce.number().int().min(0).max(65535).default(8192),
+  VOTIFIER_HOST: z.string().min(1).max(253).optional(),
+  VOTIFIER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  VOTIFIER_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).max(10_000).default(10),
   REDIS_URL: z.string().optional(),
   SECRET_KEY: z.string().min(16, 'must be at least 16 characters (32 random bytes, base64, recommended)').optional(),
   ALLOW_PRIVATE_TARGETS: bool.default(false),
@@ -71,6 +75,13 @@ export interface Config {
   dataDir: string | null;
   publicBaseUrl: string;
   hookBaseUrl: string;
+  /** The Votifier TCP listener's port (bound on HOST); 0: no listener. */
+  votifierPort: number;
+  /** The host shown to users for Votifier lists (default: the host of PUBLIC_BASE_URL). */
+  votifierHost: string;
+  /** A Votifier session that has not sent its whole vote within this long is closed. */
+  votifierTimeoutMs: number;
+  votifierMaxConnectionsPerIp: number;
   redisUrl: string | null;
   secretKey: string | null;
   allowPrivateTargets: boolean;
@@ -156,6 +167,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: dialect === 'sqlite' ? sqliteDataDir(e.DATABASE_URL) : null,
     publicBaseUrl,
     hookBaseUrl: (e.HOOK_BASE_URL ?? `${publicBaseUrl}/hooks`).replace(/\/+$/, ''),
+    votifierPort: e.VOTIFIER_PORT,
+    votifierHost: e.VOTIFIER_HOST ?? new URL(publicBaseUrl).hostname,
+    votifierTimeoutMs: e.VOTIFIER_TIMEOUT_MS,
+    votifierMaxConnectionsPerIp: e.VOTIFIER_MAX_CONNECTIONS_PER_IP,
     redisUrl: e.REDIS_URL ?? null,
     secretKey: e.SECRET_KEY ?? null,
     allowPrivateTargets: e.ALLOW_PRIVATE_TARGETS,

@@ -5,7 +5,19 @@ const PROVIDER_FIELDS = `id key name
   auth_method: authMethod auth_field: authField auth_timestamp_field: authTimestampField
   signature_format: signatureFormat payload_source: payloadSource
   votee_path: voteePath event_path: eventPath vote_events: voteEvents test_events: testEvents
-  enabled webhook_url: webhookUrl votes_today: votesToday votes_total: votesTotal created_at: createdAt`;
+  enabled webhook_url: webhookUrl votes_today: votesToday votes_total: votesTotal created_at: createdAt
+  votifier { host port public_key: publicKey }`;
+
+const VOTIFIER_SETUP = `votifier { host port public_key: publicKey token }`;
+
+/** `votifier` is there for votifier providers only; other providers' answers keep their documented shape. */
+function votifierOnlyIfSet<T extends { votifier?: unknown } | null>(data: T): T {
+  if (data && data.votifier === null) {
+    const { votifier: _omitted, ...rest } = data;
+    return rest as T;
+  }
+  return data;
+}
 
 export const providerRoutes: RestRoute[] = [
   {
@@ -20,10 +32,10 @@ export const providerRoutes: RestRoute[] = [
     method: 'post',
     path: '/providers',
     document: `mutation ($input: CreateProviderInput!) { createProvider(input: $input) {
-      id key name auth_value: authValue webhook_url: webhookUrl } }`,
+      id key name auth_value: authValue webhook_url: webhookUrl ${VOTIFIER_SETUP} } }`,
     variables: (req) => ({ input: req.body ?? {} }),
     status: 201,
-    data: (r) => r.createProvider,
+    data: (r) => votifierOnlyIfSet(r.createProvider),
   },
   {
     method: 'get',
@@ -31,14 +43,14 @@ export const providerRoutes: RestRoute[] = [
     document: `query ($key: String!) { provider(key: $key) { ${PROVIDER_FIELDS} } }`,
     variables: (req) => ({ key: req.params.key }),
     omitMeta: true,
-    data: (r) => r.provider,
+    data: (r) => votifierOnlyIfSet(r.provider),
   },
   {
     method: 'patch',
     path: '/providers/:key',
     document: `mutation ($key: String!, $input: UpdateProviderInput!) { updateProvider(key: $key, input: $input) { ${PROVIDER_FIELDS} } }`,
     variables: (req) => ({ key: req.params.key, input: req.body ?? {} }),
-    data: (r) => r.updateProvider,
+    data: (r) => votifierOnlyIfSet(r.updateProvider),
   },
   {
     method: 'delete',
@@ -50,8 +62,8 @@ export const providerRoutes: RestRoute[] = [
   {
     method: 'post',
     path: '/providers/:key/regenerate-secret',
-    document: `mutation ($key: String!) { regenerateProviderSecret(key: $key) { auth_value: authValue webhook_url: webhookUrl } }`,
+    document: `mutation ($key: String!) { regenerateProviderSecret(key: $key) { auth_value: authValue webhook_url: webhookUrl ${VOTIFIER_SETUP} } }`,
     variables: (req) => ({ key: req.params.key }),
-    data: (r) => r.regenerateProviderSecret,
+    data: (r) => votifierOnlyIfSet(r.regenerateProviderSecret),
   },
 ];

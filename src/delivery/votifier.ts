@@ -8,10 +8,9 @@
 import { constants, createHmac, createPublicKey, publicEncrypt, type KeyObject } from 'node:crypto';
 import { connect, isIP, type Socket } from 'node:net';
 import { guardedLookup, isPublicAddress, systemResolver, type Resolver } from '../net/ssrf-guard.js';
+import { MAX_V2_FRAME, PROTOCOL_2_MAGIC } from '../votifier/wire.js';
 
-export const PROTOCOL_2_MAGIC = 0x733a;
-/** NuVotifier's LengthFieldBasedFrameDecoder refuses frames over 1024 bytes. */
-export const MAX_V2_FRAME = 1024;
+export { MAX_V2_FRAME, PROTOCOL_2_MAGIC };
 export const DEFAULT_VOTIFIER_PORT = 8192;
 
 export interface VotifierVote {

@@ -42,10 +42,10 @@ describe('GraphQL schema rules', () => {
     expect(enumOf('OrganizationSettings', 'chatMessageType')).toEqual(['embed', 'simple']);
     expect(enumOf('ApiKey', 'scope')).toEqual(['full', 'read']);
     expect(enumOf('Trend', 'granularity')).toEqual(['day', 'month', 'week']);
-    expect(enumOf('Provider', 'authMethod')).toEqual(['header', 'hmac', 'query', 'url_path']);
+    expect(enumOf('Provider', 'authMethod')).toEqual(['header', 'hmac', 'query', 'url_path', 'votifier']);
     expect(enumOf('Provider', 'payloadSource')).toEqual(['form', 'json', 'query']);
     expect(enumOf('Provider', 'signatureFormat')).toEqual(['plain', 'topgg']);
-    expect(enumOf('ProviderTemplate', 'authMethod')).toEqual(['header', 'hmac', 'query', 'url_path']);
+    expect(enumOf('ProviderTemplate', 'authMethod')).toEqual(['header', 'hmac', 'query', 'url_path', 'votifier']);
   });
 
   it('every REST route is a valid document against the schema', () => {

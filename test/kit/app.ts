@@ -54,6 +54,8 @@ export function testConfig(env: Record<string, string> = {}, databaseUrl = testD
     ALLOW_PRIVATE_TARGETS: 'true',
     // Scheduled alerts run on the real clock against the shared database: only tests that drive them turn them on.
     ALERTS_INTERVAL_MS: '0',
+    // Tests run many services at once: the Votifier listener only where a test asks for one (a free port).
+    VOTIFIER_PORT: '0',
     ...env,
   });
 }

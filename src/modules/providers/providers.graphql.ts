@@ -6,12 +6,23 @@ import type { Provider } from '../../generated/sqlite/client.js';
 import { providerWebhookUrl } from './auth-methods/registry.js';
 import { AUTH_METHOD_NAMES } from './auth-methods/registry.js';
 import { PAYLOAD_SOURCES, SIGNATURE_FORMATS } from './auth-methods/auth-method.js';
+import type { VotifierSetup } from './providers.service.js';
 
 export const AuthMethodEnum = builder.enumType('AuthMethod', { description: 'How a voting site proves a delivery is its own', values: [...AUTH_METHOD_NAMES] as string[] });
 const PayloadSourceEnum = builder.enumType('PayloadSource', { description: 'Where a provider reads votes from', values: [...PAYLOAD_SOURCES] as string[] });
 const SignatureFormatEnum = builder.enumType('SignatureFormat', { description: 'hmac providers: how the signature is written', values: [...SIGNATURE_FORMATS] as string[] });
 
 const events = (json: string | null) => (json ? (JSON.parse(json) as string[]) : null);
+
+const VotifierSetupRef = builder.objectRef<VotifierSetup>('VotifierSetup').implement({
+  description: 'What to type into a Votifier list: host, port, and the v1 public key or the v2 token',
+  fields: (t) => ({
+    host: t.exposeString('host'),
+    port: t.exposeInt('port', { description: 'The Votifier TCP listener (VOTIFIER_PORT); 0 when it is off (Votifier over HTTP still works)' }),
+    publicKey: t.exposeString('publicKey', { description: 'Base64 DER (X.509 SubjectPublicKeyInfo), as NuVotifier keeps it in rsa/public.key' }),
+    token: t.exposeString('token', { nullable: true, description: 'The v2 token; shown only on creation and regeneration' }),
+  }),
+});
 
 export const ProviderRef = builder.prismaObject('Provider', {
   fields: (t) => ({
@@ -34,6 +45,12 @@ export const ProviderRef = builder.prismaObject('Provider', {
     voteEvents: t.stringList({ nullable: true, resolve: (p) => events(p.voteEventsJson) }),
     testEvents: t.stringList({ nullable: true, resolve: (p) => events(p.testEventsJson) }),
     enabled: t.exposeBoolean('enabled'),
+    votifier: t.field({
+      type: VotifierSetupRef,
+      nullable: true,
+      description: 'votifier providers: host, port and public key (never the token)',
+      resolve: (p, _args, ctx) => ctx.services.providers.votifierOf(p),
+    }),
     webhookUrl: t.string({
       description: 'Inbound URL ({hook_base_url}/<organization_slug>/<provider_key>); secrets are shown only on creation and regeneration',
       resolve: (p, _args, ctx) => providerWebhookUrl(ctx.deps.config.hookBaseUrl, requireViewer(ctx.auth).organizationSlug, p),
@@ -54,7 +71,7 @@ const ProviderList = builder.objectRef<{ providers: Provider[]; limit: number }>
 });
 
 const CreatedProvider = builder
-  .objectRef<{ provider: Provider; secret: string; webhookUrl: string }>('CreatedProvider')
+  .objectRef<{ provider: Provider; secret: string; webhookUrl: string; votifier: VotifierSetup | null }>('CreatedProvider')
   .implement({
     description: 'A new provider; authValue (the secret) is shown only here',
     fields: (t) => ({
@@ -66,11 +83,16 @@ const CreatedProvider = builder
       authField: t.string({ resolve: (c) => c.provider.authField }),
       authValue: t.exposeString('secret'),
       webhookUrl: t.exposeString('webhookUrl'),
+      votifier: t.field({ type: VotifierSetupRef, nullable: true, description: 'votifier providers: host, port, public key and token', resolve: (c) => c.votifier }),
     }),
   });
 
-const RegeneratedSecret = builder.objectRef<{ authValue: string; webhookUrl: string }>('RegeneratedProviderSecret').implement({
-  fields: (t) => ({ authValue: t.exposeString('authValue'), webhookUrl: t.exposeString('webhookUrl') }),
+const RegeneratedSecret = builder.objectRef<{ authValue: string; webhookUrl: string; votifier: VotifierSetup | null }>('RegeneratedProviderSecret').implement({
+  fields: (t) => ({
+    authValue: t.exposeString('authValue'),
+    webhookUrl: t.exposeString('webhookUrl'),
+    votifier: t.field({ type: VotifierSetupRef, nullable: true, description: 'votifier providers: the new key pair and token', resolve: (r) => r.votifier }),
+  }),
 });
 
 const DeletedProvider = builder.objectRef<{ message: string; votesDeleted: number }>('DeletedProvider').implement({

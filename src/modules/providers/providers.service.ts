@@ -10,6 +10,7 @@ import { utcDay } from '../../time.js';
 import type { Provider } from '../../generated/sqlite/client.js';
 import { findTemplate } from '../templates/catalogue.js';
 import { generateProviderSecret, pastedSecretSchema } from './provider-secret.js';
+import { newVotifierKeys, parseVotifierKeys, publicKeyOf } from '../../votifier/wire.js';
 import { HEADER_NAME, PAYLOAD_SOURCES, SIGNATURE_FORMATS, type AuthConfig, type PayloadSource } from './auth-methods/auth-method.js';
 import { AUTH_METHOD_NAMES, authMethodOf, providerWebhookUrl } from './auth-methods/registry.js';
 
@@ -68,11 +69,22 @@ export interface ProviderCounts {
   votesTotal: number;
 }
 
+/** What a Votifier list is given: where to send, the v1 public key, and (only on creation and regeneration) the v2 token. */
+export interface VotifierSetup {
+  host: string;
+  port: number;
+  publicKey: string;
+  token?: string;
+}
+
 export interface CreatedProvider {
   provider: Provider;
   secret: string;
   webhookUrl: string;
+  votifier: VotifierSetup | null;
 }
+
+const VOTIFIER_DEFAULTS = { authField: 'votifier', voteePath: 'username' };
 
 const toJson = (list: string[] | null | undefined) => (list === undefined ? undefined : list === null ? null : JSON.stringify(list));
 
@@ -126,6 +138,13 @@ export function createProviderService(deps: AppDeps) {
         throw validationError([{ field: 'auth_value', message: `is required: paste the secret ${template.name} gives you` }]);
       }
     }
+    if (input.authMethod === 'votifier') {
+      // The key pair and the token are made here; a list is given them, never the other way round.
+      if (input.authValue !== undefined && input.authValue !== null && input.authValue !== 'auto') {
+        throw validationError([{ field: 'auth_value', message: 'is generated for votifier providers (an RSA key pair and a token); leave it out' }]);
+      }
+      input = { ...VOTIFIER_DEFAULTS, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined && v !== null)) };
+    }
     const parsed = parseInput(createSchema, { ...input, authValue: input.authValue === 'auto' ? undefined : input.authValue });
     const method = authMethodOf(parsed.authMethod)!;
     const auth: AuthConfig = {
@@ -143,7 +162,8 @@ export function createProviderService(deps: AppDeps) {
     const existing = await prisma.provider.findUnique({ where: { organizationId_key: { organizationId, key: parsed.key } }, select: { id: true } });
     if (existing) throw validationError([{ field: 'key', message: 'is already used by another provider' }]);
 
-    const secret = parsed.authValue ?? generateProviderSecret();
+    const keys = parsed.authMethod === 'votifier' ? newVotifierKeys() : null;
+    const secret = keys ? JSON.stringify({ token: keys.token, privateKey: keys.privateKey }) : parsed.authValue ?? generateProviderSecret();
     const provider = await prisma.provider.create({
       data: {
         organizationId,
@@ -159,7 +179,21 @@ export function createProviderService(deps: AppDeps) {
         enabled: parsed.enabled ?? true,
       },
     });
-    return { provider, secret, webhookUrl: providerWebhookUrl(deps.config.hookBaseUrl, org.slug, provider, secret) };
+    return {
+      provider,
+      secret: keys ? keys.token : secret,
+      webhookUrl: providerWebhookUrl(deps.config.hookBaseUrl, org.slug, provider, secret),
+      votifier: keys ? { ...votifierEndpoint(), publicKey: keys.publicKey, token: keys.token } : null,
+    };
+  }
+
+  const votifierEndpoint = () => ({ host: deps.config.votifierHost, port: deps.config.votifierPort });
+
+  /** A Votifier provider's host, port and public key (never its token or private key); null for other methods. */
+  function votifierOf(provider: Pick<Provider, 'authMethod' | 'authValueEnc'>): VotifierSetup | null {
+    if (provider.authMethod !== 'votifier') return null;
+    const keys = parseVotifierKeys(deps.secrets.open(provider.authValueEnc));
+    return keys && { ...votifierEndpoint(), publicKey: publicKeyOf(keys.privateKey) };
   }
 
   async function update(organizationId: string, key: string, rawInput: unknown): Promise<Provider> {
@@ -200,18 +234,28 @@ export function createProviderService(deps: AppDeps) {
     return { message: `Provider ${provider.key} deleted`, votesDeleted };
   }
 
-  async function regenerateSecret(organizationId: string, key: string, orgSlug: string): Promise<{ authValue: string; webhookUrl: string }> {
+  async function regenerateSecret(
+    organizationId: string,
+    key: string,
+    orgSlug: string,
+  ): Promise<{ authValue: string; webhookUrl: string; votifier: VotifierSetup | null }> {
     const provider = await get(organizationId, key);
-    const secret = generateProviderSecret();
+    // A Votifier provider gets a new key pair and a new token together.
+    const keys = provider.authMethod === 'votifier' ? newVotifierKeys() : null;
+    const secret = keys ? JSON.stringify({ token: keys.token, privateKey: keys.privateKey }) : generateProviderSecret();
     await prisma.provider.update({ where: { id: provider.id }, data: { authValueEnc: deps.secrets.seal(secret) } });
-    return { authValue: secret, webhookUrl: providerWebhookUrl(deps.config.hookBaseUrl, orgSlug, provider, secret) };
+    return {
+      authValue: keys ? keys.token : secret,
+      webhookUrl: providerWebhookUrl(deps.config.hookBaseUrl, orgSlug, provider, secret),
+      votifier: keys ? { ...votifierEndpoint(), publicKey: keys.publicKey, token: keys.token } : null,
+    };
   }
 
   function list(organizationId: string) {
     return prisma.provider.findMany({ where: { organizationId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
   }
 
-  return { get, list, counts, create, update, remove, regenerateSecret };
+  return { get, list, counts, create, update, remove, regenerateSecret, votifierOf };
 }
 
 export type ProviderService = ReturnType<typeof createProviderService>;

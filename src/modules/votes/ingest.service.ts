@@ -9,7 +9,7 @@ import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../json-depth.js';
 import { peekPoint, takePoint, type LimitOutcome } from '../../auth/rate-limits.js';
 import { authMethodOf } from '../providers/auth-methods/registry.js';
 import { findTemplate } from '../templates/catalogue.js';
-import type { AuthenticatedContent } from '../providers/auth-methods/auth-method.js';
+import type { AuthenticatedContent, VotifierSession } from '../providers/auth-methods/auth-method.js';
 import { SLUG_PATTERN } from '../organization/organization.service.js';
 import { PROVIDER_KEY_PATTERN } from '../providers/providers.service.js';
 import type { HookOrg, HookProvider, VoteStore } from './vote-store.js';
@@ -25,6 +25,8 @@ export interface HookRequest {
   headers: Record<string, string | undefined>;
   query: Record<string, string | undefined>;
   rawBody: Buffer;
+  /** Only from the Votifier TCP listener (never from an HTTP request): the session's protocol and challenge. */
+  votifier?: VotifierSession;
 }
 
 export interface HookDelivery extends HookRequest {
@@ -159,7 +161,14 @@ export function createIngestService(deps: AppDeps) {
       const verified = method.verify(
         provider,
         deps.secrets.open(provider.authValueEnc),
-        { method: delivery.method.toUpperCase(), headers: delivery.headers, query: delivery.query, pathSecret: delivery.pathSecret ?? undefined, rawBody: delivery.rawBody },
+        {
+          method: delivery.method.toUpperCase(),
+          headers: delivery.headers,
+          query: delivery.query,
+          pathSecret: delivery.pathSecret ?? undefined,
+          rawBody: delivery.rawBody,
+          votifier: delivery.votifier,
+        },
         deps.clock.now().getTime(),
       );
       if (!verified.ok) {
@@ -229,7 +238,7 @@ export function createIngestService(deps: AppDeps) {
         method: get ? 'GET' : 'POST',
         headers: { ...(get ? {} : { 'content-type': 'application/json' }), ...proof.headers },
         query: { ...example, ...proof.query },
-        rawBody: body,
+        rawBody: proof.body ?? body,
       },
       { clientIp: 'dashboard-test' },
     );

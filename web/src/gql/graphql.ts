@@ -9,7 +9,8 @@ export type AuthMethod =
   | 'header'
   | 'hmac'
   | 'query'
-  | 'url_path';
+  | 'url_path'
+  | 'votifier';
 
 /** http: a signed POST; votifier: the Votifier protocol */
 export type CallbackKind =

@@ -17,7 +17,7 @@ export const PAYLOAD_SOURCES: readonly PayloadSource[] = ['json', 'form', 'query
 export type SignatureFormat = 'plain' | 'topgg';
 export const SIGNATURE_FORMATS: readonly SignatureFormat[] = ['plain', 'topgg'];
 
-export type AuthMethod = 'header' | 'url_path' | 'query' | 'hmac';
+export type AuthMethod = 'header' | 'url_path' | 'query' | 'hmac' | 'votifier';
 
 /** The provider's settings a method reads. */
 export interface AuthConfig {
@@ -36,6 +36,13 @@ export interface HookRequest {
   query: Record<string, string | undefined>;
   pathSecret: string | undefined;
   rawBody: Buffer;
+  /** Set only by the Votifier TCP listener: the session's protocol and the challenge it greeted with. */
+  votifier?: VotifierSession;
+}
+
+export interface VotifierSession {
+  protocol: 1 | 2;
+  challenge: string;
 }
 
 /** What the sender's secret vouches for: the only thing a vote is read from. */
@@ -68,6 +75,8 @@ export interface SiteProof {
   headers: Record<string, string>;
   query: Record<string, string>;
   pathSecret?: string;
+  /** When the site sends its own body rather than the example (Votifier wraps it in a signed message). */
+  body?: Buffer;
 }
 
 export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;

@@ -5,12 +5,14 @@ import { headerMethod } from './header.js';
 import { queryMethod } from './query.js';
 import { urlPathMethod } from './url-path.js';
 import { hmacMethod } from './hmac.js';
+import { votifierMethod } from './votifier.js';
 
 export const AUTH_METHODS: Record<AuthMethod, AuthMethodDefinition> = {
   header: headerMethod,
   url_path: urlPathMethod,
   query: queryMethod,
   hmac: hmacMethod,
+  votifier: votifierMethod,
 };
 
 export const AUTH_METHOD_NAMES = Object.keys(AUTH_METHODS) as AuthMethod[];

@@ -1,0 +1,93 @@
+// `votifier`: the Votifier protocol (src/votifier/wire.ts). The provider's secret is a key pair and a token made
+// here; lists are given the public key (v1) or the token (v2), the host and the port. Deliveries arrive on the
+// Votifier TCP listener (src/votifier/listener.ts, which names the session's protocol and challenge) or on the
+// provider's own hook URL over HTTP: a base64 v1 block, or the v2 JSON {payload, signature} with no challenge.
+// What is read as the vote is only what the key decrypted or the token signed: service, username, address,
+// timestamp. Without a challenge (v1, and v2 over HTTP) a captured delivery could be sent again, so its timestamp
+// must fall within the duplicate window of now: within it a resend is the same vote, outside it it is refused.
+import { DUPLICATE_WINDOW_MS } from '../../votes/vote-store.js';
+import {
+  MAX_VOTIFIER_USERNAME,
+  openV1Block,
+  parseVotifierKeys,
+  privateKeyObject,
+  readV2Message,
+  V1_BLOCK_BYTES,
+  v2SignatureValid,
+  v2Vote,
+  type VotifierVote,
+} from '../../../votifier/wire.js';
+import { createHmac } from 'node:crypto';
+import { refused, unsignedProblems, type AuthMethodDefinition, type Verification } from './auth-method.js';
+
+const invalid = (reason: string): Verification => ({ ok: false, code: 'VALIDATION_ERROR', field: 'body', reason });
+
+/** Epoch milliseconds of a Votifier timestamp (milliseconds, or seconds when it is that small); null when not a number. */
+function timestampMs(timestamp: string): number | null {
+  if (!/^\d{1,16}$/.test(timestamp.trim())) return null;
+  const n = Number(timestamp.trim());
+  return n < 1e11 ? n * 1000 : n;
+}
+
+export const votifierMethod: AuthMethodDefinition = {
+  name: 'votifier',
+  payloadSources: ['json'],
+  defaultPayloadSource: 'json',
+  check: (config) => unsignedProblems(config),
+  verify(_config, secret, request, nowMs) {
+    const keys = parseVotifierKeys(secret);
+    if (!keys) return refused('the provider has no Votifier keys');
+    const session = request.votifier;
+    const text = session ? '' : request.rawBody.toString('utf8').trim();
+    let vote: VotifierVote | null;
+    let challenged = false;
+    if (session ? session.protocol === 1 : !text.startsWith('{')) {
+      let block = request.rawBody;
+      if (!session) {
+        if (!/^[A-Za-z0-9+/=\s]+$/.test(text)) return invalid('is neither a Votifier v2 message {payload, signature} nor a base64 v1 block');
+        block = Buffer.from(text.replace(/\s+/g, ''), 'base64');
+        if (block.length !== V1_BLOCK_BYTES) return invalid(`a v1 block is ${V1_BLOCK_BYTES} bytes; this one is ${block.length}`);
+      }
+      vote = openV1Block(block, privateKeyObject(keys.privateKey));
+      if (!vote) return refused('Could not decrypt data (is your key correct?)');
+    } else {
+      const message = readV2Message(session ? request.rawBody.toString('utf8') : text);
+      if (!message) return invalid('is not a Votifier v2 message {payload, signature}');
+      if (!v2SignatureValid(message, keys.token)) return refused('Signature is not valid (invalid token?)');
+      const read = v2Vote(message.payload);
+      if ('problem' in read) return invalid(read.problem);
+      if (session) {
+        if (read.challenge !== session.challenge) return refused('Challenge is not valid');
+        challenged = true;
+      }
+      vote = read.vote;
+    }
+    if (vote.username.length > MAX_VOTIFIER_USERNAME) return invalid(`username is longer than ${MAX_VOTIFIER_USERNAME} characters`);
+    if (!challenged) {
+      const at = timestampMs(vote.timestamp);
+      if (at === null) return invalid('timestamp must be a number (epoch milliseconds or seconds)');
+      if (Math.abs(nowMs - at) > DUPLICATE_WINDOW_MS) return refused('timestamp is more than 10 minutes from now: a resent delivery, or the sender’s clock is wrong');
+    }
+    const { serviceName, username, address, timestamp } = vote;
+    return { ok: true, content: { source: 'json', body: Buffer.from(JSON.stringify({ serviceName, username, address, timestamp })), signed: true } };
+  },
+  webhookUrl: (base) => base,
+  /** A test vote as an HTTP Votifier v2 delivery: the example's fields, stamped now, signed with the token. */
+  authenticate(_config, secret, body, nowSeconds) {
+    const keys = parseVotifierKeys(secret)!;
+    let example: Record<string, unknown> = {};
+    try {
+      example = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+    } catch {
+      // no example: the defaults below
+    }
+    const payload = JSON.stringify({
+      serviceName: String(example.serviceName ?? 'Vote Relay test'),
+      username: String(example.username ?? 'TestVoter'),
+      address: String(example.address ?? '127.0.0.1'),
+      timestamp: nowSeconds * 1000,
+    });
+    const signature = createHmac('sha256', Buffer.from(keys.token, 'utf8')).update(payload, 'utf8').digest('base64');
+    return { headers: { 'content-type': 'application/json' }, query: {}, body: Buffer.from(JSON.stringify({ payload, signature })) };
+  },
+};

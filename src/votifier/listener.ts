@@ -1,0 +1,182 @@
+// The Votifier TCP listener (VOTIFIER_PORT): one port for every organization's Votifier providers, speaking the
+// protocol as NuVotifier does (wire.ts). Each session is greeted with a fresh challenge; the first frame tells v2
+// (0x733A) from v1 (anything else: one 256-byte RSA block). A vote is routed to the provider whose token signed it
+// (v2) or whose key decrypts it (v1), then received like any hook delivery (ingest.receive: the provider and its
+// secret read again, the vote written with its jobs and rollups in one transaction). v2 is answered
+// {"status":"ok"} only after that commit, or {"status":"error","cause":…,"error":…}; v1 has no answer (the
+// connection closes). Bounds: NuVotifier's frame sizes, a read deadline, connections per address, and the
+// address's refused-delivery budget (routing a v1 block costs one RSA decryption per provider).
+import { createServer, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import type { AppDeps } from '../app-deps.js';
+import { AppError } from '../errors.js';
+import { peekPoint, takePoint } from '../auth/rate-limits.js';
+import type { IngestService } from '../modules/votes/ingest.service.js';
+import { MAX_V2_FRAME, PROTOCOL_2_MAGIC, V1_BLOCK_BYTES, newChallenge, openV1Block, parseVotifierKeys, privateKeyObject, readV2Message, v2SignatureValid } from './wire.js';
+import type { KeyObject } from 'node:crypto';
+
+/** How long the routing table (every enabled Votifier provider's token and key) is reused before it is read again. */
+const ROUTES_TTL_MS = 5_000;
+/**
+ * A vote no provider matched reads the table again (a provider created or rotated a moment ago), at most this often:
+ * refused sessions cannot turn into a stream of reads. The table is only a hint: the matched provider's secret is
+ * read again and checked by the delivery path itself.
+ */
+const ROUTES_MISS_REFRESH_MS = 100;
+
+interface Route {
+  slug: string;
+  key: string;
+  token: string;
+  privateKey: KeyObject;
+}
+
+export interface VotifierListener {
+  port: number;
+  close(): Promise<void>;
+}
+
+export function createVotifierRoutes(deps: AppDeps) {
+  let routes: Route[] = [];
+  let loadedAt = -Infinity;
+  let loading: Promise<Route[]> | null = null;
+
+  async function load(): Promise<Route[]> {
+    const rows = await deps.db.prisma.provider.findMany({
+      where: { authMethod: 'votifier', enabled: true, organization: { status: { not: 'suspended' } } },
+      select: { key: true, authValueEnc: true, organization: { select: { slug: true } } },
+      orderBy: { createdAt: 'asc' },
+    });
+    const next: Route[] = [];
+    for (const row of rows) {
+      const keys = parseVotifierKeys(deps.secrets.open(row.authValueEnc));
+      if (keys) next.push({ slug: row.organization.slug, key: row.key, token: keys.token, privateKey: privateKeyObject(keys.privateKey) });
+    }
+    routes = next;
+    loadedAt = Date.now();
+    return next;
+  }
+  const current = async (maxAgeMs: number) => {
+    if (Date.now() - loadedAt <= maxAgeMs) return routes;
+    loading ??= load().finally(() => (loading = null));
+    return loading;
+  };
+
+  /** The first route `matches`; the table is read again once when none does (unless it was read just now). */
+  return async function find(matches: (route: Route) => boolean): Promise<Route | null> {
+    const found = (await current(ROUTES_TTL_MS)).find(matches);
+    if (found) return found;
+    return (await current(ROUTES_MISS_REFRESH_MS)).find(matches) ?? null;
+  };
+}
+
+export async function startVotifierListener(deps: AppDeps, ingest: IngestService): Promise<VotifierListener> {
+  const { config, logger } = deps;
+  const route = createVotifierRoutes(deps);
+  const perAddress = new Map<string, number>();
+  const sockets = new Set<Socket>();
+
+  const server: Server = createServer((socket) => {
+    const ip = socket.remoteAddress ?? 'unknown';
+    const open = (perAddress.get(ip) ?? 0) + 1;
+    if (open > config.votifierMaxConnectionsPerIp) {
+      socket.destroy();
+      return;
+    }
+    perAddress.set(ip, open);
+    sockets.add(socket);
+    socket.on('close', () => {
+      sockets.delete(socket);
+      const left = (perAddress.get(ip) ?? 1) - 1;
+      if (left > 0) perAddress.set(ip, left);
+      else perAddress.delete(ip);
+    });
+    socket.on('error', () => {});
+    socket.setTimeout(config.votifierTimeoutMs, () => socket.destroy());
+    void session(socket, ip);
+  });
+
+  async function session(socket: Socket, ip: string) {
+    // An address past its refused-delivery budget is not even greeted.
+    if (!(await peekPoint(deps.limits.ip, ip)).allowed) return void socket.destroy();
+    const challenge = newChallenge();
+    socket.write(`VOTIFIER 2 ${challenge}\n`);
+    let buffer: Buffer = Buffer.alloc(0);
+    let taken = false;
+    const answer = (body: object) => socket.end(JSON.stringify(body));
+    const refuse = async (protocol: 1 | 2, cause: string, error: string) => {
+      await takePoint(deps.limits.ip, ip).catch(() => {});
+      if (protocol === 2) answer({ status: 'error', cause, error });
+      else socket.destroy();
+    };
+
+    socket.on('data', (chunk: Buffer) => {
+      if (taken) return;
+      buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
+      if (buffer.length < 2) return;
+      if (buffer.readUInt16BE(0) === PROTOCOL_2_MAGIC) {
+        if (buffer.length < 4) return;
+        const frame = buffer.readUInt16BE(2) + 4;
+        if (frame > MAX_V2_FRAME) {
+          taken = true;
+          void refuse(2, 'TooLongFrameException', `Adjusted frame length exceeds ${MAX_V2_FRAME}: ${frame} - discarded`);
+          return;
+        }
+        if (buffer.length < frame) return;
+        taken = true;
+        void v2(buffer.subarray(4, frame));
+        return;
+      }
+      if (buffer.length < V1_BLOCK_BYTES) return;
+      taken = true;
+      void v1(buffer.subarray(0, V1_BLOCK_BYTES));
+    });
+
+    async function receive(protocol: 1 | 2, slug: string, key: string, body: Buffer) {
+      try {
+        await ingest.receive(
+          { orgSlug: slug, providerKey: key, method: 'POST', headers: {}, query: {}, rawBody: body, votifier: { protocol, challenge } },
+          { clientIp: ip },
+        );
+        if (protocol === 2) answer({ status: 'ok' });
+        else socket.end();
+      } catch (err) {
+        const known = err instanceof AppError;
+        if (!known) logger.error({ err }, 'a Votifier vote could not be received');
+        if (protocol === 2) answer({ status: 'error', cause: known ? err.code : 'InternalError', error: known ? err.message : 'The vote could not be recorded; nothing was stored' });
+        else socket.destroy();
+      }
+    }
+
+    async function v2(frame: Buffer) {
+      const message = readV2Message(frame.toString('utf8'));
+      if (!message) return refuse(2, 'JSONException', 'The vote message is not {"payload": …, "signature": …}');
+      const found = await route((r) => v2SignatureValid(message, r.token));
+      if (!found) return refuse(2, 'RuntimeException', 'Signature is not valid (invalid token?)');
+      return receive(2, found.slug, found.key, frame);
+    }
+
+    async function v1(block: Buffer) {
+      const found = await route((r) => openV1Block(block, r.privateKey) !== null);
+      if (!found) return refuse(1, 'CorruptedFrameException', 'Could not decrypt data (is your key correct?)');
+      return receive(1, found.slug, found.key, block);
+    }
+  }
+
+  server.listen(config.votifierPort, config.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  server.on('error', (err) => logger.error({ err }, 'Votifier listener error'));
+  const port = (server.address() as AddressInfo).port;
+  logger.info({ port }, 'Votifier listener ready');
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
