@@ -104,8 +104,11 @@ describe.skipIf(databaseUnavailable)('receiving Votifier votes', () => {
     const ok2 = await post(message(a, mine.votifier.token));
     expect(ok2.status).toBe(200);
     expect(ok2.body.data).toMatchObject({ received: true, duplicate: false });
-    // The same delivery again is the same vote.
+    // The same delivery again is the same vote; so is the same service, username and timestamp from another address
+    // (v1 has no id), over either protocol.
     expect((await post(message(a, mine.votifier.token))).body.data.duplicate).toBe(true);
+    expect((await post(message({ ...a, address: '198.51.100.1' }, mine.votifier.token))).body.data.duplicate).toBe(true);
+    expect((await post(v1Block(a, mine.votifier.public_key).toString('base64'), 'text/plain')).body.data.duplicate).toBe(true);
     const b = vote();
     const ok1 = await post(v1Block(b, mine.votifier.public_key).toString('base64'), 'text/plain');
     expect(ok1.status).toBe(200);

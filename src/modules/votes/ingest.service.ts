@@ -86,7 +86,7 @@ function dedupKeysOf(content: AuthenticatedContent, headers: HookDelivery['heade
   const dedupKey =
     content.source === 'query'
       ? sha(`query:${JSON.stringify(Object.entries(content.params).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))}`)
-      : sha(content.body);
+      : sha(content.sameVoteKey !== undefined ? `same:${content.sameVoteKey}` : content.body);
   const idem = headers['idempotency-key'] ?? headers['webhook-id'];
   const signed = content.source !== 'query' && content.signed;
   return { dedupKey, idempotencyKey: idem && !signed ? sha(`idem:${idem}`) : null };

@@ -47,7 +47,14 @@ export interface VotifierSession {
 
 /** What the sender's secret vouches for: the only thing a vote is read from. */
 export type AuthenticatedContent =
-  | { source: 'json' | 'form'; body: Buffer; /** the bytes themselves are signed (hmac) */ signed: boolean }
+  | {
+      source: 'json' | 'form';
+      body: Buffer;
+      /** the bytes themselves are signed (hmac, votifier) */
+      signed: boolean;
+      /** What makes two deliveries the same vote when it is not the whole body (Votifier: service, username, timestamp). */
+      sameVoteKey?: string;
+    }
   | { source: 'query'; params: Record<string, string> };
 
 export type Verification =

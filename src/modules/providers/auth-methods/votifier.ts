@@ -69,7 +69,16 @@ export const votifierMethod: AuthMethodDefinition = {
       if (Math.abs(nowMs - at) > DUPLICATE_WINDOW_MS) return refused('timestamp is more than 10 minutes from now: a resent delivery, or the sender’s clock is wrong');
     }
     const { serviceName, username, address, timestamp } = vote;
-    return { ok: true, content: { source: 'json', body: Buffer.from(JSON.stringify({ serviceName, username, address, timestamp })), signed: true } };
+    return {
+      ok: true,
+      content: {
+        source: 'json',
+        body: Buffer.from(JSON.stringify({ serviceName, username, address, timestamp })),
+        signed: true,
+        // v1 has no id: the same service, username and timestamp within the window is the same vote.
+        sameVoteKey: JSON.stringify(['votifier', serviceName, username, timestamp]),
+      },
+    };
   },
   webhookUrl: (base) => base,
   /** A test vote as an HTTP Votifier v2 delivery: the example's fields, stamped now, signed with the token. */
