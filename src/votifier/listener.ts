@@ -12,7 +12,7 @@ import type { AppDeps } from '../app-deps.js';
 import { AppError } from '../errors.js';
 import { peekPoint, takePoint } from '../auth/rate-limits.js';
 import type { IngestService } from '../modules/votes/ingest.service.js';
-import { MAX_V2_FRAME, PROTOCOL_2_MAGIC, V1_BLOCK_BYTES, newChallenge, openV1Block, parseVotifierKeys, privateKeyObject, readV2Message, v2SignatureValid } from './wire.js';
+import { MAX_V2_FRAME, PROTOCOL_2_MAGIC, V1_BLOCK_BYTES, newChallenge, openV1Block, parseVotifierKeys, privateKeyObject, readV2Message, v2SignedBy } from './wire.js';
 import type { KeyObject } from 'node:crypto';
 
 /** How long the routing table (every enabled Votifier provider's token and key) is reused before it is read again. */
@@ -151,7 +151,8 @@ export async function startVotifierListener(deps: AppDeps, ingest: IngestService
     async function v2(frame: Buffer) {
       const message = readV2Message(frame.toString('utf8'));
       if (!message) return refuse(2, 'JSONException', 'The vote message is not {"payload": …, "signature": …}');
-      const found = await route((r) => v2SignatureValid(message, r.token));
+      const signedBy = v2SignedBy(message);
+      const found = await route((r) => signedBy(r.token));
       if (!found) return refuse(2, 'RuntimeException', 'Signature is not valid (invalid token?)');
       return receive(2, found.slug, found.key, frame);
     }
