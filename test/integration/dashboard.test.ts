@@ -10,6 +10,7 @@ import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '.
 import { signatureHeaders } from '../kit/signing.js';
 import { startReceiver, type Receiver } from '../kit/receiver.js';
 import { startTcpProxy } from '../kit/tcp-proxy.js';
+import { freePort, v2Frame, votifierSession } from '../kit/votifier-sender.js';
 import { findTemplate } from '../../src/modules/templates/catalogue.js';
 import { createRequire } from 'node:module';
 
@@ -35,6 +36,7 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
   let game: Receiver;
   const foreign: string[] = [];
   const secret = 'whs_dashboard_test_secret_0123456789';
+  let votifierPort: number;
 
   beforeAll(async () => {
     if (!haveChromium) throw new Error(`CI needs Chromium at ${CHROMIUM}: .ci/run installs Debian's chromium package`);
@@ -42,7 +44,8 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
       const vite = await import('vite');
       await vite.build({ configFile: join(process.cwd(), 'web', 'vite.config.ts'), logLevel: 'warn' });
     }
-    app = await startTestApp({ RETRY_SCHEDULE: '200ms', DELIVERY_POLL_MS: '100' });
+    votifierPort = await freePort();
+    app = await startTestApp({ RETRY_SCHEDULE: '200ms', DELIVERY_POLL_MS: '100', VOTIFIER_PORT: String(votifierPort), VOTIFIER_HOST: 'votes.mythlane.example' });
     chat = await startReceiver({ status: 204 });
     game = await startReceiver({ status: 200, body: { ok: true } });
     org = await app.createOrg({ plan: 'growth', name: 'Mythlane Network' });
@@ -523,6 +526,33 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
       expect(await page.evaluate(() => document.documentElement.scrollWidth), `${link} at 375 px`).toBeLessThanOrEqual(375);
       await page.setViewportSize({ width: 1280, height: 900 });
     }
+  });
+
+  it('creates a Votifier provider: host, port, public key and token with copy buttons; a vote with that token is received', async () => {
+    await page.goto(`${app.url}/`);
+    await page.evaluate(() => sessionStorage.clear());
+    await signIn(org.key);
+    await page.getByRole('heading', { level: 1, name: 'Mythlane Network' }).waitFor({ timeout: 10_000 });
+    await page.getByRole('link', { name: 'Providers' }).click();
+    const card = page.getByRole('region', { name: /Add a Votifier provider/ });
+    await card.getByLabel('Votifier provider key').fill('mc-lists');
+    await card.getByLabel('Votifier provider name').fill('Minecraft lists');
+    await card.getByRole('button', { name: 'Create Votifier provider' }).click();
+    await card.getByText('is ready.').waitFor({ timeout: 5_000 });
+    expect(await card.getByLabel('Host').inputValue()).toBe('votes.mythlane.example');
+    expect(await card.getByLabel('Port').inputValue()).toBe(String(votifierPort));
+    const publicKey = await card.getByLabel('Public key (protocol v1)').inputValue();
+    const token = await card.getByLabel('Token (protocol v2)').inputValue();
+    expect(await card.getByRole('button', { name: 'Copy' }).count()).toBe(5);
+    const shown = (await app.request('GET', '/v1/providers/mc-lists', { key: org.key })).body.data.votifier;
+    expect(shown.public_key).toBe(publicKey);
+    const answer = await votifierSession(votifierPort, (challenge) => v2Frame({ serviceName: 'PlanetMinecraft', username: 'DashVoter', address: '203.0.113.5', timestamp: Date.now() }, token, challenge));
+    expect(JSON.parse(answer.answer)).toEqual({ status: 'ok' });
+    await card.getByRole('button', { name: 'Done' }).click();
+    // In the list, the setup stays one click away (without the token).
+    await page.getByText('votifier', { exact: true }).click();
+    expect(await page.getByLabel('Public key (protocol v1)').inputValue()).toBe(publicKey);
+    expect(await page.getByLabel('Token (protocol v2)').count()).toBe(0);
   });
 
   it('made no request to any host but the service', () => {

@@ -26,13 +26,14 @@ type Documents = {
     "\n  mutation RevokePluginToken($id: ID!) { revokePluginToken(id: $id) { id } }\n": typeof types.RevokePluginTokenDocument,
     "\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt } }\n  }\n": typeof types.OverviewDocument,
     "\n  subscription LiveVotes {\n    voteReceived { publicId voterName providerKey providerName receivedAt }\n  }\n": typeof types.LiveVotesDocument,
-    "\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n": typeof types.ProvidersDocument,
+    "\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents votifier { host port publicKey } } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n": typeof types.ProvidersDocument,
     "\n  mutation SetProviderEnabled($key: String!, $enabled: Boolean!) {\n    updateProvider(key: $key, input: { enabled: $enabled }) { id enabled }\n  }\n": typeof types.SetProviderEnabledDocument,
-    "\n  mutation RegenerateProviderSecret($key: String!) {\n    regenerateProviderSecret(key: $key) { authValue webhookUrl }\n  }\n": typeof types.RegenerateProviderSecretDocument,
+    "\n  mutation RegenerateProviderSecret($key: String!) {\n    regenerateProviderSecret(key: $key) { authValue webhookUrl votifier { host port publicKey token } }\n  }\n": typeof types.RegenerateProviderSecretDocument,
     "\n  mutation DeleteProvider($key: String!) {\n    deleteProvider(key: $key) { message votesDeleted }\n  }\n": typeof types.DeleteProviderDocument,
     "\n  mutation EditProvider($key: String!, $input: UpdateProviderInput!) {\n    updateProvider(key: $key, input: $input) { id key name webhookUrl }\n  }\n": typeof types.EditProviderDocument,
     "\n  mutation SendTestVote($key: String!) {\n    sendTestVote(key: $key) { received voteId duplicate test ignored }\n  }\n": typeof types.SendTestVoteDocument,
     "\n  mutation CreateCustomProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n": typeof types.CreateCustomProviderDocument,
+    "\n  mutation CreateVotifierProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name webhookUrl votifier { host port publicKey token } }\n  }\n": typeof types.CreateVotifierProviderDocument,
     "\n  mutation CreateProviderFromTemplate($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n": typeof types.CreateProviderFromTemplateDocument,
     "\n  query Settings {\n    organization { name slug plan settings {\n      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate\n      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings\n    } }\n  }\n": typeof types.SettingsDocument,
     "\n  mutation UpdateOrganization($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { name slug settings {\n      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate\n      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings\n    } }\n  }\n": typeof types.UpdateOrganizationDocument,
@@ -60,13 +61,14 @@ const documents: Documents = {
     "\n  mutation RevokePluginToken($id: ID!) { revokePluginToken(id: $id) { id } }\n": types.RevokePluginTokenDocument,
     "\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt } }\n  }\n": types.OverviewDocument,
     "\n  subscription LiveVotes {\n    voteReceived { publicId voterName providerKey providerName receivedAt }\n  }\n": types.LiveVotesDocument,
-    "\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n": types.ProvidersDocument,
+    "\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents votifier { host port publicKey } } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n": types.ProvidersDocument,
     "\n  mutation SetProviderEnabled($key: String!, $enabled: Boolean!) {\n    updateProvider(key: $key, input: { enabled: $enabled }) { id enabled }\n  }\n": types.SetProviderEnabledDocument,
-    "\n  mutation RegenerateProviderSecret($key: String!) {\n    regenerateProviderSecret(key: $key) { authValue webhookUrl }\n  }\n": types.RegenerateProviderSecretDocument,
+    "\n  mutation RegenerateProviderSecret($key: String!) {\n    regenerateProviderSecret(key: $key) { authValue webhookUrl votifier { host port publicKey token } }\n  }\n": types.RegenerateProviderSecretDocument,
     "\n  mutation DeleteProvider($key: String!) {\n    deleteProvider(key: $key) { message votesDeleted }\n  }\n": types.DeleteProviderDocument,
     "\n  mutation EditProvider($key: String!, $input: UpdateProviderInput!) {\n    updateProvider(key: $key, input: $input) { id key name webhookUrl }\n  }\n": types.EditProviderDocument,
     "\n  mutation SendTestVote($key: String!) {\n    sendTestVote(key: $key) { received voteId duplicate test ignored }\n  }\n": types.SendTestVoteDocument,
     "\n  mutation CreateCustomProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n": types.CreateCustomProviderDocument,
+    "\n  mutation CreateVotifierProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name webhookUrl votifier { host port publicKey token } }\n  }\n": types.CreateVotifierProviderDocument,
     "\n  mutation CreateProviderFromTemplate($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n": types.CreateProviderFromTemplateDocument,
     "\n  query Settings {\n    organization { name slug plan settings {\n      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate\n      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings\n    } }\n  }\n": types.SettingsDocument,
     "\n  mutation UpdateOrganization($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { name slug settings {\n      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate\n      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings\n    } }\n  }\n": types.UpdateOrganizationDocument,
@@ -147,7 +149,7 @@ export function graphql(source: "\n  subscription LiveVotes {\n    voteReceived 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n"): (typeof documents)["\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n"];
+export function graphql(source: "\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents votifier { host port publicKey } } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n"): (typeof documents)["\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents votifier { host port publicKey } } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -155,7 +157,7 @@ export function graphql(source: "\n  mutation SetProviderEnabled($key: String!, 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation RegenerateProviderSecret($key: String!) {\n    regenerateProviderSecret(key: $key) { authValue webhookUrl }\n  }\n"): (typeof documents)["\n  mutation RegenerateProviderSecret($key: String!) {\n    regenerateProviderSecret(key: $key) { authValue webhookUrl }\n  }\n"];
+export function graphql(source: "\n  mutation RegenerateProviderSecret($key: String!) {\n    regenerateProviderSecret(key: $key) { authValue webhookUrl votifier { host port publicKey token } }\n  }\n"): (typeof documents)["\n  mutation RegenerateProviderSecret($key: String!) {\n    regenerateProviderSecret(key: $key) { authValue webhookUrl votifier { host port publicKey token } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -172,6 +174,10 @@ export function graphql(source: "\n  mutation SendTestVote($key: String!) {\n   
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation CreateCustomProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n"): (typeof documents)["\n  mutation CreateCustomProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateVotifierProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name webhookUrl votifier { host port publicKey token } }\n  }\n"): (typeof documents)["\n  mutation CreateVotifierProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name webhookUrl votifier { host port publicKey token } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

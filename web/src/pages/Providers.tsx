@@ -8,7 +8,7 @@ import { FieldErrors, fieldErrorsOf, type FieldErrorMap } from '../field-errors'
 
 const ProvidersQuery = graphql(`
   query Providers {
-    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents } }
+    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents votifier { host port publicKey } } }
     templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }
   }
 `);
@@ -21,7 +21,7 @@ const SetEnabled = graphql(`
 
 const Regenerate = graphql(`
   mutation RegenerateProviderSecret($key: String!) {
-    regenerateProviderSecret(key: $key) { authValue webhookUrl }
+    regenerateProviderSecret(key: $key) { authValue webhookUrl votifier { host port publicKey token } }
   }
 `);
 
@@ -49,6 +49,12 @@ const CreateCustom = graphql(`
   }
 `);
 
+const CreateVotifier = graphql(`
+  mutation CreateVotifierProvider($input: CreateProviderInput!) {
+    createProvider(input: $input) { id key name webhookUrl votifier { host port publicKey token } }
+  }
+`);
+
 const CreateFromTemplate = graphql(`
   mutation CreateProviderFromTemplate($input: CreateProviderInput!) {
     createProvider(input: $input) { id key name authValue webhookUrl }
@@ -63,7 +69,7 @@ export function Providers() {
   const [, regenerate] = useMutation(Regenerate);
   const [, remove] = useMutation(DeleteProvider);
   const [, sendTest] = useMutation(SendTestVote);
-  const [secret, setSecret] = useState<{ name: string; authValue: string; webhookUrl: string } | null>(null);
+  const [secret, setSecret] = useState<{ name: string; authValue: string; webhookUrl: string; votifier?: VotifierSetup | null } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const reload = () => refetch({ requestPolicy: 'network-only' });
@@ -82,8 +88,12 @@ export function Providers() {
       {secret && (
         <div className="once card" role="status">
           <p>New secret of <strong>{secret.name}</strong>, shown only now. The old one stopped working: give the site the new one.</p>
-          <CopyField label="Webhook URL" value={secret.webhookUrl} />
-          <CopyField label="Secret" value={secret.authValue} />
+          {secret.votifier ? <VotifierFields setup={secret.votifier} webhookUrl={secret.webhookUrl} idPrefix="regenerated" /> : (
+            <>
+              <CopyField label="Webhook URL" value={secret.webhookUrl} />
+              <CopyField label="Secret" value={secret.authValue} />
+            </>
+          )}
           <button onClick={() => setSecret(null)}>Done</button>
         </div>
       )}
@@ -106,7 +116,14 @@ export function Providers() {
               <tr key={p.id}>
                 <td>{p.name}</td>
                 <td><code>{p.key}</code></td>
-                <td>{p.authMethod}</td>
+                <td>
+                  {p.votifier ? (
+                    <details>
+                      <summary>votifier</summary>
+                      <VotifierFields setup={p.votifier} idPrefix={`provider-${p.key}`} />
+                    </details>
+                  ) : p.authMethod}
+                </td>
                 <td className="num">{p.votesToday}</td>
                 <td className="num">{p.votesTotal}</td>
                 <td>
@@ -154,6 +171,7 @@ export function Providers() {
           onDone={(message) => { setEditing(null); if (message) setNotice(message); reload(); }} />
       )}
       {data?.templates && <NewProvider templates={data.templates} readOnly={readOnly} onCreated={reload} />}
+      <VotifierProvider readOnly={readOnly} onCreated={reload} />
       <CustomProvider readOnly={readOnly} onCreated={reload} />
     </>
   );
@@ -227,9 +245,9 @@ function NewProvider({ templates, readOnly, onCreated }: { templates: Template[]
   );
 }
 
-export function CopyField({ label, value }: { label: string; value: string }) {
+export function CopyField({ label, value, idPrefix = 'copy' }: { label: string; value: string; idPrefix?: string }) {
   const [copied, setCopied] = useState(false);
-  const id = `copy-${label.toLowerCase().replace(/\W+/g, '-')}`;
+  const id = `${idPrefix}-${label.toLowerCase().replace(/\W+/g, '-')}`;
   return (
     <div className="copy">
       <label htmlFor={id}>{label}</label>
@@ -238,6 +256,65 @@ export function CopyField({ label, value }: { label: string; value: string }) {
         {copied ? 'Copied' : 'Copy'}
       </button>
     </div>
+  );
+}
+
+type VotifierSetup = { host: string; port: number; publicKey: string; token?: string | null };
+
+/** What a Votifier list asks for, each with a copy button; the token only where it is shown (creation, new secret). */
+function VotifierFields({ setup, webhookUrl, idPrefix }: { setup: VotifierSetup; webhookUrl?: string; idPrefix: string }) {
+  return (
+    <>
+      <CopyField label="Host" value={setup.host} idPrefix={idPrefix} />
+      <CopyField label="Port" value={String(setup.port)} idPrefix={idPrefix} />
+      <CopyField label="Public key (protocol v1)" value={setup.publicKey} idPrefix={idPrefix} />
+      {setup.token && <CopyField label="Token (protocol v2)" value={setup.token} idPrefix={idPrefix} />}
+      {webhookUrl && <CopyField label="Votifier over HTTP URL" value={webhookUrl} idPrefix={idPrefix} />}
+    </>
+  );
+}
+
+/**
+ * A provider for Votifier lists (most Minecraft and several Hytale lists): the key pair and token are made by the
+ * service; the list is given host, port, and the public key (v1) or the token (v2), shown here with copy buttons.
+ */
+function VotifierProvider({ readOnly, onCreated }: { readOnly: boolean; onCreated: () => void }) {
+  const [form, setForm] = useState({ key: 'votifier', name: 'Votifier lists' });
+  const [result, create] = useMutation(CreateVotifier);
+  const [created, setCreated] = useState<{ name: string; webhookUrl: string; votifier: VotifierSetup } | null>(null);
+  const errors = fieldErrorsOf(result.error);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const made = (await create({ input: { key: form.key, name: form.name, authMethod: 'votifier' } })).data?.createProvider;
+    if (made?.votifier) {
+      setCreated({ name: made.name, webhookUrl: made.webhookUrl, votifier: made.votifier });
+      onCreated();
+    }
+  };
+  return (
+    <section className="card" aria-labelledby="votifier-provider-title">
+      <h2 id="votifier-provider-title">Add a Votifier provider (Minecraft and Hytale lists)</h2>
+      {created ? (
+        <div className="once" role="status">
+          <p><strong>{created.name}</strong> is ready. Type the host and port into each list, with the public key (protocol v1) or the token (v2). Copy the token now: it is shown only once.</p>
+          <VotifierFields setup={created.votifier} webhookUrl={created.webhookUrl} idPrefix="votifier-created" />
+          <button onClick={() => setCreated(null)}>Done</button>
+        </div>
+      ) : (
+        <form onSubmit={submit}>
+          <label htmlFor="votifier-key">Votifier provider key</label>
+          <input id="votifier-key" value={form.key} onChange={(e) => setForm({ ...form, key: e.target.value })} aria-invalid={!!errors.key} />
+          <FieldErrors errors={errors} field="key" />
+          <label htmlFor="votifier-name">Votifier provider name</label>
+          <input id="votifier-name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} aria-invalid={!!errors.name} />
+          <FieldErrors errors={errors} field="name" />
+          <FieldErrors errors={errors} field="*" />
+          <div className="row">
+            <button type="submit" disabled={readOnly || result.fetching} title={readOnly ? READ_ONLY_REASON : undefined}>Create Votifier provider</button>
+          </div>
+        </form>
+      )}
+    </section>
   );
 }
 
@@ -345,7 +422,11 @@ function EditProvider({ provider, onDone }: { provider: EditableProvider; onDone
         <input id="edit-provider-key" value={form.key} onChange={set('key')} aria-invalid={!!errors.key} />
         {form.key !== provider.key && <p className="warn-text">A new key moves this provider's webhook URL: the site must be given the new one.</p>}
         <FieldErrors errors={errors} field="key" />
-        <AuthFields id="edit-provider" method={provider.authMethod} form={form} set={set} errors={errors} />
+        {provider.authMethod === 'votifier' ? (
+          <p className="muted">A Votifier provider authenticates with its key pair and token: "New secret" makes new ones.</p>
+        ) : (
+          <AuthFields id="edit-provider" method={provider.authMethod} form={form} set={set} errors={errors} />
+        )}
         <label htmlFor="edit-provider-event">Event path (optional: where the site names the event, e.g. type)</label>
         <input id="edit-provider-event" value={form.eventPath} onChange={set('eventPath')} aria-invalid={!!errors.event_path} />
         <FieldErrors errors={errors} field="event_path" />
