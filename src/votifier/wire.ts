@@ -37,11 +37,14 @@ export function newVotifierToken(): string {
 
 export const newChallenge = newVotifierToken;
 
-/** A fresh RSA-2048 pair: the private key for the secret, the public key as lists ask for it (NuVotifier's public.key). */
-export function newVotifierKeys(): VotifierKeys & { publicKey: string } {
+/**
+ * A fresh RSA-2048 pair (the private key for the secret, the public key as lists ask for it: NuVotifier's
+ * public.key) and a token: `token` when the list issues its own, else a new one.
+ */
+export function newVotifierKeys(token?: string): VotifierKeys & { publicKey: string } {
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   return {
-    token: newVotifierToken(),
+    token: token ?? newVotifierToken(),
     privateKey: privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64'),
     publicKey: publicKey.export({ type: 'spki', format: 'der' }).toString('base64'),
   };

@@ -1,6 +1,6 @@
 // Every built-in template, end to end: create a provider from it, then deliver its payload example exactly as
 // that site does (method, body, auth), a test ping where the site sends one, and a forged signature for hmac.
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUnavailable, startTestApp, type ApiResponse, type TestApp, type TestOrg } from '../kit/app.js';
 import { signatureHeaders } from '../kit/signing.js';
@@ -26,6 +26,9 @@ function testPing(template: ProviderTemplate): Record<string, unknown> {
   parent[last] = typeof parent[last] === 'boolean' ? true : template.testEvents![0];
   return ping;
 }
+
+/** Votifier deliveries over HTTP carry no challenge, so their timestamp must be recent: one "now" for the run. */
+const VOTIFIER_NOW = Date.now();
 
 interface Created {
   secret: string;
@@ -74,6 +77,7 @@ describe.skipIf(databaseUnavailable)('provider templates: each site\'s own deliv
     expect(res.body.data).toMatchObject({ id: expect.any(String), key: template.slug, name: template.name, auth_value: expect.any(String), webhook_url: expect.any(String) });
     const secret: string = res.body.data.auth_value;
     if (expectedSecret !== null) expect(secret).toBe(expectedSecret);
+    else if (template.authMethod === 'votifier') expect(secret).toMatch(/^[0-9a-v]{20,27}$/); // a NuVotifier-style token
     else expect(secret).toMatch(/^[A-Za-z0-9_-]{43,}$/); // ≥ 32 random bytes, URL-safe
     const webhookUrl = onApp(res.body.data.webhook_url);
     expect(webhookUrl.pathname).toBe(`/hooks/${org.slug}/${template.slug}${template.authMethod === 'url_path' ? `/${encodeURIComponent(secret)}` : ''}`);
@@ -92,6 +96,12 @@ describe.skipIf(databaseUnavailable)('provider templates: each site\'s own deliv
       for (const [name, value] of Object.entries(payload)) url.searchParams.append(name, String(value));
       if (template.authMethod === 'header') headers[template.authField] = secret;
       return app.request('GET', `${url.pathname}${url.search}`, { headers });
+    }
+    if (template.authMethod === 'votifier') {
+      // Votifier v2 over HTTP: the vote as the signed payload string, stamped now (older votes are refused).
+      const signedPayload = JSON.stringify({ ...payload, timestamp: VOTIFIER_NOW });
+      const signature = createHmac('sha256', secret).update(signedPayload).digest('base64');
+      return app.request('POST', url.pathname, { rawBody: JSON.stringify({ payload: signedPayload, signature }), headers: { 'content-type': 'application/json' } });
     }
     const body = JSON.stringify(payload);
     headers['content-type'] = 'application/json';
@@ -143,6 +153,11 @@ describe.skipIf(databaseUnavailable)('provider templates: each site\'s own deliv
       }
 
       // 3. A signature made with another secret is refused and records nothing.
+      if (template.authMethod === 'votifier') {
+        const wrong = await deliver(template, created, template.payloadExample, siteSecret(template));
+        expect(wrong.status, wrong.text).toBe(401);
+        expect(await countVotes(org)).toBe(1);
+      }
       if (template.authMethod === 'hmac') {
         const forged = { ...template.payloadExample, forged: true };
         const wrong = await deliver(template, created, forged, siteSecret(template));

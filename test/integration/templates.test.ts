@@ -24,7 +24,7 @@ describe.skipIf(databaseUnavailable)('GET /v1/templates', () => {
         name: expect.any(String),
         description: expect.any(String),
         website_url: expect.stringMatching(/^https:\/\//),
-        auth_method: expect.stringMatching(/^(header|url_path|query|hmac)$/),
+        auth_method: expect.stringMatching(/^(header|url_path|query|hmac|votifier)$/),
         auth_field: expect.any(String),
         default_votee_path: expect.any(String),
         payload_example: expect.any(Object),

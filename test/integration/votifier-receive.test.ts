@@ -51,10 +51,14 @@ describe.skipIf(databaseUnavailable)('receiving Votifier votes', () => {
     // Other providers' answers keep their shape.
     await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'plain', name: 'Plain', auth_method: 'header', auth_field: 'Authorization', votee_path: 'user' } });
     expect((await app.request('GET', '/v1/providers/plain', { key: org.key })).body.data).not.toHaveProperty('votifier');
-    // The pair is made here: a pasted secret is refused, and nothing is created.
-    const pasted = await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'mc3', name: 'x', auth_method: 'votifier', auth_value: 'my-own-token-123456' } });
-    expect(pasted.status).toBe(400);
-    expect(pasted.body.error.details).toEqual([expect.objectContaining({ field: 'auth_value' })]);
+    // A list that issues its own token (HytaleTop100): the pasted token is the provider's; the key pair is made here.
+    const pasted = await app.request('POST', '/v1/providers', { key: org.key, body: { template: 'hytaletop100', key: 'mc3', auth_value: 'site-issued-token-0123456789' } });
+    expect(pasted.status, pasted.text).toBe(201);
+    expect(pasted.body.data.votifier).toMatchObject({ token: 'site-issued-token-0123456789', port });
+    // Without it the template asks for it, and nothing is created.
+    const missing = await app.request('POST', '/v1/providers', { key: org.key, body: { template: 'hytaletop100', key: 'mc4' } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.details).toEqual([expect.objectContaining({ field: 'auth_value' })]);
   });
 
   it('v2 over TCP: greeted with a challenge, answered ok only once the vote is stored; the username and service are kept', async () => {

@@ -139,10 +139,7 @@ export function createProviderService(deps: AppDeps) {
       }
     }
     if (input.authMethod === 'votifier') {
-      // The key pair and the token are made here; a list is given them, never the other way round.
-      if (input.authValue !== undefined && input.authValue !== null && input.authValue !== 'auto') {
-        throw validationError([{ field: 'auth_value', message: 'is generated for votifier providers (an RSA key pair and a token); leave it out' }]);
-      }
+      // The key pair is made here. The token too, unless the list issues its own (pasted as auth_value).
       input = { ...VOTIFIER_DEFAULTS, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined && v !== null)) };
     }
     const parsed = parseInput(createSchema, { ...input, authValue: input.authValue === 'auto' ? undefined : input.authValue });
@@ -162,7 +159,7 @@ export function createProviderService(deps: AppDeps) {
     const existing = await prisma.provider.findUnique({ where: { organizationId_key: { organizationId, key: parsed.key } }, select: { id: true } });
     if (existing) throw validationError([{ field: 'key', message: 'is already used by another provider' }]);
 
-    const keys = parsed.authMethod === 'votifier' ? newVotifierKeys() : null;
+    const keys = parsed.authMethod === 'votifier' ? newVotifierKeys(parsed.authValue) : null;
     const secret = keys ? JSON.stringify({ token: keys.token, privateKey: keys.privateKey }) : parsed.authValue ?? generateProviderSecret();
     const provider = await prisma.provider.create({
       data: {

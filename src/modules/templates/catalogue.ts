@@ -64,6 +64,43 @@ export interface ProviderTemplate {
 const GENERATED_SECRET_STEP =
   'Create the provider here with auth_value "auto" (or leave it out) and copy the auth_value shown once in the response.';
 
+/**
+ * A list that delivers by the Votifier protocol (docs: README "Votifier lists"): the relay makes the key pair and the
+ * token; the list is given host, port, and the public key (v1) or the token (v2). `siteToken`: the list issues the
+ * token itself (pasted here as auth_value) and sends v2 over HTTP to the webhook URL.
+ */
+function votifierList(t: { slug: string; name: string; websiteUrl: string; game: 'Minecraft' | 'Hytale'; how: string; siteToken?: boolean }): ProviderTemplate {
+  return {
+    id: `tpl_${t.slug.replace(/-/g, '_')}`,
+    slug: t.slug,
+    name: t.name,
+    description: `${t.game} server list that delivers votes by the Votifier protocol. ${t.how}`,
+    websiteUrl: t.websiteUrl,
+    logoUrl: null,
+    authMethod: 'votifier',
+    authField: 'votifier',
+    authKeySource: t.siteToken ? null : 'generated',
+    authTimestampField: null,
+    defaultVoteePath: 'username',
+    eventPath: null,
+    voteEvents: null,
+    testEvents: null,
+    method: 'POST',
+    signatureFormat: null,
+    payloadExample: { serviceName: t.name, username: 'Steve', address: '203.0.113.7', timestamp: 1767225600000 },
+    setupInstructions: t.siteToken
+      ? `Copy the Votifier token ${t.name} shows for your server and paste it here as auth_value. In ${t.name}, set the ` +
+        'Votifier endpoint to this provider\'s webhook_url (Votifier over HTTP).'
+      : `Create the provider here and copy what the response's votifier object gives you. In ${t.name}'s server ` +
+        'settings, enter votifier.host and votifier.port as the Votifier address and port, and votifier.public_key ' +
+        '(protocol v1, the RSA public key) or votifier.token (protocol v2, NuVotifier token) where it asks.',
+  };
+}
+
+const UNCONFIRMED_VOTIFIER =
+  'Unconfirmed: the site\'s own documentation was not available here; the protocol versions it sends are not ' +
+  'confirmed, so give it the public key (v1) and, where it has a token field, the token (v2).';
+
 const TEMPLATES: ProviderTemplate[] = [
   {
     id: 'tpl_hytale_servers_pro',
@@ -530,6 +567,30 @@ const TEMPLATES: ProviderTemplate[] = [
       '2. On Gaming-Toplist open the Dashboard, use Edit under your server and paste that full webhook_url as the Postback URL. ' +
       '3. Add each player\'s name to the end of your vote link: https://gaming-toplist.com/vote/<SiteId>/<PLAYERNAME> (letters, digits and _ only).',
   },
+  votifierList({
+    slug: 'votifier',
+    name: 'Any Votifier list',
+    websiteUrl: 'https://github.com/NuVotifier/NuVotifier',
+    game: 'Minecraft',
+    how: 'For any list that asks for a Votifier host, port and public key or token (Minecraft or Hytale). Source: NuVotifier\'s protocol code (net/protocol).',
+  }),
+  votifierList({ slug: 'planetminecraft', name: 'Planet Minecraft', websiteUrl: 'https://www.planetminecraft.com', game: 'Minecraft', how: UNCONFIRMED_VOTIFIER }),
+  votifierList({ slug: 'minecraft-servers-org', name: 'MinecraftServers.org', websiteUrl: 'https://minecraftservers.org', game: 'Minecraft', how: UNCONFIRMED_VOTIFIER }),
+  votifierList({ slug: 'minecraft-mp', name: 'Minecraft-MP', websiteUrl: 'https://minecraft-mp.com', game: 'Minecraft', how: UNCONFIRMED_VOTIFIER }),
+  votifierList({ slug: 'minecraft-server-list', name: 'Minecraft Server List', websiteUrl: 'https://minecraft-server-list.com', game: 'Minecraft', how: UNCONFIRMED_VOTIFIER }),
+  votifierList({ slug: 'hytaleserver-xyz', name: 'HytaleServer.xyz', websiteUrl: 'https://hytaleserver.xyz', game: 'Hytale', how: `Delivers only by Votifier to a host and port. ${UNCONFIRMED_VOTIFIER}` }),
+  votifierList({ slug: 'hytalelobby', name: 'HytaleLobby', websiteUrl: 'https://hytalelobby.com', game: 'Hytale', how: `Delivers only by Votifier to a host and port. ${UNCONFIRMED_VOTIFIER}` }),
+  votifierList({ slug: 'hytale-online-servers', name: 'HytaleOnlineServers', websiteUrl: 'https://hytaleonlineservers.com', game: 'Hytale', how: `Delivers only by Votifier to a host and port. ${UNCONFIRMED_VOTIFIER}` }),
+  votifierList({ slug: 'serveurhytale-fr', name: 'ServeurHytale.fr', websiteUrl: 'https://serveurhytale.fr', game: 'Hytale', how: `Delivers only by Votifier to a host and port. ${UNCONFIRMED_VOTIFIER}` }),
+  votifierList({ slug: 'hytale-game', name: 'Hytale.game', websiteUrl: 'https://hytale.game', game: 'Hytale', how: `Delivers only by Votifier to a host and port. ${UNCONFIRMED_VOTIFIER}` }),
+  votifierList({
+    slug: 'hytaletop100',
+    name: 'HytaleTop100',
+    websiteUrl: 'https://hytaletop100.com',
+    game: 'Hytale',
+    siteToken: true,
+    how: `Sends Votifier v2 over HTTP(S) with a token the site generates (no challenge). ${UNCONFIRMED_VOTIFIER}`,
+  }),
 ];
 
 function deepFreeze<T>(value: T): T {
