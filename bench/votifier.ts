@@ -35,6 +35,8 @@ setTimeout(() => {
 
 interface Point {
   target: string;
+  /** The provider on its own port (VOTIFIER_DEDICATED_PORTS). */
+  own?: boolean;
   providers: number | null;
   protocol: 'v2' | 'v1';
   accepted: number;
@@ -72,7 +74,9 @@ const dir = mkdtempSync(join(os.tmpdir(), 'vote-relay-bench-votifier-'));
 const database = await openBenchDatabase(join(dir, 'service.db'));
 const secretKey = randomBytes(32).toString('base64');
 const port = await freePort();
+const ownPort = await freePort();
 const env = serviceEnv({
+  VOTIFIER_DEDICATED_PORTS: `${ownPort}-${ownPort}`,
   DATABASE_URL: database.url,
   SECRET_KEY: secretKey,
   LOG_LEVEL: 'info',
@@ -130,6 +134,13 @@ try {
     console.log(`[ours] ${providers} Votifier provider(s): v1 ${DURATION_S} s…`);
     points.push(await measure('ours', providers, 'v1', port, (username) => v1Block({ serviceName: 'bench', username, address: '203.0.113.1', timestamp: Date.now() }, publicKey)));
   }
+  // The way past routing: the measured provider on a port of its own, the other providers still there.
+  await api(base, apiKey, 'PATCH', '/v1/providers/measured', { votifier_port: ownPort });
+  await sleep(ROUTES_TTL_WAIT_MS + 1_000);
+  const last = PROVIDER_COUNTS.at(-1)!;
+  console.log(`[ours] ${last} Votifier providers, the measured one on its own port: v2, v1…`);
+  points.push({ ...(await measure('ours', last, 'v2', ownPort, (username, challenge) => v2Frame({ serviceName: 'bench', username, address: '203.0.113.1', timestamp: Date.now() }, token, challenge))), own: true });
+  points.push({ ...(await measure('ours', last, 'v1', ownPort, (username) => v1Block({ serviceName: 'bench', username, address: '203.0.113.1', timestamp: Date.now() }, publicKey))), own: true });
 } finally {
   await db.close();
   await service.stop();
@@ -161,7 +172,7 @@ const baselineOf = (protocol: string) => points.find((p) => p.target === 'baseli
 const rows = points.map((p) => {
   const b = baselineOf(p.protocol);
   return [
-    p.target === 'ours' ? 'ours (Votifier listener)' : 'baseline (one receiver, one key)',
+    p.target === 'ours' ? (p.own ? 'ours, the provider on its own port' : 'ours (Votifier listener)') : 'baseline (one receiver, one key)',
     p.providers === null ? '—' : p.providers.toLocaleString('en-US'),
     p.protocol,
     p.perSecond.toFixed(p.perSecond < 10 ? 2 : 0),

@@ -34,6 +34,14 @@ const envSchema = z.object({
   VOTIFIER_HOST: z.string().min(1).max(253).optional(),
   VOTIFIER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   VOTIFIER_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).max(10_000).default(10),
+  VOTIFIER_DEDICATED_PORTS: z
+    .string()
+    .regex(/^\d{1,5}-\d{1,5}$/, 'must be a port range such as 20000-20099')
+    .refine((v) => {
+      const [from, to] = v.split('-').map(Number);
+      return from >= 1 && from <= to && to <= 65535;
+    }, 'must be a port range from low to high, within 1-65535')
+    .optional(),
   REDIS_URL: z.string().optional(),
   SECRET_KEY: z.string().min(16, 'must be at least 16 characters (32 random bytes, base64, recommended)').optional(),
   ALLOW_PRIVATE_TARGETS: bool.default(false),
@@ -82,6 +90,8 @@ export interface Config {
   /** A Votifier session that has not sent its whole vote within this long is closed. */
   votifierTimeoutMs: number;
   votifierMaxConnectionsPerIp: number;
+  /** Ports an operator lets Votifier providers have to themselves (v1 without routing); null: none. */
+  votifierDedicatedPorts: { from: number; to: number } | null;
   redisUrl: string | null;
   secretKey: string | null;
   allowPrivateTargets: boolean;
@@ -171,6 +181,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     votifierHost: e.VOTIFIER_HOST ?? new URL(publicBaseUrl).hostname,
     votifierTimeoutMs: e.VOTIFIER_TIMEOUT_MS,
     votifierMaxConnectionsPerIp: e.VOTIFIER_MAX_CONNECTIONS_PER_IP,
+    votifierDedicatedPorts: e.VOTIFIER_DEDICATED_PORTS
+      ? { from: Number(e.VOTIFIER_DEDICATED_PORTS.split('-')[0]), to: Number(e.VOTIFIER_DEDICATED_PORTS.split('-')[1]) }
+      : null,
     redisUrl: e.REDIS_URL ?? null,
     secretKey: e.SECRET_KEY ?? null,
     allowPrivateTargets: e.ALLOW_PRIVATE_TARGETS,

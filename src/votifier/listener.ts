@@ -29,14 +29,18 @@ interface Route {
   key: string;
   token: string;
   privateKey: KeyObject;
+  /** The provider's own port (VOTIFIER_DEDICATED_PORTS), where it is the only route. */
+  port: number | null;
 }
+
+type FindRoute = (matches: (route: Route) => boolean) => Promise<Route | null>;
 
 export interface VotifierListener {
   port: number;
   close(): Promise<void>;
 }
 
-export function createVotifierRoutes(deps: AppDeps) {
+export function createVotifierRoutes(deps: AppDeps, onLoad: (routes: Route[]) => void = () => {}) {
   let routes: Route[] = [];
   let loadedAt = -Infinity;
   let loading: Promise<Route[]> | null = null;
@@ -44,16 +48,17 @@ export function createVotifierRoutes(deps: AppDeps) {
   async function load(): Promise<Route[]> {
     const rows = await deps.db.prisma.provider.findMany({
       where: { authMethod: 'votifier', enabled: true, organization: { status: { not: 'suspended' } } },
-      select: { key: true, authValueEnc: true, organization: { select: { slug: true } } },
+      select: { key: true, authValueEnc: true, votifierPort: true, organization: { select: { slug: true } } },
       orderBy: { createdAt: 'asc' },
     });
     const next: Route[] = [];
     for (const row of rows) {
       const keys = parseVotifierKeys(deps.secrets.open(row.authValueEnc));
-      if (keys) next.push({ slug: row.organization.slug, key: row.key, token: keys.token, privateKey: privateKeyObject(keys.privateKey) });
+      if (keys) next.push({ slug: row.organization.slug, key: row.key, token: keys.token, privateKey: privateKeyObject(keys.privateKey), port: row.votifierPort });
     }
     routes = next;
     loadedAt = Date.now();
+    onLoad(next);
     return next;
   }
   const current = async (maxAgeMs: number) => {
@@ -63,40 +68,76 @@ export function createVotifierRoutes(deps: AppDeps) {
   };
 
   /** The first route `matches`; the table is read again once when none does (unless it was read just now). */
-  return async function find(matches: (route: Route) => boolean): Promise<Route | null> {
+  const find: FindRoute = async (matches) => {
     const found = (await current(ROUTES_TTL_MS)).find(matches);
     if (found) return found;
     return (await current(ROUTES_MISS_REFRESH_MS)).find(matches) ?? null;
   };
+  /** The table as it is now (read again when older than its TTL). */
+  const refresh = () => current(ROUTES_TTL_MS);
+  return { find, refresh };
 }
 
 export async function startVotifierListener(deps: AppDeps, ingest: IngestService): Promise<VotifierListener> {
   const { config, logger } = deps;
-  const route = createVotifierRoutes(deps);
   const perAddress = new Map<string, number>();
   const sockets = new Set<Socket>();
+  /** Providers' own ports: port → its server and the provider's key (the route itself is looked up fresh). */
+  const dedicated = new Map<number, { server: Server; slug: string; key: string }>();
+  const routes = createVotifierRoutes(deps, (table) => void reconcileDedicated(table));
 
-  const server: Server = createServer((socket) => {
-    const ip = socket.remoteAddress ?? 'unknown';
-    const open = (perAddress.get(ip) ?? 0) + 1;
-    if (open > config.votifierMaxConnectionsPerIp) {
-      socket.destroy();
-      return;
-    }
-    perAddress.set(ip, open);
-    sockets.add(socket);
-    socket.on('close', () => {
-      sockets.delete(socket);
-      const left = (perAddress.get(ip) ?? 1) - 1;
-      if (left > 0) perAddress.set(ip, left);
-      else perAddress.delete(ip);
+  function serverFor(route: FindRoute): Server {
+    return createServer((socket) => {
+      const ip = socket.remoteAddress ?? 'unknown';
+      const open = (perAddress.get(ip) ?? 0) + 1;
+      if (open > config.votifierMaxConnectionsPerIp) {
+        socket.destroy();
+        return;
+      }
+      perAddress.set(ip, open);
+      sockets.add(socket);
+      socket.on('close', () => {
+        sockets.delete(socket);
+        const left = (perAddress.get(ip) ?? 1) - 1;
+        if (left > 0) perAddress.set(ip, left);
+        else perAddress.delete(ip);
+      });
+      socket.on('error', () => {});
+      socket.setTimeout(config.votifierTimeoutMs, () => socket.destroy());
+      void session(socket, ip, route);
     });
-    socket.on('error', () => {});
-    socket.setTimeout(config.votifierTimeoutMs, () => socket.destroy());
-    void session(socket, ip);
-  });
+  }
 
-  async function session(socket: Socket, ip: string) {
+  /** Listens on each provider's own port, and stops listening where a provider gave its port up. */
+  let closed = false;
+  async function reconcileDedicated(table: Route[]) {
+    if (closed) return;
+    const wanted = new Map(table.filter((r) => r.port !== null).map((r) => [r.port!, r]));
+    for (const [port, entry] of dedicated) {
+      const now = wanted.get(port);
+      if (!now || now.slug !== entry.slug || now.key !== entry.key) {
+        dedicated.delete(port);
+        entry.server.close();
+      }
+    }
+    for (const [port, route] of wanted) {
+      if (dedicated.has(port)) continue;
+      // Only this provider is tried here (v1: one decryption), read fresh from the table each time.
+      const only: FindRoute = async (matches) => {
+        const current = (await routes.refresh()).find((r) => r.port === port && r.slug === route.slug && r.key === route.key);
+        return current && matches(current) ? current : null;
+      };
+      const server = serverFor(only);
+      dedicated.set(port, { server, slug: route.slug, key: route.key });
+      server.on('error', (err) => {
+        logger.error({ err, port, provider: route.key }, "a Votifier provider's own port could not be opened");
+        if (dedicated.get(port)?.server === server) dedicated.delete(port);
+      });
+      server.listen(port, config.host, () => logger.info({ port, provider: route.key }, "Votifier provider's own port ready"));
+    }
+  }
+
+  async function session(socket: Socket, ip: string, route: FindRoute) {
     // An address past its refused-delivery budget is not even greeted.
     if (!(await peekPoint(deps.limits.ip, ip)).allowed) return void socket.destroy();
     const challenge = newChallenge();
@@ -164,6 +205,7 @@ export async function startVotifierListener(deps: AppDeps, ingest: IngestService
     }
   }
 
+  const server = serverFor(routes.find);
   server.listen(config.votifierPort, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
@@ -172,12 +214,18 @@ export async function startVotifierListener(deps: AppDeps, ingest: IngestService
   server.on('error', (err) => logger.error({ err }, 'Votifier listener error'));
   const port = (server.address() as AddressInfo).port;
   logger.info({ port }, 'Votifier listener ready');
+  // Providers' own ports follow the table: read at start, then again each time it expires (within 6 s of a change).
+  const refresher = config.votifierDedicatedPorts ? setInterval(() => void routes.refresh().catch(() => {}), 1_000) : null;
+  refresher?.unref();
+  if (config.votifierDedicatedPorts) await routes.refresh().catch((err: unknown) => logger.error({ err }, 'Votifier routing table unreadable'));
   return {
     port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close: async () => {
+      closed = true;
+      if (refresher) clearInterval(refresher);
+      for (const socket of sockets) socket.destroy();
+      await Promise.all([server, ...[...dedicated.values()].map((d) => d.server)].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+      dedicated.clear();
+    },
   };
 }

@@ -25,9 +25,12 @@ describe.skipIf(databaseUnavailable)('receiving Votifier votes', () => {
     return { key, path: new URL(res.body.data.webhook_url).pathname, votifier: res.body.data.votifier as Setup, authValue: res.body.data.auth_value as string };
   }
 
+  let ownPort: number;
+
   beforeAll(async () => {
     port = await freePort();
-    app = await startTestApp({ VOTIFIER_PORT: String(port), VOTIFIER_HOST: 'votes.example.net', VOTIFIER_TIMEOUT_MS: '1000', VOTIFIER_MAX_CONNECTIONS_PER_IP: '30', IP_RATE_LIMIT_PER_MINUTE: '100000' });
+    ownPort = await freePort();
+    app = await startTestApp({ VOTIFIER_PORT: String(port), VOTIFIER_DEDICATED_PORTS: `${ownPort}-${ownPort}`, VOTIFIER_HOST: 'votes.example.net', VOTIFIER_TIMEOUT_MS: '1000', VOTIFIER_MAX_CONNECTIONS_PER_IP: '30', IP_RATE_LIMIT_PER_MINUTE: '100000' });
     org = await app.createOrg({ plan: 'business' });
     other = await app.createOrg({ plan: 'business' });
     mine = await votifierProvider(org, 'mc');
@@ -144,6 +147,34 @@ describe.skipIf(databaseUnavailable)('receiving Votifier votes', () => {
     const accepted = await votifierSession(port, (challenge) => v2Frame(fresh, next.token, challenge));
     expect(JSON.parse(accepted.answer)).toEqual({ status: 'ok' });
     expect(await votesOf(old.username)).toEqual([]);
+  });
+
+  it('a provider with a port of its own (VOTIFIER_DEDICATED_PORTS) takes v1 there without trying anyone else’s key', async () => {
+    const outside = await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'mc-out', name: 'x', auth_method: 'votifier', votifier_port: ownPort + 1 } });
+    expect(outside.status).toBe(400);
+    expect(outside.body.error.details).toEqual([{ field: 'votifier_port', message: `must be within ${ownPort}-${ownPort}` }]);
+    const notVotifier = await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'hdr', name: 'x', auth_method: 'header', auth_field: 'Authorization', votee_path: 'user', votifier_port: ownPort } });
+    expect(notVotifier.body.error.details).toEqual([{ field: 'votifier_port', message: 'applies only to votifier providers' }]);
+    const res = await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'mc-own', name: 'Own port', auth_method: 'votifier', votifier_port: ownPort } });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.data.votifier.port).toBe(ownPort);
+    const taken = await app.request('POST', '/v1/providers', { key: other.key, body: { key: 'mc-own', name: 'x', auth_method: 'votifier', votifier_port: ownPort } });
+    expect(taken.body.error.details).toEqual([{ field: 'votifier_port', message: 'is already used by another provider' }]);
+    expect((await app.request('GET', '/v1/providers/mc-own', { key: org.key })).body.data.votifier.port).toBe(ownPort);
+
+    // The port opens when the routing table is read again (within 6 s).
+    const v = vote();
+    const publicKey = res.body.data.votifier.public_key;
+    await expect.poll(async () => (await votifierSession(ownPort, () => v1Block(v, publicKey), 2_000)).greeting, { timeout: 10_000, interval: 300 }).toMatch(/^VOTIFIER 2 /);
+    await expect.poll(async () => (await votesOf(v.username)).map((r) => r.providerId)).toHaveLength(1);
+    // Another provider's block is not routed from here, even though its key is known to the shared port.
+    const w = vote();
+    await votifierSession(ownPort, () => v1Block(w, mine.votifier.public_key));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await votesOf(w.username)).toEqual([]);
+    // Given back, the port closes.
+    expect((await app.request('PATCH', '/v1/providers/mc-own', { key: org.key, body: { votifier_port: null } })).status).toBe(200);
+    await expect.poll(async () => (await votifierSession(ownPort, () => null, 1_000)).greeting, { timeout: 10_000, interval: 300 }).toBe('');
   });
 
   it('closes 500 garbage, oversized, truncated and silent sessions with nothing recorded, and keeps serving', async () => {

@@ -115,6 +115,7 @@ const CreateProviderInput = builder.inputType('CreateProviderInput', {
     payloadSource: t.field({ type: PayloadSourceEnum, description: 'Default: query for query providers, json otherwise' }),
     signatureFormat: t.field({ type: SignatureFormatEnum, description: 'hmac only; default plain' }),
     enabled: t.boolean(),
+    votifierPort: t.int({ description: 'votifier only: a port of its own within VOTIFIER_DEDICATED_PORTS (v1 without routing)' }),
   }),
 });
 
@@ -131,6 +132,7 @@ const UpdateProviderInput = builder.inputType('UpdateProviderInput', {
     testEvents: t.stringList(),
     payloadSource: t.field({ type: PayloadSourceEnum, description: 'Default: query for query providers, json otherwise' }),
     signatureFormat: t.field({ type: SignatureFormatEnum, description: 'hmac only; default plain' }),
+    votifierPort: t.int({ description: 'votifier only: a port of its own within VOTIFIER_DEDICATED_PORTS; null goes back to the shared port' }),
   }),
 });
 

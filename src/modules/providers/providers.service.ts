@@ -31,8 +31,11 @@ const optionalFields = {
   signatureFormat: z.enum(SIGNATURE_FORMATS as [string, ...string[]], `must be one of ${SIGNATURE_FORMATS.join(', ')}`).nullable().optional(),
 };
 
+const votifierPortSchema = z.number().int().min(1).max(65535).nullable();
+
 const createSchema = z.object({
   key: keySchema,
+  votifierPort: votifierPortSchema.optional(),
   name: nameSchema,
   authMethod: z.enum(AUTH_METHOD_NAMES as [string, ...string[]], `must be one of ${AUTH_METHOD_NAMES.join(', ')}`),
   authField: fieldSchema,
@@ -44,6 +47,7 @@ const createSchema = z.object({
 
 const updateSchema = z.object({
   key: keySchema.optional(),
+  votifierPort: votifierPortSchema.optional(),
   name: nameSchema.optional(),
   enabled: z.boolean().optional(),
   voteePath: pathSchema.optional(),
@@ -62,6 +66,28 @@ function checkAuthConfig(config: AuthConfig): void {
     problems.push({ field: 'payload_source', message: `must be one of ${method.payloadSources.join(', ')} for ${method.name} providers` });
   }
   if (problems.length > 0) throw validationError(problems);
+}
+
+/**
+ * A Votifier provider's own port: only for votifier providers, only inside the operator's VOTIFIER_DEDICATED_PORTS,
+ * and only one provider per port.
+ */
+async function checkVotifierPort(deps: AppDeps, authMethod: string, port: number | null | undefined, providerId: string | null): Promise<void> {
+  if (port === undefined || port === null) return;
+  const range = deps.config.votifierDedicatedPorts;
+  const problem =
+    authMethod !== 'votifier'
+      ? 'applies only to votifier providers'
+      : !range
+        ? 'is not offered here: the operator has set no VOTIFIER_DEDICATED_PORTS'
+        : port < range.from || port > range.to
+          ? `must be within ${range.from}-${range.to}`
+          : port === deps.config.votifierPort || port === deps.config.port
+            ? 'is the service\'s own port'
+            : null;
+  if (problem) throw validationError([{ field: 'votifier_port', message: problem }]);
+  const taken = await deps.db.prisma.provider.findUnique({ where: { votifierPort: port }, select: { id: true } });
+  if (taken && taken.id !== providerId) throw validationError([{ field: 'votifier_port', message: 'is already used by another provider' }]);
 }
 
 export interface ProviderCounts {
@@ -152,6 +178,7 @@ export function createProviderService(deps: AppDeps) {
       payloadSource: parsed.payloadSource ?? method.defaultPayloadSource,
     };
     checkAuthConfig(auth);
+    await checkVotifierPort(deps, parsed.authMethod, parsed.votifierPort, null);
     const org = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });
     const limit = PLAN_LIMITS[planOf(org)].providers;
     const current = await prisma.provider.count({ where: { organizationId } });
@@ -174,23 +201,24 @@ export function createProviderService(deps: AppDeps) {
         voteEventsJson: toJson(parsed.voteEvents) ?? null,
         testEventsJson: toJson(parsed.testEvents) ?? null,
         enabled: parsed.enabled ?? true,
+        votifierPort: parsed.votifierPort ?? null,
       },
     });
     return {
       provider,
       secret: keys ? keys.token : secret,
       webhookUrl: providerWebhookUrl(deps.config.hookBaseUrl, org.slug, provider, secret),
-      votifier: keys ? { ...votifierEndpoint(), publicKey: keys.publicKey, token: keys.token } : null,
+      votifier: keys ? { ...votifierEndpoint(provider.votifierPort), publicKey: keys.publicKey, token: keys.token } : null,
     };
   }
 
-  const votifierEndpoint = () => ({ host: deps.config.votifierHost, port: deps.config.votifierPort });
+  const votifierEndpoint = (own?: number | null) => ({ host: deps.config.votifierHost, port: own ?? deps.config.votifierPort });
 
   /** A Votifier provider's host, port and public key (never its token or private key); null for other methods. */
-  function votifierOf(provider: Pick<Provider, 'authMethod' | 'authValueEnc'>): VotifierSetup | null {
+  function votifierOf(provider: Pick<Provider, 'authMethod' | 'authValueEnc' | 'votifierPort'>): VotifierSetup | null {
     if (provider.authMethod !== 'votifier') return null;
     const keys = parseVotifierKeys(deps.secrets.open(provider.authValueEnc));
-    return keys && { ...votifierEndpoint(), publicKey: publicKeyOf(keys.privateKey) };
+    return keys && { ...votifierEndpoint(provider.votifierPort), publicKey: publicKeyOf(keys.privateKey) };
   }
 
   async function update(organizationId: string, key: string, rawInput: unknown): Promise<Provider> {
@@ -200,6 +228,7 @@ export function createProviderService(deps: AppDeps) {
       const taken = await prisma.provider.findUnique({ where: { organizationId_key: { organizationId, key: input.key } }, select: { id: true } });
       if (taken) throw validationError([{ field: 'key', message: 'is already used by another provider' }]);
     }
+    await checkVotifierPort(deps, provider.authMethod, input.votifierPort, provider.id);
     checkAuthConfig({
       authMethod: provider.authMethod,
       authField: input.authField ?? provider.authField,
@@ -244,7 +273,7 @@ export function createProviderService(deps: AppDeps) {
     return {
       authValue: keys ? keys.token : secret,
       webhookUrl: providerWebhookUrl(deps.config.hookBaseUrl, orgSlug, provider, secret),
-      votifier: keys ? { ...votifierEndpoint(), publicKey: keys.publicKey, token: keys.token } : null,
+      votifier: keys ? { ...votifierEndpoint(provider.votifierPort), publicKey: keys.publicKey, token: keys.token } : null,
     };
   }
 

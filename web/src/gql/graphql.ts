@@ -69,6 +69,8 @@ export type CreateProviderInput = {
   testEvents?: Array<string> | null | undefined;
   voteEvents?: Array<string> | null | undefined;
   voteePath?: string | null | undefined;
+  /** votifier only: a port of its own within VOTIFIER_DEDICATED_PORTS (v1 without routing) */
+  votifierPort?: number | null | undefined;
 };
 
 /** chat: the chat notification; callback: a callback; legacy_callback: server_callback_url; pull: a plugin poll; alert: an admin alert */
@@ -194,6 +196,8 @@ export type UpdateProviderInput = {
   testEvents?: Array<string> | null | undefined;
   voteEvents?: Array<string> | null | undefined;
   voteePath?: string | null | undefined;
+  /** votifier only: a port of its own within VOTIFIER_DEDICATED_PORTS; null goes back to the shared port */
+  votifierPort?: number | null | undefined;
 };
 
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
