@@ -5,6 +5,9 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 import { freePort, v1Block, v2Frame, votifierSession, type SentVote } from '../kit/votifier-sender.js';
+import { mulberry32 } from '../kit/prng.js';
+import { startReceiver } from '../kit/receiver.js';
+import { createHmac } from 'node:crypto';
 
 describe.skipIf(databaseUnavailable)('receiving Votifier votes', () => {
   let app: TestApp;
@@ -30,7 +33,7 @@ describe.skipIf(databaseUnavailable)('receiving Votifier votes', () => {
   beforeAll(async () => {
     port = await freePort();
     ownPort = await freePort();
-    app = await startTestApp({ VOTIFIER_PORT: String(port), VOTIFIER_DEDICATED_PORTS: `${ownPort}-${ownPort}`, VOTIFIER_HOST: 'votes.example.net', VOTIFIER_TIMEOUT_MS: '1000', VOTIFIER_MAX_CONNECTIONS_PER_IP: '30', IP_RATE_LIMIT_PER_MINUTE: '100000' });
+    app = await startTestApp({ VOTIFIER_PORT: String(port), VOTIFIER_DEDICATED_PORTS: `${ownPort}-${ownPort}`, VOTIFIER_HOST: 'votes.example.net', VOTIFIER_TIMEOUT_MS: '1000', VOTIFIER_MAX_CONNECTIONS_PER_IP: '30', IP_RATE_LIMIT_PER_MINUTE: '100000', HOOK_FAILURE_LIMIT_PER_MINUTE: '100000' });
     org = await app.createOrg({ plan: 'business' });
     other = await app.createOrg({ plan: 'business' });
     mine = await votifierProvider(org, 'mc');
@@ -127,9 +130,69 @@ describe.skipIf(databaseUnavailable)('receiving Votifier votes', () => {
     expect(refusedStale.body.error.code).toBe('AUTH_FAILED');
     const foreign = await post(message(vote(), theirs.votifier.token));
     expect(foreign.status).toBe(401);
+    // A v1 block made for another provider's key, posted to this provider's URL, is not this provider's vote.
+    const theirsBlock = vote();
+    const foreignV1 = await post(v1Block(theirsBlock, theirs.votifier.public_key).toString('base64'), 'text/plain');
+    expect(foreignV1.status).toBe(401);
+    expect(await votesOf(theirsBlock.username)).toEqual([]);
     const garbage = await post('not a vote at all', 'text/plain');
     expect(garbage.status).toBe(400);
     expect(await votesOf(stale.username)).toEqual([]);
+  });
+
+  it('over HTTP, 400 seeded malformed Votifier deliveries: never a 5xx, always the error envelope, nothing recorded', async () => {
+    const random = mulberry32(0x70_71_f1_e5);
+    const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)];
+    const bytes = (n: number) => Buffer.from(Array.from({ length: n }, () => Math.floor(random() * 256)));
+    const sign = (payload: string, token = mine.votifier.token) => createHmac('sha256', token).update(payload).digest('base64');
+    const good = () => JSON.stringify({ serviceName: 'Fuzz', username: `fz${Math.floor(random() * 1e6)}`, address: '203.0.113.2', timestamp: Date.now() });
+    const makers: (() => [string, Buffer])[] = [
+      () => ['application/octet-stream', bytes(Math.floor(random() * 600))],
+      () => ['text/plain', Buffer.from(bytes(Math.floor(random() * 400)).toString('base64'))],
+      () => ['text/plain', Buffer.from(bytes(256).toString('base64'))], // the right size, no key made it
+      () => ['application/json', Buffer.from(JSON.stringify({ payload: good() }))],
+      () => ['application/json', Buffer.from(JSON.stringify({ payload: 42, signature: 'x' }))],
+      () => ['application/json', Buffer.from(`{"payload":${JSON.stringify(good())},"signature":`)],
+      () => { const p = good(); return ['application/json', Buffer.from(JSON.stringify({ payload: p, signature: sign(p).slice(0, -4) + 'AAA=' }))]; },
+      () => { const p = JSON.stringify({ username: 'x', timestamp: Date.now() }); return ['application/json', Buffer.from(JSON.stringify({ payload: p, signature: sign(p) }))]; },
+      () => { const p = JSON.stringify({ serviceName: 's', username: 'x'.repeat(40), address: 'a', timestamp: Date.now() }); return ['application/json', Buffer.from(JSON.stringify({ payload: p, signature: sign(p) }))]; },
+      () => { const p = JSON.stringify({ serviceName: 's', username: 'u', address: 'a', timestamp: 'yesterday' }); return ['application/json', Buffer.from(JSON.stringify({ payload: p, signature: sign(p) }))]; },
+      () => { const p = '[1,2,3]'; return ['application/json', Buffer.from(JSON.stringify({ payload: p, signature: sign(p) }))]; },
+      () => ['application/json', Buffer.from('{'.repeat(300))],
+    ];
+    const before = await app.deps.db.prisma.vote.count();
+    const answers = [];
+    for (let i = 0; i < 400; i += 20) {
+      answers.push(...(await Promise.all(Array.from({ length: 20 }, () => {
+        const [type, body] = pick(makers)();
+        return app.request('POST', mine.path, { rawBody: body, headers: { 'content-type': type } });
+      }))));
+    }
+    expect(answers.filter((a) => a.status >= 500).map((a) => a.text)).toEqual([]);
+    expect(answers.filter((a) => a.status < 400).map((a) => a.text)).toEqual([]);
+    expect(answers.every((a) => typeof a.body?.error?.code === 'string' && typeof a.body.error.message === 'string')).toBe(true);
+    expect(await app.deps.db.prisma.vote.count()).toBe(before);
+    const p = good();
+    expect((await app.request('POST', mine.path, { rawBody: JSON.stringify({ payload: p, signature: sign(p) }), headers: { 'content-type': 'application/json' } })).status).toBe(200);
+  });
+
+  it('a Votifier vote is a vote: a callback receives it, with the list’s service name and the voter’s address in its template', async () => {
+    const receiver = await startReceiver({ status: 200 });
+    try {
+      const owner = await app.createOrg({ plan: 'business' });
+      const provider = await votifierProvider(owner, 'mc');
+      const callback = await app.request('POST', '/v1/callbacks', {
+        key: owner.key,
+        body: { name: 'Game server', url: `${receiver.url}/votes`, payload_template: { player: '{voter_name}', list: '{payload.serviceName}', ip: '{payload.address}', provider: '{provider_key}' } },
+      });
+      expect(callback.status, callback.text).toBe(201);
+      const v = vote();
+      await votifierSession(port, () => v1Block(v, provider.votifier.public_key));
+      const [delivered] = await receiver.waitFor(1, 10_000);
+      expect(delivered.json).toEqual({ player: v.username, list: 'MinecraftServers.org', ip: '203.0.113.7', provider: 'mc' });
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('regenerating rotates the token and the key pair together', async () => {
