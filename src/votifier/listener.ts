@@ -5,7 +5,8 @@
 // secret read again, the vote written with its jobs and rollups in one transaction). v2 is answered
 // {"status":"ok"} only after that commit, or {"status":"error","cause":…,"error":…}; v1 has no answer (the
 // connection closes). Bounds: NuVotifier's frame sizes, a read deadline, connections per address, and the
-// address's refused-delivery budget (routing a v1 block costs one RSA decryption per provider).
+// address's refused-session budget (routing a v1 block costs one RSA decryption per provider, tried a slice at a
+// time so the service keeps answering meanwhile).
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { AppDeps } from '../app-deps.js';
@@ -34,6 +35,19 @@ interface Route {
 }
 
 type FindRoute = (matches: (route: Route) => boolean) => Promise<Route | null>;
+
+/** Routes tried between two turns of the event loop: a v1 block tries one RSA decryption per route. */
+const SCAN_SLICE = 16;
+
+/** The first route that matches, trying a slice at a time so that requests keep being served meanwhile. */
+async function scan(routes: Route[], matches: (route: Route) => boolean): Promise<Route | null> {
+  for (let i = 0; i < routes.length; i += SCAN_SLICE) {
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    const found = routes.slice(i, i + SCAN_SLICE).find(matches);
+    if (found) return found;
+  }
+  return null;
+}
 
 export interface VotifierListener {
   port: number;
@@ -69,9 +83,9 @@ export function createVotifierRoutes(deps: AppDeps, onLoad: (routes: Route[]) =>
 
   /** The first route `matches`; the table is read again once when none does (unless it was read just now). */
   const find: FindRoute = async (matches) => {
-    const found = (await current(ROUTES_TTL_MS)).find(matches);
+    const found = await scan(await current(ROUTES_TTL_MS), matches);
     if (found) return found;
-    return (await current(ROUTES_MISS_REFRESH_MS)).find(matches) ?? null;
+    return scan(await current(ROUTES_MISS_REFRESH_MS), matches);
   };
   /** The table as it is now (read again when older than its TTL). */
   const refresh = () => current(ROUTES_TTL_MS);
@@ -138,15 +152,17 @@ export async function startVotifierListener(deps: AppDeps, ingest: IngestService
   }
 
   async function session(socket: Socket, ip: string, route: FindRoute) {
-    // An address past its refused-delivery budget is not even greeted.
-    if (!(await peekPoint(deps.limits.ip, ip)).allowed) return void socket.destroy();
+    // An address past its refused-session budget is not even greeted (a refused v1 block cost a decryption per
+    // provider): HOOK_FAILURE_LIMIT_PER_MINUTE per address, as for refused hook deliveries.
+    const failureKey = `${ip}|votifier`;
+    if (!(await peekPoint(deps.limits.hookFailures, failureKey)).allowed) return void socket.destroy();
     const challenge = newChallenge();
     socket.write(`VOTIFIER 2 ${challenge}\n`);
     let buffer: Buffer = Buffer.alloc(0);
     let taken = false;
     const answer = (body: object) => socket.end(JSON.stringify(body));
     const refuse = async (protocol: 1 | 2, cause: string, error: string) => {
-      await takePoint(deps.limits.ip, ip).catch(() => {});
+      await takePoint(deps.limits.hookFailures, failureKey).catch(() => {});
       if (protocol === 2) answer({ status: 'error', cause, error });
       else socket.destroy();
     };

@@ -273,3 +273,18 @@ describe.skipIf(databaseUnavailable)('receiving Votifier votes', () => {
     held.forEach((s) => s.destroy());
   });
 });
+
+describe.skipIf(databaseUnavailable)('the Votifier listener under refused sessions', () => {
+  it('stops greeting an address past its refused-session budget (HOOK_FAILURE_LIMIT_PER_MINUTE)', async () => {
+    const port = await freePort();
+    const app = await startTestApp({ VOTIFIER_PORT: String(port), HOOK_FAILURE_LIMIT_PER_MINUTE: '3', VOTIFIER_TIMEOUT_MS: '1000' });
+    try {
+      const noise = () => randomBytes(256);
+      for (let i = 0; i < 3; i++) expect((await votifierSession(port, noise)).greeting).toMatch(/^VOTIFIER 2 /);
+      // The budget is spent: the next session is closed before any work (no greeting, nothing decrypted).
+      expect(await votifierSession(port, noise, 2_000)).toMatchObject({ greeting: '', closed: true });
+    } finally {
+      await app.stop();
+    }
+  });
+});
