@@ -67,8 +67,13 @@ export function createVotifierRoutes(deps: AppDeps, onLoad: (routes: Route[]) =>
     });
     const next: Route[] = [];
     for (const row of rows) {
-      const keys = parseVotifierKeys(deps.secrets.open(row.authValueEnc));
-      if (keys) next.push({ slug: row.organization.slug, key: row.key, token: keys.token, privateKey: privateKeyObject(keys.privateKey), port: row.votifierPort });
+      // One unreadable row (a secret sealed with another key, a damaged key) leaves that provider out, not everyone.
+      try {
+        const keys = parseVotifierKeys(deps.secrets.open(row.authValueEnc));
+        if (keys) next.push({ slug: row.organization.slug, key: row.key, token: keys.token, privateKey: privateKeyObject(keys.privateKey), port: row.votifierPort });
+      } catch (err) {
+        deps.logger.error({ err: (err as Error).message, provider: row.key, organization: row.organization.slug }, 'a Votifier provider is left out of routing: its keys are unreadable');
+      }
     }
     routes = next;
     loadedAt = Date.now();
@@ -83,9 +88,12 @@ export function createVotifierRoutes(deps: AppDeps, onLoad: (routes: Route[]) =>
 
   /** The first route `matches`; the table is read again once when none does (unless it was read just now). */
   const find: FindRoute = async (matches) => {
-    const found = await scan(await current(ROUTES_TTL_MS), matches);
+    const table = await current(ROUTES_TTL_MS);
+    const found = await scan(table, matches);
     if (found) return found;
-    return scan(await current(ROUTES_MISS_REFRESH_MS), matches);
+    const again = await current(ROUTES_MISS_REFRESH_MS);
+    // The same table (read just now) is not tried twice.
+    return again === table ? null : scan(again, matches);
   };
   /** The table as it is now (read again when older than its TTL). */
   const refresh = () => current(ROUTES_TTL_MS);
@@ -118,7 +126,11 @@ export async function startVotifierListener(deps: AppDeps, ingest: IngestService
       });
       socket.on('error', () => {});
       socket.setTimeout(config.votifierTimeoutMs, () => socket.destroy());
-      void session(socket, ip, route);
+      session(socket, ip, route).catch((err: unknown) => {
+        // Nothing a sender does may take the process down: the session is refused and the error logged.
+        logger.error({ err }, 'a Votifier session failed');
+        socket.destroy();
+      });
     });
   }
 
@@ -154,7 +166,9 @@ export async function startVotifierListener(deps: AppDeps, ingest: IngestService
   async function session(socket: Socket, ip: string, route: FindRoute) {
     // An address past its refused-session budget is not even greeted (a refused v1 block cost a decryption per
     // provider): HOOK_FAILURE_LIMIT_PER_MINUTE per address, as for refused hook deliveries.
-    const failureKey = `${ip}|votifier`;
+    // Its own budget namespace ('#' is never in an organization slug), per listening port: a list refused on one
+    // provider's own port is not refused on the shared one.
+    const failureKey = `${ip}|#votifier:${socket.localPort ?? 0}`;
     if (!(await peekPoint(deps.limits.hookFailures, failureKey)).allowed) return void socket.destroy();
     const challenge = newChallenge();
     socket.write(`VOTIFIER 2 ${challenge}\n`);
@@ -205,17 +219,34 @@ export async function startVotifierListener(deps: AppDeps, ingest: IngestService
       }
     }
 
+    /** The routing table could not be read (the database is down): nothing was stored; the list may retry. */
+    const unavailable = (protocol: 1 | 2, err: unknown) => {
+      logger.warn({ err: (err as Error).message }, 'Votifier routing table unreadable; session refused');
+      if (protocol === 2) answer({ status: 'error', cause: 'SERVICE_UNAVAILABLE', error: 'The vote could not be recorded right now; nothing was stored' });
+      else socket.destroy();
+    };
+
     async function v2(frame: Buffer) {
       const message = readV2Message(frame.toString('utf8'));
       if (!message) return refuse(2, 'JSONException', 'The vote message is not {"payload": …, "signature": …}');
       const signedBy = v2SignedBy(message);
-      const found = await route((r) => signedBy(r.token));
+      let found: Route | null;
+      try {
+        found = await route((r) => signedBy(r.token));
+      } catch (err) {
+        return unavailable(2, err);
+      }
       if (!found) return refuse(2, 'RuntimeException', 'Signature is not valid (invalid token?)');
       return receive(2, found.slug, found.key, frame);
     }
 
     async function v1(block: Buffer) {
-      const found = await route((r) => openV1Block(block, r.privateKey) !== null);
+      let found: Route | null;
+      try {
+        found = await route((r) => openV1Block(block, r.privateKey) !== null);
+      } catch (err) {
+        return unavailable(1, err);
+      }
       if (!found) return refuse(1, 'CorruptedFrameException', 'Could not decrypt data (is your key correct?)');
       return receive(1, found.slug, found.key, block);
     }

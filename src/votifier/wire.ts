@@ -92,7 +92,10 @@ export function openV1Block(block: Buffer, key: KeyObject): VotifierVote | null 
   if (raw[0] !== 0x00 || raw[1] !== 0x02) return null;
   const end = raw.indexOf(0x00, 2);
   if (end < 10) return null; // at least 8 bytes of padding
-  const fields = raw.subarray(end + 1).toString('ascii').split('\n');
+  const text = raw.subarray(end + 1).toString('latin1');
+  // NuVotifier reads the block as US-ASCII; anything else is not a vote it would take.
+  if (/[^\x00-\x7f]/.test(text)) return null;
+  const fields = text.split('\n');
   if (fields.length < 5 || fields[0] !== 'VOTE') return null;
   return { serviceName: fields[1], username: fields[2], address: fields[3], timestamp: fields[4] };
 }

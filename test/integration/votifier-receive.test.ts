@@ -124,7 +124,10 @@ describe.skipIf(databaseUnavailable)('receiving Votifier votes', () => {
     expect(ok1.status).toBe(200);
     expect((await votesOf(a.username)).length + (await votesOf(b.username)).length).toBe(2);
 
-    const stale = vote(name(), Date.now() - 11 * 60_000);
+    // At most 9 minutes old and 1 minute ahead: a resend then always falls in the first delivery's duplicate window.
+    expect((await post(message(vote(name(), Date.now() - 8 * 60_000), mine.votifier.token))).status).toBe(200);
+    expect((await post(message(vote(name(), Date.now() + 2 * 60_000), mine.votifier.token))).status).toBe(401);
+    const stale = vote(name(), Date.now() - 9.5 * 60_000);
     const refusedStale = await post(message(stale, mine.votifier.token));
     expect(refusedStale.status).toBe(401);
     expect(refusedStale.body.error.code).toBe('AUTH_FAILED');
@@ -238,6 +241,19 @@ describe.skipIf(databaseUnavailable)('receiving Votifier votes', () => {
     // Given back, the port closes.
     expect((await app.request('PATCH', '/v1/providers/mc-own', { key: org.key, body: { votifier_port: null } })).status).toBe(200);
     await expect.poll(async () => (await votifierSession(ownPort, () => null, 1_000)).greeting, { timeout: 10_000, interval: 300 }).toBe('');
+  });
+
+  it('a provider whose keys cannot be read is left out of routing; everyone else is served and nothing crashes', async () => {
+    await app.deps.db.prisma.provider.create({
+      data: { organizationId: other.id, key: 'broken', name: 'Broken', authMethod: 'votifier', authField: 'votifier', authValueEnc: 'not-a-sealed-secret', voteePath: 'username' },
+    });
+    // A token nobody has makes the listener read its table again, broken row included.
+    const miss = await votifierSession(port, (challenge) => v2Frame(vote(), 'nobody-has-this-token', challenge));
+    expect(JSON.parse(miss.answer).status).toBe('error');
+    const v = vote();
+    expect(JSON.parse((await votifierSession(port, (challenge) => v2Frame(v, mine.votifier.token, challenge))).answer)).toEqual({ status: 'ok' });
+    expect((await app.request('GET', '/healthz')).status).toBe(200);
+    await app.deps.db.prisma.provider.deleteMany({ where: { organizationId: other.id, key: 'broken' } });
   });
 
   it('closes 500 garbage, oversized, truncated and silent sessions with nothing recorded, and keeps serving', async () => {

@@ -188,22 +188,29 @@ export function createProviderService(deps: AppDeps) {
 
     const keys = parsed.authMethod === 'votifier' ? newVotifierKeys(parsed.authValue) : null;
     const secret = keys ? JSON.stringify({ token: keys.token, privateKey: keys.privateKey }) : parsed.authValue ?? generateProviderSecret();
-    const provider = await prisma.provider.create({
-      data: {
-        organizationId,
-        key: parsed.key,
-        name: parsed.name,
-        templateSlug: typeof templateRef === 'string' ? findTemplate(templateRef)?.slug ?? null : null,
-        ...auth,
-        authValueEnc: deps.secrets.seal(secret),
-        voteePath: parsed.voteePath,
-        eventPath: parsed.eventPath ?? null,
-        voteEventsJson: toJson(parsed.voteEvents) ?? null,
-        testEventsJson: toJson(parsed.testEvents) ?? null,
-        enabled: parsed.enabled ?? true,
-        votifierPort: parsed.votifierPort ?? null,
-      },
-    });
+    const provider = await prisma.provider
+      .create({
+        data: {
+          organizationId,
+          key: parsed.key,
+          name: parsed.name,
+          templateSlug: typeof templateRef === 'string' ? findTemplate(templateRef)?.slug ?? null : null,
+          ...auth,
+          authValueEnc: deps.secrets.seal(secret),
+          voteePath: parsed.voteePath,
+          eventPath: parsed.eventPath ?? null,
+          voteEventsJson: toJson(parsed.voteEvents) ?? null,
+          testEventsJson: toJson(parsed.testEvents) ?? null,
+          enabled: parsed.enabled ?? true,
+          votifierPort: parsed.votifierPort ?? null,
+        },
+      })
+      .catch((err: unknown) => {
+        // Two creations racing for the same key or Votifier port: the loser gets the field's error, not a 500.
+        if ((err as { code?: string }).code !== 'P2002') throw err;
+        const field = parsed.votifierPort != null && String((err as Error).message).includes('votifierPort') ? 'votifier_port' : 'key';
+        throw validationError([{ field, message: 'is already used by another provider' }]);
+      });
     return {
       provider,
       secret: keys ? keys.token : secret,
@@ -237,14 +244,20 @@ export function createProviderService(deps: AppDeps) {
       payloadSource: input.payloadSource ?? provider.payloadSource,
     });
     const { voteEvents, testEvents, ...plain } = input;
-    return prisma.provider.update({
-      where: { id: provider.id },
-      data: {
-        ...plain,
-        ...(voteEvents !== undefined ? { voteEventsJson: toJson(voteEvents) } : {}),
-        ...(testEvents !== undefined ? { testEventsJson: toJson(testEvents) } : {}),
-      },
-    });
+    return prisma.provider
+      .update({
+        where: { id: provider.id },
+        data: {
+          ...plain,
+          ...(voteEvents !== undefined ? { voteEventsJson: toJson(voteEvents) } : {}),
+          ...(testEvents !== undefined ? { testEventsJson: toJson(testEvents) } : {}),
+        },
+      })
+      .catch((err: unknown) => {
+        if ((err as { code?: string }).code !== 'P2002') throw err;
+        const field = input.votifierPort != null && String((err as Error).message).includes('votifierPort') ? 'votifier_port' : 'key';
+        throw validationError([{ field, message: 'is already used by another provider' }]);
+      });
   }
 
   async function remove(organizationId: string, key: string): Promise<{ message: string; votesDeleted: number }> {

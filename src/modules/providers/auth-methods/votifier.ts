@@ -4,7 +4,8 @@
 // provider's own hook URL over HTTP: a base64 v1 block, or the v2 JSON {payload, signature} with no challenge.
 // What is read as the vote is only what the key decrypted or the token signed: service, username, address,
 // timestamp. Without a challenge (v1, and v2 over HTTP) a captured delivery could be sent again, so its timestamp
-// must fall within the duplicate window of now: within it a resend is the same vote, outside it it is refused.
+// must be recent (at most 9 minutes old, at most 1 minute ahead): a resend is then either within the duplicate
+// window of the first delivery (the same vote) or refused.
 import { DUPLICATE_WINDOW_MS } from '../../votes/vote-store.js';
 import {
   MAX_VOTIFIER_USERNAME,
@@ -19,6 +20,9 @@ import {
 } from '../../../votifier/wire.js';
 import { createHmac } from 'node:crypto';
 import { refused, unsignedProblems, type AuthMethodDefinition, type Verification } from './auth-method.js';
+
+/** How far a sender's clock may be ahead of ours. */
+const CLOCK_SKEW_MS = 60_000;
 
 const invalid = (reason: string): Verification => ({ ok: false, code: 'VALIDATION_ERROR', field: 'body', reason });
 
@@ -66,7 +70,11 @@ export const votifierMethod: AuthMethodDefinition = {
     if (!challenged) {
       const at = timestampMs(vote.timestamp);
       if (at === null) return invalid('timestamp must be a number (epoch milliseconds or seconds)');
-      if (Math.abs(nowMs - at) > DUPLICATE_WINDOW_MS) return refused('timestamp is more than 10 minutes from now: a resent delivery, or the sender’s clock is wrong');
+      // Accepted from (window − skew) before now to skew after it: a resend is then always within the duplicate
+      // window of the first delivery, which looks back the whole window from its own receipt.
+      if (at > nowMs + CLOCK_SKEW_MS || at < nowMs - DUPLICATE_WINDOW_MS + CLOCK_SKEW_MS) {
+        return refused('timestamp is not within the last 9 minutes: a resent delivery, or the sender’s clock is wrong');
+      }
     }
     const { serviceName, username, address, timestamp } = vote;
     return {
@@ -81,7 +89,11 @@ export const votifierMethod: AuthMethodDefinition = {
     };
   },
   webhookUrl: (base) => base,
-  /** A test vote as an HTTP Votifier v2 delivery: the example's fields, stamped now, signed with the token. */
+  /**
+   * A test vote as an HTTP Votifier v2 delivery: the example's fields, signed with the token, stamped with the start
+   * of the current five minutes (recent enough to be taken, and the same for a test vote sent again meanwhile, which
+   * is then the same vote).
+   */
   authenticate(_config, secret, body, nowSeconds) {
     const keys = parseVotifierKeys(secret)!;
     let example: Record<string, unknown> = {};
@@ -94,7 +106,7 @@ export const votifierMethod: AuthMethodDefinition = {
       serviceName: String(example.serviceName ?? 'Vote Relay test'),
       username: String(example.username ?? 'TestVoter'),
       address: String(example.address ?? '127.0.0.1'),
-      timestamp: nowSeconds * 1000,
+      timestamp: Math.floor(nowSeconds / 300) * 300 * 1000,
     });
     const signature = createHmac('sha256', Buffer.from(keys.token, 'utf8')).update(payload, 'utf8').digest('base64');
     return { headers: { 'content-type': 'application/json' }, query: {}, body: Buffer.from(JSON.stringify({ payload, signature })) };
