@@ -10,7 +10,6 @@ import { connect, isIP, type Socket } from 'node:net';
 import { guardedLookup, isPublicAddress, systemResolver, type Resolver } from '../net/ssrf-guard.js';
 import { MAX_V2_FRAME, PROTOCOL_2_MAGIC } from '../votifier/wire.js';
 
-export { MAX_V2_FRAME, PROTOCOL_2_MAGIC };
 export const DEFAULT_VOTIFIER_PORT = 8192;
 
 export interface VotifierVote {

@@ -18,7 +18,7 @@ import {
   v2Vote,
   type VotifierVote,
 } from '../../../votifier/wire.js';
-import { createHmac } from 'node:crypto';
+import { v2Message } from '../../../delivery/votifier.js';
 import { refused, unsignedProblems, type AuthMethodDefinition, type Verification } from './auth-method.js';
 
 /** How far a sender's clock may be ahead of ours. */
@@ -102,13 +102,17 @@ export const votifierMethod: AuthMethodDefinition = {
     } catch {
       // no example: the defaults below
     }
-    const payload = JSON.stringify({
-      serviceName: String(example.serviceName ?? 'Vote Relay test'),
-      username: String(example.username ?? 'TestVoter'),
-      address: String(example.address ?? '127.0.0.1'),
-      timestamp: Math.floor(nowSeconds / 300) * 300 * 1000,
-    });
-    const signature = createHmac('sha256', Buffer.from(keys.token, 'utf8')).update(payload, 'utf8').digest('base64');
-    return { headers: { 'content-type': 'application/json' }, query: {}, body: Buffer.from(JSON.stringify({ payload, signature })) };
+    // Signed as a Votifier client signs (delivery/votifier.ts); over HTTP there is no challenge to answer.
+    const message = v2Message(
+      {
+        serviceName: String(example.serviceName ?? 'Vote Relay test'),
+        username: String(example.username ?? 'TestVoter'),
+        address: String(example.address ?? '127.0.0.1'),
+        timestamp: Math.floor(nowSeconds / 300) * 300 * 1000,
+      },
+      keys.token,
+      '',
+    );
+    return { headers: { 'content-type': 'application/json' }, query: {}, body: Buffer.from(message) };
   },
 };
