@@ -57,7 +57,7 @@ const CreateVotifier = graphql(`
 
 const CreateFromTemplate = graphql(`
   mutation CreateProviderFromTemplate($input: CreateProviderInput!) {
-    createProvider(input: $input) { id key name authValue webhookUrl }
+    createProvider(input: $input) { id key name authValue webhookUrl votifier { host port publicKey token } }
   }
 `);
 
@@ -184,7 +184,7 @@ function NewProvider({ templates, readOnly, onCreated }: { templates: Template[]
   const [key, setKey] = useState('');
   const [secret, setSecret] = useState('');
   const [result, create] = useMutation(CreateFromTemplate);
-  const [created, setCreated] = useState<{ name: string; authValue: string; webhookUrl: string; steps: string } | null>(null);
+  const [created, setCreated] = useState<{ name: string; authValue: string; webhookUrl: string; steps: string; votifier?: VotifierSetup | null } | null>(null);
   const template = templates.find((t) => t.slug === slug);
   const siteIssues = template && !template.authKeySource;
   const errors = fieldErrorsOf(result.error);
@@ -195,7 +195,7 @@ function NewProvider({ templates, readOnly, onCreated }: { templates: Template[]
     const answer = await create({ input });
     const made = answer.data?.createProvider;
     if (made) {
-      setCreated({ name: made.name, authValue: made.authValue, webhookUrl: made.webhookUrl, steps: template.setupInstructions });
+      setCreated({ name: made.name, authValue: made.authValue, webhookUrl: made.webhookUrl, steps: template.setupInstructions, votifier: made.votifier });
       setKey('');
       setSecret('');
       onCreated();
@@ -209,8 +209,12 @@ function NewProvider({ templates, readOnly, onCreated }: { templates: Template[]
           <p>
             <strong>{created.name}</strong> is ready. Copy these now: the secret is shown only once.
           </p>
-          <CopyField label="Webhook URL" value={created.webhookUrl} />
-          <CopyField label="Secret" value={created.authValue} />
+          {created.votifier ? <VotifierFields setup={created.votifier} webhookUrl={created.webhookUrl} idPrefix="template-created" /> : (
+            <>
+              <CopyField label="Webhook URL" value={created.webhookUrl} />
+              <CopyField label="Secret" value={created.authValue} />
+            </>
+          )}
           <h3>Set it up on the site</h3>
           <p className="steps">{created.steps}</p>
           <button onClick={() => setCreated(null)}>Done</button>
