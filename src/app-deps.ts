@@ -15,6 +15,7 @@ import { createVotePubSub } from './live/vote-events.js';
 import { createOutboundHttp } from './net/outbound-http.js';
 import type { Resolver } from './net/ssrf-guard.js';
 import type { Redis } from 'ioredis';
+import { createMemoryPacer, createPostgresPacer, type Pacer } from './delivery/pacing.js';
 
 export interface Clock {
   now(): Date;
@@ -37,6 +38,8 @@ export interface AppDeps {
   limits: RateLimits;
   /** The delivery job queue of this database (every job insert, claim and status change). */
   jobs: AnyJobQueue;
+  /** Slots of paced callbacks (max_per_second), shared by every instance on PostgreSQL. */
+  pacer: Pacer;
 }
 
 export interface DepsOptions {
@@ -62,5 +65,6 @@ export function createDeps(config: Config, db: Database, options: DepsOptions): 
     feed: createFeed(options.feedRedisUrl ?? null, options.logger),
     limits: createRateLimits(config, options.rateLimitRedis ?? null),
     jobs: createJobQueue(db, config),
+    pacer: db.pool ? createPostgresPacer(db.pool) : createMemoryPacer(),
   };
 }

@@ -17,6 +17,14 @@ export function parseDurationList(text: string): number[] {
     });
 }
 
+/**
+ * The duplicate window's default: longer than the longest retry horizon of the catalogue's sites (top.gg's legacy
+ * webhooks retry for about 17 minutes; the catalogue test checks every template's `retry_horizon_seconds`).
+ */
+export const DEFAULT_DUPLICATE_WINDOW = '20m';
+/** The shortest window allowed: the Votifier method refuses timestamps older than 9 minutes (auth-methods/votifier.ts). */
+const MIN_DUPLICATE_WINDOW_MS = 10 * 60_000;
+
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -48,6 +56,10 @@ const envSchema = z.object({
   RETRY_SCHEDULE: z.string().default('1s,5s,30s,2m,10m,30m,1h,2h,4h,8h'),
   RETRY_JITTER: z.coerce.number().min(0).max(0.5).default(0.2),
   SIGNING_SECRET_OVERLAP: z.string().default('24h'),
+  DUPLICATE_WINDOW: z.string().default(DEFAULT_DUPLICATE_WINDOW),
+  CALLBACK_DISABLE_AFTER: z.string().default('5d'),
+  RECOVERY_INTERVAL: z.string().default('5m'),
+  TOPGG_API_URL: z.string().url().default('https://top.gg/api'),
   CHAT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
   CHAT_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(60_000).default(10_000),
   PULL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(1_000).default(100),
@@ -106,6 +118,14 @@ export interface Config {
   writeBatchMax: number;
   /** How long a callback's replaced signing secret keeps signing beside the new one after rotate-secret. */
   signingSecretOverlapMs: number;
+  /** The same delivery of a provider within this long is the same vote (the README's Duplicates). */
+  duplicateWindowMs: number;
+  /** A callback whose every attempt failed for this long is disabled (its jobs are held until it is enabled). */
+  callbackDisableAfterMs: number;
+  /** How often providers holding a site API token have the site's vote list read for votes the hook missed. */
+  recoveryIntervalMs: number;
+  /** top.gg's API base (its vote list: GET {base}/v1/projects/@me/votes). */
+  topggApiUrl: string;
   /** Each scheduled retry waits its schedule entry ± this fraction (0 = exactly the schedule). */
   retryJitter: number;
   logLevel: string;
@@ -133,6 +153,21 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+/** One duration setting within [min, max] (0 allowed when min is 0: the feature is off). */
+function oneDuration(name: string, text: string, min: number, max: number): number {
+  let parsed: number[] = [];
+  try {
+    parsed = parseDurationList(text);
+  } catch {
+    // reported below
+  }
+  if (parsed.length !== 1 || parsed[0] < min || parsed[0] > max) {
+    const fmt = (ms: number) => (ms % 86_400_000 === 0 ? `${ms / 86_400_000}d` : ms % 60_000 === 0 ? `${ms / 60_000}m` : `${ms / 1000}s`);
+    throw new ConfigError(`Invalid configuration:\n  ${name}: must be one duration from ${fmt(min)} to ${fmt(max)} (e.g. 20m, 5d)`);
+  }
+  return parsed[0];
+}
 
 function sqliteDataDir(url: string): string {
   const path = url.slice('file:'.length).split('?')[0];
@@ -162,6 +197,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // reported below
   }
   if (overlap.length !== 1) throw new ConfigError('Invalid configuration:\n  SIGNING_SECRET_OVERLAP: must be one duration such as 24h (0s turns the overlap off)');
+  const duplicateWindowMs = oneDuration('DUPLICATE_WINDOW', e.DUPLICATE_WINDOW, MIN_DUPLICATE_WINDOW_MS, 7 * 86_400_000);
+  const callbackDisableAfterMs = oneDuration('CALLBACK_DISABLE_AFTER', e.CALLBACK_DISABLE_AFTER, 60_000, 365 * 86_400_000);
+  const recoveryIntervalMs = oneDuration('RECOVERY_INTERVAL', e.RECOVERY_INTERVAL, 0, 86_400_000);
   const dialect: Dialect = e.DATABASE_URL.startsWith('file:') ? 'sqlite' : 'postgresql';
   if (dialect === 'postgresql' && !e.SECRET_KEY) {
     throw new ConfigError(
@@ -190,6 +228,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     retryScheduleMs,
     retryJitter: e.RETRY_JITTER,
     signingSecretOverlapMs: overlap[0],
+    duplicateWindowMs,
+    callbackDisableAfterMs,
+    recoveryIntervalMs,
+    topggApiUrl: e.TOPGG_API_URL.replace(/\/+$/, ''),
     chatMaxAttempts: e.CHAT_MAX_ATTEMPTS,
     chatTimeoutMs: e.CHAT_TIMEOUT_MS,
     pullMaxAttempts: e.PULL_MAX_ATTEMPTS,

@@ -1,13 +1,17 @@
-// /v1/callbacks: variables, list, create, read, partial update, delete, test render, rotate the signing secret.
+// /v1/callbacks: variables, list, create, read, partial update, delete, test render, rotate the signing secret,
+// replay a window of votes.
 import type { RestRoute } from '../route.js';
 
 const CALLBACK_FIELDS = `id name kind url timeout_ms: timeoutMs enabled priority payload_template: payloadTemplate
+  providers max_per_second: maxPerSecond disabled_reason: disabledReason disabled_at: disabledAt failing_since: failingSince
   created_at: createdAt updated_at: updatedAt host port service_name: serviceName has_token: hasToken public_key: publicKey`;
 
 const VOTIFIER_ONLY = ['host', 'port', 'service_name', 'has_token', 'public_key'];
-/** HTTP callbacks keep exactly the interface's fields; votifier ones add theirs. */
+/** What a votifier callback does not use: it sends the Votifier vote (no template) and is not signed. */
+const HTTP_ONLY = ['payload_template', 'signing_secret'];
+/** HTTP callbacks keep the interface's fields; votifier ones add theirs and leave out what does not apply. */
 const shape = (cb: Record<string, unknown>) =>
-  cb.kind === 'votifier' ? cb : Object.fromEntries(Object.entries(cb).filter(([k]) => !VOTIFIER_ONLY.includes(k)));
+  Object.fromEntries(Object.entries(cb).filter(([k]) => !(cb.kind === 'votifier' ? HTTP_ONLY : VOTIFIER_ONLY).includes(k)));
 
 export const callbackRoutes: RestRoute[] = [
   {
@@ -29,7 +33,7 @@ export const callbackRoutes: RestRoute[] = [
     document: `mutation ($input: CreateCallbackInput!) { createCallback(input: $input) { signing_secret: signingSecret callback { ${CALLBACK_FIELDS} } } }`,
     variables: (req) => ({ input: req.body ?? {} }),
     status: 201,
-    data: (r) => ({ ...shape(r.createCallback.callback), signing_secret: r.createCallback.signing_secret }),
+    data: (r) => shape({ ...r.createCallback.callback, signing_secret: r.createCallback.signing_secret }),
   },
   {
     method: 'get',
@@ -58,6 +62,15 @@ export const callbackRoutes: RestRoute[] = [
     document: `mutation ($id: ID!) { testCallback(id: $id) { url method headers payload sent } }`,
     variables: (req) => ({ id: req.params.id }),
     data: (r) => r.testCallback,
+  },
+  {
+    method: 'post',
+    path: '/callbacks/:id/replay',
+    document: `mutation ($id: ID!, $since: String!, $until: String, $onlyFailed: Boolean) {
+      replayCallback(id: $id, since: $since, until: $until, onlyFailed: $onlyFailed) {
+        callback_id: callbackId queued since until only_failed: onlyFailed } }`,
+    variables: (req) => ({ id: req.params.id, since: req.body?.since, until: req.body?.until, onlyFailed: req.body?.only_failed }),
+    data: (r) => r.replayCallback,
   },
   {
     method: 'post',

@@ -62,10 +62,11 @@ export const voteRoutes: RestRoute[] = [
     path: '/votes/:id/deliveries',
     document: `query ($id: String!) { vote(publicId: $id) {
       public_id: publicId chat_status: chatStatus callback_status: callbackStatus callback_attempts: callbackAttempts
-      jobs: deliveryJobs { id kind target callback_id: callbackId status attempts max_attempts: maxAttempts
-        next_attempt_at: nextAttemptAt last_error: lastError sent_at: sentAt }
+      recovered
+      jobs: deliveryJobs { id kind target callback_id: callbackId status origin attempts max_attempts: maxAttempts
+        next_attempt_at: nextAttemptAt paced_ms: pacedMs last_error: lastError sent_at: sentAt }
       attempts: deliveryAttempts { id job_id: jobId kind attempt target status_code: statusCode success
-        duration_ms: durationMs error response_excerpt: responseExcerpt created_at: createdAt } } }`,
+        duration_ms: durationMs paced_ms: pacedMs error response_excerpt: responseExcerpt created_at: createdAt } } }`,
     variables: (req) => ({ id: req.params.id }),
     data: (r) => {
       const { public_id, ...rest } = r.vote;
@@ -83,7 +84,7 @@ export const voteRoutes: RestRoute[] = [
     method: 'get',
     path: '/votes/:id',
     document: `query ($id: String!) { vote(publicId: $id) { ${VOTE_FIELDS}
-      chat_sent_at: chatSentAt callback_sent_at: callbackSentAt callback_attempts: callbackAttempts } }`,
+      chat_sent_at: chatSentAt callback_sent_at: callbackSentAt callback_attempts: callbackAttempts recovered } }`,
     variables: (req) => ({ id: req.params.id }),
     data: (r) => r.vote,
   },

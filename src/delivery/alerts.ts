@@ -30,3 +30,21 @@ export function permanentFailureAlert(input: {
     allowed_mentions: { parse: [] },
   };
 }
+
+export function callbackDisabledAlert(input: { callbackName: string; reason: string; held: number; failingSince: Date }): ChatMessageBody {
+  return {
+    embeds: [
+      {
+        color: RED,
+        title: 'Callback disabled',
+        description: `**${input.callbackName}** was disabled: ${input.reason}. Fix the server, then enable the callback again (PATCH /v1/callbacks/:id {"enabled": true} or the dashboard); its held votes are delivered then.`.slice(0, DISCORD_LIMITS.description),
+        fields: [
+          { name: 'Failing since', value: input.failingSince.toISOString(), inline: true },
+          { name: 'Votes held', value: String(input.held), inline: true },
+        ],
+        footer: { text: 'Vote Relay admin alert' },
+      },
+    ],
+    allowed_mentions: { parse: [] },
+  };
+}

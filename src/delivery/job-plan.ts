@@ -10,6 +10,27 @@ export interface PlannedJob {
   priority: number;
   maxAttempts: number;
   callbackId: string | null;
+  /** vote, or recovered when the vote was read from the site's list after an outage (the delivery log shows it). */
+  origin: 'vote' | 'recovered';
+  /** Its callback was disabled for failing (callback-health.ts): the job waits, held, until it is enabled again. */
+  held?: boolean;
+}
+
+/**
+ * What planning reads of a callback that takes votes: an enabled one, or one disabled for failing (its votes are
+ * held for it); its order and the providers it takes (null: all).
+ */
+export interface PlanningCallback {
+  id: string;
+  priority: number;
+  providerIdsJson: string | null;
+  enabled: boolean | number;
+}
+
+/** Whether a callback takes votes of this provider (routing: `providers` on the callback; none listed = all). */
+export function routes(callback: Pick<PlanningCallback, 'providerIdsJson'>, providerId: string): boolean {
+  if (!callback.providerIdsJson) return true;
+  return (JSON.parse(callback.providerIdsJson) as string[]).includes(providerId);
 }
 
 /** What planning reads of an organization. */
@@ -26,22 +47,27 @@ export function attemptBudget(config: Config, kind: string): number {
   return config.retryScheduleMs.length + 1;
 }
 
-/** What a vote triggers; past the monthly limit it is kept but nothing is sent. */
+/** What a vote of `providerId` triggers; past the monthly limit it is kept but nothing is sent. */
 export function planJobs(
   config: Config,
   org: PlanningOrg,
-  callbacks: { id: string; priority: number }[],
+  providerId: string,
+  callbacks: PlanningCallback[],
   overLimit: boolean,
   pull = false,
+  recovered = false,
 ): PlannedJob[] {
   if (overLimit) return [];
   const callbackAttempts = attemptBudget(config, 'callback');
+  const origin = recovered ? ('recovered' as const) : ('vote' as const);
   return [
-    ...(org.chatNotificationsEnabled && org.chatWebhookUrl ? [{ kind: 'chat' as const, priority: 0, maxAttempts: config.chatMaxAttempts, callbackId: null }] : []),
-    ...callbacks.map((cb) => ({ kind: 'callback' as const, priority: cb.priority, maxAttempts: callbackAttempts, callbackId: cb.id })),
-    ...(org.serverCallbackUrl ? [{ kind: 'legacy_callback' as const, priority: LEGACY_CALLBACK_PRIORITY, maxAttempts: callbackAttempts, callbackId: null }] : []),
+    ...(org.chatNotificationsEnabled && org.chatWebhookUrl ? [{ kind: 'chat' as const, priority: 0, maxAttempts: config.chatMaxAttempts, callbackId: null, origin }] : []),
+    ...callbacks
+      .filter((cb) => routes(cb, providerId))
+      .map((cb) => ({ kind: 'callback' as const, priority: cb.priority, maxAttempts: callbackAttempts, callbackId: cb.id, origin, held: !cb.enabled })),
+    ...(org.serverCallbackUrl ? [{ kind: 'legacy_callback' as const, priority: LEGACY_CALLBACK_PRIORITY, maxAttempts: callbackAttempts, callbackId: null, origin }] : []),
     // Game-server plugins that poll (behind NAT) take the vote from the pull queue.
-    ...(pull ? [{ kind: 'pull' as const, priority: 0, maxAttempts: config.pullMaxAttempts, callbackId: null }] : []),
+    ...(pull ? [{ kind: 'pull' as const, priority: 0, maxAttempts: config.pullMaxAttempts, callbackId: null, origin }] : []),
   ];
 }
 

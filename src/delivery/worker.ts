@@ -12,8 +12,14 @@ import { sendHttpCallback } from './callback-kinds/http.js';
 import { permanentFailureAlert } from './alerts.js';
 import { TemplateError } from './template.js';
 import { callbackOutcome, chatOutcome, jitter } from './retry-policy.js';
+import { disableIfFailingTooLong } from './callback-health.js';
 
 const WAKE_COALESCE_MS = 5;
+/**
+ * A paced job whose slot is at most this far off waits for it here; a later slot puts the job back in the queue,
+ * due at its slot, so a long burst does not keep the worker's concurrency waiting.
+ */
+const MAX_INLINE_PACING_WAIT_MS = 1_000;
 
 export interface DeliveryWorkerOptions {
   concurrency: number;
@@ -83,13 +89,55 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     }
   }
 
-  async function run(ctx: JobContext): Promise<void> {
+  /** Puts the job back without an attempt (held, or waiting for its pacing slot). */
+  async function putBack(ctx: JobContext, resolution: JobResolution): Promise<void> {
+    if (!(await deps.jobs.finish(ctx.job, workerId, deps.clock.now(), null, resolution, null))) {
+      deps.logger.warn({ jobId: ctx.job.id }, 'lease lost before the job was put back');
+    }
+  }
+
+  /**
+   * A paced callback's job takes its slot (pacing.ts): sent now, after a short wait here, or put back due at a
+   * later slot. Returns the time waited here, or null when the job was put back (with `until`, its slot).
+   */
+  async function pace(ctx: JobContext): Promise<{ waitedMs: number } | { until: Date }> {
+    const rate = ctx.callback?.maxPerSecond;
+    // Put back for pacing before: its due time was its slot.
+    if (!rate || ctx.job.kind !== 'callback' || ctx.job.pacedMs > 0) return { waitedMs: 0 };
+    const now = deps.clock.now().getTime();
+    const [slot] = await deps.pacer.reserve(ctx.callback!.id, rate, 1, now);
+    const wait = Math.max(0, slot - now);
+    if (wait === 0) return { waitedMs: 0 };
+    if (wait <= MAX_INLINE_PACING_WAIT_MS) {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      return { waitedMs: wait };
+    }
+    const until = new Date(slot);
+    await putBack(ctx, { status: 'paced', runAt: until, pacedMs: wait });
+    wakeAt(until);
+    return { until };
+  }
+
+  /** Sends one job; when a paced job is put back for later, the time it is due (the vote's later callbacks follow). */
+  async function run(ctx: JobContext, after?: Date): Promise<Date | undefined> {
+    // A vote's callbacks go in priority order: behind one put back for its rate, the rest wait as long.
+    if (after) {
+      await putBack(ctx, { status: 'paced', runAt: after, pacedMs: ctx.job.pacedMs });
+      return after;
+    }
+    // A callback disabled (by hand, or for failing) keeps its votes held until it is enabled again.
+    if (ctx.job.kind === 'callback' && ctx.callback && !ctx.callback.enabled) {
+      await putBack(ctx, { status: 'held' });
+      return undefined;
+    }
+    const paced = await pace(ctx);
+    if ('until' in paced) return paced.until;
     // Another worker may have taken the job over if this one ran late (a long group); then it is theirs to send.
     // The attempt needs its timeout (callbacks up to 30 s, chat 10 s) plus time to be recorded.
     const needMs = (ctx.callback?.timeoutMs ?? 10_000) + 15_000;
     if (!(await deps.jobs.renew(ctx.job, workerId, deps.clock.now(), options.leaseMs, needMs))) {
       deps.logger.warn({ jobId: ctx.job.id }, 'lease lost before sending; leaving the job to its new owner');
-      return;
+      return undefined;
     }
     let result: SendResult;
     try {
@@ -97,6 +145,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     } catch (err) {
       result = crashedAttempt(ctx, err);
     }
+    if (result.attempt) result.attempt.pacedMs = ctx.job.pacedMs + paced.waitedMs;
     const now = deps.clock.now();
     const resolution: JobResolution =
       result.outcome.kind === 'retry'
@@ -105,11 +154,15 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     const recorded = await deps.jobs.finish(ctx.job, workerId, now, result.attempt, resolution, result.error);
     if (!recorded) {
       deps.logger.warn({ jobId: ctx.job.id }, 'lease lost before the attempt was recorded');
-      return;
+      return undefined;
     }
     if (resolution.status === 'failed' && (ctx.job.kind === 'callback' || ctx.job.kind === 'legacy_callback')) {
       await raisePermanentFailure(ctx, result);
     }
+    if (ctx.job.kind === 'callback' && ctx.callback && result.attempt && !result.attempt.success) {
+      await disableIfFailingTooLong(deps, ctx.callback, ctx.org, now);
+    }
+    return undefined;
   }
 
   /**
@@ -192,9 +245,10 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
         for (const group of groups(jobs)) {
           inFlight += group.length;
           const task = (async () => {
+            let after: Date | undefined;
             for (const job of group) {
               try {
-                await run(contexts.get(job.id)!);
+                after = await run(contexts.get(job.id)!, after);
               } catch (err) {
                 deps.logger.error({ err, jobId: job.id }, 'could not record a delivery attempt');
               } finally {
@@ -215,6 +269,29 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     } finally {
       claiming = false;
     }
+  }
+
+  // Jobs put back for their pacing slot are claimed when their slot comes (not at the next poll): the slots still
+  // ahead, earliest first, and a timer for the first of them.
+  const slotsAhead: number[] = [];
+  let slotTimer: NodeJS.Timeout | null = null;
+  function wakeAt(at: Date) {
+    if (!running) return;
+    slotsAhead.push(at.getTime());
+    slotsAhead.sort((a, b) => a - b);
+    armSlotTimer();
+  }
+  function armSlotTimer() {
+    if (slotTimer) clearTimeout(slotTimer);
+    slotTimer = null;
+    const now = deps.clock.now().getTime();
+    while (slotsAhead.length > 0 && slotsAhead[0] <= now) slotsAhead.shift();
+    if (slotsAhead.length === 0 || !running) return;
+    slotTimer = setTimeout(() => {
+      wake();
+      armSlotTimer();
+    }, slotsAhead[0] - now + 1);
+    slotTimer.unref();
   }
 
   // Wake-ups (each new vote, each finished job) are coalesced: one claim per WAKE_COALESCE_MS takes them all,
@@ -246,6 +323,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
       running = false;
       if (timer) clearInterval(timer);
       if (wakeTimer) clearTimeout(wakeTimer);
+      if (slotTimer) clearTimeout(slotTimer);
       unsubscribe?.();
       await Promise.allSettled([...active]);
     },

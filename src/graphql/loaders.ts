@@ -9,6 +9,11 @@ export function createLoaders(services: Services) {
       const counts = await services.providers.counts(ids);
       return ids.map((id) => counts.get(id) ?? { votesToday: 0, votesTotal: 0 });
     }),
+    /** A provider's key by id (a callback's routes); null once the provider is gone. */
+    providerKey: new DataLoader<string, string | null>(async (ids) => {
+      const keys = await services.providers.keysOf(ids);
+      return ids.map((id) => keys.get(id) ?? null);
+    }),
   };
 }
 

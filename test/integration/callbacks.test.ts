@@ -10,7 +10,10 @@ const DEFAULT_TEMPLATE = {
   provider: '{{provider_key}}',
   received_at: '{{received_at}}',
 };
-const CALLBACK_KEYS = ['created_at', 'enabled', 'id', 'kind', 'name', 'payload_template', 'priority', 'timeout_ms', 'updated_at', 'url'];
+const CALLBACK_KEYS = [
+  'created_at', 'disabled_at', 'disabled_reason', 'enabled', 'failing_since', 'id', 'kind', 'max_per_second', 'name', 'payload_template', 'priority',
+  'providers', 'timeout_ms', 'updated_at', 'url',
+];
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const SIGNING_SECRET = /^whsec_[A-Za-z0-9+/]+={0,2}$/;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -64,6 +67,11 @@ describe.skipIf(databaseUnavailable)('callbacks (/v1/callbacks)', () => {
       enabled: true,
       priority: 0,
       payload_template: DEFAULT_TEMPLATE,
+      providers: [],
+      max_per_second: null,
+      disabled_reason: null,
+      disabled_at: null,
+      failing_since: null,
       created_at: expect.stringMatching(ISO),
       updated_at: expect.stringMatching(ISO),
       signing_secret: expect.stringMatching(SIGNING_SECRET),

@@ -1,6 +1,6 @@
 // What both databases' claim statements share.
 
-export const CLAIM_COLUMNS = `id, kind, "organizationId", "voteId", "callbackId", attempts, "maxAttempts", priority, "payloadJson"`;
+export const CLAIM_COLUMNS = `id, kind, "organizationId", "voteId", "callbackId", attempts, "maxAttempts", priority, "payloadJson", "pacedMs"`;
 
 // Each kind of claimable job is read on its own along ("status", "runAt", "voteId", "priority"), which stops at the
 // batch size; one query with an OR over the statuses has to sort every due job first, which under a backlog of

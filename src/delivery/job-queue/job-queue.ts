@@ -18,6 +18,11 @@ export interface ClaimedJob {
   maxAttempts: number;
   priority: number;
   payloadJson: string | null;
+  /**
+   * Time already waited for its callback's rate since the last attempt; above 0 the job was put back for pacing
+   * and its due time is the slot it was given (pacing.ts).
+   */
+  pacedMs: number;
   /** When this worker's lease on the job ends (set at claim, moved by renew). */
   leaseUntil?: number;
 }
@@ -33,6 +38,10 @@ export interface NewJob {
   runAt: Date;
   uniqueKey?: string | null;
   payloadJson?: string | null;
+  /** vote (default), recovered, or replay (the delivery log shows it). */
+  origin?: string;
+  /** Inserted held (its callback is disabled for failing) instead of pending. */
+  held?: boolean;
 }
 
 export interface AttemptRecord {
@@ -43,13 +52,32 @@ export interface AttemptRecord {
   durationMs: number;
   error: string | null;
   responseExcerpt: string | null;
+  /** How long this attempt waited for its callback's rate (max_per_second). */
+  pacedMs?: number;
 }
 
 export type JobResolution =
   | { status: 'sent' }
   | { status: 'retrying'; runAt: Date }
   | { status: 'failed' }
-  | { status: 'skipped' };
+  | { status: 'skipped' }
+  /**
+   * Put back without an attempt to wait for its callback's rate: due again at runAt (its slot), with `pacedMs` waited
+   * in all; pending again (retrying when it has had attempts), its last error kept.
+   */
+  | { status: 'paced'; runAt: Date; pacedMs: number }
+  /** Put back without an attempt: its callback is disabled (callback-health.ts); its last error kept. */
+  | { status: 'held' };
+
+/** The row a finish writes: its status, due time, pacing wait, and whether the last error stays. */
+export function finishedRow(f: Finish): { status: string; runAt: Date | null; pacedMs: number; keepError: boolean; attempts: number } {
+  const r = f.resolution;
+  const attempts = f.attempt ? f.attempt.attempt : f.job.attempts;
+  if (r.status === 'paced') return { status: f.job.attempts > 0 ? 'retrying' : 'pending', runAt: r.runAt, pacedMs: r.pacedMs, keepError: true, attempts };
+  if (r.status === 'held') return { status: 'held', runAt: null, pacedMs: f.job.pacedMs, keepError: true, attempts };
+  // An attempt moves the wait into its own record; a skip keeps it (nothing was sent).
+  return { status: r.status, runAt: r.status === 'retrying' ? r.runAt : null, pacedMs: f.attempt ? 0 : f.job.pacedMs, keepError: false, attempts };
+}
 
 /** One finished attempt as the implementations record it (JobQueue.finish's arguments). */
 export interface Finish {
@@ -90,14 +118,41 @@ export function createJobQueue(db: Database, config: Config): AnyJobQueue {
   return db.sqliteWrites ? createSqliteJobQueue(db, db.sqliteWrites) : createPostgresJobQueue(db, db.pool!, config.writeBatchMax);
 }
 
-const IN_FLIGHT = new Set(['pending', 'retrying', 'running']);
+// held: its callback is disabled; it resumes when the callback is enabled again.
+const IN_FLIGHT = new Set(['pending', 'retrying', 'running', 'held']);
+
+/** A job as the vote's statuses read it. */
+export interface JobForStatus {
+  kind: string;
+  status: string;
+  attempts: number;
+  sentAt: Date | null;
+  callbackId?: string | null;
+  createdAt?: Date | number | null;
+}
+
+/** A replay queues a new job for a vote and callback: the latest job of each callback is the one that counts. */
+function latestPerCallback(jobs: JobForStatus[]): JobForStatus[] {
+  const latest = new Map<string, JobForStatus>();
+  const rest: JobForStatus[] = [];
+  for (const job of jobs) {
+    if (!job.callbackId) {
+      rest.push(job);
+      continue;
+    }
+    const seen = latest.get(job.callbackId);
+    if (!seen || Number(job.createdAt ?? 0) >= Number(seen.createdAt ?? 0)) latest.set(job.callbackId, job);
+  }
+  return [...rest, ...latest.values()];
+}
 
 /**
  * The vote's chat_status / callback_status / callback_attempts / *_sent_at from its jobs (the README's Connect a
  * game server): callbacks are `failed` when any failed for good, `retrying`/`pending` while any is in flight, `sent`
  * when all sent, `skipped` when there was none to send.
  */
-export function voteStatusFrom(jobs: { kind: string; status: string; attempts: number; sentAt: Date | null }[]) {
+export function voteStatusFrom(all: JobForStatus[]) {
+  const jobs = latestPerCallback(all);
   const chat = jobs.filter((j) => j.kind === 'chat');
   const callbacks = jobs.filter((j) => j.kind === 'callback' || j.kind === 'legacy_callback' || j.kind === 'pull');
   const aggregate = (list: typeof jobs): string => {
@@ -114,7 +169,7 @@ export function voteStatusFrom(jobs: { kind: string; status: string; attempts: n
     chatSentAt: lastSent(chat),
     callbackStatus: aggregate(callbacks),
     callbackSentAt: lastSent(callbacks),
-    callbackAttempts: callbacks.reduce((sum, j) => sum + j.attempts, 0),
+    callbackAttempts: all.filter((j) => j.kind !== 'chat').reduce((sum, j) => sum + j.attempts, 0),
   };
 }
 
@@ -134,7 +189,7 @@ export async function requeueFailedWithPrisma(db: Database, voteId: string, now:
       });
     }
     if (failed.length > 0) {
-      const jobs = await tx.deliveryJob.findMany({ where: { voteId }, select: { kind: true, status: true, attempts: true, sentAt: true } });
+      const jobs = await tx.deliveryJob.findMany({ where: { voteId }, select: { kind: true, status: true, attempts: true, sentAt: true, callbackId: true, createdAt: true } });
       await tx.vote.update({ where: { id: voteId }, data: voteStatusFrom(jobs) });
     }
     return failed.length;
@@ -152,8 +207,11 @@ export async function enqueueWithPrisma(tx: Tx, jobs: NewJob[]): Promise<void> {
         priority: job.priority,
         maxAttempts: job.maxAttempts,
         runAt: job.runAt,
+        createdAt: job.runAt,
         uniqueKey: job.uniqueKey ?? null,
         payloadJson: job.payloadJson ?? null,
+        origin: job.origin ?? 'vote',
+        status: job.held ? 'held' : 'pending',
       },
     });
   }

@@ -7,12 +7,14 @@ import type { Database } from '../../db/client.js';
 import { createPostgresBatchWriter, type Query } from '../../db/batch-writer/postgres.js';
 import {
   enqueueWithPrisma,
+  finishedRow,
   holdWithPrisma,
   leaseStillCovers,
   requeueFailedWithPrisma,
   voteStatusFrom,
   type ClaimedJob,
   type Finish,
+  type JobForStatus,
   type JobQueue,
   type NewJob,
 } from './job-queue.js';
@@ -57,15 +59,15 @@ const RENEW = {
  */
 export const jobInsert = (first: number, jobs: NewJob[]) => ({ sql: jobInsertSql(first), values: jobInsertValues(jobs) });
 
-/** Inserts jobs from ten arrays starting at parameter $first (jobInsertValues gives them). */
+/** Inserts jobs from twelve arrays starting at parameter $first (jobInsertValues gives them). */
 const jobInsertSql = (first: number) => {
   const $ = (n: number) => `$${first + n}`;
   return `INSERT INTO "DeliveryJob" (id, "organizationId", "voteId", "callbackId", kind, status, priority, attempts, "maxAttempts", "runAt",
-           "uniqueKey", "payloadJson", "createdAt", "updatedAt")
-         SELECT id, o, v, c, kind, 'pending', pr, 0, ma, r, u, pj, r, r
+           "uniqueKey", "payloadJson", origin, "createdAt", "updatedAt")
+         SELECT id, o, v, c, kind, st, pr, 0, ma, r, u, pj, og, r, r
          FROM unnest(${$(0)}::text[], ${$(1)}::text[], ${$(2)}::text[], ${$(3)}::text[], ${$(4)}::text[], ${$(5)}::int[], ${$(6)}::int[],
-                     ${$(7)}::timestamp(3)[], ${$(8)}::text[], ${$(9)}::text[])
-           AS j(id, o, v, c, kind, pr, ma, r, u, pj)`;
+                     ${$(7)}::timestamp(3)[], ${$(8)}::text[], ${$(9)}::text[], ${$(10)}::text[], ${$(11)}::text[])
+           AS j(id, o, v, c, kind, pr, ma, r, u, pj, og, st)`;
 };
 
 const jobInsertValues = (jobs: NewJob[]): unknown[] => [
@@ -79,6 +81,8 @@ const jobInsertValues = (jobs: NewJob[]): unknown[] => [
   jobs.map((j) => j.runAt.toISOString()),
   jobs.map((j) => j.uniqueKey ?? null),
   jobs.map((j) => j.payloadJson ?? null),
+  jobs.map((j) => j.origin ?? 'vote'),
+  jobs.map((j) => (j.held ? 'held' : 'pending')),
 ];
 
 const FINISH_SQL = {
@@ -86,28 +90,38 @@ const FINISH_SQL = {
   jobs: {
     name: 'vr_job_finish',
     text: `WITH u AS (
-             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::timestamp(3)[], $7::timestamp(3)[], $8::timestamp(3)[])
-               AS u(id, worker, status, attempts, error, run_at, sent_at, now)
+             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::timestamp(3)[], $7::timestamp(3)[], $8::timestamp(3)[],
+                                  $21::int[], $22::boolean[])
+               AS u(id, worker, status, attempts, error, run_at, sent_at, now, paced, keep_error)
              ORDER BY id
            ), updated AS (
              UPDATE "DeliveryJob" AS j SET status = u.status, attempts = u.attempts, "lockedBy" = NULL, "lockedUntil" = NULL,
-               "lastError" = u.error, "runAt" = COALESCE(u.run_at, j."runAt"), "sentAt" = COALESCE(u.sent_at, j."sentAt"), "updatedAt" = u.now
+               "lastError" = CASE WHEN u.keep_error THEN j."lastError" ELSE u.error END, "pacedMs" = u.paced,
+               "runAt" = COALESCE(u.run_at, j."runAt"), "sentAt" = COALESCE(u.sent_at, j."sentAt"), "updatedAt" = u.now
              FROM u WHERE j.id = u.id AND j."lockedBy" = u.worker
              RETURNING j.id
            ), attempts AS (
              INSERT INTO "DeliveryAttempt" (id, "organizationId", "jobId", "voteId", attempt, target, "statusCode", success, "durationMs", error,
-               "responseExcerpt", "createdAt")
-             SELECT a.id, a.org, a.job, a.vote, a.attempt, a.target, a.code, a.success, a.duration, a.error, a.excerpt, a.at
+               "responseExcerpt", "pacedMs", "createdAt")
+             SELECT a.id, a.org, a.job, a.vote, a.attempt, a.target, a.code, a.success, a.duration, a.error, a.excerpt, a.paced, a.at
              FROM unnest($9::text[], $10::text[], $11::text[], $12::text[], $13::int[], $14::text[], $15::int[], $16::boolean[], $17::int[],
-                         $18::text[], $19::text[], $20::timestamp(3)[])
-               AS a(id, org, job, vote, attempt, target, code, success, duration, error, excerpt, at)
+                         $18::text[], $19::text[], $20::timestamp(3)[], $23::int[])
+               AS a(id, org, job, vote, attempt, target, code, success, duration, error, excerpt, at, paced)
              WHERE a.job IN (SELECT id FROM updated)
            )
            SELECT id FROM updated`,
   },
+  // A callback's run of failures (callback-health.ts): starts at its first failed attempt, ends at a success.
+  callbackHealth: {
+    name: 'vr_job_callback_health',
+    text: `UPDATE "Callback" AS c SET "failingSince" = CASE WHEN u.ok THEN NULL ELSE u.at END
+           FROM (SELECT * FROM unnest($1::text[], $2::boolean[], $3::timestamp(3)[]) AS u(id, ok, at) ORDER BY id) AS u
+           WHERE c.id = u.id AND ((u.ok AND c."failingSince" IS NOT NULL) OR (NOT u.ok AND c."failingSince" IS NULL))`,
+  },
   jobsOfVotes: {
     name: 'vr_job_jobs_of_votes',
-    text: `SELECT "voteId", kind, status, attempts, (extract(epoch FROM "sentAt") * 1000)::float8 AS "sentAt" FROM "DeliveryJob" WHERE "voteId" = ANY($1::text[])`,
+    text: `SELECT "voteId", kind, status, attempts, (extract(epoch FROM "sentAt") * 1000)::float8 AS "sentAt", "callbackId",
+             (extract(epoch FROM "createdAt") * 1000)::float8 AS "createdAt" FROM "DeliveryJob" WHERE "voteId" = ANY($1::text[])`,
   },
   votes: {
     name: 'vr_job_vote_status',
@@ -124,15 +138,16 @@ const iso = (at: Date | null) => (at ? at.toISOString() : null);
 /** PostgreSQL: the attempts finished meanwhile, recorded in one transaction (jobs, attempts, then their votes). */
 async function writeFinishes(query: Query, items: Finish[]): Promise<boolean[]> {
   const attempts = items.filter((f) => f.attempt);
+  const rows = items.map(finishedRow);
   const updated = await query<{ id: string }>({
     ...FINISH_SQL.jobs,
     values: [
       items.map((f) => f.job.id),
       items.map((f) => f.workerId),
-      items.map((f) => f.resolution.status),
-      items.map((f) => (f.attempt ? f.attempt.attempt : f.job.attempts)),
+      rows.map((r) => r.status),
+      rows.map((r) => r.attempts),
       items.map((f) => f.errorText),
-      items.map((f) => (f.resolution.status === 'retrying' ? f.resolution.runAt.toISOString() : null)),
+      rows.map((r) => (r.runAt ? r.runAt.toISOString() : null)),
       items.map((f) => (f.resolution.status === 'sent' ? f.now.toISOString() : null)),
       items.map((f) => f.now.toISOString()),
       attempts.map(() => randomUUID()),
@@ -147,14 +162,26 @@ async function writeFinishes(query: Query, items: Finish[]): Promise<boolean[]> 
       attempts.map((f) => f.attempt!.error),
       attempts.map((f) => f.attempt!.responseExcerpt),
       attempts.map((f) => f.now.toISOString()),
+      rows.map((r) => r.pacedMs),
+      rows.map((r) => r.keepError),
+      attempts.map((f) => Math.round(f.attempt!.pacedMs ?? 0)),
     ],
   });
   // Not updated: the lease was lost, another worker owns the job now.
   const recorded = new Set(updated.rows.map((r) => r.id));
+  // Each callback's latest attempt of the batch says whether its run of failures goes on or ends.
+  const health = new Map<string, { ok: boolean; at: string }>();
+  for (const f of attempts) {
+    if (f.job.kind === 'callback' && f.job.callbackId && recorded.has(f.job.id)) health.set(f.job.callbackId, { ok: f.attempt!.success, at: f.now.toISOString() });
+  }
+  if (health.size > 0) {
+    const ids = [...health.keys()];
+    await query({ ...FINISH_SQL.callbackHealth, values: [ids, ids.map((id) => health.get(id)!.ok), ids.map((id) => health.get(id)!.at)] });
+  }
   const voteIds = [...new Set(items.filter((f) => recorded.has(f.job.id) && f.job.voteId).map((f) => f.job.voteId!))].sort();
   if (voteIds.length > 0) {
-    const rows = await query<{ voteId: string; kind: string; status: string; attempts: number; sentAt: number | null }>({ ...FINISH_SQL.jobsOfVotes, values: [voteIds] });
-    const byVote = new Map<string, { kind: string; status: string; attempts: number; sentAt: Date | null }[]>();
+    const rows = await query<JobForStatus & { voteId: string; sentAt: number | null }>({ ...FINISH_SQL.jobsOfVotes, values: [voteIds] });
+    const byVote = new Map<string, JobForStatus[]>();
     for (const row of rows.rows) {
       byVote.set(row.voteId, [...(byVote.get(row.voteId) ?? []), { ...row, sentAt: row.sentAt === null ? null : new Date(row.sentAt) }]);
     }

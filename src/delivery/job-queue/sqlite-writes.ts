@@ -3,7 +3,7 @@
 // hot writes run (src/db/hot-writes.ts): on the write thread in the service, on the caller's thread otherwise.
 import { randomUUID } from 'node:crypto';
 import type Sqlite from 'better-sqlite3';
-import { voteStatusFrom, type ClaimedJob, type Finish, type NewJob } from './job-queue.js';
+import { finishedRow, voteStatusFrom, type ClaimedJob, type Finish, type JobForStatus, type NewJob } from './job-queue.js';
 import { CLAIM_COLUMNS, candidates } from './claim-sql.js';
 
 const CLAIM = `
@@ -61,18 +61,22 @@ export function createSqliteJobWrites(db: Sqlite.Database): SqliteJobWrites {
     claimPull: db.prepare(CLAIM_PULL),
     renew: db.prepare(`UPDATE "DeliveryJob" SET "lockedUntil" = ? WHERE id = ? AND "lockedBy" = ? AND status = 'running' AND "lockedUntil" > ?`),
     insertJob: db.prepare(
-      `INSERT INTO "DeliveryJob" (id, organizationId, voteId, callbackId, kind, status, priority, attempts, maxAttempts, runAt, uniqueKey, payloadJson, createdAt, updatedAt)
-       VALUES (?, ?, ?, ?, ?, 'pending', ?, 0, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO "DeliveryJob" (id, organizationId, voteId, callbackId, kind, status, priority, attempts, maxAttempts, runAt, uniqueKey, payloadJson, origin, createdAt, updatedAt)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     updateJob: db.prepare(
-      `UPDATE "DeliveryJob" SET status = ?, attempts = ?, "lockedBy" = NULL, "lockedUntil" = NULL, "lastError" = ?,
+      `UPDATE "DeliveryJob" SET status = ?, attempts = ?, "lockedBy" = NULL, "lockedUntil" = NULL,
+         "lastError" = CASE WHEN ? THEN "lastError" ELSE ? END, "pacedMs" = ?,
          "runAt" = COALESCE(?, "runAt"), "sentAt" = COALESCE(?, "sentAt"), "updatedAt" = ? WHERE id = ? AND "lockedBy" = ?`,
     ),
     insertAttempt: db.prepare(
-      `INSERT INTO "DeliveryAttempt" (id, "organizationId", "jobId", "voteId", attempt, target, "statusCode", success, "durationMs", error, "responseExcerpt", "createdAt")
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO "DeliveryAttempt" (id, "organizationId", "jobId", "voteId", attempt, target, "statusCode", success, "durationMs", error, "responseExcerpt", "pacedMs", "createdAt")
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    jobsOfVote: db.prepare(`SELECT kind, status, attempts, "sentAt" FROM "DeliveryJob" WHERE "voteId" = ?`),
+    // A callback's run of failures (callback-health.ts): starts at its first failed attempt, ends at a success.
+    failing: db.prepare(`UPDATE "Callback" SET "failingSince" = ? WHERE id = ? AND "failingSince" IS NULL`),
+    recovered: db.prepare(`UPDATE "Callback" SET "failingSince" = NULL WHERE id = ? AND "failingSince" IS NOT NULL`),
+    jobsOfVote: db.prepare(`SELECT kind, status, attempts, "sentAt", "callbackId", "createdAt" FROM "DeliveryJob" WHERE "voteId" = ?`),
     updateVote: db.prepare(
       `UPDATE "Vote" SET "chatStatus" = ?, "chatSentAt" = ?, "callbackStatus" = ?, "callbackSentAt" = ?, "callbackAttempts" = ? WHERE id = ?`,
     ),
@@ -81,11 +85,14 @@ export function createSqliteJobWrites(db: Sqlite.Database): SqliteJobWrites {
   /** One attempt's bookkeeping: the job's next state (only while this worker holds it), its record, the vote. */
   function finishOne(f: Finish): boolean {
     const at = f.now.getTime();
+    const row = finishedRow(f);
     const changed = s.updateJob.run(
-      f.resolution.status,
-      f.attempt ? f.attempt.attempt : f.job.attempts,
+      row.status,
+      row.attempts,
+      row.keepError ? 1 : 0,
       f.errorText,
-      f.resolution.status === 'retrying' ? f.resolution.runAt.getTime() : null,
+      row.pacedMs,
+      row.runAt ? row.runAt.getTime() : null,
       f.resolution.status === 'sent' ? at : null,
       at,
       f.job.id,
@@ -94,10 +101,14 @@ export function createSqliteJobWrites(db: Sqlite.Database): SqliteJobWrites {
     if (changed === 0) return false;
     const a = f.attempt;
     if (a) {
-      s.insertAttempt.run(randomUUID(), f.job.organizationId, f.job.id, f.job.voteId, a.attempt, a.target, a.statusCode, a.success ? 1 : 0, a.durationMs, a.error, a.responseExcerpt, at);
+      s.insertAttempt.run(randomUUID(), f.job.organizationId, f.job.id, f.job.voteId, a.attempt, a.target, a.statusCode, a.success ? 1 : 0, a.durationMs, a.error, a.responseExcerpt, Math.round(a.pacedMs ?? 0), at);
+      if (f.job.kind === 'callback' && f.job.callbackId) {
+        if (a.success) s.recovered.run(f.job.callbackId);
+        else s.failing.run(at, f.job.callbackId);
+      }
     }
     if (f.job.voteId) {
-      const rows = (s.jobsOfVote.all(f.job.voteId) as { kind: string; status: string; attempts: number; sentAt: number | null }[]).map((r) => ({
+      const rows = (s.jobsOfVote.all(f.job.voteId) as (JobForStatus & { sentAt: number | null })[]).map((r) => ({
         ...r,
         sentAt: r.sentAt === null ? null : new Date(r.sentAt),
       }));
@@ -119,7 +130,7 @@ export function createSqliteJobWrites(db: Sqlite.Database): SqliteJobWrites {
     insertJobs(jobs) {
       for (const job of jobs) {
         const at = job.runAt.getTime();
-        s.insertJob.run(randomUUID(), job.organizationId, job.voteId, job.callbackId, job.kind, job.priority, job.maxAttempts, at, job.uniqueKey ?? null, job.payloadJson ?? null, at, at);
+        s.insertJob.run(randomUUID(), job.organizationId, job.voteId, job.callbackId, job.kind, job.held ? 'held' : 'pending', job.priority, job.maxAttempts, at, job.uniqueKey ?? null, job.payloadJson ?? null, job.origin ?? 'vote', at, at);
       }
     },
   };

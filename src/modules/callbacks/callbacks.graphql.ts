@@ -5,7 +5,7 @@ import { requireViewer } from '../../auth/access.js';
 import { PLAN_LIMITS, planOf } from '../../auth/plans.js';
 import type { Callback } from '../../generated/sqlite/client.js';
 import { TEMPLATE_VARIABLES, type TemplateVariable } from '../../delivery/template-variables.js';
-import type { CreatedCallback } from './callbacks.service.js';
+import type { CreatedCallback, Replayed } from './callbacks.service.js';
 import { CALLBACK_KIND_NAMES } from '../../delivery/callback-kinds/registry.js';
 
 const CallbackKindEnum = builder.enumType('CallbackKind', { description: 'http: a signed POST; votifier: the Votifier protocol', values: [...CALLBACK_KIND_NAMES] as string[] });
@@ -24,7 +24,24 @@ export const CallbackRef = builder.prismaObject('Callback', {
     timeoutMs: t.exposeInt('timeoutMs'),
     enabled: t.exposeBoolean('enabled'),
     priority: t.exposeInt('priority'),
-    payloadTemplate: t.field({ type: 'JSON', resolve: (c) => JSON.parse(c.payloadTemplateJson) }),
+    providers: t.stringList({
+      description: 'Keys of the providers whose votes it takes; empty = every provider (unless all it named were deleted: see disabledReason)',
+      resolve: async (c, _args, ctx) => {
+        if (!c.providerIdsJson) return [];
+        const keys = await Promise.all((JSON.parse(c.providerIdsJson) as string[]).map((id) => ctx.loaders.providerKey.load(id)));
+        return keys.filter((k): k is string => k !== null).sort();
+      },
+    }),
+    maxPerSecond: t.exposeInt('maxPerSecond', { nullable: true, description: 'At most this many deliveries start per second; null = no limit' }),
+    disabledReason: t.exposeString('disabledReason', { nullable: true, description: 'Why it was disabled automatically (null when enabled or disabled by hand)' }),
+    disabledAt: t.expose('disabledAt', { type: 'DateTime', nullable: true }),
+    failingSince: t.expose('failingSince', { type: 'DateTime', nullable: true, description: 'Start of its current run of failed attempts (null after a success)' }),
+    payloadTemplate: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'http only (a votifier callback sends the Votifier vote, not a template)',
+      resolve: (c) => (c.kind === 'http' ? JSON.parse(c.payloadTemplateJson) : null),
+    }),
     hasAuthSecret: t.boolean({ resolve: (c) => c.authSecretEnc !== null }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
@@ -43,7 +60,18 @@ const CreatedCallbackRef = builder.objectRef<CreatedCallback>('CreatedCallback')
   description: 'A new callback; signingSecret is shown only here and by rotateCallbackSecret',
   fields: (t) => ({
     callback: t.field({ type: CallbackRef, resolve: (c) => c.callback }),
-    signingSecret: t.exposeString('signingSecret'),
+    signingSecret: t.exposeString('signingSecret', { nullable: true, description: 'http only (votifier callbacks are not signed)' }),
+  }),
+});
+
+const ReplayedRef = builder.objectRef<Replayed>('CallbackReplay').implement({
+  description: 'What a replay queued: one new delivery per vote of the window',
+  fields: (t) => ({
+    callbackId: t.exposeID('callbackId'),
+    queued: t.exposeInt('queued'),
+    since: t.expose('since', { type: 'DateTime' }),
+    until: t.expose('until', { type: 'DateTime' }),
+    onlyFailed: t.exposeBoolean('onlyFailed'),
   }),
 });
 
@@ -84,6 +112,8 @@ const callbackFields = (t: any) => ({
   enabled: t.boolean(),
   priority: t.int(),
   payloadTemplate: t.field({ type: 'JSON' }),
+  providers: t.stringList({ description: 'Keys of the providers whose votes it takes; empty = every provider' }),
+  maxPerSecond: t.int({ description: 'At most this many deliveries start per second (1-1000); null = no limit' }),
   host: t.string({ description: 'votifier: the Votifier server host' }),
   port: t.int({ description: 'votifier: port (default 8192)' }),
   serviceName: t.string({ description: 'votifier: the service name the server sees' }),
@@ -161,6 +191,21 @@ builder.mutationField('testCallback', (t) =>
     nullable: true, authScopes: { access: { scope: 'full' } },
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.callbacks.test(orgId(ctx), String(id)),
+  }),
+);
+
+builder.mutationField('replayCallback', (t) =>
+  t.field({
+    type: ReplayedRef,
+    description: "Queues this callback's delivery of every vote received in [since, until) again (onlyFailed: those whose last delivery to it failed)",
+    nullable: true, authScopes: { access: { scope: 'full' } },
+    args: {
+      id: t.arg.id({ required: true }),
+      since: t.arg.string({ required: true, description: 'YYYY-MM-DD or ISO 8601' }),
+      until: t.arg.string({ description: 'YYYY-MM-DD (that whole day) or ISO 8601; default now' }),
+      onlyFailed: t.arg.boolean({ defaultValue: false }),
+    },
+    resolve: (_root, { id, ...window }, ctx) => ctx.services.callbacks.replay(orgId(ctx), String(id), defined(window)),
   }),
 );
 

@@ -11,6 +11,10 @@ import { sampleTemplateValues } from '../../delivery/template-variables.js';
 import { DEFAULT_PAYLOAD_TEMPLATE, DEFAULT_TIMEOUT_MS } from '../../delivery/callback-defaults.js';
 import type { CallbackKind } from '../../delivery/callback-kinds/callback-kind.js';
 import { CALLBACK_KINDS, CALLBACK_KIND_NAMES, callbackKindOf } from '../../delivery/callback-kinds/registry.js';
+import { holdJobs, resumeJobs } from '../../delivery/callback-health.js';
+import { attemptBudget } from '../../delivery/job-plan.js';
+import { voteStatusFrom } from '../../delivery/job-queue/job-queue.js';
+import { parseBound } from '../stats/date-range.js';
 
 export const MIN_TIMEOUT_MS = 1_000;
 
@@ -20,6 +24,10 @@ const sharedFields = {
   timeoutMs: z.number().int('must be an integer'),
   enabled: z.boolean(),
   priority: z.number().int('must be an integer').min(-1_000_000).max(1_000_000),
+  // Routing: the provider keys whose votes it takes; empty = every provider.
+  providers: z.array(z.string().min(1).max(100)).max(100, 'must list at most 100 providers'),
+  // Pacing: at most this many deliveries start per second; null = no limit.
+  maxPerSecond: z.number().int('must be an integer').min(1, 'must be at least 1').max(1_000, 'must be at most 1000').nullable(),
 };
 const kindFields = Object.assign({}, ...CALLBACK_KINDS.map((k) => k.fields)) as Record<string, z.ZodType>;
 const createSchema = z.object({
@@ -29,7 +37,18 @@ const createSchema = z.object({
   timeoutMs: sharedFields.timeoutMs.optional(),
   enabled: sharedFields.enabled.optional(),
   priority: sharedFields.priority.optional(),
+  providers: sharedFields.providers.optional(),
+  maxPerSecond: sharedFields.maxPerSecond.optional(),
 });
+const replaySchema = z.object({
+  since: z.string().min(1, 'is required'),
+  until: z.string().min(1).nullish(),
+  onlyFailed: z.boolean().nullish(),
+});
+
+/** The most votes one replay queues (a longer window is replayed in parts). */
+export const REPLAY_MAX_VOTES = 50_000;
+const REPLAY_CHUNK = 500;
 const updateSchema = z.object({ ...kindFields, ...sharedFields }).partial();
 
 /** Only the fields of `kind` (another kind's fields in an update are ignored, as they always were). */
@@ -38,7 +57,16 @@ const ownFields = (kind: CallbackKind, input: Record<string, unknown>) =>
 
 export interface CreatedCallback {
   callback: Callback;
-  signingSecret: string;
+  /** null for kinds that are not signed (votifier). */
+  signingSecret: string | null;
+}
+
+export interface Replayed {
+  callbackId: string;
+  queued: number;
+  since: Date;
+  until: Date;
+  onlyFailed: boolean;
 }
 
 export function createCallbackService(deps: AppDeps) {
@@ -66,6 +94,17 @@ export function createCallbackService(deps: AppDeps) {
     if (problems.length > 0) throw validationError(problems);
   }
 
+  /** Provider keys → the JSON list of their ids (null: every provider); an unknown key is the caller's error. */
+  async function routesOf(organizationId: string, keys: string[] | undefined): Promise<string | null | undefined> {
+    if (keys === undefined) return undefined;
+    const wanted = [...new Set(keys)];
+    if (wanted.length === 0) return null;
+    const found = await prisma.provider.findMany({ where: { organizationId, key: { in: wanted } }, select: { id: true, key: true } });
+    const missing = wanted.filter((key) => !found.some((p) => p.key === key));
+    if (missing.length > 0) throw validationError([{ field: 'providers', message: `no provider with key ${missing.join(', ')}` }]);
+    return JSON.stringify(found.map((p) => p.id).sort());
+  }
+
   function list(organizationId: string, includeDisabled: boolean) {
     return prisma.callback.findMany({
       where: { organizationId, ...(includeDisabled ? {} : { enabled: true }) },
@@ -74,15 +113,19 @@ export function createCallbackService(deps: AppDeps) {
   }
 
   async function create(organizationId: string, rawInput: unknown): Promise<CreatedCallback> {
-    const input = parseInput(createSchema, rawInput) as Record<string, unknown> & { kind: string; name: string; timeoutMs?: number; enabled?: boolean; priority?: number };
+    const input = parseInput(createSchema, rawInput) as Record<string, unknown> & {
+      kind: string; name: string; timeoutMs?: number; enabled?: boolean; priority?: number; providers?: string[]; maxPerSecond?: number | null;
+    };
     const kind = callbackKindOf(input.kind)!;
     const own = ownFields(kind, input);
     const org = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });
     await check(org, kind, { ...own, timeoutMs: input.timeoutMs }, null);
+    const providerIdsJson = await routesOf(organizationId, input.providers);
     const limit = PLAN_LIMITS[planOf(org)].callbacks;
     const current = await prisma.callback.count({ where: { organizationId } });
     if (current >= limit) throw new AppError('PLAN_LIMIT', `Your plan allows ${limit} callbacks`, { limit, current });
     const signingSecret = generateSigningSecret();
+    const signed = kind.name === 'http';
     const callback = await prisma.callback.create({
       data: {
         organizationId,
@@ -93,31 +136,115 @@ export function createCallbackService(deps: AppDeps) {
         timeoutMs: input.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         enabled: input.enabled ?? true,
         priority: input.priority ?? 0,
+        providerIdsJson: providerIdsJson ?? null,
+        maxPerSecond: input.maxPerSecond ?? null,
         signingSecretEnc: deps.secrets.seal(signingSecret),
       },
     });
-    return { callback, signingSecret };
+    return { callback, signingSecret: signed ? signingSecret : null };
   }
 
   async function update(organizationId: string, id: string, rawInput: unknown): Promise<Callback> {
-    const input = parseInput(updateSchema, rawInput) as Record<string, unknown> & { name?: string; timeoutMs?: number; enabled?: boolean; priority?: number };
+    const input = parseInput(updateSchema, rawInput) as Record<string, unknown> & {
+      name?: string; timeoutMs?: number; enabled?: boolean; priority?: number; providers?: string[]; maxPerSecond?: number | null;
+    };
     const callback = await get(organizationId, id);
     const kind = callbackKindOf(callback.kind)!;
     const own = ownFields(kind, input);
     const org = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });
     await check(org, kind, { ...own, timeoutMs: input.timeoutMs }, callback);
-    const shared = Object.fromEntries(Object.entries({ name: input.name, timeoutMs: input.timeoutMs, enabled: input.enabled, priority: input.priority }).filter(([, v]) => v !== undefined));
-    return prisma.callback.update({ where: { id: callback.id }, data: { ...shared, ...kind.update(own, callback, deps) } });
+    const providerIdsJson = await routesOf(organizationId, input.providers);
+    if (input.enabled === true && callback.providerIdsJson === '[]' && providerIdsJson === undefined) {
+      throw validationError([{ field: 'providers', message: 'its providers were deleted: give the providers it takes (an empty list for all of them)' }]);
+    }
+    const shared = Object.fromEntries(
+      Object.entries({ name: input.name, timeoutMs: input.timeoutMs, enabled: input.enabled, priority: input.priority, providerIdsJson, maxPerSecond: input.maxPerSecond })
+        .filter(([, v]) => v !== undefined),
+    );
+    const now = deps.clock.now();
+    // Enabling again clears the reason and the run of failures, and its held votes resume (callback-health.ts);
+    // disabling by hand holds what waits to be sent (a callback disabled by hand takes no new votes).
+    const enabling = input.enabled === true && !callback.enabled;
+    const disabling = input.enabled === false && callback.enabled;
+    const health = enabling ? { disabledReason: null, disabledAt: null, failingSince: null } : {};
+    const updated = await prisma.callback.update({ where: { id: callback.id }, data: { ...shared, ...health, ...kind.update(own, callback, deps) } });
+    if (enabling) await resumeJobs(deps, callback.id, now);
+    if (disabling) await holdJobs(prisma, callback.id);
+    return updated;
+  }
+
+  /**
+   * Queues this callback's delivery of every vote received in [since, until) again (only those whose last delivery
+   * to it failed, with onlyFailed): each a new delivery (its own webhook-id), paced like any other.
+   */
+  async function replay(organizationId: string, id: string, rawInput: unknown): Promise<Replayed> {
+    const input = parseInput(replaySchema, rawInput ?? {});
+    const callback = await get(organizationId, id);
+    if (!callback.enabled) throw validationError([{ field: 'enabled', message: 'the callback is disabled; enable it first (its held votes resume then)' }]);
+    const now = deps.clock.now();
+    const since = parseBound(input.since, 'since', false);
+    const until = input.until ? parseBound(input.until, 'until', true) : now;
+    if (since.getTime() >= until.getTime()) throw validationError([{ field: 'since', message: 'must be before until' }]);
+    const onlyFailed = input.onlyFailed ?? false;
+    const routed = callback.providerIdsJson ? (JSON.parse(callback.providerIdsJson) as string[]) : null;
+    const where = {
+      organizationId,
+      overLimit: false,
+      receivedAt: { gte: since, lt: until },
+      ...(routed ? { providerId: { in: routed } } : {}),
+      ...(onlyFailed ? { jobs: { some: { callbackId: callback.id, status: 'failed' } } } : {}),
+    };
+    const total = await prisma.vote.count({ where });
+    if (total > REPLAY_MAX_VOTES) {
+      throw validationError([{ field: 'since', message: `the window holds ${total} votes; replay at most ${REPLAY_MAX_VOTES} at a time (a shorter window)` }]);
+    }
+    const budget = attemptBudget(deps.config, 'callback');
+    let queued = 0;
+    let cursor: string | undefined;
+    for (;;) {
+      const votes = await prisma.vote.findMany({
+        where,
+        select: { id: true, jobs: { select: { kind: true, status: true, attempts: true, sentAt: true, callbackId: true, createdAt: true } } },
+        orderBy: { id: 'asc' },
+        take: REPLAY_CHUNK,
+        ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
+      });
+      if (votes.length === 0) break;
+      cursor = votes[votes.length - 1].id;
+      // only_failed: the vote's latest delivery to this callback is the failed one (a replay since may have sent it).
+      const chosen = onlyFailed
+        ? votes.filter((v) => v.jobs.filter((j) => j.callbackId === callback.id).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0]?.status === 'failed')
+        : votes;
+      if (chosen.length === 0) continue;
+      await prisma.$transaction(async (tx) => {
+        await deps.jobs.enqueue(
+          tx,
+          chosen.map((v) => ({ organizationId, voteId: v.id, callbackId: callback.id, kind: 'callback', priority: callback.priority, maxAttempts: budget, runAt: now, origin: 'replay' })),
+        );
+        // The new job is its callback's latest: the vote's callback status follows it (job-queue.ts voteStatusFrom).
+        const byStatus = new Map<string, string[]>();
+        for (const v of chosen) {
+          const status = voteStatusFrom([...v.jobs, { kind: 'callback', status: 'pending', attempts: 0, sentAt: null, callbackId: callback.id, createdAt: now.getTime() + 1 }]);
+          byStatus.set(status.callbackStatus, [...(byStatus.get(status.callbackStatus) ?? []), v.id]);
+        }
+        for (const [callbackStatus, ids] of byStatus) await tx.vote.updateMany({ where: { id: { in: ids } }, data: { callbackStatus } });
+      });
+      queued += chosen.length;
+    }
+    return { callbackId: callback.id, queued, since, until, onlyFailed };
   }
 
   async function remove(organizationId: string, id: string): Promise<{ message: string; id: string }> {
     const callback = await get(organizationId, id);
+    // Held votes go back to the queue first, where a worker finds the callback gone and settles them as skipped.
+    await resumeJobs(deps, callback.id, deps.clock.now());
     await prisma.callback.delete({ where: { id: callback.id } });
     return { message: 'Deleted', id: callback.id };
   }
 
   async function rotateSecret(organizationId: string, id: string): Promise<{ id: string; signingSecret: string }> {
     const callback = await get(organizationId, id);
+    if (callback.kind !== 'http') throw validationError([{ field: 'kind', message: `a ${callback.kind} callback is not signed: it has no signing secret` }]);
     const signingSecret = generateSigningSecret();
     // The replaced secret keeps signing beside the new one for SIGNING_SECRET_OVERLAP (24 h), so the receiver can
     // be given the new one without a delivery failing meanwhile. A second rotation drops the oldest.
@@ -159,7 +286,7 @@ export function createCallbackService(deps: AppDeps) {
       .sort((a, b) => b.failedLast24h - a.failedLast24h);
   }
 
-  return { get, list, create, update, remove, rotateSecret, test, failing };
+  return { get, list, create, update, remove, rotateSecret, test, failing, replay };
 }
 
 export type CallbackService = ReturnType<typeof createCallbackService>;

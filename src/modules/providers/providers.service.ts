@@ -9,6 +9,7 @@ import { nameSchema, parseInput } from '../../validation.js';
 import { utcDay } from '../../time.js';
 import type { Provider } from '../../generated/sqlite/client.js';
 import { findTemplate } from '../templates/catalogue.js';
+import { dropFromRoutes } from '../../delivery/callback-health.js';
 import { generateProviderSecret, pastedSecretSchema } from './provider-secret.js';
 import { newVotifierKeys, parseVotifierKeys, publicKeyOf } from '../../votifier/wire.js';
 import { HEADER_NAME, PAYLOAD_SOURCES, SIGNATURE_FORMATS, type AuthConfig, type PayloadSource } from './auth-methods/auth-method.js';
@@ -260,12 +261,19 @@ export function createProviderService(deps: AppDeps) {
       });
   }
 
+  /** Keys of providers by id (a callback's routes name providers by id, so a renamed key follows). */
+  async function keysOf(ids: readonly string[]): Promise<Map<string, string>> {
+    const rows = await prisma.provider.findMany({ where: { id: { in: [...ids] } }, select: { id: true, key: true } });
+    return new Map(rows.map((r) => [r.id, r.key]));
+  }
+
   async function remove(organizationId: string, key: string): Promise<{ message: string; votesDeleted: number }> {
     const provider = await get(organizationId, key);
     // Votes, their jobs and attempts, and the per-day rollups go with the provider (foreign-key cascades).
     const votesDeleted = await prisma.$transaction(async (tx) => {
       const count = await tx.vote.count({ where: { providerId: provider.id } });
       await tx.provider.delete({ where: { id: provider.id } });
+      await dropFromRoutes(tx, organizationId, provider, deps.clock.now());
       // Counts went down: cached leaderboards must rank again (stats/leaderboard.ts).
       await tx.organization.update({ where: { id: organizationId }, data: { statsEpoch: { increment: 1 } } });
       return count;
@@ -294,7 +302,7 @@ export function createProviderService(deps: AppDeps) {
     return prisma.provider.findMany({ where: { organizationId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
   }
 
-  return { get, list, counts, create, update, remove, regenerateSecret, votifierOf };
+  return { get, list, counts, keysOf, create, update, remove, regenerateSecret, votifierOf };
 }
 
 export type ProviderService = ReturnType<typeof createProviderService>;

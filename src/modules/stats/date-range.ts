@@ -11,7 +11,8 @@ export interface DateRange {
   toExclusive: Date;
 }
 
-function parseBound(value: string, field: string, end: boolean): Date {
+/** One bound: a date (a date-only end covers that whole UTC day) or an ISO 8601 timestamp; errors name `field`. */
+export function parseBound(value: string, field: string, end: boolean): Date {
   const text = value.trim();
   if (DATE_ONLY.test(text)) {
     const date = new Date(`${text}T00:00:00.000Z`);

@@ -17,10 +17,9 @@ import type { HotWrites } from '../../db/hot-writes.js';
 import { jobInsert } from '../../delivery/job-queue/postgres.js';
 import type { NewJob } from '../../delivery/job-queue/job-queue.js';
 import { spellingWins, spellingWinsSql, voterKeyOf } from './voter-name.js';
-import { initialStatuses, planJobs } from '../../delivery/job-plan.js';
+import { initialStatuses, planJobs, type PlanningCallback } from '../../delivery/job-plan.js';
 import { utcDay } from '../../time.js';
 import {
-  DUPLICATE_WINDOW_MS,
   monthRange,
   monthlyLimit,
   type HookOrg,
@@ -76,22 +75,22 @@ const SQL = {
            UNION ALL
            SELECT 'f', NULL, NULL, NULL, k.o, k.f,
              (SELECT COALESCE(SUM(count), 0)::int FROM "ProviderDailyCount" WHERE "organizationId" = k.o AND day >= k.f AND day <= k.t),
-             COALESCE((SELECT json_agg(json_build_object('id', c.id, 'priority', c.priority) ORDER BY c.priority, c."createdAt")
-                       FROM "Callback" AS c WHERE c."organizationId" = k.o AND c.enabled), '[]'::json),
+             COALESCE((SELECT json_agg(json_build_object('id', c.id, 'priority', c.priority, 'providerIdsJson', c."providerIdsJson", 'enabled', c.enabled) ORDER BY c.priority, c."createdAt")
+                       FROM "Callback" AS c WHERE c."organizationId" = k.o AND (c.enabled OR c."disabledReason" IS NOT NULL)), '[]'::json),
              EXISTS (SELECT 1 FROM "PluginToken" WHERE "organizationId" = k.o AND "revokedAt" IS NULL)
            FROM unnest($5::text[], $6::text[], $7::text[]) AS k(o, f, t)`,
   },
-  // One statement writes the batch: its votes, their jobs (the job queue's part, parameters from $20), one row per
+  // One statement writes the batch: its votes, their jobs (the job queue's part, parameters $20 to $31), one row per
   // (provider, voter, day) in key order (the later vote decides lastVoteAt and the spelling), and last one row per
   // (provider, day), which every vote of a provider on a day updates.
   write: (jobs: string) => ({
     name: 'vr_vote_write',
     text: `WITH votes AS (
              INSERT INTO "Vote" (id, "publicId", "organizationId", "providerId", "voterName", "voterKey", "receivedAt", "rawPayload", "dedupKey",
-               "overLimit", "chatStatus", "callbackStatus", "callbackAttempts", "idempotencyKey")
-             SELECT id, 'vt_' || id, o, p, n, k, r, raw, d, ol, cs, cbs, 0, idem
+               "overLimit", "chatStatus", "callbackStatus", "callbackAttempts", "idempotencyKey", recovered)
+             SELECT id, 'vt_' || id, o, p, n, k, r, raw, d, ol, cs, cbs, 0, idem, rec
              FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamp(3)[], $7::text[], $8::text[], $9::boolean[],
-                         $10::text[], $11::text[], $12::text[]) AS v(id, o, p, n, k, r, raw, d, ol, cs, cbs, idem)
+                         $10::text[], $11::text[], $12::text[], $36::boolean[]) AS v(id, o, p, n, k, r, raw, d, ol, cs, cbs, idem, rec)
            ),
            jobs AS (${jobs}),
            voter_days AS (
@@ -104,7 +103,7 @@ const SQL = {
                "lastVoteAt" = GREATEST(t."lastVoteAt", excluded."lastVoteAt")
            )
            INSERT INTO "ProviderDailyCount" AS t ("organizationId", "providerId", day, count)
-           SELECT o, p, d, c FROM unnest($30::text[], $31::text[], $32::text[], $33::int[]) AS u(o, p, d, c)
+           SELECT o, p, d, c FROM unnest($32::text[], $33::text[], $34::text[], $35::int[]) AS u(o, p, d, c)
            ORDER BY p, d
            ON CONFLICT ("providerId", day) DO UPDATE SET count = t.count + excluded.count`,
   }),
@@ -146,13 +145,13 @@ export function createPgVoteWrite(config: Config, pool: pg.Pool): BatchWriter<Ne
       factKeys.set(`${vote.org.id}|${month.from}`, { o: vote.org.id, f: month.from, t: month.to });
     }
     const keys = [...factKeys.values()];
-    type ReadRow = { t: 'd' | 'f'; i: number; publicId: string; at: number; organizationId: string; from: string; used: number; callbacks: { id: string; priority: number }[]; pull: boolean };
+    type ReadRow = { t: 'd' | 'f'; i: number; publicId: string; at: number; organizationId: string; from: string; used: number; callbacks: PlanningCallback[]; pull: boolean };
     const read = await query<ReadRow>({
       ...SQL.reads,
       values: [
         batch.map((v) => v.provider.id),
         batch.map((v) => v.dedupKey),
-        batch.map((v) => ts(new Date(v.receivedAt.getTime() - DUPLICATE_WINDOW_MS))),
+        batch.map((v) => ts(new Date(v.receivedAt.getTime() - config.duplicateWindowMs))),
         batch.map((v) => v.idempotencyKey),
         keys.map((k) => k.o),
         keys.map((k) => k.f),
@@ -160,7 +159,7 @@ export function createPgVoteWrite(config: Config, pool: pg.Pool): BatchWriter<Ne
       ],
     });
     const earliest = new Map<number, { publicId: string; at: number }>();
-    const facts = new Map<string, { used: number; callbacks: { id: string; priority: number }[]; pull: boolean }>();
+    const facts = new Map<string, { used: number; callbacks: PlanningCallback[]; pull: boolean }>();
     for (const row of read.rows) {
       if (row.t === 'f') {
         facts.set(`${row.organizationId}|${row.from}`, { used: row.used, callbacks: row.callbacks, pull: row.pull });
@@ -181,7 +180,7 @@ export function createPgVoteWrite(config: Config, pool: pg.Pool): BatchWriter<Ne
       fresh.push(i);
     });
 
-    const votes = { id: [] as string[], o: [] as string[], p: [] as string[], n: [] as string[], k: [] as string[], r: [] as string[], raw: [] as string[], d: [] as string[], ol: [] as boolean[], cs: [] as string[], cbs: [] as string[], idem: [] as (string | null)[] };
+    const votes = { id: [] as string[], o: [] as string[], p: [] as string[], n: [] as string[], k: [] as string[], r: [] as string[], raw: [] as string[], d: [] as string[], ol: [] as boolean[], cs: [] as string[], cbs: [] as string[], idem: [] as (string | null)[], rec: [] as boolean[] };
     const jobs: NewJob[] = [];
     const voterDays = new Map<string, { o: string; p: string; k: string; d: string; n: string; c: number; l: string; at: number }>();
     const providerDays = new Map<string, { o: string; p: string; d: string; c: number }>();
@@ -190,7 +189,7 @@ export function createPgVoteWrite(config: Config, pool: pg.Pool): BatchWriter<Ne
       const { org, provider, voterName, receivedAt } = batch[i];
       const fact = facts.get(`${org.id}|${monthRange(receivedAt).from}`)!;
       const overLimit = fact.used >= monthlyLimit(org);
-      const planned = planJobs(config, org, overLimit ? [] : fact.callbacks, overLimit, !overLimit && fact.pull);
+      const planned = planJobs(config, org, provider.id, overLimit ? [] : fact.callbacks, overLimit, !overLimit && fact.pull, batch[i].recovered);
       fact.used += 1;
 
       const id = randomUUID();
@@ -205,6 +204,7 @@ export function createPgVoteWrite(config: Config, pool: pg.Pool): BatchWriter<Ne
       votes.raw.push(batch[i].rawPayload);
       votes.d.push(batch[i].dedupKey);
       votes.idem.push(batch[i].idempotencyKey);
+      votes.rec.push(batch[i].recovered === true);
       votes.ol.push(overLimit);
       const statuses = initialStatuses(planned);
       votes.cs.push(statuses.chatStatus);
@@ -242,6 +242,7 @@ export function createPgVoteWrite(config: Config, pool: pg.Pool): BatchWriter<Ne
           voterRows.map((r) => r.o), voterRows.map((r) => r.p), voterRows.map((r) => r.k), voterRows.map((r) => r.d), voterRows.map((r) => r.n), voterRows.map((r) => r.c), voterRows.map((r) => r.l),
           ...jobPart.values,
           providerRows.map((r) => r.o), providerRows.map((r) => r.p), providerRows.map((r) => r.d), providerRows.map((r) => r.c),
+          votes.rec,
         ],
       });
     }

@@ -6,10 +6,10 @@ import { randomUUID } from 'node:crypto';
 import type Sqlite from 'better-sqlite3';
 import type { Config } from '../../config.js';
 import type { NewJob } from '../../delivery/job-queue/job-queue.js';
-import { initialStatuses, planJobs } from '../../delivery/job-plan.js';
+import { initialStatuses, planJobs, type PlanningCallback } from '../../delivery/job-plan.js';
 import { utcDay } from '../../time.js';
 import { spellingWinsSql, voterKeyOf } from './voter-name.js';
-import { DUPLICATE_WINDOW_MS, monthRange, monthlyLimit, type NewVote, type StoredVote } from './vote-store.js';
+import { monthRange, monthlyLimit, type NewVote, type StoredVote } from './vote-store.js';
 
 export function createSqliteVoteWrite(config: Config, db: Sqlite.Database, insertJobs: (jobs: NewJob[]) => void): (batch: NewVote[]) => StoredVote[] {
   const findDuplicate = db.prepare(
@@ -20,12 +20,12 @@ export function createSqliteVoteWrite(config: Config, db: Sqlite.Database, inser
   );
   const monthCount = db.prepare('SELECT COALESCE(SUM(count), 0) AS n FROM "ProviderDailyCount" WHERE organizationId = ? AND day >= ? AND day <= ?');
   const enabledCallbacks = db.prepare(
-    'SELECT id, priority FROM "Callback" WHERE organizationId = ? AND enabled = 1 ORDER BY priority ASC, createdAt ASC',
+    'SELECT id, priority, providerIdsJson, enabled FROM "Callback" WHERE organizationId = ? AND (enabled = 1 OR disabledReason IS NOT NULL) ORDER BY priority ASC, createdAt ASC',
   );
   const activePluginTokens = db.prepare('SELECT COUNT(*) AS n FROM "PluginToken" WHERE organizationId = ? AND revokedAt IS NULL');
   const insertVote = db.prepare(
-    `INSERT INTO "Vote" (id, publicId, organizationId, providerId, voterName, voterKey, receivedAt, rawPayload, dedupKey, idempotencyKey, overLimit, chatStatus, callbackStatus, callbackAttempts)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
+    `INSERT INTO "Vote" (id, publicId, organizationId, providerId, voterName, voterKey, receivedAt, rawPayload, dedupKey, idempotencyKey, overLimit, chatStatus, callbackStatus, callbackAttempts, recovered)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
   );
   const bumpProviderDay = db.prepare(
     `INSERT INTO "ProviderDailyCount" (organizationId, providerId, day, count) VALUES (?, ?, ?, 1)
@@ -41,12 +41,12 @@ export function createSqliteVoteWrite(config: Config, db: Sqlite.Database, inser
   /** Writes a batch; per-organization facts (month count, callbacks) are read once per batch. */
   return (batch) => {
     const used = new Map<string, number>();
-    const callbacksOf = new Map<string, { id: string; priority: number }[]>();
+    const callbacksOf = new Map<string, PlanningCallback[]>();
     const pullOf = new Map<string, boolean>();
     return batch.map((vote) => {
       const { org, provider, receivedAt } = vote;
       const at = receivedAt.getTime();
-      const since = at - DUPLICATE_WINDOW_MS;
+      const since = at - config.duplicateWindowMs;
       const dup = (findDuplicate.get(provider.id, vote.dedupKey, since) ??
         (vote.idempotencyKey ? findIdempotent.get(provider.id, vote.idempotencyKey, since) : undefined)) as { publicId: string } | undefined;
       if (dup) return { id: null, publicId: dup.publicId, duplicate: true };
@@ -56,9 +56,9 @@ export function createSqliteVoteWrite(config: Config, db: Sqlite.Database, inser
         used.set(org.id, (monthCount.get(org.id, month.from, month.to) as { n: number }).n);
       }
       const overLimit = used.get(org.id)! >= monthlyLimit(org);
-      if (!overLimit && !callbacksOf.has(org.id)) callbacksOf.set(org.id, enabledCallbacks.all(org.id) as { id: string; priority: number }[]);
+      if (!overLimit && !callbacksOf.has(org.id)) callbacksOf.set(org.id, enabledCallbacks.all(org.id) as PlanningCallback[]);
       if (!overLimit && !pullOf.has(org.id)) pullOf.set(org.id, (activePluginTokens.get(org.id) as { n: number }).n > 0);
-      const jobs = planJobs(config, org, callbacksOf.get(org.id) ?? [], overLimit, pullOf.get(org.id) ?? false);
+      const jobs = planJobs(config, org, provider.id, callbacksOf.get(org.id) ?? [], overLimit, pullOf.get(org.id) ?? false, vote.recovered);
 
       const uuid = randomUUID();
       const voterKey = voterKeyOf(vote.voterName);
@@ -67,6 +67,7 @@ export function createSqliteVoteWrite(config: Config, db: Sqlite.Database, inser
         uuid, `vt_${uuid}`, org.id, provider.id, vote.voterName, voterKey, at, vote.rawPayload, vote.dedupKey, vote.idempotencyKey, overLimit ? 1 : 0,
         chatStatus,
         callbackStatus,
+        vote.recovered ? 1 : 0,
       );
       insertJobs(jobs.map((job) => ({ ...job, organizationId: org.id, voteId: uuid, runAt: receivedAt })));
       const day = utcDay(receivedAt);

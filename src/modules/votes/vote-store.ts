@@ -41,6 +41,8 @@ export interface NewVote {
   /** Hash of an unsigned delivery's Idempotency-Key / webhook-id: the same key within the window is the same vote too. */
   idempotencyKey: string | null;
   receivedAt: Date;
+  /** Read from the site's vote list after an outage, not received by the hook (src/recovery/). */
+  recovered?: boolean;
 }
 
 export interface StoredVote {
@@ -63,8 +65,6 @@ export interface VoteStore {
   close(): void;
 }
 
-/** Same provider, same delivery (raw body or idempotency header), within this window → the first vote. */
-export const DUPLICATE_WINDOW_MS = 10 * 60_000;
 export function monthlyLimit(org: HookOrg): number {
   return PLAN_LIMITS[planOf(org)].votesPerMonth;
 }

@@ -7,7 +7,14 @@ import { subscribeToVotes } from './vote-feed.js';
 import type { VoteEvent } from '../../live/vote-events.js';
 
 const DeliveryStatusEnum = builder.enumType('DeliveryStatus', { description: "A vote's chat or callback delivery", values: [...DELIVERY_STATUSES] as string[] });
-const JobStatusEnum = builder.enumType('DeliveryJobStatus', { description: 'running: claimed by a worker now', values: ['pending', 'running', 'retrying', 'sent', 'failed', 'skipped'] as string[] });
+const JobStatusEnum = builder.enumType('DeliveryJobStatus', {
+  description: 'running: claimed by a worker now; held: its callback is disabled, and it resumes when the callback is enabled again',
+  values: ['pending', 'running', 'retrying', 'held', 'sent', 'failed', 'skipped'] as string[],
+});
+const JobOriginEnum = builder.enumType('DeliveryJobOrigin', {
+  description: 'vote: planned with the vote; recovered: the vote was read from the site\'s vote list after an outage; replay: queued by a callback replay',
+  values: ['vote', 'recovered', 'replay'] as string[],
+});
 const JobKindEnum = builder.enumType('DeliveryJobKind', {
   description: 'chat: the chat notification; callback: a callback; legacy_callback: server_callback_url; pull: a plugin poll; alert: an admin alert',
   values: ['chat', 'callback', 'legacy_callback', 'pull', 'alert'] as string[],
@@ -27,6 +34,7 @@ export const VoteRef = builder.prismaObject('Vote', {
     callbackSentAt: t.expose('callbackSentAt', { type: 'DateTime', nullable: true }),
     callbackAttempts: t.exposeInt('callbackAttempts'),
     overLimit: t.exposeBoolean('overLimit'),
+    recovered: t.exposeBoolean('recovered', { description: "Not received by the hook: read from the site's vote list after an outage" }),
     deliveryJobs: t.relation('jobs', { query: { orderBy: [{ priority: 'asc' }, { createdAt: 'asc' }] } }),
     deliveryAttempts: t.relation('attempts', { query: { orderBy: [{ createdAt: 'asc' }, { attempt: 'asc' }] } }),
   }),
@@ -43,6 +51,8 @@ builder.prismaObject('DeliveryJob', {
       resolve: (j) => (j.kind === 'chat' ? 'chat_webhook_url' : j.kind === 'legacy_callback' ? 'server_callback_url' : j.callback?.name ?? null),
     }),
     status: t.expose('status', { type: JobStatusEnum }),
+    origin: t.expose('origin', { type: JobOriginEnum }),
+    pacedMs: t.exposeInt('pacedMs', { description: "Time waited so far for its callback's rate (max_per_second) before the next attempt" }),
     attempts: t.exposeInt('attempts'),
     maxAttempts: t.exposeInt('maxAttempts'),
     nextAttemptAt: t.field({
@@ -68,6 +78,7 @@ builder.prismaObject('DeliveryAttempt', {
     durationMs: t.exposeInt('durationMs'),
     error: t.exposeString('error', { nullable: true }),
     responseExcerpt: t.exposeString('responseExcerpt', { nullable: true }),
+    pacedMs: t.exposeInt('pacedMs', { description: "How long this attempt waited for its callback's rate (max_per_second) before it started" }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });

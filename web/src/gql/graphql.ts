@@ -35,11 +35,15 @@ export type CreateCallbackInput = {
   host?: string | null | undefined;
   /** Default http */
   kind?: CallbackKind | null | undefined;
+  /** At most this many deliveries start per second (1-1000); null = no limit */
+  maxPerSecond?: number | null | undefined;
   name: string;
   payloadTemplate?: unknown;
   /** votifier: port (default 8192) */
   port?: number | null | undefined;
   priority?: number | null | undefined;
+  /** Keys of the providers whose votes it takes; empty = every provider */
+  providers?: Array<string> | null | undefined;
   /** votifier v1: the RSA public key (PEM or base64) */
   publicKey?: string | null | undefined;
   /** votifier: the service name the server sees */
@@ -81,9 +85,10 @@ export type DeliveryJobKind =
   | 'legacy_callback'
   | 'pull';
 
-/** running: claimed by a worker now */
+/** running: claimed by a worker now; held: its callback is disabled, and it resumes when the callback is enabled again */
 export type DeliveryJobStatus =
   | 'failed'
+  | 'held'
   | 'pending'
   | 'retrying'
   | 'running'
@@ -161,11 +166,15 @@ export type UpdateCallbackInput = {
   enabled?: boolean | null | undefined;
   /** votifier: the Votifier server host */
   host?: string | null | undefined;
+  /** At most this many deliveries start per second (1-1000); null = no limit */
+  maxPerSecond?: number | null | undefined;
   name?: string | null | undefined;
   payloadTemplate?: unknown;
   /** votifier: port (default 8192) */
   port?: number | null | undefined;
   priority?: number | null | undefined;
+  /** Keys of the providers whose votes it takes; empty = every provider */
+  providers?: Array<string> | null | undefined;
   /** votifier v1: the RSA public key (PEM or base64) */
   publicKey?: string | null | undefined;
   /** votifier: the service name the server sees */
@@ -215,7 +224,7 @@ export type CreateCallbackMutationVariables = Exact<{
 }>;
 
 
-export type CreateCallbackMutation = { createCallback: { signingSecret: string, callback: { id: string, name: string } } | null };
+export type CreateCallbackMutation = { createCallback: { signingSecret: string | null, callback: { id: string, name: string } } | null };
 
 export type UpdateCallbackMutationVariables = Exact<{
   id: string | number;

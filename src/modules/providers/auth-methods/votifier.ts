@@ -6,7 +6,6 @@
 // timestamp. Without a challenge (v1, and v2 over HTTP) a captured delivery could be sent again, so its timestamp
 // must be recent (at most 9 minutes old, at most 1 minute ahead): a resend is then either within the duplicate
 // window of the first delivery (the same vote) or refused.
-import { DUPLICATE_WINDOW_MS } from '../../votes/vote-store.js';
 import {
   MAX_VOTIFIER_USERNAME,
   openV1Block,
@@ -23,6 +22,11 @@ import { refused, unsignedProblems, type AuthMethodDefinition, type Verification
 
 /** How far a sender's clock may be ahead of ours. */
 const CLOCK_SKEW_MS = 60_000;
+/**
+ * The oldest unchallenged timestamp accepted. DUPLICATE_WINDOW is at least 10 minutes (config.ts), so a resend
+ * accepted here is always within the duplicate window of the first delivery.
+ */
+const MAX_AGE_MS = 9 * 60_000;
 
 const invalid = (reason: string): Verification => ({ ok: false, code: 'VALIDATION_ERROR', field: 'body', reason });
 
@@ -70,9 +74,9 @@ export const votifierMethod: AuthMethodDefinition = {
     if (!challenged) {
       const at = timestampMs(vote.timestamp);
       if (at === null) return invalid('timestamp must be a number (epoch milliseconds or seconds)');
-      // Accepted from (window − skew) before now to skew after it: a resend is then always within the duplicate
-      // window of the first delivery, which looks back the whole window from its own receipt.
-      if (at > nowMs + CLOCK_SKEW_MS || at < nowMs - DUPLICATE_WINDOW_MS + CLOCK_SKEW_MS) {
+      // Accepted from 9 minutes before now to skew after it: a resend is then always within the duplicate window of
+      // the first delivery, which looks back the whole window (at least 10 minutes) from its own receipt.
+      if (at > nowMs + CLOCK_SKEW_MS || at < nowMs - MAX_AGE_MS) {
         return refused('timestamp is not within the last 9 minutes: a resent delivery, or the sender’s clock is wrong');
       }
     }
