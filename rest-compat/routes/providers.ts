@@ -6,17 +6,18 @@ const PROVIDER_FIELDS = `id key name
   signature_format: signatureFormat payload_source: payloadSource
   votee_path: voteePath event_path: eventPath vote_events: voteEvents test_events: testEvents
   enabled webhook_url: webhookUrl votes_today: votesToday votes_total: votesTotal created_at: createdAt
-  votifier { host port public_key: publicKey }`;
+  votifier { host port public_key: publicKey }
+  body_timestamp_path: bodyTimestampPath body_timestamp_max_age: bodyTimestampMaxAge
+  recovery { enabled checked_at: checkedAt since error }`;
 
 const VOTIFIER_SETUP = `votifier { host port public_key: publicKey token }`;
 
-/** `votifier` is there for votifier providers only; other providers' answers keep their documented shape. */
-function votifierOnlyIfSet<T extends { votifier?: unknown } | null>(data: T): T {
-  if (data && data.votifier === null) {
-    const { votifier: _omitted, ...rest } = data;
-    return rest as T;
-  }
-  return data;
+/** Fields only some providers have (a null one is left out): other providers' answers keep their documented shape. */
+const ONLY_IF_SET = ['votifier', 'body_timestamp_path', 'body_timestamp_max_age', 'recovery'];
+
+function votifierOnlyIfSet<T extends Record<string, unknown> | null>(data: T): T {
+  if (!data) return data;
+  return Object.fromEntries(Object.entries(data).filter(([k, v]) => !(ONLY_IF_SET.includes(k) && v === null))) as T;
 }
 
 export const providerRoutes: RestRoute[] = [

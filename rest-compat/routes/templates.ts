@@ -15,6 +15,8 @@ export const templateRoutes: RestRoute[] = [
       method signature_format: signatureFormat
       payload_example: payloadExample
       setup_instructions: setupInstructions
+      body_timestamp_path: bodyTimestampPath body_timestamp_max_age: bodyTimestampMaxAge
+      retry_horizon_seconds: retryHorizonSeconds recovery
     } }`,
     omitMeta: true,
     data: (r) => ({ templates: r.templates }),

@@ -95,7 +95,7 @@ describe.skipIf(databaseUnavailable)('hook replays: 1,000 mutations of captured 
         const message = JSON.stringify({ payload, signature: createHmac('sha256', secret).update(payload).digest('base64') });
         return { method: 'POST', pathname, query, headers: { 'content-type': 'application/json' }, body: Buffer.from(message) };
       }
-      const body = JSON.stringify(template.payloadExample);
+      const body = JSON.stringify(template.bodyTimestampPath ? { ...template.payloadExample, [template.bodyTimestampPath]: Date.now() } : template.payloadExample);
       headers['content-type'] = 'application/json';
       if (template.authMethod === 'header') headers[template.authField.toLowerCase()] = template.slug === 'discollab' ? `Bearer ${secret}` : secret;
       if (template.authMethod === 'hmac') {

@@ -27,6 +27,10 @@ function testPing(template: ProviderTemplate): Record<string, unknown> {
   return ping;
 }
 
+const stamps = new Map<string, number>();
+/** A body timestamp for a template's deliveries in this run (the same one, so a repeat is the same body). */
+const stampOf = (slug: string) => stamps.get(slug) ?? stamps.set(slug, Date.now()).get(slug)!;
+
 /** Votifier deliveries over HTTP carry no challenge, so their timestamp must be recent: one "now" for the run. */
 const VOTIFIER_NOW = Date.now();
 
@@ -103,7 +107,9 @@ describe.skipIf(databaseUnavailable)('provider templates: each site\'s own deliv
       const signature = createHmac('sha256', secret).update(signedPayload).digest('base64');
       return app.request('POST', url.pathname, { rawBody: JSON.stringify({ payload: signedPayload, signature }), headers: { 'content-type': 'application/json' } });
     }
-    const body = JSON.stringify(payload);
+    // A site that signs a body timestamp sends it fresh (older ones are refused): one stamp per template per run.
+    const stamp = template.bodyTimestampPath ? { [template.bodyTimestampPath]: stampOf(template.slug) } : {};
+    const body = JSON.stringify({ ...payload, ...stamp });
     headers['content-type'] = 'application/json';
     if (template.authMethod === 'header') headers[template.authField] = template.slug === 'discollab' ? `Bearer ${secret}` : secret;
     if (template.authMethod === 'hmac') {

@@ -7,6 +7,7 @@ import { providerWebhookUrl } from './auth-methods/registry.js';
 import { AUTH_METHOD_NAMES } from './auth-methods/registry.js';
 import { PAYLOAD_SOURCES, SIGNATURE_FORMATS } from './auth-methods/auth-method.js';
 import type { VotifierSetup } from './providers.service.js';
+import { findTemplate } from '../templates/catalogue.js';
 
 export const AuthMethodEnum = builder.enumType('AuthMethod', { description: 'How a voting site proves a delivery is its own', values: [...AUTH_METHOD_NAMES] as string[] });
 const PayloadSourceEnum = builder.enumType('PayloadSource', { description: 'Where a provider reads votes from', values: [...PAYLOAD_SOURCES] as string[] });
@@ -21,6 +22,22 @@ const VotifierSetupRef = builder.objectRef<VotifierSetup>('VotifierSetup').imple
     port: t.exposeInt('port', { description: 'The Votifier TCP listener (VOTIFIER_PORT); 0 when it is off (Votifier over HTTP still works)' }),
     publicKey: t.exposeString('publicKey', { description: 'Base64 DER (X.509 SubjectPublicKeyInfo), as NuVotifier keeps it in rsa/public.key' }),
     token: t.exposeString('token', { nullable: true, description: 'The v2 token; shown only on creation and regeneration' }),
+  }),
+});
+
+interface Recovery {
+  enabled: boolean;
+  checkedAt: Date | null;
+  since: string | null;
+  error: string | null;
+}
+const RecoveryRef = builder.objectRef<Recovery>('ProviderRecovery').implement({
+  description: "Votes the hook missed, read back from the site's vote list (top.gg) with the owner's API token",
+  fields: (t) => ({
+    enabled: t.exposeBoolean('enabled', { description: 'An API token is set' }),
+    checkedAt: t.expose('checkedAt', { type: 'DateTime', nullable: true, description: "The last time the site's list was read" }),
+    since: t.exposeString('since', { nullable: true, description: 'The list is read from this time on (ISO 8601)' }),
+    error: t.exposeString('error', { nullable: true, description: 'Why the last read failed (null after a success)' }),
   }),
 });
 
@@ -45,6 +62,17 @@ export const ProviderRef = builder.prismaObject('Provider', {
     voteEvents: t.stringList({ nullable: true, resolve: (p) => events(p.voteEventsJson) }),
     testEvents: t.stringList({ nullable: true, resolve: (p) => events(p.testEventsJson) }),
     enabled: t.exposeBoolean('enabled'),
+    bodyTimestampPath: t.exposeString('bodyTimestampPath', { nullable: true, description: 'A timestamp in the signed body; one older than bodyTimestampMaxAge seconds is refused' }),
+    bodyTimestampMaxAge: t.exposeInt('bodyTimestampMaxAgeS', { nullable: true }),
+    recovery: t.field({
+      type: RecoveryRef,
+      nullable: true,
+      description: "Providers of a site with a vote list (top.gg): recovery of missed votes (the API token is never returned)",
+      resolve: (p) =>
+        p.templateSlug && findTemplate(p.templateSlug)?.recovery
+          ? { enabled: p.apiTokenEnc !== null, checkedAt: p.recoveryCheckedAt, since: p.recoveryCursor, error: p.recoveryError }
+          : null,
+    }),
     votifier: t.field({
       type: VotifierSetupRef,
       nullable: true,
@@ -115,6 +143,9 @@ const CreateProviderInput = builder.inputType('CreateProviderInput', {
     payloadSource: t.field({ type: PayloadSourceEnum, description: 'Default: query for query providers, json otherwise' }),
     signatureFormat: t.field({ type: SignatureFormatEnum, description: 'hmac only; default plain' }),
     enabled: t.boolean(),
+    bodyTimestampPath: t.string({ description: 'A timestamp in the signed body (dotted path; epoch s or ms, or ISO 8601); null turns the check off' }),
+    bodyTimestampMaxAge: t.int({ description: 'Seconds; an older body timestamp is refused (default 300)' }),
+    apiToken: t.string({ description: "top.gg providers: the project's API token, to recover votes the hook missed; never returned; null removes it" }),
     votifierPort: t.int({ description: 'votifier only: a port of its own within VOTIFIER_DEDICATED_PORTS (v1 without routing)' }),
   }),
 });
@@ -132,6 +163,9 @@ const UpdateProviderInput = builder.inputType('UpdateProviderInput', {
     testEvents: t.stringList(),
     payloadSource: t.field({ type: PayloadSourceEnum, description: 'Default: query for query providers, json otherwise' }),
     signatureFormat: t.field({ type: SignatureFormatEnum, description: 'hmac only; default plain' }),
+    bodyTimestampPath: t.string({ description: 'A timestamp in the signed body (dotted path; epoch s or ms, or ISO 8601); null turns the check off' }),
+    bodyTimestampMaxAge: t.int({ description: 'Seconds; an older body timestamp is refused (default 300)' }),
+    apiToken: t.string({ description: "top.gg providers: the project's API token, to recover votes the hook missed; never returned; null removes it" }),
     votifierPort: t.int({ description: 'votifier only: a port of its own within VOTIFIER_DEDICATED_PORTS; null goes back to the shared port' }),
   }),
 });

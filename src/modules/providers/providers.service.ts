@@ -17,6 +17,18 @@ import { AUTH_METHOD_NAMES, authMethodOf, providerWebhookUrl } from './auth-meth
 
 export const PROVIDER_KEY_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
+/** A body timestamp's oldest accepted age when the provider names a path but no age (Hytale-Servers.pro's 5 min). */
+const DEFAULT_BODY_TIMESTAMP_MAX_AGE_S = 300;
+
+/** An API token only where the provider's site has a vote list to recover from (catalogue `recovery`). */
+function checkRecovery(templateSlug: string | null, apiToken: string | null | undefined) {
+  if (!apiToken) return;
+  const template = templateSlug ? findTemplate(templateSlug) : undefined;
+  if (!template?.recovery) {
+    throw validationError([{ field: 'api_token', message: 'only a provider made from a template whose site has a vote list (top.gg) takes an API token' }]);
+  }
+}
+
 const keySchema = z.string().regex(PROVIDER_KEY_PATTERN, 'must be 1-64 lowercase letters, digits, - or _, starting with a letter or digit');
 const pathSchema = z.string().max(200).refine(isValidPath, 'must be a dotted path such as user.name or $.data.votes[0].user');
 const eventList = z.array(z.string().min(1).max(100)).max(50).nullable();
@@ -30,6 +42,10 @@ const optionalFields = {
   testEvents: eventList.optional(),
   payloadSource: z.enum(PAYLOAD_SOURCES as [string, ...string[]], `must be one of ${PAYLOAD_SOURCES.join(', ')}`).optional(),
   signatureFormat: z.enum(SIGNATURE_FORMATS as [string, ...string[]], `must be one of ${SIGNATURE_FORMATS.join(', ')}`).nullable().optional(),
+  bodyTimestampPath: pathSchema.nullable().optional(),
+  bodyTimestampMaxAge: z.number().int('must be an integer').min(10, 'must be at least 10 seconds').max(86_400, 'must be at most 86400 seconds').nullable().optional(),
+  // The owner's API token at the site (top.gg), for recovering votes the hook missed; never returned.
+  apiToken: z.string().trim().min(8, 'must be at least 8 characters').max(2_000).nullable().optional(),
 };
 
 const votifierPortSchema = z.number().int().min(1).max(65535).nullable();
@@ -158,6 +174,8 @@ export function createProviderService(deps: AppDeps) {
         testEvents: template.testEvents,
         payloadSource: template.method === 'GET' ? 'query' : 'json',
         signatureFormat: template.signatureFormat === 'topgg' ? 'topgg' : template.authMethod === 'hmac' ? 'plain' : null,
+        bodyTimestampPath: template.bodyTimestampPath ?? null,
+        bodyTimestampMaxAge: template.bodyTimestampMaxAgeSeconds ?? null,
         ...defined,
       };
       // A secret the site issues cannot be invented here: the site would never know it.
@@ -179,6 +197,8 @@ export function createProviderService(deps: AppDeps) {
       payloadSource: parsed.payloadSource ?? method.defaultPayloadSource,
     };
     checkAuthConfig(auth);
+    const templateSlug = typeof templateRef === 'string' ? findTemplate(templateRef)?.slug ?? null : null;
+    checkRecovery(templateSlug, parsed.apiToken);
     await checkVotifierPort(deps, parsed.authMethod, parsed.votifierPort, null);
     const org = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });
     const limit = PLAN_LIMITS[planOf(org)].providers;
@@ -195,8 +215,11 @@ export function createProviderService(deps: AppDeps) {
           organizationId,
           key: parsed.key,
           name: parsed.name,
-          templateSlug: typeof templateRef === 'string' ? findTemplate(templateRef)?.slug ?? null : null,
+          templateSlug,
           ...auth,
+          bodyTimestampPath: parsed.bodyTimestampPath ?? null,
+          bodyTimestampMaxAgeS: parsed.bodyTimestampPath ? parsed.bodyTimestampMaxAge ?? DEFAULT_BODY_TIMESTAMP_MAX_AGE_S : null,
+          apiTokenEnc: parsed.apiToken ? deps.secrets.seal(parsed.apiToken) : null,
           authValueEnc: deps.secrets.seal(secret),
           voteePath: parsed.voteePath,
           eventPath: parsed.eventPath ?? null,
@@ -244,12 +267,20 @@ export function createProviderService(deps: AppDeps) {
       signatureFormat: input.signatureFormat !== undefined ? input.signatureFormat : provider.signatureFormat,
       payloadSource: input.payloadSource ?? provider.payloadSource,
     });
-    const { voteEvents, testEvents, ...plain } = input;
+    checkRecovery(provider.templateSlug, input.apiToken);
+    const { voteEvents, testEvents, bodyTimestampMaxAge, apiToken, ...plain } = input;
+    const stampPath = plain.bodyTimestampPath !== undefined ? plain.bodyTimestampPath : provider.bodyTimestampPath;
+    const maxAge = bodyTimestampMaxAge !== undefined ? bodyTimestampMaxAge : provider.bodyTimestampMaxAgeS;
     return prisma.provider
       .update({
         where: { id: provider.id },
         data: {
           ...plain,
+          bodyTimestampMaxAgeS: stampPath ? maxAge ?? DEFAULT_BODY_TIMESTAMP_MAX_AGE_S : null,
+          // A new token starts recovery over (from the provider's last vote); null turns recovery off.
+          ...(apiToken !== undefined
+            ? { apiTokenEnc: apiToken ? deps.secrets.seal(apiToken) : null, recoveryCursor: null, recoveryError: null, recoveryCheckedAt: null }
+            : {}),
           ...(voteEvents !== undefined ? { voteEventsJson: toJson(voteEvents) } : {}),
           ...(testEvents !== undefined ? { testEventsJson: toJson(testEvents) } : {}),
         },

@@ -146,3 +146,22 @@ describe('provider template catalogue', () => {
     expect(Object.isFrozen(findTemplate('topgg')!.payloadExample)).toBe(true);
   });
 });
+
+describe('duplicate window against the sites\' retry horizons', () => {
+  it('the default DUPLICATE_WINDOW covers the longest retry horizon of every template', async () => {
+    const { loadConfig } = await import('../../config.js');
+    const window = loadConfig({ DATABASE_URL: 'file:/tmp/vote-relay-catalogue-test.db' }).duplicateWindowMs;
+    const horizons = PROVIDER_TEMPLATES.map((t) => (t.retryHorizonSeconds ?? 0) * 1000);
+    expect(horizons.some((h) => h > 0)).toBe(true);
+    for (const t of PROVIDER_TEMPLATES) expect(window, t.slug).toBeGreaterThan((t.retryHorizonSeconds ?? 0) * 1000);
+  });
+
+  it('a template with a body timestamp names a path its example has, and a maximum age', () => {
+    const stamped = PROVIDER_TEMPLATES.filter((t) => t.bodyTimestampPath);
+    expect(stamped.map((t) => t.slug)).toContain('hytale-servers-pro');
+    for (const t of stamped) {
+      expect(typeof readPath(t.payloadExample, t.bodyTimestampPath!), t.slug).toBe('number');
+      expect(t.bodyTimestampMaxAgeSeconds, t.slug).toBeGreaterThan(0);
+    }
+  });
+});

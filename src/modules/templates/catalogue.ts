@@ -59,6 +59,16 @@ export interface ProviderTemplate {
   payloadExample: Record<string, unknown>;
   /** Short, concrete steps: where to paste the webhook URL and the secret on that site. */
   setupInstructions: string;
+  /**
+   * A timestamp inside the signed body (dotted path; epoch seconds, milliseconds or ISO 8601) and the oldest age the
+   * site asks receivers to accept, in seconds: an older body is a replay and is refused.
+   */
+  bodyTimestampPath?: string;
+  bodyTimestampMaxAgeSeconds?: number;
+  /** How long, by the site's documentation, it keeps retrying a delivery we did not acknowledge (seconds). */
+  retryHorizonSeconds?: number;
+  /** The site has a vote list API that votes missed during an outage are recovered from (src/recovery/). */
+  recovery?: 'topgg';
 }
 
 const GENERATED_SECRET_STEP =
@@ -134,6 +144,8 @@ const TEMPLATES: ProviderTemplate[] = [
       '2. Paste this provider\'s webhook URL into the webhook URL field and save. ' +
       '3. Copy the Webhook Secret the site shows there. ' +
       '4. Create the provider here from this template with that secret as auth_value.',
+    bodyTimestampPath: 'timestamp',
+    bodyTimestampMaxAgeSeconds: 300,
   },
   {
     id: 'tpl_hytalecharts',
@@ -264,6 +276,9 @@ const TEMPLATES: ProviderTemplate[] = [
       '2. Add a webhook with this provider\'s webhook URL and save. ' +
       '3. Copy the webhook secret Top.gg shows (it starts with whs_). ' +
       '4. Create the provider here from this template with that secret as auth_value, then send a test from the Webhooks page.',
+    // 3 retries 1 s, 2 s and 4 s apart, each after a 5 s timeout.
+    retryHorizonSeconds: 30,
+    recovery: 'topgg',
   },
   {
     id: 'tpl_topgg_legacy',
@@ -299,6 +314,9 @@ const TEMPLATES: ProviderTemplate[] = [
       '2. On top.gg open https://top.gg/bot/<your-bot-id>/webhooks (or your server\'s webhook settings). ' +
       '3. Paste this provider\'s webhook URL into the Webhook URL field and the auth_value into the Authorization field, then save. ' +
       '4. Press Test: the relay answers it as a test and records nothing.',
+    // Up to 10 retries over about 17 minutes (docs.top.gg, legacy webhooks).
+    retryHorizonSeconds: 17 * 60,
+    recovery: 'topgg',
   },
   {
     id: 'tpl_discordbotlist',

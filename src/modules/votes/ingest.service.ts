@@ -108,8 +108,49 @@ function voterFrom(payload: unknown, voteePath: string): string {
   return name;
 }
 
+/** How far a sender's clock may be ahead of ours. */
+const BODY_CLOCK_SKEW_MS = 60_000;
+
+/** Epoch ms of a body timestamp: seconds or milliseconds (by size), or ISO 8601 text; null when it is neither. */
+export function bodyTimestampMs(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isFinite(value)) return value < 1e11 ? value * 1000 : value;
+  if (typeof value === 'string' && /^\d{9,13}$/.test(value)) return bodyTimestampMs(Number(value));
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value)) {
+    const at = Date.parse(value);
+    return Number.isNaN(at) ? null : at;
+  }
+  return null;
+}
+
+/**
+ * A site that signs a timestamp inside the body asks receivers to refuse an old one (Hytale-Servers.pro: 5
+ * minutes): a captured delivery sent again later is refused, one sent within that time is a duplicate.
+ */
+function refuseStaleBody(payload: unknown, path: string, maxAgeS: number, nowMs: number): void {
+  const at = bodyTimestampMs(readPath(payload, path));
+  if (at === null) throw validationError([{ field: path, message: 'must be a timestamp (epoch seconds or milliseconds, or ISO 8601)' }], 'No timestamp in the delivery');
+  if (at < nowMs - maxAgeS * 1000 || at > nowMs + BODY_CLOCK_SKEW_MS) {
+    throw new AppError('AUTH_FAILED', `Hook authentication failed: the body timestamp is not within the last ${maxAgeS} seconds (a resent delivery, or the sender's clock is wrong)`);
+  }
+}
+
 const rateLimited = (outcome: Extract<LimitOutcome, { allowed: false }>, message: string) =>
   new AppError('RATE_LIMITED', `${message}; retry in ${outcome.retryAfterSeconds} s`, { retry_after_seconds: outcome.retryAfterSeconds });
+
+/**
+ * The template's example with its body timestamp (a top-level field) recent enough, in the example's own unit:
+ * now floored to half the maximum age, so a second test vote soon after is the same body (a duplicate, as the
+ * README's Duplicates explains) and still within the age the site allows.
+ */
+function freshExample(example: Record<string, unknown>, path: string | null, maxAgeS: number, realNowMs: number): Record<string, unknown> {
+  const field = path?.replace(/^\$\./, '');
+  if (!field || !(field in example)) return example;
+  const step = Math.max(1, Math.floor(maxAgeS / 2)) * 1000;
+  const nowMs = Math.floor(realNowMs / step) * step;
+  const old = example[field];
+  const value = typeof old === 'number' && old < 1e11 ? Math.floor(nowMs / 1000) : typeof old === 'string' && !/^\d+$/.test(old) ? new Date(nowMs).toISOString() : nowMs;
+  return { ...example, [field]: value };
+}
 
 export function createIngestService(deps: AppDeps) {
   let store: VoteStore | null = null;
@@ -204,6 +245,7 @@ export function createIngestService(deps: AppDeps) {
         if (accepted && (event === null || !accepted.includes(event))) return { received: true, ignored: true };
       }
     }
+    if (provider.bodyTimestampPath) refuseStaleBody(payload, provider.bodyTimestampPath, provider.bodyTimestampMaxAgeS ?? 300, deps.clock.now().getTime());
     const voterName = voterFrom(payload, provider.voteePath);
     const rawPayload = content.source === 'json' ? content.body.toString('utf8') : JSON.stringify(payload);
     const stored = await votes.write({ org, provider, voterName, rawPayload, ...dedupKeysOf(content, headers), receivedAt: deps.clock.now() });
@@ -227,9 +269,10 @@ export function createIngestService(deps: AppDeps) {
     if (!template) throw validationError([{ field: 'key', message: 'only a provider made from a template has an example delivery to send' }]);
     const method = authMethodOf(provider.authMethod)!;
     const get = template.method === 'GET';
-    const body = get ? Buffer.alloc(0) : Buffer.from(JSON.stringify(template.payloadExample));
+    const example = freshExample(template.payloadExample, provider.bodyTimestampPath, provider.bodyTimestampMaxAgeS ?? 300, deps.clock.now().getTime());
+    const body = get ? Buffer.alloc(0) : Buffer.from(JSON.stringify(example));
     const proof = method.authenticate(provider, deps.secrets.open(provider.authValueEnc), body, Math.floor(deps.clock.now().getTime() / 1000), template.signatureFormat);
-    const example = get ? Object.fromEntries(Object.entries(template.payloadExample).map(([k, v]) => [k, String(v)])) : {};
+    const query = get ? Object.fromEntries(Object.entries(example).map(([k, v]) => [k, String(v)])) : {};
     return receive(
       {
         orgSlug,
@@ -237,7 +280,7 @@ export function createIngestService(deps: AppDeps) {
         pathSecret: proof.pathSecret,
         method: get ? 'GET' : 'POST',
         headers: { ...(get ? {} : { 'content-type': 'application/json' }), ...proof.headers },
-        query: { ...example, ...proof.query },
+        query: { ...query, ...proof.query },
         rawBody: proof.body ?? body,
       },
       { clientIp: 'dashboard-test' },

@@ -49,7 +49,8 @@ const SQL = {
                'authField', p."authField", 'authValueEnc', p."authValueEnc", 'authTimestampField', p."authTimestampField",
                'signatureFormat', p."signatureFormat", 'payloadSource', p."payloadSource",
                'voteePath', p."voteePath", 'eventPath', p."eventPath", 'voteEventsJson', p."voteEventsJson",
-               'testEventsJson', p."testEventsJson", 'enabled', p.enabled) END AS provider
+               'testEventsJson', p."testEventsJson", 'enabled', p.enabled,
+               'bodyTimestampPath', p."bodyTimestampPath", 'bodyTimestampMaxAgeS', p."bodyTimestampMaxAgeS") END AS provider
            FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(slug, key, i)
            JOIN "Organization" AS o ON o.slug = k.slug
            LEFT JOIN "Provider" AS p ON p."organizationId" = o.id AND p.key = k.key`,

@@ -11,7 +11,8 @@ export function createSqliteVoteStore(db: Sqlite.Database, writes: SqliteHotWrit
     'SELECT id, slug, plan, status, chatNotificationsEnabled, chatWebhookUrl, serverCallbackUrl FROM "Organization" WHERE slug = ?',
   );
   const providerByKey = db.prepare(
-    `SELECT id, key, authMethod, authField, authValueEnc, authTimestampField, signatureFormat, payloadSource, voteePath, eventPath, voteEventsJson, testEventsJson, enabled
+    `SELECT id, key, authMethod, authField, authValueEnc, authTimestampField, signatureFormat, payloadSource, voteePath, eventPath, voteEventsJson, testEventsJson, enabled,
+       bodyTimestampPath, bodyTimestampMaxAgeS
      FROM "Provider" WHERE organizationId = ? AND key = ?`,
   );
   const toOrg = (row: Record<string, unknown> | undefined): HookOrg | null =>

@@ -29,6 +29,8 @@ export interface HookProvider {
   voteEventsJson: string | null;
   testEventsJson: string | null;
   enabled: boolean;
+  bodyTimestampPath: string | null;
+  bodyTimestampMaxAgeS: number | null;
 }
 
 export interface NewVote {

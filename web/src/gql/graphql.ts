@@ -55,11 +55,17 @@ export type CreateCallbackInput = {
 };
 
 export type CreateProviderInput = {
+  /** top.gg providers: the project's API token, to recover votes the hook missed; never returned; null removes it */
+  apiToken?: string | null | undefined;
   authField?: string | null | undefined;
   authMethod?: AuthMethod | null | undefined;
   authTimestampField?: string | null | undefined;
   /** The secret; "auto" or omitted generates one */
   authValue?: string | null | undefined;
+  /** Seconds; an older body timestamp is refused (default 300) */
+  bodyTimestampMaxAge?: number | null | undefined;
+  /** A timestamp in the signed body (dotted path; epoch s or ms, or ISO 8601); null turns the check off */
+  bodyTimestampPath?: string | null | undefined;
   enabled?: boolean | null | undefined;
   eventPath?: string | null | undefined;
   key?: string | null | undefined;
@@ -192,8 +198,14 @@ export type UpdateOrganizationInput = {
 };
 
 export type UpdateProviderInput = {
+  /** top.gg providers: the project's API token, to recover votes the hook missed; never returned; null removes it */
+  apiToken?: string | null | undefined;
   authField?: string | null | undefined;
   authTimestampField?: string | null | undefined;
+  /** Seconds; an older body timestamp is refused (default 300) */
+  bodyTimestampMaxAge?: number | null | undefined;
+  /** A timestamp in the signed body (dotted path; epoch s or ms, or ISO 8601); null turns the check off */
+  bodyTimestampPath?: string | null | undefined;
   enabled?: boolean | null | undefined;
   eventPath?: string | null | undefined;
   key?: string | null | undefined;

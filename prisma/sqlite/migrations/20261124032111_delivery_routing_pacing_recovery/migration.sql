@@ -14,7 +14,6 @@ ALTER TABLE "Provider" ADD COLUMN "recoveryCheckedAt" DATETIME;
 ALTER TABLE "Provider" ADD COLUMN "recoveryCursor" TEXT;
 ALTER TABLE "Provider" ADD COLUMN "recoveryError" TEXT;
 ALTER TABLE "Provider" ADD COLUMN "recoveryLeaseUntil" DATETIME;
-ALTER TABLE "Provider" ADD COLUMN "voteIdPath" TEXT;
 
 -- RedefineTables
 PRAGMA defer_foreign_keys=ON;

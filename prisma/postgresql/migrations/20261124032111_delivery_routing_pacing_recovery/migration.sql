@@ -20,8 +20,7 @@ ADD COLUMN     "bodyTimestampPath" TEXT,
 ADD COLUMN     "recoveryCheckedAt" TIMESTAMP(3),
 ADD COLUMN     "recoveryCursor" TEXT,
 ADD COLUMN     "recoveryError" TEXT,
-ADD COLUMN     "recoveryLeaseUntil" TIMESTAMP(3),
-ADD COLUMN     "voteIdPath" TEXT;
+ADD COLUMN     "recoveryLeaseUntil" TIMESTAMP(3);
 
 -- AlterTable
 ALTER TABLE "Vote" ADD COLUMN     "recovered" BOOLEAN NOT NULL DEFAULT false;
