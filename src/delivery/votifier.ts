@@ -8,7 +8,7 @@
 import { constants, createHmac, createPublicKey, publicEncrypt, type KeyObject } from 'node:crypto';
 import { connect, isIP, type Socket } from 'node:net';
 import { guardedLookup, isPublicAddress, systemResolver, type Resolver } from '../net/ssrf-guard.js';
-import { MAX_V2_FRAME, PROTOCOL_2_MAGIC } from '../votifier/wire.js';
+import { MAX_V2_FRAME, MAX_VOTIFIER_USERNAME, PROTOCOL_2_MAGIC } from '../votifier/wire.js';
 
 export const DEFAULT_VOTIFIER_PORT = 8192;
 
@@ -20,7 +20,21 @@ export interface VotifierVote {
   timestamp: number;
 }
 
-export class VotifierError extends Error {}
+/** A readable reason; `permanent` when sending the same vote again cannot succeed (no retry, the attempt fails). */
+export class VotifierError extends Error {
+  constructor(
+    message: string,
+    readonly permanent = false,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Answers of a Votifier server that no retry can change (NuVotifier's decoders refuse a name over 16 characters
+ * with "Username too long"; a wrong token or service name fails every time until the callback is corrected).
+ */
+const PERMANENT_ANSWER = /username too long|unknown service|signature is not valid|invalid token/i;
 
 /** PEM, or the bare base64 (X.509 SubjectPublicKeyInfo) that servers print in public.key. */
 export function parseVotifierPublicKey(text: string): KeyObject {
@@ -70,7 +84,19 @@ export async function sendVotifierVote(
   options: { allowPrivateTargets: boolean; resolver?: Resolver },
 ): Promise<{ protocol: 1 | 2 }> {
   if (!options.allowPrivateTargets && isIP(target.host) && !isPublicAddress(target.host)) {
-    throw new VotifierError(`${target.host} is a non-public address`);
+    throw new VotifierError(`${target.host} is a non-public address`, true);
+  }
+  // What the server would refuse whatever happens is refused here, without a connection.
+  if (vote.username.length > MAX_VOTIFIER_USERNAME) {
+    throw new VotifierError(`Username too long: "${vote.username.slice(0, 40)}" has ${vote.username.length} characters; Votifier servers accept at most ${MAX_VOTIFIER_USERNAME}`, true);
+  }
+  let publicKey: KeyObject | null = null;
+  if (!target.token && target.publicKey) {
+    try {
+      publicKey = parseVotifierPublicKey(target.publicKey);
+    } catch {
+      throw new VotifierError("the callback's public key is not an RSA public key (PEM, or the base64 from the server's public.key)", true);
+    }
   }
   const socket: Socket = connect({
     host: target.host,
@@ -117,8 +143,14 @@ export async function sendVotifierVote(
     if (!match) throw new VotifierError(`unexpected greeting ${JSON.stringify(greeting.slice(0, 80))}`);
     const challenge = match[2];
     if (target.token) {
-      if (!challenge) throw new VotifierError('the server speaks only protocol v1 (no challenge); configure its public key instead of a token');
-      socket.write(v2Frame(v2Message(vote, target.token, challenge)));
+      if (!challenge) throw new VotifierError('the server speaks only protocol v1 (no challenge); configure its public key instead of a token', true);
+      let frame: Buffer;
+      try {
+        frame = v2Frame(v2Message(vote, target.token, challenge));
+      } catch (err) {
+        throw new VotifierError((err as Error).message, true);
+      }
+      socket.write(frame);
       await until(() => closed || /\}\s*$/.test(received.toString('utf8')));
       const answer = received.toString('utf8').trim();
       let parsed: { status?: string; cause?: string; error?: string };
@@ -128,10 +160,11 @@ export async function sendVotifierVote(
         throw new VotifierError(answer ? `unreadable answer ${JSON.stringify(answer.slice(0, 200))}` : 'the server closed the connection without an answer');
       }
       if (parsed.status === 'ok') return { protocol: 2 };
-      throw new VotifierError(`server answered error: ${[parsed.cause, parsed.error].filter(Boolean).join(': ') || answer.slice(0, 200)}`);
+      const reason = [parsed.cause, parsed.error].filter(Boolean).join(': ') || answer.slice(0, 200);
+      throw new VotifierError(`server answered error: ${reason}`, PERMANENT_ANSWER.test(reason));
     }
-    if (!target.publicKey) throw new VotifierError('the callback has neither a token nor a public key');
-    socket.write(v1Block(vote, parseVotifierPublicKey(target.publicKey)));
+    if (!publicKey) throw new VotifierError('the callback has neither a token nor a public key', true);
+    socket.write(v1Block(vote, publicKey));
     // v1 has no acknowledgement: the server reads the block and closes. A clean close is success.
     await until(() => closed);
     if (failure) throw new VotifierError((failure as Error).message);

@@ -49,14 +49,51 @@ describe.skipIf(databaseUnavailable)('Votifier forwarding (NuVotifier protocols 
     expect(server.votes.find((v) => v.username === 'jeb_')).toEqual({ protocol: 1, serviceName: 'OldList', username: 'jeb_', address: '127.0.0.1', timestamp: String(Date.parse(vote.received_at)) });
   });
 
-  it('a wrong token is a failed attempt whose reason is the server’s error, retried then failed', async () => {
+  it('a wrong token is a failed attempt whose reason is the server’s error, failed at once (no retry can change it)', async () => {
     const s = await setup({ token: 'wrong-token', service_name: 'VoteRelay' });
     const id = await s.vote('Herobrine');
     const vote = await until(() => s.read(id), settled);
-    expect(vote).toMatchObject({ callback_status: 'failed', callback_attempts: 3 });
+    expect(vote).toMatchObject({ callback_status: 'failed', callback_attempts: 1 });
     const log = await s.log(id);
     expect(log.attempts[0]).toMatchObject({ success: false, target: `votifier://${server.host}:${server.port}`, error: expect.stringContaining('Signature is not valid (invalid token?)') });
     expect(server.votes.some((v) => v.username === 'Herobrine')).toBe(false);
+  });
+
+  it('a name over 16 characters (a bot list\'s) fails at once with NuVotifier\'s reason, and is never sent', async () => {
+    const s = await setup({ token: 'right-token-123', service_name: 'VoteRelay' });
+    const long = 'a_discord_user_with_a_long_name';
+    const id = await s.vote(long);
+    const vote = await until(() => s.read(id), settled);
+    expect(vote).toMatchObject({ callback_status: 'failed', callback_attempts: 1 });
+    const log = await s.log(id);
+    expect(log.attempts).toHaveLength(1);
+    expect(log.attempts[0].error).toMatch(/^Username too long: .* has 31 characters; Votifier servers accept at most 16$/);
+    expect(log.jobs[0]).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(server.votes.some((v) => v.username === long)).toBe(false);
+    // A 16-character name still goes through.
+    const ok = await s.vote('sixteen_chars_ok');
+    expect(await until(() => s.read(ok), settled)).toMatchObject({ callback_status: 'sent' });
+  });
+
+  it('a stored v1 key that no longer reads as a key fails at once and says so', async () => {
+    const s = await setup({ public_key: server.publicKey });
+    await app.deps.db.prisma.callback.update({ where: { id: s.cb.id }, data: { votifierPublicKey: 'not-a-key' } });
+    const id = await s.vote('Alex');
+    const vote = await until(() => s.read(id), settled);
+    expect(vote).toMatchObject({ callback_status: 'failed', callback_attempts: 1 });
+    expect((await s.log(id)).attempts[0].error).toContain('is not an RSA public key');
+  });
+
+  it('a votifier callback shows no payload template and no signing secret, and has no secret to rotate', async () => {
+    const s = await setup({ token: 'right-token-123' });
+    expect(s.cb).not.toHaveProperty('payload_template');
+    expect(s.cb).not.toHaveProperty('signing_secret');
+    const read = await app.request('GET', `/v1/callbacks/${s.cb.id}`, { key: s.org.key });
+    expect(read.body.data).not.toHaveProperty('payload_template');
+    expect(read.body.data).toMatchObject({ kind: 'votifier', providers: [], max_per_second: null });
+    const rotate = await app.request('POST', `/v1/callbacks/${s.cb.id}/rotate-secret`, { key: s.org.key });
+    expect(rotate.status).toBe(400);
+    expect(rotate.body.error.code).toBe('VALIDATION_ERROR');
   });
 
   it('a server that is down is retried by the schedule', async () => {

@@ -8,7 +8,7 @@ import type { FieldError } from '../../errors.js';
 import { readPathAsText } from '../../json-path.js';
 import { callbackOutcome, jitter } from '../retry-policy.js';
 import type { JobContext, SendResult } from '../senders.js';
-import { DEFAULT_VOTIFIER_PORT, parseVotifierPublicKey, sendVotifierVote, v1Block, v1Plaintext, v2Frame, v2Message } from '../votifier.js';
+import { DEFAULT_VOTIFIER_PORT, parseVotifierPublicKey, sendVotifierVote, v1Block, v1Plaintext, v2Frame, v2Message, VotifierError } from '../votifier.js';
 import type { CallbackKind } from './callback-kind.js';
 
 const HOST = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$|^\[?[0-9A-Fa-f:.]+\]?$/;
@@ -110,6 +110,7 @@ async function sendVotifierCallback(deps: AppDeps, ctx: JobContext): Promise<Sen
   }
   const address = readPathAsText(parsedPayload, 'ip') ?? readPathAsText(parsedPayload, 'address') ?? '127.0.0.1';
   let error: string | null = null;
+  let permanent = false;
   try {
     await sendVotifierVote(
       {
@@ -124,9 +125,13 @@ async function sendVotifierCallback(deps: AppDeps, ctx: JobContext): Promise<Sen
     );
   } catch (err) {
     error = (err as Error).message;
+    permanent = err instanceof VotifierError && err.permanent;
   }
   const durationMs = Math.round(performance.now() - started);
-  const outcome = callbackOutcome({ status: error ? null : 200, retryAfterMs: null }, attempt, deps.config.retryScheduleMs, jitter(deps.config.retryJitter));
+  // A refusal no retry can change fails the attempt for good, with its reason (README: Delivery guarantees).
+  const outcome = permanent
+    ? ({ kind: 'failed' } as const)
+    : callbackOutcome({ status: error ? null : 200, retryAfterMs: null }, attempt, deps.config.retryScheduleMs, jitter(deps.config.retryJitter));
   return {
     attempt: { attempt, target: target(callback), statusCode: null, success: error === null, durationMs, error, responseExcerpt: error ? null : 'ok' },
     outcome,
