@@ -2,7 +2,7 @@
 // auto-disable with held votes (an injected clock moves days ahead), and replay of a window of votes. Through HTTP,
 // with local receivers standing in for game servers and the admin chat channel.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
+import { databaseUnavailable, dialect, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 import { until } from '../kit/wait.js';
 import { startReceiver, type Receiver } from '../kit/receiver.js';
 
@@ -133,6 +133,26 @@ describe.skipIf(databaseUnavailable)('delivery that several servers can trust', 
     expect(bad.body.error.details[0]).toMatchObject({ field: 'max_per_second' });
     const off = await app.request('PATCH', `/v1/callbacks/${cb.id}`, { key: s.o.key, body: { max_per_second: null } });
     expect(off.body.data.max_per_second).toBeNull();
+  });
+
+  it.runIf(dialect === 'postgresql')('pacing across instances: two services sharing PostgreSQL share the callback\'s slots', async () => {
+    const twin = await startTestApp({ RETRY_SCHEDULE: '100ms,100ms', RETRY_JITTER: '0', DELIVERY_POLL_MS: '50' }, { clock });
+    try {
+      const s = await org();
+      const made = await app.request('POST', '/v1/providers', { key: s.o.key, body: { key: 'shared', name: 'shared', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } });
+      const path = new URL(made.body.data.webhook_url).pathname;
+      const slow = await receiver();
+      await s.callback({ url: `${slow.url}/vote`, max_per_second: 4 });
+      const names = Array.from({ length: 12 }, (_, i) => `m${String(i).padStart(2, '0')}`);
+      // Half the votes arrive at each instance, so both workers send.
+      await Promise.all(names.map((user, i) => (i % 2 ? twin : app).request('POST', path, { body: { user } })));
+      await slow.waitFor(12, 30_000);
+      expect(voters(slow)).toEqual(names);
+      const at = slow.requests.map((q) => q.at).sort((x, y) => x - y);
+      for (let i = 0; i < at.length; i++) expect(at.filter((t) => t >= at[i] && t < at[i] + 1_000).length).toBeLessThanOrEqual(5);
+    } finally {
+      await twin.stop();
+    }
   });
 
   it('auto-disable: failing past CALLBACK_DISABLE_AFTER disables it, alerts once, holds its votes, and re-enabling delivers them', async () => {
