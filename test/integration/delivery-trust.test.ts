@@ -184,6 +184,9 @@ describe.skipIf(databaseUnavailable)('delivery that several servers can trust', 
     );
     expect(disabled.disabled_reason).toMatch(/^Every delivery attempt failed since .* \(5 days\)/);
     expect(disabled.failing_since).toBe(failing.failing_since);
+    // The dashboard's "needs attention" lists it with its reason.
+    const attention = await app.request('POST', '/graphql', { key: s.o.key, body: { query: '{ failingCallbacks { callback { id enabled disabledReason } lastError } }' } });
+    expect(attention.body.data.failingCallbacks).toContainEqual({ callback: { id: cb.id, enabled: false, disabledReason: disabled.disabled_reason }, lastError: expect.any(String) });
     const fourth = await vote('while-disabled');
     const held = await until(() => s.log(fourth), (l) => l.jobs.length === 1);
     expect(held.jobs[0]).toMatchObject({ status: 'held', callback_id: cb.id });

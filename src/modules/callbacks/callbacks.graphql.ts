@@ -221,7 +221,7 @@ builder.mutationField('rotateCallbackSecret', (t) =>
 const FailingCallback = builder
   .objectRef<{ callback: Callback; failedLast24h: number; lastError: string | null; lastFailedAt: Date }>('FailingCallback')
   .implement({
-    description: 'A callback with deliveries that failed for good in the last 24 hours',
+    description: 'A callback with deliveries that failed for good in the last 24 hours, or disabled with a reason (disabledReason)',
     fields: (t) => ({
       callback: t.field({ type: CallbackRef, resolve: (f) => f.callback }),
       failedLast24h: t.exposeInt('failedLast24h'),
@@ -233,7 +233,7 @@ const FailingCallback = builder
 builder.queryField('failingCallbacks', (t) =>
   t.field({
     type: [FailingCallback],
-    description: 'For a dashboard: callbacks whose deliveries failed for good in the last 24 hours, most failures first',
+    description: 'For a dashboard: callbacks whose deliveries failed for good in the last 24 hours (most failures first), then those disabled with a reason',
     nullable: true, authScopes: { access: { scope: 'read' } },
     resolve: (_root, _args, ctx) => ctx.services.callbacks.failing(orgId(ctx)),
   }),

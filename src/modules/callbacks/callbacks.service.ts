@@ -265,7 +265,10 @@ export function createCallbackService(deps: AppDeps) {
   }
 
 
-  /** Callbacks with jobs that failed for good in the last 24 hours (a dashboard's "needs attention"). */
+  /**
+   * Callbacks that need attention (a dashboard's): jobs failed for good in the last 24 hours, most failures first,
+   * then those disabled with a reason (after failing for CALLBACK_DISABLE_AFTER, or left without providers).
+   */
   async function failing(organizationId: string) {
     const since = new Date(deps.clock.now().getTime() - 86_400_000);
     const groups = await prisma.deliveryJob.groupBy({
@@ -274,16 +277,21 @@ export function createCallbackService(deps: AppDeps) {
       _count: { _all: true },
       _max: { updatedAt: true },
     });
-    if (groups.length === 0) return [];
-    const [callbacks, latest] = await Promise.all([
-      prisma.callback.findMany({ where: { organizationId, id: { in: groups.map((g) => g.callbackId!) } } }),
+    const [callbacks, latest, disabled] = await Promise.all([
+      groups.length ? prisma.callback.findMany({ where: { organizationId, id: { in: groups.map((g) => g.callbackId!) } } }) : [],
       Promise.all(groups.map((g) => prisma.deliveryJob.findFirst({ where: { callbackId: g.callbackId, status: 'failed' }, orderBy: { updatedAt: 'desc' }, select: { lastError: true } }))),
+      prisma.callback.findMany({ where: { organizationId, disabledReason: { not: null } }, orderBy: { disabledAt: 'desc' } }),
     ]);
     const byId = new Map(callbacks.map((c) => [c.id, c]));
-    return groups
+    const withFailures = groups
       .map((g, i) => ({ callback: byId.get(g.callbackId!)!, failedLast24h: g._count._all, lastError: latest[i]?.lastError ?? null, lastFailedAt: g._max.updatedAt! }))
       .filter((f) => f.callback)
       .sort((a, b) => b.failedLast24h - a.failedLast24h);
+    const listed = new Set(withFailures.map((f) => f.callback.id));
+    const onlyDisabled = disabled
+      .filter((c) => !listed.has(c.id))
+      .map((c) => ({ callback: c, failedLast24h: 0, lastError: c.disabledReason, lastFailedAt: c.disabledAt ?? c.updatedAt }));
+    return [...withFailures, ...onlyDisabled];
   }
 
   return { get, list, create, update, remove, rotateSecret, test, failing, replay };
