@@ -59,6 +59,7 @@ const envSchema = z.object({
   DUPLICATE_WINDOW: z.string().default(DEFAULT_DUPLICATE_WINDOW),
   CALLBACK_DISABLE_AFTER: z.string().default('5d'),
   RECOVERY_INTERVAL: z.string().default('5m'),
+  REPLAY_MAX_VOTES: z.coerce.number().int().min(1).max(1_000_000).default(50_000),
   TOPGG_API_URL: z.string().url().default('https://top.gg/api'),
   CHAT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
   CHAT_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(60_000).default(10_000),
@@ -122,6 +123,8 @@ export interface Config {
   duplicateWindowMs: number;
   /** A callback whose every attempt failed for this long is disabled (its jobs are held until it is enabled). */
   callbackDisableAfterMs: number;
+  /** The most votes one callback replay queues, and the most replayed deliveries of a callback waiting at once. */
+  replayMaxVotes: number;
   /** How often providers holding a site API token have the site's vote list read for votes the hook missed. */
   recoveryIntervalMs: number;
   /** top.gg's API base (its vote list: GET {base}/v1/projects/@me/votes). */
@@ -231,6 +234,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     duplicateWindowMs,
     callbackDisableAfterMs,
     recoveryIntervalMs,
+    replayMaxVotes: e.REPLAY_MAX_VOTES,
     topggApiUrl: e.TOPGG_API_URL.replace(/\/+$/, ''),
     chatMaxAttempts: e.CHAT_MAX_ATTEMPTS,
     chatTimeoutMs: e.CHAT_TIMEOUT_MS,

@@ -293,4 +293,33 @@ describe.skipIf(databaseUnavailable)('delivery that several servers can trust', 
     expect((await replay({ since: '2026-05-01' }, s.o.key, 'no-such-callback')).status).toBe(404);
     expect(await app.deps.db.prisma.deliveryJob.count({ where: { organizationId: s.o.id, origin: 'replay' } })).toBe(0);
   });
+
+  it('replay: a window over REPLAY_MAX_VOTES is refused, and so is another replay while too many replayed deliveries wait', async () => {
+    const small = await startTestApp({ RETRY_SCHEDULE: '100ms', DELIVERY_POLL_MS: '50', REPLAY_MAX_VOTES: '3' }, { clock });
+    try {
+      const o: TestOrg = await small.createOrg({ plan: 'business' });
+      const made = await small.request('POST', '/v1/providers', { key: o.key, body: { key: 'site', name: 'site', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } });
+      const path = new URL(made.body.data.webhook_url).pathname;
+      const slow = await receiver();
+      slow.fallback = { status: 200, delayMs: 1_500 };
+      const cb = (await small.request('POST', '/v1/callbacks', { key: o.key, body: { name: 'slow', url: `${slow.url}/v`, max_per_second: 1 } })).body.data;
+      const since = clock.now().toISOString();
+      for (const user of ['r1', 'r2', 'r3', 'r4']) await small.request('POST', path, { body: { user } });
+      const tooMany = await small.request('POST', `/v1/callbacks/${cb.id}/replay`, { key: o.key, body: { since } });
+      expect(tooMany.status).toBe(400);
+      expect(tooMany.body.error.details[0].message).toContain('replay at most 3');
+      const votes = await small.deps.db.prisma.vote.findMany({ where: { organizationId: o.id }, orderBy: { receivedAt: 'asc' } });
+      const firstTwo = { since, until: votes[1].receivedAt.toISOString() };
+      const two = await small.request('POST', `/v1/callbacks/${cb.id}/replay`, { key: o.key, body: firstTwo });
+      expect(two.status, two.text).toBe(200);
+      expect(two.body.data.queued).toBe(2);
+      // Those two still wait (a slow receiver, one a second): two more would make four waiting.
+      const again = await small.request('POST', `/v1/callbacks/${cb.id}/replay`, { key: o.key, body: firstTwo });
+      expect(again.status).toBe(429);
+      expect(again.body.error.code).toBe('RATE_LIMITED');
+      expect(await small.deps.db.prisma.deliveryJob.count({ where: { callbackId: cb.id, origin: 'replay' } })).toBe(2);
+    } finally {
+      await small.stop();
+    }
+  });
 });

@@ -46,8 +46,6 @@ const replaySchema = z.object({
   onlyFailed: z.boolean().nullish(),
 });
 
-/** The most votes one replay queues (a longer window is replayed in parts). */
-export const REPLAY_MAX_VOTES = 50_000;
 const REPLAY_CHUNK = 500;
 const updateSchema = z.object({ ...kindFields, ...sharedFields }).partial();
 
@@ -194,9 +192,15 @@ export function createCallbackService(deps: AppDeps) {
       ...(routed ? { providerId: { in: routed } } : {}),
       ...(onlyFailed ? { jobs: { some: { callbackId: callback.id, status: 'failed' } } } : {}),
     };
-    const total = await prisma.vote.count({ where });
-    if (total > REPLAY_MAX_VOTES) {
-      throw validationError([{ field: 'since', message: `the window holds ${total} votes; replay at most ${REPLAY_MAX_VOTES} at a time (a shorter window)` }]);
+    const [total, waiting] = await Promise.all([
+      prisma.vote.count({ where }),
+      prisma.deliveryJob.count({ where: { callbackId: callback.id, origin: 'replay', status: { in: ['pending', 'retrying', 'running', 'held'] } } }),
+    ]);
+    const max = deps.config.replayMaxVotes;
+    if (total > max) throw validationError([{ field: 'since', message: `the window holds ${total} votes; replay at most ${max} at a time (a shorter window)` }]);
+    // Replays of one callback waiting to be sent stay bounded (a key cannot fill the queue by replaying again and again).
+    if (waiting + total > max) {
+      throw new AppError('RATE_LIMITED', `${waiting} replayed deliveries of this callback are still waiting; replay again once they are sent`, { retry_after_seconds: 60 });
     }
     const budget = attemptBudget(deps.config, 'callback');
     let queued = 0;
