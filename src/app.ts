@@ -33,6 +33,7 @@ import { createDeliveryWorker, type DeliveryWorker } from './delivery/worker.js'
 import { deliveryThread } from './delivery/delivery-thread.js';
 import { startVotifierListener, type VotifierListener } from './votifier/listener.js';
 import { createAlertScheduler, type AlertScheduler } from './alerts/scheduler.js';
+import { createRecoveryReconciler, type RecoveryReconciler } from './recovery/topgg.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -52,6 +53,8 @@ export interface RunningApp {
   services: Services;
   /** Scheduled admin alerts; tests drive `tick()` with an injected clock. */
   scheduler: AlertScheduler;
+  /** Votes recovered from top.gg's vote list; tests drive `tick()` with an injected clock. */
+  recovery: RecoveryReconciler;
   /** Live-feed subscribers served by the fan-out hub (SSE and WebSocket). */
   liveSubscribers(): number;
 }
@@ -160,6 +163,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
   let services: Services | null = null;
   let worker: DeliveryWorker | null = null;
   let scheduler: AlertScheduler | null = null;
+  let recovery: RecoveryReconciler | null = null;
   let stopWakes: (() => void) | null = null;
   let rateLimitRedis: Redis | null = null;
   let votifier: VotifierListener | null = null;
@@ -228,6 +232,8 @@ export function createApp(config: Config, options: AppOptions = {}) {
     }
     scheduler = createAlertScheduler(deps, { intervalMs: config.alertsIntervalMs, onQueued: () => worker?.wake() });
     if (config.alertsIntervalMs > 0) scheduler.start();
+    recovery = createRecoveryReconciler(deps, services.ingest, { intervalMs: config.recoveryIntervalMs });
+    if (config.recoveryIntervalMs > 0) recovery.start();
     ready = true;
     logger.info({ port, database: config.dialect }, 'vote relay listening');
     return {
@@ -237,6 +243,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
       deps,
       services,
       scheduler,
+      recovery,
       liveSubscribers: () => liveHub?.subscriberCount() ?? 0,
     };
   }
@@ -260,6 +267,8 @@ export function createApp(config: Config, options: AppOptions = {}) {
       server = null;
     }
     scheduler?.stop();
+    await recovery?.stop();
+    recovery = null;
     stopWakes?.();
     stopWakes = null;
     await worker?.stop();

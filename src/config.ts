@@ -157,11 +157,11 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-/** One duration setting within [min, max] (0 allowed when min is 0: the feature is off). */
+/** One duration setting within [min, max] (0 or "0" allowed when min is 0: the feature is off). */
 function oneDuration(name: string, text: string, min: number, max: number): number {
   let parsed: number[] = [];
   try {
-    parsed = parseDurationList(text);
+    parsed = text.trim() === '0' ? [0] : parseDurationList(text);
   } catch {
     // reported below
   }

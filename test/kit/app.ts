@@ -56,6 +56,8 @@ export function testConfig(env: Record<string, string> = {}, databaseUrl = testD
     ALERTS_INTERVAL_MS: '0',
     // Tests run many services at once: the Votifier listener only where a test asks for one (a free port).
     VOTIFIER_PORT: '0',
+    // Recovery would poll top.gg for other tests' providers: only tests that drive it (tick()) point it at a fake.
+    RECOVERY_INTERVAL: '0',
     ...env,
   });
 }

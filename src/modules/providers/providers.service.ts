@@ -220,6 +220,8 @@ export function createProviderService(deps: AppDeps) {
           bodyTimestampPath: parsed.bodyTimestampPath ?? null,
           bodyTimestampMaxAgeS: parsed.bodyTimestampPath ? parsed.bodyTimestampMaxAge ?? DEFAULT_BODY_TIMESTAMP_MAX_AGE_S : null,
           apiTokenEnc: parsed.apiToken ? deps.secrets.seal(parsed.apiToken) : null,
+          // Recovery reads the site's list from the last vote seen: a new provider has none, so from now.
+          recoveryCursor: parsed.apiToken ? deps.clock.now().toISOString() : null,
           authValueEnc: deps.secrets.seal(secret),
           voteePath: parsed.voteePath,
           eventPath: parsed.eventPath ?? null,
@@ -268,6 +270,8 @@ export function createProviderService(deps: AppDeps) {
       payloadSource: input.payloadSource ?? provider.payloadSource,
     });
     checkRecovery(provider.templateSlug, input.apiToken);
+    // A new token reads the list from the provider's last vote (src/recovery/), or from now when it has none.
+    const hasVotes = input.apiToken ? (await prisma.vote.count({ where: { providerId: provider.id }, take: 1 })) > 0 : false;
     const { voteEvents, testEvents, bodyTimestampMaxAge, apiToken, ...plain } = input;
     const stampPath = plain.bodyTimestampPath !== undefined ? plain.bodyTimestampPath : provider.bodyTimestampPath;
     const maxAge = bodyTimestampMaxAge !== undefined ? bodyTimestampMaxAge : provider.bodyTimestampMaxAgeS;
@@ -277,9 +281,14 @@ export function createProviderService(deps: AppDeps) {
         data: {
           ...plain,
           bodyTimestampMaxAgeS: stampPath ? maxAge ?? DEFAULT_BODY_TIMESTAMP_MAX_AGE_S : null,
-          // A new token starts recovery over (from the provider's last vote); null turns recovery off.
+          // A new token starts recovery over; null turns recovery off.
           ...(apiToken !== undefined
-            ? { apiTokenEnc: apiToken ? deps.secrets.seal(apiToken) : null, recoveryCursor: null, recoveryError: null, recoveryCheckedAt: null }
+            ? {
+                apiTokenEnc: apiToken ? deps.secrets.seal(apiToken) : null,
+                recoveryCursor: apiToken && !hasVotes ? deps.clock.now().toISOString() : null,
+                recoveryError: null,
+                recoveryCheckedAt: null,
+              }
             : {}),
           ...(voteEvents !== undefined ? { voteEventsJson: toJson(voteEvents) } : {}),
           ...(testEvents !== undefined ? { testEventsJson: toJson(testEvents) } : {}),

@@ -290,6 +290,48 @@ export function createIngestService(deps: AppDeps) {
   return {
     receive,
     sendTestVote,
+    /**
+     * A vote read from the site's vote list after an outage (src/recovery/): written through the same store as a
+     * hook's (jobs with origin 'recovered', rollups, duplicate window on `dedupKey`) and published like one. The voter
+     * is read at the provider's votee_path, else `fallbackVoterName`. null when the organization is suspended or the
+     * provider disabled or gone (nothing stored).
+     */
+    async recordRecovered(vote: {
+      orgSlug: string;
+      providerKey: string;
+      payload: Record<string, unknown>;
+      fallbackVoterName: string;
+      dedupKey: string;
+      receivedAt: Date;
+    }): Promise<{ id: string | null; publicId: string; duplicate: boolean } | null> {
+      const votes = voteStore();
+      const target = await votes.findTarget(vote.orgSlug, vote.providerKey);
+      const provider = target?.provider;
+      if (!target || !provider || !provider.enabled || target.org.status === 'suspended') return null;
+      let voterName = vote.fallbackVoterName;
+      try {
+        voterName = voterFrom(vote.payload, provider.voteePath);
+      } catch {
+        // the synthesized body has no usable value at a custom votee_path: keep the fallback
+      }
+      const { org } = target;
+      const stored = await votes.write({
+        org,
+        provider,
+        voterName,
+        rawPayload: JSON.stringify(vote.payload),
+        dedupKey: vote.dedupKey,
+        idempotencyKey: null,
+        receivedAt: vote.receivedAt,
+        recovered: true,
+      });
+      if (stored.id) {
+        const event = { organizationId: org.id, voteId: stored.id, publicId: stored.publicId, providerKey: provider.key };
+        deps.events.publish('voteWritten', event);
+        deps.feed.pubsub.publish('voteReceived', org.id, event);
+      }
+      return stored;
+    },
     /** Writes what is queued and releases the store's connection. */
     close() {
       store?.close();
