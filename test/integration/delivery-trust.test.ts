@@ -309,7 +309,8 @@ describe.skipIf(databaseUnavailable)('delivery that several servers can trust', 
       expect(tooMany.status).toBe(400);
       expect(tooMany.body.error.details[0].message).toContain('replay at most 3');
       const votes = await small.deps.db.prisma.vote.findMany({ where: { organizationId: o.id }, orderBy: { receivedAt: 'asc' } });
-      const firstTwo = { since, until: votes[1].receivedAt.toISOString() };
+      // until is the first instant left out: the third vote's time leaves the first two.
+      const firstTwo = { since, until: votes[2].receivedAt.toISOString() };
       const two = await small.request('POST', `/v1/callbacks/${cb.id}/replay`, { key: o.key, body: firstTwo });
       expect(two.status, two.text).toBe(200);
       expect(two.body.data.queued).toBe(2);

@@ -32,6 +32,10 @@ export const CallbackRef = builder.prismaObject('Callback', {
         return keys.filter((k): k is string => k !== null).sort();
       },
     }),
+    allProviders: t.boolean({
+      description: 'It takes every provider (providers is empty); false with an empty providers: all it named were deleted, so it takes none',
+      resolve: (c) => c.providerIdsJson === null,
+    }),
     maxPerSecond: t.exposeInt('maxPerSecond', { nullable: true, description: 'At most this many deliveries start per second; null = no limit' }),
     disabledReason: t.exposeString('disabledReason', { nullable: true, description: 'Why it was disabled automatically (null when enabled or disabled by hand)' }),
     disabledAt: t.expose('disabledAt', { type: 'DateTime', nullable: true }),

@@ -181,7 +181,8 @@ export function createCallbackService(deps: AppDeps) {
     if (!callback.enabled) throw validationError([{ field: 'enabled', message: 'the callback is disabled; enable it first (its held votes resume then)' }]);
     const now = deps.clock.now();
     const since = parseBound(input.since, 'since', false);
-    const until = input.until ? parseBound(input.until, 'until', true) : now;
+    // [since, until): a date-only until covers that whole UTC day; a timestamp is the first instant left out.
+    const until = input.until ? parseBound(input.until, 'until', /^\d{4}-\d{2}-\d{2}$/.test(input.until.trim())) : now;
     if (since.getTime() >= until.getTime()) throw validationError([{ field: 'since', message: 'must be before until' }]);
     const onlyFailed = input.onlyFailed ?? false;
     const routed = callback.providerIdsJson ? (JSON.parse(callback.providerIdsJson) as string[]) : null;

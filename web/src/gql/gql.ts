@@ -15,22 +15,24 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  */
 type Documents = {
     "\n  query Viewer {\n    viewer { scope }\n    organization { name slug plan }\n  }\n": typeof types.ViewerDocument,
-    "\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks { id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate } }\n    callbackVariables { name description example }\n  }\n": typeof types.CallbacksDocument,
+    "\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks {\n      id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate providers allProviders maxPerSecond disabledReason disabledAt\n    } }\n    callbackVariables { name description example }\n    providers { providers { key name } }\n  }\n": typeof types.CallbacksDocument,
     "\n  mutation CreateCallback($input: CreateCallbackInput!) {\n    createCallback(input: $input) { signingSecret callback { id name } }\n  }\n": typeof types.CreateCallbackDocument,
-    "\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id enabled priority }\n  }\n": typeof types.UpdateCallbackDocument,
+    "\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id enabled priority providers allProviders maxPerSecond disabledReason disabledAt }\n  }\n": typeof types.UpdateCallbackDocument,
     "\n  mutation DeleteCallback($id: ID!) { deleteCallback(id: $id) { id } }\n": typeof types.DeleteCallbackDocument,
     "\n  mutation RotateCallbackSecret($id: ID!) { rotateCallbackSecret(id: $id) { id signingSecret } }\n": typeof types.RotateCallbackSecretDocument,
     "\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload } }\n": typeof types.TestCallbackDocument,
+    "\n  mutation ReplayCallback($id: ID!, $since: String!, $until: String, $onlyFailed: Boolean) {\n    replayCallback(id: $id, since: $since, until: $until, onlyFailed: $onlyFailed) { callbackId queued since until onlyFailed }\n  }\n": typeof types.ReplayCallbackDocument,
     "\n  query PluginTokens { pluginTokens { waiting tokens { id name prefix connection lastPollAt createdAt } } }\n": typeof types.PluginTokensDocument,
     "\n  mutation CreatePluginToken($name: String!) { createPluginToken(name: $name) { id name token } }\n": typeof types.CreatePluginTokenDocument,
     "\n  mutation RevokePluginToken($id: ID!) { revokePluginToken(id: $id) { id } }\n": typeof types.RevokePluginTokenDocument,
     "\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt } }\n  }\n": typeof types.OverviewDocument,
     "\n  subscription LiveVotes {\n    voteReceived { publicId voterName providerKey providerName receivedAt }\n  }\n": typeof types.LiveVotesDocument,
-    "\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents votifier { host port publicKey } } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n": typeof types.ProvidersDocument,
+    "\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents votifier { host port publicKey } recovery { enabled checkedAt since error } } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n": typeof types.ProvidersDocument,
     "\n  mutation SetProviderEnabled($key: String!, $enabled: Boolean!) {\n    updateProvider(key: $key, input: { enabled: $enabled }) { id enabled }\n  }\n": typeof types.SetProviderEnabledDocument,
     "\n  mutation RegenerateProviderSecret($key: String!) {\n    regenerateProviderSecret(key: $key) { authValue webhookUrl votifier { host port publicKey token } }\n  }\n": typeof types.RegenerateProviderSecretDocument,
     "\n  mutation DeleteProvider($key: String!) {\n    deleteProvider(key: $key) { message votesDeleted }\n  }\n": typeof types.DeleteProviderDocument,
     "\n  mutation EditProvider($key: String!, $input: UpdateProviderInput!) {\n    updateProvider(key: $key, input: $input) { id key name webhookUrl }\n  }\n": typeof types.EditProviderDocument,
+    "\n  mutation SetProviderApiToken($key: String!, $apiToken: String) {\n    updateProvider(key: $key, input: { apiToken: $apiToken }) { id recovery { enabled checkedAt since error } }\n  }\n": typeof types.SetProviderApiTokenDocument,
     "\n  mutation SendTestVote($key: String!) {\n    sendTestVote(key: $key) { received voteId duplicate test ignored }\n  }\n": typeof types.SendTestVoteDocument,
     "\n  mutation CreateCustomProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n": typeof types.CreateCustomProviderDocument,
     "\n  mutation CreateVotifierProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name webhookUrl votifier { host port publicKey token } }\n  }\n": typeof types.CreateVotifierProviderDocument,
@@ -44,28 +46,30 @@ type Documents = {
     "\n  query Statistics($from: String, $to: String, $granularity: Granularity) {\n    voteTrend(from: $from, to: $to, granularity: $granularity) { granularity trend { date count } }\n    votesByProvider(from: $from, to: $to) { total providers { key name count percentage } }\n  }\n": typeof types.StatisticsDocument,
     "\n  query Leaderboard($days: Int) { leaderboard(days: $days, limit: 25) { voters { name votes lastVote } } }\n": typeof types.LeaderboardDocument,
     "\n  query VoterPage($name: String!) {\n    voterStats(voterName: $name) { voterName summary { total today thisWeek thisMonth firstVote lastVote } byProvider { key name count } }\n  }\n": typeof types.VoterPageDocument,
-    "\n  query VoteDetail($publicId: String!) {\n    vote(publicId: $publicId) {\n      publicId voterName providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts\n      deliveryJobs { id kind target status attempts maxAttempts nextAttemptAt lastError sentAt }\n      deliveryAttempts { id jobId kind attempt target statusCode success durationMs error createdAt }\n    }\n  }\n": typeof types.VoteDetailDocument,
+    "\n  query VoteDetail($publicId: String!) {\n    vote(publicId: $publicId) {\n      publicId voterName providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts recovered\n      deliveryJobs { id kind origin target status attempts maxAttempts nextAttemptAt lastError sentAt }\n      deliveryAttempts { id jobId kind attempt target statusCode success durationMs pacedMs error createdAt }\n    }\n  }\n": typeof types.VoteDetailDocument,
     "\n  mutation RedeliverVote($publicId: String!) {\n    redeliverVote(publicId: $publicId) { voteId requeued }\n  }\n": typeof types.RedeliverVoteDocument,
     "\n  query Votes($page: Int, $provider: String, $voter: String, $from: String, $to: String, $chatStatus: DeliveryStatus, $callbackStatus: DeliveryStatus) {\n    votes(page: $page, limit: 25, provider: $provider, voter: $voter, from: $from, to: $to, chatStatus: $chatStatus, callbackStatus: $callbackStatus) {\n      page pages total\n      votes { publicId voterName providerKey providerName receivedAt chatStatus callbackStatus }\n    }\n    providers { providers { key name } }\n  }\n": typeof types.VotesDocument,
 };
 const documents: Documents = {
     "\n  query Viewer {\n    viewer { scope }\n    organization { name slug plan }\n  }\n": types.ViewerDocument,
-    "\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks { id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate } }\n    callbackVariables { name description example }\n  }\n": types.CallbacksDocument,
+    "\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks {\n      id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate providers allProviders maxPerSecond disabledReason disabledAt\n    } }\n    callbackVariables { name description example }\n    providers { providers { key name } }\n  }\n": types.CallbacksDocument,
     "\n  mutation CreateCallback($input: CreateCallbackInput!) {\n    createCallback(input: $input) { signingSecret callback { id name } }\n  }\n": types.CreateCallbackDocument,
-    "\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id enabled priority }\n  }\n": types.UpdateCallbackDocument,
+    "\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id enabled priority providers allProviders maxPerSecond disabledReason disabledAt }\n  }\n": types.UpdateCallbackDocument,
     "\n  mutation DeleteCallback($id: ID!) { deleteCallback(id: $id) { id } }\n": types.DeleteCallbackDocument,
     "\n  mutation RotateCallbackSecret($id: ID!) { rotateCallbackSecret(id: $id) { id signingSecret } }\n": types.RotateCallbackSecretDocument,
     "\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload } }\n": types.TestCallbackDocument,
+    "\n  mutation ReplayCallback($id: ID!, $since: String!, $until: String, $onlyFailed: Boolean) {\n    replayCallback(id: $id, since: $since, until: $until, onlyFailed: $onlyFailed) { callbackId queued since until onlyFailed }\n  }\n": types.ReplayCallbackDocument,
     "\n  query PluginTokens { pluginTokens { waiting tokens { id name prefix connection lastPollAt createdAt } } }\n": types.PluginTokensDocument,
     "\n  mutation CreatePluginToken($name: String!) { createPluginToken(name: $name) { id name token } }\n": types.CreatePluginTokenDocument,
     "\n  mutation RevokePluginToken($id: ID!) { revokePluginToken(id: $id) { id } }\n": types.RevokePluginTokenDocument,
     "\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt } }\n  }\n": types.OverviewDocument,
     "\n  subscription LiveVotes {\n    voteReceived { publicId voterName providerKey providerName receivedAt }\n  }\n": types.LiveVotesDocument,
-    "\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents votifier { host port publicKey } } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n": types.ProvidersDocument,
+    "\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents votifier { host port publicKey } recovery { enabled checkedAt since error } } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n": types.ProvidersDocument,
     "\n  mutation SetProviderEnabled($key: String!, $enabled: Boolean!) {\n    updateProvider(key: $key, input: { enabled: $enabled }) { id enabled }\n  }\n": types.SetProviderEnabledDocument,
     "\n  mutation RegenerateProviderSecret($key: String!) {\n    regenerateProviderSecret(key: $key) { authValue webhookUrl votifier { host port publicKey token } }\n  }\n": types.RegenerateProviderSecretDocument,
     "\n  mutation DeleteProvider($key: String!) {\n    deleteProvider(key: $key) { message votesDeleted }\n  }\n": types.DeleteProviderDocument,
     "\n  mutation EditProvider($key: String!, $input: UpdateProviderInput!) {\n    updateProvider(key: $key, input: $input) { id key name webhookUrl }\n  }\n": types.EditProviderDocument,
+    "\n  mutation SetProviderApiToken($key: String!, $apiToken: String) {\n    updateProvider(key: $key, input: { apiToken: $apiToken }) { id recovery { enabled checkedAt since error } }\n  }\n": types.SetProviderApiTokenDocument,
     "\n  mutation SendTestVote($key: String!) {\n    sendTestVote(key: $key) { received voteId duplicate test ignored }\n  }\n": types.SendTestVoteDocument,
     "\n  mutation CreateCustomProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n": types.CreateCustomProviderDocument,
     "\n  mutation CreateVotifierProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name webhookUrl votifier { host port publicKey token } }\n  }\n": types.CreateVotifierProviderDocument,
@@ -79,7 +83,7 @@ const documents: Documents = {
     "\n  query Statistics($from: String, $to: String, $granularity: Granularity) {\n    voteTrend(from: $from, to: $to, granularity: $granularity) { granularity trend { date count } }\n    votesByProvider(from: $from, to: $to) { total providers { key name count percentage } }\n  }\n": types.StatisticsDocument,
     "\n  query Leaderboard($days: Int) { leaderboard(days: $days, limit: 25) { voters { name votes lastVote } } }\n": types.LeaderboardDocument,
     "\n  query VoterPage($name: String!) {\n    voterStats(voterName: $name) { voterName summary { total today thisWeek thisMonth firstVote lastVote } byProvider { key name count } }\n  }\n": types.VoterPageDocument,
-    "\n  query VoteDetail($publicId: String!) {\n    vote(publicId: $publicId) {\n      publicId voterName providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts\n      deliveryJobs { id kind target status attempts maxAttempts nextAttemptAt lastError sentAt }\n      deliveryAttempts { id jobId kind attempt target statusCode success durationMs error createdAt }\n    }\n  }\n": types.VoteDetailDocument,
+    "\n  query VoteDetail($publicId: String!) {\n    vote(publicId: $publicId) {\n      publicId voterName providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts recovered\n      deliveryJobs { id kind origin target status attempts maxAttempts nextAttemptAt lastError sentAt }\n      deliveryAttempts { id jobId kind attempt target statusCode success durationMs pacedMs error createdAt }\n    }\n  }\n": types.VoteDetailDocument,
     "\n  mutation RedeliverVote($publicId: String!) {\n    redeliverVote(publicId: $publicId) { voteId requeued }\n  }\n": types.RedeliverVoteDocument,
     "\n  query Votes($page: Int, $provider: String, $voter: String, $from: String, $to: String, $chatStatus: DeliveryStatus, $callbackStatus: DeliveryStatus) {\n    votes(page: $page, limit: 25, provider: $provider, voter: $voter, from: $from, to: $to, chatStatus: $chatStatus, callbackStatus: $callbackStatus) {\n      page pages total\n      votes { publicId voterName providerKey providerName receivedAt chatStatus callbackStatus }\n    }\n    providers { providers { key name } }\n  }\n": types.VotesDocument,
 };
@@ -105,7 +109,7 @@ export function graphql(source: "\n  query Viewer {\n    viewer { scope }\n    o
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks { id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate } }\n    callbackVariables { name description example }\n  }\n"): (typeof documents)["\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks { id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate } }\n    callbackVariables { name description example }\n  }\n"];
+export function graphql(source: "\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks {\n      id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate providers allProviders maxPerSecond disabledReason disabledAt\n    } }\n    callbackVariables { name description example }\n    providers { providers { key name } }\n  }\n"): (typeof documents)["\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks {\n      id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate providers allProviders maxPerSecond disabledReason disabledAt\n    } }\n    callbackVariables { name description example }\n    providers { providers { key name } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -113,7 +117,7 @@ export function graphql(source: "\n  mutation CreateCallback($input: CreateCallb
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id enabled priority }\n  }\n"): (typeof documents)["\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id enabled priority }\n  }\n"];
+export function graphql(source: "\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id enabled priority providers allProviders maxPerSecond disabledReason disabledAt }\n  }\n"): (typeof documents)["\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id enabled priority providers allProviders maxPerSecond disabledReason disabledAt }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -126,6 +130,10 @@ export function graphql(source: "\n  mutation RotateCallbackSecret($id: ID!) { r
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload } }\n"): (typeof documents)["\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ReplayCallback($id: ID!, $since: String!, $until: String, $onlyFailed: Boolean) {\n    replayCallback(id: $id, since: $since, until: $until, onlyFailed: $onlyFailed) { callbackId queued since until onlyFailed }\n  }\n"): (typeof documents)["\n  mutation ReplayCallback($id: ID!, $since: String!, $until: String, $onlyFailed: Boolean) {\n    replayCallback(id: $id, since: $since, until: $until, onlyFailed: $onlyFailed) { callbackId queued since until onlyFailed }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -149,7 +157,7 @@ export function graphql(source: "\n  subscription LiveVotes {\n    voteReceived 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents votifier { host port publicKey } } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n"): (typeof documents)["\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents votifier { host port publicKey } } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n"];
+export function graphql(source: "\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents votifier { host port publicKey } recovery { enabled checkedAt since error } } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n"): (typeof documents)["\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents votifier { host port publicKey } recovery { enabled checkedAt since error } } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -166,6 +174,10 @@ export function graphql(source: "\n  mutation DeleteProvider($key: String!) {\n 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation EditProvider($key: String!, $input: UpdateProviderInput!) {\n    updateProvider(key: $key, input: $input) { id key name webhookUrl }\n  }\n"): (typeof documents)["\n  mutation EditProvider($key: String!, $input: UpdateProviderInput!) {\n    updateProvider(key: $key, input: $input) { id key name webhookUrl }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetProviderApiToken($key: String!, $apiToken: String) {\n    updateProvider(key: $key, input: { apiToken: $apiToken }) { id recovery { enabled checkedAt since error } }\n  }\n"): (typeof documents)["\n  mutation SetProviderApiToken($key: String!, $apiToken: String) {\n    updateProvider(key: $key, input: { apiToken: $apiToken }) { id recovery { enabled checkedAt since error } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -221,7 +233,7 @@ export function graphql(source: "\n  query VoterPage($name: String!) {\n    vote
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query VoteDetail($publicId: String!) {\n    vote(publicId: $publicId) {\n      publicId voterName providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts\n      deliveryJobs { id kind target status attempts maxAttempts nextAttemptAt lastError sentAt }\n      deliveryAttempts { id jobId kind attempt target statusCode success durationMs error createdAt }\n    }\n  }\n"): (typeof documents)["\n  query VoteDetail($publicId: String!) {\n    vote(publicId: $publicId) {\n      publicId voterName providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts\n      deliveryJobs { id kind target status attempts maxAttempts nextAttemptAt lastError sentAt }\n      deliveryAttempts { id jobId kind attempt target statusCode success durationMs error createdAt }\n    }\n  }\n"];
+export function graphql(source: "\n  query VoteDetail($publicId: String!) {\n    vote(publicId: $publicId) {\n      publicId voterName providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts recovered\n      deliveryJobs { id kind origin target status attempts maxAttempts nextAttemptAt lastError sentAt }\n      deliveryAttempts { id jobId kind attempt target statusCode success durationMs pacedMs error createdAt }\n    }\n  }\n"): (typeof documents)["\n  query VoteDetail($publicId: String!) {\n    vote(publicId: $publicId) {\n      publicId voterName providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts recovered\n      deliveryJobs { id kind origin target status attempts maxAttempts nextAttemptAt lastError sentAt }\n      deliveryAttempts { id jobId kind attempt target statusCode success durationMs pacedMs error createdAt }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -1,16 +1,21 @@
-// Callbacks: HTTP callbacks (signed POSTs to a game server) and Votifier ones; create, enable/disable, priority,
-// payload template with a preview from the test endpoint, rotate the signing secret (shown once), delete.
+// Callbacks: HTTP callbacks (signed POSTs to a game server) and Votifier ones; create, enable/disable (with the
+// reason when it was disabled automatically), priority, the providers each takes and its rate, payload template
+// with a preview from the test endpoint, rotate the signing secret (shown once), resend a window of votes, delete.
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { READ_ONLY_REASON, useAccess } from '../access';
-import { FieldErrors, fieldErrorsOf } from '../field-errors';
+import { FieldErrors, fieldErrorsOf, type FieldErrorMap } from '../field-errors';
+import { Time } from '../time';
 import { CopyField } from './Providers';
 
 const CallbacksQuery = graphql(`
   query Callbacks {
-    callbacks(includeDisabled: true) { count limit callbacks { id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate } }
+    callbacks(includeDisabled: true) { count limit callbacks {
+      id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate providers allProviders maxPerSecond disabledReason disabledAt
+    } }
     callbackVariables { name description example }
+    providers { providers { key name } }
   }
 `);
 const CreateCallback = graphql(`
@@ -20,7 +25,7 @@ const CreateCallback = graphql(`
 `);
 const UpdateCallback = graphql(`
   mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {
-    updateCallback(id: $id, input: $input) { id enabled priority }
+    updateCallback(id: $id, input: $input) { id enabled priority providers allProviders maxPerSecond disabledReason disabledAt }
   }
 `);
 const DeleteCallback = graphql(`
@@ -31,6 +36,11 @@ const RotateSecret = graphql(`
 `);
 const TestCallback = graphql(`
   mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload } }
+`);
+const ReplayCallback = graphql(`
+  mutation ReplayCallback($id: ID!, $since: String!, $until: String, $onlyFailed: Boolean) {
+    replayCallback(id: $id, since: $since, until: $until, onlyFailed: $onlyFailed) { callbackId queued since until onlyFailed }
+  }
 `);
 
 const DEFAULT_TEMPLATE = '{\n  "event": "vote",\n  "vote_id": "{{vote_id}}",\n  "voter_name": "{{voter_name}}",\n  "provider": "{{provider_key}}",\n  "received_at": "{{received_at}}"\n}';
@@ -44,6 +54,9 @@ function parseTemplate(text: string): { value: unknown; problem: null } | { valu
   }
 }
 
+/** A provider a callback may take: its key is what the API stores, its name what people read. */
+type ProviderOption = { key: string; name: string };
+
 export function Callbacks() {
   const readOnly = useAccess().scope !== 'full';
   const [{ data, fetching }, refetch] = useQuery({ query: CallbacksQuery });
@@ -51,20 +64,37 @@ export function Callbacks() {
   const [, remove] = useMutation(DeleteCallback);
   const [, rotate] = useMutation(RotateSecret);
   const [test, runTest] = useMutation(TestCallback);
-  const [secret, setSecret] = useState<{ name: string; value: string } | null>(null);
+  // A new callback or secret: an HTTP callback's signing secret is shown once; a Votifier one has none.
+  const [secret, setSecret] = useState<{ name: string; value: string | null } | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
+  const [replaying, setReplaying] = useState<string | null>(null);
+  // An enable or disable the service refused (enabling one whose providers were deleted asks for its providers).
+  const [toggleErrors, setToggleErrors] = useState<Record<string, FieldErrorMap>>({});
   const reload = () => refetch({ requestPolicy: 'network-only' });
   if (fetching && !data) return <p className="loading" role="status">Loading callbacks…</p>;
   const list = data?.callbacks;
+  const providers = data?.providers?.providers ?? [];
   const writeTitle = readOnly ? READ_ONLY_REASON : undefined;
+  const setEnabled = async (id: string, enabled: boolean) => {
+    const answer = await update({ id, input: { enabled } });
+    setToggleErrors((current) => ({ ...current, [id]: fieldErrorsOf(answer.error) }));
+    reload();
+  };
+  const replayed = replaying ? list?.callbacks.find((c) => c.id === replaying) : undefined;
   return (
     <div className="stack">
       <h1>Callbacks</h1>
-      {list && <p className="muted">{list.count} of {list.limit} callbacks on your plan. Each vote is sent to every enabled callback, lowest priority first.</p>}
+      {list && <p className="muted">{list.count} of {list.limit} callbacks on your plan. Each vote is sent to every enabled callback that takes its provider, lowest priority first.</p>}
       {secret && (
         <div className="once card" role="status">
-          <p>New signing secret of <strong>{secret.name}</strong> (shown once; verify deliveries with any Standard Webhooks library):</p>
-          <CopyField label="Signing secret" value={secret.value} />
+          {secret.value ? (
+            <>
+              <p>New signing secret of <strong>{secret.name}</strong> (shown once; verify deliveries with any Standard Webhooks library):</p>
+              <CopyField label="Signing secret" value={secret.value} />
+            </>
+          ) : (
+            <p><strong>{secret.name}</strong> is ready. A Votifier callback is not signed: it has no signing secret.</p>
+          )}
           <button onClick={() => setSecret(null)}>Done</button>
         </div>
       )}
@@ -72,24 +102,45 @@ export function Callbacks() {
       {list && list.callbacks.length > 0 && (
         <div className="table-wrap">
           <table className="list" data-testid="callbacks-table">
-            <thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Target</th><th scope="col" className="num">Priority</th><th scope="col">Enabled</th><th scope="col">Actions</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Target</th><th scope="col">Providers</th>
+                <th scope="col" className="num">Rate</th><th scope="col" className="num">Priority</th><th scope="col">Enabled</th><th scope="col">Actions</th>
+              </tr>
+            </thead>
             <tbody>
               {list.callbacks.map((c) => (
                 <tr key={c.id}>
                   <td>{c.name}</td>
                   <td>{c.kind}</td>
                   <td className="target">{c.kind === 'votifier' ? `${c.host}:${c.port}` : c.url}</td>
+                  <td>{c.allProviders ? 'All providers' : c.providers.length === 0 ? 'None (its providers were deleted)' : c.providers.map((key, i) => <span key={key}>{i > 0 && ', '}<code>{key}</code></span>)}</td>
+                  <td className="num">{c.maxPerSecond ? `${c.maxPerSecond}/s` : <span className="muted">no limit</span>}</td>
                   <td className="num">
                     <input type="number" aria-label={`${c.name} priority`} defaultValue={c.priority} disabled={readOnly} title={writeTitle} style={{ width: '5rem' }}
                       onBlur={(e) => Number(e.target.value) !== c.priority && void update({ id: c.id, input: { priority: Number(e.target.value) } }).then(reload)} />
                   </td>
-                  <td>
+                  <td className={c.disabledReason ? 'reason' : undefined}>
                     <input type="checkbox" aria-label={`${c.name} enabled`} checked={c.enabled} disabled={readOnly} title={writeTitle}
-                      onChange={(e) => void update({ id: c.id, input: { enabled: e.target.checked } }).then(reload)} />
+                      onChange={(e) => void setEnabled(c.id, e.target.checked)} />
+                    {!c.enabled && c.disabledReason && (
+                      <>
+                        <p className="warn-text">Disabled automatically{c.disabledAt && <> on <Time value={c.disabledAt} /></>}: {c.disabledReason}</p>
+                        <button disabled={readOnly} title={writeTitle ?? 'Its held votes are sent again'} onClick={() => void setEnabled(c.id, true)}>Enable again</button>
+                      </>
+                    )}
+                    {Object.keys(toggleErrors[c.id] ?? {}).map((field) => <FieldErrors key={field} errors={toggleErrors[c.id]} field={field} />)}
                   </td>
                   <td className="row">
                     <button disabled={readOnly} title={writeTitle ?? 'The request a vote would send, with sample values (nothing is sent)'} onClick={() => void runTest({ id: c.id })}>Preview</button>
                     <button disabled={readOnly} title={writeTitle} aria-expanded={editing === c.id} onClick={() => setEditing(editing === c.id ? null : c.id)}>Edit</button>
+                    {/* A replay sends real deliveries: a read key is not offered it at all. */}
+                    {!readOnly && (
+                      <button aria-expanded={replaying === c.id} title="Deliver the votes of a time window to this callback again"
+                        onClick={() => setReplaying(replaying === c.id ? null : c.id)}>
+                        Resend since…
+                      </button>
+                    )}
                     {c.kind === 'http' && (
                       <button disabled={readOnly} title={writeTitle} onClick={() => void rotate({ id: c.id }).then((r) => r.data?.rotateCallbackSecret && setSecret({ name: c.name, value: r.data.rotateCallbackSecret.signingSecret }))}>
                         Rotate secret
@@ -106,33 +157,131 @@ export function Callbacks() {
         </div>
       )}
       {editing && list?.callbacks.some((c) => c.id === editing) && (
-        <EditCallback key={editing} callback={list.callbacks.find((c) => c.id === editing)!} onDone={() => { setEditing(null); reload(); }} />
+        <EditCallback key={editing} callback={list.callbacks.find((c) => c.id === editing)!} providers={providers}
+          onDone={() => { setEditing(null); reload(); }} />
       )}
+      {!readOnly && replayed && <ResendCallback key={replayed.id} callback={replayed} onClose={() => setReplaying(null)} />}
       {test.data?.testCallback && (
         <section className="card" aria-label="Preview">
           <h2>Preview: {test.data.testCallback.method} {test.data.testCallback.url}</h2>
           <pre data-testid="callback-preview">{JSON.stringify(test.data.testCallback.payload, null, 2)}</pre>
         </section>
       )}
-      <NewCallback readOnly={readOnly} variables={data?.callbackVariables ?? []} onCreated={(name, value) => { setSecret({ name, value }); reload(); }} />
+      <NewCallback readOnly={readOnly} variables={data?.callbackVariables ?? []} providers={providers} onCreated={(name, value) => { setSecret({ name, value }); reload(); }} />
     </div>
   );
 }
 
-function NewCallback({ readOnly, variables, onCreated }: { readOnly: boolean; variables: { name: string; description: string; example: string }[]; onCreated: (name: string, secret: string) => void }) {
+/**
+ * The providers a callback takes, as checkboxes (none ticked: every provider, those added later too), and its
+ * optional rate; the same in the create and edit forms.
+ */
+function RoutingFields({ id, providers, chosen, setChosen, rate, setRate, errors }: {
+  id: string;
+  providers: ProviderOption[];
+  chosen: string[];
+  setChosen: (keys: string[]) => void;
+  rate: string;
+  setRate: (rate: string) => void;
+  errors: FieldErrorMap;
+}) {
+  return (
+    <>
+      <fieldset className="choices" aria-describedby={`${id}-providers-summary`}>
+        <legend>Providers it takes</legend>
+        {providers.map((p) => (
+          <label key={p.key} className="row" style={{ fontWeight: 500 }}>
+            <input type="checkbox" checked={chosen.includes(p.key)}
+              onChange={(e) => setChosen(e.target.checked ? [...chosen, p.key] : chosen.filter((key) => key !== p.key))} />
+            {p.name} <code>{p.key}</code>
+          </label>
+        ))}
+        <p id={`${id}-providers-summary`} className="muted" aria-live="polite">
+          {chosen.length === 0 ? 'All providers: none is ticked, so it takes every vote (from providers added later too).' : `Only votes from ${chosen.join(', ')}.`}
+        </p>
+        <FieldErrors errors={errors} field="providers" />
+      </fieldset>
+      <label htmlFor={`${id}-rate`}>Max deliveries per second (optional, 1 to 1000; empty: no limit)</label>
+      <input id={`${id}-rate`} type="number" inputMode="numeric" value={rate} onChange={(e) => setRate(e.target.value)} aria-invalid={!!errors.max_per_second} style={{ width: '8rem' }} />
+      <FieldErrors errors={errors} field="max_per_second" />
+    </>
+  );
+}
+
+/** A local date-time input's value (the browser's zone) as the ISO 8601 instant the API takes; empty stays empty. */
+const isoFromLocal = (value: string) => (value ? new Date(value).toISOString() : '');
+
+/**
+ * "Resend since…": every vote received in [since, until) is queued to this callback again (each a new delivery,
+ * paced like any other), or only those whose last delivery to it failed.
+ */
+function ResendCallback({ callback, onClose }: { callback: { id: string; name: string; providers: string[]; enabled: boolean }; onClose: () => void }) {
+  const [since, setSince] = useState('');
+  const [until, setUntil] = useState('');
+  const [onlyFailed, setOnlyFailed] = useState(false);
+  const [result, replay] = useMutation(ReplayCallback);
+  const errors = fieldErrorsOf(result.error);
+  const queued = result.data?.replayCallback?.queued;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void replay({ id: callback.id, since: isoFromLocal(since), until: until ? isoFromLocal(until) : null, onlyFailed });
+  };
+  return (
+    <section className="card" aria-labelledby="resend-callback-title">
+      <h2 id="resend-callback-title">Resend votes to {callback.name}</h2>
+      <p className="muted">
+        Every vote received in the window{callback.providers.length > 0 ? ` from ${callback.providers.join(', ')}` : ''} is delivered to this callback again, each as a new delivery.
+        Times are in your time zone.
+      </p>
+      {!callback.enabled && <p className="warn-text">{callback.name} is disabled: enable it first (its held votes resume then).</p>}
+      <form onSubmit={submit}>
+        <label htmlFor="resend-since">Since</label>
+        <input id="resend-since" type="datetime-local" value={since} onChange={(e) => setSince(e.target.value)} aria-invalid={!!errors.since} />
+        <FieldErrors errors={errors} field="since" />
+        <label htmlFor="resend-until">Until (optional; empty: now)</label>
+        <input id="resend-until" type="datetime-local" value={until} onChange={(e) => setUntil(e.target.value)} aria-invalid={!!errors.until} />
+        <FieldErrors errors={errors} field="until" />
+        <label className="row" style={{ fontWeight: 500 }}>
+          <input type="checkbox" checked={onlyFailed} onChange={(e) => setOnlyFailed(e.target.checked)} /> Only failed deliveries (votes whose last delivery to it failed)
+        </label>
+        <FieldErrors errors={errors} field="only_failed" />
+        <FieldErrors errors={errors} field="enabled" />
+        <FieldErrors errors={errors} field="*" />
+        <div className="row">
+          <button type="submit" disabled={result.fetching || !callback.enabled}>Resend votes</button>
+          <button type="button" className="link" onClick={onClose}>Close</button>
+        </div>
+        {queued !== undefined && !result.error && (
+          <p role="status">{queued} {queued === 1 ? 'vote' : 'votes'} queued{queued > 0 ? `: ${callback.name} receives them again shortly.` : ' (none in that window).'}</p>
+        )}
+      </form>
+    </section>
+  );
+}
+
+function NewCallback({ readOnly, variables, providers, onCreated }: {
+  readOnly: boolean;
+  variables: { name: string; description: string; example: string }[];
+  providers: ProviderOption[];
+  onCreated: (name: string, secret: string | null) => void;
+}) {
   const [name, setName] = useState('');
   const [kind, setKind] = useState<'http' | 'votifier'>('http');
   const [url, setUrl] = useState('');
   const [votifier, setVotifier] = useState({ host: '', port: '8192', serviceName: 'VoteRelay', token: '', publicKey: '' });
   const [template, setTemplate] = useState(DEFAULT_TEMPLATE);
   const [templateProblem, setTemplateProblem] = useState<string | null>(null);
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [rate, setRate] = useState('');
   const [result, create] = useMutation(CreateCallback);
   const errors = fieldErrorsOf(result.error);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    const routing = { ...(chosen.length > 0 ? { providers: chosen } : {}), ...(rate.trim() ? { maxPerSecond: Number(rate) } : {}) };
     let input;
     if (kind === 'votifier') {
       input = {
+        ...routing,
         name,
         kind,
         host: votifier.host,
@@ -145,13 +294,15 @@ function NewCallback({ readOnly, variables, onCreated }: { readOnly: boolean; va
       const parsed = parseTemplate(template);
       setTemplateProblem(parsed.problem);
       if (parsed.problem !== null) return;
-      input = { name, url, payloadTemplate: parsed.value };
+      input = { ...routing, name, url, payloadTemplate: parsed.value };
     }
     const answer = await create({ input });
     const made = answer.data?.createCallback;
     if (made) {
       setName('');
       setUrl('');
+      setChosen([]);
+      setRate('');
       onCreated(made.callback.name, made.signingSecret);
     }
   };
@@ -204,6 +355,7 @@ function NewCallback({ readOnly, variables, onCreated }: { readOnly: boolean; va
         </details>
           </>
         )}
+        <RoutingFields id="callback" providers={providers} chosen={chosen} setChosen={setChosen} rate={rate} setRate={setRate} errors={errors} />
         <FieldErrors errors={errors} field="*" />
         <div className="row">
           <button type="submit" disabled={readOnly || result.fetching} title={readOnly ? READ_ONLY_REASON : undefined}>Create callback</button>
@@ -216,14 +368,17 @@ function NewCallback({ readOnly, variables, onCreated }: { readOnly: boolean; va
 type EditableCallback = {
   id: string; name: string; kind: string; url?: string | null; timeoutMs: number; payloadTemplate: unknown;
   host?: string | null; port?: number | null; serviceName?: string | null; hasToken: boolean; publicKey?: string | null;
+  providers: string[]; maxPerSecond?: number | null;
 };
 
 /**
  * A callback's settings changed in place, errors beside each field: an HTTP callback's name, URL, timeout and
  * payload template; a Votifier callback's name, host, port, service name, timeout and its v2 token or v1 public
- * key (a new one replaces the other; the token is never shown, so an empty field keeps it).
+ * key (a new one replaces the other; the token is never shown, so an empty field keeps it); for both, the
+ * providers it takes and its rate. The providers are always sent: saving with none ticked is choosing all of them
+ * (which is what a callback whose providers were all deleted needs before it can be enabled again).
  */
-function EditCallback({ callback, onDone }: { callback: EditableCallback; onDone: () => void }) {
+function EditCallback({ callback, providers, onDone }: { callback: EditableCallback; providers: ProviderOption[]; onDone: () => void }) {
   const votifier = callback.kind === 'votifier';
   const [name, setName] = useState(callback.name);
   const [url, setUrl] = useState(callback.url ?? '');
@@ -231,13 +386,17 @@ function EditCallback({ callback, onDone }: { callback: EditableCallback; onDone
   const [template, setTemplate] = useState(JSON.stringify(callback.payloadTemplate, null, 2));
   const [target, setTarget] = useState({ host: callback.host ?? '', port: String(callback.port ?? 8192), serviceName: callback.serviceName ?? '', token: '', publicKey: callback.publicKey ?? '' });
   const [problem, setProblem] = useState<string | null>(null);
+  const [chosen, setChosen] = useState<string[]>(callback.providers);
+  const [rate, setRate] = useState(callback.maxPerSecond ? String(callback.maxPerSecond) : '');
   const [result, update] = useMutation(UpdateCallback);
   const errors = fieldErrorsOf(result.error);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    const routing = { providers: chosen, maxPerSecond: rate.trim() ? Number(rate) : null };
     let input;
     if (votifier) {
       input = {
+        ...routing,
         name,
         timeoutMs: Number(timeoutMs),
         host: target.host,
@@ -250,7 +409,7 @@ function EditCallback({ callback, onDone }: { callback: EditableCallback; onDone
       const parsed = parseTemplate(template);
       setProblem(parsed.problem);
       if (parsed.problem !== null) return;
-      input = { name, url, timeoutMs: Number(timeoutMs), payloadTemplate: parsed.value };
+      input = { ...routing, name, url, timeoutMs: Number(timeoutMs), payloadTemplate: parsed.value };
     }
     const answer = await update({ id: callback.id, input });
     if (answer.data?.updateCallback) onDone();
@@ -298,6 +457,7 @@ function EditCallback({ callback, onDone }: { callback: EditableCallback; onDone
             <FieldErrors errors={errors} field="payload_template" />
           </>
         )}
+        <RoutingFields id="edit" providers={providers} chosen={chosen} setChosen={setChosen} rate={rate} setRate={setRate} errors={errors} />
         <FieldErrors errors={errors} field="*" />
         <div className="row">
           <button type="submit" disabled={result.fetching}>Save</button>

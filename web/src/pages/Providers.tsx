@@ -1,14 +1,16 @@
 // Providers: the list (enabled toggle, votes today/total) and a new provider from the template catalogue, whose
-// webhook URL and secret are shown once, beside the site's own setup steps.
+// webhook URL and secret are shown once, beside the site's own setup steps; for a site with a vote list (top.gg),
+// the API token that recovers missed votes (write-only) and how recovery stands.
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { READ_ONLY_REASON, useAccess } from '../access';
 import { FieldErrors, fieldErrorsOf, type FieldErrorMap } from '../field-errors';
+import { Time } from '../time';
 
 const ProvidersQuery = graphql(`
   query Providers {
-    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents votifier { host port publicKey } } }
+    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents votifier { host port publicKey } recovery { enabled checkedAt since error } } }
     templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }
   }
 `);
@@ -34,6 +36,12 @@ const DeleteProvider = graphql(`
 const EditProviderMutation = graphql(`
   mutation EditProvider($key: String!, $input: UpdateProviderInput!) {
     updateProvider(key: $key, input: $input) { id key name webhookUrl }
+  }
+`);
+
+const SetApiToken = graphql(`
+  mutation SetProviderApiToken($key: String!, $apiToken: String) {
+    updateProvider(key: $key, input: { apiToken: $apiToken }) { id recovery { enabled checkedAt since error } }
   }
 `);
 
@@ -141,7 +149,7 @@ export function Providers() {
                     <button disabled={readOnly} title={writeTitle ?? "Sends the site's example delivery, signed as the site signs it: a real vote, delivered like any"}
                       onClick={() => void sendTest({ key: p.key }).then((r) => {
                         const answer = r.data?.sendTestVote;
-                        setNotice(answer ? `${p.name}: ${answer.test ? 'received as a test ping' : answer.ignored ? 'received and ignored (not a vote event)' : answer.duplicate ? `a duplicate of ${answer.voteId} (the same delivery within 10 minutes)` : `recorded as vote ${answer.voteId}`}` : `${p.name}: ${r.error?.graphQLErrors[0]?.message ?? r.error?.message}`);
+                        setNotice(answer ? `${p.name}: ${answer.test ? 'received as a test ping' : answer.ignored ? 'received and ignored (not a vote event)' : answer.duplicate ? `a duplicate of ${answer.voteId} (the same delivery within the duplicate window: change the body to send another)` : `recorded as vote ${answer.voteId}`}` : `${p.name}: ${r.error?.graphQLErrors[0]?.message ?? r.error?.message}`);
                         reload();
                       })}>
                       Test vote
@@ -166,6 +174,9 @@ export function Providers() {
           </tbody>
         </table></div>
       )}
+      {list?.providers.map((p) => p.recovery && (
+        <Recovery key={p.id} provider={{ key: p.key, name: p.name, recovery: p.recovery }} readOnly={readOnly} onChanged={reload} />
+      ))}
       {editing && list?.providers.some((p) => p.id === editing) && (
         <EditProvider key={editing} provider={list.providers.find((p) => p.id === editing)!}
           onDone={(message) => { setEditing(null); if (message) setNotice(message); reload(); }} />
@@ -174,6 +185,59 @@ export function Providers() {
       <VotifierProvider readOnly={readOnly} onCreated={reload} />
       <CustomProvider readOnly={readOnly} onCreated={reload} />
     </>
+  );
+}
+
+type RecoveryState = { enabled: boolean; checkedAt?: string | null; since?: string | null; error?: string | null };
+
+/**
+ * Missed votes of a site with a vote list (top.gg): the project's API token lets the service read that list back
+ * after an outage. The token is write-only: the field starts empty, and saving sets or replaces it.
+ */
+function Recovery({ provider, readOnly, onChanged }: { provider: { key: string; name: string; recovery: RecoveryState }; readOnly: boolean; onChanged: () => void }) {
+  const [token, setToken] = useState('');
+  const [notice, setNotice] = useState<string | null>(null);
+  const [result, save] = useMutation(SetApiToken);
+  const errors = fieldErrorsOf(result.error);
+  const { recovery } = provider;
+  const id = `api-token-${provider.key}`;
+  const change = async (apiToken: string | null) => {
+    setNotice(null);
+    const answer = await save({ key: provider.key, apiToken });
+    if (answer.data?.updateProvider) {
+      setToken('');
+      setNotice(apiToken ? 'API token saved: missed votes are recovered from now on.' : 'API token removed: missed votes are no longer recovered.');
+      onChanged();
+    }
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void change(token);
+  };
+  return (
+    <section className="card" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Missed votes: {provider.name}</h2>
+      <p className="muted">With the project's API token from the site, votes its webhook could not deliver (an outage) are read back from its vote list and delivered as recovered votes. The token is never shown again.</p>
+      <dl className="facts" aria-label={`Recovery of ${provider.name}`}>
+        <dt>Recovery</dt><dd>{recovery.enabled ? <span className="status sent">on</span> : 'off (no API token)'}</dd>
+        <dt>Last checked</dt><dd><Time value={recovery.checkedAt} /></dd>
+        <dt>Reads votes since</dt><dd><Time value={recovery.since} /></dd>
+        <dt>Last error</dt><dd>{recovery.error ? <span className="error">{recovery.error}</span> : <span className="muted">none</span>}</dd>
+      </dl>
+      <form onSubmit={submit}>
+        <label htmlFor={id}>{recovery.enabled ? `New ${provider.name} API token (replaces the current one)` : `${provider.name} API token`}</label>
+        <input id={id} type="password" autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)} aria-invalid={!!errors.api_token} />
+        <FieldErrors errors={errors} field="api_token" />
+        <FieldErrors errors={errors} field="*" />
+        <div className="row">
+          <button type="submit" disabled={readOnly || result.fetching || !token.trim()} title={readOnly ? READ_ONLY_REASON : undefined}>Save API token</button>
+          {recovery.enabled && (
+            <button type="button" disabled={readOnly || result.fetching} title={readOnly ? READ_ONLY_REASON : undefined} onClick={() => void change(null)}>Remove API token</button>
+          )}
+        </div>
+      </form>
+      {notice && <p role="status">{notice}</p>}
+    </section>
   );
 }
 

@@ -1,17 +1,34 @@
-// One vote: its statuses and its delivery log (every job and every attempt: target, HTTP status, error, time),
-// with redelivery of its failed jobs.
+// One vote: its statuses and its delivery log (every job with its origin when it is not the vote itself, every
+// attempt: target, HTTP status, error, time, and the wait for its callback's rate), with redelivery of its failed
+// jobs. A vote read back from the site's vote list after an outage says so.
 import { useParams, Link } from 'react-router';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { Time } from '../time';
 import { READ_ONLY_REASON, useAccess } from '../access';
+import type { DeliveryJobOrigin, DeliveryJobStatus } from '../gql/graphql';
+
+/** Why a job that is not the vote's own delivery exists (DeliveryJobOrigin in the schema). */
+const ORIGIN_TITLE: Record<Exclude<DeliveryJobOrigin, 'vote'>, string> = {
+  recovered: "Planned when the vote was recovered from the site's vote list",
+  replay: 'Queued again by a callback replay ("Resend since…")',
+};
+
+/** Statuses that need more than their name to be understood. */
+const STATUS_TEXT: Partial<Record<DeliveryJobStatus, string>> = {
+  held: 'held: its callback is disabled; sent when it is enabled again',
+  running: 'sending now',
+};
+
+/** A pacing wait as people read it: 350 ms, 1.2 s. */
+const waited = (ms: number) => (ms < 1_000 ? `${ms} ms` : `${(ms / 1_000).toFixed(1)} s`);
 
 const VoteQuery = graphql(`
   query VoteDetail($publicId: String!) {
     vote(publicId: $publicId) {
-      publicId voterName providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts
-      deliveryJobs { id kind target status attempts maxAttempts nextAttemptAt lastError sentAt }
-      deliveryAttempts { id jobId kind attempt target statusCode success durationMs error createdAt }
+      publicId voterName providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts recovered
+      deliveryJobs { id kind origin target status attempts maxAttempts nextAttemptAt lastError sentAt }
+      deliveryAttempts { id jobId kind attempt target statusCode success durationMs pacedMs error createdAt }
     }
   }
 `);
@@ -34,6 +51,9 @@ export function VoteDetail() {
     <>
       <p><Link to="/votes">← Votes</Link></p>
       <h1>Vote by {vote.voterName}</h1>
+      {vote.recovered && (
+        <p><span className="badge">Recovered</span> <span className="muted">The hook never received it: it was read back from the site's vote list after an outage.</span></p>
+      )}
       <dl className="facts">
         <dt>Provider</dt><dd>{vote.providerName} (<code>{vote.providerKey}</code>)</dd>
         <dt>Received</dt><dd><Time value={vote.receivedAt} /></dd>
@@ -60,7 +80,11 @@ export function VoteDetail() {
             <tbody>
               {vote.deliveryJobs.map((job) => (
                 <tr key={job.id}>
-                  <td>{job.kind}</td><td>{job.target ?? '—'}</td><td><span className={`status ${job.status}`}>{job.status}</span></td>
+                  <td>
+                    {job.kind}
+                    {job.origin !== 'vote' && <> <span className="badge" title={ORIGIN_TITLE[job.origin]}>{job.origin}</span></>}
+                  </td>
+                  <td>{job.target ?? '—'}</td><td><span className={`status ${job.status}`}>{STATUS_TEXT[job.status] ?? job.status}</span></td>
                   <td className="num">{job.attempts} / {job.maxAttempts}</td><td><Time value={job.nextAttemptAt} /></td><td>{job.lastError ?? ''}</td>
                 </tr>
               ))}
@@ -80,7 +104,10 @@ export function VoteDetail() {
                 <tr key={a.id}>
                   <td><Time value={a.createdAt} /></td><td>{a.kind}</td><td className="num">{a.attempt}</td><td className="target">{a.target}</td>
                   <td className="num">{a.statusCode ?? '—'}</td><td className="num">{a.durationMs}</td>
-                  <td>{a.success ? <span className="status sent">delivered</span> : <span className="status failed">{a.error ?? 'failed'}</span>}</td>
+                  <td>
+                    {a.success ? <span className="status sent">delivered</span> : <span className="status failed">{a.error ?? 'failed'}</span>}
+                    {a.pacedMs > 0 && <span className="muted"> (waited {waited(a.pacedMs)} for the callback's rate)</span>}
+                  </td>
                 </tr>
               ))}
             </tbody>
