@@ -18,8 +18,9 @@ import { callbackRoutes } from './routes/callbacks.js';
 import { voteRoutes } from './routes/votes.js';
 import { statsRoutes } from './routes/stats.js';
 import { pluginRoutes } from './routes/plugin.js';
+import { voterRoutes } from './routes/voters.js';
 
-export const REST_ROUTES: RestRoute[] = [...organizationRoutes, ...apiKeyRoutes, ...templateRoutes, ...providerRoutes, ...callbackRoutes, ...voteRoutes, ...statsRoutes, ...pluginRoutes];
+export const REST_ROUTES: RestRoute[] = [...organizationRoutes, ...apiKeyRoutes, ...templateRoutes, ...providerRoutes, ...callbackRoutes, ...voteRoutes, ...statsRoutes, ...pluginRoutes, ...voterRoutes];
 export const HOOK_ROUTES: RestRoute[] = hookRoutes;
 
 export function prepareRoute(schema: GraphQLSchema, route: RestRoute) {

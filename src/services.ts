@@ -9,6 +9,7 @@ import { createCallbackService } from './modules/callbacks/callbacks.service.js'
 import { createVoteService } from './modules/votes/votes.service.js';
 import { createStatsService } from './modules/stats/stats.service.js';
 import { createPullService } from './modules/plugin/pull.service.js';
+import { createVoterService } from './modules/voters/voters.service.js';
 
 export function createServices(deps: AppDeps) {
   const organizations = createOrganizationService(deps);
@@ -23,6 +24,7 @@ export function createServices(deps: AppDeps) {
     votes: createVoteService(deps, stats),
     stats,
     pull: createPullService(deps),
+    voters: createVoterService(deps),
   };
 }
 

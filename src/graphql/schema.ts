@@ -9,5 +9,6 @@ import '../modules/callbacks/callbacks.graphql.js';
 import '../modules/votes/votes.graphql.js';
 import '../modules/stats/stats.graphql.js';
 import '../modules/plugin/plugin.graphql.js';
+import '../modules/voters/voters.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: true });
