@@ -29,11 +29,13 @@ import { compress } from './http/compress.js';
 import { Redis } from 'ioredis';
 import { bodyParserError, sendError, sendGraphQLError } from './http/error-response.js';
 import { HOOK_ROUTES, createRestRouter } from '../rest-compat/router.js';
+import { openApiRouter } from '../rest-compat/openapi.js';
 import { createDeliveryWorker, type DeliveryWorker } from './delivery/worker.js';
 import { deliveryThread } from './delivery/delivery-thread.js';
 import { startVotifierListener, type VotifierListener } from './votifier/listener.js';
 import { createAlertScheduler, type AlertScheduler } from './alerts/scheduler.js';
 import { createRecoveryReconciler, type RecoveryReconciler } from './recovery/topgg.js';
+import { createRetention, type Retention } from './retention/retention.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -55,6 +57,8 @@ export interface RunningApp {
   scheduler: AlertScheduler;
   /** Votes recovered from top.gg's vote list; tests drive `tick()` with an injected clock. */
   recovery: RecoveryReconciler;
+  /** Vote and payload retention; tests drive `tick()` with an injected clock. */
+  retention: Retention;
   /** Live-feed subscribers served by the fan-out hub (SSE and WebSocket). */
   liveSubscribers(): number;
 }
@@ -117,6 +121,7 @@ export function buildHttpApp(
 
   app.use(['/v1', '/graphql'], compress());
   app.use('/v1', express.json({ limit: API_BODY_LIMIT }), jsonDepthGuard('rest'), authenticate(services), apiRateLimit(limits));
+  app.use('/v1', openApiRouter(schema)); // GET /v1/openapi.json and the reference page at /v1/reference
   app.use('/v1', createRestRouter(schema, contextFor, deps.logger));
 
   app.use('/graphql', express.json({ limit: API_BODY_LIMIT }), jsonDepthGuard('graphql'), authenticate(services), refuseInvalidKey, apiRateLimit(limits, 'graphql'), (req: Request, res: Response) => {
@@ -164,6 +169,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
   let worker: DeliveryWorker | null = null;
   let scheduler: AlertScheduler | null = null;
   let recovery: RecoveryReconciler | null = null;
+  let retention: Retention | null = null;
   let stopWakes: (() => void) | null = null;
   let rateLimitRedis: Redis | null = null;
   let votifier: VotifierListener | null = null;
@@ -234,6 +240,8 @@ export function createApp(config: Config, options: AppOptions = {}) {
     if (config.alertsIntervalMs > 0) scheduler.start();
     recovery = createRecoveryReconciler(deps, services.ingest, { intervalMs: config.recoveryIntervalMs });
     if (config.recoveryIntervalMs > 0) recovery.start();
+    retention = createRetention(deps, { intervalMs: config.retentionIntervalMs });
+    if (config.retentionIntervalMs > 0) retention.start();
     ready = true;
     logger.info({ port, database: config.dialect }, 'vote relay listening');
     return {
@@ -244,6 +252,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
       services,
       scheduler,
       recovery,
+      retention,
       liveSubscribers: () => liveHub?.subscriberCount() ?? 0,
     };
   }
@@ -269,6 +278,8 @@ export function createApp(config: Config, options: AppOptions = {}) {
     scheduler?.stop();
     await recovery?.stop();
     recovery = null;
+    await retention?.stop();
+    retention = null;
     stopWakes?.();
     stopWakes = null;
     await worker?.stop();

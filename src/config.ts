@@ -59,6 +59,9 @@ const envSchema = z.object({
   DUPLICATE_WINDOW: z.string().default(DEFAULT_DUPLICATE_WINDOW),
   CALLBACK_DISABLE_AFTER: z.string().default('5d'),
   RECOVERY_INTERVAL: z.string().default('5m'),
+  VOTE_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(0),
+  RAW_PAYLOAD_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(30),
+  RETENTION_INTERVAL: z.string().default('1h'),
   REPLAY_MAX_VOTES: z.coerce.number().int().min(1).max(1_000_000).default(50_000),
   TOPGG_API_URL: z.string().url().default('https://top.gg/api'),
   CHAT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
@@ -123,6 +126,12 @@ export interface Config {
   duplicateWindowMs: number;
   /** A callback whose every attempt failed for this long is disabled (its jobs are held until it is enabled). */
   callbackDisableAfterMs: number;
+  /** Votes older than this many days are deleted (their per-day rollups stay); 0 keeps them. */
+  voteRetentionDays: number;
+  /** Stored inbound bodies of votes older than this many days are cleared; 0 keeps them. */
+  rawPayloadRetentionDays: number;
+  /** How often retention runs; 0 turns it off in this process. */
+  retentionIntervalMs: number;
   /** The most votes one callback replay queues, and the most replayed deliveries of a callback waiting at once. */
   replayMaxVotes: number;
   /** How often providers holding a site API token have the site's vote list read for votes the hook missed. */
@@ -235,6 +244,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     callbackDisableAfterMs,
     recoveryIntervalMs,
     replayMaxVotes: e.REPLAY_MAX_VOTES,
+    voteRetentionDays: e.VOTE_RETENTION_DAYS,
+    rawPayloadRetentionDays: e.RAW_PAYLOAD_RETENTION_DAYS,
+    retentionIntervalMs: oneDuration('RETENTION_INTERVAL', e.RETENTION_INTERVAL, 0, 7 * 86_400_000),
     topggApiUrl: e.TOPGG_API_URL.replace(/\/+$/, ''),
     chatMaxAttempts: e.CHAT_MAX_ATTEMPTS,
     chatTimeoutMs: e.CHAT_TIMEOUT_MS,

@@ -58,6 +58,8 @@ export function testConfig(env: Record<string, string> = {}, databaseUrl = testD
     VOTIFIER_PORT: '0',
     // Recovery would poll top.gg for other tests' providers: only tests that drive it (tick()) point it at a fake.
     RECOVERY_INTERVAL: '0',
+    // Retention deletes by the real clock across the shared database: only tests that drive it (tick()) run it.
+    RETENTION_INTERVAL: '0',
     ...env,
   });
 }

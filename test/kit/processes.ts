@@ -4,6 +4,11 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/** Node's arguments for an entry: TypeScript sources run through tsx, compiled JavaScript (npm run build) as is. */
+function nodeArgs(entry: string): string[] {
+  return entry.endsWith('.ts') ? ['--import', 'tsx', entry] : [entry];
+}
+
 export interface CliResult {
   code: number;
   stdout: string;
@@ -11,9 +16,10 @@ export interface CliResult {
   json: any;
 }
 
-export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+/** `entry`: the CLI's module, relative to the repository (a build's `<out>/src/cli/main.js` runs the compiled CLI). */
+export function runCli(args: string[], env: Record<string, string>, entry = 'src/cli/main.ts'): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    const child = spawn(process.execPath, [...nodeArgs(entry), ...args], {
       cwd: ROOT,
       env: { ...process.env, LOG_LEVEL: 'silent', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -43,14 +49,15 @@ export interface ServerProcess {
 }
 
 /**
- * Starts `src/main.ts` on a random port and resolves once it logs that it listens. With `registry`, the child is
- * recorded as soon as it is spawned, so an afterAll can kill it even if it never got as far as listening.
+ * Starts `src/main.ts` (or `entry`, e.g. a build's `<out>/src/main.js`) on a random port and resolves once it logs
+ * that it listens. With `registry`, the child is recorded as soon as it is spawned, so an afterAll can kill it even
+ * if it never got as far as listening.
  */
-export function startServerProcess(env: Record<string, string>, registry?: ChildProcess[]): Promise<ServerProcess> {
+export function startServerProcess(env: Record<string, string>, registry?: ChildProcess[], entry = 'src/main.ts'): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const child = spawn(process.execPath, nodeArgs(entry), {
       cwd: ROOT,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ALERTS_INTERVAL_MS: '0', VOTIFIER_PORT: '0', RECOVERY_INTERVAL: '0', ...env },
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ALERTS_INTERVAL_MS: '0', VOTIFIER_PORT: '0', RECOVERY_INTERVAL: '0', RETENTION_INTERVAL: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     registry?.push(child);

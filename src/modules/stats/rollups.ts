@@ -1,6 +1,9 @@
 // Consistency of the per-day rollups: recompute them from raw votes and compare (`cli stats verify`), or replace
-// them (`cli stats rebuild`). Raw SQL because the day of a timestamp is written differently per dialect.
+// them (`cli stats rebuild`). Raw SQL because the day of a timestamp is written differently per dialect. Days
+// before the retention horizon (`votes_kept_from`, src/retention/retention.ts) have no raw votes any more: their
+// rollups are the record, neither compared nor replaced.
 import type { Database } from '../../db/client.js';
+import { votesKeptFrom } from '../../retention/retention.js';
 import { latestSpellingSql } from '../votes/voter-name.js';
 
 interface ProviderDay {
@@ -46,8 +49,9 @@ export interface RollupDifference {
 }
 
 export async function verifyRollups(db: Database, organizationId?: string): Promise<RollupDifference[]> {
+  const keptFrom = (await votesKeptFrom(db.prisma)) ?? '';
   const expected = await fromVotes(db);
-  const where = organizationId ? { organizationId } : {};
+  const where = { ...(organizationId ? { organizationId } : {}), day: { gte: keptFrom } };
   const [providerRows, voterRows] = await Promise.all([
     db.prisma.providerDailyCount.findMany({ where }),
     db.prisma.voterDailyCount.findMany({ where, select: { providerId: true, voterKey: true, day: true, count: true, organizationId: true } }),
@@ -60,7 +64,8 @@ export async function verifyRollups(db: Database, organizationId?: string): Prom
       if (e !== a) differences.push({ table, key, expected: e, actual: a });
     }
   };
-  const mine = <T extends { organizationId: string }>(rows: T[]) => (organizationId ? rows.filter((r) => r.organizationId === organizationId) : rows);
+  const mine = <T extends { organizationId: string; day: string }>(rows: T[]) =>
+    rows.filter((r) => (!organizationId || r.organizationId === organizationId) && r.day >= keptFrom);
   compare(
     'ProviderDailyCount',
     new Map(mine(expected.providerDays).map((r) => [`${r.providerId}/${r.day}`, r.count])),
@@ -82,8 +87,12 @@ export async function verifyRollups(db: Database, organizationId?: string): Prom
 export async function rebuildRollups(db: Database, organizationId?: string): Promise<{ providerDays: number; voterDays: number }> {
   const pg = db.dialect === 'postgresql';
   const day = daySql(db, '"receivedAt"');
-  const filter = organizationId ? (pg ? 'WHERE "organizationId" = $1' : 'WHERE "organizationId" = ?') : '';
-  const args = organizationId ? [organizationId] : [];
+  const keptFrom = (await votesKeptFrom(db.prisma)) ?? '';
+  // Only the days whose raw votes are all kept: $1 (or the first ?) is the horizon, then the organization.
+  const p = (n: number) => (pg ? `$${n}` : '?');
+  const filter = `WHERE day >= ${p(1)}${organizationId ? ` AND "organizationId" = ${p(2)}` : ''}`;
+  const voteFilter = `WHERE ${day} >= ${p(1)}${organizationId ? ` AND "organizationId" = ${p(2)}` : ''}`;
+  const args = organizationId ? [keptFrom, organizationId] : [keptFrom];
   return db.prisma.$transaction(
     async (tx) => {
       if (pg) await tx.$executeRawUnsafe('LOCK TABLE "ProviderDailyCount", "VoterDailyCount" IN EXCLUSIVE MODE');
@@ -91,7 +100,7 @@ export async function rebuildRollups(db: Database, organizationId?: string): Pro
       await tx.$executeRawUnsafe(`DELETE FROM "VoterDailyCount" ${filter}`, ...args);
       const providerDays = await tx.$executeRawUnsafe(
         `INSERT INTO "ProviderDailyCount" ("organizationId", "providerId", day, count)
-         SELECT "organizationId", "providerId", ${day}, COUNT(*) FROM "Vote" ${filter} GROUP BY "organizationId", "providerId", ${day}`,
+         SELECT "organizationId", "providerId", ${day}, COUNT(*) FROM "Vote" ${voteFilter} GROUP BY "organizationId", "providerId", ${day}`,
         ...args,
       );
       // The spelling shown is the day's latest vote's, as the writers keep it (votes/voter-name.ts).
@@ -99,11 +108,11 @@ export async function rebuildRollups(db: Database, organizationId?: string): Pro
         `INSERT INTO "VoterDailyCount" ("organizationId", "providerId", "voterKey", day, "voterName", count, "lastVoteAt")
          SELECT g."organizationId", g."providerId", g."voterKey", g.day, ${latestSpellingSql((column) => daySql(db, column))}, g.count, g."lastVoteAt"
          FROM (SELECT "organizationId", "providerId", "voterKey", ${day} AS day, COUNT(*) AS count, MAX("receivedAt") AS "lastVoteAt"
-               FROM "Vote" ${filter} GROUP BY "organizationId", "providerId", "voterKey", ${day}) AS g`,
+               FROM "Vote" ${voteFilter} GROUP BY "organizationId", "providerId", "voterKey", ${day}) AS g`,
         ...args,
       );
       // Counts may have changed either way: cached leaderboards must rank again (stats/leaderboard.ts).
-      await tx.$executeRawUnsafe(`UPDATE "Organization" SET "statsEpoch" = "statsEpoch" + 1 ${organizationId ? (pg ? 'WHERE id = $1' : 'WHERE id = ?') : ''}`, ...args);
+      await tx.$executeRawUnsafe(`UPDATE "Organization" SET "statsEpoch" = "statsEpoch" + 1 ${organizationId ? (pg ? 'WHERE id = $1' : 'WHERE id = ?') : ''}`, ...(organizationId ? [organizationId] : []));
       return { providerDays, voterDays };
     },
     { timeout: 600_000, maxWait: 60_000 },

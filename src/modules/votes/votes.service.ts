@@ -9,6 +9,7 @@ import { parseRange } from '../stats/date-range.js';
 import type { Prisma } from '../../generated/sqlite/client.js';
 import type { StatsService } from '../stats/stats.service.js';
 import { exportRowsSqlite } from './sqlite-export.js';
+import { votesKeptFrom } from '../../retention/retention.js';
 
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'sent', 'failed', 'skipped'] as const;
 export const STARTER_VOTE_LIMIT = 10;
@@ -100,13 +101,18 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
     if (!Number.isInteger(page) || page < 1) throw validationError([{ field: 'page', message: 'must be an integer of at least 1' }]);
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw validationError([{ field: 'limit', message: 'must be an integer from 1 to 100' }]);
     const where = await filters(organizationId, input);
-    // Provider and date filters only: the total comes from the per-day rollups instead of counting raw votes.
+    // Provider and date filters only: the total comes from the per-day rollups instead of counting raw votes, from
+    // the retention horizon on (the days before it keep their rollups but no votes to list).
+    const range = parseRange(input, { from: null, to: null });
+    const keptFrom = await votesKeptFrom(prisma);
+    const horizon = keptFrom ? new Date(`${keptFrom}T00:00:00.000Z`) : null;
     const total =
       input.voter || input.chatStatus || input.callbackStatus
         ? await prisma.vote.count({ where })
         : await stats.countVotes(organizationId, {
             providerId: where.providerId as string | undefined,
-            ...parseRange(input, { from: null, to: null }),
+            ...range,
+            from: horizon && (!range.from || range.from < horizon) ? horizon : range.from,
           });
     return { where, skip: (page - 1) * limit, take: limit, page, limit, total, pages: Math.ceil(total / limit) };
   }

@@ -1,0 +1,133 @@
+// Retention (the README's Retention and erasure): votes older than VOTE_RETENTION_DAYS are deleted, whole UTC days
+// at a time, with their delivery jobs and attempts (foreign-key cascades); their per-day rollups stay, so
+// statistics stay exact, and `votes_kept_from` (ServiceState) tells `stats verify`/`rebuild` which days have no raw
+// votes any more. Stored inbound bodies older than RAW_PAYLOAD_RETENTION_DAYS are cleared. Both work in small
+// batches, each its own short transaction, so hooks never wait long behind them.
+import type { AppDeps } from '../app-deps.js';
+import { addDays, utcDay, utcDayStart } from '../time.js';
+
+/** Rows per batch: each batch is one short transaction (a vote's jobs and attempts go with it). */
+export const RETENTION_BATCH = 500;
+/** Batches per run and kind; the rest waits for the next run, so one run never holds the database for long. */
+export const MAX_BATCHES_PER_RUN = 200;
+export const VOTES_KEPT_FROM = 'votes_kept_from';
+/** The day before which every stored body has been cleared: the next run starts there. */
+const PAYLOADS_CLEARED_BEFORE = 'payloads_cleared_before';
+
+export interface RetentionRun {
+  votesDeleted: number;
+  payloadsCleared: number;
+  /** The first UTC day whose raw votes are all kept (null: retention never deleted votes). */
+  keptFrom: string | null;
+}
+
+export interface Retention {
+  start(): void;
+  stop(): Promise<void>;
+  tick(): Promise<RetentionRun>;
+}
+
+/** The first day raw votes are kept from, as retention recorded it; null when it never deleted any. */
+export async function votesKeptFrom(prisma: AppDeps['db']['prisma']): Promise<string | null> {
+  const row = await prisma.serviceState.findUnique({ where: { key: VOTES_KEPT_FROM } });
+  return row?.value ?? null;
+}
+
+export function createRetention(deps: AppDeps, options: { intervalMs: number }): Retention {
+  const { prisma } = deps.db;
+  const { voteRetentionDays, rawPayloadRetentionDays } = deps.config;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<RetentionRun> | null = null;
+  const yieldToOthers = () => new Promise((resolve) => setImmediate(resolve));
+
+  const organizations = async () => (await prisma.organization.findMany({ select: { id: true }, orderBy: { id: 'asc' } })).map((o) => o.id);
+  const state = async (key: string) => (await prisma.serviceState.findUnique({ where: { key } }))?.value ?? null;
+  const setState = (key: string, value: string) => prisma.serviceState.upsert({ where: { key }, create: { key, value }, update: { value } });
+
+  /** Per organization, along its (organization, receivedAt) index; deleted rows are gone, so nothing is read twice. */
+  async function deleteVotes(before: Date): Promise<{ deleted: number; done: boolean }> {
+    let deleted = 0;
+    let batches = 0;
+    for (const organizationId of await organizations()) {
+      for (;;) {
+        if (batches++ >= MAX_BATCHES_PER_RUN) return { deleted, done: false };
+        const ids = await prisma.vote.findMany({ where: { organizationId, receivedAt: { lt: before } }, select: { id: true }, take: RETENTION_BATCH });
+        if (ids.length === 0) break;
+        deleted += (await prisma.vote.deleteMany({ where: { id: { in: ids.map((v) => v.id) } } })).count;
+        await yieldToOthers();
+      }
+    }
+    return { deleted, done: true };
+  }
+
+  /** Per organization from where the last run finished, moving on by time, so cleared rows are not read again. */
+  async function clearPayloads(from: Date, before: Date): Promise<{ cleared: number; done: boolean }> {
+    let cleared = 0;
+    let batches = 0;
+    for (const organizationId of await organizations()) {
+      let after = from;
+      for (;;) {
+        if (batches++ >= MAX_BATCHES_PER_RUN) return { cleared, done: false };
+        const rows = await prisma.vote.findMany({
+          where: { organizationId, receivedAt: { gte: after, lt: before }, rawPayload: { not: '' } },
+          select: { id: true, receivedAt: true },
+          orderBy: { receivedAt: 'asc' },
+          take: RETENTION_BATCH,
+        });
+        if (rows.length === 0) break;
+        cleared += (await prisma.vote.updateMany({ where: { id: { in: rows.map((v) => v.id) } }, data: { rawPayload: '' } })).count;
+        after = rows[rows.length - 1].receivedAt;
+        await yieldToOthers();
+      }
+    }
+    return { cleared, done: true };
+  }
+
+  async function run(): Promise<RetentionRun> {
+    const today = utcDayStart(deps.clock.now());
+    let votesDeleted = 0;
+    let payloadsCleared = 0;
+    if (voteRetentionDays > 0) {
+      // Whole days: a day is either all kept or all gone, so its rollups can be checked against raw votes or not.
+      const before = addDays(today, -voteRetentionDays);
+      const keptFrom = utcDay(before);
+      // The horizon is recorded first: a verify meanwhile never counts a day being emptied.
+      const current = await state(VOTES_KEPT_FROM);
+      if (!current || current < keptFrom) await setState(VOTES_KEPT_FROM, keptFrom);
+      votesDeleted = (await deleteVotes(before)).deleted;
+    }
+    if (rawPayloadRetentionDays > 0) {
+      const before = addDays(today, -rawPayloadRetentionDays);
+      const from = await state(PAYLOADS_CLEARED_BEFORE);
+      const run = await clearPayloads(from ? new Date(`${from}T00:00:00.000Z`) : new Date(0), before);
+      payloadsCleared = run.cleared;
+      if (run.done) await setState(PAYLOADS_CLEARED_BEFORE, utcDay(before));
+    }
+    if (votesDeleted + payloadsCleared > 0) deps.logger.info({ votesDeleted, payloadsCleared }, 'retention run');
+    return { votesDeleted, payloadsCleared, keptFrom: await state(VOTES_KEPT_FROM) };
+  }
+
+  function tick(): Promise<RetentionRun> {
+    // One run at a time in this process; a second caller shares it.
+    running ??= run().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  return {
+    start() {
+      if (timer || options.intervalMs <= 0) return;
+      const go = () => void tick().catch((err: unknown) => deps.logger.error({ err }, 'retention run failed; will retry'));
+      timer = setInterval(go, options.intervalMs);
+      timer.unref();
+      go();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await running?.catch(() => {});
+    },
+    tick,
+  };
+}
