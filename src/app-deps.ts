@@ -16,6 +16,7 @@ import { createOutboundHttp } from './net/outbound-http.js';
 import type { Resolver } from './net/ssrf-guard.js';
 import type { Redis } from 'ioredis';
 import { createMemoryPacer, createPostgresPacer, type Pacer } from './delivery/pacing.js';
+import { createMetrics, type MetricsRecorder } from './metrics/metrics.js';
 
 export interface Clock {
   now(): Date;
@@ -40,6 +41,8 @@ export interface AppDeps {
   jobs: AnyJobQueue;
   /** Slots of paced callbacks (max_per_second), shared by every instance on PostgreSQL. */
   pacer: Pacer;
+  /** Prometheus counts (src/metrics/): the app's registry, or relayed to it from a worker thread. */
+  metrics: MetricsRecorder;
 }
 
 export interface DepsOptions {
@@ -50,6 +53,8 @@ export interface DepsOptions {
   rateLimitRedis?: Redis | null;
   /** The live feed across instances: REDIS_URL for the app, none for one-shot commands. */
   feedRedisUrl?: string | null;
+  /** Where counts go (the app's registry; a relay in a worker thread); a registry of its own otherwise. */
+  metrics?: MetricsRecorder;
 }
 
 /** The one place dependencies are assembled: the app, the CLI, and through them the benchmarks and the test kit. */
@@ -66,5 +71,6 @@ export function createDeps(config: Config, db: Database, options: DepsOptions): 
     limits: createRateLimits(config, options.rateLimitRedis ?? null),
     jobs: createJobQueue(db, config),
     pacer: db.pool ? createPostgresPacer(db.pool) : createMemoryPacer(),
+    metrics: options.metrics ?? createMetrics(),
   };
 }

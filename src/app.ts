@@ -36,6 +36,8 @@ import { startVotifierListener, type VotifierListener } from './votifier/listene
 import { createAlertScheduler, type AlertScheduler } from './alerts/scheduler.js';
 import { createRecoveryReconciler, type RecoveryReconciler } from './recovery/topgg.js';
 import { createRetention, type Retention } from './retention/retention.js';
+import { createMetrics, type Metrics } from './metrics/metrics.js';
+import { countRequests, metricsEndpoint, metricsSources } from './metrics/http.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -71,11 +73,16 @@ export function buildHttpApp(
   isReady: () => boolean,
   liveHub: LiveHub = createLiveHub(deps, schema),
   yoga = createGraphQLServer(schema, deps, services),
+  metrics: Metrics | null = null,
 ) {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
   app.use(requestId);
+  if (metrics) {
+    app.use(countRequests(deps.metrics));
+    app.get('/metrics', metricsEndpoint(metrics, deps.config.metricsToken));
+  }
 
   app.get('/healthz', async (_req, res) => {
     try {
@@ -170,6 +177,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
   let scheduler: AlertScheduler | null = null;
   let recovery: RecoveryReconciler | null = null;
   let retention: Retention | null = null;
+  let metrics: Metrics | null = null;
   let stopWakes: (() => void) | null = null;
   let rateLimitRedis: Redis | null = null;
   let votifier: VotifierListener | null = null;
@@ -189,11 +197,13 @@ export function createApp(config: Config, options: AppOptions = {}) {
       // Start with shared counters when Redis answers; never hold the start-up for it.
       await Promise.race([once(rateLimitRedis, 'ready'), new Promise((resolve) => setTimeout(resolve, 3_000).unref())]);
     }
-    deps = createDeps(config, db, { logger, clock: options.clock, resolver: options.resolver, rateLimitRedis, feedRedisUrl: config.redisUrl });
+    metrics = createMetrics();
+    deps = createDeps(config, db, { logger, clock: options.clock, resolver: options.resolver, rateLimitRedis, feedRedisUrl: config.redisUrl, metrics });
     services = createServices(deps);
     liveHub = createLiveHub(deps, schema);
+    metrics.observe(metricsSources(deps, liveHub));
     const yoga = createGraphQLServer(schema, deps, services);
-    const app = buildHttpApp(deps, services, () => ready, liveHub, yoga);
+    const app = buildHttpApp(deps, services, () => ready, liveHub, yoga, metrics);
     const trusted = app.get('trust proxy fn') as Parameters<typeof proxyAddr>[1];
     graphqlWs = createGraphQLWebSocket(deps, services, yoga, liveHub, (req) => proxyAddr(req, trusted));
     // Slow or idle clients must not hold sockets forever (slowloris): headers and the whole request have deadlines,
@@ -217,7 +227,8 @@ export function createApp(config: Config, options: AppOptions = {}) {
     deps.config = withListeningPort(config, port);
     if (config.deliveryEnabled && config.deliveryThread) {
       // The thread is woken after each committed vote, as the in-process worker wakes itself.
-      const thread = deliveryThread(deps.config, logger, () => db.writes.connect());
+      const registry = metrics;
+      const thread = deliveryThread(deps.config, logger, () => db.writes.connect(), (message) => registry.receive(message));
       worker = thread;
       thread.start();
       const events = deps.events.subscribe('voteWritten');

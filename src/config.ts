@@ -62,6 +62,7 @@ const envSchema = z.object({
   VOTE_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(0),
   RAW_PAYLOAD_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(30),
   RETENTION_INTERVAL: z.string().default('1h'),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   REPLAY_MAX_VOTES: z.coerce.number().int().min(1).max(1_000_000).default(50_000),
   TOPGG_API_URL: z.string().url().default('https://top.gg/api'),
   CHAT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
@@ -132,6 +133,8 @@ export interface Config {
   rawPayloadRetentionDays: number;
   /** How often retention runs; 0 turns it off in this process. */
   retentionIntervalMs: number;
+  /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
+  metricsToken: string | null;
   /** The most votes one callback replay queues, and the most replayed deliveries of a callback waiting at once. */
   replayMaxVotes: number;
   /** How often providers holding a site API token have the site's vote list read for votes the hook missed. */
@@ -244,6 +247,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     callbackDisableAfterMs,
     recoveryIntervalMs,
     replayMaxVotes: e.REPLAY_MAX_VOTES,
+    metricsToken: e.METRICS_TOKEN ?? null,
     voteRetentionDays: e.VOTE_RETENTION_DAYS,
     rawPayloadRetentionDays: e.RAW_PAYLOAD_RETENTION_DAYS,
     retentionIntervalMs: oneDuration('RETENTION_INTERVAL', e.RETENTION_INTERVAL, 0, 7 * 86_400_000),

@@ -17,7 +17,13 @@ type FromThread = 'started' | 'stopped';
  * `writePort` gives each start of the thread a port to the SQLite write thread (its claims and attempt records go
  * through the same write connection as the votes); null elsewhere (PostgreSQL, or SQLite writes on this thread).
  */
-export function deliveryThread(config: Config, logger: Logger, writePort: () => MessagePort | null = () => null): DeliveryWorker {
+export function deliveryThread(
+  config: Config,
+  logger: Logger,
+  writePort: () => MessagePort | null = () => null,
+  /** Counts the thread relays (src/metrics/): they join the main thread's registry. */
+  onMetric: (message: unknown) => void = () => {},
+): DeliveryWorker {
   let thread: Worker | null = null;
   let stopping = false;
 
@@ -26,6 +32,7 @@ export function deliveryThread(config: Config, logger: Logger, writePort: () => 
     const port = writePort();
     const worker = startThread(import.meta.url, { config, writePort: port }, port ? [port] : []);
     worker.on('error', (err) => logger.error({ err }, 'delivery thread failed'));
+    worker.on('message', (message: unknown) => typeof message === 'object' && onMetric(message));
     worker.on('exit', (code) => {
       if (thread === worker) thread = null;
       if (stopping) return;
@@ -60,15 +67,16 @@ export function deliveryThread(config: Config, logger: Logger, writePort: () => 
 }
 
 async function runInThread(config: Config, writePort: MessagePort | null) {
-  const [{ openDatabase }, { createDeps }, { createLogger }, { createDeliveryWorker }] = await Promise.all([
+  const [{ openDatabase }, { createDeps }, { createLogger }, { createDeliveryWorker }, { relayMetrics }] = await Promise.all([
     import('../db/client.js'),
     import('../app-deps.js'),
     import('../logger.js'),
     import('./worker.js'),
+    import('../metrics/metrics.js'),
   ]);
   const logger = createLogger(config.logLevel);
   const db = await openDatabase(config, writePort ? { writeThread: { logger, port: writePort } } : {});
-  const deps = createDeps(config, db, { logger });
+  const deps = createDeps(config, db, { logger, metrics: relayMetrics(parentPort!) });
   const worker = createDeliveryWorker(deps, { concurrency: config.deliveryConcurrency, leaseMs: config.deliveryLeaseMs, pollMs: config.deliveryPollMs });
   worker.start();
   parentPort!.on('message', async (message: ToThread) => {

@@ -156,6 +156,8 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
       deps.logger.warn({ jobId: ctx.job.id }, 'lease lost before the attempt was recorded');
       return undefined;
     }
+    if (result.attempt) deps.metrics.deliveryAttempt(ctx.job.kind, resolution.status);
+    if (resolution.status === 'sent' || resolution.status === 'failed' || resolution.status === 'skipped') deps.metrics.jobFinished(ctx.job.kind, resolution.status);
     if (resolution.status === 'failed' && (ctx.job.kind === 'callback' || ctx.job.kind === 'legacy_callback')) {
       await raisePermanentFailure(ctx, result);
     }

@@ -174,7 +174,19 @@ export function createIngestService(deps: AppDeps) {
     await Promise.all([takePoint(limits.hookFailures, failureKey), takePoint(limits.ip, caller.clientIp)]);
   }
 
+  /** Every hook delivery's outcome, counted (src/metrics/). */
   async function receive(delivery: HookDelivery, caller: HookCaller): Promise<HookReceipt> {
+    try {
+      const receipt = await receiveOne(delivery, caller);
+      deps.metrics.hookDelivery('test' in receipt ? 'test' : 'ignored' in receipt ? 'ignored' : receipt.duplicate ? 'duplicate' : 'stored');
+      return receipt;
+    } catch (err) {
+      deps.metrics.hookDelivery('refused', err instanceof AppError ? err.code : 'INTERNAL_ERROR');
+      throw err;
+    }
+  }
+
+  async function receiveOne(delivery: HookDelivery, caller: HookCaller): Promise<HookReceipt> {
     // Slugs and keys are one case and already percent-decoded (Express decodes path parameters), so every
     // spelling of an organization shares one budget and one lookup.
     const orgSlug = delivery.orgSlug.toLowerCase();
@@ -250,6 +262,7 @@ export function createIngestService(deps: AppDeps) {
     const rawPayload = content.source === 'json' ? content.body.toString('utf8') : JSON.stringify(payload);
     const stored = await votes.write({ org, provider, voterName, rawPayload, ...dedupKeysOf(content, headers), receivedAt: deps.clock.now() });
     if (stored.id) {
+      deps.metrics.voteStored();
       const event = { organizationId: org.id, voteId: stored.id, publicId: stored.publicId, providerKey: provider.key };
       deps.events.publish('voteWritten', event);
       deps.feed.pubsub.publish('voteReceived', org.id, event);
@@ -326,6 +339,7 @@ export function createIngestService(deps: AppDeps) {
         recovered: true,
       });
       if (stored.id) {
+        deps.metrics.voteStored();
         const event = { organizationId: org.id, voteId: stored.id, publicId: stored.publicId, providerKey: provider.key };
         deps.events.publish('voteWritten', event);
         deps.feed.pubsub.publish('voteReceived', org.id, event);

@@ -1,0 +1,140 @@
+// Prometheus metrics (the README's Metrics): counters the request, ingest and delivery paths increment, gauges read
+// at scrape time (open delivery jobs, the oldest due job's age, live-feed subscribers), and prom-client's process
+// defaults (CPU, memory, event-loop lag). Labels never carry organization ids, slugs or voter names (cardinality
+// and privacy): routes are their patterns. The delivery thread sends its counts here (`relayMetrics`), so the
+// counters of every thread of the process are in one registry.
+import client from 'prom-client';
+import type { MessagePort } from 'node:worker_threads';
+
+/** What the request, ingest and delivery paths record (in the main thread, or relayed from a worker thread). */
+export interface MetricsRecorder {
+  httpRequest(method: string, route: string, status: number, seconds: number): void;
+  /** A hook delivery's outcome: stored, duplicate, test, ignored, or refused (with the error code). */
+  hookDelivery(outcome: 'stored' | 'duplicate' | 'test' | 'ignored' | 'refused', code?: string): void;
+  voteStored(): void;
+  /** One delivery attempt's outcome (sent, retrying, failed) by job kind. */
+  deliveryAttempt(kind: string, outcome: string): void;
+  /** A job that finished (sent, failed, skipped) by kind. */
+  jobFinished(kind: string, status: string): void;
+}
+
+/** Read at scrape time. */
+export interface MetricsSources {
+  openJobs(): Promise<{ kind: string; status: string; count: number }[]>;
+  oldestDueJobAgeSeconds(): Promise<number>;
+  liveSubscribers(): number;
+}
+
+export interface Metrics extends MetricsRecorder {
+  registry: client.Registry;
+  /** Wires the scrape-time gauges (the app, once its database and live hub exist). */
+  observe(sources: MetricsSources): void;
+  /** Counts relayed from a worker thread. */
+  receive(message: unknown): boolean;
+}
+
+/** Scrape-time database reads are reused this long: a scrape storm costs one read. */
+const SOURCE_CACHE_MS = 5_000;
+
+export function createMetrics(): Metrics {
+  const registry = new client.Registry();
+  client.collectDefaultMetrics({ register: registry });
+
+  const http = new client.Histogram({
+    name: 'vote_relay_http_request_duration_seconds',
+    help: 'HTTP requests by method, route pattern and status code (the _count is the number of requests)',
+    labelNames: ['method', 'route', 'status_code'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const hooks = new client.Counter({
+    name: 'vote_relay_hook_deliveries_total',
+    help: 'Hook deliveries (HTTP and Votifier) by outcome: stored, duplicate, test, ignored, refused (with its error code)',
+    labelNames: ['outcome', 'code'],
+    registers: [registry],
+  });
+  const votes = new client.Counter({ name: 'vote_relay_votes_stored_total', help: 'Votes stored (hooks, Votifier and recovered votes)', registers: [registry] });
+  const attempts = new client.Counter({
+    name: 'vote_relay_delivery_attempts_total',
+    help: 'Delivery attempts by job kind and outcome (sent, retrying: failed and scheduled again, failed: failed for good)',
+    labelNames: ['kind', 'outcome'],
+    registers: [registry],
+  });
+  const finished = new client.Counter({
+    name: 'vote_relay_delivery_jobs_finished_total',
+    help: 'Delivery jobs that reached a final status (sent, failed, skipped) by kind',
+    labelNames: ['kind', 'status'],
+    registers: [registry],
+  });
+
+  let sources: MetricsSources | null = null;
+  let cached: { at: number; open: { kind: string; status: string; count: number }[]; oldest: number } | null = null;
+  async function read() {
+    if (!sources) return null;
+    if (cached && Date.now() - cached.at < SOURCE_CACHE_MS) return cached;
+    const [open, oldest] = await Promise.all([sources.openJobs(), sources.oldestDueJobAgeSeconds()]);
+    cached = { at: Date.now(), open, oldest };
+    return cached;
+  }
+  new client.Gauge({
+    name: 'vote_relay_delivery_jobs',
+    help: 'Delivery jobs not yet finished, by kind and status (pending, retrying, running, held)',
+    labelNames: ['kind', 'status'],
+    registers: [registry],
+    async collect() {
+      const now = await read();
+      this.reset();
+      for (const row of now?.open ?? []) this.set({ kind: row.kind, status: row.status }, row.count);
+    },
+  });
+  new client.Gauge({
+    name: 'vote_relay_delivery_backlog_seconds',
+    help: 'Age of the oldest delivery job that is due and not yet sent (0 when none waits): the backlog',
+    registers: [registry],
+    async collect() {
+      this.set((await read())?.oldest ?? 0);
+    },
+  });
+  new client.Gauge({
+    name: 'vote_relay_live_subscribers',
+    help: 'Live-feed subscribers (SSE and WebSocket) on this instance',
+    registers: [registry],
+    collect() {
+      this.set(sources?.liveSubscribers() ?? 0);
+    },
+  });
+
+  const recorder: MetricsRecorder = {
+    httpRequest: (method, route, status, seconds) => http.observe({ method, route, status_code: String(status) }, seconds),
+    hookDelivery: (outcome, code) => hooks.inc({ outcome, code: code ?? '' }),
+    voteStored: () => votes.inc(),
+    deliveryAttempt: (kind, outcome) => attempts.inc({ kind, outcome }),
+    jobFinished: (kind, status) => finished.inc({ kind, status }),
+  };
+
+  return {
+    registry,
+    ...recorder,
+    observe(s) {
+      sources = s;
+    },
+    receive(message) {
+      const m = message as { metric?: keyof MetricsRecorder; args?: unknown[] } | null;
+      if (!m || typeof m !== 'object' || typeof m.metric !== 'string' || !(m.metric in recorder) || !Array.isArray(m.args)) return false;
+      (recorder[m.metric] as (...args: unknown[]) => void)(...m.args);
+      return true;
+    },
+  };
+}
+
+/** In a worker thread: every count goes to the main thread's registry through `port`. */
+export function relayMetrics(port: Pick<MessagePort, 'postMessage'>): MetricsRecorder {
+  const send = (metric: keyof MetricsRecorder) => (...args: unknown[]) => port.postMessage({ metric, args });
+  return {
+    httpRequest: send('httpRequest'),
+    hookDelivery: send('hookDelivery'),
+    voteStored: send('voteStored'),
+    deliveryAttempt: send('deliveryAttempt'),
+    jobFinished: send('jobFinished'),
+  };
+}
