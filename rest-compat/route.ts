@@ -1,6 +1,7 @@
 // A REST route is data: a GraphQL document, where its variables come from, and how its data is shaped.
 import type { Request, Response } from 'express';
 import type { GraphQLContext } from '../src/graphql/context.js';
+import type { ErrorCode } from '../src/errors.js';
 
 export interface RestRoute {
   method: 'get' | 'post' | 'patch' | 'delete';
@@ -21,4 +22,16 @@ export interface RestRoute {
   meta?: (result: any) => Record<string, unknown>;
   /** A non-JSON body (CSV export): the document has checked access and arguments; this writes the response. */
   stream?: (req: Request, res: Response, result: any, context: GraphQLContext) => Promise<void>;
+
+  // For the OpenAPI document only (rest-compat/openapi.ts reads everything else from the route and the schema).
+  /** A one-line title (default: the GraphQL field's description, or its name). */
+  summary?: string;
+  /** What `stream` writes (default application/octet-stream). */
+  streamType?: string;
+  /** The request itself is the input (the hook routes): a POST's body as bytes of any type, a GET's query string. */
+  rawBody?: boolean;
+  /** Who may call it, where the field's access rule does not tell (a public field that checks its own secret). */
+  access?: string;
+  /** Codes a service may answer beyond those the field's access rule and the route's inputs imply. */
+  errors?: ErrorCode[];
 }

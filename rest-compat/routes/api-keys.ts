@@ -5,12 +5,15 @@ export const apiKeyRoutes: RestRoute[] = [
   {
     method: 'get',
     path: '/api-keys',
+    summary: 'List API keys',
     document: `query { apiKeys { id name prefix scope last_used_at: lastUsedAt created_at: createdAt } }`,
     data: (r) => ({ keys: r.apiKeys }),
   },
   {
     method: 'post',
     path: '/api-keys',
+    summary: 'Create an API key (shown once)',
+    errors: ['PLAN_LIMIT'],
     document: `mutation ($input: CreateApiKeyInput!) { createApiKey(input: $input) { id name key prefix scope } }`,
     variables: (req) => ({ input: req.body ?? {} }),
     status: 201,
@@ -19,6 +22,7 @@ export const apiKeyRoutes: RestRoute[] = [
   {
     method: 'delete',
     path: '/api-keys/:id',
+    summary: 'Revoke an API key',
     document: `mutation ($id: ID!) { revokeApiKey(id: $id) { message } }`,
     variables: (req) => ({ id: req.params.id }),
     data: (r) => r.revokeApiKey,

@@ -17,12 +17,14 @@ export const callbackRoutes: RestRoute[] = [
   {
     method: 'get',
     path: '/callbacks/variables',
+    summary: 'List the variables a payload template may use',
     document: `query { callbackVariables { name description example type } }`,
     data: (r) => ({ variables: r.callbackVariables }),
   },
   {
     method: 'get',
     path: '/callbacks',
+    summary: 'List callbacks',
     document: `query ($includeDisabled: Boolean) { callbacks(includeDisabled: $includeDisabled) { count limit callbacks { ${CALLBACK_FIELDS} } } }`,
     variables: (req) => ({ includeDisabled: req.query.include_disabled }),
     data: (r) => ({ ...r.callbacks, callbacks: r.callbacks.callbacks.map(shape) }),
@@ -30,6 +32,8 @@ export const callbackRoutes: RestRoute[] = [
   {
     method: 'post',
     path: '/callbacks',
+    summary: 'Create a callback (its signing secret is shown here)',
+    errors: ['PLAN_LIMIT'],
     document: `mutation ($input: CreateCallbackInput!) { createCallback(input: $input) { signing_secret: signingSecret callback { ${CALLBACK_FIELDS} } } }`,
     variables: (req) => ({ input: req.body ?? {} }),
     status: 201,
@@ -38,6 +42,7 @@ export const callbackRoutes: RestRoute[] = [
   {
     method: 'get',
     path: '/callbacks/:id',
+    summary: 'Read a callback',
     document: `query ($id: ID!) { callback(id: $id) { ${CALLBACK_FIELDS} } }`,
     variables: (req) => ({ id: req.params.id }),
     data: (r) => shape(r.callback),
@@ -45,6 +50,7 @@ export const callbackRoutes: RestRoute[] = [
   {
     method: 'patch',
     path: '/callbacks/:id',
+    summary: 'Update a callback (only the fields given change)',
     document: `mutation ($id: ID!, $input: UpdateCallbackInput!) { updateCallback(id: $id, input: $input) { ${CALLBACK_FIELDS} } }`,
     variables: (req) => ({ id: req.params.id, input: req.body ?? {} }),
     data: (r) => shape(r.updateCallback),
@@ -52,6 +58,7 @@ export const callbackRoutes: RestRoute[] = [
   {
     method: 'delete',
     path: '/callbacks/:id',
+    summary: 'Delete a callback',
     document: `mutation ($id: ID!) { deleteCallback(id: $id) { message id } }`,
     variables: (req) => ({ id: req.params.id }),
     data: (r) => r.deleteCallback,
@@ -59,6 +66,7 @@ export const callbackRoutes: RestRoute[] = [
   {
     method: 'post',
     path: '/callbacks/:id/test',
+    summary: 'Render a test delivery (nothing is sent)',
     document: `mutation ($id: ID!) { testCallback(id: $id) { url method headers payload sent } }`,
     variables: (req) => ({ id: req.params.id }),
     data: (r) => r.testCallback,
@@ -66,6 +74,7 @@ export const callbackRoutes: RestRoute[] = [
   {
     method: 'post',
     path: '/callbacks/:id/replay',
+    summary: 'Deliver the votes of a time window again',
     document: `mutation ($id: ID!, $since: String!, $until: String, $onlyFailed: Boolean) {
       replayCallback(id: $id, since: $since, until: $until, onlyFailed: $onlyFailed) {
         callback_id: callbackId queued since until only_failed: onlyFailed } }`,
@@ -75,6 +84,7 @@ export const callbackRoutes: RestRoute[] = [
   {
     method: 'post',
     path: '/callbacks/:id/rotate-secret',
+    summary: "Rotate a callback's signing secret",
     document: `mutation ($id: ID!) { rotateCallbackSecret(id: $id) { id signing_secret: signingSecret } }`,
     variables: (req) => ({ id: req.params.id }),
     data: (r) => r.rotateCallbackSecret,

@@ -37,6 +37,10 @@ export const hookRoutes: RestRoute[] = ['post', 'get'].flatMap((method) =>
       context: (req) => ({ hookRequest: hookRequest(req) }),
       omitMeta: true,
       data: receipt,
+      summary: method === 'post' ? 'Receive a vote (a POSTed JSON or form body)' : 'Receive a vote (a GET, fields in the query string)',
+      rawBody: true,
+      access: "No API key: the provider's secret authenticates the delivery (in the path, a header, the query string or a signature, as the provider is set up).",
+      errors: ['AUTH_FAILED', 'ORG_SUSPENDED', 'PROVIDER_DISABLED'],
     }),
   ),
 );

@@ -28,12 +28,15 @@ export const organizationRoutes: RestRoute[] = [
   {
     method: 'get',
     path: '/organization',
+    summary: 'Read the organization, its settings and usage',
     document: `query { organization { ${ORGANIZATION_FIELDS} } }`,
     data: (r) => r.organization,
   },
   {
     method: 'patch',
     path: '/organization',
+    summary: 'Update the organization (only the fields given change)',
+    errors: ['PLAN_UPGRADE_REQUIRED'],
     document: `mutation ($input: UpdateOrganizationInput!) { updateOrganization(input: $input) { ${ORGANIZATION_FIELDS} } }`,
     variables: (req) => ({ input: req.body ?? {} }),
     data: (r) => r.updateOrganization,
@@ -41,6 +44,8 @@ export const organizationRoutes: RestRoute[] = [
   {
     method: 'post',
     path: '/organization/test-chat-webhook',
+    summary: 'Send a test message to a chat webhook',
+    errors: ['WEBHOOK_ERROR', 'PLAN_UPGRADE_REQUIRED'],
     document: `mutation ($input: TestChatWebhookInput!) { testChatWebhook(input: $input) { success message } }`,
     variables: (req) => ({ input: req.body ?? {} }),
     data: (r) => r.testChatWebhook,

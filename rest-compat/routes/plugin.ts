@@ -5,12 +5,14 @@ export const pluginRoutes: RestRoute[] = [
   {
     method: 'get',
     path: '/plugin-tokens',
+    summary: 'List plugin tokens',
     document: `query { pluginTokens { waiting tokens { id name prefix created_at: createdAt last_poll_at: lastPollAt connection } } }`,
     data: (r) => r.pluginTokens,
   },
   {
     method: 'post',
     path: '/plugin-tokens',
+    summary: 'Create a plugin token (shown once)',
     document: `mutation ($name: String!) { createPluginToken(name: $name) { id name token prefix } }`,
     variables: (req) => ({ name: req.body?.name }),
     status: 201,
@@ -19,6 +21,7 @@ export const pluginRoutes: RestRoute[] = [
   {
     method: 'delete',
     path: '/plugin-tokens/:id',
+    summary: 'Revoke a plugin token',
     document: `mutation ($id: ID!) { revokePluginToken(id: $id) { message } }`,
     variables: (req) => ({ id: req.params.id }),
     data: (r) => r.revokePluginToken,
@@ -26,6 +29,7 @@ export const pluginRoutes: RestRoute[] = [
   {
     method: 'get',
     path: '/plugin/votes',
+    summary: 'Pull waiting votes (plugin token)',
     document: `mutation ($limit: Int, $wait: Int) { pullVotes(limit: $limit, waitSeconds: $wait) {
       id voter_name: voterName provider_key: providerKey provider_name: providerName received_at: receivedAt attempt } }`,
     variables: (req) => ({ limit: req.query.limit, wait: req.query.wait }),
@@ -34,6 +38,7 @@ export const pluginRoutes: RestRoute[] = [
   {
     method: 'post',
     path: '/plugin/votes/:id/claim',
+    summary: 'Claim a pulled vote as delivered',
     document: `mutation ($id: String!) { claimPulledVote(id: $id) { vote_id: voteId status } }`,
     variables: (req) => ({ id: req.params.id }),
     data: (r) => r.claimPulledVote,
@@ -41,6 +46,7 @@ export const pluginRoutes: RestRoute[] = [
   {
     method: 'post',
     path: '/plugin/votes/:id/fail',
+    summary: 'Report a pulled vote as failed (it comes back later)',
     document: `mutation ($id: String!, $reason: String) { failPulledVote(id: $id, reason: $reason) { vote_id: voteId status retry_at: retryAt } }`,
     variables: (req) => ({ id: req.params.id, reason: req.body?.reason }),
     data: (r) => r.failPulledVote,

@@ -24,6 +24,7 @@ export const providerRoutes: RestRoute[] = [
   {
     method: 'get',
     path: '/providers',
+    summary: 'List providers',
     document: `query { providers { count limit providers {
       id key name auth_method: authMethod votee_path: voteePath enabled webhook_url: webhookUrl
       votes_today: votesToday votes_total: votesTotal } } }`,
@@ -32,6 +33,8 @@ export const providerRoutes: RestRoute[] = [
   {
     method: 'post',
     path: '/providers',
+    summary: 'Create a provider (its secret is shown here)',
+    errors: ['PLAN_LIMIT'],
     document: `mutation ($input: CreateProviderInput!) { createProvider(input: $input) {
       id key name auth_value: authValue webhook_url: webhookUrl ${VOTIFIER_SETUP} } }`,
     variables: (req) => ({ input: req.body ?? {} }),
@@ -41,6 +44,7 @@ export const providerRoutes: RestRoute[] = [
   {
     method: 'get',
     path: '/providers/:key',
+    summary: 'Read a provider',
     document: `query ($key: String!) { provider(key: $key) { ${PROVIDER_FIELDS} } }`,
     variables: (req) => ({ key: req.params.key }),
     omitMeta: true,
@@ -49,6 +53,7 @@ export const providerRoutes: RestRoute[] = [
   {
     method: 'patch',
     path: '/providers/:key',
+    summary: 'Update a provider (only the fields given change)',
     document: `mutation ($key: String!, $input: UpdateProviderInput!) { updateProvider(key: $key, input: $input) { ${PROVIDER_FIELDS} } }`,
     variables: (req) => ({ key: req.params.key, input: req.body ?? {} }),
     data: (r) => votifierOnlyIfSet(r.updateProvider),
@@ -56,6 +61,7 @@ export const providerRoutes: RestRoute[] = [
   {
     method: 'delete',
     path: '/providers/:key',
+    summary: 'Delete a provider and all its votes',
     document: `mutation ($key: String!) { deleteProvider(key: $key) { message votes_deleted: votesDeleted } }`,
     variables: (req) => ({ key: req.params.key }),
     data: (r) => r.deleteProvider,
@@ -63,6 +69,7 @@ export const providerRoutes: RestRoute[] = [
   {
     method: 'post',
     path: '/providers/:key/regenerate-secret',
+    summary: "Regenerate a provider's secret",
     document: `mutation ($key: String!) { regenerateProviderSecret(key: $key) { auth_value: authValue webhook_url: webhookUrl ${VOTIFIER_SETUP} } }`,
     variables: (req) => ({ key: req.params.key }),
     data: (r) => votifierOnlyIfSet(r.regenerateProviderSecret),

@@ -6,6 +6,7 @@ export const statsRoutes: RestRoute[] = [
   {
     method: 'get',
     path: '/stats/dashboard',
+    summary: 'Dashboard statistics',
     document: `query { dashboardStats {
       summary { today this_week: thisWeek this_month: thisMonth all_time: allTime }
       by_provider: byProvider { key name count }
@@ -15,6 +16,7 @@ export const statsRoutes: RestRoute[] = [
   {
     method: 'get',
     path: '/stats/trend',
+    summary: 'Votes over time',
     document: `query ($from: String, $to: String, $granularity: Granularity, $provider: String) {
       voteTrend(from: $from, to: $to, granularity: $granularity, provider: $provider) { trend { date count } from to granularity } }`,
     variables: (req) => ({ from: req.query.from, to: req.query.to, granularity: req.query.granularity, provider: req.query.provider }),
@@ -23,6 +25,7 @@ export const statsRoutes: RestRoute[] = [
   {
     method: 'get',
     path: '/stats/by-provider',
+    summary: 'Votes by provider',
     document: `query ($from: String, $to: String) { votesByProvider(from: $from, to: $to) { providers { key name count percentage } total } }`,
     variables: (req) => ({ from: req.query.from, to: req.query.to }),
     data: (r) => r.votesByProvider,
@@ -30,6 +33,7 @@ export const statsRoutes: RestRoute[] = [
   {
     method: 'get',
     path: '/stats/voter/:voter_name',
+    summary: "One voter's statistics and votes",
     document: `query ($voterName: String!, $page: Int, $limit: Int, $provider: String, $from: String, $to: String) {
       voterStats(voterName: $voterName, page: $page, limit: $limit, provider: $provider, from: $from, to: $to) {
         voter_name: voterName
@@ -44,6 +48,7 @@ export const statsRoutes: RestRoute[] = [
   {
     method: 'get',
     path: '/stats/leaderboard',
+    summary: 'Top voters',
     document: `query ($days: Int, $limit: Int, $provider: String) { leaderboard(days: $days, limit: $limit, provider: $provider) {
       voters { name votes last_vote: lastVote } } }`,
     variables: (req) => ({ days: req.query.days, limit: req.query.limit, provider: req.query.provider }),

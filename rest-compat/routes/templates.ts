@@ -5,6 +5,7 @@ export const templateRoutes: RestRoute[] = [
   {
     method: 'get',
     path: '/templates',
+    summary: 'List the provider templates',
     document: `query { templates {
       id slug name description
       website_url: websiteUrl logo_url: logoUrl

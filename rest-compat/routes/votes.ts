@@ -14,6 +14,7 @@ export const voteRoutes: RestRoute[] = [
   {
     method: 'get',
     path: '/votes',
+    summary: 'List votes, newest first (paginated)',
     document: `query ($page: Int, $limit: Int, $provider: String, $from: String, $to: String, $voter: String, $chatStatus: DeliveryStatus, $callbackStatus: DeliveryStatus) {
       votes(page: $page, limit: $limit, provider: $provider, from: $from, to: $to, voter: $voter, chatStatus: $chatStatus, callbackStatus: $callbackStatus) {
         page limit total pages votes { ${VOTE_FIELDS} } } }`,
@@ -32,6 +33,8 @@ export const voteRoutes: RestRoute[] = [
   {
     method: 'get',
     path: '/votes/export',
+    summary: 'Export votes as CSV (streamed)',
+    streamType: 'text/csv',
     document: `query ($from: String, $to: String, $format: String) { voteExport(from: $from, to: $to, format: $format) { filename contentType columns } }`,
     variables: (req) => ({ ...range(req), format: req.query.format }),
     data: () => null,
@@ -60,6 +63,7 @@ export const voteRoutes: RestRoute[] = [
   {
     method: 'get',
     path: '/votes/:id/deliveries',
+    summary: "Read a vote's delivery jobs and attempts",
     document: `query ($id: String!) { vote(publicId: $id) {
       public_id: publicId chat_status: chatStatus callback_status: callbackStatus callback_attempts: callbackAttempts
       recovered
@@ -76,6 +80,7 @@ export const voteRoutes: RestRoute[] = [
   {
     method: 'post',
     path: '/votes/:id/redeliver',
+    summary: "Queue a vote's failed deliveries again",
     document: `mutation ($id: String!) { redeliverVote(publicId: $id) { vote_id: voteId requeued } }`,
     variables: (req) => ({ id: req.params.id }),
     data: (r) => r.redeliverVote,
@@ -83,9 +88,11 @@ export const voteRoutes: RestRoute[] = [
   {
     method: 'get',
     path: '/votes/:id',
+    summary: 'Read a vote',
     document: `query ($id: String!) { vote(publicId: $id) { ${VOTE_FIELDS}
       chat_sent_at: chatSentAt callback_sent_at: callbackSentAt callback_attempts: callbackAttempts recovered } }`,
     variables: (req) => ({ id: req.params.id }),
-    data: (r) => r.vote,
+    // The interface's vote, with `recovered: true` only on a vote recovered after an outage.
+    data: ({ vote: { recovered, ...vote } }) => (recovered ? { ...vote, recovered } : vote),
   },
 ];
