@@ -1,5 +1,6 @@
 // Operator command line (the README's Configuration): talks to the database through the services, not over HTTP,
-// so it works while the server runs. `--json` prints one JSON object on stdout; bad arguments exit 2.
+// so it works while the server runs. `--json` prints one JSON object on stdout; bad arguments exit 2, and so does a
+// command that refuses and changes nothing (backup or restore on PostgreSQL, restore while the service runs).
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createLogger } from '../logger.js';
@@ -10,6 +11,7 @@ import { createDeps } from '../app-deps.js';
 import { createServices, type Services } from '../services.js';
 import { AppError } from '../errors.js';
 import type { Organization } from '../generated/sqlite/client.js';
+import { RefusedError, backupSqlite, restoreSqlite } from './backup.js';
 
 class UsageError extends Error {}
 
@@ -22,6 +24,9 @@ const USAGE = `Usage: npm run -s cli -- <command> [options] [--json]
   key create --org S --name N --scope read|full
   stats verify [--org S]      recompute the per-day counts from raw votes and list differences
   stats rebuild [--org S]     replace the per-day counts with what the raw votes say
+  voter erase --org S --name V   delete a voter's votes, their deliveries and per-day counts
+  backup --to FILE            copy the SQLite database while the service runs (PostgreSQL: use pg_dump)
+  restore --from FILE         replace the SQLite database with a backup; the service must be stopped
   migrate`;
 
 const orgView = (o: Organization) => ({ id: o.id, slug: o.slug, name: o.name, plan: o.plan, status: o.status });
@@ -56,6 +61,8 @@ async function run(argv: string[]): Promise<{ json: unknown; human: string; exit
       plan: { type: 'string' },
       org: { type: 'string' },
       scope: { type: 'string' },
+      to: { type: 'string' },
+      from: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -110,6 +117,37 @@ async function run(argv: string[]): Promise<{ json: unknown; human: string; exit
         const rebuilt = await rebuildRollups(db, orgId);
         return { json: { rebuilt }, human: `Rebuilt ${rebuilt.providerDays} provider-day and ${rebuilt.voterDays} voter-day rows.` };
       });
+    case 'voter erase':
+      return withServices(config, async (s) => {
+        const org = await s.organizations.bySlug(required(values, 'org'));
+        const erased = await s.voters.erase(org.id, required(values, 'name'));
+        return {
+          json: {
+            erased: {
+              voter_name: erased.voterName,
+              votes_deleted: erased.votesDeleted,
+              attempts_deleted: erased.attemptsDeleted,
+              rollup_rows_deleted: erased.rollupRowsDeleted,
+            },
+          },
+          human: `Erased ${erased.voterName} from ${org.slug}: ${erased.votesDeleted} vote(s), ${erased.attemptsDeleted} delivery attempt(s), ${erased.rollupRowsDeleted} per-day count row(s).`,
+        };
+      });
+    case 'backup': {
+      const backup = await backupSqlite(config, required(values, 'to'));
+      const key = backup.secret_key === 'SECRET_KEY' ? 'the SECRET_KEY variable' : backup.secret_key ?? 'no key yet';
+      return {
+        json: { backup },
+        human: `Backed up ${backup.from} to ${backup.to} (${backup.bytes} bytes) in ${backup.duration_ms} ms.\nThe stored provider and callback secrets need the same key to be read after a restore: keep ${key} with the backup.`,
+      };
+    }
+    case 'restore': {
+      const restored = restoreSqlite(config, required(values, 'from'));
+      const warning = restored.secret_key
+        ? ''
+        : `\nThere is no SECRET_KEY and no secret.key beside the database: put the backed-up installation's key there before starting, or its stored secrets cannot be read.`;
+      return { json: { restore: restored }, human: `Restored ${restored.to} from ${restored.from} (${restored.bytes} bytes). Start the service.${warning}` };
+    }
     case 'migrate': {
       const applied = await applyMigrations(config);
       return { json: { applied }, human: applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.' };
@@ -132,7 +170,10 @@ try {
 } catch (err) {
   let line: string;
   let code = 1;
-  if (err instanceof UsageError || (err as { code?: string }).code?.startsWith?.('ERR_PARSE_ARGS')) {
+  if (err instanceof RefusedError) {
+    line = err.message;
+    code = 2;
+  } else if (err instanceof UsageError || (err as { code?: string }).code?.startsWith?.('ERR_PARSE_ARGS')) {
     line = `${(err as Error).message}\n${USAGE}`;
     code = 2;
   } else if (err instanceof AppError) {

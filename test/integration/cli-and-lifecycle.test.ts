@@ -46,6 +46,31 @@ describe.skipIf(databaseUnavailable)('operator CLI and the server process', () =
     expect(human.stdout).toMatch(/vr_live_/);
   }, 120_000); // six CLI processes, each starting tsx and Prisma: slow when the whole suite shares two cores
 
+  it('voter erase removes one voter\'s votes through the CLI, and refuses an unknown organization', async () => {
+    const slug = uniqueSlug('erase');
+    const created = await runCli(['org', 'create', '--slug', slug, '--name', 'Erase Org', '--plan', 'business', '--json'], env);
+    const key = created.json.api_key.key as string;
+    const provider = await fetch(`${server.url}/v1/providers`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ key: 'site', name: 'Site', auth_method: 'url_path', auth_field: 's', votee_path: 'user' }),
+    }).then((r) => r.json());
+    const hook = new URL(provider.data.webhook_url).pathname;
+    for (const user of ['Zed', 'zed', 'other']) {
+      const res = await fetch(`${server.url}${hook}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user, n: Math.random() }) });
+      expect(res.status).toBe(200);
+    }
+    const erased = await runCli(['voter', 'erase', '--org', slug, '--name', 'ZED', '--json'], env);
+    expect(erased.code, erased.stderr).toBe(0);
+    expect(erased.json).toEqual({ erased: { voter_name: 'ZED', votes_deleted: 2, attempts_deleted: 0, rollup_rows_deleted: expect.any(Number) } });
+    const left = await fetch(`${server.url}/v1/votes`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.json());
+    expect(left.data.votes.map((v: { voter_name: string }) => v.voter_name)).toEqual(['other']);
+    const verify = await runCli(['stats', 'verify', '--org', slug, '--json'], env);
+    expect(verify.json).toEqual({ consistent: true, differences: [] });
+    const unknown = await runCli(['voter', 'erase', '--org', uniqueSlug('none'), '--name', 'x', '--json'], env);
+    expect(unknown.code).toBe(2);
+  }, 120_000);
+
   it('migrate reports nothing to apply on a current database', async () => {
     const res = await runCli(['migrate', '--json'], env);
     expect(res.code).toBe(0);
