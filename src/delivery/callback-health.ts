@@ -12,7 +12,8 @@ type Prisma = AppDeps['db']['prisma'];
 
 /** Its jobs that wait for a send (pending, retrying) are held: no worker claims them. Returns how many. */
 export async function holdJobs(prisma: Prisma, callbackId: string): Promise<number> {
-  const held = await prisma.deliveryJob.updateMany({ where: { callbackId, status: { in: ['pending', 'retrying'] } }, data: { status: 'held' } });
+  // A pacing slot given before is forgotten: after the hold the job takes a new one (pacing.ts).
+  const held = await prisma.deliveryJob.updateMany({ where: { callbackId, status: { in: ['pending', 'retrying'] } }, data: { status: 'held', pacedMs: 0 } });
   return held.count;
 }
 
@@ -25,7 +26,7 @@ export async function resumeJobs(deps: Pick<AppDeps, 'db' | 'config'>, callbackI
   for (const { attempts } of groups) {
     const changed = await prisma.deliveryJob.updateMany({
       where: { callbackId, status: 'held', attempts },
-      data: { status: attempts > 0 ? 'retrying' : 'pending', runAt: now, maxAttempts: attempts + budget, lockedBy: null, lockedUntil: null },
+      data: { status: attempts > 0 ? 'retrying' : 'pending', runAt: now, maxAttempts: attempts + budget, lockedBy: null, lockedUntil: null, pacedMs: 0 },
     });
     resumed += changed.count;
   }
@@ -91,6 +92,6 @@ export async function dropFromRoutes(tx: Tx, organizationId: string, provider: {
         ...(orphaned && callback.enabled ? { enabled: false, disabledAt: now, disabledReason: `Its only provider (${provider.key}) was deleted; choose its providers, then enable it` } : {}),
       },
     });
-    if (orphaned && callback.enabled) await tx.deliveryJob.updateMany({ where: { callbackId: callback.id, status: { in: ['pending', 'retrying'] } }, data: { status: 'held' } });
+    if (orphaned && callback.enabled) await tx.deliveryJob.updateMany({ where: { callbackId: callback.id, status: { in: ['pending', 'retrying'] } }, data: { status: 'held', pacedMs: 0 } });
   }
 }

@@ -53,9 +53,9 @@ describe('what a finish writes', () => {
     expect(finishedRow({ ...base, job: claimed(2), attempt: null, resolution: { status: 'paced', runAt: at, pacedMs: 700 } }).status).toBe('retrying');
   });
 
-  it('an attempt moves the wait into its record; held keeps everything', () => {
+  it('an attempt moves the wait into its record; held forgets its slot', () => {
     const attempt = { attempt: 1, target: 'x', statusCode: 200, success: true, durationMs: 3, error: null, responseExcerpt: null, pacedMs: 700 };
     expect(finishedRow({ ...base, job: claimed(0, 700), attempt, resolution: { status: 'sent' } })).toEqual({ status: 'sent', runAt: null, pacedMs: 0, keepError: false, attempts: 1 });
-    expect(finishedRow({ ...base, job: claimed(1, 700), attempt: null, resolution: { status: 'held' } })).toEqual({ status: 'held', runAt: null, pacedMs: 700, keepError: true, attempts: 1 });
+    expect(finishedRow({ ...base, job: claimed(1, 700), attempt: null, resolution: { status: 'held' } })).toEqual({ status: 'held', runAt: null, pacedMs: 0, keepError: true, attempts: 1 });
   });
 });

@@ -25,6 +25,8 @@ export class VotifierError extends Error {
   constructor(
     message: string,
     readonly permanent = false,
+    /** Refused because of this vote alone (its name), not because of the server or the callback's settings. */
+    readonly ofVote = false,
   ) {
     super(message);
   }
@@ -88,7 +90,7 @@ export async function sendVotifierVote(
   }
   // What the server would refuse whatever happens is refused here, without a connection.
   if (vote.username.length > MAX_VOTIFIER_USERNAME) {
-    throw new VotifierError(`Username too long: "${vote.username.slice(0, 40)}" has ${vote.username.length} characters; Votifier servers accept at most ${MAX_VOTIFIER_USERNAME}`, true);
+    throw new VotifierError(`Username too long: "${vote.username.slice(0, 40)}" has ${vote.username.length} characters; Votifier servers accept at most ${MAX_VOTIFIER_USERNAME}`, true, true);
   }
   let publicKey: KeyObject | null = null;
   if (!target.token && target.publicKey) {
@@ -161,7 +163,7 @@ export async function sendVotifierVote(
       }
       if (parsed.status === 'ok') return { protocol: 2 };
       const reason = [parsed.cause, parsed.error].filter(Boolean).join(': ') || answer.slice(0, 200);
-      throw new VotifierError(`server answered error: ${reason}`, PERMANENT_ANSWER.test(reason));
+      throw new VotifierError(`server answered error: ${reason}`, PERMANENT_ANSWER.test(reason), /username too long/i.test(reason));
     }
     if (!publicKey) throw new VotifierError('the callback has neither a token nor a public key', true);
     socket.write(v1Block(vote, publicKey));

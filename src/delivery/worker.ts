@@ -161,7 +161,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     if (resolution.status === 'failed' && (ctx.job.kind === 'callback' || ctx.job.kind === 'legacy_callback')) {
       await raisePermanentFailure(ctx, result);
     }
-    if (ctx.job.kind === 'callback' && ctx.callback && result.attempt && !result.attempt.success) {
+    if (ctx.job.kind === 'callback' && ctx.callback && result.attempt && !result.attempt.success && !result.attempt.voteRefused) {
       await disableIfFailingTooLong(deps, ctx.callback, ctx.org, now);
     }
     return undefined;
@@ -274,25 +274,24 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
   }
 
   // Jobs put back for their pacing slot are claimed when their slot comes (not at the next poll): the slots still
-  // ahead, earliest first, and a timer for the first of them.
-  const slotsAhead: number[] = [];
+  // ahead in a min-heap (a replay may put back tens of thousands), and a timer for the earliest.
+  const slotsAhead = createMinHeap();
   let slotTimer: NodeJS.Timeout | null = null;
   function wakeAt(at: Date) {
     if (!running) return;
     slotsAhead.push(at.getTime());
-    slotsAhead.sort((a, b) => a - b);
     armSlotTimer();
   }
   function armSlotTimer() {
     if (slotTimer) clearTimeout(slotTimer);
     slotTimer = null;
     const now = deps.clock.now().getTime();
-    while (slotsAhead.length > 0 && slotsAhead[0] <= now) slotsAhead.shift();
-    if (slotsAhead.length === 0 || !running) return;
+    while (slotsAhead.size() > 0 && slotsAhead.peek()! <= now) slotsAhead.pop();
+    if (slotsAhead.size() === 0 || !running) return;
     slotTimer = setTimeout(() => {
       wake();
       armSlotTimer();
-    }, slotsAhead[0] - now + 1);
+    }, slotsAhead.peek()! - now + 1);
     slotTimer.unref();
   }
 
@@ -330,5 +329,42 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
       await Promise.allSettled([...active]);
     },
     wake,
+  };
+}
+
+/** A binary min-heap of numbers (the pacing slots ahead): push and pop in O(log n). */
+function createMinHeap() {
+  const items: number[] = [];
+  const swap = (i: number, j: number) => ([items[i], items[j]] = [items[j], items[i]]);
+  return {
+    size: () => items.length,
+    peek: (): number | undefined => items[0],
+    push(value: number) {
+      items.push(value);
+      for (let i = items.length - 1; i > 0; ) {
+        const parent = (i - 1) >> 1;
+        if (items[parent] <= items[i]) break;
+        swap(i, parent);
+        i = parent;
+      }
+    },
+    pop(): number | undefined {
+      const top = items[0];
+      const last = items.pop();
+      if (items.length > 0 && last !== undefined) {
+        items[0] = last;
+        for (let i = 0; ; ) {
+          const l = 2 * i + 1;
+          const r = l + 1;
+          let m = i;
+          if (l < items.length && items[l] < items[m]) m = l;
+          if (r < items.length && items[r] < items[m]) m = r;
+          if (m === i) break;
+          swap(i, m);
+          i = m;
+        }
+      }
+      return top;
+    },
   };
 }

@@ -25,6 +25,12 @@ export const MAX_LOOKBACK_MS = 364 * 24 * 60 * MINUTE;
 /** A legacy delivery has no timestamp: it is the listed vote when received this long before created_at … */
 export const LEGACY_EARLY_MS = 10 * MINUTE;
 // … up to the duplicate window after it (config.duplicateWindowMs, which covers the legacy 17-minute retries).
+/** More entries than this on one page is not top.gg's list (its pages are far smaller): the run stops there. */
+export const MAX_ENTRIES_PER_PAGE = 1_000;
+/** The longest span of listed votes compared with stored ones in one read (a page's votes are split by this). */
+const COMPARE_SPAN_MS = 24 * 60 * MINUTE;
+/** A listed vote more than this ahead of our clock is not a vote yet. */
+const FUTURE_SKEW_MS = MINUTE;
 /** A page larger than this is not a vote list. */
 const MAX_PAGE_BYTES = 4 * 1024 * 1024;
 /** When a 429 names no wait (the docs say it does), and the longest wait taken from one. */
@@ -54,10 +60,12 @@ export function instantMs(value: unknown): number | null {
   return Number.isNaN(at) ? null : at;
 }
 
-const idText = z.union([z.string().min(1).max(64), z.number().int().nonnegative()]).transform(String);
+// Ids are plain tokens; the Discord id (platform_id) may become a voter's name, so it must be digits (a snowflake).
+const idText = z.union([z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)]).transform(String);
+const snowflake = z.union([z.string().regex(/^\d{1,32}$/), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)]).transform(String);
 const listedVoteSchema = z.object({
   user_id: idText,
-  platform_id: idText,
+  platform_id: snowflake,
   weight: z.number().int().positive().max(100).default(1),
   created_at: z.string().refine((text) => instantMs(text) !== null, 'is not an ISO 8601 instant'),
   expires_at: z.string().nullish().transform((v) => v ?? null),
@@ -212,6 +220,7 @@ export function createTopggClient(options: { baseUrl: string; timeoutMs?: number
     }
     const page = text === null ? null : pageSchema.safeParse(json);
     if (!page?.success) return { ok: false, error: 'top.gg answered something that is not a vote list' };
+    if (page.data.data.length > MAX_ENTRIES_PER_PAGE) return { ok: false, error: `top.gg listed more than ${MAX_ENTRIES_PER_PAGE} votes on one page` };
     const votes: ListedVote[] = [];
     for (const entry of page.data.data) {
       const vote = listedVoteSchema.safeParse(entry);
@@ -250,7 +259,7 @@ interface RecoverableProvider {
   organization: { slug: string };
 }
 
-type ProviderOutcome = { recorded: number; failed: boolean; stopRun: boolean };
+type ProviderOutcome = { recorded: number; failed: boolean };
 
 interface RecoveryState {
   recoveryCursor: string | null;
@@ -293,8 +302,37 @@ export function createRecoveryReconciler(
     return new Date(Math.max(base - LIST_OVERLAP_MS, nowMs - MAX_LOOKBACK_MS));
   }
 
-  /** Records the listed votes no stored vote of the provider matches; returns how many were recorded, or null when the provider stopped taking votes. */
-  async function recordMissing(p: RecoverableProvider, format: HookFormat, votes: ListedVote[]): Promise<number | null> {
+  /**
+   * The listed votes that may be recorded: not ahead of our clock, and not older than what stored votes can still
+   * be matched against (a stored body is cleared after RAW_PAYLOAD_RETENTION_DAYS and a vote deleted after
+   * VOTE_RETENTION_DAYS: an older listed vote could no longer be told from one we have).
+   */
+  function recordable(votes: ListedVote[], nowMs: number): ListedVote[] {
+    const days = [deps.config.rawPayloadRetentionDays, deps.config.voteRetentionDays].filter((d) => d > 0);
+    const oldest = Math.max(nowMs - MAX_LOOKBACK_MS, ...days.map((d) => nowMs - (d - 1) * 24 * 60 * MINUTE));
+    return votes.filter((v) => {
+      const at = instantMs(v.created_at)!;
+      return at >= oldest && at <= nowMs + FUTURE_SKEW_MS;
+    });
+  }
+
+  /** Records the listed votes no stored vote of the provider matches, a day of them at a time; returns how many were recorded, or null when the provider stopped taking votes. */
+  async function recordMissing(p: RecoverableProvider, format: HookFormat, listed: ListedVote[]): Promise<number | null> {
+    const votes = recordable(listed, deps.clock.now().getTime()).sort((a, b) => instantMs(a.created_at)! - instantMs(b.created_at)!);
+    let recorded = 0;
+    for (let from = 0; from < votes.length; ) {
+      const first = instantMs(votes[from].created_at)!;
+      let to = from;
+      while (to < votes.length && instantMs(votes[to].created_at)! - first <= COMPARE_SPAN_MS) to++;
+      const done = await recordSpan(p, format, votes.slice(from, to));
+      if (done === null) return null;
+      recorded += done;
+      from = to;
+    }
+    return recorded;
+  }
+
+  async function recordSpan(p: RecoverableProvider, format: HookFormat, votes: ListedVote[]): Promise<number | null> {
     if (votes.length === 0) return 0;
     const window = deps.config.duplicateWindowMs;
     const times = votes.map((v) => instantMs(v.created_at)!);
@@ -317,8 +355,7 @@ export function createRecoveryReconciler(
       const payload = format.body(vote);
       const receivedAt = new Date(instantMs(vote.created_at)!);
       const result = await ingest.recordRecovered({
-        orgSlug: p.organization.slug,
-        providerKey: p.key,
+        providerId: p.id,
         payload,
         fallbackVoterName: vote.platform_id,
         dedupKey: recoveredDedupKey(p.id, vote),
@@ -395,7 +432,7 @@ export function createRecoveryReconciler(
     if (recorded > 0) deps.logger.info({ providerId: p.id, recorded }, 'votes recovered from the top.gg vote list');
     if (unreadable > 0) deps.logger.warn({ providerId: p.id, unreadable }, 'top.gg listed votes this service cannot read; they were skipped');
     if (failure) deps.logger.warn({ providerId: p.id, error: failure.error }, 'vote recovery stopped');
-    return { recorded, failed: failure !== null, stopRun: failure?.retryAfterS !== undefined };
+    return { recorded, failed: failure !== null };
   }
 
   async function tick(): Promise<RecoveryRun> {
@@ -415,8 +452,7 @@ export function createRecoveryReconciler(
         run.checked++;
         run.recorded += outcome.recorded;
         if (outcome.failed) run.failed++;
-        // top.gg's limit is for the whole API: asking for the next provider now would only be refused too.
-        if (outcome.stopRun) break;
+        // A 429 holds this provider (its lease lasts until the wait is over); the others still get their turn.
       } catch (err) {
         run.failed++;
         deps.logger.error({ err, providerId: p.id }, 'vote recovery failed');

@@ -70,6 +70,8 @@ describe.skipIf(databaseUnavailable)('Votifier forwarding (NuVotifier protocols 
     expect(log.attempts[0].error).toMatch(/^Username too long: .* has 31 characters; Votifier servers accept at most 16$/);
     expect(log.jobs[0]).toMatchObject({ status: 'failed', attempts: 1 });
     expect(server.votes.some((v) => v.username === long)).toBe(false);
+    // This vote's own fault, not the server's: the callback's run of failures does not start (no auto-disable).
+    expect((await app.request('GET', `/v1/callbacks/${s.cb.id}`, { key: s.org.key })).body.data.failing_since).toBeNull();
     // A 16-character name still goes through.
     const ok = await s.vote('sixteen_chars_ok');
     expect(await until(() => s.read(ok), settled)).toMatchObject({ callback_status: 'sent' });

@@ -111,6 +111,7 @@ async function sendVotifierCallback(deps: AppDeps, ctx: JobContext): Promise<Sen
   const address = readPathAsText(parsedPayload, 'ip') ?? readPathAsText(parsedPayload, 'address') ?? '127.0.0.1';
   let error: string | null = null;
   let permanent = false;
+  let voteRefused = false;
   try {
     await sendVotifierVote(
       {
@@ -126,6 +127,7 @@ async function sendVotifierCallback(deps: AppDeps, ctx: JobContext): Promise<Sen
   } catch (err) {
     error = (err as Error).message;
     permanent = err instanceof VotifierError && err.permanent;
+    voteRefused = err instanceof VotifierError && err.ofVote;
   }
   const durationMs = Math.round(performance.now() - started);
   // A refusal no retry can change fails the attempt for good, with its reason (README: Delivery guarantees).
@@ -133,7 +135,7 @@ async function sendVotifierCallback(deps: AppDeps, ctx: JobContext): Promise<Sen
     ? ({ kind: 'failed' } as const)
     : callbackOutcome({ status: error ? null : 200, retryAfterMs: null }, attempt, deps.config.retryScheduleMs, jitter(deps.config.retryJitter));
   return {
-    attempt: { attempt, target: target(callback), statusCode: null, success: error === null, durationMs, error, responseExcerpt: error ? null : 'ok' },
+    attempt: { attempt, target: target(callback), statusCode: null, success: error === null, durationMs, error, responseExcerpt: error ? null : 'ok', voteRefused },
     outcome,
     error,
   };

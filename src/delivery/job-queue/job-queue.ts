@@ -54,6 +54,11 @@ export interface AttemptRecord {
   responseExcerpt: string | null;
   /** How long this attempt waited for its callback's rate (max_per_second). */
   pacedMs?: number;
+  /**
+   * Refused because of this vote alone (a Votifier name over 16 characters): it says nothing of the receiver's
+   * health, so it neither starts nor continues the callback's run of failures (callback-health.ts).
+   */
+  voteRefused?: boolean;
 }
 
 export type JobResolution =
@@ -74,7 +79,8 @@ export function finishedRow(f: Finish): { status: string; runAt: Date | null; pa
   const r = f.resolution;
   const attempts = f.attempt ? f.attempt.attempt : f.job.attempts;
   if (r.status === 'paced') return { status: f.job.attempts > 0 ? 'retrying' : 'pending', runAt: r.runAt, pacedMs: r.pacedMs, keepError: true, attempts };
-  if (r.status === 'held') return { status: 'held', runAt: null, pacedMs: f.job.pacedMs, keepError: true, attempts };
+  // Held: a slot given before is forgotten (the job takes a new one when it resumes), the wait so far too.
+  if (r.status === 'held') return { status: 'held', runAt: null, pacedMs: 0, keepError: true, attempts };
   // An attempt moves the wait into its own record; a skip keeps it (nothing was sent).
   return { status: r.status, runAt: r.status === 'retrying' ? r.runAt : null, pacedMs: f.attempt ? 0 : f.job.pacedMs, keepError: false, attempts };
 }

@@ -172,7 +172,7 @@ async function writeFinishes(query: Query, items: Finish[]): Promise<boolean[]> 
   // Each callback's latest attempt of the batch says whether its run of failures goes on or ends.
   const health = new Map<string, { ok: boolean; at: string }>();
   for (const f of attempts) {
-    if (f.job.kind === 'callback' && f.job.callbackId && recorded.has(f.job.id)) health.set(f.job.callbackId, { ok: f.attempt!.success, at: f.now.toISOString() });
+    if (f.job.kind === 'callback' && f.job.callbackId && recorded.has(f.job.id) && !f.attempt!.voteRefused) health.set(f.job.callbackId, { ok: f.attempt!.success, at: f.now.toISOString() });
   }
   if (health.size > 0) {
     const ids = [...health.keys()];

@@ -102,7 +102,7 @@ export function createSqliteJobWrites(db: Sqlite.Database): SqliteJobWrites {
     const a = f.attempt;
     if (a) {
       s.insertAttempt.run(randomUUID(), f.job.organizationId, f.job.id, f.job.voteId, a.attempt, a.target, a.statusCode, a.success ? 1 : 0, a.durationMs, a.error, a.responseExcerpt, Math.round(a.pacedMs ?? 0), at);
-      if (f.job.kind === 'callback' && f.job.callbackId) {
+      if (f.job.kind === 'callback' && f.job.callbackId && !a.voteRefused) {
         if (a.success) s.recovered.run(f.job.callbackId);
         else s.failing.run(at, f.job.callbackId);
       }

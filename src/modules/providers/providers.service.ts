@@ -43,7 +43,8 @@ const optionalFields = {
   payloadSource: z.enum(PAYLOAD_SOURCES as [string, ...string[]], `must be one of ${PAYLOAD_SOURCES.join(', ')}`).optional(),
   signatureFormat: z.enum(SIGNATURE_FORMATS as [string, ...string[]], `must be one of ${SIGNATURE_FORMATS.join(', ')}`).nullable().optional(),
   bodyTimestampPath: pathSchema.nullable().optional(),
-  bodyTimestampMaxAge: z.number().int('must be an integer').min(10, 'must be at least 10 seconds').max(86_400, 'must be at most 86400 seconds').nullable().optional(),
+  // At most 9 minutes: DUPLICATE_WINDOW is at least 10, so a resend young enough to pass is always a duplicate.
+  bodyTimestampMaxAge: z.number().int('must be an integer').min(10, 'must be at least 10 seconds').max(540, 'must be at most 540 seconds (within the duplicate window)').nullable().optional(),
   // The owner's API token at the site (top.gg), for recovering votes the hook missed; never returned.
   apiToken: z.string().trim().min(8, 'must be at least 8 characters').max(2_000).nullable().optional(),
 };

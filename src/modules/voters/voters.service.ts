@@ -7,6 +7,9 @@ import { validationError } from '../../errors.js';
 import { MAX_VOTER_NAME_LENGTH } from '../votes/ingest.service.js';
 import { voterKeyOf } from '../votes/voter-name.js';
 
+/** Votes removed per transaction before the counts are adjusted. */
+const ERASE_BATCH = 1_000;
+
 export interface ErasedVoter {
   voterName: string;
   votesDeleted: number;
@@ -23,26 +26,35 @@ export function createVoterService(deps: AppDeps) {
       throw validationError([{ field: 'voter_name', message: `must be 1-${MAX_VOTER_NAME_LENGTH} characters` }]);
     }
     const voterKey = voterKeyOf(name);
-    return prisma.$transaction(
+    const attemptsDeleted = await prisma.deliveryAttempt.count({ where: { organizationId, vote: { voterKey } } });
+    // The votes first, in batches, each its own short transaction (their jobs and attempts go with them), so no
+    // lock is held while a voter's whole history is removed.
+    let votesDeleted = 0;
+    for (;;) {
+      const ids = await prisma.vote.findMany({ where: { organizationId, voterKey }, select: { id: true }, take: ERASE_BATCH });
+      if (ids.length === 0) break;
+      votesDeleted += (await prisma.vote.deleteMany({ where: { id: { in: ids.map((v) => v.id) } } })).count;
+    }
+    // Then the counts, briefly locked against vote writers: PostgreSQL locks the rollup tables (a vote being written
+    // waits, as for `stats rebuild`); on SQLite the first write takes the database's single write lock. A vote of
+    // this voter that arrived meanwhile goes too, so the counts taken off are exactly the votes removed.
+    const rollups = await prisma.$transaction(
       async (tx) => {
-        // Vote writers must not add to this voter's rows between the reads and the deletes: PostgreSQL locks the
-        // rollup tables (a vote being written waits, as for `stats rebuild`); on SQLite the first write takes the
-        // database's single write lock.
         if (deps.db.dialect === 'postgresql') await tx.$executeRawUnsafe('LOCK TABLE "ProviderDailyCount", "VoterDailyCount" IN EXCLUSIVE MODE');
         // Counts go down: cached leaderboards rank afresh (stats/leaderboard.ts).
         await tx.organization.update({ where: { id: organizationId }, data: { statsEpoch: { increment: 1 } } });
+        votesDeleted += (await tx.vote.deleteMany({ where: { organizationId, voterKey } })).count;
         const rows = await tx.voterDailyCount.findMany({ where: { organizationId, voterKey }, select: { providerId: true, day: true, count: true } });
         for (const row of rows) {
           await tx.providerDailyCount.updateMany({ where: { providerId: row.providerId, day: row.day }, data: { count: { decrement: row.count } } });
         }
         const emptied = await tx.providerDailyCount.deleteMany({ where: { organizationId, count: { lte: 0 } } });
-        const attemptsDeleted = await tx.deliveryAttempt.count({ where: { organizationId, vote: { voterKey } } });
-        const votes = await tx.vote.deleteMany({ where: { organizationId, voterKey } });
-        const rollups = await tx.voterDailyCount.deleteMany({ where: { organizationId, voterKey } });
-        return { voterName: name, votesDeleted: votes.count, attemptsDeleted, rollupRowsDeleted: rollups.count + emptied.count };
+        const deleted = await tx.voterDailyCount.deleteMany({ where: { organizationId, voterKey } });
+        return deleted.count + emptied.count;
       },
       { timeout: 60_000 },
     );
+    return { voterName: name, votesDeleted, attemptsDeleted, rollupRowsDeleted: rollups };
   }
 
   return { erase };

@@ -307,25 +307,26 @@ export function createIngestService(deps: AppDeps) {
      * A vote read from the site's vote list after an outage (src/recovery/): written through the same store as a
      * hook's (jobs with origin 'recovered', rollups, duplicate window on `dedupKey`) and published like one. The voter
      * is read at the provider's votee_path, else `fallbackVoterName`. null when the organization is suspended or the
-     * provider disabled or gone (nothing stored).
+     * provider disabled or gone (nothing stored). The provider is named by id: a slug or key renamed meanwhile (or
+     * taken by someone else) never sends the vote elsewhere.
      */
     async recordRecovered(vote: {
-      orgSlug: string;
-      providerKey: string;
+      providerId: string;
       payload: Record<string, unknown>;
       fallbackVoterName: string;
       dedupKey: string;
       receivedAt: Date;
     }): Promise<{ id: string | null; publicId: string; duplicate: boolean } | null> {
       const votes = voteStore();
-      const target = await votes.findTarget(vote.orgSlug, vote.providerKey);
+      const named = await deps.db.prisma.provider.findUnique({ where: { id: vote.providerId }, select: { key: true, organization: { select: { slug: true } } } });
+      const target = named && (await votes.findTarget(named.organization.slug, named.key));
       const provider = target?.provider;
-      if (!target || !provider || !provider.enabled || target.org.status === 'suspended') return null;
+      if (!target || !provider || provider.id !== vote.providerId || !provider.enabled || target.org.status === 'suspended') return null;
       let voterName = vote.fallbackVoterName;
       try {
         voterName = voterFrom(vote.payload, provider.voteePath);
       } catch {
-        // the synthesized body has no usable value at a custom votee_path: keep the fallback
+        // the synthesized body has no usable value at a custom votee_path: keep the fallback (digits only, recovery/topgg.ts)
       }
       const { org } = target;
       const stored = await votes.write({
