@@ -55,7 +55,7 @@ async function main() {
   }
   const dir = mkdtempSync(join(os.tmpdir(), 'vote-relay-bench-retention-'));
   const seeded = join(dir, 'seeded.db');
-  const base = { DATABASE_URL: `file:${seeded}`, SECRET_KEY: 'bench-retention-secret-key-0123456789', LOG_LEVEL: 'warn', RETENTION_INTERVAL: '0', VOTIFIER_PORT: '0', ALERTS_INTERVAL_MS: '0', RECOVERY_INTERVAL: '0', HOOK_RATE_LIMIT_PER_MINUTE: '100000000', IP_RATE_LIMIT_PER_MINUTE: '100000000' };
+  const base = { DATABASE_URL: `file:${seeded}`, SECRET_KEY: 'bench-retention-secret-key-0123456789', LOG_LEVEL: 'info', RETENTION_INTERVAL: '0', VOTIFIER_PORT: '0', ALERTS_INTERVAL_MS: '0', RECOVERY_INTERVAL: '0', HOOK_RATE_LIMIT_PER_MINUTE: '100000000', IP_RATE_LIMIT_PER_MINUTE: '100000000' };
   const apiKey = await createOrg(serviceEnv(base), 'bench-retention', 'business');
   const setup = await startService(serviceEnv(base));
   const path = await createTopggProvider(`http://127.0.0.1:${setup.port}`, apiKey, AUTH);

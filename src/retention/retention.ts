@@ -2,14 +2,21 @@
 // at a time, with their delivery jobs and attempts (foreign-key cascades); their per-day rollups stay, so
 // statistics stay exact, and `votes_kept_from` (ServiceState) tells `stats verify`/`rebuild` which days have no raw
 // votes any more. Stored inbound bodies older than RAW_PAYLOAD_RETENTION_DAYS are cleared. Both work in small
-// batches, each its own short transaction, so hooks never wait long behind them.
+// batches, each its own short transaction, resting between them, so hooks keep their pace.
 import type { AppDeps } from '../app-deps.js';
 import { addDays, utcDay, utcDayStart } from '../time.js';
 
 /** Rows per batch: each batch is one short transaction (a vote's jobs and attempts go with it). */
-export const RETENTION_BATCH = 500;
-/** Batches per run and kind; the rest waits for the next run, so one run never holds the database for long. */
-export const MAX_BATCHES_PER_RUN = 200;
+export const RETENTION_BATCH = 100;
+/** Batches per run and kind; the rest waits for the next run. */
+export const MAX_BATCHES_PER_RUN = 1_000;
+/**
+ * After each batch retention rests this many times as long as the batch took, so it uses at most a fifth of the
+ * database and of the thread it runs on: hooks keep their pace while a backlog is deleted (bench/retention.ts;
+ * on embedded SQLite every write shares one lock and the statements run synchronously on this thread).
+ */
+const REST_FACTOR = 4;
+const MIN_REST_MS = 10;
 export const VOTES_KEPT_FROM = 'votes_kept_from';
 /** The day before which every stored body has been cleared: the next run starts there. */
 const PAYLOADS_CLEARED_BEFORE = 'payloads_cleared_before';
@@ -38,7 +45,14 @@ export function createRetention(deps: AppDeps, options: { intervalMs: number }):
   const { voteRetentionDays, rawPayloadRetentionDays } = deps.config;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<RetentionRun> | null = null;
-  const yieldToOthers = () => new Promise((resolve) => setImmediate(resolve));
+  /** Runs one batch, then rests in proportion to how long it took (REST_FACTOR). */
+  async function paced<T>(batch: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    const result = await batch();
+    const rest = Math.max(MIN_REST_MS, (performance.now() - started) * REST_FACTOR);
+    await new Promise((resolve) => setTimeout(resolve, rest));
+    return result;
+  }
 
   const organizations = async () => (await prisma.organization.findMany({ select: { id: true }, orderBy: { id: 'asc' } })).map((o) => o.id);
   const state = async (key: string) => (await prisma.serviceState.findUnique({ where: { key } }))?.value ?? null;
@@ -51,10 +65,12 @@ export function createRetention(deps: AppDeps, options: { intervalMs: number }):
     for (const organizationId of await organizations()) {
       for (;;) {
         if (batches++ >= MAX_BATCHES_PER_RUN) return { deleted, done: false };
-        const ids = await prisma.vote.findMany({ where: { organizationId, receivedAt: { lt: before } }, select: { id: true }, take: RETENTION_BATCH });
-        if (ids.length === 0) break;
-        deleted += (await prisma.vote.deleteMany({ where: { id: { in: ids.map((v) => v.id) } } })).count;
-        await yieldToOthers();
+        const count = await paced(async () => {
+          const ids = await prisma.vote.findMany({ where: { organizationId, receivedAt: { lt: before } }, select: { id: true }, take: RETENTION_BATCH });
+          return ids.length === 0 ? 0 : (await prisma.vote.deleteMany({ where: { id: { in: ids.map((v) => v.id) } } })).count;
+        });
+        if (count === 0) break;
+        deleted += count;
       }
     }
     return { deleted, done: true };
@@ -68,16 +84,18 @@ export function createRetention(deps: AppDeps, options: { intervalMs: number }):
       let after = from;
       for (;;) {
         if (batches++ >= MAX_BATCHES_PER_RUN) return { cleared, done: false };
-        const rows = await prisma.vote.findMany({
-          where: { organizationId, receivedAt: { gte: after, lt: before }, rawPayload: { not: '' } },
-          select: { id: true, receivedAt: true },
-          orderBy: { receivedAt: 'asc' },
-          take: RETENTION_BATCH,
+        const rows = await paced(async () => {
+          const found = await prisma.vote.findMany({
+            where: { organizationId, receivedAt: { gte: after, lt: before }, rawPayload: { not: '' } },
+            select: { id: true, receivedAt: true },
+            orderBy: { receivedAt: 'asc' },
+            take: RETENTION_BATCH,
+          });
+          if (found.length > 0) cleared += (await prisma.vote.updateMany({ where: { id: { in: found.map((v) => v.id) } }, data: { rawPayload: '' } })).count;
+          return found;
         });
         if (rows.length === 0) break;
-        cleared += (await prisma.vote.updateMany({ where: { id: { in: rows.map((v) => v.id) } }, data: { rawPayload: '' } })).count;
         after = rows[rows.length - 1].receivedAt;
-        await yieldToOthers();
       }
     }
     return { cleared, done: true };
