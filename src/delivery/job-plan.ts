@@ -30,7 +30,21 @@ export interface PlanningCallback {
 /** Whether a callback takes votes of this provider (routing: `providers` on the callback; none listed = all). */
 export function routes(callback: Pick<PlanningCallback, 'providerIdsJson'>, providerId: string): boolean {
   if (!callback.providerIdsJson) return true;
-  return (JSON.parse(callback.providerIdsJson) as string[]).includes(providerId);
+  return routeSetOf(callback.providerIdsJson).has(providerId);
+}
+
+// The vote writers read an organization's callbacks once per batch and plan every vote of it against them: each
+// distinct route list is parsed once, not once per vote.
+const routeSets = new Map<string, Set<string>>();
+const ROUTE_SETS_KEPT = 1_000;
+function routeSetOf(json: string): Set<string> {
+  let set = routeSets.get(json);
+  if (!set) {
+    if (routeSets.size >= ROUTE_SETS_KEPT) routeSets.clear();
+    set = new Set(JSON.parse(json) as string[]);
+    routeSets.set(json, set);
+  }
+  return set;
 }
 
 /** What planning reads of an organization. */
