@@ -17,6 +17,7 @@ import type { Resolver } from './net/ssrf-guard.js';
 import type { Redis } from 'ioredis';
 import { createMemoryPacer, createPostgresPacer, type Pacer } from './delivery/pacing.js';
 import { createMetrics, type MetricsRecorder } from './metrics/metrics.js';
+import { createHookObservers, type HookObservers } from './modules/hook-requests/observation.js';
 
 export interface Clock {
   now(): Date;
@@ -43,6 +44,8 @@ export interface AppDeps {
   pacer: Pacer;
   /** Prometheus counts (src/metrics/): the app's registry, or relayed to it from a worker thread. */
   metrics: MetricsRecorder;
+  /** Every hook request's and Votifier session's outcome, told to the request log and the operator's log. */
+  hookObservers: HookObservers;
 }
 
 export interface DepsOptions {
@@ -72,5 +75,6 @@ export function createDeps(config: Config, db: Database, options: DepsOptions): 
     jobs: createJobQueue(db, config),
     pacer: db.pool ? createPostgresPacer(db.pool) : createMemoryPacer(),
     metrics: options.metrics ?? createMetrics(),
+    hookObservers: createHookObservers((err) => options.logger.error({ err }, 'a hook request watcher failed')),
   };
 }

@@ -70,6 +70,10 @@ const envSchema = z.object({
   PULL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(1_000).default(100),
   WRITE_BATCH_MAX: z.coerce.number().int().min(1).max(10_000).default(256),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+  HOOK_LOG_RETENTION: z.string().default('7d'),
+  HOOK_LOG_MAX_PER_PROVIDER: z.coerce.number().int().min(0).max(10_000_000).default(10_000),
+  HOOK_LOG_MAX_REFUSED_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(100),
   // Operational extras (documented in the README).
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(500),
   HOOK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(500),
@@ -144,6 +148,14 @@ export interface Config {
   /** Each scheduled retry waits its schedule entry ± this fraction (0 = exactly the schedule). */
   retryJitter: number;
   logLevel: string;
+  /** json (default) or pretty (human-readable); unset: pretty when stdout is a terminal. */
+  logFormat: 'json' | 'pretty' | null;
+  /** Hook request log entries older than this are deleted (README "Hook request log"). */
+  hookLogRetentionMs: number;
+  /** Entries kept per provider (accepted, duplicate, test, ignored; refused ones are capped apart); 0 keeps none. */
+  hookLogMaxPerProvider: number;
+  /** Refused requests kept per provider (or organization-level log) and client address; the rest are counted. */
+  hookLogMaxRefusedPerAddress: number;
   apiRateLimitPerMinute: number;
   hookRateLimitPerMinute: number;
   ipRateLimitPerMinute: number;
@@ -257,6 +269,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pullMaxAttempts: e.PULL_MAX_ATTEMPTS,
     writeBatchMax: e.WRITE_BATCH_MAX,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? null,
+    hookLogRetentionMs: oneDuration('HOOK_LOG_RETENTION', e.HOOK_LOG_RETENTION, 0, 365 * 86_400_000),
+    hookLogMaxPerProvider: e.HOOK_LOG_MAX_PER_PROVIDER,
+    hookLogMaxRefusedPerAddress: e.HOOK_LOG_MAX_REFUSED_PER_ADDRESS,
     apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
     hookRateLimitPerMinute: e.HOOK_RATE_LIMIT_PER_MINUTE,
     ipRateLimitPerMinute: e.IP_RATE_LIMIT_PER_MINUTE,

@@ -13,6 +13,7 @@ import type { AuthenticatedContent, VotifierSession } from '../providers/auth-me
 import { SLUG_PATTERN } from '../organization/organization.service.js';
 import { PROVIDER_KEY_PATTERN } from '../providers/providers.service.js';
 import type { HookOrg, HookProvider, VoteStore } from './vote-store.js';
+import type { HookObservation, HookOutcome, HookProtocol, ObservedProvider } from '../hook-requests/observation.js';
 import { createPgVoteStore } from './pg-vote-store.js';
 import { createSqliteVoteStore } from './sqlite-vote-store.js';
 
@@ -27,12 +28,21 @@ export interface HookRequest {
   rawBody: Buffer;
   /** Only from the Votifier TCP listener (never from an HTTP request): the session's protocol and challenge. */
   votifier?: VotifierSession;
+  /** The request path as received (the request log redacts its secret segments); absent on /graphql. */
+  path?: string;
+}
+
+/** Only from sendTestVote (never from a request): the delivery is the owner's test vote. */
+export interface TestVoteOptions {
+  /** Votifier callbacks and the plugin pull queue get it too (Votifier has no test flag). */
+  deliverToGameServers: boolean;
 }
 
 export interface HookDelivery extends HookRequest {
   orgSlug: string;
   providerKey: string;
   pathSecret?: string | null;
+  testVote?: TestVoteOptions;
 }
 
 export interface HookCaller {
@@ -174,19 +184,64 @@ export function createIngestService(deps: AppDeps) {
     await Promise.all([takePoint(limits.hookFailures, failureKey), takePoint(limits.ip, caller.clientIp)]);
   }
 
-  /** Every hook delivery's outcome, counted (src/metrics/). */
+  /** What one delivery resolved to on its way, for the watchers (the request log, the operator's log). */
+  interface Trace {
+    organizationId: string | null;
+    provider: ObservedProvider | null;
+    voterName: string | null;
+  }
+
+  const outcomeOf = (receipt: HookReceipt): HookOutcome =>
+    'test' in receipt ? 'test' : 'ignored' in receipt ? 'ignored' : receipt.duplicate ? 'duplicate' : 'accepted';
+
+  const protocolOf = (delivery: HookDelivery): HookProtocol =>
+    delivery.votifier ? (delivery.votifier.protocol === 1 ? 'votifier_v1' : 'votifier_v2') : delivery.testVote ? 'test_vote' : 'http';
+
+  /** Every hook delivery's outcome, counted (src/metrics/) and told to the watchers (deps.hookObservers). */
   async function receive(delivery: HookDelivery, caller: HookCaller): Promise<HookReceipt> {
+    const started = performance.now();
+    const receivedAt = deps.clock.now();
+    const trace: Trace = { organizationId: null, provider: null, voterName: null };
+    const observe = (rest: Pick<HookObservation, 'outcome' | 'status' | 'errorCode' | 'reason' | 'voteId'>) =>
+      deps.hookObservers.tell({
+        receivedAt,
+        durationMs: Math.round(performance.now() - started),
+        orgSlug: delivery.orgSlug.toLowerCase(),
+        providerKey: delivery.providerKey.toLowerCase(),
+        organizationId: trace.organizationId,
+        provider: trace.provider,
+        clientIp: caller.clientIp,
+        method: delivery.method.toUpperCase(),
+        path: delivery.path ?? `/hooks/${delivery.orgSlug}/${delivery.providerKey}`,
+        protocol: protocolOf(delivery),
+        voterName: trace.voterName,
+        headers: delivery.headers,
+        query: delivery.query,
+        body: delivery.rawBody,
+        testVote: delivery.testVote !== undefined,
+        ...rest,
+      });
     try {
-      const receipt = await receiveOne(delivery, caller);
-      deps.metrics.hookDelivery('test' in receipt ? 'test' : 'ignored' in receipt ? 'ignored' : receipt.duplicate ? 'duplicate' : 'stored');
+      const receipt = await receiveOne(delivery, caller, trace);
+      const outcome = outcomeOf(receipt);
+      deps.metrics.hookDelivery(outcome === 'accepted' ? 'stored' : outcome);
+      observe({ outcome, status: 200, errorCode: null, reason: null, voteId: 'voteId' in receipt ? receipt.voteId : null });
       return receipt;
     } catch (err) {
-      deps.metrics.hookDelivery('refused', err instanceof AppError ? err.code : 'INTERNAL_ERROR');
+      const known = err instanceof AppError ? err : null;
+      deps.metrics.hookDelivery('refused', known ? known.code : 'INTERNAL_ERROR');
+      observe({
+        outcome: 'refused',
+        status: known ? known.status : 500,
+        errorCode: known ? known.code : 'INTERNAL_ERROR',
+        reason: known ? known.message : 'Internal error: nothing was stored',
+        voteId: null,
+      });
       throw err;
     }
   }
 
-  async function receiveOne(delivery: HookDelivery, caller: HookCaller): Promise<HookReceipt> {
+  async function receiveOne(delivery: HookDelivery, caller: HookCaller, trace: Trace): Promise<HookReceipt> {
     // Slugs and keys are one case and already percent-decoded (Express decodes path parameters), so every
     // spelling of an organization shares one budget and one lookup.
     const orgSlug = delivery.orgSlug.toLowerCase();
@@ -206,6 +261,11 @@ export function createIngestService(deps: AppDeps) {
       const target = await votes.findTarget(orgSlug, providerKey);
       if (!target) throw notFound(`Organization ${orgSlug}`);
       const { org, provider } = target;
+      trace.organizationId = org.id;
+      if (provider) {
+        const { id, key, authMethod, authField, authTimestampField, payloadSource } = provider;
+        trace.provider = { id, key, authMethod, authField, authTimestampField, payloadSource };
+      }
       if (org.status === 'suspended') throw new AppError('ORG_SUSPENDED', 'This organization is suspended; the vote was not recorded');
       if (!provider) throw notFound(`Provider ${providerKey}`);
 
@@ -232,7 +292,7 @@ export function createIngestService(deps: AppDeps) {
       const budget = await takePoint(limits.hooks, org.id);
       if (!budget.allowed) throw rateLimited(budget, "Too many deliveries for this organization");
       if (!provider.enabled) throw new AppError('PROVIDER_DISABLED', 'This provider is disabled; the vote was not recorded');
-      return await accept(votes, org, provider, verified.content, delivery.headers);
+      return await accept(votes, org, provider, verified.content, delivery.headers, trace);
     } catch (err) {
       if (!authenticated && err instanceof AppError && err.code !== 'SERVICE_UNAVAILABLE') await countFailure(caller, failureKey);
       throw err;
@@ -245,6 +305,7 @@ export function createIngestService(deps: AppDeps) {
     provider: HookProvider,
     content: AuthenticatedContent,
     headers: HookDelivery['headers'],
+    trace: Trace,
   ): Promise<HookReceipt> {
     const payload = parsePayload(content);
     if (provider.eventPath) {
@@ -259,6 +320,7 @@ export function createIngestService(deps: AppDeps) {
     }
     if (provider.bodyTimestampPath) refuseStaleBody(payload, provider.bodyTimestampPath, provider.bodyTimestampMaxAgeS ?? 300, deps.clock.now().getTime());
     const voterName = voterFrom(payload, provider.voteePath);
+    trace.voterName = voterName;
     const rawPayload = content.source === 'json' ? content.body.toString('utf8') : JSON.stringify(payload);
     const stored = await votes.write({ org, provider, voterName, rawPayload, ...dedupKeysOf(content, headers), receivedAt: deps.clock.now() });
     if (stored.id) {
