@@ -19,8 +19,9 @@ import { voteRoutes } from './routes/votes.js';
 import { statsRoutes } from './routes/stats.js';
 import { pluginRoutes } from './routes/plugin.js';
 import { voterRoutes } from './routes/voters.js';
+import { testVoteRoutes } from './routes/test-votes.js';
 
-export const REST_ROUTES: RestRoute[] = [...organizationRoutes, ...apiKeyRoutes, ...templateRoutes, ...providerRoutes, ...callbackRoutes, ...voteRoutes, ...statsRoutes, ...pluginRoutes, ...voterRoutes];
+export const REST_ROUTES: RestRoute[] = [...organizationRoutes, ...apiKeyRoutes, ...templateRoutes, ...providerRoutes, ...callbackRoutes, ...voteRoutes, ...statsRoutes, ...pluginRoutes, ...voterRoutes, ...testVoteRoutes];
 export const HOOK_ROUTES: RestRoute[] = hookRoutes;
 
 export function prepareRoute(schema: GraphQLSchema, route: RestRoute) {

@@ -6,7 +6,7 @@ import type { Request } from 'express';
 import type { RestRoute } from '../route.js';
 
 export const VOTE_FIELDS = `id public_id: publicId voter_name: voterName provider_key: providerKey provider_name: providerName
-  received_at: receivedAt chat_status: chatStatus callback_status: callbackStatus`;
+  received_at: receivedAt chat_status: chatStatus callback_status: callbackStatus test`;
 
 const range = (req: Request) => ({ from: req.query.from, to: req.query.to });
 
@@ -66,7 +66,7 @@ export const voteRoutes: RestRoute[] = [
     summary: "Read a vote's delivery jobs and attempts",
     document: `query ($id: String!) { vote(publicId: $id) {
       public_id: publicId chat_status: chatStatus callback_status: callbackStatus callback_attempts: callbackAttempts
-      recovered
+      recovered test
       jobs: deliveryJobs { id kind target callback_id: callbackId status origin attempts max_attempts: maxAttempts
         next_attempt_at: nextAttemptAt paced_ms: pacedMs last_error: lastError sent_at: sentAt }
       attempts: deliveryAttempts { id job_id: jobId kind attempt target status_code: statusCode success

@@ -5,7 +5,7 @@ import { finishedRow, voteStatusFrom, type ClaimedJob } from './job-queue/job-qu
 
 const config = loadConfig({ DATABASE_URL: 'file:/tmp/vote-relay-job-plan-test.db' });
 const org = { chatNotificationsEnabled: true, chatWebhookUrl: 'https://chat.example/hook', serverCallbackUrl: null };
-const cb = (id: string, providerIds: string[] | null, enabled = true) => ({ id, priority: 0, providerIdsJson: providerIds && JSON.stringify(providerIds), enabled });
+const cb = (id: string, providerIds: string[] | null, enabled = true, kind = 'http') => ({ id, kind, priority: 0, providerIdsJson: providerIds && JSON.stringify(providerIds), enabled });
 
 describe('routing', () => {
   it('a callback without providers takes every provider; with a list, only those; an emptied list none', () => {
@@ -26,6 +26,14 @@ describe('routing', () => {
     expect(jobs.every((j) => j.origin === 'vote')).toBe(true);
     expect(planJobs(config, org, 'p1', [cb('all', null)], false, false, true).every((j) => j.origin === 'recovered')).toBe(true);
     expect(planJobs(config, org, 'p1', [cb('all', null)], true)).toEqual([]);
+  });
+
+  it('a test vote reaches chat and HTTP callbacks; Votifier callbacks and the pull queue only when asked', () => {
+    const callbacks = [cb('web', null), cb('game', null, true, 'votifier')];
+    const kinds = (deliverToGameServers: boolean) =>
+      planJobs(config, { ...org, serverCallbackUrl: 'https://legacy.example/hook' }, 'p1', callbacks, false, true, false, { deliverToGameServers }).map((j) => j.callbackId ?? j.kind);
+    expect(kinds(false)).toEqual(['chat', 'web', 'legacy_callback']);
+    expect(kinds(true)).toEqual(['chat', 'web', 'game', 'legacy_callback', 'pull']);
   });
 });
 

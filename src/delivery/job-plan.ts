@@ -22,9 +22,23 @@ export interface PlannedJob {
  */
 export interface PlanningCallback {
   id: string;
+  /** Its kind (src/delivery/callback-kinds/): whether it can tell its receiver that a vote is a test. */
+  kind: string;
   priority: number;
   providerIdsJson: string | null;
   enabled: boolean | number;
+}
+
+/**
+ * Callback kinds whose request says a vote is a test (HTTP: `{{test}}` and the x-vote-relay-test header). The
+ * others (Votifier has no test flag) reach a game server that would pay the reward, so they get a test vote only
+ * when its sender asks (README "Test votes"), like the plugin pull queue.
+ */
+const KINDS_THAT_MARK_TESTS: ReadonlySet<string> = new Set(['http']);
+
+/** A test vote's delivery choice: whether game servers (Votifier callbacks, the pull queue) get it too. */
+export interface TestPlan {
+  deliverToGameServers: boolean;
 }
 
 /** Whether a callback takes votes of this provider (routing: `providers` on the callback; none listed = all). */
@@ -61,7 +75,10 @@ export function attemptBudget(config: Config, kind: string): number {
   return config.retryScheduleMs.length + 1;
 }
 
-/** What a vote of `providerId` triggers; past the monthly limit it is kept but nothing is sent. */
+/**
+ * What a vote of `providerId` triggers; past the monthly limit it is kept but nothing is sent. A test vote (`test`)
+ * is never over the limit (it does not count); its chat message and HTTP callbacks say it is a test.
+ */
 export function planJobs(
   config: Config,
   org: PlanningOrg,
@@ -70,18 +87,20 @@ export function planJobs(
   overLimit: boolean,
   pull = false,
   recovered = false,
+  test: TestPlan | null = null,
 ): PlannedJob[] {
   if (overLimit) return [];
+  const toGameServers = !test || test.deliverToGameServers;
   const callbackAttempts = attemptBudget(config, 'callback');
   const origin = recovered ? ('recovered' as const) : ('vote' as const);
   return [
     ...(org.chatNotificationsEnabled && org.chatWebhookUrl ? [{ kind: 'chat' as const, priority: 0, maxAttempts: config.chatMaxAttempts, callbackId: null, origin }] : []),
     ...callbacks
-      .filter((cb) => routes(cb, providerId))
+      .filter((cb) => routes(cb, providerId) && (toGameServers || KINDS_THAT_MARK_TESTS.has(cb.kind)))
       .map((cb) => ({ kind: 'callback' as const, priority: cb.priority, maxAttempts: callbackAttempts, callbackId: cb.id, origin, held: !cb.enabled })),
     ...(org.serverCallbackUrl ? [{ kind: 'legacy_callback' as const, priority: LEGACY_CALLBACK_PRIORITY, maxAttempts: callbackAttempts, callbackId: null, origin }] : []),
     // Game-server plugins that poll (behind NAT) take the vote from the pull queue.
-    ...(pull ? [{ kind: 'pull' as const, priority: 0, maxAttempts: config.pullMaxAttempts, callbackId: null, origin }] : []),
+    ...(pull && toGameServers ? [{ kind: 'pull' as const, priority: 0, maxAttempts: config.pullMaxAttempts, callbackId: null, origin }] : []),
   ];
 }
 

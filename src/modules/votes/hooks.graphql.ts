@@ -6,6 +6,7 @@ import { builder } from '../../graphql/builder.js';
 import { validationError } from '../../errors.js';
 import { requireViewer } from '../../auth/access.js';
 import type { HookReceipt, HookRequest } from './ingest.service.js';
+import { DEFAULT_TEST_VOTER } from './test-vote.js';
 
 const HookDeliveryInput = builder.inputType('HookDeliveryInput', {
   fields: (t) => ({
@@ -26,6 +27,17 @@ const HookReceiptRef = builder.objectRef<HookReceipt>('HookReceipt').implement({
     duplicate: t.boolean({ nullable: true, resolve: (r) => ('duplicate' in r ? r.duplicate : null) }),
     test: t.boolean({ nullable: true, resolve: (r) => ('test' in r ? r.test : null) }),
     ignored: t.boolean({ nullable: true, resolve: (r) => ('ignored' in r ? r.ignored : null) }),
+    testVote: t.boolean({
+      nullable: true,
+      description: 'sendTestVote only: true when the vote was stored as a test vote (or is a duplicate of one); null for site deliveries',
+      resolve: (r) => ('testVote' in r && r.testVote ? true : null),
+    }),
+    voterName: t.string({ nullable: true, description: 'sendTestVote only: the voter the test vote was sent for', resolve: (r) => ('testVote' in r && r.testVote ? r.testVote.voterName : null) }),
+    deliverToGameServers: t.boolean({
+      nullable: true,
+      description: 'sendTestVote only: whether Votifier callbacks and the plugin pull queue get the test vote too',
+      resolve: (r) => ('testVote' in r && r.testVote ? r.testVote.deliverToGameServers : null),
+    }),
   }),
 });
 
@@ -54,7 +66,8 @@ builder.mutationField('receiveVote', (t) =>
     args: { input: t.arg({ type: HookDeliveryInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
       ctx.services.ingest.receive(
-        { orgSlug: input.orgSlug, providerKey: input.providerKey, pathSecret: input.pathSecret, ...(ctx.hookRequest ?? requestFromInput(input)) },
+        // Never a test vote: only sendTestVote sets that, so no site delivery can make itself one.
+        { orgSlug: input.orgSlug, providerKey: input.providerKey, pathSecret: input.pathSecret, ...(ctx.hookRequest ?? requestFromInput(input)), testVote: undefined },
         { clientIp: ctx.clientIp },
       ),
   }),
@@ -64,12 +77,15 @@ builder.mutationField('sendTestVote', (t) =>
   t.field({
     type: HookReceiptRef,
     nullable: true,
-    description: "Sends the provider's template example to its own hook, authenticated as the site does (a real vote; a repeat within the duplicate window is a duplicate)",
+    description:
+      "Sends a test vote through the provider's own hook path, as its site would deliver it (auth, parsing, duplicate rule), stored as a test vote: never counted, delivered marked as a test (README \"Test votes\")",
     authScopes: { access: { scope: 'full' } },
-    args: { key: t.arg.string({ required: true }) },
-    resolve: (_root, { key }, ctx) => {
-      const viewer = requireViewer(ctx.auth);
-      return ctx.services.ingest.sendTestVote(viewer.organizationId, viewer.organizationSlug, key);
+    args: {
+      key: t.arg.string({ required: true }),
+      voterName: t.arg.string({ description: `The voter (default ${DEFAULT_TEST_VOTER})` }),
+      deliverToGameServers: t.arg.boolean({ description: 'Also to Votifier callbacks and the plugin pull queue, which cannot tell a test from a vote (default false)' }),
     },
+    resolve: (_root, { key, voterName, deliverToGameServers }, ctx) =>
+      ctx.services.ingest.sendTestVote(requireViewer(ctx.auth), key, { voterName, deliverToGameServers }, { clientIp: ctx.clientIp }),
   }),
 );

@@ -9,10 +9,12 @@ import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../json-depth.js';
 import { peekPoint, takePoint, type LimitOutcome } from '../../auth/rate-limits.js';
 import { authMethodOf } from '../providers/auth-methods/registry.js';
 import { findTemplate } from '../templates/catalogue.js';
+import { MAX_VOTIFIER_USERNAME } from '../../votifier/wire.js';
+import { buildTestDelivery, DEFAULT_TEST_VOTER, testVoterProblem } from './test-vote.js';
 import type { AuthenticatedContent, VotifierSession } from '../providers/auth-methods/auth-method.js';
 import { SLUG_PATTERN } from '../organization/organization.service.js';
 import { PROVIDER_KEY_PATTERN } from '../providers/providers.service.js';
-import type { HookOrg, HookProvider, VoteStore } from './vote-store.js';
+import { TEST_KEY_PREFIX, type HookOrg, type HookProvider, type VoteStore } from './vote-store.js';
 import type { HookObservation, HookOutcome, HookProtocol, ObservedProvider } from '../hook-requests/observation.js';
 import { createPgVoteStore } from './pg-vote-store.js';
 import { createSqliteVoteStore } from './sqlite-vote-store.js';
@@ -51,7 +53,7 @@ export interface HookCaller {
 }
 
 export type HookReceipt =
-  | { received: true; voteId: string; duplicate: boolean }
+  | { received: true; voteId: string; duplicate: boolean; testVote?: { voterName: string; deliverToGameServers: boolean } }
   | { received: true; test: true }
   | { received: true; ignored: true };
 
@@ -146,21 +148,6 @@ function refuseStaleBody(payload: unknown, path: string, maxAgeS: number, nowMs:
 
 const rateLimited = (outcome: Extract<LimitOutcome, { allowed: false }>, message: string) =>
   new AppError('RATE_LIMITED', `${message}; retry in ${outcome.retryAfterSeconds} s`, { retry_after_seconds: outcome.retryAfterSeconds });
-
-/**
- * The template's example with its body timestamp (a top-level field) recent enough, in the example's own unit:
- * now floored to half the maximum age, so a second test vote soon after is the same body (a duplicate, as the
- * README's Duplicates explains) and still within the age the site allows.
- */
-function freshExample(example: Record<string, unknown>, path: string | null, maxAgeS: number, realNowMs: number): Record<string, unknown> {
-  const field = path?.replace(/^\$\./, '');
-  if (!field || !(field in example)) return example;
-  const step = Math.max(1, Math.floor(maxAgeS / 2)) * 1000;
-  const nowMs = Math.floor(realNowMs / step) * step;
-  const old = example[field];
-  const value = typeof old === 'number' && old < 1e11 ? Math.floor(nowMs / 1000) : typeof old === 'string' && !/^\d+$/.test(old) ? new Date(nowMs).toISOString() : nowMs;
-  return { ...example, [field]: value };
-}
 
 export function createIngestService(deps: AppDeps) {
   let store: VoteStore | null = null;
@@ -292,7 +279,7 @@ export function createIngestService(deps: AppDeps) {
       const budget = await takePoint(limits.hooks, org.id);
       if (!budget.allowed) throw rateLimited(budget, "Too many deliveries for this organization");
       if (!provider.enabled) throw new AppError('PROVIDER_DISABLED', 'This provider is disabled; the vote was not recorded');
-      return await accept(votes, org, provider, verified.content, delivery.headers, trace);
+      return await accept(votes, org, provider, verified.content, delivery.headers, trace, delivery.testVote);
     } catch (err) {
       if (!authenticated && err instanceof AppError && err.code !== 'SERVICE_UNAVAILABLE') await countFailure(caller, failureKey);
       throw err;
@@ -306,6 +293,7 @@ export function createIngestService(deps: AppDeps) {
     content: AuthenticatedContent,
     headers: HookDelivery['headers'],
     trace: Trace,
+    testVote: TestVoteOptions | undefined,
   ): Promise<HookReceipt> {
     const payload = parsePayload(content);
     if (provider.eventPath) {
@@ -322,43 +310,66 @@ export function createIngestService(deps: AppDeps) {
     const voterName = voterFrom(payload, provider.voteePath);
     trace.voterName = voterName;
     const rawPayload = content.source === 'json' ? content.body.toString('utf8') : JSON.stringify(payload);
-    const stored = await votes.write({ org, provider, voterName, rawPayload, ...dedupKeysOf(content, headers), receivedAt: deps.clock.now() });
+    const keys = dedupKeysOf(content, headers);
+    const stored = await votes.write({
+      org,
+      provider,
+      voterName,
+      rawPayload,
+      // A test vote is the same vote only as another test vote: a real delivery is never a duplicate of a test.
+      ...(testVote ? { dedupKey: `${TEST_KEY_PREFIX}${keys.dedupKey}`, idempotencyKey: keys.idempotencyKey && `${TEST_KEY_PREFIX}${keys.idempotencyKey}` } : keys),
+      receivedAt: deps.clock.now(),
+      ...(testVote ? { test: testVote } : {}),
+    });
     if (stored.id) {
       deps.metrics.voteStored();
       const event = { organizationId: org.id, voteId: stored.id, publicId: stored.publicId, providerKey: provider.key };
       deps.events.publish('voteWritten', event);
       deps.feed.pubsub.publish('voteReceived', org.id, event);
     }
-    return { received: true, voteId: stored.publicId, duplicate: stored.duplicate };
+    return testVote
+      ? { received: true, voteId: stored.publicId, duplicate: stored.duplicate, testVote: { voterName, deliverToGameServers: testVote.deliverToGameServers } }
+      : { received: true, voteId: stored.publicId, duplicate: stored.duplicate };
   }
 
   /**
-   * The dashboard's "send a test vote": the provider's template example, authenticated exactly as the site does
-   * (its auth method's own `authenticate`), through the same path as a real delivery. It is a real vote (or the
-   * site's test ping where the example is one), and a second one within the window is a duplicate.
+   * The owner's test vote (README "Test votes"): the delivery the provider's site would send for `voterName`
+   * (test-vote.ts), through the provider's real hook path (its auth method, parsing, event filter, duplicate rule),
+   * stored as a test vote. A second one with the same voter soon after is the same body: a duplicate.
    */
-  async function sendTestVote(organizationId: string, orgSlug: string, key: string): Promise<HookReceipt> {
+  async function sendTestVote(
+    viewer: { organizationId: string; organizationSlug: string },
+    key: string,
+    options: { voterName?: string | null; deliverToGameServers?: boolean | null },
+    caller: HookCaller,
+  ): Promise<HookReceipt> {
+    const { organizationId } = viewer;
     const provider = await deps.db.prisma.provider.findUnique({ where: { organizationId_key: { organizationId, key } } });
     if (!provider) throw notFound(`Provider ${key}`);
+    const method = authMethodOf(provider.authMethod);
+    if (!method) throw validationError([{ field: 'key', message: `provider ${key} has an unknown auth method` }]);
+    const voterName = (options.voterName ?? DEFAULT_TEST_VOTER).trim();
+    const deliverToGameServers = options.deliverToGameServers ?? false;
+    const problem = testVoterProblem(voterName, provider.authMethod === 'votifier', MAX_VOTER_NAME_LENGTH);
+    if (problem) throw validationError([{ field: 'voter_name', message: problem }]);
+    if (deliverToGameServers && voterName.length > MAX_VOTIFIER_USERNAME) {
+      const votifierCallbacks = await deps.db.prisma.callback.count({ where: { organizationId, kind: 'votifier', enabled: true } });
+      if (votifierCallbacks > 0) {
+        throw validationError([
+          { field: 'voter_name', message: `must be at most ${MAX_VOTIFIER_USERNAME} characters to reach your Votifier callbacks (NuVotifier refuses longer names)` },
+        ]);
+      }
+    }
     const template = provider.templateSlug ? findTemplate(provider.templateSlug) : undefined;
-    if (!template) throw validationError([{ field: 'key', message: 'only a provider made from a template has an example delivery to send' }]);
-    const method = authMethodOf(provider.authMethod)!;
-    const get = template.method === 'GET';
-    const example = freshExample(template.payloadExample, provider.bodyTimestampPath, provider.bodyTimestampMaxAgeS ?? 300, deps.clock.now().getTime());
-    const body = get ? Buffer.alloc(0) : Buffer.from(JSON.stringify(example));
-    const proof = method.authenticate(provider, deps.secrets.open(provider.authValueEnc), body, Math.floor(deps.clock.now().getTime() / 1000), template.signatureFormat);
-    const query = get ? Object.fromEntries(Object.entries(example).map(([k, v]) => [k, String(v)])) : {};
+    const delivery = buildTestDelivery(provider, method, deps.secrets.open(provider.authValueEnc), voterName, template, deps.clock.now().getTime());
     return receive(
       {
-        orgSlug,
+        orgSlug: viewer.organizationSlug,
         providerKey: provider.key,
-        pathSecret: proof.pathSecret,
-        method: get ? 'GET' : 'POST',
-        headers: { ...(get ? {} : { 'content-type': 'application/json' }), ...proof.headers },
-        query: { ...query, ...proof.query },
-        rawBody: proof.body ?? body,
+        ...delivery,
+        testVote: { deliverToGameServers },
       },
-      { clientIp: 'dashboard-test' },
+      caller,
     );
   }
 

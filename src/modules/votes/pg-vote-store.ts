@@ -76,7 +76,7 @@ const SQL = {
            UNION ALL
            SELECT 'f', NULL, NULL, NULL, k.o, k.f,
              (SELECT COALESCE(SUM(count), 0)::int FROM "ProviderDailyCount" WHERE "organizationId" = k.o AND day >= k.f AND day <= k.t),
-             COALESCE((SELECT json_agg(json_build_object('id', c.id, 'priority', c.priority, 'providerIdsJson', c."providerIdsJson", 'enabled', c.enabled) ORDER BY c.priority, c."createdAt")
+             COALESCE((SELECT json_agg(json_build_object('id', c.id, 'kind', c.kind, 'priority', c.priority, 'providerIdsJson', c."providerIdsJson", 'enabled', c.enabled) ORDER BY c.priority, c."createdAt")
                        FROM "Callback" AS c WHERE c."organizationId" = k.o AND (c.enabled OR c."disabledReason" IS NOT NULL)), '[]'::json),
              EXISTS (SELECT 1 FROM "PluginToken" WHERE "organizationId" = k.o AND "revokedAt" IS NULL)
            FROM unnest($5::text[], $6::text[], $7::text[]) AS k(o, f, t)`,
@@ -88,10 +88,10 @@ const SQL = {
     name: 'vr_vote_write',
     text: `WITH votes AS (
              INSERT INTO "Vote" (id, "publicId", "organizationId", "providerId", "voterName", "voterKey", "receivedAt", "rawPayload", "dedupKey",
-               "overLimit", "chatStatus", "callbackStatus", "callbackAttempts", "idempotencyKey", recovered)
-             SELECT id, 'vt_' || id, o, p, n, k, r, raw, d, ol, cs, cbs, 0, idem, rec
+               "overLimit", "chatStatus", "callbackStatus", "callbackAttempts", "idempotencyKey", recovered, test)
+             SELECT id, 'vt_' || id, o, p, n, k, r, raw, d, ol, cs, cbs, 0, idem, rec, tst
              FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamp(3)[], $7::text[], $8::text[], $9::boolean[],
-                         $10::text[], $11::text[], $12::text[], $36::boolean[]) AS v(id, o, p, n, k, r, raw, d, ol, cs, cbs, idem, rec)
+                         $10::text[], $11::text[], $12::text[], $36::boolean[], $37::boolean[]) AS v(id, o, p, n, k, r, raw, d, ol, cs, cbs, idem, rec, tst)
            ),
            jobs AS (${jobs}),
            voter_days AS (
@@ -181,17 +181,18 @@ export function createPgVoteWrite(config: Config, pool: pg.Pool): BatchWriter<Ne
       fresh.push(i);
     });
 
-    const votes = { id: [] as string[], o: [] as string[], p: [] as string[], n: [] as string[], k: [] as string[], r: [] as string[], raw: [] as string[], d: [] as string[], ol: [] as boolean[], cs: [] as string[], cbs: [] as string[], idem: [] as (string | null)[], rec: [] as boolean[] };
+    const votes = { id: [] as string[], o: [] as string[], p: [] as string[], n: [] as string[], k: [] as string[], r: [] as string[], raw: [] as string[], d: [] as string[], ol: [] as boolean[], cs: [] as string[], cbs: [] as string[], idem: [] as (string | null)[], rec: [] as boolean[], tst: [] as boolean[] };
     const jobs: NewJob[] = [];
     const voterDays = new Map<string, { o: string; p: string; k: string; d: string; n: string; c: number; l: string; at: number }>();
     const providerDays = new Map<string, { o: string; p: string; d: string; c: number }>();
 
     for (const i of fresh) {
-      const { org, provider, voterName, receivedAt } = batch[i];
+      const { org, provider, voterName, receivedAt, test } = batch[i];
       const fact = facts.get(`${org.id}|${monthRange(receivedAt).from}`)!;
-      const overLimit = fact.used >= monthlyLimit(org);
-      const planned = planJobs(config, org, provider.id, overLimit ? [] : fact.callbacks, overLimit, !overLimit && fact.pull, batch[i].recovered);
-      fact.used += 1;
+      // A test vote neither counts toward the monthly limit nor is held back by it (README "Test votes").
+      const overLimit = !test && fact.used >= monthlyLimit(org);
+      const planned = planJobs(config, org, provider.id, overLimit ? [] : fact.callbacks, overLimit, !overLimit && fact.pull, batch[i].recovered, test ?? null);
+      if (!test) fact.used += 1;
 
       const id = randomUUID();
       const voterKey = voterKeyOf(voterName);
@@ -206,11 +207,15 @@ export function createPgVoteWrite(config: Config, pool: pg.Pool): BatchWriter<Ne
       votes.d.push(batch[i].dedupKey);
       votes.idem.push(batch[i].idempotencyKey);
       votes.rec.push(batch[i].recovered === true);
+      votes.tst.push(test !== undefined);
       votes.ol.push(overLimit);
       const statuses = initialStatuses(planned);
       votes.cs.push(statuses.chatStatus);
       votes.cbs.push(statuses.callbackStatus);
       for (const job of planned) jobs.push({ ...job, organizationId: org.id, voteId: id, runAt: receivedAt });
+      results[i] = { id, publicId: `vt_${id}`, duplicate: false };
+      // Rollups hold real votes only: statistics, leaderboards, voter stats and usage never count a test.
+      if (test) continue;
 
       const day = utcDay(receivedAt);
       const voterRow = voterDays.get(`${provider.id}\u0000${voterKey}\u0000${day}`);
@@ -223,8 +228,6 @@ export function createPgVoteWrite(config: Config, pool: pg.Pool): BatchWriter<Ne
       const providerRow = providerDays.get(`${provider.id}\u0000${day}`);
       if (providerRow) providerRow.c += 1;
       else providerDays.set(`${provider.id}\u0000${day}`, { o: org.id, p: provider.id, d: day, c: 1 });
-
-      results[i] = { id, publicId: `vt_${id}`, duplicate: false };
     }
     batch.forEach((vote, i) => {
       if (results[i]) return;
@@ -244,6 +247,7 @@ export function createPgVoteWrite(config: Config, pool: pg.Pool): BatchWriter<Ne
           ...jobPart.values,
           providerRows.map((r) => r.o), providerRows.map((r) => r.p), providerRows.map((r) => r.d), providerRows.map((r) => r.c),
           votes.rec,
+          votes.tst,
         ],
       });
     }

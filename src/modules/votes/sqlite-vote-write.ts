@@ -20,12 +20,12 @@ export function createSqliteVoteWrite(config: Config, db: Sqlite.Database, inser
   );
   const monthCount = db.prepare('SELECT COALESCE(SUM(count), 0) AS n FROM "ProviderDailyCount" WHERE organizationId = ? AND day >= ? AND day <= ?');
   const enabledCallbacks = db.prepare(
-    'SELECT id, priority, providerIdsJson, enabled FROM "Callback" WHERE organizationId = ? AND (enabled = 1 OR disabledReason IS NOT NULL) ORDER BY priority ASC, createdAt ASC',
+    'SELECT id, kind, priority, providerIdsJson, enabled FROM "Callback" WHERE organizationId = ? AND (enabled = 1 OR disabledReason IS NOT NULL) ORDER BY priority ASC, createdAt ASC',
   );
   const activePluginTokens = db.prepare('SELECT COUNT(*) AS n FROM "PluginToken" WHERE organizationId = ? AND revokedAt IS NULL');
   const insertVote = db.prepare(
-    `INSERT INTO "Vote" (id, publicId, organizationId, providerId, voterName, voterKey, receivedAt, rawPayload, dedupKey, idempotencyKey, overLimit, chatStatus, callbackStatus, callbackAttempts, recovered)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+    `INSERT INTO "Vote" (id, publicId, organizationId, providerId, voterName, voterKey, receivedAt, rawPayload, dedupKey, idempotencyKey, overLimit, chatStatus, callbackStatus, callbackAttempts, recovered, test)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
   );
   const bumpProviderDay = db.prepare(
     `INSERT INTO "ProviderDailyCount" (organizationId, providerId, day, count) VALUES (?, ?, ?, 1)
@@ -55,10 +55,11 @@ export function createSqliteVoteWrite(config: Config, db: Sqlite.Database, inser
         const month = monthRange(receivedAt);
         used.set(org.id, (monthCount.get(org.id, month.from, month.to) as { n: number }).n);
       }
-      const overLimit = used.get(org.id)! >= monthlyLimit(org);
+      // A test vote neither counts toward the monthly limit nor is held back by it (README "Test votes").
+      const overLimit = !vote.test && used.get(org.id)! >= monthlyLimit(org);
       if (!overLimit && !callbacksOf.has(org.id)) callbacksOf.set(org.id, enabledCallbacks.all(org.id) as PlanningCallback[]);
       if (!overLimit && !pullOf.has(org.id)) pullOf.set(org.id, (activePluginTokens.get(org.id) as { n: number }).n > 0);
-      const jobs = planJobs(config, org, provider.id, callbacksOf.get(org.id) ?? [], overLimit, pullOf.get(org.id) ?? false, vote.recovered);
+      const jobs = planJobs(config, org, provider.id, callbacksOf.get(org.id) ?? [], overLimit, pullOf.get(org.id) ?? false, vote.recovered, vote.test ?? null);
 
       const uuid = randomUUID();
       const voterKey = voterKeyOf(vote.voterName);
@@ -68,8 +69,11 @@ export function createSqliteVoteWrite(config: Config, db: Sqlite.Database, inser
         chatStatus,
         callbackStatus,
         vote.recovered ? 1 : 0,
+        vote.test ? 1 : 0,
       );
       insertJobs(jobs.map((job) => ({ ...job, organizationId: org.id, voteId: uuid, runAt: receivedAt })));
+      // Rollups hold real votes only: statistics, leaderboards, voter stats and usage never count a test.
+      if (vote.test) return { id: uuid, publicId: `vt_${uuid}`, duplicate: false };
       const day = utcDay(receivedAt);
       bumpProviderDay.run(org.id, provider.id, day);
       bumpVoterDay.run(org.id, provider.id, voterKey, day, vote.voterName, at);

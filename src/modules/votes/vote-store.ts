@@ -45,7 +45,18 @@ export interface NewVote {
   receivedAt: Date;
   /** Read from the site's vote list after an outage, not received by the hook (src/recovery/). */
   recovered?: boolean;
+  /**
+   * The owner's test vote (README "Test votes"): stored with `test`, counted nowhere (no rollups, no monthly usage,
+   * never held back by the monthly limit), and delivered marked as a test; to game servers only when asked.
+   */
+  test?: { deliverToGameServers: boolean };
 }
+
+/**
+ * Prefix of a test vote's delivery keys (dedupKey, idempotencyKey): a test vote is only ever the same vote as another
+ * test vote, and the vote list counts test votes by this prefix on the (providerId, dedupKey) index.
+ */
+export const TEST_KEY_PREFIX = 'test:';
 
 export interface StoredVote {
   /** null when the delivery was a duplicate (nothing new stored). */

@@ -35,6 +35,7 @@ export const VoteRef = builder.prismaObject('Vote', {
     callbackAttempts: t.exposeInt('callbackAttempts'),
     overLimit: t.exposeBoolean('overLimit'),
     recovered: t.exposeBoolean('recovered', { description: "Not received by the hook: read from the site's vote list after an outage" }),
+    test: t.exposeBoolean('test', { description: 'A test vote (sendTestVote): delivered marked as a test, counted in no statistics, usage or limit' }),
     deliveryJobs: t.relation('jobs', { query: { orderBy: [{ priority: 'asc' }, { createdAt: 'asc' }] } }),
     deliveryAttempts: t.relation('attempts', { query: { orderBy: [{ createdAt: 'asc' }, { attempt: 'asc' }] } }),
   }),
