@@ -38,6 +38,9 @@ import { createRecoveryReconciler, type RecoveryReconciler } from './recovery/to
 import { createRetention, type Retention } from './retention/retention.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { countRequests, metricsEndpoint, metricsSources } from './metrics/http.js';
+import { logHookOutcomes, type HookLogLines } from './modules/hook-requests/log-lines.js';
+import { logStartupBanner } from './startup-banner.js';
+import { observeOversizedHooks } from './http/hook-too-large.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -125,6 +128,7 @@ export function buildHttpApp(
     express.raw({ type: () => true, limit: HOOK_BODY_LIMIT_BYTES }),
     createRestRouter(schema, contextFor, deps.logger, HOOK_ROUTES),
   );
+  app.use('/hooks', observeOversizedHooks(deps.hookObservers)); // a 413 is a refused delivery too
 
   app.use(['/v1', '/graphql'], compress());
   app.use('/v1', express.json({ limit: API_BODY_LIMIT }), jsonDepthGuard('rest'), authenticate(services), apiRateLimit(limits));
@@ -181,6 +185,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
   let stopWakes: (() => void) | null = null;
   let rateLimitRedis: Redis | null = null;
   let votifier: VotifierListener | null = null;
+  let hookLogLines: HookLogLines | null = null;
   let ready = false;
 
   async function start(): Promise<RunningApp> {
@@ -200,6 +205,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
     metrics = createMetrics();
     deps = createDeps(config, db, { logger, clock: options.clock, resolver: options.resolver, rateLimitRedis, feedRedisUrl: config.redisUrl, metrics });
     services = createServices(deps);
+    hookLogLines = logHookOutcomes(deps.hookObservers, logger);
     liveHub = createLiveHub(deps, schema);
     metrics.observe(metricsSources(deps, liveHub));
     const yoga = createGraphQLServer(schema, deps, services);
@@ -254,7 +260,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
     retention = createRetention(deps, { intervalMs: config.retentionIntervalMs });
     if (config.retentionIntervalMs > 0) retention.start();
     ready = true;
-    logger.info({ port, database: config.dialect }, 'vote relay listening');
+    await logStartupBanner(logger, deps.config, db, votifier?.port ?? null);
     return {
       url: `http://127.0.0.1:${port}`,
       port,
@@ -286,6 +292,8 @@ export function createApp(config: Config, options: AppOptions = {}) {
       clearTimeout(timer);
       server = null;
     }
+    hookLogLines?.close(); // after the last request: what it still counts is printed
+    hookLogLines = null;
     scheduler?.stop();
     await recovery?.stop();
     recovery = null;

@@ -14,13 +14,13 @@ try {
   throw err;
 }
 
-const logger = createLogger(config.logLevel);
+const logger = createLogger(config.logLevel, { format: config.logFormat });
 const app = createApp(config, { logger });
 
 try {
   await app.start();
 } catch (err) {
-  logger.fatal({ err }, 'could not start');
+  logger.fatal({ err }, 'vote relay could not start; nothing is listening');
   process.exit(1);
 }
 
@@ -29,11 +29,14 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
+    logger.info({ signal }, `${signal}: shutting down (in-flight requests may finish, up to SHUTDOWN_TIMEOUT_MS)`);
     app.stop().then(
-      () => process.exit(0),
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
       (err) => {
-        logger.error({ err }, 'error while shutting down');
+        logger.error({ err }, 'the shutdown did not finish cleanly');
         process.exit(1);
       },
     );

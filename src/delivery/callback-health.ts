@@ -51,7 +51,11 @@ export async function disableIfFailingTooLong(deps: AppDeps, callback: Callback,
   });
   if (disabled.count === 0) return false;
   const held = await holdJobs(prisma, callback.id);
-  deps.logger.warn({ callbackId: callback.id, held }, 'callback disabled after failing too long');
+  deps.logger.error(
+    { organization: org.slug, callback: callback.name, callbackId: callback.id, callbackKind: callback.kind, failingSince: callback.failingSince.toISOString(), held },
+    `callback "${callback.name}" of ${org.slug} disabled: every delivery attempt has failed since ${callback.failingSince.toISOString()} (longer than CALLBACK_DISABLE_AFTER); ` +
+      `${held} undelivered vote${held === 1 ? ' is' : 's are'} held, and new ones too, until it is enabled again (the dashboard, or PATCH /v1/callbacks/${callback.id} {"enabled": true})`,
+  );
   if (org.chatAdminWebhookUrl && org.adminPermanentFailAlerts && planAtLeast(org.plan, 'growth')) {
     const body = callbackDisabledAlert({ callbackName: callback.name, reason, held, failingSince: callback.failingSince });
     // One alert per disabling (unique key), whichever instance gets here.
@@ -70,7 +74,7 @@ export async function disableIfFailingTooLong(deps: AppDeps, callback: Callback,
         },
       ]))
       .catch((err: { code?: string }) => {
-        if (err.code !== 'P2002') deps.logger.error({ err, callbackId: callback.id }, 'could not queue the callback-disabled alert');
+        if (err.code !== 'P2002') deps.logger.error({ err, callbackId: callback.id }, 'could not queue the admin alert about a disabled callback');
       });
   }
   return true;

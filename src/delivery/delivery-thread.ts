@@ -6,7 +6,7 @@
 import { isMainThread, parentPort, workerData, type MessagePort, type Worker } from 'node:worker_threads';
 import { startThread } from '../thread-start.js';
 import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
+import { resolveLogFormat, type Logger } from '../logger.js';
 import type { DeliveryWorker } from './worker.js';
 
 type ToThread = 'wake' | 'stop';
@@ -30,13 +30,15 @@ export function deliveryThread(
   function spawn() {
     // The thread starts from a JavaScript bootstrap that loads this same module (through tsx while it is TypeScript).
     const port = writePort();
-    const worker = startThread(import.meta.url, { config, writePort: port }, port ? [port] : []);
-    worker.on('error', (err) => logger.error({ err }, 'delivery thread failed'));
+    // A thread's stdout is not a terminal: it writes in the format the main thread chose.
+    const threadConfig: Config = { ...config, logFormat: resolveLogFormat(config.logFormat) };
+    const worker = startThread(import.meta.url, { config: threadConfig, writePort: port }, port ? [port] : []);
+    worker.on('error', (err) => logger.error({ err }, 'the delivery thread failed; deliveries pause until it restarts'));
     worker.on('message', (message: unknown) => typeof message === 'object' && onMetric(message));
     worker.on('exit', (code) => {
       if (thread === worker) thread = null;
       if (stopping) return;
-      logger.error({ code }, 'delivery thread exited; starting it again');
+      logger.error({ code }, 'the delivery thread stopped; starting it again in 1 s (deliveries wait meanwhile, nothing is lost)');
       setTimeout(() => !stopping && !thread && (thread = spawn()), 1_000).unref();
     });
     return worker;
@@ -74,7 +76,7 @@ async function runInThread(config: Config, writePort: MessagePort | null) {
     import('./worker.js'),
     import('../metrics/metrics.js'),
   ]);
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, { format: config.logFormat });
   const db = await openDatabase(config, writePort ? { writeThread: { logger, port: writePort } } : {});
   const deps = createDeps(config, db, { logger, metrics: relayMetrics(parentPort!) });
   const worker = createDeliveryWorker(deps, { concurrency: config.deliveryConcurrency, leaseMs: config.deliveryLeaseMs, pollMs: config.deliveryPollMs });

@@ -13,6 +13,7 @@ import { permanentFailureAlert } from './alerts.js';
 import { TemplateError } from './template.js';
 import { callbackOutcome, chatOutcome, jitter } from './retry-policy.js';
 import { disableIfFailingTooLong } from './callback-health.js';
+import { createLineBudget } from '../logger.js';
 
 const WAKE_COALESCE_MS = 5;
 /**
@@ -20,6 +21,8 @@ const WAKE_COALESCE_MS = 5;
  * due at its slot, so a long burst does not keep the worker's concurrency waiting.
  */
 const MAX_INLINE_PACING_WAIT_MS = 1_000;
+/** An error as the operator's log prints it: a receiver's or platform's words are kept short. */
+const MAX_LOGGED_ERROR = 300;
 
 export interface DeliveryWorkerOptions {
   concurrency: number;
@@ -92,7 +95,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
   /** Puts the job back without an attempt (held, or waiting for its pacing slot). */
   async function putBack(ctx: JobContext, resolution: JobResolution): Promise<void> {
     if (!(await deps.jobs.finish(ctx.job, workerId, deps.clock.now(), null, resolution, null))) {
-      deps.logger.warn({ jobId: ctx.job.id }, 'lease lost before the job was put back');
+      deps.logger.warn({ jobId: ctx.job.id }, 'a delivery was taken over by another worker before it could be put back; it is theirs now');
     }
   }
 
@@ -136,7 +139,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     // The attempt needs its timeout (callbacks up to 30 s, chat 10 s) plus time to be recorded.
     const needMs = (ctx.callback?.timeoutMs ?? 10_000) + 15_000;
     if (!(await deps.jobs.renew(ctx.job, workerId, deps.clock.now(), options.leaseMs, needMs))) {
-      deps.logger.warn({ jobId: ctx.job.id }, 'lease lost before sending; leaving the job to its new owner');
+      deps.logger.warn({ jobId: ctx.job.id }, 'a delivery waited longer than its lease and another worker has taken it over; not sent from here');
       return undefined;
     }
     let result: SendResult;
@@ -153,9 +156,10 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
         : { status: result.outcome.kind };
     const recorded = await deps.jobs.finish(ctx.job, workerId, now, result.attempt, resolution, result.error);
     if (!recorded) {
-      deps.logger.warn({ jobId: ctx.job.id }, 'lease lost before the attempt was recorded');
+      deps.logger.warn({ jobId: ctx.job.id }, 'a delivery took longer than its lease: another worker has taken it over, so the receiver may get it twice (webhook-id tells the copies apart)');
       return undefined;
     }
+    logTrouble(ctx, result, resolution);
     if (result.attempt) deps.metrics.deliveryAttempt(ctx.job.kind, resolution.status);
     if (resolution.status === 'sent' || resolution.status === 'failed' || resolution.status === 'skipped') deps.metrics.jobFinished(ctx.job.kind, resolution.status);
     if (resolution.status === 'failed' && (ctx.job.kind === 'callback' || ctx.job.kind === 'legacy_callback')) {
@@ -173,7 +177,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
    */
   function crashedAttempt(ctx: JobContext, err: unknown): SendResult {
     const template = err instanceof TemplateError;
-    if (!template) deps.logger.error({ err, jobId: ctx.job.id }, 'delivery attempt crashed');
+    if (!template) deps.logger.error({ err, jobId: ctx.job.id }, 'a delivery attempt failed inside this service (a bug: please report it); it counts as a failed attempt and is retried');
     const error = template ? (err as Error).message : 'Internal error while sending';
     const attemptNumber = ctx.job.attempts + 1;
     const target = ctx.callback
@@ -212,8 +216,61 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
       })
       .then(() => wake())
       .catch((err: { code?: string }) => {
-        if (err.code !== 'P2002') deps.logger.error({ err, jobId: ctx.job.id }, 'could not queue the permanent-failure alert');
+        if (err.code !== 'P2002') deps.logger.error({ err, jobId: ctx.job.id }, 'could not queue the admin alert about a delivery that failed for good');
       });
+  }
+
+  // A receiver that is down fails every delivery sent to it: one line per callback (or chat, or alerts) and kind of
+  // line every 10 s, with the count of those left out.
+  const troubleLines = createLineBudget();
+
+  /**
+   * The operator's log (README "Logs"): a delivery's first failed attempt, and its end when it fails for good. The
+   * target is named by its host alone: never its path or query (a Discord token, a secret parameter) or a header.
+   */
+  function logTrouble(ctx: JobContext, result: SendResult, resolution: JobResolution) {
+    const failedForGood = resolution.status === 'failed';
+    const firstFailure = resolution.status === 'retrying' && result.attempt?.attempt === 1 && !result.attempt.success;
+    if (!failedForGood && !firstFailure) return;
+    const { job, callback, org, vote } = ctx;
+    const line = troubleLines.take(`${failedForGood ? 'failed' : 'first'}:${callback?.id ?? `${job.kind}:${org.id}`}`);
+    if (!line) return;
+    const what =
+      job.kind === 'callback' ? (callback ? `callback "${callback.name}" (${callback.kind})` : 'a deleted callback')
+      : job.kind === 'legacy_callback' ? 'server_callback_url'
+      : job.kind === 'chat' ? 'chat notification'
+      : job.kind === 'alert' ? 'admin alert'
+      : `${job.kind} delivery`;
+    const url =
+      result.attempt?.target ??
+      (callback ? callbackKindOf(callback.kind)?.target(callback) : job.kind === 'legacy_callback' ? org.serverCallbackUrl : job.kind === 'alert' ? org.chatAdminWebhookUrl : org.chatWebhookUrl) ??
+      '';
+    const target = hostOf(url);
+    const attempts = result.attempt?.attempt ?? job.attempts;
+    const status = result.attempt?.statusCode ?? null;
+    const error = (result.error ?? (status ? `HTTP ${status}` : 'failed')).replace(/\s+/g, ' ').slice(0, MAX_LOGGED_ERROR);
+    const forVote = vote ? ` for vote ${vote.publicId} (${vote.voterName} from ${vote.provider.key})` : '';
+    const more = line.skipped > 0 ? ` (and ${line.skipped.toLocaleString('en-US')} more like it in the last ${line.seconds} s)` : '';
+    const fields = {
+      organization: org.slug,
+      jobId: job.id,
+      jobKind: job.kind,
+      ...(callback ? { callback: callback.name, callbackId: callback.id, callbackKind: callback.kind } : {}),
+      target,
+      ...(vote ? { voteId: vote.publicId, provider: vote.provider.key } : {}),
+      attempt: attempts,
+      maxAttempts: job.maxAttempts,
+      status,
+      error,
+      ...(line.skipped > 0 ? { alsoLeftOut: line.skipped } : {}),
+    };
+    if (failedForGood) {
+      const again = vote && job.kind !== 'alert' ? `; POST /v1/votes/${vote.publicId}/redeliver sends it again` : '';
+      deps.logger.error(fields, `${what} to ${target} failed for good${forVote} after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${error}; no more retries${again}${more}`);
+    } else {
+      const at = resolution.status === 'retrying' ? resolution.runAt.toISOString() : '';
+      deps.logger.warn({ ...fields, retryAt: at }, `${what} to ${target} failed${forVote}: ${error}; retrying at ${at} (attempt 1 of ${job.maxAttempts})${more}`);
+    }
   }
 
   /** A vote's callbacks go one after another in priority order; everything else runs side by side. */
@@ -252,7 +309,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
               try {
                 after = await run(contexts.get(job.id)!, after);
               } catch (err) {
-                deps.logger.error({ err, jobId: job.id }, 'could not record a delivery attempt');
+                deps.logger.error({ err, jobId: job.id }, 'could not record a delivery attempt in the database; the job is sent again when its lease ends (the receiver may get it twice)');
               } finally {
                 inFlight--;
               }
@@ -267,7 +324,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
         if (jobs.length === capacity) again = true;
       } while (again && running);
     } catch (err) {
-      deps.logger.error({ err }, 'claiming delivery jobs failed; will retry');
+      deps.logger.error({ err }, `could not read the delivery queue from the database; trying again within ${options.pollMs} ms (nothing is lost)`);
     } finally {
       claiming = false;
     }
@@ -330,6 +387,15 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     },
     wake,
   };
+}
+
+/** A target's host (and port) only, for the log: "hooks.example.com", "mc.example.com:8192". */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host || '(no host)';
+  } catch {
+    return '(no target)';
+  }
 }
 
 /** A binary min-heap of numbers (the pacing slots ahead): push and pop in O(log n). */

@@ -383,6 +383,8 @@ export function createRecoveryReconciler(
     let handledUpTo: number | null = null;
     let complete = false;
     let recorded = 0;
+    /** Votes read from the list and compared with the stored ones (for the log). */
+    let found = 0;
     let unreadable = 0;
     let failure: { error: string; retryAfterS?: number } | null = null;
     try {
@@ -403,13 +405,14 @@ export function createRecoveryReconciler(
           break;
         }
         recorded += added;
+        found += due.length;
         unreadable += answer.listed - answer.votes.length;
         for (const v of due) handledUpTo = Math.max(handledUpTo ?? 0, instantMs(v.created_at)!);
         complete = firstYoung !== -1 || answer.listed === 0 || answer.cursor === '';
         from = { cursor: answer.cursor };
       }
     } catch (err) {
-      deps.logger.error({ err, providerId: p.id }, 'vote recovery failed');
+      deps.logger.error({ err, organization: p.organization.slug, provider: p.key, providerId: p.id }, `vote recovery for ${p.organization.slug}/${p.key} failed inside this service`);
       failure = { error: 'vote recovery failed in this service (its log says why); retrying on the next run' };
     }
 
@@ -427,11 +430,16 @@ export function createRecoveryReconciler(
     try {
       await saveState(p, state);
     } catch (err) {
-      deps.logger.error({ err, providerId: p.id }, 'vote recovery state could not be saved');
+      deps.logger.error({ err, organization: p.organization.slug, provider: p.key, providerId: p.id }, `vote recovery for ${p.organization.slug}/${p.key}: its progress could not be saved; the next run reads the same votes again (none is recorded twice)`);
     }
-    if (recorded > 0) deps.logger.info({ providerId: p.id, recorded }, 'votes recovered from the top.gg vote list');
-    if (unreadable > 0) deps.logger.warn({ providerId: p.id, unreadable }, 'top.gg listed votes this service cannot read; they were skipped');
-    if (failure) deps.logger.warn({ providerId: p.id, error: failure.error }, 'vote recovery stopped');
+    // The run's result: info when it recorded votes the hook missed, warn when it stopped, debug when all was there.
+    const who = { organization: p.organization.slug, provider: p.key, providerId: p.id, found, recorded };
+    const name = `${p.organization.slug}/${p.key}`;
+    const missed = `${recorded} vote${recorded === 1 ? '' : 's'} the hook never received`;
+    if (unreadable > 0) deps.logger.warn({ ...who, unreadable }, `vote recovery for ${name}: top.gg listed ${unreadable} vote${unreadable === 1 ? '' : 's'} this service cannot read; skipped`);
+    if (failure) deps.logger.warn({ ...who, error: failure.error }, `vote recovery for ${name} stopped: ${failure.error}${recorded > 0 ? ` (${missed} recorded before that)` : ''}; the next run tries again`);
+    else if (recorded > 0) deps.logger.info(who, `vote recovery for ${name}: ${missed} recorded from top.gg's vote list (${found} listed)`);
+    else deps.logger.debug(who, `vote recovery for ${name}: top.gg listed ${found} vote${found === 1 ? '' : 's'}, none missed`);
     return { recorded, failed: failure !== null };
   }
 
@@ -455,7 +463,7 @@ export function createRecoveryReconciler(
         // A 429 holds this provider (its lease lasts until the wait is over); the others still get their turn.
       } catch (err) {
         run.failed++;
-        deps.logger.error({ err, providerId: p.id }, 'vote recovery failed');
+        deps.logger.error({ err, organization: p.organization.slug, provider: p.key, providerId: p.id }, `vote recovery for ${p.organization.slug}/${p.key} failed; the next run tries again`);
       }
     }
     return run;
@@ -466,7 +474,7 @@ export function createRecoveryReconciler(
     running = tick().finally(() => (running = null));
     return running;
   };
-  const runLogged = () => void runOnce().catch((err) => deps.logger.error({ err }, 'vote recovery pass failed'));
+  const runLogged = () => void runOnce().catch((err) => deps.logger.error({ err }, 'vote recovery could not run (its providers could not be read); the next run tries again'));
 
   return {
     // The first pass after one interval: a hook retried after a restart is still within its horizon anyway, and

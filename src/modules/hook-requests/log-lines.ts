@@ -1,0 +1,177 @@
+// The operator's log lines about hook deliveries (README "Logs"): one line per refused delivery, held to one line per
+// provider (or slug) and client address every ten seconds, with the count of what was left out; at debug, each vote
+// stored. A watcher of deps.hookObservers: it prints what was decided, never a secret, a header value or a body.
+import type { Logger } from '../../logger.js';
+import type { HookObservation, HookObservers } from './observation.js';
+
+/** One line per provider (or slug) and address per this long: a flood of junk cannot flood the log. */
+const LINE_INTERVAL_MS = 10_000;
+/**
+ * Pairs tracked at once; refusals from more pairs than this (a flood from many addresses) share one pair, "other
+ * senders", so memory stays bounded whatever arrives.
+ */
+const MAX_TRACKED_PAIRS = 1_000;
+/** Slugs, keys and reasons are a stranger's text: printed short and on one line. */
+const MAX_TEXT = 100;
+const MAX_REASON = 300;
+
+export interface HookLogLines {
+  /** Stops watching and prints what is still counted (on shutdown). */
+  close(): void;
+}
+
+export interface HookLogLinesOptions {
+  intervalMs?: number;
+  maxTrackedPairs?: number;
+  now?: () => number;
+}
+
+interface Pair {
+  /** What the summary line names: "acme/topgg", "acme (unknown provider keys)", "unknown organizations", … */
+  label: string;
+  clientIp: string;
+  lastLineAt: number;
+  suppressed: number;
+  codes: Map<string, number>;
+}
+
+/** Words for the owner on the codes a misconfigured site meets most (the reason says the rest). */
+function hintFor(obs: HookObservation): string | undefined {
+  if (obs.errorCode === 'NOT_FOUND') {
+    if (!obs.organizationId) return 'no organization has this slug: check the hook URL given to the site';
+    if (!obs.provider) return 'this organization has no provider with this key: check the hook URL given to the site';
+  }
+  if (obs.errorCode === 'AUTH_FAILED') return "the delivery's secret or signature did not match: check the secret pasted into the site";
+  if (obs.errorCode === 'PAYLOAD_TOO_LARGE') return 'the body is larger than a vote can be: not a vote from a voting site';
+  if (obs.errorCode === 'PROVIDER_DISABLED') return 'the provider is disabled: enable it to take votes again';
+  if (obs.errorCode === 'RATE_LIMITED') return 'too many refused deliveries from this address: it is refused for the rest of the minute';
+  return undefined;
+}
+
+function printable(text: string | null | undefined, max = MAX_TEXT): string {
+  if (!text) return '-';
+  // eslint-disable-next-line no-control-regex
+  const line = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?');
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+export function logHookOutcomes(observers: HookObservers, logger: Logger, options: HookLogLinesOptions = {}): HookLogLines {
+  const intervalMs = options.intervalMs ?? LINE_INTERVAL_MS;
+  const maxPairs = options.maxTrackedPairs ?? MAX_TRACKED_PAIRS;
+  const now = options.now ?? Date.now;
+  const pairs = new Map<string, Pair>();
+
+  function pairOf(obs: HookObservation, org: string, provider: string): Pair {
+    // Mistyped keys under one slug, and unknown slugs, share one pair per address: random names cannot add pairs.
+    const [target, label] = obs.provider
+      ? [`provider:${obs.provider.id}`, `${org}/${provider}`]
+      : obs.organizationId
+        ? [`organization:${obs.organizationId}`, `${org} (unknown provider keys)`]
+        : ['unknown', 'unknown organizations'];
+    const key = `${target}|${obs.clientIp}`;
+    let pair = pairs.get(key);
+    if (!pair && pairs.size >= maxPairs) {
+      pair = pairs.get('*');
+      if (!pair) pairs.set('*', (pair = { label: 'many providers', clientIp: 'other senders', lastLineAt: -Infinity, suppressed: 0, codes: new Map() }));
+    }
+    if (!pair) pairs.set(key, (pair = { label, clientIp: obs.clientIp, lastLineAt: -Infinity, suppressed: 0, codes: new Map() }));
+    return pair;
+  }
+
+  function leftOut(pair: Pair, at: number) {
+    return { suppressed: pair.suppressed, seconds: Math.max(1, Math.round((at - pair.lastLineAt) / 1000)), codes: Object.fromEntries(pair.codes) };
+  }
+
+  function refused(obs: HookObservation) {
+    const at = now();
+    const org = printable(obs.orgSlug);
+    const provider = printable(obs.providerKey);
+    const pair = pairOf(obs, org, provider);
+    if (at - pair.lastLineAt < intervalMs) {
+      pair.suppressed++;
+      const code = obs.errorCode ?? 'UNKNOWN';
+      pair.codes.set(code, (pair.codes.get(code) ?? 0) + 1);
+      return;
+    }
+    const earlier = pair.suppressed > 0 ? leftOut(pair, at) : null;
+    const reason = printable(obs.reason, MAX_REASON);
+    const hint = hintFor(obs);
+    const via = obs.protocol === 'http' ? obs.method : obs.protocol;
+    const more = earlier ? ` (and ${count(earlier.suppressed)} more like it from ${pair.clientIp} in the last ${earlier.seconds} s)` : '';
+    logger.warn(
+      {
+        organization: org,
+        provider,
+        clientIp: obs.clientIp,
+        protocol: obs.protocol,
+        method: obs.method,
+        status: obs.status,
+        code: obs.errorCode,
+        reason,
+        ...(hint ? { hint } : {}),
+        ...(earlier ? { alsoRefused: earlier } : {}),
+      },
+      `hook delivery refused: ${org}/${provider} from ${obs.clientIp} (${via}): ${obs.errorCode ?? 'refused'} ${obs.status}, ${reason}${hint ? `; ${hint}` : ''}${more}`,
+    );
+    pair.lastLineAt = at;
+    pair.suppressed = 0;
+    pair.codes.clear();
+  }
+
+  /** The count of what was left out, once its pair's interval is over (also when its flood has stopped). */
+  function sweep(all = false) {
+    const at = now();
+    for (const [key, pair] of pairs) {
+      if (pair.suppressed > 0 && (all || at - pair.lastLineAt >= intervalMs)) {
+        const earlier = leftOut(pair, at);
+        const codes = Object.entries(earlier.codes).map(([code, n]) => `${code} ×${count(n)}`).join(', ');
+        logger.warn(
+          { label: pair.label, clientIp: pair.clientIp, alsoRefused: earlier },
+          `… and ${count(earlier.suppressed)} more refused hook deliveries to ${pair.label} from ${pair.clientIp} in the last ${earlier.seconds} s (${codes}), not logged one by one`,
+        );
+        pair.suppressed = 0;
+        pair.codes.clear();
+        pair.lastLineAt = at;
+      } else if (pair.suppressed === 0 && at - pair.lastLineAt >= intervalMs) {
+        pairs.delete(key);
+      }
+    }
+  }
+
+  function stored(obs: HookObservation) {
+    const org = printable(obs.orgSlug);
+    const provider = printable(obs.providerKey);
+    const voter = printable(obs.voterName);
+    const fields = { organization: org, provider, voter, voteId: obs.voteId, clientIp: obs.clientIp, protocol: obs.protocol, durationMs: obs.durationMs };
+    switch (obs.outcome) {
+      case 'accepted':
+        return logger.debug(fields, `vote stored: ${obs.voteId} for ${voter} from ${org}/${provider}`);
+      case 'duplicate':
+        return logger.debug(fields, `duplicate delivery of vote ${obs.voteId} for ${voter} from ${org}/${provider}: answered, not stored again`);
+      case 'test':
+        return obs.voteId
+          ? logger.debug(fields, `test vote stored: ${obs.voteId} for ${voter} from ${org}/${provider} (never a reward)`)
+          : logger.debug(fields, `test delivery from ${org}/${provider}: answered, nothing stored`);
+      case 'ignored':
+        return logger.debug(fields, `delivery from ${org}/${provider} is not a vote: answered, nothing stored`);
+    }
+  }
+
+  const stopWatching = observers.watch((obs) => {
+    if (obs.outcome === 'refused') refused(obs);
+    else if (logger.isLevelEnabled('debug')) stored(obs);
+  });
+  const timer = setInterval(() => sweep(), intervalMs);
+  timer.unref();
+
+  return {
+    close() {
+      stopWatching();
+      clearInterval(timer);
+      sweep(true);
+      pairs.clear();
+    },
+  };
+}
