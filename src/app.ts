@@ -26,6 +26,8 @@ import { apiRateLimit } from './http/rate-limit.js';
 import { jsonDepthGuard } from './http/json-depth-guard.js';
 import { dashboard } from './http/dashboard.js';
 import { compress } from './http/compress.js';
+import { securityHeaders } from './http/security-headers.js';
+import { GRAPHIQL_ASSETS_PATH, graphiqlAssets } from './graphql/graphiql.js';
 import { Redis } from 'ioredis';
 import { bodyParserError, sendError, sendGraphQLError } from './http/error-response.js';
 import { HOOK_ROUTES, createRestRouter } from '../rest-compat/router.js';
@@ -82,6 +84,7 @@ export function buildHttpApp(
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
   app.use(requestId);
+  app.use(securityHeaders());
   if (metrics) {
     app.use(countRequests(deps.metrics));
     app.get('/metrics', metricsEndpoint(metrics, deps.config.metricsToken));
@@ -135,6 +138,7 @@ export function buildHttpApp(
   app.use('/v1', openApiRouter(schema)); // GET /v1/openapi.json and the reference page at /v1/reference
   app.use('/v1', createRestRouter(schema, contextFor, deps.logger));
 
+  app.use(GRAPHIQL_ASSETS_PATH, graphiqlAssets()); // GraphiQL's page files: public, before the key check
   app.use('/graphql', express.json({ limit: API_BODY_LIMIT }), jsonDepthGuard('graphql'), authenticate(services), refuseInvalidKey, apiRateLimit(limits, 'graphql'), (req: Request, res: Response) => {
     // voteReceived over SSE: the live hub's shared fan-out; everything else (and every error) through yoga, which
     // receives Express's req/res as its server context (the `req` our context factory reads).

@@ -1,7 +1,6 @@
 // graphql-yoga serving the Pothos schema at /graphql (GraphiQL for browsers, SSE subscriptions, masked errors).
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type GraphQLSchema } from 'graphql';
 import type { Request } from 'express';
 import type { AppDeps } from '../app-deps.js';
@@ -12,6 +11,7 @@ import { databaseUnavailableError, isDatabaseUnavailable } from '../db/unavailab
 import { createLoaders } from './loaders.js';
 import { queryLimitsRule, useDocumentNestingLimit } from './query-limits.js';
 import { useSharedSubscriptionExecution } from '../live/shared-execution.js';
+import { graphiqlPage } from './graphiql.js';
 
 const GRAPHIQL_DEFAULT_QUERY = `# Vote Relay: paste your API key after "Bearer " in the Headers tab below,
 # then run this. The Docs panel (book icon) lists every query, mutation and the voteReceived subscription.
@@ -20,14 +20,6 @@ const GRAPHIQL_DEFAULT_QUERY = `# Vote Relay: paste your API key after "Bearer "
   providers { providers { key name enabled votesToday } }
 }
 `;
-
-/** The page is ~9 MB of inlined assets and the same for every request: rendered once per set of options. */
-let renderedGraphiQL: { key: string; html: string } | null = null;
-function renderGraphiQLOnce(options?: Parameters<typeof renderGraphiQL>[0]): string {
-  const key = JSON.stringify(options ?? {});
-  if (renderedGraphiQL?.key !== key) renderedGraphiQL = { key, html: renderGraphiQL(options) };
-  return renderedGraphiQL.html;
-}
 
 export function internalError(): GraphQLError {
   return new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_ERROR' } });
@@ -62,9 +54,10 @@ export function createGraphQLServer(schema: GraphQLSchema, deps: AppDeps, servic
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    // GraphiQL's assets are bundled in @graphql-yoga/render-graphiql and inlined into the page: nothing is loaded
-    // from another host, so it works offline. The headers tab opens with the one header every call needs.
-    renderGraphiQL: renderGraphiQLOnce,
+    // GraphiQL's assets are bundled in @graphql-yoga/render-graphiql and served by this service as files (no inline
+    // script, for the page's Content-Security-Policy): nothing is loaded from another host, so it works offline.
+    // The headers tab opens with the one header every call needs.
+    renderGraphiQL: graphiqlPage,
     graphiql: {
       title: 'Vote Relay GraphQL',
       // Paste the key after `Bearer ` (a bare `Bearer ` counts as no key, so introspection and the docs still load).

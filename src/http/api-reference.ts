@@ -1,6 +1,6 @@
 // The API reference page: the OpenAPI document rendered by Swagger UI, whose browser bundle (the swagger-ui-dist
 // package) the service serves itself. Nothing is loaded from another host, and the page's Content-Security-Policy
-// says so: a browser refuses any script, style, font or request that does not come from this origin.
+// (src/http/security-headers.ts) says so: a browser refuses any script, style, font or request from elsewhere.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import express, { type Request, type Response, type Router } from 'express';
@@ -9,22 +9,7 @@ const DIST = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/pac
 /** The only files of the package the page uses (it also ships a demo page that points at another host). */
 const ASSETS = new Set(['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png']);
 
-/**
- * Swagger UI sets inline styles and its stylesheet embeds data: images; everything else is this origin only.
- * validatorUrl: null keeps it from asking a public validator about the document (its default).
- */
-const CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
+/** validatorUrl: null keeps Swagger UI from asking a public validator about the document (its default). */
 const INIT = `window.addEventListener('load', function () {
   var root = document.getElementById('swagger-ui');
   window.ui = SwaggerUIBundle({
@@ -66,7 +51,6 @@ function page(base: string, documentPath: string): string {
 export function apiReference(documentPath: string): Router {
   const router = express.Router();
   router.get('/reference', (req: Request, res: Response) => {
-    res.setHeader('Content-Security-Policy', CSP);
     res.setHeader('Cache-Control', 'no-cache');
     res.type('html').send(page(req.baseUrl, documentPath));
   });
