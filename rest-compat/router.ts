@@ -20,8 +20,9 @@ import { statsRoutes } from './routes/stats.js';
 import { pluginRoutes } from './routes/plugin.js';
 import { voterRoutes } from './routes/voters.js';
 import { testVoteRoutes } from './routes/test-votes.js';
+import { hookRequestRoutes } from './routes/hook-requests.js';
 
-export const REST_ROUTES: RestRoute[] = [...organizationRoutes, ...apiKeyRoutes, ...templateRoutes, ...providerRoutes, ...callbackRoutes, ...voteRoutes, ...statsRoutes, ...pluginRoutes, ...voterRoutes, ...testVoteRoutes];
+export const REST_ROUTES: RestRoute[] = [...organizationRoutes, ...apiKeyRoutes, ...templateRoutes, ...providerRoutes, ...callbackRoutes, ...voteRoutes, ...statsRoutes, ...pluginRoutes, ...voterRoutes, ...testVoteRoutes, ...hookRequestRoutes];
 export const HOOK_ROUTES: RestRoute[] = hookRoutes;
 
 export function prepareRoute(schema: GraphQLSchema, route: RestRoute) {

@@ -1,5 +1,6 @@
 // The hot writes, the ones every vote and every delivery attempt makes, each a named batch write:
-//   - both databases: `votes` (the vote with its jobs and rollups);
+//   - both databases: `votes` (the vote with its jobs and rollups) and `hookLog` (the hook request log's batches,
+//     src/modules/hook-requests/hook-log-write.ts);
 //   - embedded SQLite, where one connection writes at a time: also the job queue's `claims`, `renewals` and
 //     `finishes` (attempt records), so no other connection of ours contends for the write lock.
 // In the service they run on the write thread (write-thread.ts); in one-shot commands on the caller's thread.
@@ -13,6 +14,7 @@ import type { ClaimedJob, Finish } from '../delivery/job-queue/job-queue.js';
 import { createSqliteJobWrites, type ClaimRequest, type Renewal } from '../delivery/job-queue/sqlite-writes.js';
 import { createSqliteVoteWrite } from '../modules/votes/sqlite-vote-write.js';
 import { createPgVoteWrite } from '../modules/votes/pg-vote-store.js';
+import { createPgHookLogWrite, createSqliteHookLogWrite, type HookLogItem, type HookLogResult } from '../modules/hook-requests/hook-log-write.js';
 import type { NewVote, StoredVote } from '../modules/votes/vote-store.js';
 import type { BatchWriter } from './batch-writer/batch-writer.js';
 import { createSqliteBatchWriter, isSqliteBusy } from './batch-writer/sqlite.js';
@@ -21,6 +23,8 @@ import { toWire, writeThreadClient, type Handler, type Settled } from './write-t
 
 export interface HotWrites {
   votes: BatchWriter<NewVote, StoredVote>;
+  /** The hook request log: one item per batch the recorder gathered (and retention's deletions). */
+  hookLog: BatchWriter<HookLogItem, HookLogResult>;
   /** False once the write thread is gone (nothing more can be written; the health check reports it). */
   alive(): boolean;
   /** A port for another thread (the delivery thread) to write through the same write thread; null without one. */
@@ -41,12 +45,18 @@ export interface WriteThreadOption {
   port?: MessagePort;
 }
 
-const SQLITE_NAMES = ['votes', 'claims', 'renewals', 'finishes'] as const;
+const SQLITE_NAMES = ['votes', 'claims', 'renewals', 'finishes', 'hookLog'] as const;
 type SqliteName = (typeof SQLITE_NAMES)[number];
 
 function sqliteFunctions(config: Config, db: Sqlite.Database): Record<SqliteName, (items: never[]) => unknown[]> {
   const jobs = createSqliteJobWrites(db);
-  return { votes: createSqliteVoteWrite(config, db, jobs.insertJobs), claims: jobs.claims, renewals: jobs.renewals, finishes: jobs.finishes };
+  return {
+    votes: createSqliteVoteWrite(config, db, jobs.insertJobs),
+    claims: jobs.claims,
+    renewals: jobs.renewals,
+    finishes: jobs.finishes,
+    hookLog: createSqliteHookLogWrite(db),
+  };
 }
 
 export function sqliteHotWrites(config: Config, db: Sqlite.Database, thread?: WriteThreadOption): SqliteHotWrites {
@@ -57,6 +67,7 @@ export function sqliteHotWrites(config: Config, db: Sqlite.Database, thread?: Wr
       claims: client.writer('claims'),
       renewals: client.writer('renewals'),
       finishes: client.writer('finishes'),
+      hookLog: client.writer('hookLog'),
       alive: client.alive,
       connect: client.connect,
       close: client.close,
@@ -65,7 +76,7 @@ export function sqliteHotWrites(config: Config, db: Sqlite.Database, thread?: Wr
   // On this thread: `db` has timeout 0, and a busy write lock is waited for in steps (batch writer's SQLite driver).
   const fns = sqliteFunctions(config, db);
   const make = (name: SqliteName) => createSqliteBatchWriter({ db, write: fns[name] as (items: unknown[]) => never[], maxBatch: config.writeBatchMax });
-  const writers = { votes: make('votes'), claims: make('claims'), renewals: make('renewals'), finishes: make('finishes') };
+  const writers = { votes: make('votes'), claims: make('claims'), renewals: make('renewals'), finishes: make('finishes'), hookLog: make('hookLog') };
   return {
     ...writers,
     alive: () => db.open,
@@ -79,10 +90,20 @@ export function sqliteHotWrites(config: Config, db: Sqlite.Database, thread?: Wr
 export function pgHotWrites(config: Config, pool: pg.Pool, thread?: WriteThreadOption): HotWrites {
   if (thread) {
     const client = writeThreadClient(config, thread.logger, thread.port);
-    return { votes: client.writer('votes'), alive: client.alive, connect: client.connect, close: client.close };
+    return { votes: client.writer('votes'), hookLog: client.writer('hookLog'), alive: client.alive, connect: client.connect, close: client.close };
   }
   const votes = createPgVoteWrite(config, pool);
-  return { votes, alive: () => true, connect: () => null, close: async () => votes.close() };
+  const hookLog = createPgHookLogWrite(config, pool);
+  return {
+    votes,
+    hookLog,
+    alive: () => true,
+    connect: () => null,
+    close: async () => {
+      votes.close();
+      hookLog.close();
+    },
+  };
 }
 
 /** The write thread's side: its own connection, and one handler per name. */
@@ -116,11 +137,16 @@ export async function threadHandlers(config: Config): Promise<{ handlers: Record
   }
   const pool = openPgPool(config, 2);
   const votes = createPgVoteWrite(config, pool);
+  const hookLog = createPgHookLogWrite(config, pool);
   const settle = (p: Promise<unknown>): Promise<Settled> => p.then((value) => ({ ok: true, value }), (err) => ({ ok: false, error: toWire(err) }));
   return {
-    handlers: { votes: (items) => Promise.all(items.map((item) => settle(votes.submit(item as NewVote)))) },
+    handlers: {
+      votes: (items) => Promise.all(items.map((item) => settle(votes.submit(item as NewVote)))),
+      hookLog: (items) => Promise.all(items.map((item) => settle(hookLog.submit(item as HookLogItem)))),
+    },
     close: async () => {
       votes.close();
+      hookLog.close();
       await pool.end().catch(() => {});
     },
   };

@@ -7,12 +7,15 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 import type { VoteEvent } from './vote-events.js';
+import type { HookRequestEntry } from '../modules/hook-requests/entry.js';
 
 const FEED_CHANNEL = 'vote-relay:live-feed';
 
 export type FeedTopics = {
   voteReceived: [organizationId: string, event: VoteEvent];
   apiKeyRevoked: [organizationId: string, event: { apiKeyId: string }];
+  /** A hook request log entry just written (the whole entry: subscribers read nothing). */
+  hookRequestReceived: [organizationId: string, event: HookRequestEntry];
 };
 
 export interface Feed {

@@ -1,0 +1,115 @@
+// Reads of the hook request log (README "Hook request log"): a provider's entries or the organization-level ones
+// (a key no provider had), newest first, as numbered pages (REST) or cursor pages (GraphQL), with the counts of
+// refused requests that were not kept.
+import type { AppDeps } from '../../app-deps.js';
+import { notFound, validationError } from '../../errors.js';
+import { parseRange } from '../stats/date-range.js';
+import { entryOf, type HintProvider, type HookRequestEntry } from './entry.js';
+import type { HookOutcome } from './observation.js';
+
+export interface HookRequestFilter {
+  outcome?: HookOutcome | null;
+  from?: string | null;
+  to?: string | null;
+}
+
+export interface HookRequestDropEntry {
+  clientIp: string;
+  count: number;
+  firstAt: Date;
+  lastAt: Date;
+}
+
+/** Drop counts shown per scope: the addresses with the most first. */
+const MAX_DROPS_SHOWN = 100;
+
+export function createHookRequestService(deps: AppDeps) {
+  const { prisma } = deps.db;
+
+  const hintProviders = (organizationId: string): Promise<HintProvider[]> =>
+    prisma.provider.findMany({
+      where: { organizationId },
+      select: { id: true, key: true, authMethod: true, authField: true, payloadSource: true },
+      orderBy: { key: 'asc' },
+    });
+
+  /** The provider with this key in the organization (NOT_FOUND otherwise, another organization's too). */
+  async function providerId(organizationId: string, key: string): Promise<string> {
+    const provider = await prisma.provider.findUnique({ where: { organizationId_key: { organizationId, key } }, select: { id: true } });
+    if (!provider) throw notFound(`Provider ${key}`);
+    return provider.id;
+  }
+
+  function where(organizationId: string, scopeProviderId: string | null, filter: HookRequestFilter) {
+    const range = parseRange(filter, { from: null, to: null });
+    return {
+      organizationId,
+      providerId: scopeProviderId,
+      ...(filter.outcome ? { outcome: filter.outcome } : {}),
+      ...(range.from || range.toExclusive
+        ? { receivedAt: { ...(range.from ? { gte: range.from } : {}), ...(range.toExclusive ? { lt: range.toExclusive } : {}) } }
+        : {}),
+    };
+  }
+
+  async function withHints(organizationId: string, rows: Parameters<typeof entryOf>[0][]): Promise<HookRequestEntry[]> {
+    if (rows.length === 0) return [];
+    const providers = await hintProviders(organizationId);
+    return rows.map((row) => entryOf(row, providers));
+  }
+
+  async function drops(organizationId: string, scopeProviderId: string | null): Promise<HookRequestDropEntry[]> {
+    return prisma.hookRequestDrop.findMany({
+      where: { organizationId, scope: scopeProviderId ?? `org:${organizationId}` },
+      select: { clientIp: true, count: true, firstAt: true, lastAt: true },
+      orderBy: [{ count: 'desc' }, { clientIp: 'asc' }],
+      take: MAX_DROPS_SHOWN,
+    });
+  }
+
+  /** A numbered page, as the vote list pages (page from 1, limit 1–100, default 50). providerKey null: the organization-level log. */
+  async function page(organizationId: string, providerKey: string | null, input: HookRequestFilter & { page?: number | null; limit?: number | null }) {
+    const pageNo = input.page ?? 1;
+    const limit = input.limit ?? 50;
+    if (!Number.isInteger(pageNo) || pageNo < 1) throw validationError([{ field: 'page', message: 'must be an integer of at least 1' }]);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw validationError([{ field: 'limit', message: 'must be an integer from 1 to 100' }]);
+    const scope = providerKey === null ? null : await providerId(organizationId, providerKey);
+    const filter = where(organizationId, scope, input);
+    const [total, rows, dropped] = await Promise.all([
+      prisma.hookRequest.count({ where: filter }),
+      prisma.hookRequest.findMany({ where: filter, orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }], skip: (pageNo - 1) * limit, take: limit }),
+      drops(organizationId, scope),
+    ]);
+    return { requests: await withHints(organizationId, rows), page: pageNo, limit, total, pages: Math.ceil(total / limit), dropped };
+  }
+
+  /** A cursor page (Relay): newest first, keyset over (receivedAt, id). */
+  async function connection(organizationId: string, scopeProviderId: string | null, input: HookRequestFilter & { first?: number | null; after?: string | null }) {
+    const first = input.first ?? 50;
+    if (!Number.isInteger(first) || first < 1 || first > 100) throw validationError([{ field: 'first', message: 'must be an integer from 1 to 100' }]);
+    const filter = where(organizationId, scopeProviderId, input);
+    let cursor = {};
+    if (input.after) {
+      const [ms, id] = Buffer.from(input.after, 'base64url').toString('utf8').split('|');
+      const at = new Date(Number(ms));
+      if (!id || !ms || Number.isNaN(at.getTime())) throw validationError([{ field: 'after', message: 'is not a cursor from this API' }]);
+      cursor = { OR: [{ receivedAt: { lt: at } }, { receivedAt: at, id: { lt: id } }] };
+    }
+    const rows = await prisma.hookRequest.findMany({ where: { AND: [filter, cursor] }, orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }], take: first + 1 });
+    const entries = await withHints(organizationId, rows.slice(0, first));
+    return { entries, hasNextPage: rows.length > first, countWhere: filter };
+  }
+
+  return {
+    page,
+    connection,
+    drops,
+    providerId,
+    count: (countWhere: ReturnType<typeof where>) => prisma.hookRequest.count({ where: countWhere }),
+  };
+}
+
+export type HookRequestService = ReturnType<typeof createHookRequestService>;
+
+export const hookRequestCursor = (entry: { receivedAt: Date | string; id: string }) =>
+  Buffer.from(`${new Date(entry.receivedAt).getTime()}|${entry.id}`).toString('base64url');
