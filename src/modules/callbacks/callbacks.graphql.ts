@@ -5,7 +5,7 @@ import { requireViewer } from '../../auth/access.js';
 import { PLAN_LIMITS, planOf } from '../../auth/plans.js';
 import type { Callback } from '../../generated/sqlite/client.js';
 import { TEMPLATE_VARIABLES, type TemplateVariable } from '../../delivery/template-variables.js';
-import type { CreatedCallback, Replayed } from './callbacks.service.js';
+import { FAILING_CALLBACK_STATES, type CreatedCallback, type FailingCallback, type Replayed } from './callbacks.service.js';
 import { CALLBACK_KIND_NAMES } from '../../delivery/callback-kinds/registry.js';
 
 const CallbackKindEnum = builder.enumType('CallbackKind', { description: 'http: a signed POST; votifier: the Votifier protocol', values: [...CALLBACK_KIND_NAMES] as string[] });
@@ -222,22 +222,28 @@ builder.mutationField('rotateCallbackSecret', (t) =>
   }),
 );
 
-const FailingCallback = builder
-  .objectRef<{ callback: Callback; failedLast24h: number; lastError: string | null; lastFailedAt: Date }>('FailingCallback')
-  .implement({
-    description: 'A callback with deliveries that failed for good in the last 24 hours, or disabled with a reason (disabledReason)',
-    fields: (t) => ({
-      callback: t.field({ type: CallbackRef, resolve: (f) => f.callback }),
-      failedLast24h: t.exposeInt('failedLast24h'),
-      lastError: t.exposeString('lastError', { nullable: true }),
-      lastFailedAt: t.expose('lastFailedAt', { type: 'DateTime' }),
-    }),
-  });
+const FailingCallbackStateEnum = builder.enumType('FailingCallbackState', {
+  description: 'disabled: turned off with a reason; retrying: deliveries wait for another attempt; failing: its last attempt failed and nothing is left to retry; recovered: it failed in the last 24 hours and its last attempt succeeded',
+  values: FAILING_CALLBACK_STATES as string[],
+});
+
+const FailingCallbackRef = builder.objectRef<FailingCallback>('FailingCallback').implement({
+  description: 'A callback with failed attempts in the last 24 hours (retrying, given up or since recovered), or disabled with a reason (disabledReason)',
+  fields: (t) => ({
+    callback: t.field({ type: CallbackRef, resolve: (f) => f.callback }),
+    state: t.field({ type: FailingCallbackStateEnum, resolve: (f) => f.state }),
+    failedAttemptsLast24h: t.exposeInt('failedAttemptsLast24h', { description: 'Failed delivery attempts in the last 24 hours, whatever became of their deliveries' }),
+    retryingDeliveries: t.exposeInt('retryingDeliveries', { description: 'Deliveries waiting for another attempt now' }),
+    failedLast24h: t.exposeInt('failedLast24h', { description: 'Deliveries given up (failed for good) in the last 24 hours' }),
+    lastError: t.exposeString('lastError', { nullable: true, description: "The newest failed attempt's error (a disabled callback's reason when nothing failed)" }),
+    lastFailedAt: t.expose('lastFailedAt', { type: 'DateTime', description: 'When the newest failed attempt was made (when it was disabled, when nothing failed)' }),
+  }),
+});
 
 builder.queryField('failingCallbacks', (t) =>
   t.field({
-    type: [FailingCallback],
-    description: 'For a dashboard: callbacks whose deliveries failed for good in the last 24 hours (most failures first), then those disabled with a reason',
+    type: [FailingCallbackRef],
+    description: 'For a dashboard: callbacks with failed attempts in the last 24 hours (most failed attempts first), then those disabled with a reason',
     nullable: true, authScopes: { access: { scope: 'read' } },
     resolve: (_root, _args, ctx) => ctx.services.callbacks.failing(orgId(ctx)),
   }),

@@ -59,6 +59,36 @@ export interface CreatedCallback {
   signingSecret: string | null;
 }
 
+/** How far back the dashboard's failing-callbacks panel looks for failed attempts. */
+export const FAILING_WINDOW_MS = 86_400_000;
+
+/**
+ * A callback's health as the panel tells it: disabled (with a reason); retrying (deliveries wait for another
+ * attempt); failing (its last attempt failed and nothing is left to retry); recovered (it failed in the window,
+ * and its last attempt succeeded).
+ */
+export type FailingCallbackState = 'disabled' | 'retrying' | 'failing' | 'recovered';
+export const FAILING_CALLBACK_STATES: FailingCallbackState[] = ['disabled', 'retrying', 'failing', 'recovered'];
+
+export interface FailingCallback {
+  callback: Callback;
+  state: FailingCallbackState;
+  /** Failed attempts in the last 24 hours, whatever became of their deliveries. */
+  failedAttemptsLast24h: number;
+  /** Deliveries waiting for another attempt now. */
+  retryingDeliveries: number;
+  /** Deliveries given up (failed for good) in the last 24 hours. */
+  failedLast24h: number;
+  lastError: string | null;
+  lastFailedAt: Date;
+}
+
+function stateOf(callback: Callback, retryingDeliveries: number): FailingCallbackState {
+  if (callback.disabledReason) return 'disabled';
+  if (retryingDeliveries > 0) return 'retrying';
+  return callback.failingSince ? 'failing' : 'recovered';
+}
+
 export interface Replayed {
   callbackId: string;
   queued: number;
@@ -189,6 +219,7 @@ export function createCallbackService(deps: AppDeps) {
     const where = {
       organizationId,
       overLimit: false,
+      test: false, // a replay resends real votes only; a test vote never reaches a game server unasked (README "Test votes")
       receivedAt: { gte: since, lt: until },
       ...(routed ? { providerId: { in: routed } } : {}),
       ...(onlyFailed ? { jobs: { some: { callbackId: callback.id, status: 'failed' } } } : {}),
@@ -271,32 +302,105 @@ export function createCallbackService(deps: AppDeps) {
 
 
   /**
-   * Callbacks that need attention (a dashboard's): jobs failed for good in the last 24 hours, most failures first,
-   * then those disabled with a reason (after failing for CALLBACK_DISABLE_AFTER, or left without providers).
+   * Callbacks that need attention (a dashboard's): any failed attempt in the last 24 hours — deliveries retrying
+   * now, given up, or failed before the callback recovered — most failed attempts first, then those disabled with a
+   * reason (after failing for CALLBACK_DISABLE_AFTER, or left without providers).
    */
-  async function failing(organizationId: string) {
-    const since = new Date(deps.clock.now().getTime() - 86_400_000);
-    const groups = await prisma.deliveryJob.groupBy({
-      by: ['callbackId'],
-      where: { organizationId, status: 'failed', kind: 'callback', updatedAt: { gte: since }, callbackId: { not: null } },
-      _count: { _all: true },
-      _max: { updatedAt: true },
-    });
-    const [callbacks, latest, disabled] = await Promise.all([
-      groups.length ? prisma.callback.findMany({ where: { organizationId, id: { in: groups.map((g) => g.callbackId!) } } }) : [],
-      Promise.all(groups.map((g) => prisma.deliveryJob.findFirst({ where: { callbackId: g.callbackId, status: 'failed' }, orderBy: { updatedAt: 'desc' }, select: { lastError: true } }))),
+  async function failing(organizationId: string): Promise<FailingCallback[]> {
+    const now = deps.clock.now().getTime();
+    const since = new Date(now - FAILING_WINDOW_MS);
+    const [attempts, retrying, givenUp, disabled] = await Promise.all([
+      failedAttemptsSince(organizationId, since),
+      prisma.deliveryJob.groupBy({
+        by: ['callbackId'],
+        where: { organizationId, kind: 'callback', status: 'retrying', callbackId: { not: null } },
+        _count: { _all: true },
+      }),
+      prisma.deliveryJob.groupBy({
+        by: ['callbackId'],
+        where: { organizationId, status: 'failed', kind: 'callback', updatedAt: { gte: since }, callbackId: { not: null } },
+        _count: { _all: true },
+      }),
       prisma.callback.findMany({ where: { organizationId, disabledReason: { not: null } }, orderBy: { disabledAt: 'desc' } }),
     ]);
-    const byId = new Map(callbacks.map((c) => [c.id, c]));
-    const withFailures = groups
-      .map((g, i) => ({ callback: byId.get(g.callbackId!)!, failedLast24h: g._count._all, lastError: latest[i]?.lastError ?? null, lastFailedAt: g._max.updatedAt! }))
-      .filter((f) => f.callback)
-      .sort((a, b) => b.failedLast24h - a.failedLast24h);
+    const retryingBy = new Map(retrying.map((g) => [g.callbackId!, g._count._all]));
+    const givenUpBy = new Map(givenUp.map((g) => [g.callbackId!, g._count._all]));
+    // Deliveries retrying now belong on the panel even when their failures are older than the window.
+    const ids = [...new Set([...attempts.map((a) => a.callbackId), ...retryingBy.keys()])];
+    const callbacks = ids.length ? await prisma.callback.findMany({ where: { organizationId, id: { in: ids } } }) : [];
+    const attemptsBy = new Map(attempts.map((a) => [a.callbackId, a]));
+    // (rare: a retry schedule longer than the window) the retrying job's own last error and time stand in.
+    for (const id of retryingBy.keys()) {
+      if (attemptsBy.has(id)) continue;
+      const job = await prisma.deliveryJob.findFirst({ where: { organizationId, callbackId: id, status: 'retrying' }, orderBy: { updatedAt: 'desc' }, select: { lastError: true, updatedAt: true } });
+      if (job) attemptsBy.set(id, { callbackId: id, failedAttempts: 0, lastError: job.lastError, lastFailedAt: job.updatedAt });
+    }
+    const withFailures = callbacks
+      .filter((c) => !c.disabledReason || attemptsBy.has(c.id))
+      .map((callback): FailingCallback => {
+        const seen = attemptsBy.get(callback.id);
+        const retryingDeliveries = retryingBy.get(callback.id) ?? 0;
+        return {
+          callback,
+          state: stateOf(callback, retryingDeliveries),
+          failedAttemptsLast24h: seen?.failedAttempts ?? 0,
+          retryingDeliveries,
+          failedLast24h: givenUpBy.get(callback.id) ?? 0,
+          lastError: seen?.lastError ?? null,
+          lastFailedAt: seen?.lastFailedAt ?? callback.updatedAt,
+        };
+      })
+      .sort((x, y) => y.failedAttemptsLast24h - x.failedAttemptsLast24h || y.lastFailedAt.getTime() - x.lastFailedAt.getTime());
     const listed = new Set(withFailures.map((f) => f.callback.id));
     const onlyDisabled = disabled
       .filter((c) => !listed.has(c.id))
-      .map((c) => ({ callback: c, failedLast24h: 0, lastError: c.disabledReason, lastFailedAt: c.disabledAt ?? c.updatedAt }));
+      .map((c): FailingCallback => ({
+        callback: c,
+        state: 'disabled',
+        failedAttemptsLast24h: 0,
+        retryingDeliveries: 0,
+        failedLast24h: 0,
+        lastError: c.disabledReason,
+        lastFailedAt: c.disabledAt ?? c.updatedAt,
+      }));
     return [...withFailures, ...onlyDisabled];
+  }
+
+  /**
+   * Failed callback attempts since `since`, per callback, with the newest one's time and error. Jobs are found by
+   * the (organizationId, kind, status, runAt) index: a job with a failed attempt in the window either had a retry
+   * scheduled after it (runAt later than the failure) or was given up right after the attempt that fell due at
+   * runAt, so looking one more window back for runAt finds every such job without reading older history.
+   */
+  async function failedAttemptsSince(organizationId: string, since: Date): Promise<{ callbackId: string; failedAttempts: number; lastFailedAt: Date; lastError: string | null }[]> {
+    const dueSince = new Date(since.getTime() - FAILING_WINDOW_MS);
+    const statuses = `'pending', 'running', 'retrying', 'held', 'sent', 'failed'`;
+    const rows =
+      deps.db.dialect === 'postgresql'
+        ? await prisma.$queryRawUnsafe<{ callbackId: string; failedAttempts: number; lastFailedAt: number; lastError: string | null }[]>(
+            `SELECT j."callbackId" AS "callbackId", COUNT(*)::int AS "failedAttempts",
+               (extract(epoch FROM MAX(a."createdAt")) * 1000)::float8 AS "lastFailedAt",
+               (array_agg(a.error ORDER BY a."createdAt" DESC))[1] AS "lastError"
+             FROM "DeliveryJob" j JOIN "DeliveryAttempt" a ON a."jobId" = j.id
+             WHERE j."organizationId" = $1 AND j.kind = 'callback' AND j.status IN (${statuses}) AND j."runAt" >= $2::timestamp(3)
+               AND j."callbackId" IS NOT NULL AND a.success = false AND a."createdAt" >= $3::timestamp(3)
+             GROUP BY j."callbackId"`,
+            organizationId,
+            dueSince.toISOString(),
+            since.toISOString(),
+          )
+        : // SQLite: the bare a.error comes from the row holding MAX(a."createdAt") (SQLite's documented min/max rule).
+          await prisma.$queryRawUnsafe<{ callbackId: string; failedAttempts: number | bigint; lastFailedAt: number | bigint; lastError: string | null }[]>(
+            `SELECT j."callbackId" AS "callbackId", COUNT(*) AS "failedAttempts", MAX(a."createdAt") AS "lastFailedAt", a.error AS "lastError"
+             FROM "DeliveryJob" j JOIN "DeliveryAttempt" a ON a."jobId" = j.id
+             WHERE j."organizationId" = ? AND j.kind = 'callback' AND j.status IN (${statuses}) AND j."runAt" >= ?
+               AND j."callbackId" IS NOT NULL AND a.success = 0 AND a."createdAt" >= ?
+             GROUP BY j."callbackId"`,
+            organizationId,
+            dueSince.getTime(),
+            since.getTime(),
+          );
+    return rows.map((r) => ({ callbackId: r.callbackId, failedAttempts: Number(r.failedAttempts), lastFailedAt: new Date(Number(r.lastFailedAt)), lastError: r.lastError }));
   }
 
   return { get, list, create, update, remove, rotateSecret, test, failing, replay };
