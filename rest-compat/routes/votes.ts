@@ -35,8 +35,9 @@ export const voteRoutes: RestRoute[] = [
     path: '/votes/export',
     summary: 'Export votes as CSV (streamed)',
     streamType: 'text/csv',
-    document: `query ($from: String, $to: String, $format: String) { voteExport(from: $from, to: $to, format: $format) { filename contentType columns } }`,
-    variables: (req) => ({ ...range(req), format: req.query.format }),
+    document: `query ($from: String, $to: String, $format: String, $includeTests: Boolean) {
+      voteExport(from: $from, to: $to, format: $format, includeTests: $includeTests) { filename contentType columns } }`,
+    variables: (req) => ({ ...range(req), format: req.query.format, includeTests: req.query.include_tests }),
     data: () => null,
     // Rows are streamed from the database in chunks: a 10-million-row export never sits in memory.
     stream: async (req, res, result, context) => {
@@ -47,6 +48,8 @@ export const voteRoutes: RestRoute[] = [
       const batches = context.services.votes.exportRows(context.auth.kind === 'viewer' ? context.auth.viewer.organizationId : '', {
         from: req.query.from as string | undefined,
         to: req.query.to as string | undefined,
+        // Checked by the document (a boolean) before this runs.
+        includeTests: req.query.include_tests === 'true',
       });
       // One CSV string per batch of rows (csv-stringify's quoting rules), written with back-pressure.
       async function* csv() {

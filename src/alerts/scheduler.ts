@@ -69,7 +69,8 @@ export function createAlertScheduler(deps: AppDeps, options: { intervalMs: numbe
         orderBy: [{ _sum: { count: 'desc' } }, { voterKey: 'asc' }],
         take: 5,
       }),
-      prisma.deliveryJob.count({ where: { organizationId: org.id, status: 'failed', vote: { receivedAt: { gte: from, lt: to } } } }),
+      // Test votes are in no summary (README "Test votes"): the rollups above hold none, and their failures are left out.
+      prisma.deliveryJob.count({ where: { organizationId: org.id, status: 'failed', vote: { receivedAt: { gte: from, lt: to }, test: false } } }),
     ]);
     const names = new Map(providers.map((p) => [p.id, p.name]));
     const byProvider = providerDays
@@ -100,8 +101,9 @@ export function createAlertScheduler(deps: AppDeps, options: { intervalMs: numbe
     }
     if (org.adminVoteSpikeAlerts) {
       const [lastHour, previousWeek] = await Promise.all([
-        prisma.vote.count({ where: { organizationId: org.id, receivedAt: { gte: new Date(now.getTime() - HOUR), lte: now } } }),
-        prisma.vote.count({ where: { organizationId: org.id, receivedAt: { gte: new Date(now.getTime() - 169 * HOUR), lt: new Date(now.getTime() - HOUR) } } }),
+        // A burst of test votes is not a spike.
+        prisma.vote.count({ where: { organizationId: org.id, receivedAt: { gte: new Date(now.getTime() - HOUR), lte: now }, test: false } }),
+        prisma.vote.count({ where: { organizationId: org.id, receivedAt: { gte: new Date(now.getTime() - 169 * HOUR), lt: new Date(now.getTime() - HOUR) }, test: false } }),
       ]);
       const mean = previousWeek / 168;
       if (lastHour >= SPIKE_MIN_VOTES && lastHour > SPIKE_FACTOR * mean) {

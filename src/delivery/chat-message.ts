@@ -58,7 +58,7 @@ function embedSize(embed: EmbedTemplate): number {
   );
 }
 
-function renderEmbed(template: EmbedTemplate, lookup: Lookup, test: boolean): EmbedTemplate {
+function renderEmbed(template: EmbedTemplate, lookup: Lookup, test: string | null): EmbedTemplate {
   const r = (text: string | undefined) => (text === undefined ? undefined : renderText(text, lookup));
   // A voter chooses their own name: inside a link it is one percent-encoded value, never a path or query of its own.
   const link = (text: string | undefined) => (text === undefined ? undefined : renderText(text, lookup, encodeURIComponent));
@@ -75,7 +75,7 @@ function renderEmbed(template: EmbedTemplate, lookup: Lookup, test: boolean): Em
     }));
   }
   const footerText = template.footer ? r(template.footer.text) : undefined;
-  const marked = test ? (footerText ? `Test message · ${footerText}` : 'Test message') : footerText;
+  const marked = test ? (footerText ? `${test} · ${footerText}` : test) : footerText;
   if (marked !== undefined) {
     embed.footer = { text: cut(marked, DISCORD_LIMITS.footer), ...(template.footer?.icon_url !== undefined ? { icon_url: link(template.footer.icon_url) } : {}) };
   }
@@ -105,12 +105,16 @@ function renderEmbed(template: EmbedTemplate, lookup: Lookup, test: boolean): Em
   return embed;
 }
 
+/**
+ * `test` marks the message as a test: `[TEST] ` before simple content, the label (default "Test message", the chat
+ * webhook test; a test vote says "Test vote") before the embed's footer.
+ */
 export function buildChatMessage(
   input: { type: 'simple' | 'embed'; template: string; embedTemplate: EmbedTemplate | null },
   lookup: Lookup,
-  options: { test?: boolean } = {},
+  options: { test?: boolean; testLabel?: string } = {},
 ): ChatMessageBody {
-  const test = options.test ?? false;
+  const test = options.test ? (options.testLabel ?? 'Test message') : null;
   if (input.type === 'embed') {
     return { embeds: [renderEmbed(input.embedTemplate ?? DEFAULT_EMBED_TEMPLATE, lookup, test)], allowed_mentions: { parse: [] } };
   }

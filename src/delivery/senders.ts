@@ -105,6 +105,8 @@ export async function sendChat(deps: AppDeps, ctx: JobContext, unknown: UnknownW
       embedTemplate: org.chatEmbedTemplateJson ? (JSON.parse(org.chatEmbedTemplateJson) as EmbedTemplate) : null,
     },
     lookup,
+    // A test vote's message says so, so nobody in the channel takes it for a real vote (README "Test votes").
+    { test: vote.test, testLabel: 'Test vote' },
   );
   return sendChatBody(deps, ctx, org.chatWebhookUrl, body, unknown);
 }

@@ -5,7 +5,7 @@ export interface TemplateVariable {
   name: string;
   description: string;
   example: string;
-  type: 'string' | 'integer' | 'timestamp' | 'json';
+  type: 'string' | 'integer' | 'timestamp' | 'json' | 'boolean';
 }
 
 export const TEMPLATE_VARIABLES: readonly TemplateVariable[] = [
@@ -18,6 +18,12 @@ export const TEMPLATE_VARIABLES: readonly TemplateVariable[] = [
   { name: 'received_at_unix', description: 'When the vote was received (unix seconds)', example: '1769903999', type: 'integer' },
   { name: 'organization_slug', description: "Your organization's slug", example: 'acme', type: 'string' },
   { name: 'organization_name', description: "Your organization's name", example: 'Acme Network', type: 'string' },
+  {
+    name: 'test',
+    description: 'true for a test vote (never reward it), false for a real one; a JSON string that is exactly "{{test}}" becomes a JSON boolean',
+    example: 'false',
+    type: 'boolean',
+  },
   { name: 'raw_payload', description: 'The inbound vote body as a JSON string', example: '{"username":"Steve"}', type: 'json' },
   {
     name: 'payload.<path>',
@@ -37,5 +43,6 @@ export function sampleTemplateValues(now: Date, organization: { slug: string; na
     organization_slug: organization.slug,
     organization_name: organization.name,
     raw_payload: JSON.stringify({ username: 'TestVoter', test: true }),
+    test: false,
   };
 }

@@ -14,21 +14,32 @@ export interface VoteTemplateValues {
   organization_name: string;
   /** The inbound body as received (JSON text or the form body as a JSON object). */
   raw_payload: string;
+  /** A test vote (README "Test votes"); absent = a real vote. */
+  test?: boolean;
 }
 
-export type Lookup = (name: string) => string | undefined;
+/**
+ * A variable's text; `typed`, where given, its JSON value for a variable whose value is not text (`test`: a
+ * boolean), used when a JSON string is exactly that one variable.
+ */
+export type Lookup = ((name: string) => string | undefined) & { typed?: (name: string) => unknown };
+
+/** A JSON string that is exactly one variable and nothing else: its name. */
+const WHOLE_VARIABLE = /^(?:\{\{\s*([A-Za-z_][\w.[\]-]*)\s*\}\}|\{([A-Za-z_][\w.[\]-]*)\})$/;
 
 /** Values of the template variables (the README's Connect a game server), including `payload.<path>` from the inbound body. */
 export function voteLookup(values: VoteTemplateValues, payload?: unknown): Lookup {
   let parsed = payload;
-  return (name) => {
+  const lookup: Lookup = (name) => {
     switch (name) {
+      case 'test':
+        return values.test ? 'true' : 'false';
       case 'vote_public_id':
         return values.vote_id.replace(/^vt_/, '');
       case 'received_at_unix':
         return String(Math.floor(Date.parse(values.received_at) / 1000));
       default:
-        if (Object.prototype.hasOwnProperty.call(values, name)) return values[name as keyof VoteTemplateValues];
+        if (Object.prototype.hasOwnProperty.call(values, name)) return values[name as Exclude<keyof VoteTemplateValues, 'test'>];
         if (name.startsWith('payload.')) {
           if (parsed === undefined) {
             try {
@@ -42,6 +53,10 @@ export function voteLookup(values: VoteTemplateValues, payload?: unknown): Looku
         return undefined;
     }
   };
+  // `"{{test}}"` is the JSON boolean, so a receiver checks `if (body.test)` (README "Test votes"); other variables
+  // keep their text, as the interface says.
+  lookup.typed = (name) => (name === 'test' ? values.test === true : undefined);
+  return lookup;
 }
 
 /** A stored template that cannot be rendered: no retry can change that, so its delivery fails at once. */
@@ -57,7 +72,11 @@ export function renderText(template: string, lookup: Lookup, encode: (value: str
 }
 
 function renderNode(template: unknown, lookup: Lookup): unknown {
-  if (typeof template === 'string') return renderText(template, lookup);
+  if (typeof template === 'string') {
+    const whole = lookup.typed && WHOLE_VARIABLE.exec(template.trim());
+    const typed = whole ? lookup.typed!(whole[1] ?? whole[2]) : undefined;
+    return typed !== undefined ? typed : renderText(template, lookup);
+  }
   if (Array.isArray(template)) return template.map((item) => renderNode(item, lookup));
   if (template !== null && typeof template === 'object') {
     return Object.fromEntries(Object.entries(template).map(([key, value]) => [key, renderNode(value, lookup)]));

@@ -2,7 +2,7 @@
 import type { VoteTemplateValues } from './template.js';
 
 export function voteTemplateValues(
-  vote: { publicId: string; voterName: string; receivedAt: Date; rawPayload: string },
+  vote: { publicId: string; voterName: string; receivedAt: Date; rawPayload: string; test: boolean },
   provider: { key: string; name: string },
   org: { slug: string; name: string },
 ): VoteTemplateValues {
@@ -15,5 +15,6 @@ export function voteTemplateValues(
     organization_slug: org.slug,
     organization_name: org.name,
     raw_payload: vote.rawPayload,
+    test: vote.test,
   };
 }

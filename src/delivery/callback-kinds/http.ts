@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import type { Callback } from '../../generated/sqlite/client.js';
-import { DEFAULT_PAYLOAD_TEMPLATE, DEFAULT_TIMEOUT_MS } from '../callback-defaults.js';
+import { DEFAULT_PAYLOAD_TEMPLATE, DEFAULT_TIMEOUT_MS, TEST_VOTE_HEADER } from '../callback-defaults.js';
 import { callbackOutcome, jitter, parseRetryAfter } from '../retry-policy.js';
 import { post, record, type JobContext, type SendResult } from '../senders.js';
 import { signingSecretsOf, standardWebhookHeaders } from '../signing.js';
@@ -69,6 +69,8 @@ export async function sendHttpCallback(deps: AppDeps, ctx: JobContext): Promise<
   const body = JSON.stringify(renderJson(template, voteLookup(voteTemplateValues(vote, vote.provider, org))));
   const now = deps.clock.now();
   const headers: Record<string, string> = { 'content-type': 'application/json' };
+  // Beside `{{test}}` in the body: a receiver whose template predates it can still skip a test vote's reward.
+  if (vote.test) headers[TEST_VOTE_HEADER] = 'true';
   if (callback) {
     // webhook-id is the job id: stable across retries, so receivers can drop a redelivery they already applied.
     Object.assign(headers, standardWebhookHeaders(signingSecretsOf(callback, deps.secrets.open, now), `msg_${job.id}`, Math.floor(now.getTime() / 1000), body));

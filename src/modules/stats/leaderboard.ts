@@ -79,7 +79,7 @@ export function createLeaderboard(deps: AppDeps) {
     // Newest votes through the (organization, receivedAt) index, de-duplicated here: a GROUP BY voterKey would
     // let SQLite walk the (organization, voterKey, …) index over every vote of the organization instead.
     const votes = await prisma.vote.findMany({
-      where: { organizationId, receivedAt: { gte: since }, ...(providerId ? { providerId } : {}) },
+      where: { organizationId, receivedAt: { gte: since }, test: false, ...(providerId ? { providerId } : {}) },
       orderBy: { receivedAt: 'desc' },
       select: { voterKey: true },
       take: MAX_RESCORED_VOTES + 1,

@@ -1,7 +1,8 @@
 // Consistency of the per-day rollups: recompute them from raw votes and compare (`cli stats verify`), or replace
 // them (`cli stats rebuild`). Raw SQL because the day of a timestamp is written differently per dialect. Days
 // before the retention horizon (`votes_kept_from`, src/retention/retention.ts) have no raw votes any more: their
-// rollups are the record, neither compared nor replaced.
+// rollups are the record, neither compared nor replaced. Test votes are in no rollup (README "Test votes"), so they
+// are left out here too.
 import type { Database } from '../../db/client.js';
 import { votesKeptFrom } from '../../retention/retention.js';
 import { latestSpellingSql } from '../votes/voter-name.js';
@@ -24,7 +25,7 @@ function daySql(db: Database, column: string): string {
 
 async function fromVotes(db: Database, organizationId?: string) {
   const day = daySql(db, '"receivedAt"');
-  const filter = organizationId ? (db.dialect === 'postgresql' ? 'WHERE "organizationId" = $1' : 'WHERE "organizationId" = ?') : '';
+  const filter = `WHERE NOT "test"${organizationId ? (db.dialect === 'postgresql' ? ' AND "organizationId" = $1' : ' AND "organizationId" = ?') : ''}`;
   const args = organizationId ? [organizationId] : [];
   const providerDays = await db.prisma.$queryRawUnsafe<ProviderDay[]>(
     `SELECT "organizationId", "providerId", ${day} AS day, COUNT(*) AS count FROM "Vote" ${filter} GROUP BY "organizationId", "providerId", ${day}`,
@@ -91,7 +92,7 @@ export async function rebuildRollups(db: Database, organizationId?: string): Pro
   // Only the days whose raw votes are all kept: $1 (or the first ?) is the horizon, then the organization.
   const p = (n: number) => (pg ? `$${n}` : '?');
   const filter = `WHERE day >= ${p(1)}${organizationId ? ` AND "organizationId" = ${p(2)}` : ''}`;
-  const voteFilter = `WHERE ${day} >= ${p(1)}${organizationId ? ` AND "organizationId" = ${p(2)}` : ''}`;
+  const voteFilter = `WHERE NOT "test" AND ${day} >= ${p(1)}${organizationId ? ` AND "organizationId" = ${p(2)}` : ''}`;
   const args = organizationId ? [keptFrom, organizationId] : [keptFrom];
   return db.prisma.$transaction(
     async (tx) => {

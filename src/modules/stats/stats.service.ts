@@ -1,6 +1,7 @@
 // Statistics from the per-day rollups (dashboard, trend, by-provider, voter, leaderboard). Whole UTC days come
 // from ProviderDailyCount / VoterDailyCount; only a range's partial first and last day (ISO bounds) touch raw
 // votes, through the (organization, receivedAt) index. Buckets are UTC and zero-filled (the README's statistics section).
+// Test votes are never counted (README "Test votes"): the rollups hold none, and every raw read here leaves them out.
 import type { AppDeps } from '../../app-deps.js';
 import { validationError } from '../../errors.js';
 import { addDays, utcDay, utcDayStart, utcMonthStart, utcWeekStart } from '../../time.js';
@@ -71,7 +72,7 @@ export function createStatsService(deps: AppDeps) {
         edges.map((edge) =>
           prisma.vote.groupBy({
             by: ['providerId'],
-            where: { organizationId, receivedAt: { gte: edge.from, lt: edge.toExclusive }, ...(onlyProvider ? { providerId: onlyProvider } : {}) },
+            where: { organizationId, receivedAt: { gte: edge.from, lt: edge.toExclusive }, test: false, ...(onlyProvider ? { providerId: onlyProvider } : {}) },
             _count: { _all: true },
           }).then((groups) => groups.map((g) => ({ day: utcDay(edge.from), providerId: g.providerId, count: g._count._all }))),
         ),
@@ -93,7 +94,7 @@ export function createStatsService(deps: AppDeps) {
         : [],
       Promise.all(
         edges.map((edge) =>
-          prisma.vote.count({ where: { organizationId, receivedAt: { gte: edge.from, lt: edge.toExclusive }, ...(onlyProvider ? { providerId: onlyProvider } : {}) } }),
+          prisma.vote.count({ where: { organizationId, receivedAt: { gte: edge.from, lt: edge.toExclusive }, test: false, ...(onlyProvider ? { providerId: onlyProvider } : {}) } }),
         ),
       ),
     ]);
@@ -182,9 +183,11 @@ export function createStatsService(deps: AppDeps) {
     const now = deps.clock.now();
     const last30 = utcDay(addDays(utcDayStart(now), -(DEFAULT_RANGE_DAYS - 1)));
     const dayWhere = { organizationId, voterKey, ...(onlyProvider ? { providerId: onlyProvider } : {}) };
+    const realVotes = { ...dayWhere, test: false };
     const voteWhere = {
       organizationId,
       voterKey,
+      test: false,
       ...(onlyProvider ? { providerId: onlyProvider } : {}),
       ...(range.from || range.toExclusive ? { receivedAt: { ...(range.from ? { gte: range.from } : {}), ...(range.toExclusive ? { lt: range.toExclusive } : {}) } } : {}),
     };
@@ -195,8 +198,8 @@ export function createStatsService(deps: AppDeps) {
       sum(utcDay(now)),
       sum(utcDay(utcWeekStart(now))),
       sum(utcDay(utcMonthStart(now))),
-      prisma.vote.findFirst({ where: dayWhere, orderBy: { receivedAt: 'asc' }, select: { receivedAt: true } }),
-      prisma.vote.findFirst({ where: dayWhere, orderBy: { receivedAt: 'desc' }, select: { receivedAt: true } }),
+      prisma.vote.findFirst({ where: realVotes, orderBy: { receivedAt: 'asc' }, select: { receivedAt: true } }),
+      prisma.vote.findFirst({ where: realVotes, orderBy: { receivedAt: 'desc' }, select: { receivedAt: true } }),
       prisma.voterDailyCount.groupBy({ by: ['day'], where: { ...dayWhere, day: { gte: last30 } }, _sum: { count: true } }),
       prisma.voterDailyCount.groupBy({ by: ['providerId'], where: dayWhere, _sum: { count: true } }),
       prisma.vote.findMany({ where: voteWhere, orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }], skip: (page - 1) * limit, take: limit, select: { id: true } }),

@@ -20,4 +20,4 @@ export const spellingWinsSql = (row: string): string =>
  */
 export const latestSpellingSql = (dayOf: (column: string) => string): string =>
   `(SELECT MAX(v2."voterName") FROM "Vote" AS v2 WHERE v2."providerId" = g."providerId" AND v2."voterKey" = g."voterKey"
-     AND v2."receivedAt" = g."lastVoteAt" AND ${dayOf('v2."receivedAt"')} = g.day)`;
+     AND v2."receivedAt" = g."lastVoteAt" AND ${dayOf('v2."receivedAt"')} = g.day AND NOT v2."test")`;

@@ -92,11 +92,11 @@ builder.queryField('vote', (t) =>
   t.prismaField({
     type: 'Vote',
     nullable: true, authScopes: { access: { scope: 'read', plan: 'growth' } },
-    args: { publicId: t.arg.string({ required: true }) },
+    args: { publicId: t.arg.string({ required: true, description: 'The vote\'s public_id (vt_<uuid>), or the id a vote list shows' }) },
     resolve: async (query, _root, { publicId }, ctx) => {
       const organizationId = requireViewer(ctx.auth).organizationId;
-      await ctx.services.votes.get(organizationId, publicId); // NOT_FOUND for unknown and other organizations' votes
-      return ctx.deps.db.prisma.vote.findFirstOrThrow({ ...query, where: { publicId, organizationId } });
+      const { id } = await ctx.services.votes.get(organizationId, publicId); // NOT_FOUND for unknown and other organizations' votes
+      return ctx.deps.db.prisma.vote.findFirstOrThrow({ ...query, where: { id, organizationId } });
     },
   }),
 );
@@ -106,7 +106,7 @@ builder.mutationField('redeliverVote', (t) =>
     type: Redelivered,
     description: "Queues the vote's failed deliveries again",
     nullable: true, authScopes: { access: { scope: 'full' } },
-    args: { publicId: t.arg.string({ required: true }) },
+    args: { publicId: t.arg.string({ required: true, description: 'The vote\'s public_id (vt_<uuid>), or the id a vote list shows' }) },
     resolve: (_root, { publicId }, ctx) => ctx.services.votes.redeliver(requireViewer(ctx.auth).organizationId, publicId),
   }),
 );
@@ -163,11 +163,16 @@ builder.queryField('voteExport', (t) =>
   t.field({
     type: VoteExport,
     nullable: true, authScopes: { access: { scope: 'read', plan: 'growth' } },
-    args: { from: t.arg.string(), to: t.arg.string(), format: t.arg.string() },
+    args: {
+      from: t.arg.string(),
+      to: t.arg.string(),
+      format: t.arg.string(),
+      includeTests: t.arg.boolean({ description: 'Test votes too, marked in a last `test` column (default: real votes only, the interface\'s columns)' }),
+    },
     resolve: (_root, args, ctx) => {
       if ((args.format ?? 'csv') !== 'csv') throw validationError([{ field: 'format', message: 'must be csv' }]);
       ctx.services.votes.validateRange(args);
-      return { filename: 'votes.csv', contentType: 'text/csv', columns: EXPORT_COLUMNS };
+      return { filename: 'votes.csv', contentType: 'text/csv', columns: args.includeTests ? [...EXPORT_COLUMNS, 'test'] : EXPORT_COLUMNS };
     },
   }),
 );

@@ -10,6 +10,10 @@ import type { Prisma } from '../../generated/sqlite/client.js';
 import type { StatsService } from '../stats/stats.service.js';
 import { exportRowsSqlite } from './sqlite-export.js';
 import { votesKeptFrom } from '../../retention/retention.js';
+import { TEST_KEY_PREFIX } from './vote-store.js';
+
+/** The first key after every key that starts with TEST_KEY_PREFIX ('test:' → 'test;'). */
+const TEST_KEY_END = TEST_KEY_PREFIX.slice(0, -1) + String.fromCharCode(TEST_KEY_PREFIX.charCodeAt(TEST_KEY_PREFIX.length - 1) + 1);
 
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'sent', 'failed', 'skipped'] as const;
 export const STARTER_VOTE_LIMIT = 10;
@@ -24,6 +28,13 @@ export interface VoteListInput {
   voter?: string | null;
   chatStatus?: string | null;
   callbackStatus?: string | null;
+}
+
+export interface ExportInput {
+  from?: string | null;
+  to?: string | null;
+  /** Test votes too, with a last `test` column (the default leaves them out and keeps the interface's columns). */
+  includeTests?: boolean | null;
 }
 
 export interface VotePage {
@@ -49,8 +60,9 @@ export function neutralizeFormulas(row: string[]): string[] {
 export function createVoteService(deps: AppDeps, stats: StatsService) {
   const { prisma } = deps.db;
 
-  async function get(organizationId: string, publicId: string): Promise<Vote> {
-    const vote = await prisma.vote.findFirst({ where: { publicId, organizationId } });
+  /** A vote by its public_id (`vt_<uuid>`) or by the `id` a list shows (both are unique keys). */
+  async function get(organizationId: string, publicIdOrId: string): Promise<Vote> {
+    const vote = await prisma.vote.findFirst({ where: { organizationId, OR: [{ publicId: publicIdOrId }, { id: publicIdOrId }] } });
     if (!vote) throw notFound('Vote');
     return vote;
   }
@@ -60,8 +72,8 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
     const vote = await get(organizationId, publicId);
     const now = deps.clock.now();
     const requeued = await deps.jobs.requeueFailed(vote.id, now, (kind) => attemptBudget(deps.config, kind));
-    if (requeued > 0) deps.events.publish('voteWritten', { organizationId, voteId: vote.id, publicId, providerKey: '' });
-    return { voteId: publicId, requeued };
+    if (requeued > 0) deps.events.publish('voteWritten', { organizationId, voteId: vote.id, publicId: vote.publicId, providerKey: '' });
+    return { voteId: vote.publicId, requeued };
   }
 
   async function filters(organizationId: string, input: VoteListInput): Promise<Prisma.VoteWhereInput> {
@@ -89,6 +101,24 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
     };
   }
 
+  /**
+   * Test votes of the organization (optionally of one provider, in a range). They are found by their delivery key's
+   * prefix on the (providerId, dedupKey, receivedAt) index (vote-store.ts TEST_KEY_PREFIX), one seek per provider,
+   * so the count costs the test votes, not the organization's whole history. The time bound is applied here to the
+   * few rows found, so no planner is tempted by the (providerId, receivedAt) index instead.
+   */
+  async function countTestVotes(organizationId: string, options: { providerId?: string; from: Date | null; toExclusive: Date | null }): Promise<number> {
+    const providerIds = options.providerId
+      ? [options.providerId]
+      : (await prisma.provider.findMany({ where: { organizationId }, select: { id: true } })).map((p) => p.id);
+    if (providerIds.length === 0) return 0;
+    const found = await prisma.vote.findMany({
+      where: { providerId: { in: providerIds }, dedupKey: { gte: TEST_KEY_PREFIX, lt: TEST_KEY_END } },
+      select: { receivedAt: true, test: true },
+    });
+    return found.filter((v) => v.test && (!options.from || v.receivedAt >= options.from) && (!options.toExclusive || v.receivedAt < options.toExclusive)).length;
+  }
+
   /** GET /v1/votes: newest first. Starter plans see the last 10 votes; their filters and paging are ignored. */
   async function list(organizationId: string, plan: string, input: VoteListInput): Promise<VotePage> {
     if (!planAtLeast(plan, 'growth')) {
@@ -106,14 +136,12 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
     const range = parseRange(input, { from: null, to: null });
     const keptFrom = await votesKeptFrom(prisma);
     const horizon = keptFrom ? new Date(`${keptFrom}T00:00:00.000Z`) : null;
+    const counted = { providerId: where.providerId as string | undefined, ...range, from: horizon && (!range.from || range.from < horizon) ? horizon : range.from };
+    // The rollups count no test vote, and the list shows them (marked): they are counted apart.
     const total =
       input.voter || input.chatStatus || input.callbackStatus
         ? await prisma.vote.count({ where })
-        : await stats.countVotes(organizationId, {
-            providerId: where.providerId as string | undefined,
-            ...range,
-            from: horizon && (!range.from || range.from < horizon) ? horizon : range.from,
-          });
+        : (await stats.countVotes(organizationId, counted)) + (await countTestVotes(organizationId, counted));
     return { where, skip: (page - 1) * limit, take: limit, page, limit, total, pages: Math.ceil(total / limit) };
   }
 
@@ -122,14 +150,16 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
    * callback status), read in keyset chunks over (receivedAt, id): memory stays flat however many rows, and no
    * read transaction is held between chunks (SQLite's WAL can checkpoint meanwhile).
    */
-  async function* exportRows(organizationId: string, input: { from?: string | null; to?: string | null }): AsyncGenerator<string[][]> {
+  async function* exportRows(organizationId: string, input: ExportInput): AsyncGenerator<string[][]> {
     for await (const batch of readExportRows(organizationId, input)) yield batch.map(neutralizeFormulas);
   }
 
-  async function* readExportRows(organizationId: string, input: { from?: string | null; to?: string | null }): AsyncGenerator<string[][]> {
-    const where = await filters(organizationId, input);
+  async function* readExportRows(organizationId: string, input: ExportInput): AsyncGenerator<string[][]> {
+    const includeTests = input.includeTests === true;
+    // Test votes only when asked for (README "Test votes"), then marked in a last `test` column.
+    const where: Prisma.VoteWhereInput = { ...(await filters(organizationId, input)), ...(includeTests ? {} : { test: false }) };
     if (deps.db.dialect === 'sqlite' && deps.db.sqlitePath) {
-      yield* exportRowsSqlite(deps.db.sqlitePath, organizationId, parseRange(input, { from: null, to: null }));
+      yield* exportRowsSqlite(deps.db.sqlitePath, organizationId, parseRange(input, { from: null, to: null }), undefined, includeTests);
       return;
     }
     const providers = new Map(
@@ -142,14 +172,21 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
       const cursor: Prisma.VoteWhereInput = after
         ? { receivedAt: { gte: after.receivedAt }, NOT: { receivedAt: after.receivedAt, id: { lte: after.id } } }
         : {};
-      const rows: { id: string; voterName: string; providerId: string; receivedAt: Date; chatStatus: string; callbackStatus: string }[] =
+      const rows: { id: string; voterName: string; providerId: string; receivedAt: Date; chatStatus: string; callbackStatus: string; test: boolean }[] =
         await prisma.vote.findMany({
           where: { AND: [where, cursor] },
           orderBy: [{ receivedAt: 'asc' }, { id: 'asc' }],
           take: EXPORT_CHUNK,
-          select: { id: true, voterName: true, providerId: true, receivedAt: true, chatStatus: true, callbackStatus: true },
+          select: { id: true, voterName: true, providerId: true, receivedAt: true, chatStatus: true, callbackStatus: true, test: true },
         });
-      yield rows.map((row) => [row.voterName, providers.get(row.providerId) ?? '', row.receivedAt.toISOString(), row.chatStatus, row.callbackStatus]);
+      yield rows.map((row) => [
+        row.voterName,
+        providers.get(row.providerId) ?? '',
+        row.receivedAt.toISOString(),
+        row.chatStatus,
+        row.callbackStatus,
+        ...(includeTests ? [String(row.test)] : []),
+      ]);
       if (rows.length < EXPORT_CHUNK) return;
       const last = rows[rows.length - 1];
       after = { receivedAt: last.receivedAt, id: last.id };

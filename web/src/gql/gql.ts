@@ -27,16 +27,6 @@ type Documents = {
     "\n  mutation RevokePluginToken($id: ID!) { revokePluginToken(id: $id) { id } }\n": typeof types.RevokePluginTokenDocument,
     "\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt } }\n  }\n": typeof types.OverviewDocument,
     "\n  subscription LiveVotes {\n    voteReceived { publicId voterName providerKey providerName receivedAt }\n  }\n": typeof types.LiveVotesDocument,
-    "\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents votifier { host port publicKey } recovery { enabled checkedAt since error } } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n": typeof types.ProvidersDocument,
-    "\n  mutation SetProviderEnabled($key: String!, $enabled: Boolean!) {\n    updateProvider(key: $key, input: { enabled: $enabled }) { id enabled }\n  }\n": typeof types.SetProviderEnabledDocument,
-    "\n  mutation RegenerateProviderSecret($key: String!) {\n    regenerateProviderSecret(key: $key) { authValue webhookUrl votifier { host port publicKey token } }\n  }\n": typeof types.RegenerateProviderSecretDocument,
-    "\n  mutation DeleteProvider($key: String!) {\n    deleteProvider(key: $key) { message votesDeleted }\n  }\n": typeof types.DeleteProviderDocument,
-    "\n  mutation EditProvider($key: String!, $input: UpdateProviderInput!) {\n    updateProvider(key: $key, input: $input) { id key name webhookUrl }\n  }\n": typeof types.EditProviderDocument,
-    "\n  mutation SetProviderApiToken($key: String!, $apiToken: String) {\n    updateProvider(key: $key, input: { apiToken: $apiToken }) { id recovery { enabled checkedAt since error } }\n  }\n": typeof types.SetProviderApiTokenDocument,
-    "\n  mutation SendTestVote($key: String!) {\n    sendTestVote(key: $key) { received voteId duplicate test ignored }\n  }\n": typeof types.SendTestVoteDocument,
-    "\n  mutation CreateCustomProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n": typeof types.CreateCustomProviderDocument,
-    "\n  mutation CreateVotifierProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name webhookUrl votifier { host port publicKey token } }\n  }\n": typeof types.CreateVotifierProviderDocument,
-    "\n  mutation CreateProviderFromTemplate($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl votifier { host port publicKey token } }\n  }\n": typeof types.CreateProviderFromTemplateDocument,
     "\n  query Settings {\n    organization { name slug plan settings {\n      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate\n      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings\n    } }\n  }\n": typeof types.SettingsDocument,
     "\n  mutation UpdateOrganization($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { name slug settings {\n      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate\n      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings\n    } }\n  }\n": typeof types.UpdateOrganizationDocument,
     "\n  mutation TestChatWebhook($input: TestChatWebhookInput!) { testChatWebhook(input: $input) { success message } }\n": typeof types.TestChatWebhookDocument,
@@ -49,6 +39,15 @@ type Documents = {
     "\n  query VoteDetail($publicId: String!) {\n    vote(publicId: $publicId) {\n      publicId voterName providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts recovered\n      deliveryJobs { id kind origin target status attempts maxAttempts nextAttemptAt lastError sentAt }\n      deliveryAttempts { id jobId kind attempt target statusCode success durationMs pacedMs error createdAt }\n    }\n  }\n": typeof types.VoteDetailDocument,
     "\n  mutation RedeliverVote($publicId: String!) {\n    redeliverVote(publicId: $publicId) { voteId requeued }\n  }\n": typeof types.RedeliverVoteDocument,
     "\n  query Votes($page: Int, $provider: String, $voter: String, $from: String, $to: String, $chatStatus: DeliveryStatus, $callbackStatus: DeliveryStatus) {\n    votes(page: $page, limit: 25, provider: $provider, voter: $voter, from: $from, to: $to, chatStatus: $chatStatus, callbackStatus: $callbackStatus) {\n      page pages total\n      votes { publicId voterName providerKey providerName receivedAt chatStatus callbackStatus }\n    }\n    providers { providers { key name } }\n  }\n": typeof types.VotesDocument,
+    "\n  query AddProviderChoices {\n    organization { slug }\n    templates { id slug name description websiteUrl authMethod authField authKeySource setupInstructions }\n    providers { count limit providers { key webhookUrl } }\n  }\n": typeof types.AddProviderChoicesDocument,
+    "\n  mutation CreateProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) {\n      id key name authMethod authValue webhookUrl votifier { host port publicKey token }\n      provider { authField authTimestampField signatureFormat payloadSource voteePath }\n    }\n  }\n": typeof types.CreateProviderDocument,
+    "\n  mutation EditProvider($key: String!, $input: UpdateProviderInput!) {\n    updateProvider(key: $key, input: $input) { id key name webhookUrl }\n  }\n": typeof types.EditProviderDocument,
+    "\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents votifier { host port publicKey } recovery { enabled checkedAt since error } } }\n  }\n": typeof types.ProvidersDocument,
+    "\n  mutation SetProviderEnabled($key: String!, $enabled: Boolean!) {\n    updateProvider(key: $key, input: { enabled: $enabled }) { id enabled }\n  }\n": typeof types.SetProviderEnabledDocument,
+    "\n  mutation RegenerateProviderSecret($key: String!) {\n    regenerateProviderSecret(key: $key) { authValue webhookUrl votifier { host port publicKey token } }\n  }\n": typeof types.RegenerateProviderSecretDocument,
+    "\n  mutation DeleteProvider($key: String!) {\n    deleteProvider(key: $key) { message votesDeleted }\n  }\n": typeof types.DeleteProviderDocument,
+    "\n  mutation SetProviderApiToken($key: String!, $apiToken: String) {\n    updateProvider(key: $key, input: { apiToken: $apiToken }) { id recovery { enabled checkedAt since error } }\n  }\n": typeof types.SetProviderApiTokenDocument,
+    "\n  mutation SendTestVote($key: String!, $voterName: String, $deliverToGameServers: Boolean) {\n    sendTestVote(key: $key, voterName: $voterName, deliverToGameServers: $deliverToGameServers) {\n      received voteId duplicate test ignored testVote voterName deliverToGameServers\n    }\n  }\n": typeof types.SendTestVoteDocument,
 };
 const documents: Documents = {
     "\n  query Viewer {\n    viewer { scope }\n    organization { name slug plan }\n  }\n": types.ViewerDocument,
@@ -64,16 +63,6 @@ const documents: Documents = {
     "\n  mutation RevokePluginToken($id: ID!) { revokePluginToken(id: $id) { id } }\n": types.RevokePluginTokenDocument,
     "\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt } }\n  }\n": types.OverviewDocument,
     "\n  subscription LiveVotes {\n    voteReceived { publicId voterName providerKey providerName receivedAt }\n  }\n": types.LiveVotesDocument,
-    "\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents votifier { host port publicKey } recovery { enabled checkedAt since error } } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n": types.ProvidersDocument,
-    "\n  mutation SetProviderEnabled($key: String!, $enabled: Boolean!) {\n    updateProvider(key: $key, input: { enabled: $enabled }) { id enabled }\n  }\n": types.SetProviderEnabledDocument,
-    "\n  mutation RegenerateProviderSecret($key: String!) {\n    regenerateProviderSecret(key: $key) { authValue webhookUrl votifier { host port publicKey token } }\n  }\n": types.RegenerateProviderSecretDocument,
-    "\n  mutation DeleteProvider($key: String!) {\n    deleteProvider(key: $key) { message votesDeleted }\n  }\n": types.DeleteProviderDocument,
-    "\n  mutation EditProvider($key: String!, $input: UpdateProviderInput!) {\n    updateProvider(key: $key, input: $input) { id key name webhookUrl }\n  }\n": types.EditProviderDocument,
-    "\n  mutation SetProviderApiToken($key: String!, $apiToken: String) {\n    updateProvider(key: $key, input: { apiToken: $apiToken }) { id recovery { enabled checkedAt since error } }\n  }\n": types.SetProviderApiTokenDocument,
-    "\n  mutation SendTestVote($key: String!) {\n    sendTestVote(key: $key) { received voteId duplicate test ignored }\n  }\n": types.SendTestVoteDocument,
-    "\n  mutation CreateCustomProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n": types.CreateCustomProviderDocument,
-    "\n  mutation CreateVotifierProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name webhookUrl votifier { host port publicKey token } }\n  }\n": types.CreateVotifierProviderDocument,
-    "\n  mutation CreateProviderFromTemplate($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl votifier { host port publicKey token } }\n  }\n": types.CreateProviderFromTemplateDocument,
     "\n  query Settings {\n    organization { name slug plan settings {\n      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate\n      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings\n    } }\n  }\n": types.SettingsDocument,
     "\n  mutation UpdateOrganization($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { name slug settings {\n      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate\n      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings\n    } }\n  }\n": types.UpdateOrganizationDocument,
     "\n  mutation TestChatWebhook($input: TestChatWebhookInput!) { testChatWebhook(input: $input) { success message } }\n": types.TestChatWebhookDocument,
@@ -86,6 +75,15 @@ const documents: Documents = {
     "\n  query VoteDetail($publicId: String!) {\n    vote(publicId: $publicId) {\n      publicId voterName providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts recovered\n      deliveryJobs { id kind origin target status attempts maxAttempts nextAttemptAt lastError sentAt }\n      deliveryAttempts { id jobId kind attempt target statusCode success durationMs pacedMs error createdAt }\n    }\n  }\n": types.VoteDetailDocument,
     "\n  mutation RedeliverVote($publicId: String!) {\n    redeliverVote(publicId: $publicId) { voteId requeued }\n  }\n": types.RedeliverVoteDocument,
     "\n  query Votes($page: Int, $provider: String, $voter: String, $from: String, $to: String, $chatStatus: DeliveryStatus, $callbackStatus: DeliveryStatus) {\n    votes(page: $page, limit: 25, provider: $provider, voter: $voter, from: $from, to: $to, chatStatus: $chatStatus, callbackStatus: $callbackStatus) {\n      page pages total\n      votes { publicId voterName providerKey providerName receivedAt chatStatus callbackStatus }\n    }\n    providers { providers { key name } }\n  }\n": types.VotesDocument,
+    "\n  query AddProviderChoices {\n    organization { slug }\n    templates { id slug name description websiteUrl authMethod authField authKeySource setupInstructions }\n    providers { count limit providers { key webhookUrl } }\n  }\n": types.AddProviderChoicesDocument,
+    "\n  mutation CreateProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) {\n      id key name authMethod authValue webhookUrl votifier { host port publicKey token }\n      provider { authField authTimestampField signatureFormat payloadSource voteePath }\n    }\n  }\n": types.CreateProviderDocument,
+    "\n  mutation EditProvider($key: String!, $input: UpdateProviderInput!) {\n    updateProvider(key: $key, input: $input) { id key name webhookUrl }\n  }\n": types.EditProviderDocument,
+    "\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents votifier { host port publicKey } recovery { enabled checkedAt since error } } }\n  }\n": types.ProvidersDocument,
+    "\n  mutation SetProviderEnabled($key: String!, $enabled: Boolean!) {\n    updateProvider(key: $key, input: { enabled: $enabled }) { id enabled }\n  }\n": types.SetProviderEnabledDocument,
+    "\n  mutation RegenerateProviderSecret($key: String!) {\n    regenerateProviderSecret(key: $key) { authValue webhookUrl votifier { host port publicKey token } }\n  }\n": types.RegenerateProviderSecretDocument,
+    "\n  mutation DeleteProvider($key: String!) {\n    deleteProvider(key: $key) { message votesDeleted }\n  }\n": types.DeleteProviderDocument,
+    "\n  mutation SetProviderApiToken($key: String!, $apiToken: String) {\n    updateProvider(key: $key, input: { apiToken: $apiToken }) { id recovery { enabled checkedAt since error } }\n  }\n": types.SetProviderApiTokenDocument,
+    "\n  mutation SendTestVote($key: String!, $voterName: String, $deliverToGameServers: Boolean) {\n    sendTestVote(key: $key, voterName: $voterName, deliverToGameServers: $deliverToGameServers) {\n      received voteId duplicate test ignored testVote voterName deliverToGameServers\n    }\n  }\n": types.SendTestVoteDocument,
 };
 
 /**
@@ -157,46 +155,6 @@ export function graphql(source: "\n  subscription LiveVotes {\n    voteReceived 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents votifier { host port publicKey } recovery { enabled checkedAt since error } } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n"): (typeof documents)["\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents votifier { host port publicKey } recovery { enabled checkedAt since error } } }\n    templates { id slug name description websiteUrl authMethod authKeySource setupInstructions }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation SetProviderEnabled($key: String!, $enabled: Boolean!) {\n    updateProvider(key: $key, input: { enabled: $enabled }) { id enabled }\n  }\n"): (typeof documents)["\n  mutation SetProviderEnabled($key: String!, $enabled: Boolean!) {\n    updateProvider(key: $key, input: { enabled: $enabled }) { id enabled }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation RegenerateProviderSecret($key: String!) {\n    regenerateProviderSecret(key: $key) { authValue webhookUrl votifier { host port publicKey token } }\n  }\n"): (typeof documents)["\n  mutation RegenerateProviderSecret($key: String!) {\n    regenerateProviderSecret(key: $key) { authValue webhookUrl votifier { host port publicKey token } }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation DeleteProvider($key: String!) {\n    deleteProvider(key: $key) { message votesDeleted }\n  }\n"): (typeof documents)["\n  mutation DeleteProvider($key: String!) {\n    deleteProvider(key: $key) { message votesDeleted }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation EditProvider($key: String!, $input: UpdateProviderInput!) {\n    updateProvider(key: $key, input: $input) { id key name webhookUrl }\n  }\n"): (typeof documents)["\n  mutation EditProvider($key: String!, $input: UpdateProviderInput!) {\n    updateProvider(key: $key, input: $input) { id key name webhookUrl }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation SetProviderApiToken($key: String!, $apiToken: String) {\n    updateProvider(key: $key, input: { apiToken: $apiToken }) { id recovery { enabled checkedAt since error } }\n  }\n"): (typeof documents)["\n  mutation SetProviderApiToken($key: String!, $apiToken: String) {\n    updateProvider(key: $key, input: { apiToken: $apiToken }) { id recovery { enabled checkedAt since error } }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation SendTestVote($key: String!) {\n    sendTestVote(key: $key) { received voteId duplicate test ignored }\n  }\n"): (typeof documents)["\n  mutation SendTestVote($key: String!) {\n    sendTestVote(key: $key) { received voteId duplicate test ignored }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation CreateCustomProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n"): (typeof documents)["\n  mutation CreateCustomProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation CreateVotifierProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name webhookUrl votifier { host port publicKey token } }\n  }\n"): (typeof documents)["\n  mutation CreateVotifierProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name webhookUrl votifier { host port publicKey token } }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation CreateProviderFromTemplate($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl votifier { host port publicKey token } }\n  }\n"): (typeof documents)["\n  mutation CreateProviderFromTemplate($input: CreateProviderInput!) {\n    createProvider(input: $input) { id key name authValue webhookUrl votifier { host port publicKey token } }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
 export function graphql(source: "\n  query Settings {\n    organization { name slug plan settings {\n      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate\n      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings\n    } }\n  }\n"): (typeof documents)["\n  query Settings {\n    organization { name slug plan settings {\n      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate\n      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings\n    } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -242,6 +200,42 @@ export function graphql(source: "\n  mutation RedeliverVote($publicId: String!) 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query Votes($page: Int, $provider: String, $voter: String, $from: String, $to: String, $chatStatus: DeliveryStatus, $callbackStatus: DeliveryStatus) {\n    votes(page: $page, limit: 25, provider: $provider, voter: $voter, from: $from, to: $to, chatStatus: $chatStatus, callbackStatus: $callbackStatus) {\n      page pages total\n      votes { publicId voterName providerKey providerName receivedAt chatStatus callbackStatus }\n    }\n    providers { providers { key name } }\n  }\n"): (typeof documents)["\n  query Votes($page: Int, $provider: String, $voter: String, $from: String, $to: String, $chatStatus: DeliveryStatus, $callbackStatus: DeliveryStatus) {\n    votes(page: $page, limit: 25, provider: $provider, voter: $voter, from: $from, to: $to, chatStatus: $chatStatus, callbackStatus: $callbackStatus) {\n      page pages total\n      votes { publicId voterName providerKey providerName receivedAt chatStatus callbackStatus }\n    }\n    providers { providers { key name } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AddProviderChoices {\n    organization { slug }\n    templates { id slug name description websiteUrl authMethod authField authKeySource setupInstructions }\n    providers { count limit providers { key webhookUrl } }\n  }\n"): (typeof documents)["\n  query AddProviderChoices {\n    organization { slug }\n    templates { id slug name description websiteUrl authMethod authField authKeySource setupInstructions }\n    providers { count limit providers { key webhookUrl } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) {\n      id key name authMethod authValue webhookUrl votifier { host port publicKey token }\n      provider { authField authTimestampField signatureFormat payloadSource voteePath }\n    }\n  }\n"): (typeof documents)["\n  mutation CreateProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) {\n      id key name authMethod authValue webhookUrl votifier { host port publicKey token }\n      provider { authField authTimestampField signatureFormat payloadSource voteePath }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation EditProvider($key: String!, $input: UpdateProviderInput!) {\n    updateProvider(key: $key, input: $input) { id key name webhookUrl }\n  }\n"): (typeof documents)["\n  mutation EditProvider($key: String!, $input: UpdateProviderInput!) {\n    updateProvider(key: $key, input: $input) { id key name webhookUrl }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents votifier { host port publicKey } recovery { enabled checkedAt since error } } }\n  }\n"): (typeof documents)["\n  query Providers {\n    providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents votifier { host port publicKey } recovery { enabled checkedAt since error } } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetProviderEnabled($key: String!, $enabled: Boolean!) {\n    updateProvider(key: $key, input: { enabled: $enabled }) { id enabled }\n  }\n"): (typeof documents)["\n  mutation SetProviderEnabled($key: String!, $enabled: Boolean!) {\n    updateProvider(key: $key, input: { enabled: $enabled }) { id enabled }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RegenerateProviderSecret($key: String!) {\n    regenerateProviderSecret(key: $key) { authValue webhookUrl votifier { host port publicKey token } }\n  }\n"): (typeof documents)["\n  mutation RegenerateProviderSecret($key: String!) {\n    regenerateProviderSecret(key: $key) { authValue webhookUrl votifier { host port publicKey token } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteProvider($key: String!) {\n    deleteProvider(key: $key) { message votesDeleted }\n  }\n"): (typeof documents)["\n  mutation DeleteProvider($key: String!) {\n    deleteProvider(key: $key) { message votesDeleted }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetProviderApiToken($key: String!, $apiToken: String) {\n    updateProvider(key: $key, input: { apiToken: $apiToken }) { id recovery { enabled checkedAt since error } }\n  }\n"): (typeof documents)["\n  mutation SetProviderApiToken($key: String!, $apiToken: String) {\n    updateProvider(key: $key, input: { apiToken: $apiToken }) { id recovery { enabled checkedAt since error } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SendTestVote($key: String!, $voterName: String, $deliverToGameServers: Boolean) {\n    sendTestVote(key: $key, voterName: $voterName, deliverToGameServers: $deliverToGameServers) {\n      received voteId duplicate test ignored testVote voterName deliverToGameServers\n    }\n  }\n"): (typeof documents)["\n  mutation SendTestVote($key: String!, $voterName: String, $deliverToGameServers: Boolean) {\n    sendTestVote(key: $key, voterName: $voterName, deliverToGameServers: $deliverToGameServers) {\n      received voteId duplicate test ignored testVote voterName deliverToGameServers\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};
