@@ -5,12 +5,12 @@
 // Served at GET /v1/openapi.json, with a reference page at GET /v1/reference (src/http/api-reference.ts).
 import { readFileSync } from 'node:fs';
 import express, { type Router } from 'express';
-import { GraphQLNonNull, print, type GraphQLField, type GraphQLSchema } from 'graphql';
+import { GraphQLNonNull, print, type GraphQLSchema } from 'graphql';
 import { ERROR_STATUS, type ErrorCode } from '../src/errors.js';
 import type { AccessRule } from '../src/auth/access.js';
 import { apiReference } from '../src/http/api-reference.js';
 import type { RestRoute } from './route.js';
-import { HOOK_ROUTES, REST_ROUTES, prepareRoute } from './router.js';
+import { HOOK_ROUTES, REST_ROUTES, accessOf, prepareRoute } from './router.js';
 import { probeAnswer, probeInputs, rootFields } from './openapi-probe.js';
 import { SchemaRegistry, described, hasRequiredField, type JsonSchema } from './openapi-schemas.js';
 
@@ -31,14 +31,6 @@ export function operationId(method: string, path: string): string {
   const pascal = (s: string) => s.replace(/(^|[-_])(\w)/g, (_m, _sep, c: string) => c.toUpperCase());
   const parts = path.split('/').filter(Boolean).map((seg) => (seg.startsWith(':') ? `By${pascal(seg.slice(1))}` : pascal(seg)));
   return method + parts.join('');
-}
-
-/** The rule every root field states (test/integration/schema-rules.test.ts checks that each has one). */
-function accessOf(field: GraphQLField<unknown, unknown>): AccessRule {
-  const scopes = (field.extensions?.pothosOptions as { authScopes?: { public?: boolean; access?: AccessRule } } | undefined)?.authScopes;
-  if (scopes?.access) return scopes.access;
-  if (scopes?.public) return { scope: 'public' };
-  throw new Error(`${field.name} states no access rule`);
 }
 
 function accessText(rule: AccessRule): string {

@@ -1,14 +1,18 @@
-// Mounts every /v1 route: parse and validate its document once, then per request coerce variables, execute
-// against the one schema in-process, and write the interface's envelope (or the error envelope).
+// Mounts every /v1 route: parse and validate its document once, then per request refuse a body the route does
+// not read (not JSON, or keys it does not take: rest-compat/body-fields.ts), coerce variables, execute against the
+// one schema in-process, and write the interface's envelope (or the error envelope).
 import express, { type Request, type Response, type Router } from 'express';
-import { execute, parse, validate, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { execute, parse, validate, type GraphQLField, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { GraphQLContext } from '../src/graphql/context.js';
 import { maskUnexpected } from '../src/graphql/yoga.js';
-import { toAppErrorShape, validationError } from '../src/errors.js';
+import { AppError, toAppErrorShape, validationError } from '../src/errors.js';
+import { checkAccess, type AccessRule } from '../src/auth/access.js';
 import { sendError } from '../src/http/error-response.js';
+import { unreadBody } from '../src/http/json-body.js';
 import type { Logger } from '../src/logger.js';
 import type { RestRoute } from './route.js';
 import { coerceVariables } from './variables.js';
+import { bodyFieldsOf, takesJsonBody, unknownBodyFields, type RouteLabel } from './body-fields.js';
 import { organizationRoutes } from './routes/organization.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { templateRoutes } from './routes/templates.js';
@@ -34,20 +38,63 @@ export function prepareRoute(schema: GraphQLSchema, route: RestRoute) {
   return { document, operation };
 }
 
+/** The rule every root field states (test/integration/schema-rules.test.ts checks that each has one). */
+export function accessOf(field: GraphQLField<unknown, unknown>): AccessRule {
+  const scopes = (field.extensions?.pothosOptions as { authScopes?: { public?: boolean; access?: AccessRule } } | undefined)?.authScopes;
+  if (scopes?.access) return scopes.access;
+  if (scopes?.public) return { scope: 'public' };
+  throw new Error(`${field.name} states no access rule`);
+}
+
+/** The rules of the operation's root fields that need a credential (a write's body is read only after them). */
+function credentialRules(schema: GraphQLSchema, operation: OperationDefinitionNode): AccessRule[] {
+  const root = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
+  return operation.selectionSet.selections.flatMap((s) => {
+    const field = s.kind === 'Field' ? root?.getFields()[s.name.value] : undefined;
+    const rule = field ? accessOf(field) : null;
+    return rule && rule.scope !== 'public' ? [rule] : [];
+  });
+}
+
 export function createRestRouter(
   schema: GraphQLSchema,
   contextFor: (req: Request) => GraphQLContext,
   logger: Logger,
   routes: RestRoute[] = REST_ROUTES,
+  mount = '/v1',
 ): Router {
   const router = express.Router();
-  for (const route of routes) {
+  const prepared = routes.map((route) => {
     const { document, operation } = prepareRoute(schema, route);
+    const fields = takesJsonBody(route) ? bodyFieldsOf(schema, route, document, operation) : null;
+    return { route, document, operation, fields, rules: fields ? credentialRules(schema, operation) : [] };
+  });
+  // Where else a key is taken, for the hint of a key sent to the wrong route ("POST /v1/callbacks takes it").
+  const labels: RouteLabel[] = prepared.flatMap(({ route, fields }) => (fields ? [{ label: `${route.method.toUpperCase()} ${mount}${route.path}`, fields }] : []));
+  for (const { route, document, operation, fields, rules } of prepared) {
     const fromQuery = route.method === 'get' || route.method === 'delete';
     router[route.method](route.path, async (req: Request, res: Response) => {
+      if (fields) {
+        // Who is calling before what they sent: a key sent the wrong way hears so, not that its body lacks a field.
+        const auth = req.auth ?? { kind: 'anonymous' };
+        if (rules.length > 0 && (auth.kind === 'anonymous' || auth.kind === 'invalid')) {
+          try {
+            for (const rule of rules) checkAccess(auth, rule);
+          } catch (err) {
+            if (err instanceof AppError) return sendError(res, req.requestId, err.code, err.message, err.details);
+            throw err;
+          }
+        }
+        const unread = unreadBody(req);
+        if (unread) return sendError(res, req.requestId, 'VALIDATION_ERROR', unread.message, unread.details);
+      }
       const context = route.context ? { ...contextFor(req), ...route.context(req) } : contextFor(req);
       const raw = route.variables ? route.variables(req) : {};
-      const { variables, errors } = coerceVariables(schema, operation, raw, fromQuery);
+      const coerced = coerceVariables(schema, operation, raw, fromQuery);
+      const { variables } = coerced;
+      const unknown = fields ? unknownBodyFields(req.body, fields, labels) : [];
+      // A body that is not an object at all is one problem, not one per field the route then misses.
+      const errors = unknown.some((e) => e.field === 'body') ? unknown : [...unknown, ...coerced.errors];
       if (errors.length > 0) {
         const error = validationError(errors);
         return sendError(res, req.requestId, error.code, error.message, error.details);

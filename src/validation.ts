@@ -12,7 +12,14 @@ export function fieldName(path: readonly PropertyKey[]): string {
 export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  throw validationError(result.error.issues.map((issue) => ({ field: fieldName(issue.path), message: issue.message })));
+  throw validationError(
+    result.error.issues.flatMap((issue) =>
+      // A strict object's unknown keys: each named as a field of its own, as the REST layer names them.
+      issue.code === 'unrecognized_keys'
+        ? issue.keys.map((key) => ({ field: issue.path.length > 0 ? `${fieldName(issue.path)}.${key}` : key, message: 'is not a known field' }))
+        : [{ field: fieldName(issue.path), message: issue.message }],
+    ),
+  );
 }
 
 export const nameSchema = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');

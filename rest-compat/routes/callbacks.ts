@@ -7,8 +7,8 @@ const CALLBACK_FIELDS = `id name kind url timeout_ms: timeoutMs enabled priority
   created_at: createdAt updated_at: updatedAt host port service_name: serviceName has_token: hasToken public_key: publicKey`;
 
 const VOTIFIER_ONLY = ['host', 'port', 'service_name', 'has_token', 'public_key'];
-/** What a votifier callback does not use: it sends the Votifier vote (no template) and is not signed. */
-const HTTP_ONLY = ['payload_template', 'signing_secret'];
+/** What a votifier callback does not use: it sends the Votifier vote (no URL, no template) and is not signed. */
+const HTTP_ONLY = ['url', 'payload_template', 'signing_secret'];
 /** HTTP callbacks keep the interface's fields; votifier ones add theirs and leave out what does not apply. */
 const shape = (cb: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(cb).filter(([k]) => !(cb.kind === 'votifier' ? HTTP_ONLY : VOTIFIER_ONLY).includes(k)));

@@ -20,9 +20,10 @@ export interface PluginCaller {
   status: string;
 }
 
+/** `hint`: why a credential sent some other way was not read (src/auth/api-key-token.ts `credentialHint`). */
 export type AuthState =
-  | { kind: 'anonymous' }
-  | { kind: 'invalid' }
+  | { kind: 'anonymous'; hint?: string }
+  | { kind: 'invalid'; hint?: string }
   | { kind: 'viewer'; viewer: Viewer }
   | { kind: 'plugin'; plugin: PluginCaller };
 
@@ -34,10 +35,17 @@ export interface AccessRule {
   allowSuspended?: boolean;
 }
 
+const authRequired = (hint?: string) =>
+  new AppError('AUTH_REQUIRED', hint ? `Authentication required: ${hint}` : 'Authentication required: send Authorization: Bearer <API_KEY>');
+
+/** The refusal of a credential that was sent but is not a valid key, with the reason when it was sent the wrong way. */
+export const invalidApiKey = (hint?: string) =>
+  new AppError('INVALID_API_KEY', hint ? `The API key was not read: ${hint}` : 'The API key is invalid, malformed or revoked');
+
 export function checkAccess(auth: AuthState, rule: AccessRule): Viewer | null {
   if (rule.scope === 'public') return auth.kind === 'viewer' ? auth.viewer : null;
-  if (auth.kind === 'anonymous') throw new AppError('AUTH_REQUIRED', 'Authentication required: send Authorization: Bearer <API_KEY>');
-  if (auth.kind === 'invalid') throw new AppError('INVALID_API_KEY', 'The API key is invalid, malformed or revoked');
+  if (auth.kind === 'anonymous') throw authRequired(auth.hint);
+  if (auth.kind === 'invalid') throw invalidApiKey(auth.hint);
   if (rule.scope === 'plugin') {
     if (auth.kind !== 'plugin') throw new AppError('INSUFFICIENT_SCOPE', 'This endpoint needs a plugin token (vr_plugin_…)');
     if (auth.plugin.status === 'suspended') throw new AppError('ORG_SUSPENDED', 'This organization is suspended');
@@ -67,6 +75,6 @@ export function requirePlugin(auth: AuthState): PluginCaller {
 
 /** The viewer of a field that checked access already; a missing viewer here is a programming error. */
 export function requireViewer(auth: AuthState): Viewer {
-  if (auth.kind !== 'viewer') throw new AppError('AUTH_REQUIRED', 'Authentication required: send Authorization: Bearer <API_KEY>');
+  if (auth.kind !== 'viewer') throw authRequired(auth.kind === 'anonymous' ? auth.hint : undefined);
   return auth.viewer;
 }

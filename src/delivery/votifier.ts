@@ -7,7 +7,7 @@
 //    with the server's public key; the server closes without an answer.
 import { constants, createHmac, createPublicKey, publicEncrypt, type KeyObject } from 'node:crypto';
 import { connect, isIP, type Socket } from 'node:net';
-import { guardedLookup, isPublicAddress, systemResolver, type Resolver } from '../net/ssrf-guard.js';
+import { PRIVATE_TARGETS_HINT, guardedLookup, isPublicAddress, systemResolver, type Resolver } from '../net/ssrf-guard.js';
 import { MAX_V2_FRAME, MAX_VOTIFIER_USERNAME, PROTOCOL_2_MAGIC } from '../votifier/wire.js';
 
 export const DEFAULT_VOTIFIER_PORT = 8192;
@@ -86,7 +86,7 @@ export async function sendVotifierVote(
   options: { allowPrivateTargets: boolean; resolver?: Resolver },
 ): Promise<{ protocol: 1 | 2 }> {
   if (!options.allowPrivateTargets && isIP(target.host) && !isPublicAddress(target.host)) {
-    throw new VotifierError(`${target.host} is a non-public address`, true);
+    throw new VotifierError(`${target.host} is a non-public address (${PRIVATE_TARGETS_HINT})`, true);
   }
   // What the server would refuse whatever happens is refused here, without a connection.
   if (vote.username.length > MAX_VOTIFIER_USERNAME) {

@@ -1,11 +1,16 @@
-// Reads the caller from `Authorization: Bearer <key>` once per request; access rules are checked per field.
+// Reads the caller from `Authorization: Bearer <key>` once per request; access rules are checked per field. A key
+// sent another way (no `Bearer `, `Token …`, X-API-Key) is not read, and the refusal says how to send it.
 import type { NextFunction, Request, Response } from 'express';
 import type { Services } from '../services.js';
 import { sendGraphQLError } from './error-response.js';
+import { credentialHint } from '../auth/api-key-token.js';
+import { invalidApiKey } from '../auth/access.js';
 
 export function authenticate(services: Services) {
   return async (req: Request, _res: Response, next: NextFunction) => {
-    req.auth = await services.apiKeys.authenticate(req.get('authorization'));
+    const auth = await services.apiKeys.authenticate(req.get('authorization'));
+    const hint = auth.kind === 'anonymous' || auth.kind === 'invalid' ? credentialHint(req.headers) : undefined;
+    req.auth = hint && (auth.kind === 'anonymous' || auth.kind === 'invalid') ? { kind: auth.kind, hint } : auth;
     next();
   };
 }
@@ -17,5 +22,6 @@ export function authenticate(services: Services) {
  */
 export function refuseInvalidKey(req: Request, res: Response, next: NextFunction) {
   if (req.auth?.kind !== 'invalid') return next();
-  sendGraphQLError(res, req.requestId, 'INVALID_API_KEY', 'The API key is invalid, malformed or revoked');
+  const error = invalidApiKey(req.auth.hint);
+  sendGraphQLError(res, req.requestId, error.code, error.message);
 }

@@ -24,7 +24,8 @@ export const votifierCallback: CallbackKind = {
     port: z.number().int('must be an integer').min(1).max(65_535),
     serviceName: z.string().min(1).max(64),
     token: z.string().min(1).max(200),
-    publicKey: z.string().min(1).max(4_000),
+    // null: no public key, as GET answers for a token (v2) callback, so what was read may be sent back.
+    publicKey: z.string().min(1).max(4_000).nullable(),
   },
   /** A host and exactly one of token (protocol v2) or public key (v1, RSA-2048). */
   check(input, existing) {
@@ -32,8 +33,11 @@ export const votifierCallback: CallbackKind = {
     const creating = existing === null;
     if (creating && !input.host) problems.push({ field: 'host', message: 'is required for a votifier callback' });
     if (creating && !input.token === !input.publicKey) problems.push({ field: 'token', message: 'give exactly one of token (protocol v2) or public_key (protocol v1)' });
-    if (!creating && input.token !== undefined && input.publicKey !== undefined) {
+    if (!creating && input.token !== undefined && input.publicKey !== undefined && input.publicKey !== null) {
       problems.push({ field: 'token', message: 'give at most one of token (protocol v2) or public_key (protocol v1): a new one replaces the other' });
+    }
+    if (input.publicKey === null && !creating && !existing.votifierTokenEnc && !input.token) {
+      problems.push({ field: 'public_key', message: 'is the callback’s only credential: send a token to switch to protocol v2 instead' });
     }
     if (typeof input.publicKey === 'string') {
       try {
@@ -66,7 +70,7 @@ export const votifierCallback: CallbackKind = {
       ...(input.serviceName !== undefined ? { serviceName: input.serviceName as string } : {}),
       // One protocol at a time: a new token replaces the public key and the other way round.
       ...(input.token !== undefined ? { votifierTokenEnc: deps.secrets.seal(input.token as string), votifierPublicKey: null } : {}),
-      ...(input.publicKey !== undefined ? { votifierPublicKey: input.publicKey as string, votifierTokenEnc: null } : {}),
+      ...(typeof input.publicKey === 'string' ? { votifierPublicKey: input.publicKey, votifierTokenEnc: null } : {}),
     };
   },
   /** What a delivery would send for a sample vote (the real challenge comes from the server's greeting). */

@@ -11,6 +11,7 @@ export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 export const slugSchema = z.string().regex(SLUG_PATTERN, 'must be 1-63 lowercase letters, digits or hyphens, not starting or ending with a hyphen');
 
 const embedText = z.string().max(6000);
+// Strict at every level: a key the chat message would not carry (`colour`, `thumbnail_url`) is refused, not dropped.
 export const embedTemplateSchema = z
   .object({
     color: z.number().int().min(0).max(0xffffff).optional(),
@@ -18,16 +19,16 @@ export const embedTemplateSchema = z
     description: embedText.optional(),
     url: z.string().max(2000).optional(),
     fields: z
-      .array(z.object({ name: embedText, value: embedText, inline: z.boolean().optional() }))
+      .array(z.strictObject({ name: embedText, value: embedText, inline: z.boolean().optional() }))
       .max(25, 'at most 25 fields')
       .optional(),
-    footer: z.object({ text: embedText, icon_url: z.string().max(2000).optional() }).optional(),
-    author: z.object({ name: embedText, url: z.string().max(2000).optional(), icon_url: z.string().max(2000).optional() }).optional(),
-    thumbnail: z.object({ url: z.string().max(2000) }).optional(),
-    image: z.object({ url: z.string().max(2000) }).optional(),
+    footer: z.strictObject({ text: embedText, icon_url: z.string().max(2000).optional() }).optional(),
+    author: z.strictObject({ name: embedText, url: z.string().max(2000).optional(), icon_url: z.string().max(2000).optional() }).optional(),
+    thumbnail: z.strictObject({ url: z.string().max(2000) }).optional(),
+    image: z.strictObject({ url: z.string().max(2000) }).optional(),
     timestamp: z.string().max(100).optional(),
   })
-  .strip();
+  .strict();
 
 const urlOrNull = z.string().max(2000).nullable();
 
