@@ -2,7 +2,8 @@
 // __underline__, ~~strikethrough~~, ||spoilers||, `inline code`, ```code blocks```, [masked links](https://…),
 // bare links, > quotes, # headings, and \escapes (support.discord.com "Markdown Text 101"). It builds React
 // elements, never HTML strings, so text from a template can never inject markup; links are http(s) only.
-import { Fragment, type ReactNode } from 'react';
+// (createElement rather than JSX: the file is plain TypeScript, so the unit tests in Node can import it.)
+import { createElement as h, Fragment, type ReactNode } from 'react';
 
 /** An inline rule: a sticky regex tried at the current position, and what its match renders as. */
 type Rule = { re: RegExp; render: (m: RegExpExecArray, key: number) => ReactNode };
@@ -16,17 +17,14 @@ const safeHref = (raw: string): string | null => {
   }
 };
 
-const link = (href: string, children: ReactNode, key: number) => (
-  <a key={key} href={href} target="_blank" rel="noopener noreferrer nofollow" className="md-link">
-    {children}
-  </a>
-);
+const link = (href: string, children: ReactNode, key: number) =>
+  h('a', { key, href, target: '_blank', rel: 'noopener noreferrer nofollow', className: 'md-link' }, children);
 
 // Order matters as in Discord's parser (simple-markdown): longer markers before their shorter prefixes.
 const RULES: Rule[] = [
   { re: /\\([^0-9A-Za-z\s])/y, render: (m) => m[1] },
-  { re: /```(?:([a-z0-9_+-]+)\n)?\n*([\s\S]+?)\n*```/iy, render: (m, key) => <pre key={key} className="md-codeblock"><code>{m[2]}</code></pre> },
-  { re: /(`+)([\s\S]*?[^`])\1(?!`)/y, render: (m, key) => <code key={key} className="md-code">{m[2].trim()}</code> },
+  { re: /```(?:([a-z0-9_+-]+)\n)?\n*([\s\S]+?)\n*```/iy, render: (m, key) => h('pre', { key, className: 'md-codeblock' }, h('code', null, m[2])) },
+  { re: /(`+)([\s\S]*?[^`])\1(?!`)/y, render: (m, key) => h('code', { key, className: 'md-code' }, m[2].trim()) },
   {
     re: /\[((?:\[[^\]]*\]|[^[\]])+)\]\(\s*<?((?:https?:\/\/)[^\s>)]+)>?\s*\)/y,
     render: (m, key) => {
@@ -36,13 +34,13 @@ const RULES: Rule[] = [
   },
   { re: /<(https?:\/\/[^\s>]+)>/y, render: (m, key) => (safeHref(m[1]) ? link(safeHref(m[1])!, m[1], key) : m[0]) },
   { re: /https?:\/\/[^\s<]+[^<.,:;"')\]\s]/y, render: (m, key) => (safeHref(m[0]) ? link(safeHref(m[0])!, m[0], key) : m[0]) },
-  { re: /\*\*\*(?=\S)([\s\S]+?)\*\*\*(?!\*)/y, render: (m, key) => <strong key={key}><em>{inline(m[1])}</em></strong> },
-  { re: /\*\*(?=\S)([\s\S]+?)\*\*(?!\*)/y, render: (m, key) => <strong key={key}>{inline(m[1])}</strong> },
-  { re: /__(?=\S)([\s\S]+?)__(?!_)/y, render: (m, key) => <u key={key}>{inline(m[1])}</u> },
-  { re: /\*(?=\S)((?:\*\*[\s\S]+?\*\*|[^*])+?)\*(?!\*)/y, render: (m, key) => <em key={key}>{inline(m[1])}</em> },
-  { re: /_(?=\S)((?:__[\s\S]+?__|[^_])+?)_(?![A-Za-z0-9_])/y, render: (m, key) => <em key={key}>{inline(m[1])}</em> },
-  { re: /~~(?=\S)([\s\S]+?)~~/y, render: (m, key) => <s key={key}>{inline(m[1])}</s> },
-  { re: /\|\|([\s\S]+?)\|\|/y, render: (m, key) => <span key={key} className="md-spoiler">{inline(m[1])}</span> },
+  { re: /\*\*\*(?=\S)([\s\S]+?)\*\*\*(?!\*)/y, render: (m, key) => h('strong', { key }, h('em', null, inline(m[1]))) },
+  { re: /\*\*(?=\S)([\s\S]+?)\*\*(?!\*)/y, render: (m, key) => h('strong', { key }, inline(m[1])) },
+  { re: /__(?=\S)([\s\S]+?)__(?!_)/y, render: (m, key) => h('u', { key }, inline(m[1])) },
+  { re: /\*(?=\S)((?:\*\*[\s\S]+?\*\*|[^*])+?)\*(?!\*)/y, render: (m, key) => h('em', { key }, inline(m[1])) },
+  { re: /_(?=\S)((?:__[\s\S]+?__|[^_])+?)_(?![A-Za-z0-9_])/y, render: (m, key) => h('em', { key }, inline(m[1])) },
+  { re: /~~(?=\S)([\s\S]+?)~~/y, render: (m, key) => h('s', { key }, inline(m[1])) },
+  { re: /\|\|([\s\S]+?)\|\|/y, render: (m, key) => h('span', { key, className: 'md-spoiler' }, inline(m[1])) },
 ];
 /** Characters where a rule may start; text runs up to the next one. */
 const SPECIAL = /[\\`[<h*_~|]/g;
@@ -84,12 +82,12 @@ function inline(text: string): ReactNode[] {
 /** A line-level block: a quote (`> `), a heading (`# `, `## `, `### `), subtext (`-# `), or plain text. */
 function block(line: string, key: number): ReactNode {
   const heading = /^(#{1,3}) (.+)$/.exec(line);
-  if (heading) return <strong key={key} className={`md-heading md-h${heading[1].length}`}>{inline(heading[2])}</strong>;
+  if (heading) return h('strong', { key, className: `md-heading md-h${heading[1].length}` }, inline(heading[2]));
   const subtext = /^-# (.+)$/.exec(line);
-  if (subtext) return <small key={key} className="md-subtext">{inline(subtext[1])}</small>;
+  if (subtext) return h('small', { key, className: 'md-subtext' }, inline(subtext[1]));
   const quote = /^> ?(.*)$/.exec(line);
-  if (quote) return <span key={key} className="md-quote">{inline(quote[1])}</span>;
-  return <Fragment key={key}>{inline(line)}</Fragment>;
+  if (quote) return h('span', { key, className: 'md-quote' }, inline(quote[1]));
+  return h(Fragment, { key }, inline(line));
 }
 
 /**
@@ -102,14 +100,14 @@ export function DiscordMarkdown({ text }: { text: string }) {
   let last = 0;
   const lines = (chunk: string) =>
     chunk.split('\n').forEach((line, i) => {
-      if (i > 0) parts.push(<br key={`br${parts.length}`} />);
+      if (i > 0) parts.push(h('br', { key: `br${parts.length}` }));
       if (line) parts.push(block(line, parts.length));
     });
   for (const m of text.matchAll(fence)) {
     lines(text.slice(last, m.index));
-    parts.push(<Fragment key={parts.length}>{inline(m[0])}</Fragment>);
+    parts.push(h(Fragment, { key: parts.length }, inline(m[0])));
     last = m.index + m[0].length;
   }
   lines(text.slice(last));
-  return <span className="md">{parts}</span>;
+  return h('span', { className: 'md' }, parts);
 }
