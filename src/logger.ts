@@ -92,25 +92,44 @@ function prettyLines(destination: DestinationStream, colorize: boolean): Destina
 }
 
 /**
- * Holds a kind of line to one per key and interval (a receiver that is down fails every delivery, a flood refuses
- * every request): `take` answers null when this line is to be left out (it is counted), or how many were left out
- * since the last line of its key. At most `maxKeys` keys are remembered; the oldest are forgotten first.
+ * Holds a kind of line to one per key and interval (a receiver that is down fails every delivery sent to it):
+ * `take` answers null when this line is to be left out (it is counted), or how many were left out since the key's
+ * last line; `drain` hands over the counts whose interval is over, for a line of their own, so a count is printed
+ * even when no further line of its key comes. At most `maxKeys` keys are remembered; the oldest are forgotten.
  */
-export function createLineBudget(intervalMs = 10_000, maxKeys = 1_000, now: () => number = Date.now) {
-  const keys = new Map<string, { at: number; skipped: number }>();
+export function createLineBudget<T>(intervalMs = 10_000, maxKeys = 1_000, now: () => number = Date.now) {
+  const keys = new Map<string, { at: number; skipped: number; about: T }>();
+  const seconds = (at: number, since: number) => Math.max(1, Math.round((at - since) / 1000));
   return {
-    take(key: string): { skipped: number; seconds: number } | null {
+    /** `about`: what `drain` reports this key's left-out lines as. */
+    take(key: string, about: T): { skipped: number; seconds: number } | null {
       const at = now();
       const seen = keys.get(key);
       if (seen && at - seen.at < intervalMs) {
         seen.skipped++;
         return null;
       }
-      const result = { skipped: seen?.skipped ?? 0, seconds: seen ? Math.round((at - seen.at) / 1000) : 0 };
+      const result = { skipped: seen?.skipped ?? 0, seconds: seen ? seconds(at, seen.at) : 0 };
       keys.delete(key);
       if (keys.size >= maxKeys) keys.delete(keys.keys().next().value!);
-      keys.set(key, { at, skipped: 0 });
+      keys.set(key, { at, skipped: 0, about });
       return result;
+    },
+    /** Left-out counts whose interval is over (`all`: every one, at shutdown); quiet keys are forgotten. */
+    drain(all = false): { about: T; skipped: number; seconds: number }[] {
+      const at = now();
+      const out: { about: T; skipped: number; seconds: number }[] = [];
+      for (const [key, entry] of keys) {
+        if (!all && at - entry.at < intervalMs) continue;
+        if (entry.skipped === 0) {
+          keys.delete(key);
+          continue;
+        }
+        out.push({ about: entry.about, skipped: entry.skipped, seconds: seconds(at, entry.at) });
+        entry.skipped = 0;
+        entry.at = at;
+      }
+      return out;
     },
   };
 }

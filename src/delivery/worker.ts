@@ -222,7 +222,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
 
   // A receiver that is down fails every delivery sent to it: one line per callback (or chat, or alerts) and kind of
   // line every 10 s, with the count of those left out.
-  const troubleLines = createLineBudget();
+  const troubleLines = createLineBudget<{ failedForGood: boolean; what: string; fields: Record<string, unknown> }>();
 
   /**
    * The operator's log (README "Logs"): a delivery's first failed attempt, and its end when it fails for good. The
@@ -233,8 +233,6 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     const firstFailure = resolution.status === 'retrying' && result.attempt?.attempt === 1 && !result.attempt.success;
     if (!failedForGood && !firstFailure) return;
     const { job, callback, org, vote } = ctx;
-    const line = troubleLines.take(`${failedForGood ? 'failed' : 'first'}:${callback?.id ?? `${job.kind}:${org.id}`}`);
-    if (!line) return;
     const what =
       job.kind === 'callback' ? (callback ? `callback "${callback.name}" (${callback.kind})` : 'a deleted callback')
       : job.kind === 'legacy_callback' ? 'server_callback_url'
@@ -246,6 +244,12 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
       (callback ? callbackKindOf(callback.kind)?.target(callback) : job.kind === 'legacy_callback' ? org.serverCallbackUrl : job.kind === 'alert' ? org.chatAdminWebhookUrl : org.chatWebhookUrl) ??
       '';
     const target = hostOf(url);
+    const line = troubleLines.take(`${failedForGood ? 'failed' : 'first'}:${callback?.id ?? `${job.kind}:${org.id}`}`, {
+      failedForGood,
+      what: `${what} to ${target}`,
+      fields: { organization: org.slug, jobKind: job.kind, ...(callback ? { callback: callback.name, callbackId: callback.id } : {}), target },
+    });
+    if (!line) return;
     const attempts = result.attempt?.attempt ?? job.attempts;
     const status = result.attempt?.statusCode ?? null;
     const error = (result.error ?? (status ? `HTTP ${status}` : 'failed')).replace(/\s+/g, ' ').slice(0, MAX_LOGGED_ERROR);
@@ -270,6 +274,16 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     } else {
       const at = resolution.status === 'retrying' ? resolution.runAt.toISOString() : '';
       deps.logger.warn({ ...fields, retryAt: at }, `${what} to ${target} failed${forVote}: ${error}; retrying at ${at} (attempt 1 of ${job.maxAttempts})${more}`);
+    }
+  }
+
+  /** The counts of failure lines left out, once their 10 s are over (and at shutdown). */
+  function reportLeftOut(all = false) {
+    for (const { about, skipped, seconds } of troubleLines.drain(all)) {
+      const fields = { ...about.fields, leftOut: skipped, seconds };
+      const more = `… and ${skipped.toLocaleString('en-US')} more ${skipped === 1 ? 'delivery' : 'deliveries'} of ${about.what}`;
+      if (about.failedForGood) deps.logger.error(fields, `${more} failed for good in the last ${seconds} s`);
+      else deps.logger.warn(fields, `${more} failed their first attempt in the last ${seconds} s (each is retried)`);
     }
   }
 
@@ -367,7 +381,10 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     start() {
       if (running) return;
       running = true;
-      timer = setInterval(wake, options.pollMs);
+      timer = setInterval(() => {
+        wake();
+        reportLeftOut();
+      }, options.pollMs);
       timer.unref();
       const events = deps.events.subscribe('voteWritten');
       const iterator = events[Symbol.asyncIterator]();
@@ -384,6 +401,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
       if (slotTimer) clearTimeout(slotTimer);
       unsubscribe?.();
       await Promise.allSettled([...active]);
+      reportLeftOut(true);
     },
     wake,
   };

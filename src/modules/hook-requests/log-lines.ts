@@ -2,6 +2,7 @@
 // provider (or slug) and client address every ten seconds, with the count of what was left out; at debug, each vote
 // stored. A watcher of deps.hookObservers: it prints what was decided, never a secret, a header value or a body.
 import type { Logger } from '../../logger.js';
+import { hookRequestHint } from './hints.js';
 import type { HookObservation, HookObservers } from './observation.js';
 
 /** One line per provider (or slug) and address per this long: a flood of junk cannot flood the log. */
@@ -35,17 +36,14 @@ interface Pair {
   codes: Map<string, number>;
 }
 
-/** Words for the owner on the codes a misconfigured site meets most (the reason says the rest). */
-function hintFor(obs: HookObservation): string | undefined {
-  if (obs.errorCode === 'NOT_FOUND') {
-    if (!obs.organizationId) return 'no organization has this slug: check the hook URL given to the site';
-    if (!obs.provider) return 'this organization has no provider with this key: check the hook URL given to the site';
+/** What to fix, in the request log's words (hints.ts); an unknown slug or key in this log's own (no key list here). */
+function hintFor(obs: HookObservation): string | null {
+  if (obs.errorCode === 'NOT_FOUND' && !obs.provider) {
+    return obs.organizationId
+      ? 'this organization has no provider with this key: check the hook URL given to the site'
+      : 'no organization has this slug: check the hook URL given to the site';
   }
-  if (obs.errorCode === 'AUTH_FAILED') return "the delivery's secret or signature did not match: check the secret pasted into the site";
-  if (obs.errorCode === 'PAYLOAD_TOO_LARGE') return 'the body is larger than a vote can be: not a vote from a voting site';
-  if (obs.errorCode === 'PROVIDER_DISABLED') return 'the provider is disabled: enable it to take votes again';
-  if (obs.errorCode === 'RATE_LIMITED') return 'too many refused deliveries from this address: it is refused for the rest of the minute';
-  return undefined;
+  return hookRequestHint({ ...obs, providerKeys: [] });
 }
 
 function printable(text: string | null | undefined, max = MAX_TEXT): string {
@@ -64,12 +62,15 @@ export function logHookOutcomes(observers: HookObservers, logger: Logger, option
   const pairs = new Map<string, Pair>();
 
   function pairOf(obs: HookObservation, org: string, provider: string): Pair {
-    // Mistyped keys under one slug, and unknown slugs, share one pair per address: random names cannot add pairs.
+    // Mistyped keys under one slug share one pair per address, and so do refusals before any organization was found
+    // (an unknown slug, a body too large, an address over its limit) per code: random names cannot add pairs.
     const [target, label] = obs.provider
       ? [`provider:${obs.provider.id}`, `${org}/${provider}`]
       : obs.organizationId
         ? [`organization:${obs.organizationId}`, `${org} (unknown provider keys)`]
-        : ['unknown', 'unknown organizations'];
+        : obs.errorCode === 'NOT_FOUND'
+          ? ['unknown', 'unknown organizations']
+          : [`before-lookup:${obs.errorCode}`, 'any hook URL'];
     const key = `${target}|${obs.clientIp}`;
     let pair = pairs.get(key);
     if (!pair && pairs.size >= maxPairs) {
@@ -113,7 +114,7 @@ export function logHookOutcomes(observers: HookObservers, logger: Logger, option
         ...(hint ? { hint } : {}),
         ...(earlier ? { alsoRefused: earlier } : {}),
       },
-      `hook delivery refused: ${org}/${provider} from ${obs.clientIp} (${via}): ${obs.errorCode ?? 'refused'} ${obs.status}, ${reason}${hint ? `; ${hint}` : ''}${more}`,
+      `hook delivery refused: ${org}/${provider} from ${obs.clientIp} (${via}): ${obs.errorCode ?? 'refused'} ${obs.status}, ${reason}${hint ? ` — ${hint}` : ''}${more}`,
     );
     pair.lastLineAt = at;
     pair.suppressed = 0;
