@@ -7,7 +7,8 @@ import { createGraphQLClient } from './client';
 import { clearKey, readKey, saveKey } from './session';
 import { SignIn } from './pages/SignIn';
 import { Overview } from './pages/Overview';
-import { Providers } from './pages/Providers';
+import { Providers } from './pages/providers/ProvidersPage';
+import { AddProvider } from './pages/providers/AddProvider';
 import { Votes } from './pages/Votes';
 import { VoteDetail } from './pages/VoteDetail';
 import { Callbacks } from './pages/Callbacks';
@@ -96,6 +97,7 @@ function Shell({ signOut, stream }: { signOut: () => void; stream: 'connected' |
         <Routes>
           <Route path="/" element={<Overview />} />
           <Route path="/providers" element={<Providers />} />
+          <Route path="/providers/new" element={<AddProvider />} />
           <Route path="/votes" element={<Votes />} />
           <Route path="/votes/:publicId" element={<VoteDetail />} />
           <Route path="/statistics" element={<Statistics />} />

@@ -7,7 +7,7 @@ import { graphql } from '../gql';
 import { READ_ONLY_REASON, useAccess } from '../access';
 import { FieldErrors, fieldErrorsOf, type FieldErrorMap } from '../field-errors';
 import { Time } from '../time';
-import { CopyField } from './Providers';
+import { CopyField } from '../copy-field';
 
 const CallbacksQuery = graphql(`
   query Callbacks {

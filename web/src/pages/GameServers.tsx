@@ -6,7 +6,7 @@ import { graphql } from '../gql';
 import { READ_ONLY_REASON, useAccess } from '../access';
 import { FieldErrors, fieldErrorsOf } from '../field-errors';
 import { Time } from '../time';
-import { CopyField } from './Providers';
+import { CopyField } from '../copy-field';
 
 const TokensQuery = graphql(`
   query PluginTokens { pluginTokens { waiting tokens { id name prefix connection lastPollAt createdAt } } }

@@ -7,7 +7,7 @@ import type { Scope } from '../gql/graphql';
 import { READ_ONLY_REASON, UpgradeBadge, planAtLeast, useAccess } from '../access';
 import { FieldErrors, fieldErrorsOf } from '../field-errors';
 import { Time } from '../time';
-import { CopyField } from './Providers';
+import { CopyField } from '../copy-field';
 import { EmbedEditor, EmbedPreview, withSamples, type Embed } from '../EmbedEditor';
 
 const SettingsQuery = graphql(`

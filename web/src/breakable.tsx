@@ -1,0 +1,20 @@
+// Long machine text (URLs, paths, addresses) in running text or a table cell: it may wrap only after a separator
+// (/ ? & = #, never inside "://"), not inside a segment, so a URL keeps its parts whole at a phone's width.
+import { Fragment } from 'react';
+
+/** After a separator that is not followed by another slash ("https://" stays whole). */
+const BREAK_AFTER = /(?<=[/?&=#])(?!\/)/;
+
+export function Breakable({ text, className }: { text: string; className?: string }) {
+  const parts = text.split(BREAK_AFTER);
+  return (
+    <span className={className ? `breakable ${className}` : 'breakable'}>
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          {i > 0 && <wbr />}
+          {part}
+        </Fragment>
+      ))}
+    </span>
+  );
+}
