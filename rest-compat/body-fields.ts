@@ -22,12 +22,12 @@ import { SchemaRegistry, snake, type JsonSchema } from './openapi-schemas.js';
 /** The keys of a route's answer, nested: what a client read and may send back on a PATCH. */
 export type AnswerKeys = Map<string, AnswerKeys | null>;
 
-/** One level of a body: the keys it takes, each with its GraphQL type, and the answer's keys at the same place. */
+/**
+ * One level of a body: the keys it takes (REST names, snake_case; a GraphQL camelCase spelling is refused with the
+ * REST name to use), each with its GraphQL type, and the answer's keys at the same place.
+ */
 interface Level {
-  /** REST name → type; the GraphQL (camelCase) spelling is taken too, as rest-compat/variables.ts reads it. */
   inputs: Map<string, GraphQLInputType>;
-  /** camelCase spelling → the REST name it stands for. */
-  aliases: Map<string, string>;
   answer: AnswerKeys | null;
 }
 
@@ -48,15 +48,11 @@ const unwrap = (type: GraphQLInputType): GraphQLInputType =>
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function addInputObject(level: Level, type: GraphQLInputObjectType) {
-  for (const field of Object.values(type.getFields())) {
-    const key = snake(field.name);
-    level.inputs.set(key, field.type);
-    if (field.name !== key) level.aliases.set(field.name, key);
-  }
+  for (const field of Object.values(type.getFields())) level.inputs.set(snake(field.name), field.type);
 }
 
 function levelOf(type: GraphQLInputObjectType, answer: AnswerKeys | null): Level {
-  const level: Level = { inputs: new Map(), aliases: new Map(), answer };
+  const level: Level = { inputs: new Map(), answer };
   addInputObject(level, type);
   return level;
 }
@@ -93,7 +89,7 @@ export function bodyFieldsOf(schema: GraphQLSchema, route: RestRoute, document: 
   // A PATCH answers with the resource it changed: that answer is what a client read and may send back.
   const answer =
     route.method === 'patch' && !route.stream ? answerKeysOf(probeAnswer(schema, route, document, operation, new SchemaRegistry()).data) : null;
-  const top: Level = { inputs: new Map(), aliases: new Map(), answer };
+  const top: Level = { inputs: new Map(), answer };
   for (const body of inputs.bodies) {
     const type = unwrap(body);
     if (type instanceof GraphQLInputObjectType) addInputObject(top, type);
@@ -121,7 +117,7 @@ export function bodyFieldsOf(schema: GraphQLSchema, route: RestRoute, document: 
 /** "under settings" / "at the top level". */
 const placeName = (path: string) => (path ? `under ${path}` : 'at the top level');
 
-/** Edit distance at most 2 (a typo), or the same name in another case or with other separators. */
+/** A typo (a small edit distance), or the same name in another case or with other separators (chatWebhookUrl). */
 function looksLike(a: string, b: string): boolean {
   const plain = (s: string) => s.toLowerCase().replace(/[-_\s]/g, '');
   if (plain(a) === plain(b)) return true;
@@ -132,24 +128,26 @@ function looksLike(a: string, b: string): boolean {
     for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     previous = row;
   }
-  return previous[b.length] <= 2;
+  // Two edits make a typo of a long name, but of a short one (id, ip, url) they make another word.
+  return previous[b.length] <= (Math.min(a.length, b.length) < 6 ? 1 : 2);
 }
 
 function unknownMessage(key: string, at: string, level: Level, own: BodyFields, others: RouteLabel[]): string {
   const path = at.replace(/\[\d+\]/g, '');
   const here = path ? `is not a field of ${path}` : level.inputs.size === 0 ? 'is not read: this request takes no body fields' : 'is not a field of this request';
+  // The REST name: a GraphQL spelling (chatWebhookUrl) is placed as chat_webhook_url.
   const name = snake(key);
-  const elsewhere = (own.places.get(name) ?? []).filter((p) => p !== path);
-  if (elsewhere.length > 0) return `${here}; it belongs ${elsewhere.map(placeName).join(' or ')}`;
   const similar = [...level.inputs.keys()].find((known) => looksLike(key, known));
   if (similar) return `${here}; did you mean ${similar}?`;
+  const elsewhere = (own.places.get(name) ?? []).filter((p) => p !== path);
+  if (elsewhere.length > 0) return `${here}; ${name} belongs ${elsewhere.map(placeName).join(' or ')}`;
   if (!path) {
     const takers = others.filter((o) => o.fields !== own && o.fields.places.has(name)).slice(0, 2);
     if (takers.length > 0) {
       return `${here}; ${takers
         .map((t) => {
           const at = t.fields.places.get(name)!.filter(Boolean);
-          return at.length > 0 ? `${t.label} takes it ${placeName(at[0])}` : `${t.label} takes it`;
+          return at.length > 0 ? `${t.label} takes ${name} ${placeName(at[0])}` : `${t.label} takes ${name}`;
         })
         .join(', ')}`;
     }
@@ -169,20 +167,16 @@ export function unknownBodyFields(body: unknown, own: BodyFields, others: RouteL
   const walk = (value: Record<string, unknown>, level: Level, path: string) => {
     for (const [key, child] of Object.entries(value)) {
       const field = path ? `${path}.${key}` : key;
-      const name = level.inputs.has(key) ? key : level.aliases.get(key);
-      if (name === undefined) {
+      const input = level.inputs.get(key);
+      if (input === undefined) {
         if (level.answer?.has(key)) continue;
         errors.push({ field, message: unknownMessage(key, path, level, own, others) });
         continue;
       }
-      if (name !== key && Object.hasOwn(value, name)) {
-        errors.push({ field, message: `is ${name} again (in its GraphQL spelling): send it once` });
-        continue;
-      }
-      const type = unwrap(level.inputs.get(name)!);
+      const type = unwrap(input);
       if (!(type instanceof GraphQLInputObjectType)) continue;
-      const below = levelOf(type, (level.answer?.get(name) ?? null) as AnswerKeys | null);
-      const at = path ? `${path}.${name}` : name;
+      const below = levelOf(type, level.answer?.get(key) ?? null);
+      const at = field;
       if (isPlainObject(child)) walk(child, below, at);
       else if (Array.isArray(child)) child.forEach((item, i) => isPlainObject(item) && walk(item, below, `${at}[${i}]`));
     }

@@ -1,5 +1,6 @@
 // GraphQL types as JSON Schema (the 2020-12 dialect OpenAPI 3.1 uses): enums and input objects once each under
-// components, named as in the GraphQL schema, with the REST (snake_case) field names the router reads.
+// components, named as in the GraphQL schema, with the REST (snake_case) field names the router reads; an input
+// object admits no other key.
 import {
   GraphQLEnumType,
   GraphQLInputObjectType,
@@ -79,6 +80,14 @@ export class SchemaRegistry {
     return this.leaf(type);
   }
 
+  /** The named schema of an input object itself (built if needed), to copy from. */
+  component(type: GraphQLInputType): JsonSchema {
+    const named = type instanceof GraphQLNonNull ? type.ofType : type;
+    if (!(named instanceof GraphQLInputObjectType)) throw new Error(`${named} is not an input object`);
+    this.inputObject(named);
+    return this.schemas[named.name];
+  }
+
   private inputObject(type: GraphQLInputObjectType): JsonSchema {
     if (!this.schemas[type.name]) {
       const schema: JsonSchema = described({ type: 'object' }, type.description);
@@ -94,6 +103,8 @@ export class SchemaRegistry {
       }
       schema.properties = properties;
       if (required.length > 0) schema.required = required;
+      // As the API behaves: GraphQL refuses an unknown input field, and so does REST (rest-compat/body-fields.ts).
+      schema.additionalProperties = false;
     }
     return this.ref(type.name);
   }

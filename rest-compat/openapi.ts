@@ -5,14 +5,14 @@
 // Served at GET /v1/openapi.json, with a reference page at GET /v1/reference (src/http/api-reference.ts).
 import { readFileSync } from 'node:fs';
 import express, { type Router } from 'express';
-import { GraphQLNonNull, print, type GraphQLSchema } from 'graphql';
+import { GraphQLInputObjectType, GraphQLNonNull, print, type GraphQLInputType, type GraphQLSchema } from 'graphql';
 import { ERROR_STATUS, type ErrorCode } from '../src/errors.js';
 import type { AccessRule } from '../src/auth/access.js';
 import { apiReference } from '../src/http/api-reference.js';
 import type { RestRoute } from './route.js';
 import { HOOK_ROUTES, REST_ROUTES, accessOf, prepareRoute } from './router.js';
 import { probeAnswer, probeInputs, rootFields } from './openapi-probe.js';
-import { SchemaRegistry, described, hasRequiredField, type JsonSchema } from './openapi-schemas.js';
+import { SchemaRegistry, described, hasRequiredField, orNull, snake, type JsonSchema } from './openapi-schemas.js';
 
 export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, Operation>> };
 type Operation = Record<string, unknown>;
@@ -139,6 +139,41 @@ function components(registry: SchemaRegistry) {
   };
 }
 
+const BODY_RULES = 'JSON; a key the route does not take, or a field of the wrong type, is a VALIDATION_ERROR naming it (never ignored)';
+
+/** The object properties of an answer's schema, through `anyOf` with null. */
+function propertiesOf(schema: JsonSchema | undefined): Record<string, JsonSchema> | null {
+  if (!schema) return null;
+  if (schema.properties) return schema.properties as Record<string, JsonSchema>;
+  const object = (schema.anyOf as JsonSchema[] | undefined)?.find((choice) => choice.properties);
+  return object ? (object.properties as Record<string, JsonSchema>) : null;
+}
+
+/**
+ * A PATCH body: the input type, plus the fields the route answers with that cannot be written, marked readOnly
+ * (sent back, they are accepted and ignored: rest-compat/body-fields.ts), at every level where there are some.
+ */
+function patchBody(registry: SchemaRegistry, type: GraphQLInputType, answer: JsonSchema | undefined): JsonSchema {
+  const ref = registry.inputInner(type);
+  const named = type instanceof GraphQLNonNull ? type.ofType : type;
+  const answered = propertiesOf(answer);
+  if (!(named instanceof GraphQLInputObjectType) || !answered) return ref;
+  const component = registry.component(named);
+  const writable = component.properties as Record<string, JsonSchema>;
+  const extra: Record<string, JsonSchema> = {};
+  for (const [key, schema] of Object.entries(answered)) {
+    if (!(key in writable)) extra[key] = { ...schema, readOnly: true, description: `${schema.description ? `${schema.description}. ` : ''}Read-only: accepted and ignored when sent back` };
+  }
+  for (const field of Object.values(named.getFields())) {
+    const key = snake(field.name);
+    const inner = field.type instanceof GraphQLNonNull ? field.type.ofType : field.type;
+    if (!(inner instanceof GraphQLInputObjectType) || !answered[key]) continue;
+    const nested = patchBody(registry, inner, answered[key]);
+    if (!nested.$ref) extra[key] = described(field.type instanceof GraphQLNonNull ? nested : orNull(nested), field.description);
+  }
+  return Object.keys(extra).length === 0 ? ref : { ...component, properties: { ...writable, ...extra } };
+}
+
 const tagOf = (mount: string, path: string) => (mount === MOUNTS.hooks ? 'hooks' : path.split('/').filter(Boolean)[0] ?? 'api');
 
 function operation(schema: GraphQLSchema, registry: SchemaRegistry, route: RestRoute, mount: string): Operation {
@@ -150,6 +185,7 @@ function operation(schema: GraphQLSchema, registry: SchemaRegistry, route: RestR
   const field = roots[0].field;
 
   const inputs = probeInputs(schema, route, op);
+  const answer = route.stream ? null : probeAnswer(schema, route, document, op, registry);
   const parameters: unknown[] = [];
   for (const name of pathParams(route.path)) {
     const input = inputs.named.find((i) => i.location === 'path' && i.name === name);
@@ -192,22 +228,30 @@ function operation(schema: GraphQLSchema, registry: SchemaRegistry, route: RestR
     };
   } else {
     const single = inputs.named.filter((i) => i.location === 'body');
-    const parts: JsonSchema[] = inputs.bodies.map((type) => registry.inputInner(type));
-    if (single.length > 0) {
-      const required = single.filter((i) => i.type instanceof GraphQLNonNull).map((i) => i.name);
-      parts.push({
+    const singles: Record<string, JsonSchema> = Object.fromEntries(
+      single.map((i) => [i.name, { ...described(registry.input(i.type), i.description), ...(i.defaultValue !== undefined ? { default: i.defaultValue } : {}) }]),
+    );
+    const singleRequired = single.filter((i) => i.type instanceof GraphQLNonNull).map((i) => i.name);
+    let schemaOfBody: JsonSchema | null = null;
+    if (inputs.bodies.length === 1 && single.length === 0) {
+      // A PATCH takes back what it answers with: its read-only fields are listed, marked readOnly.
+      schemaOfBody = route.method === 'patch' && answer ? patchBody(registry, inputs.bodies[0], answer.data) : registry.inputInner(inputs.bodies[0]);
+    } else if (inputs.bodies.length + single.length > 0) {
+      // One object of every key the route reads (rest-compat/body-fields.ts refuses any other).
+      const parts = inputs.bodies.map((type) => registry.component(type));
+      const required = [...parts.flatMap((p) => (p.required as string[] | undefined) ?? []), ...singleRequired];
+      schemaOfBody = {
         type: 'object',
-        properties: Object.fromEntries(
-          single.map((i) => [i.name, { ...described(registry.input(i.type), i.description), ...(i.defaultValue !== undefined ? { default: i.defaultValue } : {}) }]),
-        ),
+        properties: Object.assign({}, ...parts.map((p) => p.properties), singles),
         ...(required.length > 0 ? { required } : {}),
-      });
+        additionalProperties: false,
+      };
     }
-    if (parts.length > 0) {
+    if (schemaOfBody) {
       requestBody = {
         required: inputs.bodies.some(hasRequiredField) || single.some((i) => i.type instanceof GraphQLNonNull),
-        description: 'Unknown fields are ignored; a field of the wrong type is a VALIDATION_ERROR naming it',
-        content: { 'application/json': { schema: parts.length === 1 ? parts[0] : { allOf: parts } } },
+        description: BODY_RULES,
+        content: { 'application/json': { schema: schemaOfBody } },
       };
     }
   }
@@ -220,10 +264,9 @@ function operation(schema: GraphQLSchema, registry: SchemaRegistry, route: RestR
       : {}),
   };
   let success: Record<string, unknown>;
-  if (route.stream) {
+  if (route.stream || !answer) {
     success = { description: 'Streamed', headers, content: { [route.streamType ?? 'application/octet-stream']: { schema: { type: 'string' } } } };
   } else {
-    const answer = probeAnswer(schema, route, document, op, registry);
     const meta = {
       type: 'object',
       properties: { ...((answer.meta?.properties as object | undefined) ?? {}), request_id: { type: 'string' } },

@@ -1,6 +1,7 @@
 // Turns REST input (JSON body, query string, path params) into GraphQL variables, guided by the schema:
-// snake_case keys → the input type's camelCase fields, unknown keys dropped (the README's Errors), and every type
-// mismatch reported as a VALIDATION_ERROR detail naming the REST field.
+// snake_case keys → the input type's camelCase fields, and every type mismatch reported as a VALIDATION_ERROR
+// detail naming the REST field. Only the input type's keys are read: a body key the route does not take has been
+// refused already, with its name (rest-compat/body-fields.ts; the README's Errors).
 import {
   GraphQLInputObjectType,
   GraphQLList,

@@ -125,6 +125,28 @@ describe('OpenAPI document', () => {
     expect(fail.requestBody).toMatchObject({ required: false, content: { 'application/json': { schema: { type: 'object', properties: { reason: { type: ['string', 'null'] } } } } } });
   });
 
+  it('admits no body key the route does not take, except on a PATCH what it answers with, marked readOnly', () => {
+    const doc = buildOpenApiDocument(schema) as any;
+    for (const [name, input] of Object.entries(doc.components.schemas as Record<string, any>)) {
+      if (name.endsWith('Input')) expect(input.additionalProperties, name).toBe(false);
+    }
+    const replay = doc.paths['/v1/callbacks/{id}/replay'].post.requestBody.content['application/json'].schema;
+    expect(replay).toMatchObject({ type: 'object', required: ['since'], additionalProperties: false });
+    expect(Object.keys(replay.properties)).toEqual(['since', 'until', 'only_failed']);
+
+    const patch = doc.paths['/v1/organization'].patch.requestBody.content['application/json'].schema;
+    expect(patch.additionalProperties).toBe(false);
+    expect(patch.properties.name.readOnly).toBeUndefined();
+    for (const key of ['id', 'plan', 'status', 'usage']) expect(patch.properties[key], key).toMatchObject({ readOnly: true });
+    expect(patch.properties.usage.properties).toHaveProperty('votes_this_month');
+    // Every setting it answers is writable: settings stay the input type itself.
+    expect(patch.properties.settings).toEqual({ anyOf: [{ $ref: '#/components/schemas/OrganizationSettingsInput' }, { type: 'null' }] });
+    const provider = doc.paths['/v1/providers/{key}'].patch.requestBody.content['application/json'].schema;
+    for (const key of ['id', 'webhook_url', 'votes_total', 'created_at', 'auth_method', 'votifier']) expect(provider.properties[key], key).toMatchObject({ readOnly: true });
+    // A create takes no read-only field.
+    expect(doc.paths['/v1/providers'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreateProviderInput' });
+  });
+
   it('documents a public route without security or 401/403, and the error envelope per status', () => {
     const doc = only({ method: 'get', path: '/t', document: `query { templates { id } }`, omitMeta: true, data: (r) => ({ templates: r.templates }) });
     const op = doc.paths['/v1/t'].get;
