@@ -38,6 +38,7 @@ import { startVotifierListener, type VotifierListener } from './votifier/listene
 import { createAlertScheduler, type AlertScheduler } from './alerts/scheduler.js';
 import { createRecoveryReconciler, type RecoveryReconciler } from './recovery/topgg.js';
 import { createRetention, type Retention } from './retention/retention.js';
+import { createHookRequestRecorder, type HookRequestRecorder } from './modules/hook-requests/recorder.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { countRequests, metricsEndpoint, metricsSources } from './metrics/http.js';
 import { logHookOutcomes, type HookLogLines } from './modules/hook-requests/log-lines.js';
@@ -190,6 +191,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
   let rateLimitRedis: Redis | null = null;
   let votifier: VotifierListener | null = null;
   let hookLogLines: HookLogLines | null = null;
+  let hookRequestLog: HookRequestRecorder | null = null;
   let ready = false;
 
   async function start(): Promise<RunningApp> {
@@ -210,6 +212,8 @@ export function createApp(config: Config, options: AppOptions = {}) {
     deps = createDeps(config, db, { logger, clock: options.clock, resolver: options.resolver, rateLimitRedis, feedRedisUrl: config.redisUrl, metrics });
     services = createServices(deps);
     hookLogLines = logHookOutcomes(deps.hookObservers, logger);
+    hookRequestLog = createHookRequestRecorder(deps); // the hook request log (README "Hook request log")
+    hookRequestLog.start();
     liveHub = createLiveHub(deps, schema);
     metrics.observe(metricsSources(deps, liveHub));
     const yoga = createGraphQLServer(schema, deps, services);
@@ -298,6 +302,8 @@ export function createApp(config: Config, options: AppOptions = {}) {
     }
     hookLogLines?.close(); // after the last request: what it still counts is printed
     hookLogLines = null;
+    await hookRequestLog?.stop(); // writes what is still queued
+    hookRequestLog = null;
     scheduler?.stop();
     await recovery?.stop();
     recovery = null;

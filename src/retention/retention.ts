@@ -1,13 +1,16 @@
 // Retention (the README's Retention and erasure): votes older than VOTE_RETENTION_DAYS are deleted, whole UTC days
 // at a time, with their delivery jobs and attempts (foreign-key cascades); their per-day rollups stay, so
 // statistics stay exact, and `votes_kept_from` (ServiceState) tells `stats verify`/`rebuild` which days have no raw
-// votes any more. Stored inbound bodies older than RAW_PAYLOAD_RETENTION_DAYS are cleared. Both work in small
-// batches, each its own short transaction, resting between them, so hooks keep their pace.
+// votes any more. Stored inbound bodies older than RAW_PAYLOAD_RETENTION_DAYS are cleared, and hook request log
+// entries older than HOOK_LOG_RETENTION (through the log's own write, so its bounds' counts follow). All work in
+// small batches, each its own short transaction, resting between them, so hooks keep their pace.
 import type { AppDeps } from '../app-deps.js';
 import { addDays, utcDay, utcDayStart } from '../time.js';
 
 /** Rows per batch: each batch is one short transaction (a vote's jobs and attempts go with it). */
 export const RETENTION_BATCH = 100;
+/** Hook request log entries per batch (small rows, one index range per provider). */
+export const HOOK_LOG_RETENTION_BATCH = 500;
 /** Batches per run and kind; the rest waits for the next run. */
 export const MAX_BATCHES_PER_RUN = 1_000;
 /**
@@ -24,6 +27,7 @@ const PAYLOADS_CLEARED_BEFORE = 'payloads_cleared_before';
 export interface RetentionRun {
   votesDeleted: number;
   payloadsCleared: number;
+  hookRequestsDeleted: number;
   /** The first UTC day whose raw votes are all kept (null: retention never deleted votes). */
   keptFrom: string | null;
 }
@@ -101,6 +105,25 @@ export function createRetention(deps: AppDeps, options: { intervalMs: number }):
     return { cleared, done: true };
   }
 
+  /** Per provider along its (providerId, receivedAt) index, then the organization-level entries and old drop counts. */
+  async function deleteHookRequests(before: Date): Promise<number> {
+    let deleted = 0;
+    let batches = 0;
+    const providers = (await prisma.provider.findMany({ select: { id: true }, orderBy: { id: 'asc' } })).map((p) => p.id);
+    for (const providerId of [...providers, null]) {
+      for (;;) {
+        // Batches that deleted something count toward the bound: every provider is visited each run.
+        if (batches >= MAX_BATCHES_PER_RUN) return deleted;
+        const result = await paced(() => deps.db.writes.hookLog.submit({ kind: 'retain', providerId, before: before.getTime(), limit: HOOK_LOG_RETENTION_BATCH }));
+        const count = 'deleted' in result ? result.deleted : 0;
+        if (count > 0) batches++;
+        deleted += count;
+        if (count < HOOK_LOG_RETENTION_BATCH) break;
+      }
+    }
+    return deleted;
+  }
+
   async function run(): Promise<RetentionRun> {
     const today = utcDayStart(deps.clock.now());
     let votesDeleted = 0;
@@ -121,8 +144,9 @@ export function createRetention(deps: AppDeps, options: { intervalMs: number }):
       payloadsCleared = run.cleared;
       if (run.done) await setState(PAYLOADS_CLEARED_BEFORE, utcDay(before));
     }
-    if (votesDeleted + payloadsCleared > 0) deps.logger.info({ votesDeleted, payloadsCleared }, 'retention run');
-    return { votesDeleted, payloadsCleared, keptFrom: await state(VOTES_KEPT_FROM) };
+    const hookRequestsDeleted = deps.config.hookLogRetentionMs > 0 ? await deleteHookRequests(new Date(deps.clock.now().getTime() - deps.config.hookLogRetentionMs)) : 0;
+    if (votesDeleted + payloadsCleared + hookRequestsDeleted > 0) deps.logger.info({ votesDeleted, payloadsCleared, hookRequestsDeleted }, 'retention run');
+    return { votesDeleted, payloadsCleared, hookRequestsDeleted, keptFrom: await state(VOTES_KEPT_FROM) };
   }
 
   function tick(): Promise<RetentionRun> {

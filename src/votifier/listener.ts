@@ -6,13 +6,16 @@
 // {"status":"ok"} only after that commit, or {"status":"error","cause":…,"error":…}; v1 has no answer (the
 // connection closes). Bounds: NuVotifier's frame sizes, a read deadline, connections per address, and the
 // address's refused-session budget (routing a v1 block costs one RSA decryption per provider, tried a slice at a
-// time so the service keeps answering meanwhile).
+// time so the service keeps answering meanwhile). Sessions refused here, before ingest, are told to the hook
+// watchers too (deps.hookObservers): on a provider's own port as that provider's refused request; on the shared port
+// no provider is known (no token or key fit), so they name no organization and only the operator's log shows them.
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { AppDeps } from '../app-deps.js';
-import { AppError } from '../errors.js';
+import { AppError, ERROR_STATUS } from '../errors.js';
 import { peekPoint, takePoint } from '../auth/rate-limits.js';
 import type { IngestService } from '../modules/votes/ingest.service.js';
+import type { HookProtocol } from '../modules/hook-requests/observation.js';
 import { MAX_V2_FRAME, PROTOCOL_2_MAGIC, V1_BLOCK_BYTES, newChallenge, openV1Block, parseVotifierKeys, privateKeyObject, readV2Message, v2SignedBy } from './wire.js';
 import type { KeyObject } from 'node:crypto';
 
@@ -108,7 +111,8 @@ export async function startVotifierListener(deps: AppDeps, ingest: IngestService
   const dedicated = new Map<number, { server: Server; slug: string; key: string }>();
   const routes = createVotifierRoutes(deps, (table) => void reconcileDedicated(table));
 
-  function serverFor(route: FindRoute): Server {
+  /** `owner`: the provider whose own port this is (refusals there are its own); null on the shared port. */
+  function serverFor(route: FindRoute, owner: { slug: string; key: string } | null = null): Server {
     return createServer((socket) => {
       const ip = socket.remoteAddress ?? 'unknown';
       const open = (perAddress.get(ip) ?? 0) + 1;
@@ -126,7 +130,7 @@ export async function startVotifierListener(deps: AppDeps, ingest: IngestService
       });
       socket.on('error', () => {});
       socket.setTimeout(config.votifierTimeoutMs, () => socket.destroy());
-      session(socket, ip, route).catch((err: unknown) => {
+      session(socket, ip, route, owner).catch((err: unknown) => {
         // Nothing a sender does may take the process down: the session is refused and the error logged.
         logger.error({ err }, 'a Votifier session failed');
         socket.destroy();
@@ -153,7 +157,7 @@ export async function startVotifierListener(deps: AppDeps, ingest: IngestService
         const current = (await routes.refresh()).find((r) => r.port === port && r.slug === route.slug && r.key === route.key);
         return current && matches(current) ? current : null;
       };
-      const server = serverFor(only);
+      const server = serverFor(only, { slug: route.slug, key: route.key });
       dedicated.set(port, { server, slug: route.slug, key: route.key });
       server.on('error', (err) => {
         logger.error({ err, port, provider: route.key }, "a Votifier provider's own port could not be opened");
@@ -163,19 +167,50 @@ export async function startVotifierListener(deps: AppDeps, ingest: IngestService
     }
   }
 
-  async function session(socket: Socket, ip: string, route: FindRoute) {
+  async function session(socket: Socket, ip: string, route: FindRoute, owner: { slug: string; key: string } | null) {
+    const receivedAt = new Date();
+    const started = performance.now();
+    /** A session refused before ingest, told to the hook watchers (the request log, the operator's log). */
+    const observeRefusal = (protocol: HookProtocol, errorCode: 'AUTH_FAILED' | 'VALIDATION_ERROR' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE', reason: string, body: Buffer) =>
+      deps.hookObservers.tell({
+        receivedAt,
+        durationMs: Math.round(performance.now() - started),
+        orgSlug: owner?.slug ?? '',
+        providerKey: owner?.key ?? '',
+        organizationId: null,
+        provider: null,
+        clientIp: ip,
+        method: 'POST',
+        path: owner ? `/hooks/${owner.slug}/${owner.key}` : '',
+        protocol,
+        outcome: 'refused',
+        status: ERROR_STATUS[errorCode],
+        errorCode,
+        reason,
+        voterName: null,
+        voteId: null,
+        headers: {},
+        query: {},
+        body,
+        testVote: false,
+      });
     // An address past its refused-session budget is not even greeted (a refused v1 block cost a decryption per
     // provider): HOOK_FAILURE_LIMIT_PER_MINUTE per address, as for refused hook deliveries.
     // Its own budget namespace ('#' is never in an organization slug), per listening port: a list refused on one
     // provider's own port is not refused on the shared one.
     const failureKey = `${ip}|#votifier:${socket.localPort ?? 0}`;
-    if (!(await peekPoint(deps.limits.hookFailures, failureKey)).allowed) return void socket.destroy();
+    const budget = await peekPoint(deps.limits.hookFailures, failureKey);
+    if (!budget.allowed) {
+      observeRefusal('votifier_v2', 'RATE_LIMITED', `Too many refused Votifier sessions from this address; retry in ${budget.retryAfterSeconds} s`, Buffer.alloc(0));
+      return void socket.destroy();
+    }
     const challenge = newChallenge();
     socket.write(`VOTIFIER 2 ${challenge}\n`);
     let buffer: Buffer = Buffer.alloc(0);
     let taken = false;
     const answer = (body: object) => socket.end(JSON.stringify(body));
-    const refuse = async (protocol: 1 | 2, cause: string, error: string) => {
+    const refuse = async (protocol: 1 | 2, cause: string, error: string, body: Buffer) => {
+      observeRefusal(protocol === 1 ? 'votifier_v1' : 'votifier_v2', cause === 'RuntimeException' || cause === 'CorruptedFrameException' ? 'AUTH_FAILED' : 'VALIDATION_ERROR', error, body);
       await takePoint(deps.limits.hookFailures, failureKey).catch(() => {});
       if (protocol === 2) answer({ status: 'error', cause, error });
       else socket.destroy();
@@ -190,7 +225,7 @@ export async function startVotifierListener(deps: AppDeps, ingest: IngestService
         const frame = buffer.readUInt16BE(2) + 4;
         if (frame > MAX_V2_FRAME) {
           taken = true;
-          void refuse(2, 'TooLongFrameException', `Adjusted frame length exceeds ${MAX_V2_FRAME}: ${frame} - discarded`);
+          void refuse(2, 'TooLongFrameException', `Adjusted frame length exceeds ${MAX_V2_FRAME}: ${frame} - discarded`, buffer);
           return;
         }
         if (buffer.length < frame) return;
@@ -220,7 +255,8 @@ export async function startVotifierListener(deps: AppDeps, ingest: IngestService
     }
 
     /** The routing table could not be read (the database is down): nothing was stored; the list may retry. */
-    const unavailable = (protocol: 1 | 2, err: unknown) => {
+    const unavailable = (protocol: 1 | 2, err: unknown, body: Buffer) => {
+      observeRefusal(protocol === 1 ? 'votifier_v1' : 'votifier_v2', 'SERVICE_UNAVAILABLE', 'The vote could not be recorded right now; nothing was stored', body);
       logger.warn({ err: (err as Error).message }, 'Votifier routing table unreadable; session refused');
       if (protocol === 2) answer({ status: 'error', cause: 'SERVICE_UNAVAILABLE', error: 'The vote could not be recorded right now; nothing was stored' });
       else socket.destroy();
@@ -228,15 +264,15 @@ export async function startVotifierListener(deps: AppDeps, ingest: IngestService
 
     async function v2(frame: Buffer) {
       const message = readV2Message(frame.toString('utf8'));
-      if (!message) return refuse(2, 'JSONException', 'The vote message is not {"payload": …, "signature": …}');
+      if (!message) return refuse(2, 'JSONException', 'The vote message is not {"payload": …, "signature": …}', frame);
       const signedBy = v2SignedBy(message);
       let found: Route | null;
       try {
         found = await route((r) => signedBy(r.token));
       } catch (err) {
-        return unavailable(2, err);
+        return unavailable(2, err, frame);
       }
-      if (!found) return refuse(2, 'RuntimeException', 'Signature is not valid (invalid token?)');
+      if (!found) return refuse(2, 'RuntimeException', 'Signature is not valid (invalid token?)', frame);
       return receive(2, found.slug, found.key, frame);
     }
 
@@ -245,9 +281,9 @@ export async function startVotifierListener(deps: AppDeps, ingest: IngestService
       try {
         found = await route((r) => openV1Block(block, r.privateKey) !== null);
       } catch (err) {
-        return unavailable(1, err);
+        return unavailable(1, err, block);
       }
-      if (!found) return refuse(1, 'CorruptedFrameException', 'Could not decrypt data (is your key correct?)');
+      if (!found) return refuse(1, 'CorruptedFrameException', 'Could not decrypt data (is your key correct?)', block);
       return receive(1, found.slug, found.key, block);
     }
   }

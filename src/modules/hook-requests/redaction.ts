@@ -58,13 +58,12 @@ export function redactPath(path: string): string {
 
 /** The query string as `?a=1&b=2`, secret values redacted ('' when empty). */
 export function redactQuery(query: Record<string, string | undefined>, rules: RedactionRules): string {
-  const params = new URLSearchParams();
+  const parts: string[] = [];
   for (const [name, value] of Object.entries(query)) {
     if (value === undefined) continue;
-    params.append(name, secretField(name, rules) ? REDACTED : value);
+    parts.push(`${encodeURIComponent(name)}=${secretField(name, rules) ? REDACTED : encodeURIComponent(value)}`);
   }
-  const text = params.toString();
-  return text ? `?${scrubSecrets(text, rules.secrets)}` : '';
+  return parts.length > 0 ? `?${scrubSecrets(parts.join('&'), rules.secrets)}` : '';
 }
 
 /** Headers that always carry credentials (whatever the provider's settings). */
