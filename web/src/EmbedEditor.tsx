@@ -1,6 +1,8 @@
 // The chat embed, edited field by field (title, description, colour, fields, footer, timestamp) with a rendered
-// preview, or as JSON for keys the form does not show. Keys the form does not know are kept as they are.
+// preview, or as JSON for keys the form does not show. Keys the form does not know are kept as they are. The
+// preview renders Discord markdown where Discord does (title, description, field names and values; not the footer).
 import { useId, useState } from 'react';
+import { DiscordMarkdown } from './discord-markdown';
 
 export type EmbedField = { name: string; value: string; inline?: boolean };
 export type Embed = {
@@ -91,14 +93,14 @@ const shownTime = (text: string) => (Number.isNaN(Date.parse(text)) ? text : new
 export function EmbedPreview({ embed }: { embed: Embed }) {
   return (
     <div className="embed-preview" aria-label="Embed preview" style={{ borderLeftColor: hex(embed.color) }}>
-      {embed.title && <strong>{withSamples(embed.title)}</strong>}
-      {embed.description && <p>{withSamples(embed.description).replace(/\*\*/g, '')}</p>}
+      {embed.title && <strong className="embed-title"><DiscordMarkdown text={withSamples(embed.title)} /></strong>}
+      {embed.description && <p><DiscordMarkdown text={withSamples(embed.description)} /></p>}
       {embed.fields && embed.fields.length > 0 && (
         <dl className="embed-fields">
           {embed.fields.map((f, i) => (
             <div key={i} className={f.inline ? 'inline' : undefined}>
-              <dt>{withSamples(f.name)}</dt>
-              <dd>{withSamples(f.value)}</dd>
+              <dt><DiscordMarkdown text={withSamples(f.name)} /></dt>
+              <dd><DiscordMarkdown text={withSamples(f.value)} /></dd>
             </div>
           ))}
         </dl>

@@ -7,6 +7,7 @@ import { graphql } from '../gql';
 import { READ_ONLY_REASON, useAccess } from '../access';
 import { FieldErrors, fieldErrorsOf, type FieldErrorMap } from '../field-errors';
 import { Time } from '../time';
+import { plural } from '../plural';
 import { CopyField } from '../copy-field';
 
 const CallbacksQuery = graphql(`
@@ -252,7 +253,7 @@ function ResendCallback({ callback, onClose }: { callback: { id: string; name: s
           <button type="button" className="link" onClick={onClose}>Close</button>
         </div>
         {queued !== undefined && !result.error && (
-          <p role="status">{queued} {queued === 1 ? 'vote' : 'votes'} queued{queued > 0 ? `: ${callback.name} receives them again shortly.` : ' (none in that window).'}</p>
+          <p role="status">{plural(queued, 'vote')} queued{queued > 0 ? `: ${callback.name} receives them again shortly.` : ' (none in that window).'}</p>
         )}
       </form>
     </section>

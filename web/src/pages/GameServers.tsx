@@ -6,6 +6,7 @@ import { graphql } from '../gql';
 import { READ_ONLY_REASON, useAccess } from '../access';
 import { FieldErrors, fieldErrorsOf } from '../field-errors';
 import { Time } from '../time';
+import { plural } from '../plural';
 import { CopyField } from '../copy-field';
 
 const TokensQuery = graphql(`
@@ -41,7 +42,7 @@ export function GameServers() {
     <div className="stack">
       <h1>Game servers</h1>
       <p className="muted">A server behind NAT polls <code>GET /v1/plugin/votes</code> with a plugin token and claims each vote once its reward is given.</p>
-      {list && <p>{list.waiting} vote(s) waiting to be pulled.</p>}
+      {list && <p>{plural(list.waiting, 'vote')} waiting to be pulled.</p>}
       {shown && (
         <div className="once card" role="status">
           <p>The plugin token, shown only now: put it in the server's plugin configuration.</p>

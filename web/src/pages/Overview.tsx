@@ -1,11 +1,14 @@
 // The landing page: counters, the 30-day trend, share by provider, usage against the plan, failing callbacks, and
-// the latest votes, which grow live (voteReceived over graphql-sse) and move the counters without a reload.
+// the latest votes, which grow live (voteReceived over graphql-sse) and move the counters, the chart and the shares
+// without a reload. Test votes show in the live list, marked, and count nowhere (as in the statistics themselves).
 import { useEffect, useState } from 'react';
 import { useQuery, useSubscription } from 'urql';
 import { graphql } from '../gql';
 import { TrendChart } from '../TrendChart';
 import { Time } from '../time';
 import { UpgradeBadge, useLive } from '../access';
+import { plural } from '../plural';
+import type { FailingCallbackState } from '../gql/graphql';
 
 const OverviewQuery = graphql(`
   query Overview {
@@ -15,33 +18,68 @@ const OverviewQuery = graphql(`
       byProvider { key name count }
       dailyTrend { date count }
     }
-    failingCallbacks { callback { id name } failedLast24h lastError lastFailedAt }
-    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt } }
+    failingCallbacks { callback { id name } state failedAttemptsLast24h retryingDeliveries failedLast24h lastError lastFailedAt }
+    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt test } }
   }
 `);
 
 const LiveVotes = graphql(`
   subscription LiveVotes {
-    voteReceived { publicId voterName providerKey providerName receivedAt }
+    voteReceived { publicId voterName providerKey providerName receivedAt test }
   }
 `);
 
-type LiveVote = { publicId: string; voterName: string; providerKey: string; providerName: string; receivedAt: string };
+type LiveVote = { publicId: string; voterName: string; providerKey: string; providerName: string; receivedAt: string; test: boolean };
+
+/** Votes that arrived live since the statistics were read: added to what the statistics said. */
+type Arrivals = { total: number; byProvider: Record<string, { name: string; count: number }>; byDay: Record<string, number> };
+const NONE: Arrivals = { total: 0, byProvider: {}, byDay: {} };
+
+/** The statistics' days are UTC days (YYYY-MM-DD). */
+const utcDay = (iso: string) => new Date(iso).toISOString().slice(0, 10);
+
+/** The 30-day trend with live arrivals added; a day that began since the read is appended (the oldest drops). */
+function trendWith(points: { date: string; count: number }[], byDay: Record<string, number>) {
+  const moved = points.map((p) => ({ date: p.date, count: p.count + (byDay[p.date] ?? 0) }));
+  const last = points.at(-1)?.date ?? '';
+  const newDays = Object.keys(byDay).filter((day) => day > last).sort();
+  return newDays.length === 0 ? moved : [...moved, ...newDays.map((date) => ({ date, count: byDay[date] }))].slice(-Math.max(points.length, 1));
+}
+
+/** The share by provider with live arrivals added, a provider's first vote included, most votes first. */
+function sharesWith(rows: { key: string; name: string; count: number }[], byProvider: Arrivals['byProvider']) {
+  const merged = rows.map((p) => ({ ...p, count: p.count + (byProvider[p.key]?.count ?? 0) }));
+  for (const [key, arrived] of Object.entries(byProvider)) if (!rows.some((p) => p.key === key)) merged.push({ key, name: arrived.name, count: arrived.count });
+  return merged.sort((a, b) => b.count - a.count);
+}
+
+const STATE_TEXT: Record<FailingCallbackState, string> = {
+  retrying: 'retrying',
+  failing: 'failing: the last attempt failed and no retry is left',
+  recovered: 'delivering again',
+  disabled: 'disabled',
+};
+
+/** "3 failed attempts in the last 24 hours, retrying 1 delivery — last error ENOTFOUND". */
+function failingSummary(f: { state: FailingCallbackState; failedAttemptsLast24h: number; retryingDeliveries: number; failedLast24h: number }) {
+  const parts: string[] = [];
+  if (f.failedAttemptsLast24h > 0) parts.push(`${plural(f.failedAttemptsLast24h, 'failed attempt')} in the last 24 hours`);
+  if (f.state === 'retrying') parts.push(`retrying ${plural(f.retryingDeliveries, 'delivery', 'deliveries')}`);
+  else parts.push(STATE_TEXT[f.state]);
+  if (f.failedLast24h > 0) parts.push(`${plural(f.failedLast24h, 'delivery', 'deliveries')} given up`);
+  return parts.join(', ');
+}
 
 export function Overview() {
   const [{ data, fetching, error }, refetch] = useQuery({ query: OverviewQuery });
   const { resumed } = useLive();
   const [latest, setLatest] = useState<LiveVote[]>([]);
-  const [arrived, setArrived] = useState(0);
-  const [arrivedBy, setArrivedBy] = useState<Record<string, number>>({});
+  const [arrivals, setArrivals] = useState<Arrivals>(NONE);
   useEffect(() => {
     if (data?.votes) setLatest(data.votes.votes);
   }, [data?.votes]);
   // Fresh counters already hold the votes that arrived live until then.
-  useEffect(() => {
-    setArrived(0);
-    setArrivedBy({});
-  }, [data?.dashboardStats, data?.organization]);
+  useEffect(() => setArrivals(NONE), [data?.dashboardStats, data?.organization]);
   // Back from a lost connection: what arrived meanwhile never reached the stream, so read it again.
   useEffect(() => {
     if (resumed > 0) refetch({ requestPolicy: 'network-only' });
@@ -49,8 +87,14 @@ export function Overview() {
   useSubscription({ query: LiveVotes }, (_previous: unknown, event) => {
     const vote = event.voteReceived;
     setLatest((current) => (current.some((v) => v.publicId === vote.publicId) ? current : [vote, ...current].slice(0, 50)));
-    setArrived((n) => n + 1);
-    setArrivedBy((counts) => ({ ...counts, [vote.providerKey]: (counts[vote.providerKey] ?? 0) + 1 }));
+    if (!vote.test) {
+      const day = utcDay(vote.receivedAt);
+      setArrivals((a) => ({
+        total: a.total + 1,
+        byProvider: { ...a.byProvider, [vote.providerKey]: { name: vote.providerName, count: (a.byProvider[vote.providerKey]?.count ?? 0) + 1 } },
+        byDay: { ...a.byDay, [day]: (a.byDay[day] ?? 0) + 1 },
+      }));
+    }
     return event;
   });
 
@@ -59,6 +103,7 @@ export function Overview() {
   const { organization, dashboardStats: stats } = data;
   const usage = organization.usage;
   const summary = stats?.summary;
+  const arrived = arrivals.total;
   const counters: [string, number | undefined][] = [
     ['Today', summary && summary.today + arrived],
     ['This week', summary && summary.thisWeek + arrived],
@@ -84,7 +129,7 @@ export function Overview() {
         {stats && (
           <section className="card wide" aria-labelledby="trend-title">
             <h2 id="trend-title">Last 30 days</h2>
-            <TrendChart points={stats.dailyTrend} label="Votes per day, last 30 days" />
+            <TrendChart points={trendWith(stats.dailyTrend, arrivals.byDay)} label="Votes per day, last 30 days" />
           </section>
         )}
         <section className="card" aria-labelledby="latest-title">
@@ -95,7 +140,8 @@ export function Overview() {
             <ul className="latest" aria-live="polite" data-testid="latest-votes">
               {latest.map((vote) => (
                 <li key={vote.publicId}>
-                  <strong>{vote.voterName}</strong> <span className="muted">on {vote.providerName}</span> <Time value={vote.receivedAt} />
+                  <strong>{vote.voterName}</strong> {vote.test && <span className="badge test-badge" title="A test vote: delivered marked as a test, counted nowhere">test</span>}{' '}
+                  <span className="muted">on {vote.providerName}</span> <Time value={vote.receivedAt} />
                 </li>
               ))}
             </ul>
@@ -107,16 +153,7 @@ export function Overview() {
             {stats.byProvider.length === 0 && arrived === 0 ? (
               <p className="muted">No provider has votes yet.</p>
             ) : (
-              <table>
-                <tbody>
-                  {stats.byProvider.map((p) => (
-                    <tr key={p.key}>
-                      <th scope="row">{p.name}</th>
-                      <td className="num">{(p.count + (arrivedBy[p.key] ?? 0)).toLocaleString()}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <ShareTable rows={sharesWith(stats.byProvider, arrivals.byProvider)} />
             )}
           </section>
         )}
@@ -128,12 +165,21 @@ export function Overview() {
         <section className="card" aria-labelledby="failing-title">
           <h2 id="failing-title">Failing callbacks</h2>
           {!data.failingCallbacks || data.failingCallbacks.length === 0 ? (
-            <p className="muted">Every callback delivered in the last 24 hours.</p>
+            <p className="muted">No callback attempt failed in the last 24 hours.</p>
           ) : (
-            <ul>
+            <ul className="failing" data-testid="failing-callbacks">
               {data.failingCallbacks.map((f) => (
                 <li key={f.callback.id}>
-                  <strong>{f.callback.name}</strong>: {f.failedLast24h} failed in 24 h, last <Time value={f.lastFailedAt} /> {f.lastError && <span className="muted">({f.lastError})</span>}
+                  <strong>{f.callback.name}</strong>:{' '}
+                  {f.state === 'disabled' ? (
+                    <>disabled: {f.lastError ?? 'no reason given'}</>
+                  ) : (
+                    <>
+                      {failingSummary(f)}
+                      {f.lastError && <> — last error <code className="wrap-anywhere">{f.lastError}</code></>}
+                    </>
+                  )}{' '}
+                  <span className="muted">(<Time value={f.lastFailedAt} />)</span>
                 </li>
               ))}
             </ul>
@@ -141,6 +187,23 @@ export function Overview() {
         </section>
       </div>
     </>
+  );
+}
+
+function ShareTable({ rows }: { rows: { key: string; name: string; count: number }[] }) {
+  const total = rows.reduce((sum, p) => sum + p.count, 0);
+  return (
+    <table data-testid="provider-shares">
+      <tbody>
+        {rows.map((p) => (
+          <tr key={p.key}>
+            <th scope="row">{p.name}</th>
+            <td className="num">{plural(p.count, 'vote')}</td>
+            <td className="num muted">{total > 0 ? `${Math.round((p.count / total) * 100)}%` : ''}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

@@ -9,6 +9,7 @@ import { FieldErrors, fieldErrorsOf } from '../field-errors';
 import { Time } from '../time';
 import { CopyField } from '../copy-field';
 import { EmbedEditor, EmbedPreview, withSamples, type Embed } from '../EmbedEditor';
+import { DiscordMarkdown } from '../discord-markdown';
 
 const SettingsQuery = graphql(`
   query Settings {
@@ -136,7 +137,8 @@ function Chat({ readOnly, settings, embedAllowed }: { readOnly: boolean; setting
             <label htmlFor="chat-template">Message ({'{{voter_name}}'}, {'{{provider_name}}'}, {'{{vote_id}}'}, {'{{received_at}}'})</label>
             <textarea id="chat-template" value={template} onChange={(e) => setTemplate(e.target.value)} aria-invalid={!!errors['settings.chat_message_template']} />
             <FieldErrors errors={errors} field="settings.chat_message_template" />
-            <p className="muted">Preview: {preview}</p>
+            <p className="muted">Preview (as Discord shows it):</p>
+            <div className="chat-preview" aria-label="Message preview"><DiscordMarkdown text={preview} /></div>
           </>
         ) : (
           <>

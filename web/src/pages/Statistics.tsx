@@ -6,6 +6,7 @@ import { graphql } from '../gql';
 import type { Granularity } from '../gql/graphql';
 import { TrendChart } from '../TrendChart';
 import { Time } from '../time';
+import { plural } from '../plural';
 import { UpgradeBadge, planAtLeast, useAccess } from '../access';
 
 const StatsQuery = graphql(`
@@ -66,7 +67,7 @@ function Trend() {
         )}
         {data?.votesByProvider && (
           <section className="card" aria-labelledby="share-h">
-            <h2 id="share-h">By provider ({data.votesByProvider.total.toLocaleString()} votes)</h2>
+            <h2 id="share-h">By provider ({plural(data.votesByProvider.total, 'vote')})</h2>
             <table>
               <tbody>
                 {data.votesByProvider.providers.map((p) => (
@@ -101,7 +102,7 @@ function ProStats() {
         <ol>
           {data?.leaderboard?.voters.map((v) => (
             <li key={v.name}>
-              <button className="link" onClick={() => { setVoter(v.name); setShown(v.name); }}>{v.name}</button> {v.votes.toLocaleString()} {v.votes === 1 ? 'vote' : 'votes'}, last <Time value={v.lastVote} />
+              <button className="link" onClick={() => { setVoter(v.name); setShown(v.name); }}>{v.name}</button> {plural(v.votes, 'vote')}, last <Time value={v.lastVote} />
             </li>
           ))}
         </ol>

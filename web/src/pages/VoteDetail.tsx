@@ -5,6 +5,7 @@ import { useParams, Link } from 'react-router';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { Time } from '../time';
+import { plural } from '../plural';
 import { READ_ONLY_REASON, useAccess } from '../access';
 import type { DeliveryJobOrigin, DeliveryJobStatus } from '../gql/graphql';
 
@@ -26,7 +27,7 @@ const waited = (ms: number) => (ms < 1_000 ? `${ms} ms` : `${(ms / 1_000).toFixe
 const VoteQuery = graphql(`
   query VoteDetail($publicId: String!) {
     vote(publicId: $publicId) {
-      publicId voterName providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts recovered
+      publicId voterName providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts recovered test
       deliveryJobs { id kind origin target status attempts maxAttempts nextAttemptAt lastError sentAt }
       deliveryAttempts { id jobId kind attempt target statusCode success durationMs pacedMs error createdAt }
     }
@@ -47,10 +48,14 @@ export function VoteDetail() {
   if (fetching && !data) return <p className="loading" role="status">Loading the vote…</p>;
   const vote = data?.vote;
   if (!vote) return <p role="alert" className="error">{error?.graphQLErrors[0]?.message ?? 'This vote was not found.'}</p>;
+  // Redelivery queues failed deliveries again: with none, the button has nothing to do.
+  const failedJobs = vote.deliveryJobs.filter((job) => job.status === 'failed').length;
+  const requeued = redelivery.data?.redeliverVote?.requeued;
   return (
     <>
       <p><Link to="/votes">← Votes</Link></p>
-      <h1>Vote by {vote.voterName}</h1>
+      <h1 className="wrap-anywhere">Vote by {vote.voterName}{vote.test && <> <span className="badge test-badge">test</span></>}</h1>
+      {vote.test && <p className="muted">A test vote: delivered marked as a test (<code>"test": true</code>), counted in no statistics, usage or limit.</p>}
       {vote.recovered && (
         <p><span className="badge">Recovered</span> <span className="muted">The hook never received it: it was read back from the site's vote list after an outage.</span></p>
       )}
@@ -58,17 +63,18 @@ export function VoteDetail() {
         <dt>Provider</dt><dd>{vote.providerName} (<code>{vote.providerKey}</code>)</dd>
         <dt>Received</dt><dd><Time value={vote.receivedAt} /></dd>
         <dt>Chat</dt><dd><span className={`status ${vote.chatStatus}`}>{vote.chatStatus}</span></dd>
-        <dt>Callbacks</dt><dd><span className={`status ${vote.callbackStatus}`}>{vote.callbackStatus}</span> ({vote.callbackAttempts} attempts)</dd>
+        <dt>Callbacks</dt><dd><span className={`status ${vote.callbackStatus}`}>{vote.callbackStatus}</span> ({plural(vote.callbackAttempts, 'attempt')})</dd>
         <dt>Id</dt><dd><code>{vote.publicId}</code></dd>
       </dl>
       <button
-        disabled={readOnly || redelivery.fetching}
-        title={readOnly ? READ_ONLY_REASON : 'Queue its failed deliveries again'}
+        disabled={readOnly || redelivery.fetching || failedJobs === 0}
+        title={readOnly ? READ_ONLY_REASON : failedJobs === 0 ? 'Nothing failed: every delivery was sent or is still under way' : `Queue its ${plural(failedJobs, 'failed delivery', 'failed deliveries')} again`}
         onClick={() => void redeliver({ publicId }).then(() => refetch({ requestPolicy: 'network-only' }))}
       >
         Redeliver failed
       </button>
-      {redelivery.data?.redeliverVote && <span role="status"> {redelivery.data.redeliverVote.requeued} delivery(ies) queued again.</span>}
+      {failedJobs === 0 && requeued === undefined && <span className="muted"> Nothing failed.</span>}
+      {requeued !== undefined && <span role="status"> {plural(requeued, 'delivery', 'deliveries')} queued again.</span>}
       {redelivery.error && <p role="alert" className="error">{redelivery.error.graphQLErrors[0]?.message ?? redelivery.error.message}</p>}
       <h2>Deliveries</h2>
       {vote.deliveryJobs.length === 0 ? (
@@ -84,8 +90,8 @@ export function VoteDetail() {
                     {job.kind}
                     {job.origin !== 'vote' && <> <span className="badge" title={ORIGIN_TITLE[job.origin]}>{job.origin}</span></>}
                   </td>
-                  <td>{job.target ?? '—'}</td><td><span className={`status ${job.status}`}>{STATUS_TEXT[job.status] ?? job.status}</span></td>
-                  <td className="num">{job.attempts} / {job.maxAttempts}</td><td><Time value={job.nextAttemptAt} /></td><td>{job.lastError ?? ''}</td>
+                  <td className="target">{job.target ?? '—'}</td><td><span className={`status ${job.status}`}>{STATUS_TEXT[job.status] ?? job.status}</span></td>
+                  <td className="num">{job.attempts} / {job.maxAttempts}</td><td><Time value={job.nextAttemptAt} /></td><td className="target">{job.lastError ?? ''}</td>
                 </tr>
               ))}
             </tbody>
@@ -105,7 +111,7 @@ export function VoteDetail() {
                   <td><Time value={a.createdAt} /></td><td>{a.kind}</td><td className="num">{a.attempt}</td><td className="target">{a.target}</td>
                   <td className="num">{a.statusCode ?? '—'}</td><td className="num">{a.durationMs}</td>
                   <td>
-                    {a.success ? <span className="status sent">delivered</span> : <span className="status failed">{a.error ?? 'failed'}</span>}
+                    {a.success ? <span className="status sent">delivered</span> : <span className="status failed wrap-anywhere">{a.error ?? 'failed'}</span>}
                     {a.pacedMs > 0 && <span className="muted"> (waited {waited(a.pacedMs)} for the callback's rate)</span>}
                   </td>
                 </tr>

@@ -7,12 +7,13 @@ import type { DeliveryStatus } from '../gql/graphql';
 import { Time } from '../time';
 import { planAtLeast, UpgradeBadge, useAccess } from '../access';
 import { readKey } from '../session';
+import { plural } from '../plural';
 
 const VotesQuery = graphql(`
   query Votes($page: Int, $provider: String, $voter: String, $from: String, $to: String, $chatStatus: DeliveryStatus, $callbackStatus: DeliveryStatus) {
     votes(page: $page, limit: 25, provider: $provider, voter: $voter, from: $from, to: $to, chatStatus: $chatStatus, callbackStatus: $callbackStatus) {
       page pages total
-      votes { publicId voterName providerKey providerName receivedAt chatStatus callbackStatus }
+      votes { publicId voterName providerKey providerName receivedAt chatStatus callbackStatus test }
     }
     providers { providers { key name } }
   }
@@ -141,7 +142,10 @@ export function Votes() {
             <tbody>
               {result.votes.map((v) => (
                 <tr key={v.publicId}>
-                  <td><Link to={`/votes/${v.publicId}`}>{v.voterName}</Link></td>
+                  <td className="wrap-anywhere">
+                    <Link to={`/votes/${v.publicId}`}>{v.voterName}</Link>
+                    {v.test && <> <span className="badge test-badge" title="A test vote: delivered marked as a test, counted nowhere">test</span></>}
+                  </td>
                   <td>{v.providerName}</td>
                   <td><Time value={v.receivedAt} /></td>
                   <td><span className={`status ${v.chatStatus}`}>{v.chatStatus}</span></td>
@@ -154,7 +158,7 @@ export function Votes() {
             <nav className="pager" aria-label="Pages">
               <button disabled={page <= 1} onClick={() => setPage(page - 1)}>Previous</button>
               <span>
-                Page {result.page} of {Math.max(1, result.pages)} ({result.total.toLocaleString()} votes)
+                Page {result.page} of {Math.max(1, result.pages)} ({plural(result.total, 'vote')})
               </span>
               <button disabled={page >= result.pages} onClick={() => setPage(page + 1)}>Next</button>
             </nav>
