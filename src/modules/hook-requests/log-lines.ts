@@ -30,6 +30,8 @@ export interface HookLogLinesOptions {
 interface Pair {
   /** What the summary line names: "acme/topgg", "acme (unknown provider keys)", "unknown organizations", … */
   label: string;
+  /** "hook deliveries" or "Votifier sessions". */
+  noun: string;
   clientIp: string;
   lastLineAt: number;
   suppressed: number;
@@ -61,7 +63,7 @@ export function logHookOutcomes(observers: HookObservers, logger: Logger, option
   const now = options.now ?? Date.now;
   const pairs = new Map<string, Pair>();
 
-  function pairOf(obs: HookObservation, org: string, provider: string): Pair {
+  function pairOf(obs: HookObservation, org: string, provider: string, votifier: boolean): Pair {
     // Mistyped keys under one slug share one pair per address, and so do refusals before any organization was found
     // (an unknown slug, a body too large, an address over its limit) per code: random names cannot add pairs.
     const [target, label] = obs.provider
@@ -70,14 +72,17 @@ export function logHookOutcomes(observers: HookObservers, logger: Logger, option
         ? [`organization:${obs.organizationId}`, `${org} (unknown provider keys)`]
         : obs.errorCode === 'NOT_FOUND'
           ? ['unknown', 'unknown organizations']
-          : [`before-lookup:${obs.errorCode}`, 'any hook URL'];
+          : votifier
+            ? [`votifier:${obs.errorCode}`, 'the Votifier listener']
+            : [`before-lookup:${obs.errorCode}`, 'any hook URL'];
+    const noun = votifier ? 'Votifier sessions' : 'hook deliveries';
     const key = `${target}|${obs.clientIp}`;
     let pair = pairs.get(key);
     if (!pair && pairs.size >= maxPairs) {
       pair = pairs.get('*');
-      if (!pair) pairs.set('*', (pair = { label: 'many providers', clientIp: 'other senders', lastLineAt: -Infinity, suppressed: 0, codes: new Map() }));
+      if (!pair) pairs.set('*', (pair = { label: 'many providers', noun: 'hook deliveries and Votifier sessions', clientIp: 'other senders', lastLineAt: -Infinity, suppressed: 0, codes: new Map() }));
     }
-    if (!pair) pairs.set(key, (pair = { label, clientIp: obs.clientIp, lastLineAt: -Infinity, suppressed: 0, codes: new Map() }));
+    if (!pair) pairs.set(key, (pair = { label, noun, clientIp: obs.clientIp, lastLineAt: -Infinity, suppressed: 0, codes: new Map() }));
     return pair;
   }
 
@@ -89,7 +94,8 @@ export function logHookOutcomes(observers: HookObservers, logger: Logger, option
     const at = now();
     const org = printable(obs.orgSlug);
     const provider = printable(obs.providerKey);
-    const pair = pairOf(obs, org, provider);
+    const votifier = obs.protocol === 'votifier_v1' || obs.protocol === 'votifier_v2';
+    const pair = pairOf(obs, org, provider, votifier);
     if (at - pair.lastLineAt < intervalMs) {
       pair.suppressed++;
       const code = obs.errorCode ?? 'UNKNOWN';
@@ -100,6 +106,8 @@ export function logHookOutcomes(observers: HookObservers, logger: Logger, option
     const reason = printable(obs.reason, MAX_REASON);
     const hint = hintFor(obs);
     const via = obs.protocol === 'http' ? obs.method : obs.protocol;
+    // A Votifier session that matched no provider names none.
+    const to = obs.orgSlug || obs.providerKey ? `${org}/${provider}` : 'no provider matched';
     const more = earlier ? ` (and ${count(earlier.suppressed)} more like it from ${pair.clientIp} in the last ${earlier.seconds} s)` : '';
     logger.warn(
       {
@@ -114,7 +122,7 @@ export function logHookOutcomes(observers: HookObservers, logger: Logger, option
         ...(hint ? { hint } : {}),
         ...(earlier ? { alsoRefused: earlier } : {}),
       },
-      `hook delivery refused: ${org}/${provider} from ${obs.clientIp} (${via}): ${obs.errorCode ?? 'refused'} ${obs.status}, ${reason}${hint ? ` — ${hint}` : ''}${more}`,
+      `${votifier ? 'Votifier session' : 'hook delivery'} refused: ${to} from ${obs.clientIp} (${via}): ${obs.errorCode ?? 'refused'} ${obs.status}, ${reason}${hint ? ` — ${hint}` : ''}${more}`,
     );
     pair.lastLineAt = at;
     pair.suppressed = 0;
@@ -130,7 +138,7 @@ export function logHookOutcomes(observers: HookObservers, logger: Logger, option
         const codes = Object.entries(earlier.codes).map(([code, n]) => `${code} ×${count(n)}`).join(', ');
         logger.warn(
           { label: pair.label, clientIp: pair.clientIp, alsoRefused: earlier },
-          `… and ${count(earlier.suppressed)} more refused hook deliveries to ${pair.label} from ${pair.clientIp} in the last ${earlier.seconds} s (${codes}), not logged one by one`,
+          `… and ${count(earlier.suppressed)} more refused ${pair.noun} to ${pair.label} from ${pair.clientIp} in the last ${earlier.seconds} s (${codes}), not logged one by one`,
         );
         pair.suppressed = 0;
         pair.codes.clear();
