@@ -195,7 +195,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
   let ready = false;
 
   async function start(): Promise<RunningApp> {
-    const logger = options.logger ?? createLogger(config.logLevel);
+    const logger = options.logger ?? createLogger(config.logLevel, { format: config.logFormat });
     const applied = await applyMigrations(config);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
     const db = await openDatabase(config, {
