@@ -144,7 +144,7 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
     await nowhere.waitFor();
     expect(await nowhere.textContent()).toMatch(/^Nowhere: 9 failed attempts in the last 24 hours, retrying 3 deliveries — last error .*ENOTFOUND/);
     expect(await panel.getByRole('listitem').filter({ hasText: 'Gone' }).textContent()).toMatch(
-      /^Gone: 1 failed attempt in the last 24 hours, failing: the last attempt failed and no retry is left, 1 delivery given up — last error HTTP 410/,
+      /^Gone: 1 failed attempt in the last 24 hours, no retry left, 1 delivery given up — last error HTTP 410/,
     );
     await expectLayout('overview');
   });
@@ -180,7 +180,7 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
     expect(await redeliver.isDisabled()).toBe(true);
     expect(await redeliver.getAttribute('title')).toMatch(/Nothing failed/);
     // The long target URL wraps inside its cell instead of widening the page.
-    const target = page.getByTestId('delivery-jobs').locator('td.target').first();
+    const target = page.getByTestId('delivery-attempts').locator('td.target').first();
     expect(await target.evaluate((td) => td.scrollWidth <= td.clientWidth + 1)).toBe(true);
     await expectLayout('vote-retrying');
 

@@ -55,7 +55,7 @@ function sharesWith(rows: { key: string; name: string; count: number }[], byProv
 
 const STATE_TEXT: Record<FailingCallbackState, string> = {
   retrying: 'retrying',
-  failing: 'failing: the last attempt failed and no retry is left',
+  failing: 'no retry left',
   recovered: 'delivering again',
   disabled: 'disabled',
 };

@@ -66,15 +66,17 @@ export function VoteDetail() {
         <dt>Callbacks</dt><dd><span className={`status ${vote.callbackStatus}`}>{vote.callbackStatus}</span> ({plural(vote.callbackAttempts, 'attempt')})</dd>
         <dt>Id</dt><dd><code>{vote.publicId}</code></dd>
       </dl>
-      <button
-        disabled={readOnly || redelivery.fetching || failedJobs === 0}
-        title={readOnly ? READ_ONLY_REASON : failedJobs === 0 ? 'Nothing failed: every delivery was sent or is still under way' : `Queue its ${plural(failedJobs, 'failed delivery', 'failed deliveries')} again`}
-        onClick={() => void redeliver({ publicId }).then(() => refetch({ requestPolicy: 'network-only' }))}
-      >
-        Redeliver failed
-      </button>
-      {failedJobs === 0 && requeued === undefined && <span className="muted"> Nothing failed.</span>}
-      {requeued !== undefined && <span role="status"> {plural(requeued, 'delivery', 'deliveries')} queued again.</span>}
+      <div className="row redeliver">
+        <button
+          disabled={readOnly || redelivery.fetching || failedJobs === 0}
+          title={readOnly ? READ_ONLY_REASON : failedJobs === 0 ? 'Nothing failed: every delivery was sent or is still under way' : `Queue its ${plural(failedJobs, 'failed delivery', 'failed deliveries')} again`}
+          onClick={() => void redeliver({ publicId }).then(() => refetch({ requestPolicy: 'network-only' }))}
+        >
+          Redeliver failed
+        </button>
+        {failedJobs === 0 && requeued === undefined && <span className="muted">Nothing failed.</span>}
+        {requeued !== undefined && <span role="status">{plural(requeued, 'delivery', 'deliveries')} queued again.</span>}
+      </div>
       {redelivery.error && <p role="alert" className="error">{redelivery.error.graphQLErrors[0]?.message ?? redelivery.error.message}</p>}
       <h2>Deliveries</h2>
       {vote.deliveryJobs.length === 0 ? (
@@ -90,7 +92,7 @@ export function VoteDetail() {
                     {job.kind}
                     {job.origin !== 'vote' && <> <span className="badge" title={ORIGIN_TITLE[job.origin]}>{job.origin}</span></>}
                   </td>
-                  <td className="target">{job.target ?? '—'}</td><td><span className={`status ${job.status}`}>{STATUS_TEXT[job.status] ?? job.status}</span></td>
+                  <td>{job.target ?? '—'}</td><td><span className={`status ${job.status}`}>{STATUS_TEXT[job.status] ?? job.status}</span></td>
                   <td className="num">{job.attempts} / {job.maxAttempts}</td><td><Time value={job.nextAttemptAt} /></td><td className="target">{job.lastError ?? ''}</td>
                 </tr>
               ))}
@@ -111,7 +113,7 @@ export function VoteDetail() {
                   <td><Time value={a.createdAt} /></td><td>{a.kind}</td><td className="num">{a.attempt}</td><td className="target">{a.target}</td>
                   <td className="num">{a.statusCode ?? '—'}</td><td className="num">{a.durationMs}</td>
                   <td>
-                    {a.success ? <span className="status sent">delivered</span> : <span className="status failed wrap-anywhere">{a.error ?? 'failed'}</span>}
+                    {a.success ? <span className="status sent">delivered</span> : <span className="status failed">{a.error ?? 'failed'}</span>}
                     {a.pacedMs > 0 && <span className="muted"> (waited {waited(a.pacedMs)} for the callback's rate)</span>}
                   </td>
                 </tr>
