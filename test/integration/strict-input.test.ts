@@ -2,6 +2,7 @@
 // refuses a key it does not take with VALIDATION_ERROR naming it and changes nothing; a misplaced key hears where
 // it belongs; a resource read and sent back whole is accepted. Also the messages a first bad day meets: a form
 // body on the JSON API, a key sent without "Bearer ", and the SSRF refusal naming ALLOW_PRIVATE_TARGETS.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
@@ -216,6 +217,17 @@ describe.skipIf(databaseUnavailable)('strict input on every /v1 write route', ()
       expect(back.body.data, body.name).toMatchObject(same);
       documented('patch', '/callbacks/:id', read);
     }
+  });
+
+  it("the README's settings example is a body PATCH /v1/organization accepts", async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const example = /curl -X PATCH http:\/\/localhost:3000\/v1\/organization .*? -d '([\s\S]*?)'\n```/.exec(readme);
+    expect(example, 'the example in the README').not.toBeNull();
+    const body = JSON.parse(example![1]);
+    const business = await app.createOrg({ plan: 'business' });
+    const res = await app.request('PATCH', '/v1/organization', { key: business.key, body });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data).toMatchObject({ name: body.name, settings: body.settings });
   });
 
   it('takes a read-only field whatever its value on a PATCH, but refuses it on a create', async () => {
