@@ -62,7 +62,8 @@ describe.skipIf(dialect !== 'sqlite' || (!haveChromium && process.env.CI !== 'tr
       await vite.build({ configFile: join(process.cwd(), 'web', 'vite.config.ts'), logLevel: 'warn' });
     }
     votifierPort = await freePort();
-    app = await startTestApp({ VOTIFIER_PORT: String(votifierPort), VOTIFIER_HOST: 'votes.example.net', DELIVERY_POLL_MS: '100' });
+    // At most 3 refused requests kept per address: the 4th and later are counted as not kept (the drop notes).
+    app = await startTestApp({ VOTIFIER_PORT: String(votifierPort), VOTIFIER_HOST: 'votes.example.net', DELIVERY_POLL_MS: '100', HOOK_LOG_MAX_REFUSED_PER_ADDRESS: '3' });
     org = await app.createOrg({ plan: 'growth', name: 'Providers Page Network', slug: `providers-page-network-with-a-long-slug-${Date.now()}` });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -92,15 +93,16 @@ describe.skipIf(dialect !== 'sqlite' || (!haveChromium && process.env.CI !== 'tr
       expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${width} px`).toBeLessThanOrEqual(width);
       const broken = await page.evaluate(() => {
         const bad: string[] = [];
-        for (const el of document.querySelectorAll<HTMLElement>('.breakable, time, code, .vote-id')) {
+        for (const el of document.querySelectorAll<HTMLElement>('.breakable .segment, time, code, .vote-id')) {
           const range = document.createRange();
-          // Each text node is one unbreakable token (separators are <wbr>): it must sit on one line.
+          // Each text node is one unbreakable token (a URL's separators are <wbr> between segments): it must sit on one line.
           for (const node of el.childNodes) {
             if (node.nodeType !== Node.TEXT_NODE || !node.textContent?.trim()) continue;
             range.selectNodeContents(node);
-            if (range.getClientRects().length > 1) bad.push(node.textContent);
+            const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.bottom)));
+            if (lines.size > 1) bad.push(node.textContent);
           }
-          if (el.tagName === 'TIME' && el.getClientRects().length > 1) bad.push(el.textContent ?? '');
+          if (el.tagName === 'TIME' && new Set([...el.getClientRects()].map((r) => Math.round(r.bottom))).size > 1) bad.push(el.textContent ?? '');
         }
         return bad;
       });
@@ -252,5 +254,85 @@ describe.skipIf(dialect !== 'sqlite' || (!haveChromium && process.env.CI !== 'tr
     // The link opens the vote.
     await panel.getByRole('status').getByRole('link', { name: /^vt_/ }).click();
     await page.getByRole('heading', { level: 1, name: 'Vote by DashTester' }).waitFor();
+  });
+  /** A top.gg delivery for `voter`, signed with `secret` (the provider's own, or a wrong one). */
+  function topggDelivery(voter: string, secret: string) {
+    const payload = structuredClone(findTemplate('topgg')!.payloadExample) as { data: { id: string; user: { name: string } } };
+    payload.data.user.name = voter;
+    payload.data.id = `${voter}-${Date.now()}`;
+    const body = JSON.stringify(payload);
+    const headers = { 'content-type': 'application/json', ...signatureHeaders('topgg', secret, body, { header: 'x-topgg-signature' }) };
+    return { body, headers, signature: headers['x-topgg-signature'] };
+  }
+
+  it('a refused delivery (a wrong secret) appears in the Requests view within 2 s without a reload, saying what to fix; its full record opens, secrets redacted', async () => {
+    await page.getByRole('link', { name: 'Providers', exact: true }).click();
+    await page.getByRole('row', { name: /Top\.gg/ }).getByRole('link', { name: 'Requests', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Requests: Top.gg' }).waitFor();
+    // What the add flow's hook test sent is there already.
+    await page.getByTestId('requests-table').getByRole('row').filter({ hasText: 'accepted' }).first().waitFor();
+    await page.waitForTimeout(500); // the live subscription is open
+    const navigations: string[] = [];
+    page.on('framenavigated', (frame) => frame === page.mainFrame() && navigations.push(frame.url()));
+    const wrong = topggDelivery('WrongSecretVoter', 'whs_not_the_secret_pasted_into_the_site');
+    const sentAt = Date.now();
+    const res = await fetch(`${site}/hooks/${org.slug}/topgg`, { method: 'POST', body: wrong.body, headers: wrong.headers });
+    expect(res.status).toBe(401);
+    const row = page.getByTestId('requests-table').getByRole('row').filter({ hasText: 'refused' }).first();
+    await row.waitFor({ timeout: 2_000 });
+    expect(Date.now() - sentAt).toBeLessThan(2_000);
+    await row.getByText('The signature did not match: check the secret you pasted into the site').waitFor();
+    expect(await row.getByRole('cell', { name: 'AUTH_FAILED' }).count()).toBe(1);
+    expect(navigations).toEqual([]);
+    await look('requests-live');
+    // The full record: method, path, protocol, headers and body, the signature redacted.
+    await row.getByRole('button').click();
+    const detail = page.locator('.request-detail');
+    await detail.getByText('What to fix: The signature did not match: check the secret you pasted into the site.').waitFor();
+    await detail.getByText('HTTP (the webhook URL)').waitFor();
+    expect(await detail.locator('dd').filter({ hasText: `/hooks/${org.slug}/topgg` }).count()).toBe(1);
+    expect(await detail.locator('.body-excerpt').textContent()).toContain('WrongSecretVoter');
+    await detail.getByRole('rowheader', { name: 'x-topgg-signature' }).waitFor();
+    expect(await page.content()).not.toContain(wrong.signature.split('v1=')[1]);
+    await look('requests-detail');
+    // The filter by outcome.
+    await page.getByLabel('Outcome').selectOption('accepted');
+    await page.getByRole('status').getByText('1 accepted request kept.').waitFor();
+    const outcomes = await page.getByTestId('requests-table').locator('.outcome').allTextContents();
+    expect(outcomes).toEqual(['accepted']);
+    expect(new URL(page.url()).search).toBe('?outcome=accepted');
+  });
+
+  it('refused requests past what is kept per address are counted: "N more refused requests from ADDRESS not kept"', async () => {
+    // One refused request is kept already; 3 are kept per address, so 2 of these 4 are only counted.
+    for (let i = 0; i < 4; i++) {
+      const wrong = topggDelivery(`Flood${i}`, 'whs_still_not_the_secret');
+      expect((await fetch(`${site}/hooks/${org.slug}/topgg`, { method: 'POST', body: wrong.body, headers: wrong.headers })).status).toBe(401);
+    }
+    await page.getByLabel('Outcome').selectOption('refused');
+    await expect.poll(async () => {
+      await page.reload();
+      return page.getByRole('list', { name: 'Requests not kept' }).textContent({ timeout: 2_000 }).catch(() => '');
+    }, { timeout: 10_000 }).toMatch(/^2 more refused requests from \S*127\.0\.0\.1 not kept/);
+    expect(await page.getByTestId('requests-table').getByRole('row').filter({ hasText: 'refused' }).count()).toBe(3);
+    await look('requests-drops');
+  });
+
+  it('a request to a key no provider has (a mistyped URL) appears live in the organization-level log, reachable from the providers page', async () => {
+    await page.getByRole('link', { name: 'Providers', exact: true }).click();
+    await page.getByRole('link', { name: 'Requests that matched no provider' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Requests that matched no provider' }).waitFor();
+    await page.getByText('None: every request reached a provider.').waitFor();
+    await page.waitForTimeout(500); // the live subscription is open
+    const typo = topggDelivery('TypoVoter', topggSecret);
+    const sentAt = Date.now();
+    expect((await fetch(`${site}/hooks/${org.slug}/topgq`, { method: 'POST', body: typo.body, headers: typo.headers })).status).toBe(404);
+    const row = page.getByTestId('requests-table').getByRole('row').filter({ hasText: 'topgq' });
+    await row.waitFor({ timeout: 2_000 });
+    expect(Date.now() - sentAt).toBeLessThan(2_000);
+    await row.getByText(/^No provider has the key topgq: check the URL you gave the site; your providers are /).waitFor();
+    // Requests to real providers stay in their own logs.
+    expect(await page.getByTestId('requests-table').getByRole('row').count()).toBe(2); // the header and this one
+    await look('requests-unmatched');
   });
 });

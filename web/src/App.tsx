@@ -9,6 +9,8 @@ import { SignIn } from './pages/SignIn';
 import { Overview } from './pages/Overview';
 import { Providers } from './pages/providers/ProvidersPage';
 import { AddProvider } from './pages/providers/AddProvider';
+import { ProviderRequests } from './pages/providers/ProviderRequests';
+import { UnmatchedRequests } from './pages/providers/UnmatchedRequests';
 import { Votes } from './pages/Votes';
 import { VoteDetail } from './pages/VoteDetail';
 import { Callbacks } from './pages/Callbacks';
@@ -98,6 +100,8 @@ function Shell({ signOut, stream }: { signOut: () => void; stream: 'connected' |
           <Route path="/" element={<Overview />} />
           <Route path="/providers" element={<Providers />} />
           <Route path="/providers/new" element={<AddProvider />} />
+          <Route path="/providers/unmatched" element={<UnmatchedRequests />} />
+          <Route path="/providers/:key/requests" element={<ProviderRequests />} />
           <Route path="/votes" element={<Votes />} />
           <Route path="/votes/:publicId" element={<VoteDetail />} />
           <Route path="/statistics" element={<Statistics />} />

@@ -1,5 +1,6 @@
-// Long machine text (URLs, paths, addresses) in running text or a table cell: it may wrap only after a separator
-// (/ ? & = #, never inside "://"), not inside a segment, so a URL keeps its parts whole at a phone's width.
+// Long machine text (URLs, paths, addresses) in running text or a table cell: it wraps only after a separator
+// (/ ? & = #, never inside "://"), never inside a segment; a segment wider than the space scrolls in its own box
+// instead of breaking, so a URL keeps its parts whole at a phone's width.
 import { Fragment } from 'react';
 
 /** After a separator that is not followed by another slash ("https://" stays whole). */
@@ -12,7 +13,7 @@ export function Breakable({ text, className }: { text: string; className?: strin
       {parts.map((part, i) => (
         <Fragment key={i}>
           {i > 0 && <wbr />}
-          {part}
+          <span className="segment">{part}</span>
         </Fragment>
       ))}
     </span>
