@@ -17,6 +17,8 @@ import { signatureHeaders } from '../kit/signing.js';
 import { until } from '../kit/wait.js';
 import { createLogger, resolveLogFormat } from '../../src/logger.js';
 import { PROVIDER_TEMPLATES } from '../../src/modules/templates/catalogue.js';
+import { createHookObservers, type HookObservation } from '../../src/modules/hook-requests/observation.js';
+import { logHookOutcomes } from '../../src/modules/hook-requests/log-lines.js';
 
 interface LogEntry {
   level: number;
@@ -198,6 +200,76 @@ describe.skipIf(databaseUnavailable)('operator logs', () => {
       expect(text).not.toContain('"x-vote-secret"');
       expect(text).not.toContain(stranger); // a refused body's content
     }, 60_000);
+  });
+
+  describe('a flood of refusals from many addresses', () => {
+    let app: TestApp;
+    const logged: string[] = [];
+    beforeAll(async () => {
+      const logger = createLogger('info', { format: 'json', destination: { write: (line: string) => void logged.push(line) } });
+      app = await startTestApp({}, { logger });
+    });
+    afterAll(() => app?.stop());
+
+    it('gives each address at most one line per 10 s, and counts every refusal left out', async () => {
+      const org = await app.createOrg();
+      const made = await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'site', name: 'Site', auth_method: 'header', auth_field: 'X-Vote-Secret', votee_path: 'user' } });
+      expect(made.status, made.text).toBe(201);
+      const ADDRESSES = 300;
+      const PER_ADDRESS = 3;
+      const address = (i: number) => `10.0.${(i >> 8) & 255}.${i & 255}`;
+      let next = 0;
+      const send = async () => {
+        for (let i = next++; i < ADDRESSES * PER_ADDRESS; i = next++) {
+          const res = await app.request('POST', `/hooks/${org.slug}/site`, { body: { user: 'x' }, headers: { 'x-vote-secret': 'wrong', 'x-forwarded-for': address(i % ADDRESSES) } });
+          expect(res.status).toBe(401);
+        }
+      };
+      await Promise.all(Array.from({ length: 16 }, send));
+      await app.stop();
+      const entries = logged.map((line) => JSON.parse(line) as LogEntry).filter((e) => e.organization === org.slug || e.label === `${org.slug}/site`);
+      const lines = entries.filter((e) => e.msg.startsWith('hook delivery refused'));
+      const counted = entries.filter((e) => e.alsoRefused).reduce((sum, e) => sum + e.alsoRefused.suppressed, 0);
+      // Every refusal is a line of its own or counted in one.
+      expect(lines.length + counted).toBe(ADDRESSES * PER_ADDRESS);
+      for (let i = 0; i < ADDRESSES; i++) {
+        const times = lines.filter((e) => e.clientIp === address(i)).map((e) => Date.parse(e.time));
+        expect(times.length).toBeGreaterThanOrEqual(1);
+        for (let k = 1; k < times.length; k++) expect(times[k] - times[k - 1]).toBeGreaterThanOrEqual(10_000);
+      }
+    }, 120_000);
+
+    it('tracks a bounded number of addresses: past the bound, the rest share one line and one count', () => {
+      // The watcher itself, on its own observers and clock: 5,000 addresses at once against a bound of 100.
+      let nowMs = 0;
+      const out: string[] = [];
+      const observers = createHookObservers((err) => {
+        throw err;
+      });
+      const lines = logHookOutcomes(observers, createLogger('info', { format: 'json', destination: { write: (line: string) => void out.push(line) } }), {
+        maxTrackedPairs: 100,
+        now: () => nowMs,
+      });
+      const refusal = (i: number): HookObservation => ({
+        receivedAt: new Date(0), durationMs: 1, orgSlug: 'acme', providerKey: 'site', organizationId: 'org-1',
+        provider: { id: 'p-1', key: 'site', authMethod: 'header', authField: 'x-vote-secret', authTimestampField: null, payloadSource: 'json' },
+        clientIp: `10.1.${i >> 8}.${i & 255}`, method: 'POST', path: '/hooks/acme/site', protocol: 'http', outcome: 'refused', status: 401,
+        errorCode: 'AUTH_FAILED', reason: 'Hook authentication failed: wrong secret', voterName: null, voteId: null,
+        headers: { 'x-vote-secret': 'not-logged-secret' }, query: {}, body: Buffer.from('{"user":"not-logged-body"}'), testVote: false,
+      });
+      for (let i = 0; i < 5_000; i++) {
+        nowMs += 1; // 5 s in all: within one interval
+        observers.tell(refusal(i));
+      }
+      lines.close();
+      const entries = out.map((line) => JSON.parse(line) as LogEntry);
+      const own = entries.filter((e) => e.msg.startsWith('hook delivery refused'));
+      expect(own).toHaveLength(101); // 100 tracked addresses, and the first of the rest
+      const rest = entries.find((e) => e.clientIp === 'other senders')!;
+      expect(rest.alsoRefused).toMatchObject({ suppressed: 4_899, codes: { AUTH_FAILED: 4_899 } });
+      expect(rest.msg).toBe('… and 4,899 more refused hook deliveries and Votifier sessions to many providers from other senders in the last 5 s (AUTH_FAILED ×4,899), not logged one by one');
+      expect(out.join('')).not.toMatch(/not-logged/);
+    });
   });
 
   describe('an automatic disable and a recovery run', () => {
