@@ -258,6 +258,14 @@ describe('buildChatMessage — embed', () => {
     expect(notTest.footer).toBeUndefined();
   });
 
+  it('a test vote says so: [TEST] before simple content, "Test vote" before the embed footer', () => {
+    const simple = buildChatMessage({ type: 'simple', template: '{{voter_name}} voted', embedTemplate: null }, lookup, { test: true, testLabel: 'Test vote' });
+    expect(simple.content).toBe(`[TEST] ${values.voter_name} voted`);
+    const e = buildChatMessage(embed(null), lookup, { test: true, testLabel: 'Test vote' }).embeds![0];
+    expect(e.footer!.text).toBe('Test vote · Vote Relay');
+    expect(buildChatMessage(embed(null), lookup, { test: false, testLabel: 'Test vote' }).embeds![0].footer).toEqual({ text: 'Vote Relay' });
+  });
+
   it('keeps the test marker when the footer is cut', () => {
     const e = buildChatMessage(embed({ footer: { text: 'F'.repeat(3000) } }), lookup, { test: true }).embeds![0];
     expect(e.footer!.text.startsWith('Test message')).toBe(true);

@@ -175,3 +175,21 @@ describe('renderJson', () => {
     expect(template).toEqual(copy);
   });
 });
+
+describe('{{test}}', () => {
+  const testVote = voteLookup({ ...values, test: true });
+
+  it('is the text true or false inside text, and a JSON boolean when a JSON string is exactly that variable', () => {
+    expect(renderText('test={{test}}', testVote)).toBe('test=true');
+    expect(renderText('test={test}', lookup)).toBe('test=false');
+    expect(renderJson({ test: '{{test}}', also: '{test}', inner: '{{ test }}', spaced: ' {{test}} ', text: 'is {{test}}', n: '{{received_at_unix}}' }, testVote)).toEqual({
+      test: true,
+      also: true,
+      inner: true,
+      spaced: ' true ',
+      text: 'is true',
+      n: '1769903999',
+    });
+    expect(renderJson({ test: '{{test}}' }, lookup)).toEqual({ test: false });
+  });
+});

@@ -73,7 +73,7 @@ export function renderText(template: string, lookup: Lookup, encode: (value: str
 
 function renderNode(template: unknown, lookup: Lookup): unknown {
   if (typeof template === 'string') {
-    const whole = lookup.typed && WHOLE_VARIABLE.exec(template.trim());
+    const whole = lookup.typed && WHOLE_VARIABLE.exec(template);
     const typed = whole ? lookup.typed!(whole[1] ?? whole[2]) : undefined;
     return typed !== undefined ? typed : renderText(template, lookup);
   }

@@ -152,7 +152,7 @@ describe.skipIf(databaseUnavailable)('delivery: chat notifications and callbacks
     const hits = game.requests.filter((r) => r.path === '/flaky' && r.json?.vote_id === id);
     expect(hits).toHaveLength(2);
     expect(hits[0].headers['webhook-id']).toBe(hits[1].headers['webhook-id']);
-    expect(hits[0].json).toEqual({ event: 'vote', vote_id: id, voter_name: 'Retry', provider: 'site', received_at: expect.stringMatching(/Z$/) });
+    expect(hits[0].json).toEqual({ event: 'vote', vote_id: id, voter_name: 'Retry', provider: 'site', received_at: expect.stringMatching(/Z$/), test: false });
     const log = await s.log(id);
     expect(log.attempts.map((a: { status_code: number }) => a.status_code)).toEqual([500, 200]);
   });
@@ -257,6 +257,6 @@ describe.skipIf(databaseUnavailable)('delivery: chat notifications and callbacks
     const id = await s.vote('Legacy');
     await until(() => s.read(id), (v) => v.callback_status === 'sent');
     const got = game.requests.find((r) => r.path === '/legacy' && r.json?.vote_id === id)!;
-    expect(got.json).toEqual({ event: 'vote', vote_id: id, voter_name: 'Legacy', provider: 'site', received_at: expect.any(String) });
+    expect(got.json).toEqual({ event: 'vote', vote_id: id, voter_name: 'Legacy', provider: 'site', received_at: expect.any(String), test: false });
   });
 });

@@ -196,12 +196,14 @@ describe.skipIf(databaseUnavailable)('sendTestVote: each template example, authe
       expect(first.body.errors, `${template.slug}: ${first.text}`).toBeUndefined();
       const receipt = first.body.data.sendTestVote;
       expect(receipt.received).toBe(true);
-      if (receipt.voteId) {
-        const vote = await app.deps.db.prisma.vote.findUniqueOrThrow({ where: { publicId: receipt.voteId } });
-        expect(vote.voterName, template.slug).toBe(String(valueAt(template.payloadExample, template.defaultVoteePath)));
-        const again = await send(template.slug);
-        expect(again.body.data.sendTestVote, template.slug).toMatchObject({ voteId: receipt.voteId, duplicate: true });
-      }
+      // Every template's test vote is a vote (never the site's test ping), stored as a test vote for the default
+      // test voter, put where the site puts the voter (README "Test votes").
+      expect(receipt.voteId, `${template.slug}: ${first.text}`).toMatch(/^vt_/);
+      const vote = await app.deps.db.prisma.vote.findUniqueOrThrow({ where: { publicId: receipt.voteId } });
+      expect([vote.voterName, vote.test], template.slug).toEqual(['VoteRelayTest', true]);
+      expect(valueAt(JSON.parse(vote.rawPayload), template.authMethod === 'votifier' ? 'username' : template.defaultVoteePath), template.slug).toBe('VoteRelayTest');
+      const again = await send(template.slug);
+      expect(again.body.data.sendTestVote, template.slug).toMatchObject({ voteId: receipt.voteId, duplicate: true });
     }
     const refused = await send('topgg', org.readKey);
     expect(refused.body.errors[0].extensions.code).toBe('INSUFFICIENT_SCOPE');

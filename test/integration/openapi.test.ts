@@ -140,6 +140,7 @@ describe.skipIf(databaseUnavailable)('OpenAPI document and the answers it descri
     for (const k of ['site', 'mc', 'spare']) await call('GET', '/v1/providers/{key}', { ...read, params: { key: k } });
     await call('PATCH', '/v1/providers/{key}', { ...full, params: { key: 'site' }, body: { name: 'Site 2', body_timestamp_path: null } });
     await call('POST', '/v1/providers/{key}/regenerate-secret', { ...full, params: { key: 'spare' } });
+    await call('POST', '/v1/providers/{key}/test-vote', { ...full, params: { key: 'site' }, body: { voter_name: 'OpenApiTester' } });
 
     // Callbacks (http and votifier) before the votes, so there are deliveries to show
     await call('GET', '/v1/callbacks/variables', read);

@@ -108,7 +108,7 @@ describe.skipIf(databaseUnavailable)('test votes', () => {
     const listed = list.body.data.votes.find((v: { public_id: string }) => v.public_id === id);
     expect(listed).toMatchObject({ voter_name: 'VoteRelayTest', provider_key: 'site', test: true });
     expect(list.body.data.votes.find((v: { public_id: string }) => v.public_id === real).test).toBe(false);
-    const vote = await until(() => s.read(id), settled);
+    const vote: Record<string, unknown> = await until(() => s.read(id), settled);
     expect(vote).toMatchObject({ public_id: id, test: true, chat_status: 'sent', callback_status: 'sent' });
     // GET /v1/votes/:id takes the list's `id` as well as the public_id.
     const byId = await get(s.org, `/v1/votes/${listed.id}`);

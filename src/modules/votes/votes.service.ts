@@ -103,17 +103,16 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
 
   /**
    * Test votes of the organization (optionally of one provider, in a range). They are found by their delivery key's
-   * prefix on the (providerId, dedupKey, receivedAt) index (vote-store.ts TEST_KEY_PREFIX), one seek per provider,
-   * so the count costs the test votes, not the organization's whole history. The time bound is applied here to the
+   * prefix on the (providerId, dedupKey, receivedAt) index (vote-store.ts TEST_KEY_PREFIX), one seek per provider of
+   * the organization, so the count costs the test votes, not the organization's whole history. The time bound is applied here to the
    * few rows found, so no planner is tempted by the (providerId, receivedAt) index instead.
    */
   async function countTestVotes(organizationId: string, options: { providerId?: string; from: Date | null; toExclusive: Date | null }): Promise<number> {
-    const providerIds = options.providerId
-      ? [options.providerId]
-      : (await prisma.provider.findMany({ where: { organizationId }, select: { id: true } })).map((p) => p.id);
-    if (providerIds.length === 0) return 0;
     const found = await prisma.vote.findMany({
-      where: { providerId: { in: providerIds }, dedupKey: { gte: TEST_KEY_PREFIX, lt: TEST_KEY_END } },
+      where: {
+        ...(options.providerId ? { providerId: options.providerId } : { provider: { organizationId } }),
+        dedupKey: { gte: TEST_KEY_PREFIX, lt: TEST_KEY_END },
+      },
       select: { receivedAt: true, test: true },
     });
     return found.filter((v) => v.test && (!options.from || v.receivedAt >= options.from) && (!options.toExclusive || v.receivedAt < options.toExclusive)).length;
@@ -141,7 +140,7 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
     const total =
       input.voter || input.chatStatus || input.callbackStatus
         ? await prisma.vote.count({ where })
-        : (await stats.countVotes(organizationId, counted)) + (await countTestVotes(organizationId, counted));
+        : (await Promise.all([stats.countVotes(organizationId, counted), countTestVotes(organizationId, counted)])).reduce((a, b) => a + b, 0);
     return { where, skip: (page - 1) * limit, take: limit, page, limit, total, pages: Math.ceil(total / limit) };
   }
 
