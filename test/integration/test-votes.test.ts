@@ -62,10 +62,12 @@ describe.skipIf(databaseUnavailable)('test votes', () => {
     return { org, site, poll, claim, read, callbackId: http.body.data.id as string };
   }
 
-  /** What a test vote must leave unchanged: statistics, usage and the default export. */
+  /** What a test vote must leave unchanged: statistics, provider counts, voter stats, usage and the default export. */
   async function counters(org: TestOrg) {
-    const [dashboard, organization, exported] = await Promise.all([get(org, '/v1/stats/dashboard'), get(org, '/v1/organization'), get(org, '/v1/votes/export')]);
-    return { dashboard: dashboard.body.data, usage: organization.body.data.usage, export: exported.text };
+    const reads = ['/v1/stats/dashboard', '/v1/stats/leaderboard', '/v1/stats/voter/VoteRelayTest', '/v1/stats/voter/Notch', '/v1/providers', '/v1/organization'];
+    const [dashboard, leaderboard, testVoter, notch, providers, organization] = await Promise.all(reads.map((path) => get(org, path).then((r) => r.body.data)));
+    const exported = await get(org, '/v1/votes/export');
+    return { dashboard, leaderboard, testVoter, notch, providers, usage: organization.usage, export: exported.text };
   }
 
   it('stores a test vote marked in every read, delivers it marked, and counts it nowhere', async () => {
@@ -81,6 +83,9 @@ describe.skipIf(databaseUnavailable)('test votes', () => {
     const before = await counters(s.org);
     expect(before.dashboard.summary.all_time).toBe(1);
     expect(before.usage.votes_this_month).toBe(1);
+    expect(before.providers.providers[0]).toMatchObject({ key: 'site', votes_total: 1, votes_today: 1 });
+    expect(before.leaderboard.voters).toMatchObject([{ name: 'RealSteve', votes: 1 }]);
+    expect(before.testVoter.summary.total).toBe(0);
 
     const feed = await sseReader(`${app.url}/graphql`, s.org.readKey, 'subscription { voteReceived { publicId voterName test } }');
     await new Promise((r) => setTimeout(r, 200));
