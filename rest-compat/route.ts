@@ -8,7 +8,11 @@ export interface RestRoute {
   path: string;
   /** One GraphQL operation; aliases give the REST (snake_case) field names. */
   document: string;
-  /** Raw values per GraphQL variable; the router coerces each by its declared type (snake_case body keys map to camelCase input fields). */
+  /**
+   * Raw values per GraphQL variable; the router coerces each by its declared type (snake_case body keys map to
+   * camelCase input fields). Read the body whole (`input: req.body`) or by property (`req.body?.since`): the router
+   * learns from that which keys the body may hold and refuses any other (rest-compat/body-fields.ts).
+   */
   variables?: (req: Request) => Record<string, unknown>;
   /** What this route adds to the GraphQL context (the hook route: the request itself, by reference). */
   context?: (req: Request) => Partial<GraphQLContext>;

