@@ -86,7 +86,7 @@ export async function sendVotifierVote(
   options: { allowPrivateTargets: boolean; resolver?: Resolver },
 ): Promise<{ protocol: 1 | 2 }> {
   if (!options.allowPrivateTargets && isIP(target.host) && !isPublicAddress(target.host)) {
-    throw new VotifierError(`${target.host} is a non-public address (${PRIVATE_TARGETS_HINT})`, true);
+    throw new VotifierError(`${target.host} is a non-public address; ${PRIVATE_TARGETS_HINT}`, true);
   }
   // What the server would refuse whatever happens is refused here, without a connection.
   if (vote.username.length > MAX_VOTIFIER_USERNAME) {

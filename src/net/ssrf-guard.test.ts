@@ -79,7 +79,7 @@ describe('checkUrlShape', () => {
   );
 
   it.each(['http://localhost', 'http://localhost:3000/hook', 'http://LOCALHOST/', 'http://api.localhost/'])('refuses %s as localhost', (url) => {
-    expect(checkUrlShape(url, false)).toBe(`must not target localhost (${PRIVATE_TARGETS_HINT})`);
+    expect(checkUrlShape(url, false)).toBe(`must not target localhost; ${PRIVATE_TARGETS_HINT}`);
     expect(checkUrlShape(url, true)).toBeNull();
   });
 
@@ -98,7 +98,7 @@ describe('checkUrlShape', () => {
     ['http://[fd00:ec2::254]/', 'fd00:ec2::254'],
     ['http://[::ffff:127.0.0.1]/', '::ffff:7f00:1'],
   ])('refuses the non-public literal %s unless allowPrivate', (url, host) => {
-    expect(checkUrlShape(url, false)).toBe(`must not target ${host}, a non-public address (${PRIVATE_TARGETS_HINT})`);
+    expect(checkUrlShape(url, false)).toBe(`must not target ${host}, a non-public address; ${PRIVATE_TARGETS_HINT}`);
     expect(checkUrlShape(url, true)).toBeNull();
   });
 
@@ -111,9 +111,9 @@ describe('checkUrlTarget', () => {
   it('returns the shape error first', async () => {
     await expect(checkUrlTarget('ftp://example.com/', false)).resolves.toBe('must use http or https');
     await expect(checkUrlTarget('ftp://example.com/', true)).resolves.toBe('must use http or https');
-    await expect(checkUrlTarget('http://127.0.0.1/', false)).resolves.toBe(`must not target 127.0.0.1, a non-public address (${PRIVATE_TARGETS_HINT})`);
-    await expect(checkUrlTarget('http://[::1]:9000/', false)).resolves.toBe(`must not target ::1, a non-public address (${PRIVATE_TARGETS_HINT})`);
-    await expect(checkUrlTarget('http://localhost/', false)).resolves.toBe(`must not target localhost (${PRIVATE_TARGETS_HINT})`);
+    await expect(checkUrlTarget('http://127.0.0.1/', false)).resolves.toBe(`must not target 127.0.0.1, a non-public address; ${PRIVATE_TARGETS_HINT}`);
+    await expect(checkUrlTarget('http://[::1]:9000/', false)).resolves.toBe(`must not target ::1, a non-public address; ${PRIVATE_TARGETS_HINT}`);
+    await expect(checkUrlTarget('http://localhost/', false)).resolves.toBe(`must not target localhost; ${PRIVATE_TARGETS_HINT}`);
   });
 
   it('accepts a public literal without any DNS lookup', async () => {

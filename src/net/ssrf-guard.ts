@@ -22,10 +22,10 @@ export function isPublicAddress(address: string): boolean {
 }
 
 /** Said with every refusal of a non-public target: an operator testing on a private network needs to know the switch. */
-export const PRIVATE_TARGETS_HINT = 'to reach private addresses (a test network), the operator may set ALLOW_PRIVATE_TARGETS=true';
+export const PRIVATE_TARGETS_HINT = 'an operator testing on a private network may set ALLOW_PRIVATE_TARGETS=true';
 
 export function describeBlocked(host: string, address: string): string {
-  return `${host} resolves to ${address}, a private, loopback, link-local or otherwise non-public address (${PRIVATE_TARGETS_HINT})`;
+  return `${host} resolves to ${address}, a private, loopback, link-local or otherwise non-public address; ${PRIVATE_TARGETS_HINT}`;
 }
 
 /** Static part of the check: scheme and literal IP hosts. Returns an error message or null. */
@@ -40,8 +40,8 @@ export function checkUrlShape(raw: string, allowPrivate: boolean): string | null
   if (url.username || url.password) return 'must not contain credentials';
   if (allowPrivate) return null;
   const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
-  if (host === 'localhost' || host.endsWith('.localhost')) return `must not target localhost (${PRIVATE_TARGETS_HINT})`;
-  if (isIP(host) && !isPublicAddress(host)) return `must not target ${host}, a non-public address (${PRIVATE_TARGETS_HINT})`;
+  if (host === 'localhost' || host.endsWith('.localhost')) return `must not target localhost; ${PRIVATE_TARGETS_HINT}`;
+  if (isIP(host) && !isPublicAddress(host)) return `must not target ${host}, a non-public address; ${PRIVATE_TARGETS_HINT}`;
   return null;
 }
 
