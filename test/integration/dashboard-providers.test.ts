@@ -261,8 +261,8 @@ describe.skipIf(dialect !== 'sqlite' || (!haveChromium && process.env.CI !== 'tr
     payload.data.user.name = voter;
     payload.data.id = `${voter}-${Date.now()}`;
     const body = JSON.stringify(payload);
-    const headers = { 'content-type': 'application/json', ...signatureHeaders('topgg', secret, body, { header: 'x-topgg-signature' }) };
-    return { body, headers, signature: headers['x-topgg-signature'] };
+    const signed = signatureHeaders('topgg', secret, body, { header: 'x-topgg-signature' });
+    return { body, headers: { 'content-type': 'application/json', ...signed }, signature: signed['x-topgg-signature']! };
   }
 
   it('a refused delivery (a wrong secret) appears in the Requests view within 2 s without a reload, saying what to fix; its full record opens, secrets redacted', async () => {

@@ -7,6 +7,7 @@ import { useQuery, useSubscription } from 'urql';
 import { graphql } from '../../gql';
 import type { HookRequestOutcome } from '../../gql/graphql';
 import { useLive } from '../../access';
+import { Breakable } from '../../breakable';
 import { plural } from '../../plural';
 import { DropNotes, OutcomeFilter, RequestsTable, type LoggedRequest } from './request-log';
 
@@ -15,7 +16,7 @@ const PAGE = 50;
 const ProviderRequestsQuery = graphql(`
   query ProviderRequests($key: String!, $outcome: HookRequestOutcome, $first: Int, $after: String) {
     provider(key: $key) {
-      id key name authMethod webhookUrl
+      id key name authMethod authField webhookUrl
       requests(outcome: $outcome, first: $first, after: $after) {
         totalCount
         pageInfo { hasNextPage endCursor }
@@ -78,6 +79,14 @@ export function ProviderRequests() {
         Every request to <code>{provider.key}</code>'s webhook{provider.authMethod === 'votifier' ? ' and every Votifier session' : ''}, accepted or
         refused, newest first, with secrets redacted. New ones appear here as they arrive <span className="live-dot" aria-hidden="true" />.
       </p>
+      <dl className="facts fit">
+        <dt>Webhook URL</dt>
+        <dd>
+          <code><Breakable text={provider.webhookUrl} /></code>
+          {provider.authMethod === 'query' && <span className="muted"> followed by <code>?{provider.authField}=</code> and the secret</span>}
+          {provider.authMethod === 'url_path' && <span className="muted"> followed by <code>/</code> and the secret</span>}
+        </dd>
+      </dl>
       <DropNotes drops={provider.requestDrops} />
       <OutcomeFilter id="requests-outcome" value={outcome} onChange={setOutcome} />
       <p className="muted" role="status">{plural(total, outcome ? `${outcome} request` : 'request')} kept{after ? ' (this is an older page)' : ''}.</p>

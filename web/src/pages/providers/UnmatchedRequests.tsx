@@ -66,7 +66,7 @@ export function UnmatchedRequests() {
       <h1>Requests that matched no provider</h1>
       <p className="muted">
         Requests to this organization's hook URLs with a provider key no provider has: a site given a mistyped URL, or one
-        still sending to a deleted provider. Give the site the webhook URL shown on its provider's page. New ones appear here as they arrive.
+        still sending to a deleted provider. Give the site the webhook URL shown on its provider's Requests page. New ones appear here as they arrive.
       </p>
       <DropNotes drops={log.dropped} />
       <OutcomeFilter id="unmatched-outcome" value={outcome} onChange={(o) => go({ outcome: o })} />

@@ -108,7 +108,7 @@ export function RequestDetail({ request: r }: { request: LoggedRequest }) {
           <strong>{r.outcome === 'refused' ? 'What to fix: ' : 'Why: '}</strong>{sentence(r.hint)}.
         </p>
       )}
-      <dl className="facts">
+      <dl className="facts fit">
         <dt>Received</dt><dd><Time value={r.receivedAt} /></dd>
         <dt>Method</dt><dd><code>{r.method}</code></dd>
         <dt>Path</dt><dd><code><Breakable text={r.path} /></code></dd>
