@@ -239,6 +239,35 @@ describe.skipIf(databaseUnavailable)('test votes', () => {
     expect(await verifyRollups(app.deps.db, org.id)).toEqual([]);
   });
 
+  it('past the monthly limit a test vote is still delivered, and it never counts toward the limit', async () => {
+    const org = await app.createOrg({ plan: 'starter' });
+    await app.request('PATCH', '/v1/organization', { key: org.key, body: { settings: { chat_webhook_url: `${chat.url}/limit/${org.slug}` } } });
+    const made = await provider(org, { key: 'lim', name: 'Limit List', auth_method: 'url_path', auth_field: 's', votee_path: 'user' });
+    // The month's count as the vote writers read it (the rollups): the starter plan's 1,000 votes already used.
+    await app.deps.db.prisma.providerDailyCount.create({ data: { organizationId: org.id, providerId: made.id, day: new Date().toISOString().slice(0, 10), count: 1_000 } });
+    const real = (await app.request('POST', new URL(made.webhook_url).pathname, { body: { user: 'OverLimit' } })).body.data.vote_id;
+    const test = (await post(org, '/v1/providers/lim/test-vote', {})).body.data.vote_id;
+    const read = (id: string) => app.deps.db.prisma.vote.findUniqueOrThrow({ where: { publicId: id } });
+    expect(await read(real)).toMatchObject({ overLimit: true, chatStatus: 'skipped', test: false });
+    await until(() => read(test), (v) => v.chatStatus === 'sent');
+    expect(await read(test)).toMatchObject({ overLimit: false, test: true });
+    expect(chat.requests.find((r) => r.path === `/limit/${org.slug}`)!.json.content.startsWith('[TEST] ')).toBe(true);
+    expect((await app.request('GET', '/v1/organization', { key: org.key })).body.data.usage.votes_this_month).toBe(1_001);
+  });
+
+  it('erasing a voter removes their test votes too and keeps the statistics consistent', async () => {
+    const org = await app.createOrg({ plan: 'business' });
+    const made = await provider(org, { key: 'er', name: 'Erase List', auth_method: 'url_path', auth_field: 's', votee_path: 'user' });
+    await app.request('POST', new URL(made.webhook_url).pathname, { body: { user: 'EraseMe' } });
+    await app.request('POST', new URL(made.webhook_url).pathname, { body: { user: 'KeepMe' } });
+    expect((await post(org, '/v1/providers/er/test-vote', { voter_name: 'EraseMe' })).status).toBe(200);
+    const erased = await app.request('DELETE', '/v1/voters/EraseMe', { key: org.key });
+    expect(erased.body.data).toMatchObject({ voter_name: 'EraseMe', votes_deleted: 2 });
+    expect(await verifyRollups(app.deps.db, org.id)).toEqual([]);
+    expect((await get(org, '/v1/stats/dashboard')).body.data.summary.all_time).toBe(1);
+    expect((await get(org, '/v1/votes')).body.data.votes.map((v: { voter_name: string }) => v.voter_name)).toEqual(['KeepMe']);
+  });
+
   it('keeps the old GraphQL call working and no site delivery can make itself a test vote', async () => {
     const org = await app.createOrg({ plan: 'growth' });
     const made = await provider(org, { key: 'gql', name: 'GQL List', auth_method: 'header', auth_field: 'x-secret', votee_path: 'user' });
