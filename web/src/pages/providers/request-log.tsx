@@ -132,7 +132,8 @@ export function RequestDetail({ request: r }: { request: LoggedRequest }) {
         </table>
       )}
       <h3>Body {r.bodyBytes > r.body.length ? `(the first ${plural(r.body.length, 'byte')} of ${plural(r.bodyBytes, 'byte')})` : `(${plural(r.bodyBytes, 'byte')})`}</h3>
-      {r.body ? <pre className="body-excerpt">{readableBody(r)}</pre> : <p className="muted">Empty.</p>}
+      {/* Focusable: it scrolls, and a keyboard must be able to scroll it too. */}
+      {r.body ? <pre className="body-excerpt" tabIndex={0} aria-label="Body excerpt">{readableBody(r)}</pre> : <p className="muted">Empty.</p>}
       <p className="muted">Secrets (auth headers, signatures, cookies, secret path segments and values) are redacted before anything is kept.</p>
     </div>
   );
