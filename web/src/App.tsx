@@ -1,5 +1,5 @@
 // Sign-in with an API key, then the dashboard: one urql client per key, pages behind a navigation bar.
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { Provider as UrqlProvider, useQuery } from 'urql';
 import { BrowserRouter, NavLink, Navigate, Route, Routes } from 'react-router';
 import { graphql } from './gql';
@@ -8,9 +8,6 @@ import { clearKey, readKey, saveKey } from './session';
 import { SignIn } from './pages/SignIn';
 import { Overview } from './pages/Overview';
 import { Providers } from './pages/providers/ProvidersPage';
-import { AddProvider } from './pages/providers/AddProvider';
-import { ProviderRequests } from './pages/providers/ProviderRequests';
-import { UnmatchedRequests } from './pages/providers/UnmatchedRequests';
 import { Votes } from './pages/Votes';
 import { VoteDetail } from './pages/VoteDetail';
 import { Callbacks } from './pages/Callbacks';
@@ -18,6 +15,12 @@ import { Settings } from './pages/Settings';
 import { Statistics } from './pages/Statistics';
 import { GameServers } from './pages/GameServers';
 import { AccessContext, LiveContext, type Access, type Live } from './access';
+
+// Pages opened now and then (adding a provider, a request log) load on first use, keeping the first download small.
+const AddProvider = lazy(() => import('./pages/providers/AddProvider').then((m) => ({ default: m.AddProvider })));
+const ProviderRequests = lazy(() => import('./pages/providers/ProviderRequests').then((m) => ({ default: m.ProviderRequests })));
+const UnmatchedRequests = lazy(() => import('./pages/providers/UnmatchedRequests').then((m) => ({ default: m.UnmatchedRequests })));
+const later = (page: ReactNode) => <Suspense fallback={<p className="loading" role="status">Loading…</p>}>{page}</Suspense>;
 
 const ViewerQuery = graphql(`
   query Viewer {
@@ -99,9 +102,9 @@ function Shell({ signOut, stream }: { signOut: () => void; stream: 'connected' |
         <Routes>
           <Route path="/" element={<Overview />} />
           <Route path="/providers" element={<Providers />} />
-          <Route path="/providers/new" element={<AddProvider />} />
-          <Route path="/providers/unmatched" element={<UnmatchedRequests />} />
-          <Route path="/providers/:key/requests" element={<ProviderRequests />} />
+          <Route path="/providers/new" element={later(<AddProvider />)} />
+          <Route path="/providers/unmatched" element={later(<UnmatchedRequests />)} />
+          <Route path="/providers/:key/requests" element={later(<ProviderRequests />)} />
           <Route path="/votes" element={<Votes />} />
           <Route path="/votes/:publicId" element={<VoteDetail />} />
           <Route path="/statistics" element={<Statistics />} />
