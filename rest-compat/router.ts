@@ -69,7 +69,7 @@ export function createRestRouter(
     const fields = takesJsonBody(route) ? bodyFieldsOf(schema, route, document, operation) : null;
     return { route, document, operation, fields, rules: fields ? credentialRules(schema, operation) : [] };
   });
-  // Where else a key is taken, for the hint of a key sent to the wrong route ("POST /v1/callbacks takes it").
+  // Where else a key is taken, for the hint of a key sent to the wrong route ("POST /v1/callbacks takes url").
   const labels: RouteLabel[] = prepared.flatMap(({ route, fields }) => (fields ? [{ label: `${route.method.toUpperCase()} ${mount}${route.path}`, fields }] : []));
   for (const { route, document, operation, fields, rules } of prepared) {
     const fromQuery = route.method === 'get' || route.method === 'delete';
