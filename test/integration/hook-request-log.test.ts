@@ -5,6 +5,7 @@
 // tenant isolation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type Client } from 'graphql-ws';
+import { createClient as createSseClient } from 'graphql-sse';
 import WebSocket from 'ws';
 import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 import { hmacHex } from '../kit/signing.js';
@@ -285,6 +286,12 @@ describe.skipIf(databaseUnavailable)('hook request log', () => {
     clients.push(ws);
     const overWs: any[] = [];
     ws.subscribe({ query: 'subscription { hookRequestReceived(provider: "hdr") { outcome providerKey reason } }' }, { next: (v) => void overWs.push(v), error: () => {}, complete: () => {} });
+    // graphql-sse's single-connection mode (/graphql/stream), filtered to another provider: it must not see this one.
+    const sse = createSseClient({ url: `${app.url}/graphql/stream`, singleConnection: true, headers: { authorization: `Bearer ${org.readKey}` }, retryAttempts: 0 });
+    const overSse: any[] = [];
+    const overSseOther: any[] = [];
+    const stopSse = sse.subscribe({ query: 'subscription { hookRequestReceived(provider: "hdr") { outcome providerKey } }' }, { next: (v) => void overSse.push(v), error: () => {}, complete: () => {} });
+    const stopOther = sse.subscribe({ query: 'subscription { hookRequestReceived(provider: "up") { outcome } }' }, { next: (v) => void overSseOther.push(v), error: () => {}, complete: () => {} });
     await new Promise((r) => setTimeout(r, 300));
 
     const body = JSON.stringify({ user: 'LiveOne' });
@@ -297,6 +304,12 @@ describe.skipIf(databaseUnavailable)('hook request log', () => {
     expect(mine.events[0].data.hookRequestReceived.hint).toContain('check the secret you pasted into the site');
     await until(async () => overWs.length, (n) => n > 0, 5_000);
     expect(overWs[0].data.hookRequestReceived).toMatchObject({ outcome: 'refused', providerKey: 'hdr' });
+    await until(async () => overSse.length, (n) => n > 0, 5_000);
+    expect(overSse[0].data.hookRequestReceived).toEqual({ outcome: 'refused', providerKey: 'hdr' });
+    expect(overSseOther).toEqual([]);
+    stopSse();
+    stopOther();
+    sse.dispose();
     // The other organization's stream got nothing (give it the same time).
     await new Promise((r) => setTimeout(r, 500));
     expect(theirs.events).toEqual([]);

@@ -1,7 +1,8 @@
 // The hook request log's one write (the hot write `hookLog`, src/db/hot-writes.ts): a batch of entries the recorder
 // has already resolved and redacted, inserted in one transaction with the bounds applied (README "Hook request log"):
 //   - refused entries: at most `refusedPerAddress` per (scope, client address) and `refusedPerScope` per scope, newest
-//     kept; each entry taken out is counted in HookRequestDrop for its address;
+//     kept, except that rate-limited ones (429s, which say only "too many") go before those that say what is wrong;
+//     each entry taken out is counted in HookRequestDrop for its address;
 //   - the other outcomes: at most `perProvider` per provider, oldest taken out first (not counted: rotation).
 // A scope is a provider, or an organization's own log (no provider had the key). Counts are kept in memory per
 // writer (a tally: a count read once, then moved by what this writer inserts and deletes, read again after
@@ -87,11 +88,27 @@ type Deleted = { clientIp: string; receivedAt: number }[];
 const TALLY_TTL_MS = 60_000;
 /** Beyond this many tallies the oldest are forgotten (read again when needed): memory stays bounded under a flood of addresses. */
 const MAX_TALLIES = 50_000;
+/**
+ * Once an address (or a scope) holds all the refused entries it may, new ones replace old ones only this often, and
+ * at most FULL_REFRESH_ROWS at a time; the rest are counted at once. Without it a flood would insert and delete the
+ * bound's worth every batch: a constant churn that PostgreSQL keeps as dead rows until vacuum (measured: 70 MB for
+ * 100,000 refused requests), for entries that all say the same.
+ */
+const FULL_REFRESH_MS = 10_000;
+const FULL_REFRESH_ROWS = 10;
+
+/**
+ * Which refused entries stay: the newest, rate-limited ones last (a flood's 429s must not push out the refusals
+ * that say what the sender gets wrong). At most the bound plus one batch are sorted.
+ */
+const KEEP_ORDER = `(CASE WHEN errorCode = 'RATE_LIMITED' THEN 1 ELSE 0 END) ASC, receivedAt DESC, id DESC`;
+const KEEP_ORDER_PG = `(CASE WHEN "errorCode" = 'RATE_LIMITED' THEN 1 ELSE 0 END) ASC, "receivedAt" DESC, id DESC`;
 
 const scopeKey = (s: Scope) => s.providerId ?? `org:${s.organizationId}`;
 
 function createTallies(now: () => number = Date.now) {
   const tallies = new Map<string, { n: number; at: number }>();
+  const refreshed = new Map<string, number>();
   return {
     get(key: string): number | undefined {
       const t = tallies.get(key);
@@ -119,6 +136,15 @@ function createTallies(now: () => number = Date.now) {
     /** After a failed transaction the tallies may have moved for nothing: all are read again. */
     clear() {
       tallies.clear();
+      refreshed.clear();
+    },
+    /** Whether a full address or scope may have its refused entries refreshed now (and notes that it was). */
+    mayRefresh(key: string): boolean {
+      const last = refreshed.get(key);
+      if (last !== undefined && now() - last < FULL_REFRESH_MS) return false;
+      if (refreshed.size >= MAX_TALLIES) refreshed.delete(refreshed.keys().next().value!);
+      refreshed.set(key, now());
+      return true;
     },
   };
 }
@@ -139,6 +165,37 @@ function dropsOf(scope: Scope, deleted: Deleted): HookLogDrop[] {
   return [...byIp.values()];
 }
 
+const rateLimitedLast = (a: HookLogRow, b: HookLogRow) =>
+  Number(a.errorCode === 'RATE_LIMITED') - Number(b.errorCode === 'RATE_LIMITED') || b.receivedAt - a.receivedAt;
+
+/**
+ * The rows to insert: everything, except refused rows of an address or scope already holding its bound, which are
+ * counted at once (`drops`) but for FULL_REFRESH_ROWS of them every FULL_REFRESH_MS (the newest that say what is
+ * wrong), so what is shown stays recent without rewriting the bound's worth of rows each batch.
+ */
+function admitRefused(rows: HookLogRow[], limits: HookLogLimits, tallies: Tallies, drops: HookLogDrop[]): HookLogRow[] {
+  const groups = new Map<string, { scope: Scope; rows: HookLogRow[]; full: boolean }>();
+  for (const row of rows) {
+    if (row.outcome !== 'refused') continue;
+    const scope = { organizationId: row.organizationId, providerId: row.providerId };
+    const key = scopeKey(scope);
+    const full = (tallies.get(`a|${key}|${row.clientIp}`) ?? 0) >= limits.refusedPerAddress || (tallies.get(`s|${key}`) ?? 0) >= limits.refusedPerScope;
+    const groupKey = `${key}|${row.clientIp}`;
+    const group = groups.get(groupKey) ?? { scope, rows: [], full };
+    group.rows.push(row);
+    groups.set(groupKey, group);
+  }
+  const left = new Set<HookLogRow>();
+  for (const [key, group] of groups) {
+    if (!group.full) continue;
+    const admitted = tallies.mayRefresh(key) ? group.rows.sort(rateLimitedLast).slice(0, FULL_REFRESH_ROWS) : [];
+    const out = group.rows.filter((r) => !admitted.includes(r));
+    for (const r of out) left.add(r);
+    drops.push(...dropsOf(group.scope, out.map((r) => ({ clientIp: r.clientIp, receivedAt: r.receivedAt }))));
+  }
+  return left.size === 0 ? rows : rows.filter((r) => !left.has(r));
+}
+
 /** The statements of one item, in order; each yield is answered with that statement's result. */
 function* writeItem(item: HookLogItem, tallies: Tallies): Generator<Statement, HookLogResult, unknown> {
   if (item.kind === 'retain') {
@@ -147,9 +204,10 @@ function* writeItem(item: HookLogItem, tallies: Tallies): Generator<Statement, H
     if (item.providerId === null) yield { op: 'retainDrops', before: item.before };
     return { deleted };
   }
-  const { rows, limits } = item;
-  if (rows.length > 0) yield { op: 'insert', rows };
+  const { limits } = item;
   const drops = [...item.drops];
+  const rows = admitRefused(item.rows, limits, tallies, drops);
+  if (rows.length > 0) yield { op: 'insert', rows };
   const removed = new Set<string>();
 
   // Refused entries, per (scope, address) and then per scope: the newest kept, the rest counted.
@@ -238,7 +296,7 @@ export function createSqliteHookLogWrite(db: Sqlite.Database): (items: HookLogIt
   };
   const trimSql = (cond: string) =>
     db.prepare(
-      `DELETE FROM "HookRequest" WHERE id IN (SELECT id FROM "HookRequest" WHERE ${cond} ORDER BY receivedAt DESC, id DESC LIMIT -1 OFFSET ?)
+      `DELETE FROM "HookRequest" WHERE id IN (SELECT id FROM "HookRequest" WHERE ${cond} ORDER BY ${KEEP_ORDER} LIMIT -1 OFFSET ?)
        RETURNING id, clientIp, receivedAt`,
     );
   const trim = {
@@ -368,7 +426,7 @@ export function createPgHookLogWrite(config: Config, pool: pg.Pool): BatchWriter
         const { cond, values } = refusedCond(statement.scope, statement.clientIp);
         const rows = (
           await query<{ id: string; clientIp: string; at: number }>({
-            text: `DELETE FROM "HookRequest" WHERE id IN (SELECT id FROM "HookRequest" WHERE ${cond} ORDER BY "receivedAt" DESC, id DESC OFFSET $${values.length + 1})
+            text: `DELETE FROM "HookRequest" WHERE id IN (SELECT id FROM "HookRequest" WHERE ${cond} ORDER BY ${KEEP_ORDER_PG} OFFSET $${values.length + 1})
                    RETURNING id, "clientIp", (extract(epoch FROM "receivedAt") * 1000)::float8 AS at`,
             values: [...values, statement.keep],
           })
