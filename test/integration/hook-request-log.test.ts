@@ -315,6 +315,23 @@ describe.skipIf(databaseUnavailable)('hook request log', () => {
     expect(theirs.events).toEqual([]);
   });
 
+  it('retention deletes entries older than HOOK_LOG_RETENTION and keeps the rest', async () => {
+    const old = Date.now() - app.config.hookLogRetentionMs - 60_000;
+    const row = {
+      id: crypto.randomUUID(), organizationId: org.id, providerId: null, providerKey: 'ancient', receivedAt: old, clientIp: '192.0.2.1', method: 'POST',
+      path: `/hooks/${org.slug}/ancient`, protocol: 'http', outcome: 'refused', status: 404, errorCode: 'NOT_FOUND', reason: 'Provider ancient not found',
+      voterName: null, voteId: null, durationMs: 1, headersJson: '{}', body: '', bodyBytes: 0,
+    };
+    const limits = { perProvider: 10_000, refusedPerAddress: 100, refusedPerScope: 2_000 };
+    await app.deps.db.writes.hookLog.submit({ kind: 'batch', rows: [row], drops: [], limits });
+    const before = await app.deps.db.prisma.hookRequest.count({ where: { organizationId: org.id } });
+    expect(await app.deps.db.prisma.hookRequest.count({ where: { id: row.id } })).toBe(1);
+    const run = await app.retention.tick();
+    expect(run.hookRequestsDeleted).toBeGreaterThanOrEqual(1);
+    expect(await app.deps.db.prisma.hookRequest.count({ where: { id: row.id } })).toBe(0);
+    expect(await app.deps.db.prisma.hookRequest.count({ where: { organizationId: org.id } })).toBe(before - 1);
+  });
+
   it('no secret used in this test is in any stored field', async () => {
     await new Promise((r) => setTimeout(r, 500));
     const rows = await app.deps.db.prisma.hookRequest.findMany({ where: { organizationId: { in: [org.id, other.id] } } });

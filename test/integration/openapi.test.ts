@@ -12,6 +12,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { chromium } from 'playwright-core';
 import { databaseUnavailable, startTestApp, type ApiResponse, type TestApp, type TestOrg } from '../kit/app.js';
 import { startReceiver, type Receiver } from '../kit/receiver.js';
+import { until } from '../kit/wait.js';
 import { HOOK_ROUTES, REST_ROUTES } from '../../rest-compat/router.js';
 import { MOUNTS, openApiPath } from '../../rest-compat/openapi.js';
 
@@ -185,6 +186,9 @@ describe.skipIf(databaseUnavailable)('OpenAPI document and the answers it descri
     await call('GET', '/v1/votes/{id}', { ...read, params: { id: voteId } });
     await call('GET', '/v1/votes/{id}/deliveries', { ...read, params: { id: voteId } });
     await call('POST', '/v1/votes/{id}/redeliver', { ...full, params: { id: voteId } });
+    // The hook request log (entries are written in batches: wait for the vote's)
+    await until(async () => (await call('GET', '/v1/providers/{key}/requests', { ...read, params: { key: 'site' }, query: { outcome: 'accepted', limit: '5' } })).body.data.requests.length, (n) => n > 0);
+    await call('GET', '/v1/hook-requests', { ...read, query: { page: '1' } });
     const csv = await call('GET', '/v1/votes/export', { ...read, query: { from: today() } });
     expect(csv.text.split('\n')[0]).toContain('voter_name');
 
