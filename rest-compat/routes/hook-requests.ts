@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import type { RestRoute } from '../route.js';
 
 const ENTRY_FIELDS = `id received_at: receivedAt client_ip: clientIp method path protocol outcome status error_code: errorCode reason hint
-  voter_name: voterName vote_id: voteId duration_ms: durationMs headers body body_bytes: bodyBytes provider_key: providerKey`;
+  voter_name: voterName vote_id: voteId duration_ms: durationMs headers body body_bytes: bodyBytes provider_key: providerKey matched`;
 
 const DOCUMENT = `query ($provider: String, $outcome: HookRequestOutcome, $from: String, $to: String, $page: Int, $limit: Int) {
   hookRequests(provider: $provider, outcome: $outcome, from: $from, to: $to, page: $page, limit: $limit) {

@@ -31,7 +31,7 @@ export const pluginRoutes: RestRoute[] = [
     path: '/plugin/votes',
     summary: 'Pull waiting votes (plugin token)',
     document: `mutation ($limit: Int, $wait: Int) { pullVotes(limit: $limit, waitSeconds: $wait) {
-      id voter_name: voterName provider_key: providerKey provider_name: providerName received_at: receivedAt attempt } }`,
+      id voter_name: voterName provider_key: providerKey provider_name: providerName received_at: receivedAt attempt test } }`,
     variables: (req) => ({ limit: req.query.limit, wait: req.query.wait }),
     data: (r) => ({ votes: r.pullVotes }),
   },

@@ -296,7 +296,7 @@ export function createRecoveryReconciler(
   async function startDateOf(p: RecoverableProvider, nowMs: number): Promise<Date> {
     let base = instantMs(p.recoveryCursor);
     if (base === null) {
-      const last = await prisma.vote.findFirst({ where: { providerId: p.id }, orderBy: { receivedAt: 'desc' }, select: { receivedAt: true } });
+      const last = await prisma.vote.findFirst({ where: { providerId: p.id, test: false }, orderBy: { receivedAt: 'desc' }, select: { receivedAt: true } });
       base = (last?.receivedAt ?? p.createdAt).getTime();
     }
     return new Date(Math.max(base - LIST_OVERLAP_MS, nowMs - MAX_LOOKBACK_MS));

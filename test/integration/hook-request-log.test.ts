@@ -139,7 +139,11 @@ describe.skipIf(databaseUnavailable)('hook request log', () => {
     const res = await app.request('POST', `/hooks/${org.slug}/topgq/${SECRETS.path}?k=${SECRETS.query}`, { body: { user: 'typo' } });
     expect(res.status).toBe(404);
     const e = await entry(org, null, (x) => x.provider_key === 'topgq');
-    expect(e).toMatchObject({ outcome: 'refused', status: 404, error_code: 'NOT_FOUND', path: `/hooks/${org.slug}/topgq/[redacted]?k=[redacted]` });
+    expect(e).toMatchObject({ outcome: 'refused', status: 404, error_code: 'NOT_FOUND', path: `/hooks/${org.slug}/topgq/[redacted]?k=[redacted]`, matched: false });
+    expect((await entry(org, 'topgg', () => true)).matched).toBe(true);
+    // The dashboard shows a site that makes the secret where hooks are, before the provider exists.
+    const base = await app.request('POST', '/graphql', { key: org.readKey, body: { query: '{ organization { hookBaseUrl } }' } });
+    expect(base.body.data.organization.hookBaseUrl).toBe(`${app.deps.config.hookBaseUrl}/${org.slug}`);
     expect(e.hint).toBe('no provider has the key topgq: check the URL you gave the site; your providers are flood, hdr, hytale-servers-pro, mc, q, topgg, up');
     // Not in any provider's log, and not in another organization's.
     expect((await requests(org, 'topgg', '?limit=100')).body.data.requests.some((x: any) => x.provider_key === 'topgq')).toBe(false);

@@ -76,6 +76,7 @@ describe.skipIf(databaseUnavailable)('test votes', () => {
     const real = (await app.request('POST', new URL(s.site.webhook_url).pathname, { body: { user: { name: 'RealSteve' } } })).body.data.vote_id as string;
     const pulledReal = (await s.poll()).body.data.votes;
     expect(pulledReal.map((v: { id: string }) => v.id)).toEqual([real]);
+    expect(pulledReal[0].test).toBe(false);
     expect((await s.claim(real)).status).toBe(200);
     await until(() => s.read(real), settled);
     await until(async () => votifier.votes, (votes) => votes.some((v) => v.username === 'RealSteve'));
@@ -172,7 +173,7 @@ describe.skipIf(databaseUnavailable)('test votes', () => {
     const deliveries = (await get(s.org, `/v1/votes/${id}/deliveries`)).body.data;
     expect(deliveries.jobs.map((j: { kind: string }) => j.kind).sort()).toEqual(['callback', 'callback', 'chat', 'legacy_callback', 'pull']);
     await until(async () => votifier.votes, (votes) => votes.some((v) => v.username === 'Notch'));
-    expect((await s.poll()).body.data.votes).toMatchObject([{ id, voter_name: 'Notch' }]);
+    expect((await s.poll()).body.data.votes).toMatchObject([{ id, voter_name: 'Notch', test: true }]);
     expect((await s.claim(id)).status).toBe(200);
     await until(() => s.read(id), settled);
     expect(await counters(s.org)).toEqual(before);

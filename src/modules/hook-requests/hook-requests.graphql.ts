@@ -50,6 +50,10 @@ export const HookRequestRef = builder.objectRef<HookRequestEntry>('HookRequest')
     body: t.exposeString('body', { description: 'The first 2 KiB of the body, secret values redacted (binary bodies as base64:…)' }),
     bodyBytes: t.exposeInt('bodyBytes', { description: "The whole body's size in bytes" }),
     providerKey: t.exposeString('providerKey', { description: 'The provider key as addressed (a mistyped one as typed)' }),
+    matched: t.boolean({
+      description: "Whether the key named one of the organization's providers (false: the organization-level log's entries)",
+      resolve: (e) => e.providerId !== null,
+    }),
   }),
 });
 

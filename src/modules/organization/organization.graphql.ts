@@ -49,6 +49,10 @@ builder.prismaObject('Organization', {
     status: t.expose('status', { type: OrganizationStatusEnum }),
     settings: t.field({ type: OrganizationSettings, resolve: (org) => org }),
     usage: t.field({ type: OrganizationUsage, resolve: (org, _args, ctx) => ctx.services.organizations.usage(org) }),
+    hookBaseUrl: t.string({
+      description: "Where this organization's hook URLs start ({hook_base_url}/<slug>): a provider's URL is this, its key, and for url_path its secret",
+      resolve: (org, _args, ctx) => `${ctx.deps.config.hookBaseUrl}/${encodeURIComponent(org.slug)}`,
+    }),
   }),
 });
 

@@ -43,7 +43,7 @@ const Revoked = builder.objectRef<{ message: string; id: string }>('RevokedPlugi
 });
 
 interface Pulled {
-  vote: { publicId: string; voterName: string; receivedAt: Date; provider: { key: string; name: string } };
+  vote: { publicId: string; voterName: string; receivedAt: Date; test: boolean; provider: { key: string; name: string } };
   attempt: number;
 }
 const PulledVote = builder.objectRef<Pulled>('PulledVote').implement({
@@ -54,6 +54,10 @@ const PulledVote = builder.objectRef<Pulled>('PulledVote').implement({
     providerName: t.string({ resolve: (p) => p.vote.provider.name }),
     receivedAt: t.field({ type: 'DateTime', resolve: (p) => p.vote.receivedAt }),
     attempt: t.exposeInt('attempt'),
+    test: t.boolean({
+      description: 'A test vote sent by the owner with deliver_to_game_servers (README "Test votes"): a plugin may skip its reward',
+      resolve: (p) => p.vote.test,
+    }),
   }),
 });
 

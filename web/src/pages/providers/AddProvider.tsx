@@ -13,7 +13,7 @@ import { ProviderReady, type MadeProvider } from './provider-ready';
 
 const AddProviderQuery = graphql(`
   query AddProviderChoices {
-    organization { slug }
+    organization { slug hookBaseUrl }
     templates { id slug name description websiteUrl authMethod authField authKeySource setupInstructions }
     providers { count limit providers { key webhookUrl } }
   }
@@ -42,20 +42,6 @@ function Stepper({ at }: { at: number }) {
   );
 }
 
-/**
- * Where hooks are received, for a URL the site needs before the provider exists (sites that make the secret ask for
- * the URL first). The API does not state its hook base, so it is read off an existing provider's URL; without one,
- * the service's own address (HOOK_BASE_URL's default). The ready step warns if the real URL turned out different.
- */
-function hookBase(orgSlug: string, providers: { key: string; webhookUrl: string }[]): string {
-  for (const p of providers) {
-    const tail = `/${encodeURIComponent(orgSlug)}/${encodeURIComponent(p.key)}`;
-    const at = p.webhookUrl.indexOf(tail);
-    if (at > 0) return p.webhookUrl.slice(0, at);
-  }
-  return `${location.origin}/hooks`;
-}
-
 export function AddProvider() {
   const readOnly = useAccess().scope !== 'full';
   const navigate = useNavigate();
@@ -78,8 +64,9 @@ export function AddProvider() {
   if (!data) return <p role="alert" className="error">{error?.message ?? 'The voting sites could not be loaded.'}</p>;
   const orgSlug = data.organization?.slug ?? '';
   const providers = data.providers ?? { count: 0, limit: Number.POSITIVE_INFINITY, providers: [] };
-  const base = hookBase(orgSlug, providers.providers);
-  const hookUrlFor = (key: string) => `${base}/${encodeURIComponent(orgSlug)}/${encodeURIComponent(key)}`;
+  // Sites that make the secret ask for the hook URL before the provider exists: the service says where its hooks are.
+  const base = data.organization?.hookBaseUrl ?? `${location.origin}/hooks/${encodeURIComponent(orgSlug)}`;
+  const hookUrlFor = (key: string) => `${base}/${encodeURIComponent(key)}`;
   const errors = sentFor === choice ? fieldErrorsOf(result.error) : {};
   const full = providers.count >= providers.limit;
   const pick = (slug: string) => {

@@ -13,7 +13,6 @@ const PAGE = 50;
 
 const UnmatchedRequestsQuery = graphql(`
   query UnmatchedRequests($outcome: HookRequestOutcome, $page: Int, $limit: Int) {
-    providers { providers { key } }
     hookRequests(outcome: $outcome, page: $page, limit: $limit) {
       page pages total
       requests { id receivedAt clientIp method path protocol outcome status errorCode reason hint voterName voteId durationMs headers body bodyBytes providerKey }
@@ -25,7 +24,7 @@ const UnmatchedRequestsQuery = graphql(`
 const LiveRequests = graphql(`
   subscription LiveOrganizationRequests {
     hookRequestReceived {
-      id receivedAt clientIp method path protocol outcome status errorCode reason hint voterName voteId durationMs headers body bodyBytes providerKey
+      id receivedAt clientIp method path protocol outcome status errorCode reason hint voterName voteId durationMs headers body bodyBytes providerKey matched
     }
   }
 `);
@@ -42,10 +41,9 @@ export function UnmatchedRequests() {
     if (resumed > 0) refetch({ requestPolicy: 'network-only' });
   }, [resumed, refetch]);
   // The subscription carries every entry of the organization: here only those addressed to a key no provider has.
-  const keys = new Set((data?.providers?.providers ?? []).map((p) => p.key.toLowerCase()));
   useSubscription({ query: LiveRequests, pause: !data }, (_previous: unknown, event) => {
     const entry = event.hookRequestReceived;
-    if (page === 1 && !keys.has(entry.providerKey.toLowerCase()) && (!outcome || entry.outcome === outcome)) {
+    if (page === 1 && !entry.matched && (!outcome || entry.outcome === outcome)) {
       setLive((current) => (current.some((r) => r.id === entry.id) ? current : [entry, ...current].slice(0, PAGE)));
     }
     return event;
