@@ -69,6 +69,8 @@ export interface RunningApp {
   retention: Retention;
   /** Live-feed subscribers served by the fan-out hub (SSE and WebSocket). */
   liveSubscribers(): number;
+  /** The hook request log's recorder; tests `flush()` it to write what is queued now rather than on its timer. */
+  hookRequestLog: HookRequestRecorder;
 }
 
 const API_BODY_LIMIT = '1mb';
@@ -279,6 +281,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
       recovery,
       retention,
       liveSubscribers: () => liveHub?.subscriberCount() ?? 0,
+      hookRequestLog,
     };
   }
 
