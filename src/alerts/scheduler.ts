@@ -8,6 +8,7 @@ import { addDays, utcDay, utcDayStart, utcMonthStart, utcWeekStart } from '../ti
 import type { Organization } from '../generated/sqlite/client.js';
 import type { ChatMessageBody } from '../delivery/chat-message.js';
 import { spikeMessage, summaryMessage, usageMessage } from './messages.js';
+import { REAL_VOTES } from '../modules/votes/vote-store.js';
 
 const HOUR = 3_600_000;
 /** A spike: the last hour has at least this many votes … */
@@ -70,7 +71,7 @@ export function createAlertScheduler(deps: AppDeps, options: { intervalMs: numbe
         take: 5,
       }),
       // Test votes are in no summary (README "Test votes"): the rollups above hold none, and their failures are left out.
-      prisma.deliveryJob.count({ where: { organizationId: org.id, status: 'failed', vote: { receivedAt: { gte: from, lt: to }, test: false } } }),
+      prisma.deliveryJob.count({ where: { organizationId: org.id, status: 'failed', vote: { receivedAt: { gte: from, lt: to }, ...REAL_VOTES } } }),
     ]);
     const names = new Map(providers.map((p) => [p.id, p.name]));
     const byProvider = providerDays
@@ -102,8 +103,8 @@ export function createAlertScheduler(deps: AppDeps, options: { intervalMs: numbe
     if (org.adminVoteSpikeAlerts) {
       const [lastHour, previousWeek] = await Promise.all([
         // A burst of test votes is not a spike.
-        prisma.vote.count({ where: { organizationId: org.id, receivedAt: { gte: new Date(now.getTime() - HOUR), lte: now }, test: false } }),
-        prisma.vote.count({ where: { organizationId: org.id, receivedAt: { gte: new Date(now.getTime() - 169 * HOUR), lt: new Date(now.getTime() - HOUR) }, test: false } }),
+        prisma.vote.count({ where: { organizationId: org.id, receivedAt: { gte: new Date(now.getTime() - HOUR), lte: now }, ...REAL_VOTES } }),
+        prisma.vote.count({ where: { organizationId: org.id, receivedAt: { gte: new Date(now.getTime() - 169 * HOUR), lt: new Date(now.getTime() - HOUR) }, ...REAL_VOTES } }),
       ]);
       const mean = previousWeek / 168;
       if (lastHour >= SPIKE_MIN_VOTES && lastHour > SPIKE_FACTOR * mean) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
+import { CALLBACK_KINDS } from './callback-kinds/registry.js';
 import { planJobs, routes } from './job-plan.js';
 import { finishedRow, voteStatusFrom, type ClaimedJob } from './job-queue/job-queue.js';
 
@@ -34,6 +35,14 @@ describe('routing', () => {
       planJobs(config, { ...org, serverCallbackUrl: 'https://legacy.example/hook' }, 'p1', callbacks, false, true, false, { deliverToGameServers }).map((j) => j.callbackId ?? j.kind);
     expect(kinds(false)).toEqual(['chat', 'web', 'legacy_callback']);
     expect(kinds(true)).toEqual(['chat', 'web', 'game', 'legacy_callback', 'pull']);
+  });
+
+  it('each registered callback kind says itself whether it gets a test vote unasked (marksTests)', () => {
+    expect(Object.fromEntries(CALLBACK_KINDS.map((k) => [k.name, k.marksTests]))).toEqual({ http: true, votifier: false });
+    for (const kind of CALLBACK_KINDS) {
+      const planned = planJobs(config, org, 'p1', [cb('one', null, true, kind.name)], false, false, false, { deliverToGameServers: false });
+      expect(planned.some((j) => j.callbackId === 'one'), kind.name).toBe(kind.marksTests);
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 // Job planning: which delivery jobs a new vote gets, with their order and attempt budgets (the README's Connect a
 // game server). Both vote stores call it inside the vote's transaction; the budgets are settings (config.ts).
 import type { Config } from '../config.js';
+import { callbackKindOf } from './callback-kinds/registry.js';
 
 /** The deprecated server_callback_url runs after every configured callback. */
 export const LEGACY_CALLBACK_PRIORITY = 2_000_000_000;
@@ -22,19 +23,12 @@ export interface PlannedJob {
  */
 export interface PlanningCallback {
   id: string;
-  /** Its kind (src/delivery/callback-kinds/): whether it can tell its receiver that a vote is a test. */
+  /** Its kind (src/delivery/callback-kinds/): whether it can tell its receiver that a vote is a test (`marksTests`). */
   kind: string;
   priority: number;
   providerIdsJson: string | null;
   enabled: boolean | number;
 }
-
-/**
- * Callback kinds whose request says a vote is a test (HTTP: `{{test}}` and the x-vote-relay-test header). The
- * others (Votifier has no test flag) reach a game server that would pay the reward, so they get a test vote only
- * when its sender asks (README "Test votes"), like the plugin pull queue.
- */
-const KINDS_THAT_MARK_TESTS: ReadonlySet<string> = new Set(['http']);
 
 /** A test vote's delivery choice: whether game servers (Votifier callbacks, the pull queue) get it too. */
 export interface TestPlan {
@@ -96,7 +90,7 @@ export function planJobs(
   return [
     ...(org.chatNotificationsEnabled && org.chatWebhookUrl ? [{ kind: 'chat' as const, priority: 0, maxAttempts: config.chatMaxAttempts, callbackId: null, origin }] : []),
     ...callbacks
-      .filter((cb) => routes(cb, providerId) && (toGameServers || KINDS_THAT_MARK_TESTS.has(cb.kind)))
+      .filter((cb) => routes(cb, providerId) && (toGameServers || callbackKindOf(cb.kind)?.marksTests === true))
       .map((cb) => ({ kind: 'callback' as const, priority: cb.priority, maxAttempts: callbackAttempts, callbackId: cb.id, origin, held: !cb.enabled })),
     ...(org.serverCallbackUrl ? [{ kind: 'legacy_callback' as const, priority: LEGACY_CALLBACK_PRIORITY, maxAttempts: callbackAttempts, callbackId: null, origin }] : []),
     // Game-server plugins that poll (behind NAT) take the vote from the pull queue.

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../app-deps.js';
 import type { IngestService } from '../modules/votes/ingest.service.js';
 import { findTemplate } from '../modules/templates/catalogue.js';
+import { REAL_VOTES } from '../modules/votes/vote-store.js';
 
 const MINUTE = 60_000;
 
@@ -296,7 +297,7 @@ export function createRecoveryReconciler(
   async function startDateOf(p: RecoverableProvider, nowMs: number): Promise<Date> {
     let base = instantMs(p.recoveryCursor);
     if (base === null) {
-      const last = await prisma.vote.findFirst({ where: { providerId: p.id, test: false }, orderBy: { receivedAt: 'desc' }, select: { receivedAt: true } });
+      const last = await prisma.vote.findFirst({ where: { providerId: p.id, ...REAL_VOTES }, orderBy: { receivedAt: 'desc' }, select: { receivedAt: true } });
       base = (last?.receivedAt ?? p.createdAt).getTime();
     }
     return new Date(Math.max(base - LIST_OVERLAP_MS, nowMs - MAX_LOOKBACK_MS));

@@ -294,6 +294,34 @@ describe.skipIf(databaseUnavailable)('votes recovered from the top.gg vote list'
     expect(await s.votes()).toHaveLength(4);
   });
 
+  it('a test vote sent before the first API token does not send recovery back to the provider\'s creation', async () => {
+    const org = await app.createOrg({ plan: 'business' });
+    const made = await app.request('POST', '/v1/providers', { key: org.key, body: { template: 'topgg', auth_value: `whs_${random(16)}` } });
+    expect(made.status, made.text).toBe(201);
+    const key = made.body.data.key as string;
+    expect(made.body.data.recovery?.enabled ?? false).toBe(false);
+    const createdAt = (await app.deps.db.prisma.provider.findFirstOrThrow({ where: { organizationId: org.id }, select: { createdAt: true } })).createdAt.getTime();
+    // A vote top.gg lists from before the token: the hook took it or not, nobody can tell now, so it is not recorded.
+    const token = `tgtok_${random(16)}`;
+    fake.project(token).votes.push(listedVote(random(), '555000000000000001', createdAt + MINUTE));
+    setTime(Math.max(nowMs(), createdAt) + 2 * MINUTE);
+    const test = await app.request('POST', `/v1/providers/${key}/test-vote`, { key: org.key, body: {} });
+    expect(test.status, test.text).toBe(200);
+    expect(test.body.data).toMatchObject({ test_vote: true, duplicate: false });
+
+    setTime(nowMs() + HOUR);
+    const changed = await app.request('PATCH', `/v1/providers/${key}`, { key: org.key, body: { api_token: token } });
+    expect(changed.status, changed.text).toBe(200);
+    // The provider has no real vote: recovery starts now, as for a new provider given a token.
+    const since = clock.now().toISOString();
+    expect(changed.body.data.recovery).toMatchObject({ enabled: true, since, error: null });
+    setTime(nowMs() + HOUR);
+    expect(await tickBoth()).toBe(0);
+    expect(fake.requestsOf(token)[0].query.startDate).toBe(new Date(Date.parse(since) - 10 * MINUTE).toISOString());
+    const listed = await app.request('GET', `/v1/votes?provider=${key}`, { key: org.key });
+    expect(listed.body.data.votes.map((v: { test: boolean }) => v.test)).toEqual([true]);
+  });
+
   it('a new API token starts over from the newest vote; votes recovered before are not recorded again', async () => {
     const s = await setup('topgg');
     const t0 = nowMs() + 10 * MINUTE;

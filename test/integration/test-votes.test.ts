@@ -269,6 +269,50 @@ describe.skipIf(databaseUnavailable)('test votes', () => {
     expect((await get(org, '/v1/votes')).body.data.votes.map((v: { voter_name: string }) => v.voter_name)).toEqual(['KeepMe']);
   });
 
+  it('the vote list\'s total counts test votes by provider and date range', async () => {
+    const org = await app.createOrg({ plan: 'business' });
+    const made = {
+      a: await provider(org, { key: 'la', name: 'List A', auth_method: 'url_path', auth_field: 's', votee_path: 'user' }),
+      b: await provider(org, { key: 'lb', name: 'List B', auth_method: 'url_path', auth_field: 's', votee_path: 'user' }),
+    };
+    await app.request('POST', new URL(made.a.webhook_url).pathname, { body: { user: 'RealA' } });
+    for (const name of ['TestA1', 'TestA2']) expect((await post(org, '/v1/providers/la/test-vote', { voter_name: name })).status).toBe(200);
+    expect((await post(org, '/v1/providers/lb/test-vote', { voter_name: 'TestB' })).status).toBe(200);
+    const total = async (query: string) => {
+      const res = await get(org, `/v1/votes?${query}`);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.data.votes).toHaveLength(res.body.meta.total);
+      return res.body.meta.total;
+    };
+    const today = ((await get(org, '/v1/votes')).body.data.votes[0].received_at as string).slice(0, 10);
+    expect(await total('')).toBe(4);
+    expect(await total('provider=la')).toBe(3);
+    expect(await total('provider=lb')).toBe(1);
+    expect(await total(`provider=lb&from=${today}&to=${today}`)).toBe(1);
+    expect(await total(`from=${today}&to=${today}`)).toBe(4);
+    expect(await total('from=2020-01-01&to=2020-01-31')).toBe(0);
+  });
+
+  it('vote_relay_votes_stored_total counts real votes only (a test vote is a hook delivery, not a stored vote)', async () => {
+    const org = await app.createOrg({ plan: 'business' });
+    const made = await provider(org, { key: 'met', name: 'Metric List', auth_method: 'url_path', auth_field: 's', votee_path: 'user' });
+    const series = async (name: string, labels = '') => {
+      const text = await (await fetch(`${app.url}/metrics`)).text();
+      const line = text.split('\n').find((l) => l.startsWith(`${name}${labels} `));
+      return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+    };
+    const stored = () => series('vote_relay_votes_stored_total');
+    const hookStored = () => series('vote_relay_hook_deliveries_total', '{outcome="stored",code=""}');
+    const before = { stored: await stored(), hook: await hookStored() };
+    const test = await post(org, '/v1/providers/met/test-vote', { voter_name: 'MetricTest' });
+    expect(test.body.data).toMatchObject({ test_vote: true, duplicate: false });
+    expect(await stored()).toBe(before.stored);
+    expect(await hookStored()).toBe(before.hook + 1);
+    const real = await app.request('POST', new URL(made.webhook_url).pathname, { body: { user: 'MetricReal' } });
+    expect(real.body.data.duplicate).toBe(false);
+    expect(await stored()).toBe(before.stored + 1);
+  });
+
   it('keeps the old GraphQL call working and no site delivery can make itself a test vote', async () => {
     const org = await app.createOrg({ plan: 'growth' });
     const made = await provider(org, { key: 'gql', name: 'GQL List', auth_method: 'header', auth_field: 'x-secret', votee_path: 'user' });

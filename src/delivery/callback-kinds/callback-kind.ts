@@ -22,6 +22,11 @@ export interface CallbackTestRender {
 
 export interface CallbackKind {
   name: string;
+  /**
+   * Whether its request tells the receiver a vote is a test (README "Test votes"). A kind that cannot (Votifier has
+   * no test flag) reaches a game server that would pay the reward, so it gets a test vote only when its sender asks.
+   */
+  marksTests: boolean;
   /** Zod rules of the fields only this kind reads (all optional here; `check` says which are required). */
   fields: Record<string, z.ZodType>;
   /**

@@ -18,6 +18,8 @@ const payloadTemplate = z
 
 export const httpCallback: CallbackKind = {
   name: 'http',
+  // `{{test}}` in the payload and the x-vote-relay-test header on every attempt.
+  marksTests: true,
   fields: {
     url: z.string().max(2000),
     authSecret: z.string().min(1).max(500).nullable(),

@@ -19,6 +19,7 @@ const target = (callback: Pick<Callback, 'host' | 'port'>) => `votifier://${call
 
 export const votifierCallback: CallbackKind = {
   name: 'votifier',
+  marksTests: false,
   fields: {
     host: z.string().regex(HOST, 'must be a host name or IP address'),
     port: z.number().int('must be an integer').min(1).max(65_535),

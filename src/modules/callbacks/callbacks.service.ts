@@ -15,6 +15,7 @@ import { holdJobs, resumeJobs } from '../../delivery/callback-health.js';
 import { attemptBudget } from '../../delivery/job-plan.js';
 import { voteStatusFrom } from '../../delivery/job-queue/job-queue.js';
 import { parseBound } from '../stats/date-range.js';
+import { REAL_VOTES } from '../votes/vote-store.js';
 
 export const MIN_TIMEOUT_MS = 1_000;
 
@@ -219,7 +220,7 @@ export function createCallbackService(deps: AppDeps) {
     const where = {
       organizationId,
       overLimit: false,
-      test: false, // a replay resends real votes only; a test vote never reaches a game server unasked (README "Test votes")
+      ...REAL_VOTES, // a replay resends real votes only; a test vote never reaches a game server unasked (README "Test votes")
       receivedAt: { gte: since, lt: until },
       ...(routed ? { providerId: { in: routed } } : {}),
       ...(onlyFailed ? { jobs: { some: { callbackId: callback.id, status: 'failed' } } } : {}),

@@ -11,6 +11,7 @@ import type { Provider } from '../../generated/sqlite/client.js';
 import { findTemplate } from '../templates/catalogue.js';
 import { dropFromRoutes } from '../../delivery/callback-health.js';
 import { generateProviderSecret, pastedSecretSchema } from './provider-secret.js';
+import { REAL_VOTES } from '../votes/vote-store.js';
 import { newVotifierKeys, parseVotifierKeys, publicKeyOf } from '../../votifier/wire.js';
 import { HEADER_NAME, PAYLOAD_SOURCES, SIGNATURE_FORMATS, type AuthConfig, type PayloadSource } from './auth-methods/auth-method.js';
 import { AUTH_METHOD_NAMES, authMethodOf, providerWebhookUrl } from './auth-methods/registry.js';
@@ -271,8 +272,9 @@ export function createProviderService(deps: AppDeps) {
       payloadSource: input.payloadSource ?? provider.payloadSource,
     });
     checkRecovery(provider.templateSlug, input.apiToken);
-    // A new token reads the list from the provider's last vote (src/recovery/), or from now when it has none.
-    const hasVotes = input.apiToken ? (await prisma.vote.count({ where: { providerId: provider.id }, take: 1 })) > 0 : false;
+    // A new token reads the list from the provider's last real vote (src/recovery/ ignores test votes), or from now
+    // when it has none: a test vote sent before the token must not send recovery back to the provider's creation.
+    const hasVotes = input.apiToken ? (await prisma.vote.count({ where: { providerId: provider.id, ...REAL_VOTES }, take: 1 })) > 0 : false;
     const { voteEvents, testEvents, bodyTimestampMaxAge, apiToken, ...plain } = input;
     const stampPath = plain.bodyTimestampPath !== undefined ? plain.bodyTimestampPath : provider.bodyTimestampPath;
     const maxAge = bodyTimestampMaxAge !== undefined ? bodyTimestampMaxAge : provider.bodyTimestampMaxAgeS;

@@ -12,6 +12,7 @@
 // Each instance keeps its own lists; the re-scoring reads the shared database, so several instances stay exact.
 import type { AppDeps } from '../../app-deps.js';
 import { addDays, utcDay, utcDayStart } from '../../time.js';
+import { REAL_VOTES } from '../votes/vote-store.js';
 
 /** The largest `limit` the API accepts: every kept list holds this many. */
 export const LEADERBOARD_KEEP = 100;
@@ -79,7 +80,7 @@ export function createLeaderboard(deps: AppDeps) {
     // Newest votes through the (organization, receivedAt) index, de-duplicated here: a GROUP BY voterKey would
     // let SQLite walk the (organization, voterKey, …) index over every vote of the organization instead.
     const votes = await prisma.vote.findMany({
-      where: { organizationId, receivedAt: { gte: since }, test: false, ...(providerId ? { providerId } : {}) },
+      where: { organizationId, receivedAt: { gte: since }, ...REAL_VOTES, ...(providerId ? { providerId } : {}) },
       orderBy: { receivedAt: 'desc' },
       select: { voterKey: true },
       take: MAX_RESCORED_VOTES + 1,

@@ -6,6 +6,7 @@
 import type { Database } from '../../db/client.js';
 import { votesKeptFrom } from '../../retention/retention.js';
 import { latestSpellingSql } from '../votes/voter-name.js';
+import { realVotesSql } from '../votes/vote-store.js';
 
 interface ProviderDay {
   organizationId: string;
@@ -25,7 +26,7 @@ function daySql(db: Database, column: string): string {
 
 async function fromVotes(db: Database, organizationId?: string) {
   const day = daySql(db, '"receivedAt"');
-  const filter = `WHERE NOT "test"${organizationId ? (db.dialect === 'postgresql' ? ' AND "organizationId" = $1' : ' AND "organizationId" = ?') : ''}`;
+  const filter = `WHERE ${realVotesSql()}${organizationId ? (db.dialect === 'postgresql' ? ' AND "organizationId" = $1' : ' AND "organizationId" = ?') : ''}`;
   const args = organizationId ? [organizationId] : [];
   const providerDays = await db.prisma.$queryRawUnsafe<ProviderDay[]>(
     `SELECT "organizationId", "providerId", ${day} AS day, COUNT(*) AS count FROM "Vote" ${filter} GROUP BY "organizationId", "providerId", ${day}`,
@@ -92,7 +93,7 @@ export async function rebuildRollups(db: Database, organizationId?: string): Pro
   // Only the days whose raw votes are all kept: $1 (or the first ?) is the horizon, then the organization.
   const p = (n: number) => (pg ? `$${n}` : '?');
   const filter = `WHERE day >= ${p(1)}${organizationId ? ` AND "organizationId" = ${p(2)}` : ''}`;
-  const voteFilter = `WHERE NOT "test" AND ${day} >= ${p(1)}${organizationId ? ` AND "organizationId" = ${p(2)}` : ''}`;
+  const voteFilter = `WHERE ${realVotesSql()} AND ${day} >= ${p(1)}${organizationId ? ` AND "organizationId" = ${p(2)}` : ''}`;
   const args = organizationId ? [keptFrom, organizationId] : [keptFrom];
   return db.prisma.$transaction(
     async (tx) => {

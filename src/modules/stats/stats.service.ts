@@ -8,6 +8,7 @@ import { addDays, utcDay, utcDayStart, utcMonthStart, utcWeekStart } from '../..
 import { parseRange, requireRange, type DateRange } from './date-range.js';
 import { createLeaderboard } from './leaderboard.js';
 import { voterKeyOf } from '../votes/voter-name.js';
+import { REAL_VOTES } from '../votes/vote-store.js';
 
 export type Granularity = 'day' | 'week' | 'month';
 const DAY = 86_400_000;
@@ -72,7 +73,7 @@ export function createStatsService(deps: AppDeps) {
         edges.map((edge) =>
           prisma.vote.groupBy({
             by: ['providerId'],
-            where: { organizationId, receivedAt: { gte: edge.from, lt: edge.toExclusive }, test: false, ...(onlyProvider ? { providerId: onlyProvider } : {}) },
+            where: { organizationId, receivedAt: { gte: edge.from, lt: edge.toExclusive }, ...REAL_VOTES, ...(onlyProvider ? { providerId: onlyProvider } : {}) },
             _count: { _all: true },
           }).then((groups) => groups.map((g) => ({ day: utcDay(edge.from), providerId: g.providerId, count: g._count._all }))),
         ),
@@ -94,7 +95,7 @@ export function createStatsService(deps: AppDeps) {
         : [],
       Promise.all(
         edges.map((edge) =>
-          prisma.vote.count({ where: { organizationId, receivedAt: { gte: edge.from, lt: edge.toExclusive }, test: false, ...(onlyProvider ? { providerId: onlyProvider } : {}) } }),
+          prisma.vote.count({ where: { organizationId, receivedAt: { gte: edge.from, lt: edge.toExclusive }, ...REAL_VOTES, ...(onlyProvider ? { providerId: onlyProvider } : {}) } }),
         ),
       ),
     ]);
@@ -183,11 +184,11 @@ export function createStatsService(deps: AppDeps) {
     const now = deps.clock.now();
     const last30 = utcDay(addDays(utcDayStart(now), -(DEFAULT_RANGE_DAYS - 1)));
     const dayWhere = { organizationId, voterKey, ...(onlyProvider ? { providerId: onlyProvider } : {}) };
-    const realVotes = { ...dayWhere, test: false };
+    const realVotes = { ...dayWhere, ...REAL_VOTES };
     const voteWhere = {
       organizationId,
       voterKey,
-      test: false,
+      ...REAL_VOTES,
       ...(onlyProvider ? { providerId: onlyProvider } : {}),
       ...(range.from || range.toExclusive ? { receivedAt: { ...(range.from ? { gte: range.from } : {}), ...(range.toExclusive ? { lt: range.toExclusive } : {}) } } : {}),
     };

@@ -322,7 +322,8 @@ export function createIngestService(deps: AppDeps) {
       ...(testVote ? { test: testVote } : {}),
     });
     if (stored.id) {
-      deps.metrics.voteStored();
+      // vote_relay_votes_stored_total counts real votes, like every other count (README "Metrics").
+      if (!testVote) deps.metrics.voteStored();
       const event = { organizationId: org.id, voteId: stored.id, publicId: stored.publicId, providerKey: provider.key };
       deps.events.publish('voteWritten', event);
       deps.feed.pubsub.publish('voteReceived', org.id, event);

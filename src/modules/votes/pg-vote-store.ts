@@ -20,8 +20,8 @@ import { spellingWins, spellingWinsSql, voterKeyOf } from './voter-name.js';
 import { initialStatuses, planJobs, type PlanningCallback } from '../../delivery/job-plan.js';
 import { utcDay } from '../../time.js';
 import {
+  countingOf,
   monthRange,
-  monthlyLimit,
   type HookOrg,
   type HookProvider,
   type HookTarget,
@@ -189,10 +189,9 @@ export function createPgVoteWrite(config: Config, pool: pg.Pool): BatchWriter<Ne
     for (const i of fresh) {
       const { org, provider, voterName, receivedAt, test } = batch[i];
       const fact = facts.get(`${org.id}|${monthRange(receivedAt).from}`)!;
-      // A test vote neither counts toward the monthly limit nor is held back by it (README "Test votes").
-      const overLimit = !test && fact.used >= monthlyLimit(org);
+      const { overLimit, counts } = countingOf(batch[i], fact.used);
       const planned = planJobs(config, org, provider.id, overLimit ? [] : fact.callbacks, overLimit, !overLimit && fact.pull, batch[i].recovered, test ?? null);
-      if (!test) fact.used += 1;
+      if (counts) fact.used += 1;
 
       const id = randomUUID();
       const voterKey = voterKeyOf(voterName);
@@ -214,8 +213,7 @@ export function createPgVoteWrite(config: Config, pool: pg.Pool): BatchWriter<Ne
       votes.cbs.push(statuses.callbackStatus);
       for (const job of planned) jobs.push({ ...job, organizationId: org.id, voteId: id, runAt: receivedAt });
       results[i] = { id, publicId: `vt_${id}`, duplicate: false };
-      // Rollups hold real votes only: statistics, leaderboards, voter stats and usage never count a test.
-      if (test) continue;
+      if (!counts) continue;
 
       const day = utcDay(receivedAt);
       const voterRow = voterDays.get(`${provider.id}\u0000${voterKey}\u0000${day}`);

@@ -2,6 +2,7 @@
 // (arrays, already the CSV fields), keyset chunks over the (organizationId, receivedAt) index. Prisma's per-row
 // mapping was the export's main cost (75k rows/s at 10M votes). Each chunk is one short synchronous read; the event loop runs between them.
 import Sqlite from 'better-sqlite3';
+import { realVotesSql } from './vote-store.js';
 
 const CHUNK = 5_000;
 /** The CSV fields (the last, `test`, only with test votes included), then the keyset cursor (receivedAt in ms, id). */
@@ -22,10 +23,10 @@ export async function* exportRowsSqlite(
     // and the provider's key are made by SQLite, so the only per-row work left in JS is the CSV quoting.
     const columns = `SELECT v.voterName, coalesce(p.key, ''), strftime('%Y-%m-%dT%H:%M:%fZ', v.receivedAt / 1000.0, 'unixepoch'),
       v.chatStatus, v.callbackStatus, CASE WHEN v.test THEN 'true' ELSE 'false' END, v.receivedAt, v.id FROM "Vote" v LEFT JOIN "Provider" p ON p.id = v.providerId`;
-    const end = `${range.toExclusive ? 'AND v.receivedAt < @to' : ''}${includeTests ? '' : ' AND NOT v.test'}`;
+    const end = `${range.toExclusive ? 'AND v.receivedAt < @to' : ''}${includeTests ? '' : ` AND ${realVotesSql('v')}`}`;
     // Rows of the cursor's own instant not yet sent, then everything after it: two index ranges, never a rescan.
     const first = db.prepare(`${columns} WHERE v.organizationId = @org AND v.receivedAt >= @from ${end} ORDER BY v.receivedAt, v.id LIMIT ${chunk}`).raw(true);
-    const sameInstant = db.prepare(`${columns} WHERE v.organizationId = @org AND v.receivedAt = @at AND v.id > @id ${includeTests ? '' : 'AND NOT v.test'} ORDER BY v.id LIMIT ${chunk}`).raw(true);
+    const sameInstant = db.prepare(`${columns} WHERE v.organizationId = @org AND v.receivedAt = @at AND v.id > @id ${includeTests ? '' : `AND ${realVotesSql('v')}`} ORDER BY v.id LIMIT ${chunk}`).raw(true);
     const later = db.prepare(`${columns} WHERE v.organizationId = @org AND v.receivedAt > @at ${end} ORDER BY v.receivedAt, v.id LIMIT @limit`).raw(true);
     const base = { org: organizationId, ...(range.toExclusive ? { to: range.toExclusive.getTime() } : {}) };
     let rows = first.all({ ...base, from: range.from ? range.from.getTime() : -8.64e15 }) as Row[];

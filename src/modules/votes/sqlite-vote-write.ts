@@ -9,7 +9,7 @@ import type { NewJob } from '../../delivery/job-queue/job-queue.js';
 import { initialStatuses, planJobs, type PlanningCallback } from '../../delivery/job-plan.js';
 import { utcDay } from '../../time.js';
 import { spellingWinsSql, voterKeyOf } from './voter-name.js';
-import { monthRange, monthlyLimit, type NewVote, type StoredVote } from './vote-store.js';
+import { countingOf, monthRange, type NewVote, type StoredVote } from './vote-store.js';
 
 export function createSqliteVoteWrite(config: Config, db: Sqlite.Database, insertJobs: (jobs: NewJob[]) => void): (batch: NewVote[]) => StoredVote[] {
   const findDuplicate = db.prepare(
@@ -55,8 +55,7 @@ export function createSqliteVoteWrite(config: Config, db: Sqlite.Database, inser
         const month = monthRange(receivedAt);
         used.set(org.id, (monthCount.get(org.id, month.from, month.to) as { n: number }).n);
       }
-      // A test vote neither counts toward the monthly limit nor is held back by it (README "Test votes").
-      const overLimit = !vote.test && used.get(org.id)! >= monthlyLimit(org);
+      const { overLimit, counts } = countingOf(vote, used.get(org.id)!);
       if (!overLimit && !callbacksOf.has(org.id)) callbacksOf.set(org.id, enabledCallbacks.all(org.id) as PlanningCallback[]);
       if (!overLimit && !pullOf.has(org.id)) pullOf.set(org.id, (activePluginTokens.get(org.id) as { n: number }).n > 0);
       const jobs = planJobs(config, org, provider.id, callbacksOf.get(org.id) ?? [], overLimit, pullOf.get(org.id) ?? false, vote.recovered, vote.test ?? null);
@@ -72,8 +71,7 @@ export function createSqliteVoteWrite(config: Config, db: Sqlite.Database, inser
         vote.test ? 1 : 0,
       );
       insertJobs(jobs.map((job) => ({ ...job, organizationId: org.id, voteId: uuid, runAt: receivedAt })));
-      // Rollups hold real votes only: statistics, leaderboards, voter stats and usage never count a test.
-      if (vote.test) return { id: uuid, publicId: `vt_${uuid}`, duplicate: false };
+      if (!counts) return { id: uuid, publicId: `vt_${uuid}`, duplicate: false };
       const day = utcDay(receivedAt);
       bumpProviderDay.run(org.id, provider.id, day);
       bumpVoterDay.run(org.id, provider.id, voterKey, day, vote.voterName, at);

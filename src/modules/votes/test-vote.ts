@@ -1,7 +1,7 @@
 // The owner's test vote (README "Test votes"): the delivery the provider's site would send for a voter, built from
 // the provider's own settings (auth method, payload source, votee_path, event filter, body timestamp) and, when it
 // was made from a template, that site's example, so that it goes through the provider's real hook path.
-import { parsePath } from '../../json-path.js';
+import { parsePath, readPath } from '../../json-path.js';
 import { MAX_VOTIFIER_USERNAME } from '../../votifier/wire.js';
 import type { AuthConfig, AuthMethodDefinition } from '../providers/auth-methods/auth-method.js';
 import type { ProviderTemplate } from '../templates/catalogue.js';
@@ -47,16 +47,6 @@ export function setPath(target: Record<string, unknown>, path: string, value: un
     if (next === null || typeof next !== 'object' || Array.isArray(next) !== wantsArray) current[segment] = wantsArray ? [] : {};
     current = current[segment] as Record<string | number, unknown>;
   });
-}
-
-/** Reads the value at a path without the validation of json-path's reader (the example is ours). */
-function valueAt(target: unknown, path: string): unknown {
-  let current = target;
-  for (const segment of parsePath(path) ?? []) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string | number, unknown>)[segment];
-  }
-  return current;
 }
 
 /**
@@ -124,11 +114,11 @@ export function buildTestDelivery(
     const voteEvents = list(provider.voteEventsJson);
     if (voteEvents.length > 0) setPath(example, provider.eventPath, voteEvents[0]);
     // Without vote events, a missing value is a vote; an example value that names a test ping is taken out.
-    else if (list(provider.testEventsJson).includes(String(valueAt(example, provider.eventPath)))) setPath(example, provider.eventPath, null);
+    else if (list(provider.testEventsJson).includes(String(readPath(example, provider.eventPath)))) setPath(example, provider.eventPath, null);
   }
   if (provider.bodyTimestampPath) {
     const maxAgeS = provider.bodyTimestampMaxAgeS ?? 300;
-    setPath(example, provider.bodyTimestampPath, freshTimestamp(valueAt(example, provider.bodyTimestampPath), maxAgeS, nowMs));
+    setPath(example, provider.bodyTimestampPath, freshTimestamp(readPath(example, provider.bodyTimestampPath), maxAgeS, nowMs));
   }
 
   const source = provider.payloadSource;

@@ -54,9 +54,39 @@ export interface NewVote {
 
 /**
  * Prefix of a test vote's delivery keys (dedupKey, idempotencyKey): a test vote is only ever the same vote as another
- * test vote, and the vote list counts test votes by this prefix on the (providerId, dedupKey) index.
+ * test vote.
  */
 export const TEST_KEY_PREFIX = 'test:';
+
+/**
+ * The votes every count, statistic, alert, replay and recovery reads: real votes, never the owner's test votes
+ * (README "Test votes"). Spread it into a Prisma `where` on Vote.
+ */
+export const REAL_VOTES = { test: false } as const;
+/** The owner's test votes only (the vote list counts them apart from the rollups). */
+export const TEST_VOTES = { test: true } as const;
+
+/** REAL_VOTES for hand-written SQL on "Vote" (both databases), with the table's alias when the statement has one. */
+export function realVotesSql(alias?: string): string {
+  return alias ? `NOT ${alias}."test"` : 'NOT "test"';
+}
+
+/** How a new vote counts: whether it is over the monthly limit (kept, nothing sent), and whether it counts at all. */
+export interface VoteCounting {
+  overLimit: boolean;
+  /** Counted toward the month's usage and the per-day rollups (statistics, leaderboards, voter stats). */
+  counts: boolean;
+}
+
+/**
+ * The one rule both vote writers apply (pg-vote-store.ts, sqlite-vote-write.ts): a real vote counts and is over the
+ * limit once the month's votes reached the plan's; a test vote counts nowhere and is never over the limit, so an
+ * owner can check the setup at any time (README "Test votes").
+ */
+export function countingOf(vote: Pick<NewVote, 'org' | 'test'>, usedThisMonth: number): VoteCounting {
+  if (vote.test) return { overLimit: false, counts: false };
+  return { overLimit: usedThisMonth >= monthlyLimit(vote.org), counts: true };
+}
 
 export interface StoredVote {
   /** null when the delivery was a duplicate (nothing new stored). */

@@ -1,6 +1,7 @@
 // One rule for voters, used by both vote writers and by `stats rebuild`: a voter is counted under the name as the
 // site sent it, lower-cased; a day's rollup row shows the spelling of that day's latest vote (on the same
 // millisecond, the greater spelling, so the outcome never depends on the order two writes landed in).
+import { realVotesSql } from './vote-store.js';
 
 /** The key a voter is counted under. */
 export const voterKeyOf = (voterName: string): string => voterName.toLowerCase();
@@ -20,4 +21,4 @@ export const spellingWinsSql = (row: string): string =>
  */
 export const latestSpellingSql = (dayOf: (column: string) => string): string =>
   `(SELECT MAX(v2."voterName") FROM "Vote" AS v2 WHERE v2."providerId" = g."providerId" AND v2."voterKey" = g."voterKey"
-     AND v2."receivedAt" = g."lastVoteAt" AND ${dayOf('v2."receivedAt"')} = g.day AND NOT v2."test")`;
+     AND v2."receivedAt" = g."lastVoteAt" AND ${dayOf('v2."receivedAt"')} = g.day AND ${realVotesSql('v2')})`;

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "Vote_organizationId_test_receivedAt_idx" ON "Vote"("organizationId", "test", "receivedAt");
