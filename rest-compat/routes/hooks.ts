@@ -2,22 +2,11 @@
 // route names the target in its variables; the request itself (headers, query, the exact body bytes) reaches
 // receiveVote by reference in the context, read once here.
 import type { Request } from 'express';
-import type { HookRequest } from '../../src/modules/votes/ingest.service.js';
+import { hookRequest } from '../../src/http/hook-request.js';
 import type { RestRoute } from '../route.js';
 
 const DOCUMENT = `mutation ($input: HookDeliveryInput!) { receiveVote(input: $input) {
   received vote_id: voteId duplicate test ignored } }`;
-
-/** Node lower-cases header names already; repeated headers are joined as HTTP allows. */
-function hookRequest(req: Request): HookRequest {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  const query: Record<string, string> = {};
-  for (const [name, value] of new URLSearchParams(req.originalUrl.split('?')[1] ?? '')) query[name] ??= value;
-  return { method: req.method.toUpperCase(), headers, query, rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), path: req.originalUrl.split('?')[0] };
-}
 
 function target(req: Request) {
   return { input: { org_slug: req.params.org, provider_key: req.params.provider, path_secret: req.params.secret, method: req.method } };

@@ -14,8 +14,8 @@ const FEED_CHANNEL = 'vote-relay:live-feed';
 export type FeedTopics = {
   voteReceived: [organizationId: string, event: VoteEvent];
   apiKeyRevoked: [organizationId: string, event: { apiKeyId: string }];
-  /** A hook request log entry just written (the whole entry: subscribers read nothing). */
-  hookRequestReceived: [organizationId: string, event: HookRequestEntry];
+  /** The hook request log entries one write kept of an organization (whole entries: subscribers read nothing). */
+  hookRequestReceived: [organizationId: string, event: HookRequestEntry[]];
 };
 
 export interface Feed {

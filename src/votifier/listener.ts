@@ -7,15 +7,16 @@
 // connection closes). Bounds: NuVotifier's frame sizes, a read deadline, connections per address, and the
 // address's refused-session budget (routing a v1 block costs one RSA decryption per provider, tried a slice at a
 // time so the service keeps answering meanwhile). Sessions refused here, before ingest, are told to the hook
-// watchers too (deps.hookObservers): on a provider's own port as that provider's refused request; on the shared port
-// no provider is known (no token or key fit), so they name no organization and only the operator's log shows them.
+// watchers too (deps.hookObservers, observation.ts refusedBeforeIngest): on a provider's own port as that provider's
+// refused request; on the shared port no provider is known (no token or key fit), so they name no organization and
+// only the operator's log shows them.
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { AppDeps } from '../app-deps.js';
 import { AppError, ERROR_STATUS } from '../errors.js';
 import { peekPoint, takePoint } from '../auth/rate-limits.js';
 import type { IngestService } from '../modules/votes/ingest.service.js';
-import type { HookProtocol } from '../modules/hook-requests/observation.js';
+import { refusedBeforeIngest, type HookProtocol, type ObservedProvider } from '../modules/hook-requests/observation.js';
 import { MAX_V2_FRAME, PROTOCOL_2_MAGIC, V1_BLOCK_BYTES, newChallenge, openV1Block, parseVotifierKeys, privateKeyObject, readV2Message, v2SignedBy } from './wire.js';
 import type { KeyObject } from 'node:crypto';
 
@@ -31,6 +32,9 @@ const ROUTES_MISS_REFRESH_MS = 100;
 interface Route {
   slug: string;
   key: string;
+  organizationId: string;
+  /** What the hook watchers are told of the provider when a session on its own port is refused before ingest. */
+  provider: ObservedProvider;
   token: string;
   privateKey: KeyObject;
   /** The provider's own port (VOTIFIER_DEDICATED_PORTS), where it is the only route. */
@@ -65,7 +69,10 @@ export function createVotifierRoutes(deps: AppDeps, onLoad: (routes: Route[]) =>
   async function load(): Promise<Route[]> {
     const rows = await deps.db.prisma.provider.findMany({
       where: { authMethod: 'votifier', enabled: true, organization: { status: { not: 'suspended' } } },
-      select: { key: true, authValueEnc: true, votifierPort: true, organization: { select: { slug: true } } },
+      select: {
+        id: true, key: true, organizationId: true, authMethod: true, authField: true, authTimestampField: true, payloadSource: true,
+        authValueEnc: true, votifierPort: true, organization: { select: { slug: true } },
+      },
       orderBy: { createdAt: 'asc' },
     });
     const next: Route[] = [];
@@ -73,7 +80,9 @@ export function createVotifierRoutes(deps: AppDeps, onLoad: (routes: Route[]) =>
       // One unreadable row (a secret sealed with another key, a damaged key) leaves that provider out, not everyone.
       try {
         const keys = parseVotifierKeys(deps.secrets.open(row.authValueEnc));
-        if (keys) next.push({ slug: row.organization.slug, key: row.key, token: keys.token, privateKey: privateKeyObject(keys.privateKey), port: row.votifierPort });
+        if (!keys) continue;
+        const provider = { id: row.id, key: row.key, authMethod: row.authMethod, authField: row.authField, authTimestampField: row.authTimestampField, payloadSource: row.payloadSource };
+        next.push({ slug: row.organization.slug, key: row.key, organizationId: row.organizationId, provider, token: keys.token, privateKey: privateKeyObject(keys.privateKey), port: row.votifierPort });
       } catch (err) {
         deps.logger.error({ err: (err as Error).message, provider: row.key, organization: row.organization.slug }, 'a Votifier provider is left out of routing: its keys are unreadable');
       }
@@ -107,12 +116,13 @@ export async function startVotifierListener(deps: AppDeps, ingest: IngestService
   const { config, logger } = deps;
   const perAddress = new Map<string, number>();
   const sockets = new Set<Socket>();
-  /** Providers' own ports: port → its server and the provider's key (the route itself is looked up fresh). */
+  /** Providers' own ports: port → its server and the provider (the route itself is looked up fresh). */
   const dedicated = new Map<number, { server: Server; slug: string; key: string }>();
+  type Owner = Pick<Route, 'slug' | 'key' | 'organizationId' | 'provider'>;
   const routes = createVotifierRoutes(deps, (table) => void reconcileDedicated(table));
 
   /** `owner`: the provider whose own port this is (refusals there are its own); null on the shared port. */
-  function serverFor(route: FindRoute, owner: { slug: string; key: string } | null = null): Server {
+  function serverFor(route: FindRoute, owner: Owner | null = null): Server {
     return createServer((socket) => {
       const ip = socket.remoteAddress ?? 'unknown';
       const open = (perAddress.get(ip) ?? 0) + 1;
@@ -157,7 +167,7 @@ export async function startVotifierListener(deps: AppDeps, ingest: IngestService
         const current = (await routes.refresh()).find((r) => r.port === port && r.slug === route.slug && r.key === route.key);
         return current && matches(current) ? current : null;
       };
-      const server = serverFor(only, { slug: route.slug, key: route.key });
+      const server = serverFor(only, route);
       dedicated.set(port, { server, slug: route.slug, key: route.key });
       server.on('error', (err) => {
         logger.error({ err, port, provider: route.key }, "a Votifier provider's own port could not be opened");
@@ -167,33 +177,29 @@ export async function startVotifierListener(deps: AppDeps, ingest: IngestService
     }
   }
 
-  async function session(socket: Socket, ip: string, route: FindRoute, owner: { slug: string; key: string } | null) {
+  async function session(socket: Socket, ip: string, route: FindRoute, owner: Owner | null) {
     const receivedAt = new Date();
     const started = performance.now();
     /** A session refused before ingest, told to the hook watchers (the request log, the operator's log). */
     const observeRefusal = (protocol: HookProtocol, errorCode: 'AUTH_FAILED' | 'VALIDATION_ERROR' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE', reason: string, body: Buffer) =>
-      deps.hookObservers.tell({
-        receivedAt,
-        durationMs: Math.round(performance.now() - started),
-        orgSlug: owner?.slug ?? '',
-        providerKey: owner?.key ?? '',
-        organizationId: null,
-        provider: null,
-        clientIp: ip,
-        method: 'POST',
-        path: owner ? `/hooks/${owner.slug}/${owner.key}` : '',
-        protocol,
-        outcome: 'refused',
-        status: ERROR_STATUS[errorCode],
-        errorCode,
-        reason,
-        voterName: null,
-        voteId: null,
-        headers: {},
-        query: {},
-        body,
-        testVote: false,
-      });
+      deps.hookObservers.tell(
+        refusedBeforeIngest({
+          receivedAt,
+          durationMs: Math.round(performance.now() - started),
+          orgSlug: owner?.slug ?? '',
+          providerKey: owner?.key ?? '',
+          organizationId: owner?.organizationId ?? null,
+          provider: owner?.provider ?? null,
+          clientIp: ip,
+          method: 'POST',
+          path: owner ? `/hooks/${owner.slug}/${owner.key}` : '',
+          protocol,
+          status: ERROR_STATUS[errorCode],
+          errorCode,
+          reason,
+          body,
+        }),
+      );
     // An address past its refused-session budget is not even greeted (a refused v1 block cost a decryption per
     // provider): HOOK_FAILURE_LIMIT_PER_MINUTE per address, as for refused hook deliveries.
     // Its own budget namespace ('#' is never in an organization slug), per listening port: a list refused on one

@@ -12,6 +12,7 @@ import { hmacHex } from '../kit/signing.js';
 import { sseReader, type SseReader } from '../kit/sse.js';
 import { until } from '../kit/wait.js';
 import { freePort, v2Frame, votifierSession } from '../kit/votifier-sender.js';
+import { BODY_HELD_BYTES } from '../../src/modules/hook-requests/redaction.js';
 
 const SECRETS = {
   topgg: 'topgg-secret-Qw3rty-0123456789',
@@ -118,7 +119,8 @@ describe.skipIf(databaseUnavailable)('hook request log', () => {
       error_code: 'VALIDATION_ERROR',
       reason: 'method: this provider reads votes from a POSTed json body; a GET is not read',
       hint: 'a GET reached a provider that reads a JSON body: a proxy may have rewritten the request',
-      path: `/hooks/${org.slug}/hdr?user=getter`,
+      // Refused: every query value is redacted (a refused request may carry a secret meant for somewhere else).
+      path: `/hooks/${org.slug}/hdr?user=[redacted]`,
     });
     expect(e.headers['x-vote-secret']).toBe('[redacted]');
   });
@@ -209,6 +211,46 @@ describe.skipIf(databaseUnavailable)('hook request log', () => {
     const e = await entry(org, 'topgg', (x) => x.protocol === 'test_vote');
     expect(['accepted', 'duplicate']).toContain(e.outcome);
     expect(e.vote_id).toBe(res.body.data.vote_id);
+  });
+
+  it('a body cut inside a UTF-8 character, or with a control byte, or not UTF-8 at all, is read as text and redacted, never kept raw', async () => {
+    // The body is held up to BODY_HELD_BYTES until written: here a '€' (3 bytes) straddles that cut, 4106 bytes in all.
+    const head = '{"user":"Cutter","password":"hunter2-site-secret","pad":"';
+    const cut = `${head}${'x'.repeat(BODY_HELD_BYTES - Buffer.byteLength(head) - 1)}€€€"}`;
+    expect(Buffer.byteLength(cut)).toBe(4106);
+    const control = Buffer.concat([Buffer.from('{"user":"Ctl","token":"ctl-token-secret-1234","c":"'), Buffer.from([1]), Buffer.from('"}')]);
+    const notUtf8 = Buffer.concat([Buffer.from('{"user":"Utf","api_key":"bad-utf8-secret-5678","x":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+    used.push('hunter2-site-secret', 'ctl-token-secret-1234', 'bad-utf8-secret-5678');
+    for (const body of [cut, control, notUtf8]) {
+      const res = await app.request('POST', `/hooks/${org.slug}/hdr`, { rawBody: body, headers: { 'content-type': 'application/json', 'x-vote-secret': SECRETS.wrong } });
+      expect(res.status).toBe(401);
+    }
+    const cutEntry = await entry(org, 'hdr', (x) => x.body.includes('Cutter'));
+    expect(cutEntry.body.startsWith('{"user":"Cutter","password":"[redacted]","pad":"xxx')).toBe(true);
+    expect(cutEntry.body_bytes).toBe(4106);
+    const controlEntry = await entry(org, 'hdr', (x) => x.body.includes('Ctl'));
+    expect(controlEntry.body).toBe('{"user":"Ctl","token":"[redacted]","c":"\u0001"}');
+    const utf8Entry = await entry(org, 'hdr', (x) => x.body.includes('Utf'));
+    expect(utf8Entry.body).toBe('{"user":"Utf","api_key":"[redacted]","x":"\uFFFD\uFFFD"}');
+    const rows = await app.deps.db.prisma.hookRequest.findMany({ where: { id: { in: [cutEntry.id, controlEntry.id, utf8Entry.id] } } });
+    for (const row of rows) {
+      expect(row.body.startsWith('base64:')).toBe(false);
+      for (const secret of ['hunter2-site-secret', 'ctl-token-secret-1234', 'bad-utf8-secret-5678']) expect(row.body).not.toContain(secret);
+    }
+  });
+
+  it("an entry is redacted with the whole organization's rules: another provider's secret in an accepted request is taken out too", async () => {
+    const res = await app.request('POST', `/hooks/${org.slug}/up/${SECRETS.path}`, {
+      body: { user: 'Carrier', note: SECRETS.topgg, n: 7 },
+      headers: { 'x-note': SECRETS.query, 'x-plain': 'kept' },
+    });
+    expect(res.status).toBe(200);
+    const e = await entry(org, 'up', (x) => x.voter_name === 'Carrier');
+    expect(e.outcome).toBe('accepted');
+    expect(e.body).toBe('{"user":"Carrier","note":"[redacted]","n":7}');
+    expect(e.headers['x-note']).toBe('[redacted]');
+    // An accepted request's own plain headers stay readable.
+    expect(e.headers['x-plain']).toBe('kept');
   });
 
   it('pages newest first with meta as the vote list, and filters by outcome and time', async () => {
@@ -334,6 +376,29 @@ describe.skipIf(databaseUnavailable)('hook request log', () => {
     expect(run.hookRequestsDeleted).toBeGreaterThanOrEqual(1);
     expect(await app.deps.db.prisma.hookRequest.count({ where: { id: row.id } })).toBe(0);
     expect(await app.deps.db.prisma.hookRequest.count({ where: { organizationId: org.id } })).toBe(before - 1);
+  });
+
+  it("a slug mistyped into another organization's leaves none of the sender's secrets in that organization's log", async () => {
+    // The sender meant this organization's providers (q: query secret k; hdr: a header secret; up: a path secret)
+    // but typed the other organization's slug: its log gets the requests (org-level, or refused by its topgg).
+    const to = (rest: string) => `/hooks/${other.slug}/${rest}`;
+    const sent = [
+      await app.request('GET', to(`q?user=Lost1&k=${SECRETS.query}`), { headers: { 'x-site-key': SECRETS.header } }),
+      await app.request('POST', to(`up/${SECRETS.path}?k=${SECRETS.query}`), { body: { user: 'Lost2' } }),
+      await app.request('POST', to(`topgg?k=${SECRETS.query}`), { body: { user: 'Lost3' }, headers: { 'x-site-key': SECRETS.header } }),
+    ];
+    expect(sent.map((r) => r.status)).toEqual([404, 404, 401]);
+    const lost1 = await entry(other, null, (x) => x.provider_key === 'q');
+    expect(lost1.path).toBe(`/hooks/${other.slug}/q?user=[redacted]&k=[redacted]`);
+    expect(lost1.headers['x-site-key']).toBe('[redacted]');
+    const lost2 = await entry(other, null, (x) => x.provider_key === 'up');
+    expect(lost2.path).toBe(`/hooks/${other.slug}/up/[redacted]?k=[redacted]`);
+    const lost3 = await entry(other, 'topgg', (x) => x.body.includes('Lost3'));
+    expect(lost3.path).toBe(`/hooks/${other.slug}/topgg?k=[redacted]`);
+    expect(lost3.headers['x-site-key']).toBe('[redacted]');
+    expect(lost3.headers['content-type']).toBe('application/json');
+    const text = JSON.stringify(await app.deps.db.prisma.hookRequest.findMany({ where: { organizationId: other.id } }));
+    for (const secret of [SECRETS.query, SECRETS.header, SECRETS.path]) expect(text).not.toContain(secret);
   });
 
   it('no secret used in this test is in any stored field', async () => {

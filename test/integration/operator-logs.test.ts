@@ -45,6 +45,7 @@ describe.skipIf(databaseUnavailable)('operator logs', () => {
     let org: TestOrg;
     const stored: { id: string; voter: string }[] = [];
     const FLOOD_ADDRESS = '203.0.113.9';
+    const LEFT_OUT_ADDRESS = '198.51.100.23';
     const WRONG_SECRET_TRIES = 7;
 
     beforeAll(async () => {
@@ -136,6 +137,10 @@ describe.skipIf(databaseUnavailable)('operator logs', () => {
       const unknownSlug = `nobody-${randomBytes(4).toString('hex')}`;
       expect((await app.request('POST', `/hooks/${unknownSlug}/site`, { body: { user: 'Eve' } })).status).toBe(404);
       expect((await app.request('POST', hook('sitte'), { body: { user: 'Eve' } })).status).toBe(404);
+      // The slug left out of a url_path hook URL: /hooks/<key>/<secret> reads the key as a slug and the secret as a key.
+      const slugLeftOut = `/hooks/paths/${paths.body.data.auth_value}`;
+      // (From an address of its own: refusals naming no organization share one line per address and 10 s.)
+      expect((await app.request('POST', slugLeftOut, { body: { user: 'Eve' }, headers: { 'x-forwarded-for': LEFT_OUT_ADDRESS } })).status).toBe(404);
       const bigMarker = secretText('bigbody');
       secrets.set('an oversized body', bigMarker);
       const big = await app.request('POST', hook('site'), { rawBody: `{"user":"Eve","pad":"${bigMarker}${'x'.repeat(70_000)}"}`, headers: { 'content-type': 'application/json', 'x-vote-secret': headerSecret } });
@@ -172,10 +177,24 @@ describe.skipIf(databaseUnavailable)('operator logs', () => {
       const refusedLine = (match: (e: LogEntry) => boolean) => all.find((e) => e.level === WARN && e.msg.startsWith('hook delivery refused') && match(e));
       expect(refusedLine((e) => e.provider === 'topgg' && e.code === 'AUTH_FAILED')?.reason).toContain('bad signature');
       expect(refusedLine((e) => e.provider === 'paths' && e.code === 'AUTH_FAILED')?.reason).toContain('wrong secret');
-      expect(refusedLine((e) => e.organization === unknownSlug && e.code === 'NOT_FOUND')?.hint).toContain('no organization has this slug');
-      expect(refusedLine((e) => e.organization === org.slug && e.provider === 'sitte' && e.code === 'NOT_FOUND')?.hint).toContain('no provider with this key');
-      expect(refusedLine((e) => e.organization === org.slug && e.code === 'PAYLOAD_TOO_LARGE')).toMatchObject({ provider: 'site', status: 413 });
-      for (const e of all.filter((l) => l.msg.startsWith('hook delivery refused'))) expect(e.clientIp).toMatch(/127\.0\.0\.1|203\.0\.113\.9/);
+      // A slug or key is printed only once it named an organization or provider; otherwise only its length (what
+      // was typed there may be a secret), in the message and the reason alike.
+      const unknownSlugLine = refusedLine((e) => e.organization === `(unknown slug, ${unknownSlug.length} characters)` && e.code === 'NOT_FOUND');
+      expect(unknownSlugLine?.hint).toContain('no organization has this slug');
+      expect(unknownSlugLine?.msg).not.toContain(unknownSlug);
+      const unknownKeyLine = refusedLine((e) => e.organization === org.slug && e.provider === '(unknown key, 5 characters)' && e.code === 'NOT_FOUND');
+      expect(unknownKeyLine?.hint).toContain('no provider with this key');
+      expect(unknownKeyLine?.reason).toBe('Provider (unknown key, 5 characters) not found');
+      expect(all.some((e) => JSON.stringify(e).includes('sitte'))).toBe(false);
+      const leftOutLine = refusedLine((e) => e.organization === '(unknown slug, 5 characters)' && e.code === 'NOT_FOUND');
+      expect(leftOutLine).toMatchObject({ provider: `(unknown key, ${paths.body.data.auth_value.length} characters)`, reason: 'Organization (unknown slug, 5 characters) not found' });
+      // A body over the limit is refused before anything is looked up: neither slug nor key is known to name anything.
+      expect(refusedLine((e) => e.code === 'PAYLOAD_TOO_LARGE')).toMatchObject({
+        organization: `(slug not looked up, ${org.slug.length} characters)`,
+        provider: '(key not looked up, 4 characters)',
+        status: 413,
+      });
+      for (const e of all.filter((l) => l.msg.startsWith('hook delivery refused'))) expect(e.clientIp).toMatch(/127\.0\.0\.1|203\.0\.113\.9|198\.51\.100\.23/);
 
       // Deliveries: the first failure and the give-up, named by callback and host, never by URL.
       const gameHost = new URL(game.url).host;

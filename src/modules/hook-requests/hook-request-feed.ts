@@ -1,6 +1,7 @@
 // One subscriber's stream of its organization's new hook request log entries (`hookRequestReceived`): only the
 // caller's organization (the feed's topic is keyed by organization id), optionally one provider key, bounded (a
-// consumer MAX_BUFFERED entries behind is cut off) and ended as soon as its API key is revoked.
+// consumer MAX_BUFFERED entries behind is cut off) and ended as soon as its API key is revoked. The feed carries
+// each write's entries of an organization as one event; a subscriber gets them one by one.
 import { GraphQLError } from 'graphql';
 import type { AppDeps } from '../../app-deps.js';
 import type { Viewer } from '../../auth/access.js';
@@ -32,11 +33,13 @@ export function subscribeToHookRequests(deps: AppDeps, viewer: Viewer, provider:
     for (;;) {
       const next = await entries.next();
       if (next.done || ended) return;
-      // Defence in depth: the topic is the organization's, and so must be every entry on it.
-      if (next.value.organizationId !== viewer.organizationId) continue;
-      if (wanted && next.value.providerKey !== wanted) continue;
-      if (queue.length >= MAX_BUFFERED) return finish(new GraphQLError('This subscriber fell too far behind; reconnect to resume', { extensions: { code: 'RATE_LIMITED' } }));
-      queue.push(next.value);
+      for (const entry of next.value) {
+        // Defence in depth: the topic is the organization's, and so must be every entry on it.
+        if (entry.organizationId !== viewer.organizationId) continue;
+        if (wanted && entry.providerKey !== wanted) continue;
+        if (queue.length >= MAX_BUFFERED) return finish(new GraphQLError('This subscriber fell too far behind; reconnect to resume', { extensions: { code: 'RATE_LIMITED' } }));
+        queue.push(entry);
+      }
       waiter.wake?.();
     }
   })();

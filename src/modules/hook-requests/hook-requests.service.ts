@@ -6,6 +6,7 @@ import { notFound, validationError } from '../../errors.js';
 import { parseRange } from '../stats/date-range.js';
 import { entryOf, type HintProvider, type HookRequestEntry } from './entry.js';
 import type { HookOutcome } from './observation.js';
+import { MAX_DROP_ROWS } from './hook-log-write.js';
 
 export interface HookRequestFilter {
   outcome?: HookOutcome | null;
@@ -20,8 +21,8 @@ export interface HookRequestDropEntry {
   lastAt: Date;
 }
 
-/** Drop counts shown per scope: the addresses with the most first. */
-const MAX_DROPS_SHOWN = 100;
+/** Drop counts shown per scope, the most first: every row the write keeps (its senders and "other senders"). */
+const MAX_DROPS_SHOWN = MAX_DROP_ROWS + 1;
 
 export function createHookRequestService(deps: AppDeps) {
   const { prisma } = deps.db;

@@ -1,7 +1,11 @@
 // The operator's log lines about hook deliveries (README "Logs"): one line per refused delivery, held to one line per
 // provider (or slug) and client address every ten seconds, with the count of what was left out; at debug, each vote
 // stored. A watcher of deps.hookObservers: it prints what was decided, never a secret, a header value or a body.
+// A slug or key is printed only once it named an organization or provider: what a stranger typed there may be a
+// secret (a URL of the form /hooks/<key>/<secret>, the slug left out).
 import type { Logger } from '../../logger.js';
+import { SLUG_PATTERN } from '../organization/organization.service.js';
+import { PROVIDER_KEY_PATTERN } from '../providers/providers.service.js';
 import { hookRequestHint } from './hints.js';
 import type { HookObservation, HookObservers } from './observation.js';
 
@@ -57,6 +61,38 @@ function printable(text: string | null | undefined, max = MAX_TEXT): string {
 
 const count = (n: number) => n.toLocaleString('en-US');
 
+/** What is printed instead of a slug or key that named nothing (or was never looked up): only its length. */
+function unnamed(obs: HookObservation, what: 'slug' | 'key', text: string): string {
+  const length = `${text.length} character${text.length === 1 ? '' : 's'}`;
+  // Refused before any lookup (a rate limit, a body over the limit, a Votifier session): not known to be wrong.
+  const lookedUp = obs.errorCode === 'NOT_FOUND' || obs.organizationId !== null;
+  return lookedUp ? `(unknown ${what}, ${length})` : `(${what} not looked up, ${length})`;
+}
+
+/** The slug as printed: itself once it named an organization, otherwise only its length. */
+function slugOf(obs: HookObservation): string {
+  if (!obs.orgSlug) return '-';
+  return obs.organizationId && SLUG_PATTERN.test(obs.orgSlug) ? obs.orgSlug : unnamed(obs, 'slug', obs.orgSlug);
+}
+
+/** The key as printed: itself once it named a provider, otherwise only its length. */
+function keyOf(obs: HookObservation): string {
+  if (!obs.providerKey) return '-';
+  return obs.provider && PROVIDER_KEY_PATTERN.test(obs.providerKey) ? obs.providerKey : unnamed(obs, 'key', obs.providerKey);
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The reason with an unknown slug or key it quotes ("Provider … not found") replaced as slugOf/keyOf print them. */
+function reasonOf(obs: HookObservation, org: string, provider: string): string {
+  let reason = obs.reason ?? '';
+  for (const [typed, shown] of [[obs.orgSlug, org], [obs.providerKey, provider]]) {
+    if (!typed || typed === shown) continue;
+    reason = reason.replace(new RegExp(`(?<![A-Za-z0-9_-])${escapeRegExp(typed)}(?![A-Za-z0-9_-])`, 'gi'), shown);
+  }
+  return printable(reason, MAX_REASON);
+}
+
 export function logHookOutcomes(observers: HookObservers, logger: Logger, options: HookLogLinesOptions = {}): HookLogLines {
   const intervalMs = options.intervalMs ?? LINE_INTERVAL_MS;
   const maxPairs = options.maxTrackedPairs ?? MAX_TRACKED_PAIRS;
@@ -92,8 +128,8 @@ export function logHookOutcomes(observers: HookObservers, logger: Logger, option
 
   function refused(obs: HookObservation) {
     const at = now();
-    const org = printable(obs.orgSlug);
-    const provider = printable(obs.providerKey);
+    const org = slugOf(obs);
+    const provider = keyOf(obs);
     const votifier = obs.protocol === 'votifier_v1' || obs.protocol === 'votifier_v2';
     const pair = pairOf(obs, org, provider, votifier);
     if (at - pair.lastLineAt < intervalMs) {
@@ -103,7 +139,7 @@ export function logHookOutcomes(observers: HookObservers, logger: Logger, option
       return;
     }
     const earlier = pair.suppressed > 0 ? leftOut(pair, at) : null;
-    const reason = printable(obs.reason, MAX_REASON);
+    const reason = reasonOf(obs, org, provider);
     const hint = hintFor(obs);
     const via = obs.protocol === 'http' ? obs.method : obs.protocol;
     // A Votifier session that matched no provider names none.
@@ -150,8 +186,8 @@ export function logHookOutcomes(observers: HookObservers, logger: Logger, option
   }
 
   function stored(obs: HookObservation) {
-    const org = printable(obs.orgSlug);
-    const provider = printable(obs.providerKey);
+    const org = slugOf(obs);
+    const provider = keyOf(obs);
     const voter = printable(obs.voterName);
     const fields = { organization: org, provider, voter, voteId: obs.voteId, clientIp: obs.clientIp, protocol: obs.protocol, durationMs: obs.durationMs };
     switch (obs.outcome) {

@@ -74,3 +74,40 @@ export function createHookObservers(onError: (err: unknown) => void): HookObserv
     },
   };
 }
+
+/** What a refusal answered before ingest (a body over the limit, a Votifier session no provider fit) knows of itself. */
+export interface EarlyRefusal {
+  receivedAt: Date;
+  durationMs: number;
+  orgSlug: string;
+  providerKey: string;
+  /** Known only where the refusal happened at a provider's own door (a Votifier provider's own port). */
+  organizationId?: string | null;
+  provider?: ObservedProvider | null;
+  clientIp: string;
+  method: string;
+  path: string;
+  protocol: HookProtocol;
+  status: number;
+  errorCode: string;
+  reason: string;
+  headers?: Record<string, string | undefined>;
+  query?: Record<string, string | undefined>;
+  body?: Buffer;
+}
+
+/** The observation of a request refused before ingest ran: no vote, no voter, nothing stored. */
+export function refusedBeforeIngest(refusal: EarlyRefusal): HookObservation {
+  return {
+    organizationId: null,
+    provider: null,
+    headers: {},
+    query: {},
+    body: Buffer.alloc(0),
+    ...refusal,
+    outcome: 'refused',
+    voterName: null,
+    voteId: null,
+    testVote: false,
+  };
+}

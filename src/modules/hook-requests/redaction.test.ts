@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BODY_KEPT_BYTES, REDACTED, isSecretName, redactBody, redactHeaders, redactPath, redactQuery, scrubSecrets } from './redaction.js';
+import { BODY_HELD_BYTES, BODY_KEPT_BYTES, REDACTED, isSecretName, redactBody, redactHeaders, redactPath, redactQuery, scrubSecrets, utf8Prefix } from './redaction.js';
 
 const SECRET = 's3cr3t-Value_0123456789';
 const rules = { names: new Set(['x-custom-auth', 'k']), secrets: [SECRET] };
@@ -57,9 +57,42 @@ describe('hook request redaction', () => {
     expect(redactBody(Buffer.from('{"token":"abcdef'), rules)).toBe(`{"token":"${REDACTED}`);
   });
 
-  it('keeps a body that is not text as base64', () => {
-    const binary = Buffer.from([0, 1, 2, 255, 254, 10]);
-    expect(redactBody(binary, rules)).toBe(`base64:${binary.toString('base64')}`);
+  it('keeps only a Votifier v1 block as base64; every other body is read as text and redacted, even when it is not valid UTF-8', () => {
+    const block = Buffer.from([0, 1, 2, 255, 254, 10]);
+    expect(redactBody(block, rules, 'binary')).toBe(`base64:${block.toString('base64')}`);
+    // A control byte or a byte that is not UTF-8 no longer makes a body "binary" and unredacted.
+    const withControl = Buffer.concat([Buffer.from('{"password":"hunter2-x","c":"'), Buffer.from([1]), Buffer.from(`","free":"${SECRET}"}`)]);
+    expect(redactBody(withControl, rules)).toBe(`{"password":"${REDACTED}","c":"\u0001","free":"${REDACTED}"}`);
+    const notUtf8 = Buffer.concat([Buffer.from('token=abc&x='), Buffer.from([0xff, 0xfe]), Buffer.from(`&y=${SECRET}`)]);
+    const kept = redactBody(notUtf8, rules);
+    expect(kept).toBe(`token=${REDACTED}&x=\uFFFD\uFFFD&y=${REDACTED}`);
+    expect(kept).not.toMatch(/^base64:/);
+  });
+
+  it('cuts at a character boundary: a held body cut inside a UTF-8 character is still text, and redacted', () => {
+    const euro = Buffer.from('€'); // 3 bytes
+    expect(utf8Prefix(Buffer.concat([Buffer.from('ab'), euro]), 3).toString()).toBe('ab');
+    expect(utf8Prefix(Buffer.concat([Buffer.from('ab'), euro]), 4).toString()).toBe('ab');
+    expect(utf8Prefix(Buffer.concat([Buffer.from('ab'), euro]), 5).toString()).toBe('ab€');
+    expect(utf8Prefix(Buffer.from('a😀'), 4).toString()).toBe('a');
+    expect(utf8Prefix(Buffer.from('a😀'), 5).toString()).toBe('a😀');
+    // The reviewer's case: a JSON body of 4106 bytes with '€' across the held bound and a password near the start.
+    const head = '{"password":"hunter2-site-secret","pad":"';
+    const pad = 'x'.repeat(BODY_HELD_BYTES - Buffer.byteLength(head) - 1);
+    const body = Buffer.from(`${head}${pad}€€€"}`);
+    expect(body.length).toBeGreaterThan(BODY_HELD_BYTES);
+    const held = utf8Prefix(body, BODY_HELD_BYTES);
+    expect(held.length).toBe(BODY_HELD_BYTES - 1);
+    const stored = redactBody(held, rules);
+    expect(stored.startsWith(`{"password":"${REDACTED}","pad":"xxx`)).toBe(true);
+    expect(stored).not.toContain('hunter2');
+    expect(Buffer.byteLength(stored)).toBeLessThanOrEqual(BODY_KEPT_BYTES);
+  });
+
+  it("redacts every query value and every non-standard header value of a stranger's request", () => {
+    expect(redactQuery({ user: 'alice', n: '1' }, rules, 'stranger')).toBe(`?user=${REDACTED}&n=${REDACTED}`);
+    const h = redactHeaders({ 'user-agent': 'curl', 'content-type': 'application/json', 'x-other-site-secret': 'theirs' }, rules, 'stranger');
+    expect(h).toEqual({ 'user-agent': 'curl', 'content-type': 'application/json', 'x-other-site-secret': REDACTED });
   });
 
   it('replaces a secret percent-encoded too, and ignores values too short to search for', () => {

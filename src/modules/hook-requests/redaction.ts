@@ -1,9 +1,12 @@
 // What the hook request log may keep of a request: its path, query, headers and the first 2 KiB of its body, with
 // every secret taken out (README "Hook request log"). Secrets are removed three ways: by position (anything past
-// /hooks/<org>/<key>, where a url_path provider's secret is), by name (the provider's auth field, signature and
-// cookie headers, secret-looking query, form and JSON keys), and by value (each secret the request could carry,
-// replaced wherever it occurs, also percent-encoded). The text is redacted whole before it is cut to size, so a cut
-// never leaves part of a secret behind.
+// /hooks/<org>/<key>, where a url_path provider's secret is), by name (the organization's providers' auth fields,
+// signature and cookie headers, secret-looking query, form and JSON keys), and by value (every secret of the
+// organization's providers, replaced wherever it occurs, also percent-encoded). A request that matched no provider
+// or was refused may carry a secret meant for somewhere else (another organization's, when a slug was mistyped), so
+// all its query values are redacted, and all its header values but those of standard headers. Every body is read as
+// text (lossily when it is not valid UTF-8) and redacted; only a Votifier v1 block, RSA ciphertext, is kept as
+// base64. The text is redacted whole before it is cut to size, so a cut never leaves part of a secret behind.
 
 export const REDACTED = '[redacted]';
 /** How much of a body is kept. */
@@ -32,8 +35,6 @@ export interface RedactionRules {
   secrets: readonly string[];
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** Every secret replaced, as written and percent-encoded (a secret in a URL or a form body). */
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
   let out = text;
@@ -56,12 +57,20 @@ export function redactPath(path: string): string {
   return `${segments.slice(0, 4).join('/')}/${REDACTED}`;
 }
 
-/** The query string as `?a=1&b=2`, secret values redacted ('' when empty). */
-export function redactQuery(query: Record<string, string | undefined>, rules: RedactionRules): string {
+/**
+ * How much of a request is trusted to hold no secret of someone else's: `matched` for an entry a provider accepted
+ * (or ignored, or a duplicate), `stranger` for one refused or matched by no provider (every query value, and the
+ * values of headers not in STANDARD_HEADERS, redacted).
+ */
+export type Trust = 'matched' | 'stranger';
+
+/** The query string as `?a=1&b=2`, secret values redacted ('' when empty); a stranger's values all redacted. */
+export function redactQuery(query: Record<string, string | undefined>, rules: RedactionRules, trust: Trust = 'matched'): string {
   const parts: string[] = [];
   for (const [name, value] of Object.entries(query)) {
     if (value === undefined) continue;
-    parts.push(`${encodeURIComponent(name)}=${secretField(name, rules) ? REDACTED : encodeURIComponent(value)}`);
+    const secret = trust === 'stranger' || secretField(name, rules);
+    parts.push(`${encodeURIComponent(name)}=${secret ? REDACTED : encodeURIComponent(value)}`);
   }
   return parts.length > 0 ? `?${scrubSecrets(parts.join('&'), rules.secrets)}` : '';
 }
@@ -69,12 +78,19 @@ export function redactQuery(query: Record<string, string | undefined>, rules: Re
 /** Headers that always carry credentials (whatever the provider's settings). */
 const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key', 'apikey', 'x-auth-token', 'x-access-token']);
 
-export function redactHeaders(headers: Record<string, string | undefined>, rules: RedactionRules): Record<string, string> {
+/** Headers a stranger's request keeps the values of: what HTTP and proxies define, which says how it was sent. */
+const STANDARD_HEADERS = new Set([
+  'accept', 'accept-encoding', 'accept-language', 'cache-control', 'connection', 'content-encoding', 'content-length',
+  'content-type', 'date', 'expect', 'forwarded', 'host', 'pragma', 'te', 'transfer-encoding', 'upgrade', 'user-agent',
+  'via', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-port', 'x-forwarded-proto', 'x-real-ip', 'x-request-id',
+]);
+
+export function redactHeaders(headers: Record<string, string | undefined>, rules: RedactionRules, trust: Trust = 'matched'): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     const lower = name.toLowerCase();
-    const secret = CREDENTIAL_HEADERS.has(lower) || secretField(lower, rules);
+    const secret = CREDENTIAL_HEADERS.has(lower) || secretField(lower, rules) || (trust === 'stranger' && !STANDARD_HEADERS.has(lower));
     out[lower] = secret ? REDACTED : scrubSecrets(value, rules.secrets);
   }
   return out;
@@ -102,18 +118,39 @@ function redactKeyedValues(text: string, rules: RedactionRules): string {
   });
 }
 
-/** Text that is not readable as UTF-8 (a Votifier v1 block: RSA ciphertext) is kept as base64. */
-function bodyText(body: Buffer): string {
-  const text = body.toString('utf8');
-  // eslint-disable-next-line no-control-regex
-  const binary = text.includes('\uFFFD') || /[\u0000-\u0008\u000e-\u001f]/.test(text);
-  return binary ? `base64:${body.toString('base64')}` : text;
+/**
+ * The first `max` bytes of a UTF-8 text, without a character the cut would split (its first bytes are dropped):
+ * a split character would make the rest unreadable as text.
+ */
+export function utf8Prefix(bytes: Buffer, max: number): Buffer {
+  if (bytes.length <= max) return bytes;
+  let end = max;
+  // Back over continuation bytes (10xxxxxx) to the start of the character the cut falls in, at most 3.
+  let back = 0;
+  while (back < 3 && end - back > 0 && (bytes[end - back - 1] & 0xc0) === 0x80) back++;
+  const lead = end - back - 1;
+  if (lead >= 0) {
+    const b = bytes[lead];
+    const length = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    if (length > back + 1) end = lead;
+  }
+  return bytes.subarray(0, end);
 }
 
-/** The first BODY_KEPT_BYTES bytes of the body, redacted (a UTF-8 character cut by the bound is dropped whole). */
-export function redactBody(body: Buffer, rules: RedactionRules): string {
-  const text = scrubSecrets(redactKeyedValues(bodyText(body), rules), rules.secrets);
+/** How a body is kept: `text` (every body but a Votifier v1 block), or `binary` (kept as `base64:…`, never read). */
+export type BodyForm = 'text' | 'binary';
+
+/**
+ * The first BODY_KEPT_BYTES bytes of the body, redacted. A text body is decoded lossily (a byte that is not UTF-8
+ * becomes U+FFFD) and always redacted: bytes that are not valid text never make a body exempt from redaction.
+ */
+export function redactBody(body: Buffer, rules: RedactionRules, form: BodyForm = 'text'): string {
+  if (form === 'binary') {
+    const base64 = `base64:${body.toString('base64')}`;
+    return base64.length <= BODY_KEPT_BYTES ? base64 : base64.slice(0, BODY_KEPT_BYTES);
+  }
+  const text = scrubSecrets(redactKeyedValues(body.toString('utf8'), rules), rules.secrets);
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length <= BODY_KEPT_BYTES) return text;
-  return bytes.subarray(0, BODY_KEPT_BYTES).toString('utf8').replace(/\uFFFD+$/, '');
+  return utf8Prefix(bytes, BODY_KEPT_BYTES).toString('utf8');
 }

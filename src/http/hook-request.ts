@@ -1,0 +1,15 @@
+// A hook request as Express received it, in the shape ingest reads (src/modules/votes/ingest.service.ts): the hook
+// route hands it to receiveVote, and the 413 handler (hook-too-large.ts) tells the hook watchers about it.
+import type { Request } from 'express';
+import type { HookRequest } from '../modules/votes/ingest.service.js';
+
+/** Node lower-cases header names already; repeated headers are joined as HTTP allows; the first of a repeated query name counts. */
+export function hookRequest(req: Request): HookRequest {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  const query: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(req.originalUrl.split('?')[1] ?? '')) query[name] ??= value;
+  return { method: req.method.toUpperCase(), headers, query, rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), path: req.originalUrl.split('?')[0] };
+}
