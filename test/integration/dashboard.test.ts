@@ -335,6 +335,8 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
 
   it('a callback to a local receiver gets the next vote, and the vote shows its delivery log', async () => {
     await page.getByRole('link', { name: 'Callbacks' }).click();
+    // The settings page (with its own Name fields) may still be on screen for a moment on a busy machine.
+    await page.getByRole('heading', { level: 1, name: 'Callbacks' }).waitFor();
     await page.getByLabel('Name').fill('Survival');
     // A bad URL: the error stands beside the field, and what was typed stays.
     await page.getByLabel('URL').fill('not a url');
