@@ -187,7 +187,10 @@ describe.skipIf(databaseUnavailable)('operator logs', () => {
       expect(unknownKeyLine?.reason).toBe('Provider (unknown key, 5 characters) not found');
       expect(all.some((e) => JSON.stringify(e).includes('sitte'))).toBe(false);
       const leftOutLine = refusedLine((e) => e.organization === '(unknown slug, 5 characters)' && e.code === 'NOT_FOUND');
-      expect(leftOutLine).toMatchObject({ provider: `(unknown key, ${paths.body.data.auth_value.length} characters)`, reason: 'Organization (unknown slug, 5 characters) not found' });
+      const secretShown = `(unknown key, ${paths.body.data.auth_value.length} characters)`;
+      expect(leftOutLine?.provider).toBe(secretShown);
+      // Which check refused it depends on the secret's first character (a key starts with a letter or digit).
+      expect([`Organization (unknown slug, 5 characters) not found`, `Provider ${secretShown} not found`]).toContain(leftOutLine?.reason);
       // A body over the limit is refused before anything is looked up: neither slug nor key is known to name anything.
       expect(refusedLine((e) => e.code === 'PAYLOAD_TOO_LARGE')).toMatchObject({
         organization: `(slug not looked up, ${org.slug.length} characters)`,
