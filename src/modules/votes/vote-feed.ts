@@ -1,13 +1,10 @@
-// One subscriber's stream of its organization's new votes: filtered by provider, bounded (a consumer that falls
-// MAX_BUFFERED events behind is cut off instead of buffering without end), and closed as soon as its API key is
-// revoked (revocations are published on the feed; a periodic re-check covers a missed message).
-import { GraphQLError } from 'graphql';
+// One subscriber's stream of its organization's new votes, filtered by provider: a key-bound stream
+// (src/live/key-bound-stream.ts: bounded, ended when its key is revoked) whose wakes are spread over event-loop turns.
 import type { AppDeps } from '../../app-deps.js';
 import type { Viewer } from '../../auth/access.js';
 import type { VoteEvent } from '../../live/vote-events.js';
+import { keyBoundStream } from '../../live/key-bound-stream.js';
 
-export const MAX_BUFFERED = 1_000;
-const KEY_RECHECK_MS = 15_000;
 /** Subscribers woken per turn of the event loop; the network (hooks above all) is served between turns. */
 const WAKES_PER_TURN = 100;
 
@@ -28,8 +25,7 @@ function dispatch() {
   else dispatching = false;
 }
 
-function wakeSoon(wake: (() => void) | null) {
-  if (!wake) return;
+function wakeSoon(wake: () => void) {
   ready.add(wake);
   if (!dispatching) {
     dispatching = true;
@@ -38,70 +34,9 @@ function wakeSoon(wake: (() => void) | null) {
 }
 
 export function subscribeToVotes(deps: AppDeps, viewer: Viewer, provider: string | null | undefined): AsyncIterableIterator<VoteEvent> {
-  const queue: VoteEvent[] = [];
-  const waiter: { wake: (() => void) | null } = { wake: null };
-  let ended = false;
-  let failure: Error | null = null;
-  const votes = deps.feed.pubsub.subscribe('voteReceived', viewer.organizationId)[Symbol.asyncIterator]();
-  const revocations = deps.feed.pubsub.subscribe('apiKeyRevoked', viewer.organizationId)[Symbol.asyncIterator]();
-
-  const finish = (error?: Error) => {
-    if (ended) return;
-    ended = true;
-    failure = error ?? null;
-    clearInterval(recheck);
-    void votes.return?.();
-    void revocations.return?.();
-    waiter.wake?.();
-  };
-
-  void (async () => {
-    for (;;) {
-      const next = await votes.next();
-      if (next.done || ended) return;
-      if (provider && next.value.providerKey !== provider) continue;
-      if (queue.length >= MAX_BUFFERED) return finish(new GraphQLError('This subscriber fell too far behind; reconnect to resume', { extensions: { code: 'RATE_LIMITED' } }));
-      queue.push(next.value);
-      wakeSoon(waiter.wake);
-    }
-  })();
-  void (async () => {
-    for (;;) {
-      const next = await revocations.next();
-      if (next.done || ended) return;
-      if (next.value.apiKeyId === viewer.apiKeyId) return finish();
-    }
-  })();
-  const recheck = setInterval(async () => {
-    const key = await deps.db.prisma.apiKey.findUnique({ where: { id: viewer.apiKeyId }, select: { revokedAt: true } }).catch(() => undefined);
-    if (key === null || key?.revokedAt) finish();
-  }, KEY_RECHECK_MS);
-  recheck.unref();
-
-  const iterator: AsyncIterableIterator<VoteEvent> = {
-    async next() {
-      for (;;) {
-        if (queue.length > 0) return { done: false, value: queue.shift()! };
-        if (ended) {
-          if (failure) {
-            const error = failure;
-            failure = null;
-            throw error;
-          }
-          return { done: true, value: undefined };
-        }
-        await new Promise<void>((resolve) => (waiter.wake = resolve));
-        waiter.wake = null;
-      }
-    },
-    async return() {
-      finish();
-      queue.length = 0;
-      return { done: true, value: undefined };
-    },
-    [Symbol.asyncIterator]() {
-      return iterator;
-    },
-  };
-  return iterator;
+  return keyBoundStream(deps, viewer, {
+    source: deps.feed.pubsub.subscribe('voteReceived', viewer.organizationId)[Symbol.asyncIterator](),
+    take: (vote: VoteEvent) => (provider && vote.providerKey !== provider ? [] : [vote]),
+    wake: wakeSoon,
+  });
 }
