@@ -152,7 +152,7 @@ export interface Config {
   logFormat: 'json' | 'pretty' | null;
   /** Hook request log entries older than this are deleted (README "Hook request log"). */
   hookLogRetentionMs: number;
-  /** Entries kept per provider (accepted, duplicate, test, ignored; refused ones are capped apart); 0 keeps none. */
+  /** Entries kept per provider (accepted, duplicate, test, ignored; refused ones are capped apart); 0 turns the log off. */
   hookLogMaxPerProvider: number;
   /** Refused requests kept per provider (or organization-level log) and client address; the rest are counted. */
   hookLogMaxRefusedPerAddress: number;

@@ -47,6 +47,13 @@ export interface WriteThreadOption {
 
 const SQLITE_NAMES = ['votes', 'claims', 'renewals', 'finishes', 'hookLog'] as const;
 type SqliteName = (typeof SQLITE_NAMES)[number];
+/**
+ * Writes committed without their own fsync (synchronous=NORMAL for that transaction): the hook request log is a
+ * diagnostic record, and in WAL mode the next vote's commit (synchronous=FULL) syncs its frames too; a power cut may
+ * lose the last fraction of a second of it, never a vote. Its own fsync every flush cost about a tenth of the votes
+ * per second the write thread could commit (bench/ingest.ts, BENCHMARKS.md "Hook request log").
+ */
+const NOT_SYNCED: ReadonlySet<SqliteName> = new Set(['hookLog']);
 
 function sqliteFunctions(config: Config, db: Sqlite.Database): Record<SqliteName, (items: never[]) => unknown[]> {
   const jobs = createSqliteJobWrites(db);
@@ -106,6 +113,20 @@ export function pgHotWrites(config: Config, pool: pg.Pool, thread?: WriteThreadO
   };
 }
 
+/** The same transaction, committed with synchronous=NORMAL (the pragma cannot change inside a transaction). */
+function withoutSync<T>(db: Sqlite.Database, tx: Sqlite.Transaction<(items: never[]) => T>): { immediate(items: never[]): T } {
+  return {
+    immediate(items) {
+      db.pragma('synchronous = NORMAL');
+      try {
+        return tx.immediate(items);
+      } finally {
+        db.pragma('synchronous = FULL');
+      }
+    },
+  };
+}
+
 /** The write thread's side: its own connection, and one handler per name. */
 export async function threadHandlers(config: Config): Promise<{ handlers: Record<string, Handler>; close(): Promise<void> }> {
   if (config.dialect === 'sqlite') {
@@ -114,7 +135,8 @@ export async function threadHandlers(config: Config): Promise<{ handlers: Record
     const fns = sqliteFunctions(config, db);
     const handlers = Object.fromEntries(
       SQLITE_NAMES.map((name) => {
-        const tx = db.transaction((items: never[]) => fns[name](items));
+        const synced = db.transaction((items: never[]) => fns[name](items));
+        const tx = NOT_SYNCED.has(name) ? withoutSync(db, synced) : synced;
         const handler: Handler = (items) => {
           try {
             return tx.immediate(items as never[]).map((value) => ({ ok: true, value }));

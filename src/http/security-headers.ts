@@ -62,8 +62,36 @@ function withPolicy(directives: Directives): RequestHandler {
   }) as RequestHandler;
 }
 
+/**
+ * The headers helmet sets for one policy, read once: helmet's answer is the same for every request, and running its
+ * dozen middlewares per request cost about 5% of a busy hook's CPU (bench/ingest.ts profile, BENCHMARKS.md).
+ */
+function headersOf(handler: RequestHandler): { set: [string, string | string[]][]; removed: string[] } {
+  const set: [string, string | string[]][] = [];
+  const removed: string[] = [];
+  const res = {
+    setHeader: (name: string, value: string | string[]) => void set.push([name, value]),
+    removeHeader: (name: string) => void removed.push(name),
+  };
+  let done = false;
+  handler({} as Request, res as unknown as Response, (err?: unknown) => {
+    if (err) throw err;
+    done = true;
+  });
+  if (!done) throw new Error('helmet did not finish synchronously');
+  return { set, removed };
+}
+
 /** One middleware for the whole app, mounted first: every answer, errors included, carries the headers. */
 export function securityHeaders(): RequestHandler {
-  const handlers = Object.fromEntries(Object.entries(POLICIES).map(([name, directives]) => [name, withPolicy(directives)])) as Record<PolicyName, RequestHandler>;
-  return (req: Request, res: Response, next: NextFunction) => handlers[policyFor(req.method, req.path)](req, res, next);
+  const headers = Object.fromEntries(Object.entries(POLICIES).map(([name, directives]) => [name, headersOf(withPolicy(directives))])) as Record<
+    PolicyName,
+    ReturnType<typeof headersOf>
+  >;
+  return (req: Request, res: Response, next: NextFunction) => {
+    const { set, removed } = headers[policyFor(req.method, req.path)];
+    for (const [name, value] of set) res.setHeader(name, value);
+    for (const name of removed) res.removeHeader(name);
+    next();
+  };
 }

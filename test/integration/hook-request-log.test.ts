@@ -416,3 +416,27 @@ describe.skipIf(databaseUnavailable)('hook request log', () => {
     }
   });
 });
+
+describe.skipIf(databaseUnavailable)('hook request log turned off (HOOK_LOG_MAX_PER_PROVIDER=0)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ HOOK_LOG_MAX_PER_PROVIDER: '0' });
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it('keeps nothing, while hooks are answered as ever', async () => {
+    const org = await app.createOrg({ plan: 'growth' });
+    const created = await app.request('POST', '/v1/providers', {
+      key: org.key,
+      body: { key: 'site', name: 'Site', auth_method: 'header', auth_field: 'authorization', auth_value: 'off-switch-secret-0123456789', votee_path: 'user' },
+    });
+    expect(created.status).toBe(201);
+    expect((await app.request('POST', `/hooks/${org.slug}/site`, { body: { user: 'Alice' }, headers: { authorization: 'off-switch-secret-0123456789' } })).status).toBe(200);
+    expect((await app.request('POST', `/hooks/${org.slug}/site`, { body: { user: 'Mallory' }, headers: { authorization: 'wrong' } })).status).toBe(401);
+    await app.hookRequestLog.flush();
+    expect(await app.deps.db.prisma.hookRequest.count({ where: { organizationId: org.id } })).toBe(0);
+    expect((await app.request('GET', '/v1/providers/site/requests', { key: org.key })).body.data.requests).toEqual([]);
+  });
+});

@@ -9,7 +9,8 @@
 // `hookRequestReceived`, one event per organization per flush. Requests whose slug names no organization are not
 // kept (the operator's log has them); nor are Votifier sessions on the shared port that no provider's token or key
 // fits (they name no organization). A sender is a client address, an IPv6 one by its /64 (address-group.ts).
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '../../time-ordered-id.js';
+import { mayHaveListeners } from './hook-request-feed.js';
 import type { AppDeps } from '../../app-deps.js';
 import { SLUG_PATTERN } from '../organization/organization.service.js';
 import { parseVotifierKeys } from '../../votifier/wire.js';
@@ -25,6 +26,8 @@ export const FLUSH_MS = 300;
 export const MAX_QUEUED = 10_000;
 /** Of MAX_QUEUED, the most refused entries: the rest is always room for accepted, duplicate, test and ignored ones. */
 export const MAX_QUEUED_REFUSED = 2_500;
+/** Entries redacted between two turns of the event loop (a flush of hundreds never holds the hooks up for long). */
+const REDACT_SLICE = 64;
 /** Entries redacted and written per flush; more wait for the next one (started at once). */
 const MAX_PER_FLUSH = 2_000;
 /** Refused entries a flush takes at least when there are some (accepted ones waiting do not starve them). */
@@ -298,7 +301,9 @@ export function createHookRequestRecorder(deps: AppDeps, observers: HookObserver
 
     const rows: HookLogRow[] = [];
     const rules = new Map<string, RedactionRules>();
-    for (const { obs, body, bodyBytes } of batch) {
+    for (const [i, { obs, body, bodyBytes }] of batch.entries()) {
+      // Redaction runs on the request thread: in slices, so hooks are answered between them, not after all of it.
+      if (i > 0 && i % REDACT_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
       const scope = resolveScope(obs.organizationId, obs.orgSlug, obs.providerKey, obs.provider?.id ?? null, true);
       if (!scope) continue;
       let r = rules.get(scope.organizationId);
@@ -307,7 +312,7 @@ export function createHookRequestRecorder(deps: AppDeps, observers: HookObserver
       const trust = obs.outcome === 'refused' || !scope.provider ? 'stranger' : 'matched';
       const scrub = (text: string | null) => (text === null ? null : scrubSecrets(text, r.secrets));
       rows.push({
-        id: randomUUID(),
+        id: timeOrderedId(obs.receivedAt.getTime()),
         organizationId: scope.organizationId,
         providerId: scope.provider?.id ?? null,
         providerKey: scrub(obs.providerKey)!.slice(0, 200),
@@ -355,6 +360,8 @@ export function createHookRequestRecorder(deps: AppDeps, observers: HookObserver
     const refusedSent = new Map<string, number>();
     const byOrgEntries = new Map<string, HookRequestEntry[]>();
     for (const row of rows) {
+      // Entries nobody can be listening for are not built (hints) nor published.
+      if (!mayHaveListeners(deps, row.organizationId)) continue;
       if (row.outcome === 'refused') {
         const key = fullKey(scopeKey(row), addressGroup(row.clientIp));
         const sent = refusedSent.get(key) ?? 0;
@@ -402,6 +409,8 @@ export function createHookRequestRecorder(deps: AppDeps, observers: HookObserver
 
   return {
     start() {
+      // HOOK_LOG_MAX_PER_PROVIDER=0: the log is off in this process (nothing queued, nothing written).
+      if (deps.config.hookLogMaxPerProvider === 0) return;
       unwatch = observers.watch(record);
       timer = setInterval(() => void flush(), FLUSH_MS);
       timer.unref();
