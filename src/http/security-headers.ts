@@ -51,8 +51,23 @@ export function policyFor(method: string, path: string): PolicyName {
   return 'dashboard';
 }
 
-function withPolicy(directives: Directives): RequestHandler {
+/**
+ * Headers that matter only to a document a browser renders (process isolation, legacy IE and Flash switches): an
+ * API answer (JSON, CSV, an event stream) is never one, and every hook answer would carry them. API answers keep
+ * Cross-Origin-Resource-Policy: another site cannot pull them into its page.
+ */
+const DOCUMENT_ONLY = {
+  crossOriginOpenerPolicy: false,
+  originAgentCluster: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
+} as const;
+
+function withPolicy(name: PolicyName, directives: Directives): RequestHandler {
   return helmet({
+    ...(name === 'api' ? DOCUMENT_ONLY : {}),
     contentSecurityPolicy: { useDefaults: false, directives },
     referrerPolicy: { policy: 'no-referrer' },
     xFrameOptions: { action: 'deny' }, // frame-ancestors for browsers that predate it
@@ -84,7 +99,7 @@ function headersOf(handler: RequestHandler): { set: [string, string | string[]][
 
 /** One middleware for the whole app, mounted first: every answer, errors included, carries the headers. */
 export function securityHeaders(): RequestHandler {
-  const headers = Object.fromEntries(Object.entries(POLICIES).map(([name, directives]) => [name, headersOf(withPolicy(directives))])) as Record<
+  const headers = Object.fromEntries(Object.entries(POLICIES).map(([name, directives]) => [name, headersOf(withPolicy(name as PolicyName, directives))])) as Record<
     PolicyName,
     ReturnType<typeof headersOf>
   >;
