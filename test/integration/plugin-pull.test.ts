@@ -38,7 +38,7 @@ describe.skipIf(databaseUnavailable)('pull delivery for plugins behind NAT', () 
     const id = await s.vote('Steve');
     const polled = await s.poll();
     expect(polled.status).toBe(200);
-    expect(polled.body.data.votes).toEqual([{ id, voter_name: 'Steve', provider_key: 'p', provider_name: 'P List', received_at: expect.any(String), attempt: 1 }]);
+    expect(polled.body.data.votes).toEqual([{ id, voter_name: 'Steve', provider_key: 'p', provider_name: 'P List', received_at: expect.any(String), attempt: 1, test: false }]);
     expect((await s.poll()).body.data.votes).toEqual([]); // reserved for the poller that has it
     const claim = await app.request('POST', `/v1/plugin/votes/${id}/claim`, { key: s.token.token });
     expect(claim.body.data).toEqual({ vote_id: id, status: 'claimed' });
