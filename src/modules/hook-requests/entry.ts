@@ -1,29 +1,14 @@
 // One hook request log entry as the API shows it (GraphQL `HookRequest`, REST `requests[]`, the live subscription),
 // built from a stored row or, for the live subscription, from the row just written.
 import { hookRequestHint } from './hints.js';
+import type { HookLogRow } from './hook-log-write.js';
 
-export interface HookRequestEntry {
-  id: string;
-  organizationId: string;
-  providerId: string | null;
-  providerKey: string;
+/** A row as the API shows it: its headers parsed, and what to fix in words. */
+export interface HookRequestEntry extends Omit<StoredHookRequest, 'headersJson' | 'receivedAt'> {
   /** A Date when read from the database; ISO text when it crossed instances through Redis (DateTime takes both). */
   receivedAt: Date | string;
-  clientIp: string;
-  method: string;
-  path: string;
-  protocol: string;
-  outcome: string;
-  status: number;
-  errorCode: string | null;
-  reason: string | null;
-  hint: string | null;
-  voterName: string | null;
-  voteId: string | null;
-  durationMs: number;
   headers: Record<string, string>;
-  body: string;
-  bodyBytes: number;
+  hint: string | null;
 }
 
 /** What a hint needs to know of the organization's providers. */
@@ -35,27 +20,8 @@ export interface HintProvider {
   payloadSource: string;
 }
 
-export interface StoredHookRequest {
-  id: string;
-  organizationId: string;
-  providerId: string | null;
-  providerKey: string;
-  receivedAt: Date;
-  clientIp: string;
-  method: string;
-  path: string;
-  protocol: string;
-  outcome: string;
-  status: number;
-  errorCode: string | null;
-  reason: string | null;
-  voterName: string | null;
-  voteId: string | null;
-  durationMs: number;
-  headersJson: string;
-  body: string;
-  bodyBytes: number;
-}
+/** A stored row as Prisma reads it (the row written, hook-log-write.ts, with its time as a Date). */
+export type StoredHookRequest = Omit<HookLogRow, 'receivedAt'> & { receivedAt: Date };
 
 function headersOf(json: string): Record<string, string> {
   try {
