@@ -171,6 +171,18 @@ export function createIngestService(deps: AppDeps) {
     await Promise.all([takePoint(limits.hookFailures, failureKey), takePoint(limits.ip, caller.clientIp)]);
   }
 
+  /**
+   * A vote just committed (not a duplicate): counted when real (vote_relay_votes_stored_total counts real votes, like
+   * every other count; README "Metrics"), then it wakes the delivery worker and reaches the live feed.
+   */
+  function announce(organizationId: string, providerKey: string, stored: { id: string | null; publicId: string }, real: boolean) {
+    if (!stored.id) return;
+    if (real) deps.metrics.voteStored();
+    const event = { organizationId, voteId: stored.id, publicId: stored.publicId, providerKey };
+    deps.events.publish('voteWritten', event);
+    deps.feed.pubsub.publish('voteReceived', organizationId, event);
+  }
+
   /** What one delivery resolved to on its way, for the watchers (the request log, the operator's log). */
   interface Trace {
     organizationId: string | null;
@@ -321,13 +333,7 @@ export function createIngestService(deps: AppDeps) {
       receivedAt: deps.clock.now(),
       ...(testVote ? { test: testVote } : {}),
     });
-    if (stored.id) {
-      // vote_relay_votes_stored_total counts real votes, like every other count (README "Metrics").
-      if (!testVote) deps.metrics.voteStored();
-      const event = { organizationId: org.id, voteId: stored.id, publicId: stored.publicId, providerKey: provider.key };
-      deps.events.publish('voteWritten', event);
-      deps.feed.pubsub.publish('voteReceived', org.id, event);
-    }
+    announce(org.id, provider.key, stored, !testVote);
     return testVote
       ? { received: true, voteId: stored.publicId, duplicate: stored.duplicate, testVote: { voterName, deliverToGameServers: testVote.deliverToGameServers } }
       : { received: true, voteId: stored.publicId, duplicate: stored.duplicate };
@@ -413,12 +419,7 @@ export function createIngestService(deps: AppDeps) {
         receivedAt: vote.receivedAt,
         recovered: true,
       });
-      if (stored.id) {
-        deps.metrics.voteStored();
-        const event = { organizationId: org.id, voteId: stored.id, publicId: stored.publicId, providerKey: provider.key };
-        deps.events.publish('voteWritten', event);
-        deps.feed.pubsub.publish('voteReceived', org.id, event);
-      }
+      announce(org.id, provider.key, stored, true);
       return stored;
     },
     /** Writes what is queued and releases the store's connection. */
