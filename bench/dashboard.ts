@@ -51,12 +51,14 @@ const allJs = readdirSync(join(DIST, 'assets')).filter((f) => f.endsWith('.js'))
 /** Bytes on the wire for `path` when the client accepts gzip (node:http: nothing decodes the body). */
 function wireBytes(base: string, path: string): Promise<{ bytes: number; encoding: string }> {
   return new Promise((resolve, reject) => {
-    http.get(`${base}/${path}`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
-      let bytes = 0;
-      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-      res.on('end', () => resolve({ bytes, encoding: String(res.headers['content-encoding'] ?? 'identity') }));
-      res.on('error', reject);
-    }).on('error', reject);
+    http
+      .get(`${base}/${path}`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        res.on('end', () => resolve({ bytes, encoding: String(res.headers['content-encoding'] ?? 'identity') }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
   });
 }
 
@@ -84,7 +86,13 @@ if (seeded) {
   apiKey = await createOrg(serviceEnv({ DATABASE_URL: databaseUrl, SECRET_KEY: secretKey }), 'bench-dashboard', 'business');
 }
 const server = await startService(
-  serviceEnv({ DATABASE_URL: databaseUrl, SECRET_KEY: secretKey, DELIVERY_ENABLED: 'false', API_RATE_LIMIT_PER_MINUTE: '1000000000', IP_RATE_LIMIT_PER_MINUTE: '1000000000' }),
+  serviceEnv({
+    DATABASE_URL: databaseUrl,
+    SECRET_KEY: secretKey,
+    DELIVERY_ENABLED: 'false',
+    API_RATE_LIMIT_PER_MINUTE: '1000000000',
+    IP_RATE_LIMIT_PER_MINUTE: '1000000000',
+  }),
 );
 const base = `http://127.0.0.1:${server.port}`;
 const wire = await Promise.all(referenced.map(async (file) => ({ file, ...(await wireBytes(base, file)) })));
@@ -94,7 +102,15 @@ const cssServed = wire.filter((w) => w.file.endsWith('.css')).reduce((sum, w) =>
 const servedEncodings = [...new Set(wire.map((w) => w.encoding))].join(', ');
 const browser = await chromium.launch({
   executablePath: CHROMIUM,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 
 const rendered: number[] = [];
@@ -140,7 +156,12 @@ const msText = (value: number) => `${value.toFixed(0)} ms`;
 const engine = DIALECT === 'sqlite' ? 'SQLite' : 'PostgreSQL';
 const history = seeded ? `${thousands(VOTES)} votes (the read benchmark's ${engine} history)` : 'an empty database (no seeded history found)';
 const rows = [
-  ['initial JS, as served', kb(jsServed), '< 300 KB', `${jsFiles.length} file(s), content-encoding ${servedEncodings}; ${kb(jsRaw)} uncompressed, ${kb(jsGzip9)} at gzip -9; ${allJs.length} JS file(s) in the build`],
+  [
+    'initial JS, as served',
+    kb(jsServed),
+    '< 300 KB',
+    `${jsFiles.length} file(s), content-encoding ${servedEncodings}; ${kb(jsRaw)} uncompressed, ${kb(jsGzip9)} at gzip -9; ${allJs.length} JS file(s) in the build`,
+  ],
   ['initial CSS, as served', kb(cssServed), '', `${kb(cssGzip9)} at gzip -9`],
   ['sign-in → overview rendered, p50', msText(percentile(r, 50)), '< 1,000 ms', `baseline (the overview query alone): ${msText(percentile(b, 50))}`],
   ['sign-in → overview rendered, p90', msText(percentile(r, 90)), '', `baseline: ${msText(percentile(b, 90))}`],

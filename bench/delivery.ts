@@ -35,8 +35,23 @@ const DIALECT = benchDialect();
 /** DELIVERY_THREAD=true in this process's environment runs the service's delivery on its own thread. */
 const THREAD = /^(true|1|yes)$/.test(process.env.DELIVERY_THREAD ?? '');
 import {
-  ROOT, api, baselineEnabled, createOrg, createTopggProvider, duration, envNumber, machineLoad, ms, percentile, processCpuSeconds, ratio,
-  serviceEnv, sortedCopy, startBaseline, startService, thousands,
+  ROOT,
+  api,
+  baselineEnabled,
+  createOrg,
+  createTopggProvider,
+  duration,
+  envNumber,
+  machineLoad,
+  ms,
+  percentile,
+  processCpuSeconds,
+  ratio,
+  serviceEnv,
+  sortedCopy,
+  startBaseline,
+  startService,
+  thousands,
 } from './lib/service.js';
 
 const RATES = (process.env.BENCH_DELIVERY_RATES ?? '2000,1000,500').split(',').map((s) => Number(s.trim()));
@@ -200,7 +215,11 @@ async function measureRate(rate: number, spec: TargetSpec, dir: string): Promise
     const tag = `[${rate}/s ${spec.label}]`;
     console.log(`${tag} warm-up ${WARMUP_S} s (not counted)`);
     const warm = await sendLoad(agent, server.port, hookPath, rate, WARMUP_S);
-    const warmDrain = await drain(receiver, warm.votes.map((v) => v.voteId), DRAIN_S);
+    const warmDrain = await drain(
+      receiver,
+      warm.votes.map((v) => v.voteId),
+      DRAIN_S,
+    );
     if (!warmDrain.complete) notes.push(`warm-up backlog not drained after ${DRAIN_S} s; the measured run started on top of it`);
 
     console.log(`${tag} measuring ${DURATION_S} s`);
@@ -232,7 +251,10 @@ async function measureRate(rate: number, spec: TargetSpec, dir: string): Promise
       mkdirSync(TRACE_DIR, { recursive: true });
       const ms3 = (t: number | undefined) => (t === undefined ? '' : (t - load.startedAt).toFixed(3));
       const lines = load.votes.map((v) => `${v.voteId},${ms3(v.sentAt)},${ms3(v.acceptedAt)},${ms3(receiver.arrivals.get(v.voteId)?.[0])}`);
-      writeFileSync(join(TRACE_DIR, `delivery-${rate}${spec.id === 'ours' ? '' : `-${spec.id}`}.csv`), `vote_id,sent_ms,accepted_ms,callback_ms\n${lines.join('\n')}\n`);
+      writeFileSync(
+        join(TRACE_DIR, `delivery-${rate}${spec.id === 'ours' ? '' : `-${spec.id}`}.csv`),
+        `vote_id,sent_ms,accepted_ms,callback_ms\n${lines.join('\n')}\n`,
+      );
     }
     await sleep(500); // let the last attempts be recorded before counting in the database
     await server.stop();
@@ -315,8 +337,17 @@ async function main(): Promise<number> {
 
   const verdict = (met: boolean) => (met ? 'met' : '**NOT MET**');
   const header = [
-    'Offered votes/s', 'Target', 'Accepted votes/s', 'Hook p50 / p99 ms', 'Callbacks delivered/s', 'Latency p50 ms', 'Latency p99 ms', 'Latency max ms',
-    'Undelivered after wait', 'Drain after load', 'Server CPU',
+    'Offered votes/s',
+    'Target',
+    'Accepted votes/s',
+    'Hook p50 / p99 ms',
+    'Callbacks delivered/s',
+    'Latency p50 ms',
+    'Latency p99 ms',
+    'Latency max ms',
+    'Undelivered after wait',
+    'Drain after load',
+    'Server CPU',
   ];
   const isTarget = (r: RateResult, who: TargetSpec['id']) => who === 'ours' && r.rate === TARGET_RATE;
   const row = (r: RateResult, who: TargetSpec['id']) => [
@@ -379,7 +410,12 @@ async function main(): Promise<number> {
   );
 
   console.log(`\nDelivery benchmark — ${DURATION_S} s per rate after ${WARMUP_S} s warm-up, DELIVERY_CONCURRENCY ${CONCURRENCY}\n`);
-  console.log(consoleTable(header, rows.map((r) => r.map((c) => c.replaceAll('**', '')))));
+  console.log(
+    consoleTable(
+      header,
+      rows.map((r) => r.map((c) => c.replaceAll('**', ''))),
+    ),
+  );
   console.log(`\n${targetLine.replaceAll('**', '')}`);
   for (const line of ratioLines) console.log(`ours / baseline at ${line}`);
   for (const n of notes) console.log(`note: ${n}`);
@@ -392,17 +428,18 @@ async function main(): Promise<number> {
   const section = [
     `## Delivery: callbacks per second and vote → callback latency${DIALECT === 'sqlite' ? '' : ' (PostgreSQL)'}${THREAD ? ', delivery on its own thread' : ''}`,
     '',
-    `Measured by \`bench/delivery.ts\`. For each offered rate, a fresh ${DIALECT === 'sqlite' ? 'SQLite file' : 'PostgreSQL database'} and the service ` + '(`src/main.ts`, `LOG_LEVEL=info`, ' +
+    `Measured by \`bench/delivery.ts\`. For each offered rate, a fresh ${DIALECT === 'sqlite' ? 'SQLite file' : 'PostgreSQL database'} and the service ` +
+      '(`src/main.ts`, `LOG_LEVEL=info`, ' +
       `deliveries on, \`DELIVERY_THREAD=${THREAD}\`, \`DELIVERY_CONCURRENCY=${CONCURRENCY}\`, \`ALLOW_PRIVATE_TARGETS=true\`) as a child process, with one business ` +
       'organization, one provider (header auth) and one callback (default payload template, `timeout_ms` 5000) to a receiver on ' +
       '127.0.0.1 (node:http in a worker thread of the benchmark process, answering 200 at once). A paced open-loop sender posts ' +
       `unique top.gg-style votes at the offered rate for ${DURATION_S} s (after a ${WARMUP_S} s warm-up whose callbacks are waited for). ` +
-      'Latency = time the receiver got the vote\'s callback − time the hook\'s 200 reached the sender (one monotonic clock). ' +
+      "Latency = time the receiver got the vote's callback − time the hook's 200 reached the sender (one monotonic clock). " +
       `Afterwards the benchmark waits up to ${DRAIN_S} s for the backlog. "Callbacks delivered/s" = callbacks for the measured votes / ` +
       'time from the start of the load to the last one (in brackets: the rate while hooks were still arriving, and while the backlog ' +
       'drained after the last hook); "Server CPU" = the service\'s CPU time during the load / its duration (2 cores = 200%).',
     '',
-    (WITH_BASELINE
+    WITH_BASELINE
       ? 'Baseline, measured at each rate right after ours with the same receiver, sender, warm-up and wait: ' +
         '`bench/baselines/bare-relay.ts`, a bare `node:http` hook (JSON.parse, header check) that INSERTs one row ' +
         (DIALECT === 'sqlite'
@@ -413,7 +450,7 @@ async function main(): Promise<number> {
         'fire-and-forget. It has no outbox, no job table, no retries, no signing and no record of the outcome (a failed callback is lost), ' +
         'so it is the ceiling for a relay that persists and forwards: the least work per vote. Ratios are ours / baseline: below 1× ' +
         'for throughput and above 1× for latency and CPU is the price of the durable queue.'
-      : 'Baseline skipped in this run (`BENCH_BASELINE=0`).'),
+      : 'Baseline skipped in this run (`BENCH_BASELINE=0`).',
     '',
     `- Date: ${new Date().toISOString()}`,
     `- Machine: ${machineDescription()}`,

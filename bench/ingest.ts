@@ -52,9 +52,24 @@ setTimeout(() => {
 
 /** The service reads only its own variables; drop any the caller's shell sets so the run is reproducible. */
 const SERVICE_VARIABLES = [
-  'PORT', 'HOST', 'DATABASE_URL', 'PUBLIC_BASE_URL', 'HOOK_BASE_URL', 'REDIS_URL', 'SECRET_KEY', 'ALLOW_PRIVATE_TARGETS',
-  'RETRY_SCHEDULE', 'LOG_LEVEL', 'API_RATE_LIMIT_PER_MINUTE', 'HOOK_RATE_LIMIT_PER_MINUTE', 'IP_RATE_LIMIT_PER_MINUTE',
-  'DELIVERY_CONCURRENCY', 'DELIVERY_ENABLED', 'GRAPHQL_INTROSPECTION', 'TRUST_PROXY', 'SHUTDOWN_TIMEOUT_MS',
+  'PORT',
+  'HOST',
+  'DATABASE_URL',
+  'PUBLIC_BASE_URL',
+  'HOOK_BASE_URL',
+  'REDIS_URL',
+  'SECRET_KEY',
+  'ALLOW_PRIVATE_TARGETS',
+  'RETRY_SCHEDULE',
+  'LOG_LEVEL',
+  'API_RATE_LIMIT_PER_MINUTE',
+  'HOOK_RATE_LIMIT_PER_MINUTE',
+  'IP_RATE_LIMIT_PER_MINUTE',
+  'DELIVERY_CONCURRENCY',
+  'DELIVERY_ENABLED',
+  'GRAPHQL_INTROSPECTION',
+  'TRUST_PROXY',
+  'SHUTDOWN_TIMEOUT_MS',
 ];
 
 function baseEnv(): NodeJS.ProcessEnv {
@@ -91,16 +106,27 @@ async function prepareOurs(dir: string): Promise<PreparedTarget> {
     HOOK_RATE_LIMIT_PER_MINUTE: '100000000',
     API_RATE_LIMIT_PER_MINUTE: '100000000',
   };
-  const created = await runNode(
-    ['--import', 'tsx', 'src/cli/main.ts', 'org', 'create', '--slug', 'bench', '--name', 'Bench', '--plan', 'business', '--json'],
-    { cwd: ROOT, env, timeoutMs: 60_000 },
-  );
-  const jsonLine = created.trim().split('\n').filter((line) => line.startsWith('{')).at(-1);
+  const created = await runNode(['--import', 'tsx', 'src/cli/main.ts', 'org', 'create', '--slug', 'bench', '--name', 'Bench', '--plan', 'business', '--json'], {
+    cwd: ROOT,
+    env,
+    timeoutMs: 60_000,
+  });
+  const jsonLine = created
+    .trim()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .at(-1);
   const apiKey = jsonLine ? (JSON.parse(jsonLine) as { api_key?: { key?: unknown } }).api_key?.key : undefined;
   if (typeof apiKey !== 'string') throw new Error(`org create printed no API key:\n${created}`);
 
   const extraArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = await startChild({ name: 'ours', args: [...extraArgs, '--import', 'tsx', 'src/main.ts'], cwd: ROOT, env, listeningMessage: 'vote relay listening' });
+  const child = await startChild({
+    name: 'ours',
+    args: [...extraArgs, '--import', 'tsx', 'src/main.ts'],
+    cwd: ROOT,
+    env,
+    listeningMessage: 'vote relay listening',
+  });
   try {
     const base = `http://127.0.0.1:${child.port}`;
     const res = await fetch(`${base}/v1/providers`, {
@@ -121,7 +147,14 @@ function baseline(script: string, path: string) {
     const dbPath = join(dir, 'votes.db');
     // Same database kind as ours: a fresh PostgreSQL database in the PostgreSQL mode, else a SQLite file.
     const database = await openBenchDatabase(dbPath);
-    const env = { ...baseEnv(), PORT: '0', HOST: '127.0.0.1', BENCH_DB: dbPath, BENCH_DB_URL: database.dialect === 'postgresql' ? database.url : '', WEBHOOK_AUTH: AUTH };
+    const env = {
+      ...baseEnv(),
+      PORT: '0',
+      HOST: '127.0.0.1',
+      BENCH_DB: dbPath,
+      BENCH_DB_URL: database.dialect === 'postgresql' ? database.url : '',
+      WEBHOOK_AUTH: AUTH,
+    };
     const child = await startChild({ name: script, args: ['--import', 'tsx', `bench/baselines/${script}`], cwd: ROOT, env, listeningMessage: 'listening' });
     return { child, url: `http://127.0.0.1:${child.port}${path}`, count: () => database.count('SELECT COUNT(*) AS n FROM votes'), drop: () => database.drop() };
   };
@@ -350,7 +383,7 @@ async function main(): Promise<number> {
     '',
     markdownTable(header, rows),
     '',
-    'Stored rows: new rows in the target\'s database during the measured run / 2xx answers in it.',
+    "Stored rows: new rows in the target's database during the measured run / 2xx answers in it.",
     '',
     `Ratios: ${ratios}.`,
     '',

@@ -23,8 +23,21 @@ import { benchDialect, openBenchDatabase } from './lib/database.js';
 
 const DIALECT = benchDialect();
 import {
-  ROOT, baselineEnabled, createOrg, createTopggProvider, envNumber, mib, ms, percentile, processCpuSeconds, processMemory, ratio, serviceEnv, startBaseline,
-  startService, thousands,
+  ROOT,
+  baselineEnabled,
+  createOrg,
+  createTopggProvider,
+  envNumber,
+  mib,
+  ms,
+  percentile,
+  processCpuSeconds,
+  processMemory,
+  ratio,
+  serviceEnv,
+  startBaseline,
+  startService,
+  thousands,
 } from './lib/service.js';
 
 const SUBSCRIBERS = envNumber('BENCH_SUBSCRIBERS', 1_000, true);
@@ -413,7 +426,14 @@ async function runScenario(target: LiveTarget): Promise<ScenarioResult> {
         const due = Math.min(totalVotes, Math.floor(((performance.now() - loadStarted) / 1000) * RATE));
         while (sent < due) {
           const seq = sent++;
-          pending.push(sender.send('v', seq, (at) => (deliveries.sentAt[seq] = at), (at) => (deliveries.ackedAt[seq] = at)));
+          pending.push(
+            sender.send(
+              'v',
+              seq,
+              (at) => (deliveries.sentAt[seq] = at),
+              (at) => (deliveries.ackedAt[seq] = at),
+            ),
+          );
         }
         if (sent >= totalVotes) {
           clearInterval(timer);
@@ -491,7 +511,10 @@ async function runScenario(target: LiveTarget): Promise<ScenarioResult> {
     const latencyMax = latencies.length ? latencies[latencies.length - 1] : Number.NaN;
     const figures: Figure[] = [
       { label: 'Subscribers connected', text: `${thousands(subscribers.length)} of ${thousands(SUBSCRIBERS)} (in ${connectSeconds.toFixed(1)} s)` },
-      { label: 'Votes sent / accepted (2xx)', text: `${thousands(totalVotes)} / ${thousands(accepted)} in ${sendSeconds.toFixed(1)} s (offered ${RATE}/s; ${Number.isNaN(ackedSeconds) ? `${thousands(unanswered)} still unanswered when the drain ended` : `last answer ${ackedSeconds.toFixed(1)} s after the load started`})` },
+      {
+        label: 'Votes sent / accepted (2xx)',
+        text: `${thousands(totalVotes)} / ${thousands(accepted)} in ${sendSeconds.toFixed(1)} s (offered ${RATE}/s; ${Number.isNaN(ackedSeconds) ? `${thousands(unanswered)} still unanswered when the drain ended` : `last answer ${ackedSeconds.toFixed(1)} s after the load started`})`,
+      },
       { label: 'Accepted votes/s', text: acceptedPerS.toFixed(1), value: acceptedPerS },
       { label: 'Hook answer p50 ms', text: ms(percentile(hook, 50)), value: percentile(hook, 50) },
       { label: 'Hook answer p99 ms', text: ms(percentile(hook, 99)), value: percentile(hook, 99) },
@@ -505,10 +528,19 @@ async function runScenario(target: LiveTarget): Promise<ScenarioResult> {
         text: `${ms(percentile(afterAck, 50))} / ${ms(percentile(afterAck, 99))} (${thousands(deliveries.beforeAck)} events arrived before their hook answer)`,
       },
       { label: 'Subscribers with every vote', text: `${thousands(fullSubscribers)} of ${thousands(subscribers.length)}` },
-      { label: 'Events per subscriber min / median / max', text: `${thousands(perSubscriber[0] ?? 0)} / ${thousands(percentile(perSubscriber, 50))} / ${thousands(perSubscriber.at(-1) ?? 0)}` },
-      { label: 'Streams ended by the server', text: `${thousands(endedBefore)}${errorTexts.size ? ` (${[...errorTexts.entries()].map(([t, n]) => `${thousands(n)}× "${t}"`).join('; ')})` : ''}` },
+      {
+        label: 'Events per subscriber min / median / max',
+        text: `${thousands(perSubscriber[0] ?? 0)} / ${thousands(percentile(perSubscriber, 50))} / ${thousands(perSubscriber.at(-1) ?? 0)}`,
+      },
+      {
+        label: 'Streams ended by the server',
+        text: `${thousands(endedBefore)}${errorTexts.size ? ` (${[...errorTexts.entries()].map(([t, n]) => `${thousands(n)}× "${t}"`).join('; ')})` : ''}`,
+      },
       { label: 'Duplicates / unknown events', text: `${deliveries.duplicates} / ${deliveries.unknown}` },
-      { label: 'Last event arrived', text: `${received === 0 ? 'none arrived' : `${lastArrivalSeconds.toFixed(1)} s after the load started`}${drainTimedOut ? ` (the drain stopped at its ${DRAIN_S} s limit)` : ''}` },
+      {
+        label: 'Last event arrived',
+        text: `${received === 0 ? 'none arrived' : `${lastArrivalSeconds.toFixed(1)} s after the load started`}${drainTimedOut ? ` (the drain stopped at its ${DRAIN_S} s limit)` : ''}`,
+      },
       { label: 'Server RSS idle', text: mib(rss.idle), value: rss.idle },
       { label: 'Server RSS, subscribers connected', text: mib(rss.connected), value: rss.connected },
       { label: 'Server RSS peak under load', text: mib(rss.peak), value: rss.peak },
@@ -516,7 +548,10 @@ async function runScenario(target: LiveTarget): Promise<ScenarioResult> {
       { label: 'Server RSS after disconnect', text: mib(rss.disconnected), value: rss.disconnected },
       { label: 'Server peak RSS over its life (VmHWM)', text: mib(hwm), value: hwm },
       { label: 'Server CPU during load + drain', text: `${serverCpuPct.toFixed(0)}% (2 cores = 200%)`, value: serverCpuPct },
-      { label: 'Load generator CPU / event-loop delay p99 / max', text: `${benchCpuPct.toFixed(0)}% / ${ms(loop.percentile(99) / 1e6)} / ${ms(loop.max / 1e6)} ms` },
+      {
+        label: 'Load generator CPU / event-loop delay p99 / max',
+        text: `${benchCpuPct.toFixed(0)}% / ${ms(loop.percentile(99) / 1e6)} / ${ms(loop.max / 1e6)} ms`,
+      },
     ];
 
     const generatorBound = benchCpuPct > 80 || loop.percentile(99) / 1e6 > 100;
@@ -629,7 +664,10 @@ async function main(): Promise<number> {
     `- Commit: ${gitCommit(ROOT)}`,
     `- Run took ${((Date.now() - started) / 1000).toFixed(0)} s`,
     '',
-    markdownTable(header, rows.map((r) => r.map((c) => c.replaceAll('|', '\\|')))),
+    markdownTable(
+      header,
+      rows.map((r) => r.map((c) => c.replaceAll('|', '\\|'))),
+    ),
     '',
     ...(ratioLine ? [ratioLine, ''] : []),
     `Hook answers when the drain ended: ours ${ours.statusLine}${base ? `; baseline ${base.statusLine}` : ''}.`,

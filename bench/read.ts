@@ -40,8 +40,21 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { consoleTable, gitCommit, machineDescription, markdownTable, writeSection } from './lib/report.js';
 import {
-  ROOT, api, createClient, createOrg, duration, envNumber, machineLoad, mib, ms, percentile, processMemory, serviceEnv, sortedCopy,
-  startService, thousands,
+  ROOT,
+  api,
+  createClient,
+  createOrg,
+  duration,
+  envNumber,
+  machineLoad,
+  mib,
+  ms,
+  percentile,
+  processMemory,
+  serviceEnv,
+  sortedCopy,
+  startService,
+  thousands,
 } from './lib/service.js';
 import type { RunningChild } from './lib/child.js';
 import { openRawReads, openRawReadsPostgres } from './baselines/raw-sql-reads.js';
@@ -130,7 +143,24 @@ interface SeedMeta {
 /** Small, fast, deterministic (the fuzz tests' generator). */
 const rng = mulberry32;
 
-const NAME_STEMS = ['Steve', 'alex', 'Notch', 'creeper', 'MinerMax', 'builder', 'ShadowFox', 'dragon', 'PixelPanda', 'redstone', 'NightOwl', 'blaze', 'Frosty', 'enderman', 'GhostRider', 'wolf'];
+const NAME_STEMS = [
+  'Steve',
+  'alex',
+  'Notch',
+  'creeper',
+  'MinerMax',
+  'builder',
+  'ShadowFox',
+  'dragon',
+  'PixelPanda',
+  'redstone',
+  'NightOwl',
+  'blaze',
+  'Frosty',
+  'enderman',
+  'GhostRider',
+  'wolf',
+];
 const voterName = (rank: number) => `${NAME_STEMS[rank % NAME_STEMS.length]}_${rank.toString(36)}${rank % 7 === 0 ? 'X' : ''}`;
 
 function progressLine(label: string, done: number, total: number, startedMs: number, finalNewline = false): void {
@@ -139,7 +169,8 @@ function progressLine(label: string, done: number, total: number, startedMs: num
   const eta = rate > 0 ? (total - done) / rate : Number.POSITIVE_INFINITY;
   const width = 30;
   const filled = Math.round((done / total) * width);
-  const line = `${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${((done / total) * 100).toFixed(1).padStart(5)}% ` +
+  const line =
+    `${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${((done / total) * 100).toFixed(1).padStart(5)}% ` +
     `${thousands(done)}/${thousands(total)} rows, ${thousands(rate)} rows/s, elapsed ${duration(elapsed)}, ETA ${duration(eta)}`;
   if (process.stderr.isTTY) process.stderr.write(`\r${line}\x1b[K${finalNewline ? '\n' : ''}`);
   else process.stderr.write(`${line}\n`);
@@ -282,8 +313,18 @@ class SeedHistory {
     const botIds = Array.from({ length: PROVIDERS }, (_, i) => String(264811613708746752n + BigInt(i) * 7919n));
     const zipfBase = (VOTERS + ZIPF_Q) / ZIPF_Q;
     const vote: GeneratedVote = {
-      uuid: '', p: 0, rank: 0, at: 0, rawPayload: '', dedupKey: '', overLimit: false,
-      chatStatus: '', chatSentAt: null, callbackStatus: '', callbackSentAt: null, attempts: 0,
+      uuid: '',
+      p: 0,
+      rank: 0,
+      at: 0,
+      rawPayload: '',
+      dedupKey: '',
+      overLimit: false,
+      chatStatus: '',
+      chatSentAt: null,
+      callbackStatus: '',
+      callbackSentAt: null,
+      attempts: 0,
     };
 
     let inChunk = 0;
@@ -403,7 +444,9 @@ function seed(dbPath: string, orgId: string, providerIds: string[]): SeedResult 
 
   // Secondary indexes: dropped for the load, re-created from their own SQL (exactly the migration's) afterwards.
   const indexes = db
-    .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('Vote', 'ProviderDailyCount', 'VoterDailyCount') ORDER BY tbl_name, name`)
+    .prepare(
+      `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('Vote', 'ProviderDailyCount', 'VoterDailyCount') ORDER BY tbl_name, name`,
+    )
     .all() as { name: string; sql: string }[];
   for (const { name } of indexes) db.exec(`DROP INDEX "${name}"`);
 
@@ -442,8 +485,21 @@ function seed(dbPath: string, orgId: string, providerIds: string[]): SeedResult 
   db.exec('BEGIN');
   const insert = (v: GeneratedVote) =>
     insertVote.run(
-      v.uuid, `vt_${v.uuid}`, orgId, providerIds[v.p], names[v.rank], keys[v.rank], v.at, v.rawPayload, v.dedupKey, v.overLimit ? 1 : 0,
-      v.chatStatus, v.chatSentAt, v.callbackStatus, v.callbackSentAt, v.attempts,
+      v.uuid,
+      `vt_${v.uuid}`,
+      orgId,
+      providerIds[v.p],
+      names[v.rank],
+      keys[v.rank],
+      v.at,
+      v.rawPayload,
+      v.dedupKey,
+      v.overLimit ? 1 : 0,
+      v.chatStatus,
+      v.chatSentAt,
+      v.callbackStatus,
+      v.callbackSentAt,
+      v.attempts,
     );
   for (const chunkDone of history.votes(insert, startedMs)) {
     if (!chunkDone) continue;
@@ -536,8 +592,19 @@ async function seedPostgres(url: string, orgId: string, providerIds: string[]): 
     const { providerDay, voterDay, names, keys: voterKeys } = history;
     const iso = (ms: number) => new Date(ms).toISOString();
     const newColumns = () => ({
-      id: [] as string[], p: [] as string[], n: [] as string[], k: [] as string[], r: [] as string[], raw: [] as string[], d: [] as string[],
-      ol: [] as boolean[], cs: [] as string[], csa: [] as (string | null)[], cbs: [] as string[], cbsa: [] as (string | null)[], a: [] as number[],
+      id: [] as string[],
+      p: [] as string[],
+      n: [] as string[],
+      k: [] as string[],
+      r: [] as string[],
+      raw: [] as string[],
+      d: [] as string[],
+      ol: [] as boolean[],
+      cs: [] as string[],
+      csa: [] as (string | null)[],
+      cbs: [] as string[],
+      cbsa: [] as (string | null)[],
+      a: [] as number[],
     });
     type Columns = ReturnType<typeof newColumns>;
     let columns = newColumns();
@@ -703,9 +770,12 @@ function verifySeed(dbPath: string, meta: Pick<SeedMeta, 'orgId' | 'providers'>)
     for (const s of voterSamples) {
       const from = Date.parse(`${s.day}T00:00:00.000Z`);
       const raw = db
-        .prepare('SELECT COUNT(*) AS n, MAX(receivedAt) AS last FROM "Vote" WHERE organizationId = ? AND voterKey = ? AND receivedAt >= ? AND receivedAt < ? AND providerId = ?')
+        .prepare(
+          'SELECT COUNT(*) AS n, MAX(receivedAt) AS last FROM "Vote" WHERE organizationId = ? AND voterKey = ? AND receivedAt >= ? AND receivedAt < ? AND providerId = ?',
+        )
         .get(meta.orgId, s.voterKey, from, from + DAY_MS, s.providerId) as { n: number; last: number };
-      if (raw.n !== s.count || raw.last !== s.lastVoteAt) problems.push(`VoterDailyCount ${s.voterKey}/${s.day}: ${s.count}@${s.lastVoteAt}, raw ${raw.n}@${raw.last}`);
+      if (raw.n !== s.count || raw.last !== s.lastVoteAt)
+        problems.push(`VoterDailyCount ${s.voterKey}/${s.day}: ${s.count}@${s.lastVoteAt}, raw ${raw.n}@${raw.last}`);
     }
     if (problems.length > 0) throw new Error(`seeded database is inconsistent:\n  ${problems.join('\n  ')}`);
     console.log(`verified: ${thousands(votes)} votes = SUM(ProviderDailyCount) = SUM(VoterDailyCount); 3 provider-days and 3 voter-days match the raw votes`);
@@ -737,7 +807,9 @@ async function verifySeedPostgres(url: string, meta: Pick<SeedMeta, 'orgId' | 'p
       const from = Date.parse(`${s.day}T00:00:00.000Z`);
       const raw = await one(
         'SELECT COUNT(*) AS n FROM "Vote" WHERE "providerId" = $1 AND "receivedAt" >= $2::timestamp(3) AND "receivedAt" < $3::timestamp(3)',
-        s.providerId, iso(from), iso(from + DAY_MS),
+        s.providerId,
+        iso(from),
+        iso(from + DAY_MS),
       );
       if (raw !== s.count) problems.push(`ProviderDailyCount ${s.providerId}/${s.day}: ${s.count}, raw votes ${raw}`);
     }
@@ -776,7 +848,9 @@ async function seededSqlite(): Promise<{ meta: SeedMeta; reused: boolean }> {
     try {
       const meta = JSON.parse(readFileSync(META_FILE, 'utf8')) as SeedMeta;
       if (meta.version === SEED_VERSION && meta.votes === VOTES) {
-        console.log(`reusing the seeded database ${DB_FILE} (${thousands(VOTES)} votes, seeded ${new Date(meta.seededAt).toISOString()}; BENCH_READ_RESEED=1 to redo)`);
+        console.log(
+          `reusing the seeded database ${DB_FILE} (${thousands(VOTES)} votes, seeded ${new Date(meta.seededAt).toISOString()}; BENCH_READ_RESEED=1 to redo)`,
+        );
         return { meta, reused: true };
       }
     } catch {
@@ -829,7 +903,10 @@ async function seededPostgres(server: string): Promise<{ meta: SeedMeta; reused:
     try {
       const meta = JSON.parse(readFileSync(PG_META_FILE, 'utf8')) as SeedMeta;
       if (
-        meta.version === SEED_VERSION && meta.votes === VOTES && meta.database === PG_DATABASE && meta.server === where &&
+        meta.version === SEED_VERSION &&
+        meta.votes === VOTES &&
+        meta.database === PG_DATABASE &&
+        meta.server === where &&
         (await withPg(server, async (db) => (await db.query('SELECT 1 FROM pg_database WHERE datname = $1', [PG_DATABASE])).rowCount === 1)) &&
         (await withPg(url, async (db) => (await db.query('SELECT 1 FROM "Organization" WHERE id = $1', [meta.orgId])).rowCount === 1))
       ) {
@@ -889,8 +966,10 @@ async function postgresDatabaseBytes(url: string): Promise<number> {
 async function postgresDescription(url: string): Promise<string> {
   return withPg(url, async (db) => {
     const show = async (name: string) => (await db.query<Record<string, string>>(`SHOW ${name}`)).rows[0][name];
-    return `PostgreSQL ${await show('server_version')}, shared_buffers ${await show('shared_buffers')}, work_mem ${await show('work_mem')}, ` +
-      `effective_cache_size ${await show('effective_cache_size')}`;
+    return (
+      `PostgreSQL ${await show('server_version')}, shared_buffers ${await show('shared_buffers')}, work_mem ${await show('work_mem')}, ` +
+      `effective_cache_size ${await show('effective_cache_size')}`
+    );
   });
 }
 
@@ -935,8 +1014,20 @@ async function measureEndpoint(
     }
   }
   const sorted = sortedCopy(times);
-  const result = { label, path, target, first: first.ms, samples: times.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1], cappedByTime };
-  console.log(`${label}: p50 ${ms(result.p50)} ms, p99 ${ms(result.p99)} ms (${result.samples} requests${cappedByTime ? `, stopped after ${ENDPOINT_MAX_S} s` : ''})`);
+  const result = {
+    label,
+    path,
+    target,
+    first: first.ms,
+    samples: times.length,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted[sorted.length - 1],
+    cappedByTime,
+  };
+  console.log(
+    `${label}: p50 ${ms(result.p50)} ms, p99 ${ms(result.p99)} ms (${result.samples} requests${cappedByTime ? `, stopped after ${ENDPOINT_MAX_S} s` : ''})`,
+  );
   return result;
 }
 
@@ -986,7 +1077,10 @@ async function measureExport(server: RunningChild, apiKey: string): Promise<Expo
     const req = http.get({ host: '127.0.0.1', port: server.port, path: '/v1/votes/export', headers: { authorization: `Bearer ${apiKey}` } }, (res) => {
       if (res.statusCode !== 200) {
         let text = '';
-        res.setEncoding('utf8').on('data', (c: string) => (text += c)).on('end', () => reject(new Error(`export answered ${res.statusCode}: ${text.slice(0, 500)}`)));
+        res
+          .setEncoding('utf8')
+          .on('data', (c: string) => (text += c))
+          .on('end', () => reject(new Error(`export answered ${res.statusCode}: ${text.slice(0, 500)}`)));
         return;
       }
       const timer = setTimeout(() => {
@@ -1041,8 +1135,14 @@ async function measureExport(server: RunningChild, apiKey: string): Promise<Expo
     return best;
   };
   return {
-    rows, bytes, seconds, complete,
-    rssStart: before?.rss ?? Number.NaN, rssPeak: peak, rssEnd: after?.rss ?? Number.NaN, hwm: after?.hwm ?? Number.NaN,
+    rows,
+    bytes,
+    seconds,
+    complete,
+    rssStart: before?.rss ?? Number.NaN,
+    rssPeak: peak,
+    rssEnd: after?.rss ?? Number.NaN,
+    hwm: after?.hwm ?? Number.NaN,
     samples: rssSamples.length,
     rssQuartiles: [0.25, 0.5, 0.75].map(rssAt),
     rssFirstQuarter: median(rssSamples.filter(([t]) => t <= seconds * 250).map(([, r]) => r)),
@@ -1086,20 +1186,52 @@ async function main(): Promise<number> {
     const today = now.toISOString().slice(0, 10);
     const yearAgo = new Date(now.getTime() - 365 * DAY_MS).toISOString().slice(0, 10);
     cases = [
-      ['dashboard', '/v1/stats/dashboard', TARGET_STATS_P99_MS,
-        (b) => (b.data.summary?.all_time === VOTES ? null : `all_time ${b.data.summary?.all_time} ≠ ${VOTES}`), () => raw.dashboard()],
-      ['trend (day, 1 year)', `/v1/stats/trend?granularity=day&from=${yearAgo}&to=${today}`, TARGET_STATS_P99_MS,
-        (b) => ((b.data.trend as unknown[]).length >= 365 ? null : `${(b.data.trend as unknown[]).length} buckets`), () => raw.trend(yearAgo, today)],
-      ['by-provider', '/v1/stats/by-provider', TARGET_STATS_P99_MS,
-        (b) => ((b.data.providers as unknown[]).length === PROVIDERS ? null : `${(b.data.providers as unknown[]).length} providers`), () => raw.byProvider()],
-      ['leaderboard (30 days)', '/v1/stats/leaderboard?days=30', TARGET_STATS_P99_MS,
-        (b) => ((b.data.voters as unknown[]).length > 0 ? null : 'no voters'), () => raw.leaderboard(30, 10)],
-      [`votes page, filtered (provider=${top.key}, page 3 of 50)`, `/v1/votes?provider=${top.key}&limit=50&page=3`, TARGET_PAGE_P99_MS,
-        (b) => ((b.data.votes as unknown[]).length === 50 && b.meta?.total === top.votes ? null : `${(b.data.votes as unknown[]).length} votes, total ${b.meta?.total} (expected ${top.votes})`),
-        () => raw.votesPage(top.id, 50, 100)],
-      ['votes page, unfiltered (first 50)', '/v1/votes?limit=50', TARGET_PAGE_P99_MS,
-        (b) => ((b.data.votes as unknown[]).length === 50 && b.meta?.total === VOTES ? null : `${(b.data.votes as unknown[]).length} votes, total ${b.meta?.total}`),
-        () => raw.votesPage(null, 50, 0)],
+      [
+        'dashboard',
+        '/v1/stats/dashboard',
+        TARGET_STATS_P99_MS,
+        (b) => (b.data.summary?.all_time === VOTES ? null : `all_time ${b.data.summary?.all_time} ≠ ${VOTES}`),
+        () => raw.dashboard(),
+      ],
+      [
+        'trend (day, 1 year)',
+        `/v1/stats/trend?granularity=day&from=${yearAgo}&to=${today}`,
+        TARGET_STATS_P99_MS,
+        (b) => ((b.data.trend as unknown[]).length >= 365 ? null : `${(b.data.trend as unknown[]).length} buckets`),
+        () => raw.trend(yearAgo, today),
+      ],
+      [
+        'by-provider',
+        '/v1/stats/by-provider',
+        TARGET_STATS_P99_MS,
+        (b) => ((b.data.providers as unknown[]).length === PROVIDERS ? null : `${(b.data.providers as unknown[]).length} providers`),
+        () => raw.byProvider(),
+      ],
+      [
+        'leaderboard (30 days)',
+        '/v1/stats/leaderboard?days=30',
+        TARGET_STATS_P99_MS,
+        (b) => ((b.data.voters as unknown[]).length > 0 ? null : 'no voters'),
+        () => raw.leaderboard(30, 10),
+      ],
+      [
+        `votes page, filtered (provider=${top.key}, page 3 of 50)`,
+        `/v1/votes?provider=${top.key}&limit=50&page=3`,
+        TARGET_PAGE_P99_MS,
+        (b) =>
+          (b.data.votes as unknown[]).length === 50 && b.meta?.total === top.votes
+            ? null
+            : `${(b.data.votes as unknown[]).length} votes, total ${b.meta?.total} (expected ${top.votes})`,
+        () => raw.votesPage(top.id, 50, 100),
+      ],
+      [
+        'votes page, unfiltered (first 50)',
+        '/v1/votes?limit=50',
+        TARGET_PAGE_P99_MS,
+        (b) =>
+          (b.data.votes as unknown[]).length === 50 && b.meta?.total === VOTES ? null : `${(b.data.votes as unknown[]).length} votes, total ${b.meta?.total}`,
+        () => raw.votesPage(null, 50, 0),
+      ],
     ];
     console.log(`\nmeasuring: ${WARMUP} warm-up + up to ${REQUESTS} sequential requests per endpoint, one keep-alive connection`);
     for (const [label, path, target, check] of cases) {
@@ -1147,7 +1279,18 @@ async function main(): Promise<number> {
 
   // ------------------------------------------------------------------------------------------------ report
   const verdict = (met: boolean) => (met ? 'met' : '**NOT MET**');
-  const header = ['Endpoint', 'First request ms', 'Requests', 'p50 ms', 'p99 ms', 'max ms', 'Baseline: plain SQL p50 / p99 ms', 'Ours ÷ baseline (p99)', 'Target (p99)', 'Result'];
+  const header = [
+    'Endpoint',
+    'First request ms',
+    'Requests',
+    'p50 ms',
+    'p99 ms',
+    'max ms',
+    'Baseline: plain SQL p50 / p99 ms',
+    'Ours ÷ baseline (p99)',
+    'Target (p99)',
+    'Result',
+  ];
   const rows = endpoints.map((e, i) => [
     `${e.label}<br>\`GET ${e.path}\``,
     ms(e.first),
@@ -1164,19 +1307,32 @@ async function main(): Promise<number> {
   const memoryGrowth = exported.rssLastQuarter - exported.rssFirstQuarter;
   const memoryPeak = exported.rssPeak - exported.rssStart;
   const memoryFlat = memoryGrowth < FLAT_GROWTH_BYTES && memoryPeak < FLAT_PEAK_BYTES;
-  const exportHeader = ['Export', 'Rows', 'Time', 'Rows/s', 'Baseline: plain SQL + CSV rows/s', 'Ours ÷ baseline', 'Server RSS start / peak / end', 'RSS growth (last − first quarter)', 'Target', 'Result'];
-  const exportRows = [[
-    `\`GET /v1/votes/export\` (whole range, CSV)${exported.complete ? '' : ` — **stopped after ${EXPORT_MAX_S} s, incomplete**`}`,
-    `${thousands(exported.rows)}${exported.complete && exported.rows !== VOTES ? ` (**expected ${thousands(VOTES)}**)` : ''}`,
-    duration(exported.seconds),
-    thousands(rowsPerS),
-    thousands(rawExport.rows / rawExport.seconds),
-    `${(rowsPerS / (rawExport.rows / rawExport.seconds)).toFixed(2)}×`,
-    `${mib(exported.rssStart)} / ${mib(exported.rssPeak)} / ${mib(exported.rssEnd)}`,
-    `${memoryGrowth >= 0 ? '+' : '−'}${mib(Math.abs(memoryGrowth))}`,
-    `> ${thousands(TARGET_EXPORT_ROWS_PER_S)} rows/s; memory flat (growth < ${mib(FLAT_GROWTH_BYTES)}, peak < start + ${mib(FLAT_PEAK_BYTES)})`,
-    `rate ${verdict(rowsPerS > TARGET_EXPORT_ROWS_PER_S)}, memory ${verdict(memoryFlat)}`,
-  ]];
+  const exportHeader = [
+    'Export',
+    'Rows',
+    'Time',
+    'Rows/s',
+    'Baseline: plain SQL + CSV rows/s',
+    'Ours ÷ baseline',
+    'Server RSS start / peak / end',
+    'RSS growth (last − first quarter)',
+    'Target',
+    'Result',
+  ];
+  const exportRows = [
+    [
+      `\`GET /v1/votes/export\` (whole range, CSV)${exported.complete ? '' : ` — **stopped after ${EXPORT_MAX_S} s, incomplete**`}`,
+      `${thousands(exported.rows)}${exported.complete && exported.rows !== VOTES ? ` (**expected ${thousands(VOTES)}**)` : ''}`,
+      duration(exported.seconds),
+      thousands(rowsPerS),
+      thousands(rawExport.rows / rawExport.seconds),
+      `${(rowsPerS / (rawExport.rows / rawExport.seconds)).toFixed(2)}×`,
+      `${mib(exported.rssStart)} / ${mib(exported.rssPeak)} / ${mib(exported.rssEnd)}`,
+      `${memoryGrowth >= 0 ? '+' : '−'}${mib(Math.abs(memoryGrowth))}`,
+      `> ${thousands(TARGET_EXPORT_ROWS_PER_S)} rows/s; memory flat (growth < ${mib(FLAT_GROWTH_BYTES)}, peak < start + ${mib(FLAT_PEAK_BYTES)})`,
+      `rate ${verdict(rowsPerS > TARGET_EXPORT_ROWS_PER_S)}, memory ${verdict(memoryFlat)}`,
+    ],
+  ];
   const missed = [
     ...endpoints.filter((e) => !(e.p99 < e.target)).map((e) => `${e.label}: p99 ${ms(e.p99)} ms against < ${e.target} ms`),
     ...(rowsPerS > TARGET_EXPORT_ROWS_PER_S ? [] : [`export: ${thousands(rowsPerS)} rows/s against > ${thousands(TARGET_EXPORT_ROWS_PER_S)}`]),
@@ -1186,9 +1342,19 @@ async function main(): Promise<number> {
 
   const sizeNote = VOTES === FULL_SIZE ? '' : ` **Measured at ${thousands(VOTES)} votes, not the 10,000,000 of the target.**`;
   console.log(`\nRead benchmark — ${thousands(VOTES)} votes${DIALECT === 'sqlite' ? '' : ' (PostgreSQL)'}\n`);
-  console.log(consoleTable(header, rows.map((r) => [r[0].replace(/<br>.*/, ''), ...r.slice(1).map((c) => c.replaceAll('**', ''))])));
+  console.log(
+    consoleTable(
+      header,
+      rows.map((r) => [r[0].replace(/<br>.*/, ''), ...r.slice(1).map((c) => c.replaceAll('**', ''))]),
+    ),
+  );
   console.log('');
-  console.log(consoleTable(exportHeader, exportRows.map((r) => r.map((c) => c.replaceAll('**', '').replaceAll('`', '')))));
+  console.log(
+    consoleTable(
+      exportHeader,
+      exportRows.map((r) => r.map((c) => c.replaceAll('**', '').replaceAll('`', ''))),
+    ),
+  );
   const exportDetail =
     `${(exported.bytes / 1024 ** 2).toFixed(0)} MiB of CSV; rows/s over the first minute ${thousands(exported.firstMinuteRate)}, over the last minute ` +
     `${thousands(exported.lastMinuteRate)}; server RSS at 25/50/75 % of the export ${exported.rssQuartiles.map(mib).join(' / ')} ` +
@@ -1201,10 +1367,9 @@ async function main(): Promise<number> {
     `${thousands(VOTES / meta.loadSeconds)} votes/s; index builds ${duration(meta.indexSeconds)}${DIALECT === 'sqlite' ? '' : ' with VACUUM (ANALYZE)'}` +
     `${meta.seedCpuSeconds ? `; ${duration(meta.seedCpuSeconds)} of CPU in the seeding process` : ''}` +
     `${meta.seedMachineLoad ? `; machine at the end: ${meta.seedMachineLoad}` : ''})`;
-  const cached = DIALECT === 'sqlite' ? `the database cached in \`${DB_FILE}\`` : `the PostgreSQL database \`${PG_DATABASE}\` cached on the \`DATABASE_URL\` server`;
-  const seedLine = reused
-    ? `This run reused ${cached}, seeded ${new Date(meta.seededAt).toISOString()} in ${seedCost}.`
-    : `Seeding took ${seedCost}.`;
+  const cached =
+    DIALECT === 'sqlite' ? `the database cached in \`${DB_FILE}\`` : `the PostgreSQL database \`${PG_DATABASE}\` cached on the \`DATABASE_URL\` server`;
+  const seedLine = reused ? `This run reused ${cached}, seeded ${new Date(meta.seededAt).toISOString()} in ${seedCost}.` : `Seeding took ${seedCost}.`;
   const written =
     DIALECT === 'sqlite'
       ? 'The votes and both rollup tables are written straight into the file with better-sqlite3 ' +
@@ -1221,8 +1386,10 @@ async function main(): Promise<number> {
       `(uneven shares; the busiest, \`${top.key}\`, has ${thousands(top.votes)}), ${thousands(VOTERS)} voters with Zipf-like popularity ` +
       `(${thousands(meta.voterDays)} voter-day rollup rows). Votes past the plan's 250,000 a month are stored with \`overLimit\` as the service ` +
       `does (${thousands(meta.overLimitVotes)} of them); the others carry \`sent\`/\`failed\` statuses. Delivery jobs and attempts are not seeded ` +
-      '(no measured path reads them). ' + written +
-      'row count = SUM of each rollup, and sampled provider-days and voter-days against the raw votes). ' + seedLine,
+      '(no measured path reads them). ' +
+      written +
+      'row count = SUM of each rollup, and sampled provider-days and voter-days against the raw votes). ' +
+      seedLine,
     '',
     `The service (\`src/main.ts\`, \`LOG_LEVEL=info\`, deliveries off) runs as a child process on that ${DIALECT === 'sqlite' ? 'file' : 'database'}. Each endpoint gets ` +
       `${WARMUP} warm-up requests, then ${REQUESTS} sequential requests over one keep-alive connection (latency, not throughput; ` +

@@ -10,7 +10,21 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Sqlite from 'better-sqlite3';
 import { consoleTable, gitCommit, machineDescription, markdownTable, writeSection } from './lib/report.js';
-import { ROOT, createClient, createOrg, createTopggProvider, envNumber, machineLoad, ms, percentile, ratio, serviceEnv, sortedCopy, startService, thousands } from './lib/service.js';
+import {
+  ROOT,
+  createClient,
+  createOrg,
+  createTopggProvider,
+  envNumber,
+  machineLoad,
+  ms,
+  percentile,
+  ratio,
+  serviceEnv,
+  sortedCopy,
+  startService,
+  thousands,
+} from './lib/service.js';
 
 const OLD_VOTES = envNumber('BENCH_OLD_VOTES', 100_000, true);
 const DURATION_S = envNumber('BENCH_DURATION_S', 10, false);
@@ -55,7 +69,17 @@ async function main() {
   }
   const dir = mkdtempSync(join(os.tmpdir(), 'vote-relay-bench-retention-'));
   const seeded = join(dir, 'seeded.db');
-  const base = { DATABASE_URL: `file:${seeded}`, SECRET_KEY: 'bench-retention-secret-key-0123456789', LOG_LEVEL: 'info', RETENTION_INTERVAL: '0', VOTIFIER_PORT: '0', ALERTS_INTERVAL_MS: '0', RECOVERY_INTERVAL: '0', HOOK_RATE_LIMIT_PER_MINUTE: '100000000', IP_RATE_LIMIT_PER_MINUTE: '100000000' };
+  const base = {
+    DATABASE_URL: `file:${seeded}`,
+    SECRET_KEY: 'bench-retention-secret-key-0123456789',
+    LOG_LEVEL: 'info',
+    RETENTION_INTERVAL: '0',
+    VOTIFIER_PORT: '0',
+    ALERTS_INTERVAL_MS: '0',
+    RECOVERY_INTERVAL: '0',
+    HOOK_RATE_LIMIT_PER_MINUTE: '100000000',
+    IP_RATE_LIMIT_PER_MINUTE: '100000000',
+  };
   const apiKey = await createOrg(serviceEnv(base), 'bench-retention', 'business');
   const setup = await startService(serviceEnv(base));
   const path = await createTopggProvider(`http://127.0.0.1:${setup.port}`, apiKey, AUTH);
@@ -86,7 +110,10 @@ async function main() {
   db.close();
 
   const phases: Phase[] = [];
-  for (const [name, retention] of [['retention off', '0'], ['retention deleting the backlog', '30']] as const) {
+  for (const [name, retention] of [
+    ['retention off', '0'],
+    ['retention deleting the backlog', '30'],
+  ] as const) {
     const file = join(dir, `${retention}.db`);
     copyFileSync(seeded, file);
     const env = serviceEnv({ ...base, DATABASE_URL: `file:${file}`, VOTE_RETENTION_DAYS: retention, RETENTION_INTERVAL: '1h' });
@@ -97,7 +124,16 @@ async function main() {
     const oldLeft = (check.prepare('SELECT COUNT(*) AS n FROM "Vote" WHERE receivedAt < ?').get(Date.now() - 30 * 86_400_000) as { n: number }).n;
     check.close();
     const sorted = sortedCopy(run.latencies);
-    phases.push({ name, votes: run.latencies.length, perSecond: run.latencies.length / run.seconds, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1], errors: run.errors, oldLeft });
+    phases.push({
+      name,
+      votes: run.latencies.length,
+      perSecond: run.latencies.length / run.seconds,
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      max: sorted[sorted.length - 1],
+      errors: run.errors,
+      oldLeft,
+    });
     console.error(`${name}: ${run.latencies.length} votes, p99 ${ms(percentile(sorted, 99))} ms, old votes left ${oldLeft}`);
   }
   rmSync(dir, { recursive: true, force: true });

@@ -34,7 +34,19 @@ import { consoleTable, gitCommit, machineDescription, markdownTable, writeSectio
 import { openBenchDatabase } from './lib/database.js';
 import type { ProbeSample } from './lib/server-probe.js';
 import {
-  ROOT, api, createClient, createOrg, duration, envNumber, machineLoad, ms, percentile, processMemory, serviceEnv, sortedCopy, startService,
+  ROOT,
+  api,
+  createClient,
+  createOrg,
+  duration,
+  envNumber,
+  machineLoad,
+  ms,
+  percentile,
+  processMemory,
+  serviceEnv,
+  sortedCopy,
+  startService,
   thousands,
 } from './lib/service.js';
 import { sendLoad, type LoadResult } from './lib/vote-sender.js';
@@ -212,8 +224,21 @@ interface Row {
 }
 
 const EMPTY_TRAFFIC = {
-  hooksSent: 0, hooksAccepted: 0, hooksNon2xx: 0, hooksErrors: 0, hooksSkipped: 0, hookP50: Number.NaN, hookP99: Number.NaN, reads: 0,
-  readsFailed: 0, readsSkipped: 0, readP50: Number.NaN, readP99: Number.NaN, sseEvents: 0, callbacksOk: 0, callbacks500: 0,
+  hooksSent: 0,
+  hooksAccepted: 0,
+  hooksNon2xx: 0,
+  hooksErrors: 0,
+  hooksSkipped: 0,
+  hookP50: Number.NaN,
+  hookP99: Number.NaN,
+  reads: 0,
+  readsFailed: 0,
+  readsSkipped: 0,
+  readP50: Number.NaN,
+  readP99: Number.NaN,
+  sseEvents: 0,
+  callbacksOk: 0,
+  callbacks500: 0,
 };
 
 interface Resource {
@@ -263,7 +288,15 @@ function flatness(resource: Resource, points: [number, number][]): Flatness {
   const tolerance = Math.max(resource.absTolerance, resource.relTolerance * my);
   const ys = points.map(([, y]) => y);
   return {
-    resource, first, last, min: Math.min(...ys), max: Math.max(...ys), mean: my, slopePerMin, growth, tolerance,
+    resource,
+    first,
+    last,
+    min: Math.min(...ys),
+    max: Math.max(...ys),
+    mean: my,
+    slopePerMin,
+    growth,
+    tolerance,
     ratio: first > 0 ? last / first : Number.NaN,
     // Flat: the fitted trend does not grow past the tolerance over the steady state (last − first is reported, but a
     // single sample at either end is too noisy to judge by).
@@ -299,7 +332,9 @@ async function main(): Promise<number> {
   const expectedVotes = RATE * MINUTES * 60;
   const notes: string[] = [];
   if (expectedVotes > PLAN_VOTES_PER_MONTH * 0.95) {
-    notes.push(`${thousands(expectedVotes)} votes exceed the business plan's ${thousands(PLAN_VOTES_PER_MONTH)} a month: later votes are stored with callbacks skipped`);
+    notes.push(
+      `${thousands(expectedVotes)} votes exceed the business plan's ${thousands(PLAN_VOTES_PER_MONTH)} a month: later votes are stored with callbacks skipped`,
+    );
   }
   console.log(
     `soak: ${MINUTES} min on ${DB_KIND}, samples every ${SAMPLE_S} s (${WINDOWS} windows); ${RATE} votes/s, ${READ_RATE} reads/s, ` +
@@ -321,18 +356,32 @@ async function main(): Promise<number> {
     const pid = server.process.pid!;
     const base = `http://127.0.0.1:${server.port}`;
     await api(base, apiKey, 'POST', '/v1/providers', {
-      key: 'topgg', name: 'top.gg', auth_method: 'header', auth_field: 'Authorization', auth_value: AUTH, votee_path: 'user',
+      key: 'topgg',
+      name: 'top.gg',
+      auth_method: 'header',
+      auth_field: 'Authorization',
+      auth_value: AUTH,
+      votee_path: 'user',
     });
     await api(base, apiKey, 'POST', '/v1/callbacks', { name: 'soak receiver', url: `http://127.0.0.1:${receiver.port}/callback`, timeout_ms: 5000 });
     const hookPath = `/hooks/${SLUG}/topgg`;
-    const send = (rate: number, seconds: number) => sendLoad({ agent, port: server!.port, path: hookPath, auth: AUTH, rate, seconds, maxInFlight: MAX_IN_FLIGHT });
+    const send = (rate: number, seconds: number) =>
+      sendLoad({ agent, port: server!.port, path: hookPath, auth: AUTH, rate, seconds, maxInFlight: MAX_IN_FLIGHT });
     const acceptedIds: string[] = [];
     let seq = 0;
     const rows: Row[] = [];
     const sampleRow = async (phase: Phase, t: number, traffic: Omit<Row, 'phase' | 't' | 'probe' | 'procRss' | 'load' | 'sseOpen'>) => {
       const probe = await probeSample(server!, probeFile, ++seq);
       if (!probe) notes.push(`sample ${seq} (${phase}, t=${t.toFixed(1)} min): the probe did not answer within 15 s`);
-      const row: Row = { phase, t, ...traffic, sseOpen: readers.filter((r) => !r.isEnded()).length, probe, procRss: processMemory(pid)?.rss ?? Number.NaN, load: os.loadavg()[0] };
+      const row: Row = {
+        phase,
+        t,
+        ...traffic,
+        sseOpen: readers.filter((r) => !r.isEnded()).length,
+        probe,
+        procRss: processMemory(pid)?.rss ?? Number.NaN,
+        load: os.loadavg()[0],
+      };
       rows.push(row);
       return row;
     };
@@ -369,7 +418,22 @@ async function main(): Promise<number> {
     let failedBefore = receiver.failed;
     await sampleRow('start', 0, EMPTY_TRAFFIC);
     const loadStarted = performance.now();
-    const header = ['t min', 'hooks/s', 'hook p99', 'reads', 'read p99', 'SSE ev/s', 'cb ok', 'cb 500', 'RSS MiB', 'heap MiB', 'loop p50/p99/max ms', 'handles (median)', 'fds (median)', 'ELU'];
+    const header = [
+      't min',
+      'hooks/s',
+      'hook p99',
+      'reads',
+      'read p99',
+      'SSE ev/s',
+      'cb ok',
+      'cb 500',
+      'RSS MiB',
+      'heap MiB',
+      'loop p50/p99/max ms',
+      'handles (median)',
+      'fds (median)',
+      'ELU',
+    ];
     console.log(`\n${header.join(' | ')}`);
     for (let w = 1; w <= WINDOWS; w++) {
       const load: LoadResult = await send(RATE, SAMPLE_S);
@@ -406,9 +470,19 @@ async function main(): Promise<number> {
       const windowS = (load.endedAt - load.startedAt) / 1000;
       console.log(
         [
-          row.t.toFixed(1), (load.votes.length / windowS).toFixed(0), ms(row.hookP99), String(row.reads), ms(row.readP99), (sseEvents / windowS).toFixed(0),
-          String(row.callbacksOk), String(row.callbacks500), p ? (p.memory.rss / MiB).toFixed(0) : 'n/a', p ? heapAfterGc(p).toFixed(1) : 'n/a',
-          p ? `${ms(p.loop.p50)}/${ms(p.loop.p99)}/${ms(p.loop.max)}` : 'n/a', p ? String(p.interval.resourcesMedian) : 'n/a', String(p?.interval.fdsMedian ?? 'n/a'),
+          row.t.toFixed(1),
+          (load.votes.length / windowS).toFixed(0),
+          ms(row.hookP99),
+          String(row.reads),
+          ms(row.readP99),
+          (sseEvents / windowS).toFixed(0),
+          String(row.callbacksOk),
+          String(row.callbacks500),
+          p ? (p.memory.rss / MiB).toFixed(0) : 'n/a',
+          p ? heapAfterGc(p).toFixed(1) : 'n/a',
+          p ? `${ms(p.loop.p50)}/${ms(p.loop.p99)}/${ms(p.loop.max)}` : 'n/a',
+          p ? String(p.interval.resourcesMedian) : 'n/a',
+          String(p?.interval.fdsMedian ?? 'n/a'),
           p ? p.elu.toFixed(2) : 'n/a',
         ].join(' | '),
       );
@@ -437,7 +511,10 @@ async function main(): Promise<number> {
     const stored = (await api<{ meta: { total: number } }>(base, apiKey, 'GET', '/v1/votes?limit=1')).meta.total;
     const byStatus: Record<string, number> = {};
     for (const status of ['pending', 'retrying', 'sent', 'failed', 'skipped']) byStatus[status] = await countWith(status);
-    const spot = Array.from({ length: Math.min(50, acceptedIds.length) }, (_, i) => acceptedIds[Math.floor((i * acceptedIds.length) / Math.min(50, acceptedIds.length))]);
+    const spot = Array.from(
+      { length: Math.min(50, acceptedIds.length) },
+      (_, i) => acceptedIds[Math.floor((i * acceptedIds.length) / Math.min(50, acceptedIds.length))],
+    );
     let spotMissing = 0;
     for (const id of spot) {
       const res = await fetch(`${base}/v1/votes/${id}`, { headers: { authorization: `Bearer ${apiKey}` } });
@@ -462,11 +539,22 @@ async function main(): Promise<number> {
     const loadRows = rows.filter((r) => r.phase === 'start' || r.phase === 'load');
     const steadyFrom = loadMinutes / 2;
     const steady = loadRows.filter((r) => r.phase === 'load' && r.t >= steadyFrom - 1e-9 && r.probe);
-    const flat = RESOURCES.map((res) => flatness(res, steady.map((r) => [r.t, res.value(r.probe!)] as [number, number]).filter(([, y]) => Number.isFinite(y))));
+    const flat = RESOURCES.map((res) =>
+      flatness(
+        res,
+        steady.map((r) => [r.t, res.value(r.probe!)] as [number, number]).filter(([, y]) => Number.isFinite(y)),
+      ),
+    );
     const totals = loadRows.reduce(
       (s, r) => ({
-        sent: s.sent + r.hooksSent, accepted: s.accepted + r.hooksAccepted, non2xx: s.non2xx + r.hooksNon2xx, errors: s.errors + r.hooksErrors,
-        skipped: s.skipped + r.hooksSkipped, reads: s.reads + r.reads, readsFailed: s.readsFailed + r.readsFailed, readsSkipped: s.readsSkipped + r.readsSkipped,
+        sent: s.sent + r.hooksSent,
+        accepted: s.accepted + r.hooksAccepted,
+        non2xx: s.non2xx + r.hooksNon2xx,
+        errors: s.errors + r.hooksErrors,
+        skipped: s.skipped + r.hooksSkipped,
+        reads: s.reads + r.reads,
+        readsFailed: s.readsFailed + r.readsFailed,
+        readsSkipped: s.readsSkipped + r.readsSkipped,
       }),
       { sent: 0, accepted: 0, non2xx: 0, errors: 0, skipped: 0, reads: 0, readsFailed: 0, readsSkipped: 0 },
     );
@@ -476,11 +564,17 @@ async function main(): Promise<number> {
     const gone = rows.find((r) => r.phase === 'disconnected')?.probe;
 
     const checks: [string, boolean, string][] = [
-      ['Every 2xx hook stored', stored >= acceptedIds.length && spotMissing === 0, `${thousands(stored)} votes stored for ${thousands(acceptedIds.length)} hooks answered 200; ${spot.length - spotMissing} of ${spot.length} sampled vote ids read back`],
+      [
+        'Every 2xx hook stored',
+        stored >= acceptedIds.length && spotMissing === 0,
+        `${thousands(stored)} votes stored for ${thousands(acceptedIds.length)} hooks answered 200; ${spot.length - spotMissing} of ${spot.length} sampled vote ids read back`,
+      ],
       [
         'Every stored vote delivered',
         delivered.complete && byStatus.sent === stored,
-        `callback_status: ${Object.entries(byStatus).map(([k, v]) => `${k} ${thousands(v)}`).join(', ')}; receiver answered 200 for ${thousands(acceptedIds.length - delivered.missing.length)} of ${thousands(acceptedIds.length)} vote ids` +
+        `callback_status: ${Object.entries(byStatus)
+          .map(([k, v]) => `${k} ${thousands(v)}`)
+          .join(', ')}; receiver answered 200 for ${thousands(acceptedIds.length - delivered.missing.length)} of ${thousands(acceptedIds.length)} vote ids` +
           `${delivered.missing.length ? ` (missing e.g. ${delivered.missing.slice(0, 3).join(', ')})` : ''}; ${thousands(receiver.failed)} requests answered 500 and retried; ${thousands(duplicates)} votes answered 200 more than once`,
       ],
       ['Queue drained', queued === 0, `pending + retrying = ${Number.isNaN(queued) ? 'unknown' : thousands(queued)} after ${drainS.toFixed(1)} s`],
@@ -494,7 +588,11 @@ async function main(): Promise<number> {
         !!idle && !!gone && gone.resourcesTotal <= idle.resourcesTotal + 5 && (gone.fds ?? 0) <= (idle.fds ?? 0) + 5,
         `once the subscribers, the clients and the receiver had gone: handles + requests ${gone?.resourcesTotal ?? 'n/a'} (before the subscribers: ${idle?.resourcesTotal ?? 'n/a'}), fds ${gone?.fds ?? 'n/a'} (before: ${idle?.fds ?? 'n/a'})`,
       ],
-      ['Hooks all answered 2xx', totals.non2xx === 0 && totals.errors === 0 && totals.skipped === 0, `${thousands(totals.accepted)} of ${thousands(totals.sent)} (non-2xx ${totals.non2xx}, errors ${totals.errors}, not sent: over ${MAX_IN_FLIGHT} in flight ${totals.skipped})`],
+      [
+        'Hooks all answered 2xx',
+        totals.non2xx === 0 && totals.errors === 0 && totals.skipped === 0,
+        `${thousands(totals.accepted)} of ${thousands(totals.sent)} (non-2xx ${totals.non2xx}, errors ${totals.errors}, not sent: over ${MAX_IN_FLIGHT} in flight ${totals.skipped})`,
+      ],
       ...flat.map((f): [string, boolean, string] => [
         `${f.resource.name} flat`,
         f.flat,
@@ -504,23 +602,44 @@ async function main(): Promise<number> {
     const passed = checks.every(([, ok]) => ok);
     const verdict = passed
       ? `**FLAT, no vote lost**: every resource stayed within its tolerance over the steady state (minutes ${steadyFrom.toFixed(1)}–${loadMinutes.toFixed(1)}) and every check passed.`
-      : `**NOT PASSED**: ${checks.filter(([, ok]) => !ok).map(([name]) => name.toLowerCase()).join('; ')}.`;
+      : `**NOT PASSED**: ${checks
+          .filter(([, ok]) => !ok)
+          .map(([name]) => name.toLowerCase())
+          .join('; ')}.`;
 
     // ------------------------------------------------------------------ console
     const flatHeader = ['Resource (steady state)', 'first', 'last', 'min – max', 'slope / min', 'growth (tolerance)', 'last/first', 'flat'];
     const flatRows = flat.map((f) => [
-      `${f.resource.name}${f.resource.unit ? ` (${f.resource.unit})` : ''}`, fixed(f.first), fixed(f.last), `${fixed(f.min)} – ${fixed(f.max)}`, signed(f.slopePerMin, 3),
-      `${signed(f.growth, 1)} (≤ ${fixed(f.tolerance)})`, fixed(f.ratio, 3), f.flat ? 'yes' : 'NO',
+      `${f.resource.name}${f.resource.unit ? ` (${f.resource.unit})` : ''}`,
+      fixed(f.first),
+      fixed(f.last),
+      `${fixed(f.min)} – ${fixed(f.max)}`,
+      signed(f.slopePerMin, 3),
+      `${signed(f.growth, 1)} (≤ ${fixed(f.tolerance)})`,
+      fixed(f.ratio, 3),
+      f.flat ? 'yes' : 'NO',
     ]);
     const checkRows = checks.map(([name, ok, detail]) => [name, ok ? 'ok' : 'FAILED', detail]);
     const hookLatP99 = worst((r) => r.hookP99);
     const trafficRows = [
-      ['Hooks', `${thousands(totals.accepted)} accepted of ${thousands(totals.sent)} sent (${(totals.accepted / (loadMinutes * 60)).toFixed(1)}/s); worst window p50 ${ms(worst((r) => r.hookP50))} ms, p99 ${ms(hookLatP99)} ms`],
-      ['API reads', `${thousands(totals.reads)} answered 200 (${(totals.reads / (loadMinutes * 60)).toFixed(1)}/s), ${totals.readsFailed} other answers, ${totals.readsSkipped} not sent (over ${MAX_READS_IN_FLIGHT} in flight); worst window p99 ${ms(worst((r) => r.readP99))} ms`],
+      [
+        'Hooks',
+        `${thousands(totals.accepted)} accepted of ${thousands(totals.sent)} sent (${(totals.accepted / (loadMinutes * 60)).toFixed(1)}/s); worst window p50 ${ms(worst((r) => r.hookP50))} ms, p99 ${ms(hookLatP99)} ms`,
+      ],
+      [
+        'API reads',
+        `${thousands(totals.reads)} answered 200 (${(totals.reads / (loadMinutes * 60)).toFixed(1)}/s), ${totals.readsFailed} other answers, ${totals.readsSkipped} not sent (over ${MAX_READS_IN_FLIGHT} in flight); worst window p99 ${ms(worst((r) => r.readP99))} ms`,
+      ],
       ['SSE', `${readers.length} subscribers, ${thousands(sse.received.reduce((a, b) => a + b, 0))} events received`],
-      ['Callbacks', `${thousands(receiver.arrivals.size)} votes delivered, ${thousands(receiver.failed)} attempts answered 500 (${((100 * receiver.failed) / Math.max(1, receiver.failed + receiver.arrivals.size)).toFixed(1)}% of requests) and retried`],
+      [
+        'Callbacks',
+        `${thousands(receiver.arrivals.size)} votes delivered, ${thousands(receiver.failed)} attempts answered 500 (${((100 * receiver.failed) / Math.max(1, receiver.failed + receiver.arrivals.size)).toFixed(1)}% of requests) and retried`,
+      ],
       ['Drain after the load', `${drainS.toFixed(1)} s`],
-      ['Server CPU (mean over the load)', `${fixed((100 * windowRows.reduce((s, r) => s + (r.probe?.cpuS ?? 0), 0)) / (loadMinutes * 60), 0)}% (2 cores = 200%); event-loop utilization ${fixed(windowRows.reduce((s, r) => s + (r.probe?.elu ?? 0), 0) / windowRows.length, 2)}`],
+      [
+        'Server CPU (mean over the load)',
+        `${fixed((100 * windowRows.reduce((s, r) => s + (r.probe?.cpuS ?? 0), 0)) / (loadMinutes * 60), 0)}% (2 cores = 200%); event-loop utilization ${fixed(windowRows.reduce((s, r) => s + (r.probe?.elu ?? 0), 0) / windowRows.length, 2)}`,
+      ],
     ];
     console.log(`\n${consoleTable(['Traffic', ''], trafficRows)}`);
     console.log(`\n${consoleTable(flatHeader, flatRows)}`);
@@ -531,25 +650,102 @@ async function main(): Promise<number> {
     // ------------------------------------------------------------------ files
     mkdirSync(OUT_DIR, { recursive: true });
     const csvHeader = [
-      'phase', 't_min', 'hooks_sent', 'hooks_accepted', 'hooks_non2xx', 'hooks_errors', 'hook_p50_ms', 'hook_p99_ms', 'reads', 'reads_failed', 'read_p50_ms',
-      'read_p99_ms', 'sse_events', 'sse_open', 'callbacks_ok', 'callbacks_500', 'rss_mib', 'heap_total_mib', 'heap_used_mib', 'heap_after_gc_mib', 'rss_after_gc_mib',
-      'external_mib', 'loop_p50_ms', 'loop_p90_ms', 'loop_p99_ms', 'loop_max_ms', 'elu', 'cpu_s', 'handles', 'handles_median', 'handles_max', 'tcp_sockets',
-      'tcp_sockets_median', 'timers', 'fds', 'fds_median', 'fds_max', 'proc_rss_mib', 'load_avg',
+      'phase',
+      't_min',
+      'hooks_sent',
+      'hooks_accepted',
+      'hooks_non2xx',
+      'hooks_errors',
+      'hook_p50_ms',
+      'hook_p99_ms',
+      'reads',
+      'reads_failed',
+      'read_p50_ms',
+      'read_p99_ms',
+      'sse_events',
+      'sse_open',
+      'callbacks_ok',
+      'callbacks_500',
+      'rss_mib',
+      'heap_total_mib',
+      'heap_used_mib',
+      'heap_after_gc_mib',
+      'rss_after_gc_mib',
+      'external_mib',
+      'loop_p50_ms',
+      'loop_p90_ms',
+      'loop_p99_ms',
+      'loop_max_ms',
+      'elu',
+      'cpu_s',
+      'handles',
+      'handles_median',
+      'handles_max',
+      'tcp_sockets',
+      'tcp_sockets_median',
+      'timers',
+      'fds',
+      'fds_median',
+      'fds_max',
+      'proc_rss_mib',
+      'load_avg',
     ];
     const f2 = (v: number | null | undefined, d = 2) => (v === null || v === undefined || !Number.isFinite(v) ? '' : v.toFixed(d));
     const csv = rows.map((r) => {
       const p = r.probe;
       return [
-        r.phase, f2(r.t, 3), r.hooksSent, r.hooksAccepted, r.hooksNon2xx, r.hooksErrors, f2(r.hookP50), f2(r.hookP99), r.reads, r.readsFailed, f2(r.readP50), f2(r.readP99),
-        r.sseEvents, r.sseOpen, r.callbacksOk, r.callbacks500, f2(p && p.memory.rss / MiB), f2(p && p.memory.heapTotal / MiB), f2(p && p.memory.heapUsed / MiB),
-        f2(p?.heapUsedAfterGc && p.heapUsedAfterGc / MiB), f2(p?.rssAfterGc && p.rssAfterGc / MiB), f2(p && p.memory.external / MiB), f2(p?.loop.p50), f2(p?.loop.p90),
-        f2(p?.loop.p99), f2(p?.loop.max), f2(p?.elu, 3), f2(p?.cpuS, 3), p?.resourcesTotal ?? '', f2(p?.interval.resourcesMedian, 1), p?.interval.resourcesMax ?? '',
-        p?.resources.TCPSocketWrap ?? 0, f2(p?.interval.tcpMedian, 1), p?.resources.Timeout ?? 0, p?.fds ?? '', f2(p?.interval.fdsMedian, 1), p?.interval.fdsMax ?? '',
-        f2(r.procRss / MiB), f2(r.load),
+        r.phase,
+        f2(r.t, 3),
+        r.hooksSent,
+        r.hooksAccepted,
+        r.hooksNon2xx,
+        r.hooksErrors,
+        f2(r.hookP50),
+        f2(r.hookP99),
+        r.reads,
+        r.readsFailed,
+        f2(r.readP50),
+        f2(r.readP99),
+        r.sseEvents,
+        r.sseOpen,
+        r.callbacksOk,
+        r.callbacks500,
+        f2(p && p.memory.rss / MiB),
+        f2(p && p.memory.heapTotal / MiB),
+        f2(p && p.memory.heapUsed / MiB),
+        f2(p?.heapUsedAfterGc && p.heapUsedAfterGc / MiB),
+        f2(p?.rssAfterGc && p.rssAfterGc / MiB),
+        f2(p && p.memory.external / MiB),
+        f2(p?.loop.p50),
+        f2(p?.loop.p90),
+        f2(p?.loop.p99),
+        f2(p?.loop.max),
+        f2(p?.elu, 3),
+        f2(p?.cpuS, 3),
+        p?.resourcesTotal ?? '',
+        f2(p?.interval.resourcesMedian, 1),
+        p?.interval.resourcesMax ?? '',
+        p?.resources.TCPSocketWrap ?? 0,
+        f2(p?.interval.tcpMedian, 1),
+        p?.resources.Timeout ?? 0,
+        p?.fds ?? '',
+        f2(p?.interval.fdsMedian, 1),
+        p?.interval.fdsMax ?? '',
+        f2(r.procRss / MiB),
+        f2(r.load),
       ].join(',');
     });
     writeFileSync(join(OUT_DIR, 'samples.csv'), `${csvHeader.join(',')}\n${csv.join('\n')}\n`);
-    const settings = { minutes: MINUTES, sampleS: SAMPLE_S, rate: RATE, readRate: READ_RATE, subscribers: SUBSCRIBERS, failRatio: FAIL_RATIO, retrySchedule: RETRY_SCHEDULE, database: DB_KIND };
+    const settings = {
+      minutes: MINUTES,
+      sampleS: SAMPLE_S,
+      rate: RATE,
+      readRate: READ_RATE,
+      subscribers: SUBSCRIBERS,
+      failRatio: FAIL_RATIO,
+      retrySchedule: RETRY_SCHEDULE,
+      database: DB_KIND,
+    };
     writeFileSync(
       join(OUT_DIR, 'summary.json'),
       `${JSON.stringify({ date: new Date().toISOString(), commit: gitCommit(ROOT), machine: machineDescription(), node: process.version, settings, passed, checks, flatness: flat.map(({ resource, ...f }) => ({ resource: resource.key, unit: resource.unit, ...f })), notes, samples: rows }, null, 1)}\n`,
@@ -558,13 +754,22 @@ async function main(): Promise<number> {
     const subtitle = `${MINUTES} min, ${RATE} votes/s, ${READ_RATE} reads/s, ${SUBSCRIBERS} SSE subscribers, ${(FAIL_RATIO * 100).toFixed(0)}% callbacks failing; ${DB_KIND}; ${new Date().toISOString().slice(0, 10)}`;
     const band = { from: steadyFrom, to: loadMinutes, label: 'steady state (verdict)' };
     const plotted = loadRows.filter((r) => r.probe);
-    const series = (name: string, color: string, f: (p: ProbeSample) => number, dashed = false): Series => ({ name, color, dashed, points: plotted.map((r) => [r.t, f(r.probe!)]) });
+    const series = (name: string, color: string, f: (p: ProbeSample) => number, dashed = false): Series => ({
+      name,
+      color,
+      dashed,
+      points: plotted.map((r) => [r.t, f(r.probe!)]),
+    });
     const xLabel = 'minutes since the load started';
     const pngs = [
       {
         file: 'memory.png',
         chart: {
-          title: 'Soak: server memory', subtitle, xLabel, yLabel: 'MiB', band,
+          title: 'Soak: server memory',
+          subtitle,
+          xLabel,
+          yLabel: 'MiB',
+          band,
           series: [
             series('RSS', '#1f77b4', (p) => p.memory.rss / MiB),
             series('heap total', '#2ca02c', (p) => p.memory.heapTotal / MiB, true),
@@ -575,14 +780,22 @@ async function main(): Promise<number> {
       {
         file: 'event-loop-delay.png',
         chart: {
-          title: `Soak: server event-loop delay (per ${SAMPLE_S} s interval)`, subtitle, xLabel, yLabel: 'delay (ms)', band,
+          title: `Soak: server event-loop delay (per ${SAMPLE_S} s interval)`,
+          subtitle,
+          xLabel,
+          yLabel: 'delay (ms)',
+          band,
           series: [series('p50', '#2ca02c', (p) => p.loop.p50), series('p99', '#1f77b4', (p) => p.loop.p99), series('max', '#d62728', (p) => p.loop.max, true)],
         },
       },
       {
         file: 'handles.png',
         chart: {
-          title: `Soak: server handles and file descriptors (median of 1 s counts per ${SAMPLE_S} s)`, subtitle, xLabel, yLabel: 'count', band,
+          title: `Soak: server handles and file descriptors (median of 1 s counts per ${SAMPLE_S} s)`,
+          subtitle,
+          xLabel,
+          yLabel: 'count',
+          band,
           series: [
             series('active handles + requests', '#1f77b4', (p) => p.interval.resourcesMedian),
             series('TCP sockets', '#ff7f0e', (p) => p.interval.tcpMedian, true),
@@ -620,14 +833,19 @@ async function main(): Promise<number> {
         '',
         markdownTable(flatHeader, flatRows),
         '',
-        markdownTable(['Check', 'Result', 'Detail'], checkRows.map(([a, b, c]) => [a, b === 'ok' ? 'ok' : '**FAILED**', c.replaceAll('|', '\\|')])),
+        markdownTable(
+          ['Check', 'Result', 'Detail'],
+          checkRows.map(([a, b, c]) => [a, b === 'ok' ? 'ok' : '**FAILED**', c.replaceAll('|', '\\|')]),
+        ),
         '',
         markdownTable(['Traffic', 'Figures'], trafficRows),
         '',
         `![memory](${rel('memory.png')}) ![event-loop delay](${rel('event-loop-delay.png')}) ![handles](${rel('handles.png')})`,
         '',
         `Every sample: [${rel('samples.csv')}](${rel('samples.csv')}) (with summary.json beside it).`,
-        ...(notes.length > 0 ? ['', ...notes.slice(0, 20).map((n) => `- ${n}`), ...(notes.length > 20 ? [`- … ${notes.length - 20} more notes in summary.json`] : [])] : []),
+        ...(notes.length > 0
+          ? ['', ...notes.slice(0, 20).map((n) => `- ${n}`), ...(notes.length > 20 ? [`- … ${notes.length - 20} more notes in summary.json`] : [])]
+          : []),
       ].join('\n');
       writeSection(join(ROOT, 'BENCHMARKS.md'), SECTION, section);
       console.log(`BENCHMARKS.md section "${SECTION}" updated (run took ${duration((Date.now() - started) / 1000)}).`);

@@ -16,7 +16,19 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../test/kit/votifier-sender.js';
 import { consoleTable, gitCommit, machineDescription, markdownTable, writeSection } from './lib/report.js';
-import { ROOT, createTopggProvider, envNumber, machineLoad, mib, ms, percentile, processCpuSeconds, serviceEnv, sortedCopy, startService } from './lib/service.js';
+import {
+  ROOT,
+  createTopggProvider,
+  envNumber,
+  machineLoad,
+  mib,
+  ms,
+  percentile,
+  processCpuSeconds,
+  serviceEnv,
+  sortedCopy,
+  startService,
+} from './lib/service.js';
 import { runNode } from './lib/child.js';
 
 const RUNS = envNumber('BENCH_RUNS', 5, true);
@@ -87,10 +99,20 @@ async function sendVotes(port: number, hook: string, round: string): Promise<voi
       while (next < VOTES) {
         const body = JSON.stringify({ bot: '1', user: `${round}-${next++}`, type: 'upvote', isWeekend: false, query: '' });
         const status = await new Promise<number>((resolve, reject) => {
-          const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: hook, agent, headers: { authorization: HOOK_AUTH, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-            res.resume();
-            res.on('end', () => resolve(res.statusCode ?? 0));
-          });
+          const req = http.request(
+            {
+              host: '127.0.0.1',
+              port,
+              method: 'POST',
+              path: hook,
+              agent,
+              headers: { authorization: HOOK_AUTH, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+            },
+            (res) => {
+              res.resume();
+              res.on('end', () => resolve(res.statusCode ?? 0));
+            },
+          );
           req.on('error', reject);
           req.end(body);
         });
@@ -156,7 +178,10 @@ const buildSeconds = (performance.now() - buildStarted) / 1000;
 const templateDir = mkdtempSync(join(os.tmpdir(), 'vote-relay-bench-startup-template-'));
 const template = join(templateDir, 'vote-relay.db');
 const templateEnv = serviceEnv({ DATABASE_URL: `file:${template}`, SECRET_KEY, LOG_LEVEL: 'warn', RECOVERY_INTERVAL: '0', VOTIFIER_PORT: '0' });
-const created = await runNode(['dist/src/cli/main.js', 'org', 'create', '--slug', 'startup', '--name', 'startup', '--plan', 'business', '--json'], { cwd: ROOT, env: templateEnv });
+const created = await runNode(['dist/src/cli/main.js', 'org', 'create', '--slug', 'startup', '--name', 'startup', '--plan', 'business', '--json'], {
+  cwd: ROOT,
+  env: templateEnv,
+});
 const apiKey = JSON.parse(created).api_key.key as string;
 const seeding = await startService({ ...templateEnv, LOG_LEVEL: 'info' });
 const hook = await createTopggProvider(`http://127.0.0.1:${seeding.port}`, apiKey, HOOK_AUTH);
@@ -170,7 +195,9 @@ for (let round = 0; round <= RUNS; round++) {
     const sample = await measure(target, template, hook, `r${round}${target.id}`);
     const kept = round > 0; // round 0 warms the disk cache and tsx's transform cache
     if (kept) samples.get(target.id)!.push(sample);
-    console.log(`${kept ? `round ${round}` : 'warm-up'}  ${target.label.padEnd(32)} start-up ${ms(sample.startupMs)} ms, CPU ${sample.cpuAtReady.toFixed(2)} s, RSS ${mib(sample.rssReady)} → ${mib(sample.rssVotes)} after ${VOTES} votes (${sample.votesSeconds.toFixed(1)} s)`);
+    console.log(
+      `${kept ? `round ${round}` : 'warm-up'}  ${target.label.padEnd(32)} start-up ${ms(sample.startupMs)} ms, CPU ${sample.cpuAtReady.toFixed(2)} s, RSS ${mib(sample.rssReady)} → ${mib(sample.rssVotes)} after ${VOTES} votes (${sample.votesSeconds.toFixed(1)} s)`,
+    );
   }
 }
 rmSync(templateDir, { recursive: true, force: true });

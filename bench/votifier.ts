@@ -47,7 +47,13 @@ interface Point {
 }
 
 /** Closed-loop sessions for DURATION_S from CONNECTIONS senders; a session counts when it was accepted. */
-async function measure(target: string, providers: number | null, protocol: 'v2' | 'v1', port: number, build: (username: string, challenge: string) => Buffer): Promise<Point> {
+async function measure(
+  target: string,
+  providers: number | null,
+  protocol: 'v2' | 'v1',
+  port: number,
+  build: (username: string, challenge: string) => Buffer,
+): Promise<Point> {
   const latencies: number[] = [];
   let refused = 0;
   const until = Date.now() + DURATION_S * 1000;
@@ -67,7 +73,16 @@ async function measure(target: string, providers: number | null, protocol: 'v2' 
   );
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { target, providers, protocol, accepted: latencies.length, perSecond: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), refused };
+  return {
+    target,
+    providers,
+    protocol,
+    accepted: latencies.length,
+    perSecond: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    refused,
+  };
 }
 
 const dir = mkdtempSync(join(os.tmpdir(), 'vote-relay-bench-votifier-'));
@@ -96,7 +111,11 @@ const db = await openDatabase(config);
 try {
   const base = `http://127.0.0.1:${service.port}`;
   const apiKey = await createOrg(env, `vtf-${randomBytes(3).toString('hex')}`, 'business');
-  const created = await api<{ data: { votifier: { token: string; public_key: string } } }>(base, apiKey, 'POST', '/v1/providers', { key: 'measured', name: 'Measured', auth_method: 'votifier' });
+  const created = await api<{ data: { votifier: { token: string; public_key: string } } }>(base, apiKey, 'POST', '/v1/providers', {
+    key: 'measured',
+    name: 'Measured',
+    auth_method: 'votifier',
+  });
   const { token, public_key: publicKey } = created.data.votifier;
   const measured = await db.prisma.provider.findFirstOrThrow({ where: { key: 'measured', authMethod: 'votifier' } });
 
@@ -130,17 +149,35 @@ try {
       await sleep(ROUTES_TTL_WAIT_MS);
     }
     console.log(`[ours] ${providers} Votifier provider(s): v2 ${DURATION_S} s…`);
-    points.push(await measure('ours', providers, 'v2', port, (username, challenge) => v2Frame({ serviceName: 'bench', username, address: '203.0.113.1', timestamp: Date.now() }, token, challenge)));
+    points.push(
+      await measure('ours', providers, 'v2', port, (username, challenge) =>
+        v2Frame({ serviceName: 'bench', username, address: '203.0.113.1', timestamp: Date.now() }, token, challenge),
+      ),
+    );
     console.log(`[ours] ${providers} Votifier provider(s): v1 ${DURATION_S} s…`);
-    points.push(await measure('ours', providers, 'v1', port, (username) => v1Block({ serviceName: 'bench', username, address: '203.0.113.1', timestamp: Date.now() }, publicKey)));
+    points.push(
+      await measure('ours', providers, 'v1', port, (username) =>
+        v1Block({ serviceName: 'bench', username, address: '203.0.113.1', timestamp: Date.now() }, publicKey),
+      ),
+    );
   }
   // The way past routing: the measured provider on a port of its own, the other providers still there.
   await api(base, apiKey, 'PATCH', '/v1/providers/measured', { votifier_port: ownPort });
   await sleep(ROUTES_TTL_WAIT_MS + 1_000);
   const last = PROVIDER_COUNTS.at(-1)!;
   console.log(`[ours] ${last} Votifier providers, the measured one on its own port: v2, v1…`);
-  points.push({ ...(await measure('ours', last, 'v2', ownPort, (username, challenge) => v2Frame({ serviceName: 'bench', username, address: '203.0.113.1', timestamp: Date.now() }, token, challenge))), own: true });
-  points.push({ ...(await measure('ours', last, 'v1', ownPort, (username) => v1Block({ serviceName: 'bench', username, address: '203.0.113.1', timestamp: Date.now() }, publicKey))), own: true });
+  points.push({
+    ...(await measure('ours', last, 'v2', ownPort, (username, challenge) =>
+      v2Frame({ serviceName: 'bench', username, address: '203.0.113.1', timestamp: Date.now() }, token, challenge),
+    )),
+    own: true,
+  });
+  points.push({
+    ...(await measure('ours', last, 'v1', ownPort, (username) =>
+      v1Block({ serviceName: 'bench', username, address: '203.0.113.1', timestamp: Date.now() }, publicKey),
+    )),
+    own: true,
+  });
 } finally {
   await db.close();
   await service.stop();
@@ -158,8 +195,16 @@ if (baselineEnabled()) {
   try {
     const publicKey = pair.publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
     console.log('[baseline] v2, v1…');
-    points.push(await measure('baseline', null, 'v2', baseline.port, (username, challenge) => v2Frame({ serviceName: 'bench', username, address: '203.0.113.1', timestamp: Date.now() }, baselineToken, challenge)));
-    points.push(await measure('baseline', null, 'v1', baseline.port, (username) => v1Block({ serviceName: 'bench', username, address: '203.0.113.1', timestamp: Date.now() }, publicKey)));
+    points.push(
+      await measure('baseline', null, 'v2', baseline.port, (username, challenge) =>
+        v2Frame({ serviceName: 'bench', username, address: '203.0.113.1', timestamp: Date.now() }, baselineToken, challenge),
+      ),
+    );
+    points.push(
+      await measure('baseline', null, 'v1', baseline.port, (username) =>
+        v1Block({ serviceName: 'bench', username, address: '203.0.113.1', timestamp: Date.now() }, publicKey),
+      ),
+    );
   } finally {
     await baseline.stop();
   }

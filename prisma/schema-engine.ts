@@ -6,11 +6,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
-import {
-  bindMigrationAwareSqlAdapterFactory,
-  type SqlDriverAdapter,
-  type SqlMigrationAwareDriverAdapterFactory,
-} from '@prisma/driver-adapter-utils';
+import { bindMigrationAwareSqlAdapterFactory, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type * as Glue from '@prisma/schema-engine-wasm/schema_engine_bg';
 import type { MigrationList, SchemaContainer, SchemaEngine, SchemaFilter } from '@prisma/schema-engine-wasm/schema_engine_bg';
 
@@ -54,7 +50,10 @@ export async function readSchemaFiles(schemaDir: string): Promise<SchemaContaine
 export async function readMigrationsList(migrationsDir: string): Promise<MigrationList> {
   const lockContent = await readFile(path.join(migrationsDir, LOCKFILE_NAME), 'utf8').catch(() => null);
   const entries = await readdir(migrationsDir, { withFileTypes: true }).catch(() => []);
-  const directories = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  const directories = entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
   return {
     baseDir: migrationsDir,
     lockfile: { path: LOCKFILE_NAME, content: lockContent },

@@ -43,8 +43,7 @@ export interface RouteLabel {
   fields: BodyFields;
 }
 
-const unwrap = (type: GraphQLInputType): GraphQLInputType =>
-  type instanceof GraphQLNonNull || type instanceof GraphQLList ? unwrap(type.ofType) : type;
+const unwrap = (type: GraphQLInputType): GraphQLInputType => (type instanceof GraphQLNonNull || type instanceof GraphQLList ? unwrap(type.ofType) : type);
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function addInputObject(level: Level, type: GraphQLInputObjectType) {
@@ -87,8 +86,7 @@ export function bodyFieldsOf(schema: GraphQLSchema, route: RestRoute, document: 
 
   const inputs = probeInputs(schema, route, operation);
   // A PATCH answers with the resource it changed: that answer is what a client read and may send back.
-  const answer =
-    route.method === 'patch' && !route.stream ? answerKeysOf(probeAnswer(schema, route, document, operation, new SchemaRegistry()).data) : null;
+  const answer = route.method === 'patch' && !route.stream ? answerKeysOf(probeAnswer(schema, route, document, operation, new SchemaRegistry()).data) : null;
   const top: Level = { inputs: new Map(), answer };
   for (const body of inputs.bodies) {
     const type = unwrap(body);
@@ -134,7 +132,11 @@ function looksLike(a: string, b: string): boolean {
 
 function unknownMessage(key: string, at: string, level: Level, own: BodyFields, others: RouteLabel[]): string {
   const path = at.replace(/\[\d+\]/g, '');
-  const here = path ? `is not a field of ${path}` : level.inputs.size === 0 ? 'is not read: this request takes no body fields' : 'is not a field of this request';
+  const here = path
+    ? `is not a field of ${path}`
+    : level.inputs.size === 0
+      ? 'is not read: this request takes no body fields'
+      : 'is not a field of this request';
   // The REST name: a GraphQL spelling (chatWebhookUrl) is placed as chat_webhook_url.
   const name = snake(key);
   const similar = [...level.inputs.keys()].find((known) => looksLike(key, known));

@@ -167,9 +167,7 @@ function buildSample(
   variant: Variant = {},
 ): Sample {
   const sample: Sample = { result: {}, leaves: new Map(), descriptions: new WeakMap(), nullable: [], enums: [], booleans: [] };
-  const fragments = new Map(
-    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
-  );
+  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
 
   const fieldsOf = (set: SelectionSetNode, parent: GraphQLObjectType, out: FieldNode[] = []): FieldNode[] => {
     for (const selection of set.selections) {
@@ -242,7 +240,11 @@ function observe(value: unknown, sample: Sample): Observed {
   if (Array.isArray(value)) return { kind: 'array', items: value.filter((v) => v !== undefined).map((v) => observe(v, sample)) };
   if (typeof value === 'object') {
     // JSON leaves out undefined properties, as res.json() does.
-    const props = new Map(Object.entries(value as object).filter(([, v]) => v !== undefined).map(([k, v]) => [k, observe(v, sample)]));
+    const props = new Map(
+      Object.entries(value as object)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, observe(v, sample)]),
+    );
     return { kind: 'object', props, description: sample.descriptions.get(value as object) };
   }
   return { kind: 'leaf', schema: {} };

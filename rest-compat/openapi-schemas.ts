@@ -1,15 +1,7 @@
 // GraphQL types as JSON Schema (the 2020-12 dialect OpenAPI 3.1 uses): enums and input objects once each under
 // components, named as in the GraphQL schema, with the REST (snake_case) field names the router reads; an input
 // object admits no other key.
-import {
-  GraphQLEnumType,
-  GraphQLInputObjectType,
-  GraphQLList,
-  GraphQLNonNull,
-  GraphQLScalarType,
-  type GraphQLInputType,
-  type GraphQLLeafType,
-} from 'graphql';
+import { GraphQLEnumType, GraphQLInputObjectType, GraphQLList, GraphQLNonNull, GraphQLScalarType, type GraphQLInputType, type GraphQLLeafType } from 'graphql';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -46,8 +38,7 @@ export function orNull(schema: JsonSchema): JsonSchema {
   return { ...(description ? { description } : {}), anyOf: [rest, { type: 'null' }] };
 }
 
-export const described = (schema: JsonSchema, description: string | null | undefined): JsonSchema =>
-  description ? { ...schema, description } : schema;
+export const described = (schema: JsonSchema, description: string | null | undefined): JsonSchema => (description ? { ...schema, description } : schema);
 
 /** Collects the named schemas a document refers to, each built once. */
 export class SchemaRegistry {

@@ -29,7 +29,10 @@ const pathParams = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[
 /** `post /callbacks/:id/rotate-secret` → `postCallbacksByIdRotateSecret`: unique as method and path are. */
 export function operationId(method: string, path: string): string {
   const pascal = (s: string) => s.replace(/(^|[-_])(\w)/g, (_m, _sep, c: string) => c.toUpperCase());
-  const parts = path.split('/').filter(Boolean).map((seg) => (seg.startsWith(':') ? `By${pascal(seg.slice(1))}` : pascal(seg)));
+  const parts = path
+    .split('/')
+    .filter(Boolean)
+    .map((seg) => (seg.startsWith(':') ? `By${pascal(seg.slice(1))}` : pascal(seg)));
   return method + parts.join('');
 }
 
@@ -101,7 +104,9 @@ function components(registry: SchemaRegistry) {
       },
       content: {
         'application/json': {
-          schema: { allOf: [registry.ref('ErrorEnvelope'), { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } } } } }] },
+          schema: {
+            allOf: [registry.ref('ErrorEnvelope'), { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } } } } }],
+          },
         },
       },
     };
@@ -162,7 +167,12 @@ function patchBody(registry: SchemaRegistry, type: GraphQLInputType, answer: Jso
   const writable = component.properties as Record<string, JsonSchema>;
   const extra: Record<string, JsonSchema> = {};
   for (const [key, schema] of Object.entries(answered)) {
-    if (!(key in writable)) extra[key] = { ...schema, readOnly: true, description: `${schema.description ? `${schema.description}. ` : ''}Read-only: accepted and ignored when sent back` };
+    if (!(key in writable))
+      extra[key] = {
+        ...schema,
+        readOnly: true,
+        description: `${schema.description ? `${schema.description}. ` : ''}Read-only: accepted and ignored when sent back`,
+      };
   }
   for (const field of Object.values(named.getFields())) {
     const key = snake(field.name);
@@ -174,7 +184,7 @@ function patchBody(registry: SchemaRegistry, type: GraphQLInputType, answer: Jso
   return Object.keys(extra).length === 0 ? ref : { ...component, properties: { ...writable, ...extra } };
 }
 
-const tagOf = (mount: string, path: string) => (mount === MOUNTS.hooks ? 'hooks' : path.split('/').filter(Boolean)[0] ?? 'api');
+const tagOf = (mount: string, path: string) => (mount === MOUNTS.hooks ? 'hooks' : (path.split('/').filter(Boolean)[0] ?? 'api'));
 
 function operation(schema: GraphQLSchema, registry: SchemaRegistry, route: RestRoute, mount: string): Operation {
   const { document, operation: op } = prepareRoute(schema, route);
@@ -220,7 +230,8 @@ function operation(schema: GraphQLSchema, registry: SchemaRegistry, route: RestR
   let requestBody: unknown;
   if (route.rawBody && route.method !== 'get') {
     requestBody = {
-      description: "The voting site's delivery, read as the exact bytes (signatures cover them) and parsed as the provider's `payload_source` says, whatever the Content-Type; at most 64 KiB",
+      description:
+        "The voting site's delivery, read as the exact bytes (signatures cover them) and parsed as the provider's `payload_source` says, whatever the Content-Type; at most 64 KiB",
       content: {
         'application/json': { schema: {}, example: { user: { name: 'Steve' } } },
         'application/x-www-form-urlencoded': { schema: { type: 'object', additionalProperties: { type: 'string' } } },
@@ -229,7 +240,10 @@ function operation(schema: GraphQLSchema, registry: SchemaRegistry, route: RestR
   } else {
     const single = inputs.named.filter((i) => i.location === 'body');
     const singles: Record<string, JsonSchema> = Object.fromEntries(
-      single.map((i) => [i.name, { ...described(registry.input(i.type), i.description), ...(i.defaultValue !== undefined ? { default: i.defaultValue } : {}) }]),
+      single.map((i) => [
+        i.name,
+        { ...described(registry.input(i.type), i.description), ...(i.defaultValue !== undefined ? { default: i.defaultValue } : {}) },
+      ]),
     );
     const singleRequired = single.filter((i) => i.type instanceof GraphQLNonNull).map((i) => i.name);
     let schemaOfBody: JsonSchema | null = null;
@@ -260,7 +274,11 @@ function operation(schema: GraphQLSchema, registry: SchemaRegistry, route: RestR
   const headers = {
     'X-Request-Id': header('X-Request-Id'),
     ...(mount === MOUNTS.rest
-      ? { 'X-RateLimit-Limit': header('X-RateLimit-Limit'), 'X-RateLimit-Remaining': header('X-RateLimit-Remaining'), 'X-RateLimit-Reset': header('X-RateLimit-Reset') }
+      ? {
+          'X-RateLimit-Limit': header('X-RateLimit-Limit'),
+          'X-RateLimit-Remaining': header('X-RateLimit-Remaining'),
+          'X-RateLimit-Reset': header('X-RateLimit-Reset'),
+        }
       : {}),
   };
   let success: Record<string, unknown>;
@@ -293,7 +311,8 @@ function operation(schema: GraphQLSchema, registry: SchemaRegistry, route: RestR
   const codes = errorCodes(route, rule);
   for (const [httpStatus, all] of CODES_BY_STATUS) {
     const here = all.filter((code) => codes.includes(code));
-    if (here.length > 0) responses[String(httpStatus)] = { $ref: `#/components/responses/Error${httpStatus}`, description: here.map((code) => WHEN[code]).join('; ') };
+    if (here.length > 0)
+      responses[String(httpStatus)] = { $ref: `#/components/responses/Error${httpStatus}`, description: here.map((code) => WHEN[code]).join('; ') };
   }
 
   return {
@@ -320,7 +339,10 @@ function referenceOperations(): Record<string, Record<string, Operation>> {
         summary: 'This document (OpenAPI 3.1)',
         description: 'Public: no key needed. Generated from the REST route table and the GraphQL schema by the running service.',
         security: [],
-        responses: { '200': { description: 'OK', headers, content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'] } } } }, ...errors },
+        responses: {
+          '200': { description: 'OK', headers, content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'] } } } },
+          ...errors,
+        },
       },
     },
     [`${MOUNTS.rest}/reference`]: {

@@ -26,7 +26,19 @@ import { voterRoutes } from './routes/voters.js';
 import { testVoteRoutes } from './routes/test-votes.js';
 import { hookRequestRoutes } from './routes/hook-requests.js';
 
-export const REST_ROUTES: RestRoute[] = [...organizationRoutes, ...apiKeyRoutes, ...templateRoutes, ...providerRoutes, ...callbackRoutes, ...voteRoutes, ...statsRoutes, ...pluginRoutes, ...voterRoutes, ...testVoteRoutes, ...hookRequestRoutes];
+export const REST_ROUTES: RestRoute[] = [
+  ...organizationRoutes,
+  ...apiKeyRoutes,
+  ...templateRoutes,
+  ...providerRoutes,
+  ...callbackRoutes,
+  ...voteRoutes,
+  ...statsRoutes,
+  ...pluginRoutes,
+  ...voterRoutes,
+  ...testVoteRoutes,
+  ...hookRequestRoutes,
+];
 export const HOOK_ROUTES: RestRoute[] = hookRoutes;
 
 export function prepareRoute(schema: GraphQLSchema, route: RestRoute) {
@@ -70,7 +82,9 @@ export function createRestRouter(
     return { route, document, operation, fields, rules: fields ? credentialRules(schema, operation) : [] };
   });
   // Where else a key is taken, for the hint of a key sent to the wrong route ("POST /v1/callbacks takes url").
-  const labels: RouteLabel[] = prepared.flatMap(({ route, fields }) => (fields ? [{ label: `${route.method.toUpperCase()} ${mount}${route.path}`, fields }] : []));
+  const labels: RouteLabel[] = prepared.flatMap(({ route, fields }) =>
+    fields ? [{ label: `${route.method.toUpperCase()} ${mount}${route.path}`, fields }] : [],
+  );
   for (const { route, document, operation, fields, rules } of prepared) {
     const fromQuery = route.method === 'get' || route.method === 'delete';
     router[route.method](route.path, async (req: Request, res: Response) => {

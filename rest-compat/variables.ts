@@ -103,7 +103,14 @@ function coerce(type: GraphQLInputType, value: unknown, field: string, fromQuery
   if (type instanceof GraphQLEnumType) {
     return typeof value === 'string' && type.getValue(value)
       ? { ok: true, value }
-      : (errors.push({ field, message: `must be one of ${type.getValues().map((v) => v.name).join(', ')}` }), { ok: false });
+      : (errors.push({
+          field,
+          message: `must be one of ${type
+            .getValues()
+            .map((v) => v.name)
+            .join(', ')}`,
+        }),
+        { ok: false });
   }
   return coerceScalar(type.name, value, field, fromQuery, errors);
 }

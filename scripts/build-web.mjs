@@ -18,7 +18,11 @@ function newest(dir) {
 }
 
 if (process.argv.includes('--if-stale') && existsSync(built)) {
-  const sources = Math.max(newest(join(root, 'web', 'src')), statSync(join(root, 'web', 'index.html')).mtimeMs, statSync(join(root, 'web', 'vite.config.ts')).mtimeMs);
+  const sources = Math.max(
+    newest(join(root, 'web', 'src')),
+    statSync(join(root, 'web', 'index.html')).mtimeMs,
+    statSync(join(root, 'web', 'vite.config.ts')).mtimeMs,
+  );
   if (sources <= statSync(built).mtimeMs) process.exit(0);
 }
 

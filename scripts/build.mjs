@@ -45,7 +45,9 @@ let tsc;
 try {
   tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 } catch {
-  console.error('build: TypeScript is not installed (an install without devDependencies). Build where `npm ci` installed everything and copy dist/ over, or run the sources with `npm run dev`.');
+  console.error(
+    'build: TypeScript is not installed (an install without devDependencies). Build where `npm ci` installed everything and copy dist/ over, or run the sources with `npm run dev`.',
+  );
   process.exit(1);
 }
 

@@ -129,11 +129,7 @@ export function buildHttpApp(
     // HEAD would reach the GET handler and record a vote; a probe must have no side effects.
     req.method === 'HEAD' ? sendError(res, req.requestId, 'NOT_FOUND', 'Hooks accept POST and GET') : next(),
   );
-  app.use(
-    '/hooks',
-    express.raw({ type: () => true, limit: HOOK_BODY_LIMIT_BYTES }),
-    createRestRouter(schema, contextFor, deps.logger, HOOK_ROUTES),
-  );
+  app.use('/hooks', express.raw({ type: () => true, limit: HOOK_BODY_LIMIT_BYTES }), createRestRouter(schema, contextFor, deps.logger, HOOK_ROUTES));
   app.use('/hooks', observeOversizedHooks(deps.hookObservers)); // a 413 is a refused delivery too
 
   app.use(['/v1', '/graphql'], compress());
@@ -142,12 +138,20 @@ export function buildHttpApp(
   app.use('/v1', createRestRouter(schema, contextFor, deps.logger));
 
   app.use(GRAPHIQL_ASSETS_PATH, graphiqlAssets()); // GraphiQL's page files: public, before the key check
-  app.use('/graphql', express.json({ limit: API_BODY_LIMIT }), jsonDepthGuard('graphql'), authenticate(services), refuseInvalidKey, apiRateLimit(limits, 'graphql'), (req: Request, res: Response) => {
-    // voteReceived over SSE: the live hub's shared fan-out; everything else (and every error) through yoga, which
-    // receives Express's req/res as its server context (the `req` our context factory reads).
-    if (req.path === '/' && liveHub.tryHandle(req, res, contextFor(req))) return;
-    return yoga(req, res);
-  });
+  app.use(
+    '/graphql',
+    express.json({ limit: API_BODY_LIMIT }),
+    jsonDepthGuard('graphql'),
+    authenticate(services),
+    refuseInvalidKey,
+    apiRateLimit(limits, 'graphql'),
+    (req: Request, res: Response) => {
+      // voteReceived over SSE: the live hub's shared fan-out; everything else (and every error) through yoga, which
+      // receives Express's req/res as its server context (the `req` our context factory reads).
+      if (req.path === '/' && liveHub.tryHandle(req, res, contextFor(req))) return;
+      return yoga(req, res);
+    },
+  );
 
   // The dashboard at / (after every API route, so none of them can be shadowed by a page).
   app.use(compress(), dashboard());
@@ -244,7 +248,12 @@ export function createApp(config: Config, options: AppOptions = {}) {
     if (config.deliveryEnabled && config.deliveryThread) {
       // The thread is woken after each committed vote, as the in-process worker wakes itself.
       const registry = metrics;
-      const thread = deliveryThread(deps.config, logger, () => db.writes.connect(), (message) => registry.receive(message));
+      const thread = deliveryThread(
+        deps.config,
+        logger,
+        () => db.writes.connect(),
+        (message) => registry.receive(message),
+      );
       worker = thread;
       thread.start();
       const events = deps.events.subscribe('voteWritten');

@@ -53,9 +53,7 @@ describe('loadConfig defaults', () => {
 
   it('has the default retry schedule 1s,5s,30s,2m,10m,30m,1h,2h,4h,8h in ms', () => {
     expect(config.retryScheduleMs).toHaveLength(10);
-    expect(config.retryScheduleMs).toEqual([
-      1_000, 5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000,
-    ]);
+    expect(config.retryScheduleMs).toEqual([1_000, 5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000]);
   });
 
   it('has the operational defaults', () => {

@@ -25,9 +25,7 @@ export const DEFAULT_DUPLICATE_WINDOW = '20m';
 /** The shortest window allowed: the Votifier method refuses timestamps older than 9 minutes (auth-methods/votifier.ts). */
 const MIN_DUPLICATE_WINDOW_MS = 10 * 60_000;
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', '']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -223,7 +221,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch {
     // reported below
   }
-  if (overlap.length !== 1) throw new ConfigError('Invalid configuration:\n  SIGNING_SECRET_OVERLAP: must be one duration such as 24h (0s turns the overlap off)');
+  if (overlap.length !== 1)
+    throw new ConfigError('Invalid configuration:\n  SIGNING_SECRET_OVERLAP: must be one duration such as 24h (0s turns the overlap off)');
   const duplicateWindowMs = oneDuration('DUPLICATE_WINDOW', e.DUPLICATE_WINDOW, MIN_DUPLICATE_WINDOW_MS, 7 * 86_400_000);
   const callbackDisableAfterMs = oneDuration('CALLBACK_DISABLE_AFTER', e.CALLBACK_DISABLE_AFTER, 60_000, 365 * 86_400_000);
   const recoveryIntervalMs = oneDuration('RECOVERY_INTERVAL', e.RECOVERY_INTERVAL, 0, 86_400_000);

@@ -65,9 +65,7 @@ export function createLogger(level: string, options: LoggerOptions = {}): Logger
   const format = resolveLogFormat(options.format);
   const destination = options.destination ?? pino.destination({ dest: 1, sync: true });
   const stream: DestinationStream =
-    format === 'pretty'
-      ? prettyLines(destination, options.destination === undefined && Boolean(process.stdout.isTTY))
-      : destination;
+    format === 'pretty' ? prettyLines(destination, options.destination === undefined && Boolean(process.stdout.isTTY)) : destination;
   return pino(
     {
       level,

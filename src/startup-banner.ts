@@ -29,7 +29,11 @@ export async function logStartupBanner(logger: Logger, config: Config, db: Datab
   const base = config.publicBaseUrl.replace(/\/+$/, '');
   const database = databaseLocation(config, db.sqlitePath);
   const votifier =
-    config.votifierPort === 0 ? 'off' : votifierPort === null ? 'off (its port could not be opened: see the error above)' : `${config.votifierHost}:${votifierPort}`;
+    config.votifierPort === 0
+      ? 'off'
+      : votifierPort === null
+        ? 'off (its port could not be opened: see the error above)'
+        : `${config.votifierHost}:${votifierPort}`;
   logger.info(
     {
       port: config.port,

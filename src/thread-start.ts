@@ -25,13 +25,15 @@ export function withoutPreloads(execArgv: readonly string[]): string[] {
 /** The flags Node names in ERR_WORKER_INVALID_EXEC_ARGV ("… invalid execArgv flags: --a, --b=1"). */
 export function refusedFlags(message: string): string[] {
   const listed = /flags: (.*)$/.exec(message)?.[1] ?? '';
-  return listed.split(/,\s*/).map((flag) => flag.trim()).filter(Boolean);
+  return listed
+    .split(/,\s*/)
+    .map((flag) => flag.trim())
+    .filter(Boolean);
 }
 
 /** `entry`: the thread's module URL (it runs its thread side when it finds its key in `workerData`). */
 export function startThread(entry: string, data: Record<string, unknown>, transferList: Transferable[] = []): Worker {
-  const start = (execArgv: string[]) =>
-    new Worker(new URL('./thread-boot.mjs', import.meta.url), { workerData: { entry, ...data }, transferList, execArgv });
+  const start = (execArgv: string[]) => new Worker(new URL('./thread-boot.mjs', import.meta.url), { workerData: { entry, ...data }, transferList, execArgv });
   const execArgv = withoutPreloads(process.execArgv);
   try {
     return start(execArgv);

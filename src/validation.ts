@@ -6,7 +6,12 @@ const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase(
 
 /** GraphQL/TS names are camelCase; the REST contract names fields in snake_case, so details use those. */
 export function fieldName(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : snake(String(p)))).join('.').replace(/\.\[/g, '[') || 'body';
+  return (
+    path
+      .map((p) => (typeof p === 'number' ? `[${p}]` : snake(String(p))))
+      .join('.')
+      .replace(/\.\[/g, '[') || 'body'
+  );
 }
 
 export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {

@@ -41,7 +41,10 @@ const server = createServer((socket) => {
     } else if (buffer.length >= 256) {
       taken = true;
       const raw = privateDecrypt({ key, padding: constants.RSA_NO_PADDING }, buffer.subarray(0, 256));
-      const fields = raw.subarray(raw.indexOf(0x00, 2) + 1).toString('ascii').split('\n');
+      const fields = raw
+        .subarray(raw.indexOf(0x00, 2) + 1)
+        .toString('ascii')
+        .split('\n');
       if (raw[1] !== 0x02 || fields[0] !== 'VOTE') return void socket.destroy();
       store(fields[2], () => socket.end());
     }

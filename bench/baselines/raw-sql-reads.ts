@@ -38,9 +38,15 @@ export function openRawReads(file: string, organizationId: string): RawReads {
     )
     .raw();
   const names = (n: number) =>
-    db.prepare(`SELECT voterKey, voterName FROM "VoterDailyCount" WHERE organizationId = ? AND day >= ? AND voterKey IN (${Array(n).fill('?').join(',')}) ORDER BY lastVoteAt DESC`).raw();
+    db
+      .prepare(
+        `SELECT voterKey, voterName FROM "VoterDailyCount" WHERE organizationId = ? AND day >= ? AND voterKey IN (${Array(n).fill('?').join(',')}) ORDER BY lastVoteAt DESC`,
+      )
+      .raw();
   const page = db
-    .prepare('SELECT id, publicId, voterName, providerId, receivedAt, chatStatus, callbackStatus FROM "Vote" WHERE organizationId = ? ORDER BY receivedAt DESC, id DESC LIMIT ? OFFSET ?')
+    .prepare(
+      'SELECT id, publicId, voterName, providerId, receivedAt, chatStatus, callbackStatus FROM "Vote" WHERE organizationId = ? ORDER BY receivedAt DESC, id DESC LIMIT ? OFFSET ?',
+    )
     .raw();
   const providerPage = db
     .prepare(
@@ -48,7 +54,9 @@ export function openRawReads(file: string, organizationId: string): RawReads {
     )
     .raw();
   const providerTotal = db.prepare('SELECT SUM(count) FROM "ProviderDailyCount" WHERE organizationId = ? AND providerId = ?').pluck();
-  const allRows = db.prepare('SELECT voterName, providerId, receivedAt, chatStatus, callbackStatus FROM "Vote" WHERE organizationId = ? ORDER BY receivedAt, id').raw();
+  const allRows = db
+    .prepare('SELECT voterName, providerId, receivedAt, chatStatus, callbackStatus FROM "Vote" WHERE organizationId = ? ORDER BY receivedAt, id')
+    .raw();
 
   const today = () => day(Date.now());
   return {
@@ -123,13 +131,21 @@ export async function openRawReadsPostgres(url: string, organizationId: string):
     },
   });
   await db.connect();
-  const statement = (name: string, text: string) => (...values: unknown[]) =>
-    db.query<unknown[]>({ name: `raw_reads_${name}`, text, values, rowMode: 'array' }).then((r) => r.rows);
+  const statement =
+    (name: string, text: string) =>
+    (...values: unknown[]) =>
+      db.query<unknown[]>({ name: `raw_reads_${name}`, text, values, rowMode: 'array' }).then((r) => r.rows);
   const sum = statement('sum', 'SELECT SUM(count) AS n FROM "ProviderDailyCount" WHERE "organizationId" = $1 AND day >= $2');
-  const perDayProvider = statement('per_day_provider', 'SELECT day, "providerId", count FROM "ProviderDailyCount" WHERE "organizationId" = $1 AND day >= $2 AND day <= $3');
+  const perDayProvider = statement(
+    'per_day_provider',
+    'SELECT day, "providerId", count FROM "ProviderDailyCount" WHERE "organizationId" = $1 AND day >= $2 AND day <= $3',
+  );
   const providers = statement('providers', 'SELECT id, key, name FROM "Provider" WHERE "organizationId" = $1 ORDER BY "createdAt", id');
   const perDay = statement('per_day', 'SELECT day, SUM(count) FROM "ProviderDailyCount" WHERE "organizationId" = $1 AND day >= $2 AND day <= $3 GROUP BY day');
-  const perProvider = statement('per_provider', 'SELECT "providerId", SUM(count) FROM "ProviderDailyCount" WHERE "organizationId" = $1 AND day >= $2 GROUP BY "providerId"');
+  const perProvider = statement(
+    'per_provider',
+    'SELECT "providerId", SUM(count) FROM "ProviderDailyCount" WHERE "organizationId" = $1 AND day >= $2 GROUP BY "providerId"',
+  );
   const rank = statement(
     'rank',
     `SELECT "voterKey", SUM(count) AS votes, MAX("lastVoteAt") AS last FROM "VoterDailyCount" WHERE "organizationId" = $1 AND day >= $2
@@ -170,11 +186,24 @@ export async function openRawReadsPostgres(url: string, organizationId: string):
     async leaderboard(days, limit) {
       const from = day(Date.now() - (days - 1) * DAY_MS);
       const top = (await rank(organizationId, from, limit)) as [string, string, Date][];
-      return [top, top.length ? await names(organizationId, from, top.map((t) => t[0])) : []];
+      return [
+        top,
+        top.length
+          ? await names(
+              organizationId,
+              from,
+              top.map((t) => t[0]),
+            )
+          : [],
+      ];
     },
     async votesPage(providerId, limit, offset) {
       return providerId
-        ? [await providerPage(organizationId, providerId, limit, offset), pluck(await providerTotal(organizationId, providerId)), await providers(organizationId)]
+        ? [
+            await providerPage(organizationId, providerId, limit, offset),
+            pluck(await providerTotal(organizationId, providerId)),
+            await providers(organizationId),
+          ]
         : [await page(organizationId, limit, offset), pluck(await sum(organizationId, '0000-00-00')), await providers(organizationId)];
     },
     async exportAll() {
@@ -191,7 +220,13 @@ export async function openRawReadsPostgres(url: string, organizationId: string):
           [organizationId],
         );
         for (;;) {
-          const fetched = (await db.query<unknown[]>({ text: 'FETCH 5000 FROM raw_export', rowMode: 'array' })).rows as [string, string, Date, string, string][];
+          const fetched = (await db.query<unknown[]>({ text: 'FETCH 5000 FROM raw_export', rowMode: 'array' })).rows as [
+            string,
+            string,
+            Date,
+            string,
+            string,
+          ][];
           for (const r of fetched) {
             batch.push([r[0], keys.get(r[1]) ?? '', r[2].toISOString(), r[3], r[4]]);
             if (batch.length === 5_000) {

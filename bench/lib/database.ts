@@ -32,17 +32,17 @@ export const benchDialect = (): 'sqlite' | 'postgresql' => (postgresUrl() ? 'pos
 /** A SQLite file (the baselines always write one). */
 export function sqliteBenchDatabase(sqliteFile: string): BenchDatabase {
   return {
-      dialect: 'sqlite',
-      url: `file:${sqliteFile}`,
-      async count(sql, ...params) {
-        const db = new Database(sqliteFile, { readonly: true, fileMustExist: true });
-        try {
-          return Number(Object.values(db.prepare(sql).get(...params) as Record<string, unknown>)[0] ?? 0);
-        } finally {
-          db.close();
-        }
-      },
-      drop: async () => {},
+    dialect: 'sqlite',
+    url: `file:${sqliteFile}`,
+    async count(sql, ...params) {
+      const db = new Database(sqliteFile, { readonly: true, fileMustExist: true });
+      try {
+        return Number(Object.values(db.prepare(sql).get(...params) as Record<string, unknown>)[0] ?? 0);
+      } finally {
+        db.close();
+      }
+    },
+    drop: async () => {},
   };
 }
 
@@ -64,7 +64,10 @@ export async function openBenchDatabase(sqliteFile: string): Promise<BenchDataba
       await client.connect();
       try {
         let n = 0;
-        const result = await client.query(sql.replace(/\?/g, () => `$${++n}`), params);
+        const result = await client.query(
+          sql.replace(/\?/g, () => `$${++n}`),
+          params,
+        );
         return Number(Object.values(result.rows[0] ?? {})[0] ?? 0);
       } finally {
         await client.end();

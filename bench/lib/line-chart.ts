@@ -103,7 +103,9 @@ export function lineChartSvg(chart: LineChart): string {
   for (const s of [...chart.series].reverse()) {
     const w = 26 + s.name.length * 6.6;
     lx -= w;
-    out.push(`<line x1="${lx}" x2="${lx + 18}" y1="${MARGIN.top - 9}" y2="${MARGIN.top - 9}" stroke="${s.color}" stroke-width="3"${s.dashed ? ' stroke-dasharray="5 3"' : ''}/>`);
+    out.push(
+      `<line x1="${lx}" x2="${lx + 18}" y1="${MARGIN.top - 9}" y2="${MARGIN.top - 9}" stroke="${s.color}" stroke-width="3"${s.dashed ? ' stroke-dasharray="5 3"' : ''}/>`,
+    );
     out.push(`<text x="${lx + 22}" y="${MARGIN.top - 5}" font-size="11" fill="#222">${escapeXml(s.name)}</text>`);
   }
   out.push('</svg>');

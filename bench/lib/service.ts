@@ -11,10 +11,31 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The service reads only its own variables; drop any the caller's shell sets so a run is reproducible. */
 const SERVICE_VARIABLES = [
-  'PORT', 'HOST', 'DATABASE_URL', 'PUBLIC_BASE_URL', 'HOOK_BASE_URL', 'REDIS_URL', 'SECRET_KEY', 'ALLOW_PRIVATE_TARGETS',
-  'RETRY_SCHEDULE', 'LOG_LEVEL', 'API_RATE_LIMIT_PER_MINUTE', 'HOOK_RATE_LIMIT_PER_MINUTE', 'IP_RATE_LIMIT_PER_MINUTE',
-  'DELIVERY_CONCURRENCY', 'DELIVERY_ENABLED', 'DELIVERY_LEASE_MS', 'DELIVERY_POLL_MS', 'ALERTS_INTERVAL_MS', 'GRAPHQL_INTROSPECTION',
-  'TRUST_PROXY', 'SHUTDOWN_TIMEOUT_MS', 'VOTIFIER_PORT', 'VOTIFIER_HOST', 'WRITE_THREAD', 'DELIVERY_THREAD',
+  'PORT',
+  'HOST',
+  'DATABASE_URL',
+  'PUBLIC_BASE_URL',
+  'HOOK_BASE_URL',
+  'REDIS_URL',
+  'SECRET_KEY',
+  'ALLOW_PRIVATE_TARGETS',
+  'RETRY_SCHEDULE',
+  'LOG_LEVEL',
+  'API_RATE_LIMIT_PER_MINUTE',
+  'HOOK_RATE_LIMIT_PER_MINUTE',
+  'IP_RATE_LIMIT_PER_MINUTE',
+  'DELIVERY_CONCURRENCY',
+  'DELIVERY_ENABLED',
+  'DELIVERY_LEASE_MS',
+  'DELIVERY_POLL_MS',
+  'ALERTS_INTERVAL_MS',
+  'GRAPHQL_INTROSPECTION',
+  'TRUST_PROXY',
+  'SHUTDOWN_TIMEOUT_MS',
+  'VOTIFIER_PORT',
+  'VOTIFIER_HOST',
+  'WRITE_THREAD',
+  'DELIVERY_THREAD',
 ];
 
 /** Environment for the service: the caller's, minus every service variable, plus `overrides`. */
@@ -37,11 +58,16 @@ export function envNumber(name: string, fallback: number, integer: boolean): num
 
 /** `cli org create … --json` against env's DATABASE_URL (applies the migrations first); returns the full API key. */
 export async function createOrg(env: NodeJS.ProcessEnv, slug: string, plan: string): Promise<string> {
-  const out = await runNode(
-    ['--import', 'tsx', 'src/cli/main.ts', 'org', 'create', '--slug', slug, '--name', slug, '--plan', plan, '--json'],
-    { cwd: ROOT, env, timeoutMs: 120_000 },
-  );
-  const jsonLine = out.trim().split('\n').filter((line) => line.startsWith('{')).at(-1);
+  const out = await runNode(['--import', 'tsx', 'src/cli/main.ts', 'org', 'create', '--slug', slug, '--name', slug, '--plan', plan, '--json'], {
+    cwd: ROOT,
+    env,
+    timeoutMs: 120_000,
+  });
+  const jsonLine = out
+    .trim()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .at(-1);
   const apiKey = jsonLine ? (JSON.parse(jsonLine) as { api_key?: { key?: unknown } }).api_key?.key : undefined;
   if (typeof apiKey !== 'string') throw new Error(`org create printed no API key:\n${out}`);
   return apiKey;
@@ -88,7 +114,12 @@ export async function api<T = unknown>(base: string, apiKey: string, method: str
 /** A top.gg provider with header auth (`Authorization: <auth>`, voter in `user`); returns its hook path. */
 export async function createTopggProvider(base: string, apiKey: string, auth: string): Promise<string> {
   const provider = await api<{ data: { webhook_url: string } }>(base, apiKey, 'POST', '/v1/providers', {
-    key: 'topgg', name: 'top.gg', auth_method: 'header', auth_field: 'Authorization', auth_value: auth, votee_path: 'user',
+    key: 'topgg',
+    name: 'top.gg',
+    auth_method: 'header',
+    auth_field: 'Authorization',
+    auth_value: auth,
+    votee_path: 'user',
   });
   return new URL(provider.data.webhook_url).pathname;
 }
@@ -107,7 +138,14 @@ export function createClient(port: number, headers: Record<string, string>, maxS
     return new Promise((resolve, reject) => {
       const started = performance.now();
       const req = http.request(
-        { host: '127.0.0.1', port, method, path, agent, headers: { ...headers, ...extraHeaders, ...(body !== undefined ? { 'content-length': Buffer.byteLength(body) } : {}) } },
+        {
+          host: '127.0.0.1',
+          port,
+          method,
+          path,
+          agent,
+          headers: { ...headers, ...extraHeaders, ...(body !== undefined ? { 'content-length': Buffer.byteLength(body) } : {}) },
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -64,7 +64,14 @@ export async function sendLoad({ agent, port, path, auth, rate, seconds, maxInFl
     inFlight++;
     attempted++;
     const req = http.request(
-      { host: '127.0.0.1', port, method: 'POST', path, agent, headers: { 'content-type': 'application/json', authorization: auth, 'content-length': Buffer.byteLength(body) } },
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path,
+        agent,
+        headers: { 'content-type': 'application/json', authorization: auth, 'content-length': Buffer.byteLength(body) },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -73,7 +80,7 @@ export async function sendLoad({ agent, port, path, auth, rate, seconds, maxInFl
           inFlight--;
           if (res.statusCode === 200) {
             try {
-              const voteId = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data?: { vote_id?: string }; vote_id?: string });
+              const voteId = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data?: { vote_id?: string }; vote_id?: string };
               const id = voteId.data?.vote_id ?? voteId.vote_id;
               if (typeof id === 'string') {
                 votes.push({ sentAt, acceptedAt, voteId: id });

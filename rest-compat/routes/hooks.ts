@@ -13,8 +13,7 @@ function target(req: Request) {
 }
 
 /** Only the fields that apply: {received, vote_id, duplicate} or {received, test} or {received, ignored}. */
-const receipt = (r: { receiveVote: Record<string, unknown> }) =>
-  Object.fromEntries(Object.entries(r.receiveVote).filter(([, v]) => v !== null));
+const receipt = (r: { receiveVote: Record<string, unknown> }) => Object.fromEntries(Object.entries(r.receiveVote).filter(([, v]) => v !== null));
 
 export const hookRoutes: RestRoute[] = ['post', 'get'].flatMap((method) =>
   ['/:org/:provider', '/:org/:provider/:secret'].map(
@@ -28,7 +27,8 @@ export const hookRoutes: RestRoute[] = ['post', 'get'].flatMap((method) =>
       data: receipt,
       summary: method === 'post' ? 'Receive a vote (a POSTed JSON or form body)' : 'Receive a vote (a GET, fields in the query string)',
       rawBody: true,
-      access: "No API key: the provider's secret authenticates the delivery (in the path, a header, the query string or a signature, as the provider is set up).",
+      access:
+        "No API key: the provider's secret authenticates the delivery (in the path, a header, the query string or a signature, as the provider is set up).",
       errors: ['AUTH_FAILED', 'ORG_SUSPENDED', 'PROVIDER_DISABLED'],
     }),
   ),

@@ -42,7 +42,14 @@ export const statsRoutes: RestRoute[] = [
         daily_trend: dailyTrend { date count }
         votes { ${VOTE_FIELDS} }
         pagination { page limit total pages } } }`,
-    variables: (req) => ({ voterName: req.params.voter_name, page: req.query.page, limit: req.query.limit, provider: req.query.provider, from: req.query.from, to: req.query.to }),
+    variables: (req) => ({
+      voterName: req.params.voter_name,
+      page: req.query.page,
+      limit: req.query.limit,
+      provider: req.query.provider,
+      from: req.query.from,
+      to: req.query.to,
+    }),
     data: (r) => r.voterStats,
   },
   {

@@ -14,7 +14,11 @@ export interface PeriodFigures {
   failedDeliveries: number;
 }
 
-const lines = (rows: { name: string; count: number }[]) => rows.map((r) => `${r.name}: ${r.count}`).join('\n').slice(0, 1024) || 'none';
+const lines = (rows: { name: string; count: number }[]) =>
+  rows
+    .map((r) => `${r.name}: ${r.count}`)
+    .join('\n')
+    .slice(0, 1024) || 'none';
 
 export function summaryMessage(f: PeriodFigures): ChatMessageBody {
   return {

@@ -38,17 +38,19 @@ export function createAlertScheduler(deps: AppDeps, options: { intervalMs: numbe
     try {
       await prisma.$transaction(async (tx) => {
         await tx.alertMarker.create({ data: { organizationId: org.id, kind, periodKey, createdAt: deps.clock.now() } });
-        await deps.jobs.enqueue(tx, [{
-          organizationId: org.id,
-          voteId: null,
-          callbackId: null,
-          kind: 'alert',
-          priority: 0,
-          maxAttempts: deps.config.chatMaxAttempts,
-          uniqueKey: `alert:${org.id}:${kind}:${periodKey}`,
-          payloadJson: JSON.stringify(body),
-          runAt: deps.clock.now(),
-        }]);
+        await deps.jobs.enqueue(tx, [
+          {
+            organizationId: org.id,
+            voteId: null,
+            callbackId: null,
+            kind: 'alert',
+            priority: 0,
+            maxAttempts: deps.config.chatMaxAttempts,
+            uniqueKey: `alert:${org.id}:${kind}:${periodKey}`,
+            payloadJson: JSON.stringify(body),
+            runAt: deps.clock.now(),
+          },
+        ]);
       });
       return true;
     } catch (err) {
@@ -89,22 +91,38 @@ export function createAlertScheduler(deps: AppDeps, options: { intervalMs: numbe
     let queued = 0;
     if (org.adminDailySummary) {
       const day = addDays(utcDayStart(now), -1);
-      if (await claim(org, 'daily_summary', utcDay(day), async () =>
-        summaryMessage({ title: `Daily summary · ${utcDay(day)}`, periodLabel: `on ${utcDay(day)} (UTC)`, ...(await periodFigures(org, day, addDays(day, 1))) }),
-      )) queued++;
+      if (
+        await claim(org, 'daily_summary', utcDay(day), async () =>
+          summaryMessage({
+            title: `Daily summary · ${utcDay(day)}`,
+            periodLabel: `on ${utcDay(day)} (UTC)`,
+            ...(await periodFigures(org, day, addDays(day, 1))),
+          }),
+        )
+      )
+        queued++;
     }
     if (org.adminWeeklySummary) {
       const week = addDays(utcWeekStart(now), -7);
       const label = `${utcDay(week)} to ${utcDay(addDays(week, 6))}`;
-      if (await claim(org, 'weekly_summary', utcDay(week), async () =>
-        summaryMessage({ title: `Weekly summary · ${label}`, periodLabel: `in the week ${label} (UTC)`, ...(await periodFigures(org, week, addDays(week, 7))) }),
-      )) queued++;
+      if (
+        await claim(org, 'weekly_summary', utcDay(week), async () =>
+          summaryMessage({
+            title: `Weekly summary · ${label}`,
+            periodLabel: `in the week ${label} (UTC)`,
+            ...(await periodFigures(org, week, addDays(week, 7))),
+          }),
+        )
+      )
+        queued++;
     }
     if (org.adminVoteSpikeAlerts) {
       const [lastHour, previousWeek] = await Promise.all([
         // A burst of test votes is not a spike.
         prisma.vote.count({ where: { organizationId: org.id, receivedAt: { gte: new Date(now.getTime() - HOUR), lte: now }, ...REAL_VOTES } }),
-        prisma.vote.count({ where: { organizationId: org.id, receivedAt: { gte: new Date(now.getTime() - 169 * HOUR), lt: new Date(now.getTime() - HOUR) }, ...REAL_VOTES } }),
+        prisma.vote.count({
+          where: { organizationId: org.id, receivedAt: { gte: new Date(now.getTime() - 169 * HOUR), lt: new Date(now.getTime() - HOUR) }, ...REAL_VOTES },
+        }),
       ]);
       const mean = previousWeek / 168;
       if (lastHour >= SPIKE_MIN_VOTES && lastHour > SPIKE_FACTOR * mean) {
@@ -116,10 +134,15 @@ export function createAlertScheduler(deps: AppDeps, options: { intervalMs: numbe
       const limits = PLAN_LIMITS[planOf(org)];
       const month = utcDay(utcMonthStart(now)).slice(0, 7);
       const [votes, providers] = await Promise.all([
-        prisma.providerDailyCount.aggregate({ where: { organizationId: org.id, day: { gte: utcDay(utcMonthStart(now)) } }, _sum: { count: true } }).then((r) => r._sum.count ?? 0),
+        prisma.providerDailyCount
+          .aggregate({ where: { organizationId: org.id, day: { gte: utcDay(utcMonthStart(now)) } }, _sum: { count: true } })
+          .then((r) => r._sum.count ?? 0),
         prisma.provider.count({ where: { organizationId: org.id } }),
       ]);
-      for (const [what, current, limit] of [['votes', votes, limits.votesPerMonth], ['providers', providers, limits.providers]] as const) {
+      for (const [what, current, limit] of [
+        ['votes', votes, limits.votesPerMonth],
+        ['providers', providers, limits.providers],
+      ] as const) {
         for (const percent of [100, 80] as const) {
           if (current >= (limit * percent) / 100) {
             if (await claim(org, `usage_${what}_${percent}`, month, async () => usageMessage(what, percent, current, limit))) queued++;

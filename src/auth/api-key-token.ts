@@ -43,7 +43,8 @@ export function credentialHint(headers: Record<string, string | string[] | undef
   if (typeof authorization === 'string' && bearerToken(authorization) === '') {
     const value = authorization.trim();
     if (/^Bearer\b/i.test(value)) return undefined; // the scheme is right; the key itself is malformed
-    if (value.startsWith(API_KEY_PREFIX) || value.startsWith(PLUGIN_TOKEN_PREFIX)) return `the Authorization header holds the key without "Bearer ": ${SEND_BEARER}`;
+    if (value.startsWith(API_KEY_PREFIX) || value.startsWith(PLUGIN_TOKEN_PREFIX))
+      return `the Authorization header holds the key without "Bearer ": ${SEND_BEARER}`;
     const scheme = /^([A-Za-z][\w.+-]*)\s/.exec(value)?.[1];
     return scheme ? `the Authorization header uses the ${scheme} scheme: ${SEND_BEARER}` : `the Authorization header has no Bearer scheme: ${SEND_BEARER}`;
   }

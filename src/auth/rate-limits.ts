@@ -68,7 +68,12 @@ export async function peekPoint(limiter: RateLimiterAbstract, key: string): Prom
   try {
     const res = await limiter.get(key);
     if (res && res.consumedPoints >= limit) return denied(limit, res.msBeforeNext);
-    return { allowed: true, limit, remaining: limit - (res?.consumedPoints ?? 0), resetSeconds: Math.ceil((Date.now() + (res?.msBeforeNext ?? 60_000)) / 1000) };
+    return {
+      allowed: true,
+      limit,
+      remaining: limit - (res?.consumedPoints ?? 0),
+      resetSeconds: Math.ceil((Date.now() + (res?.msBeforeNext ?? 60_000)) / 1000),
+    };
   } catch {
     return { allowed: true, limit, remaining: limit, resetSeconds: Math.ceil(Date.now() / 1000) + 60 };
   }

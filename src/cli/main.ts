@@ -107,7 +107,10 @@ async function run(argv: string[]): Promise<{ json: unknown; human: string; exit
         const differences = await verifyRollups(db, orgId);
         return {
           json: { consistent: differences.length === 0, differences },
-          human: differences.length === 0 ? 'Per-day counts match the raw votes.' : `${differences.length} difference(s):\n${differences.map((d) => `  ${d.table} ${d.key}: expected ${d.expected}, found ${d.actual}`).join('\n')}`,
+          human:
+            differences.length === 0
+              ? 'Per-day counts match the raw votes.'
+              : `${differences.length} difference(s):\n${differences.map((d) => `  ${d.table} ${d.key}: expected ${d.expected}, found ${d.actual}`).join('\n')}`,
           exitCode: differences.length === 0 ? 0 : 1,
         };
       });
@@ -135,7 +138,7 @@ async function run(argv: string[]): Promise<{ json: unknown; human: string; exit
       });
     case 'backup': {
       const backup = await backupSqlite(config, required(values, 'to'));
-      const key = backup.secret_key === 'SECRET_KEY' ? 'the SECRET_KEY variable' : backup.secret_key ?? 'no key yet';
+      const key = backup.secret_key === 'SECRET_KEY' ? 'the SECRET_KEY variable' : (backup.secret_key ?? 'no key yet');
       return {
         json: { backup },
         human: `Backed up ${backup.from} to ${backup.to} (${backup.bytes} bytes) in ${backup.duration_ms} ms.\nThe stored provider and callback secrets need the same key to be read after a restore: keep ${key} with the backup.`,

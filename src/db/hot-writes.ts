@@ -160,7 +160,11 @@ export async function threadHandlers(config: Config): Promise<{ handlers: Record
   const pool = openPgPool(config, 2);
   const votes = createPgVoteWrite(config, pool);
   const hookLog = createPgHookLogWrite(config, pool);
-  const settle = (p: Promise<unknown>): Promise<Settled> => p.then((value) => ({ ok: true, value }), (err) => ({ ok: false, error: toWire(err) }));
+  const settle = (p: Promise<unknown>): Promise<Settled> =>
+    p.then(
+      (value) => ({ ok: true, value }),
+      (err) => ({ ok: false, error: toWire(err) }),
+    );
   return {
     handlers: {
       votes: (items) => Promise.all(items.map((item) => settle(votes.submit(item as NewVote)))),

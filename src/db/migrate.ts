@@ -80,9 +80,10 @@ function migrateSqlite(url: string, dataDir: string | null, all: Migration[]): s
     db.exec('BEGIN IMMEDIATE');
     try {
       db.exec(SQLITE_HISTORY);
-      const rows = db
-        .prepare('SELECT migration_name, checksum FROM "_prisma_migrations" WHERE rolled_back_at IS NULL AND finished_at IS NOT NULL')
-        .all() as { migration_name: string; checksum: string }[];
+      const rows = db.prepare('SELECT migration_name, checksum FROM "_prisma_migrations" WHERE rolled_back_at IS NULL AND finished_at IS NOT NULL').all() as {
+        migration_name: string;
+        checksum: string;
+      }[];
       const todo = pending(all, new Map(rows.map((r) => [r.migration_name, r.checksum])));
       const record = db.prepare(
         'INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count) VALUES (?, ?, ?, ?, ?, 1)',
@@ -143,7 +144,5 @@ async function migratePostgres(url: string, all: Migration[]): Promise<string[]>
 export async function applyMigrations(config: Pick<Config, 'databaseUrl' | 'dialect' | 'dataDir'>): Promise<string[]> {
   const all = readMigrations(config.dialect);
   if (all.length === 0) throw new MigrationError(`No migrations found in ${migrationsDir(config.dialect)}`);
-  return config.dialect === 'sqlite'
-    ? migrateSqlite(config.databaseUrl, config.dataDir, all)
-    : migratePostgres(config.databaseUrl, all);
+  return config.dialect === 'sqlite' ? migrateSqlite(config.databaseUrl, config.dataDir, all) : migratePostgres(config.databaseUrl, all);
 }

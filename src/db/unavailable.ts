@@ -4,10 +4,18 @@
 import { AppError } from '../errors.js';
 
 const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
-const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'DatabaseDoesNotExist', 'TransactionAlreadyClosed']);
+const ADAPTER_KINDS = new Set([
+  'DatabaseNotReachable',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TooManyConnections',
+  'DatabaseDoesNotExist',
+  'TransactionAlreadyClosed',
+]);
 const NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
 const SQLITE_CODES = /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|BUSY|LOCKED|PROTOCOL|NOTADB)/;
-const MESSAGES = /Connection terminated|Can't reach database server|Server has closed the connection|Timed out fetching a new connection|timeout exceeded when trying to connect|Query read timeout|Client was closed and is not queryable|database or disk is full|write thread stopped/i;
+const MESSAGES =
+  /Connection terminated|Can't reach database server|Server has closed the connection|Timed out fetching a new connection|timeout exceeded when trying to connect|Query read timeout|Client was closed and is not queryable|database or disk is full|write thread stopped/i;
 
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 5) return false;

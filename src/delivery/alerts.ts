@@ -17,7 +17,11 @@ export function permanentFailureAlert(input: {
       {
         color: RED,
         title: 'Callback failed permanently',
-        description: `The vote by **${vote.voterName}** on **${vote.provider.name}** could not be delivered to **${input.callbackName}** after ${input.attempts} attempt(s). Redeliver it with POST /v1/votes/${vote.publicId}/redeliver once the server is back.`.slice(0, DISCORD_LIMITS.description),
+        description:
+          `The vote by **${vote.voterName}** on **${vote.provider.name}** could not be delivered to **${input.callbackName}** after ${input.attempts} attempt(s). Redeliver it with POST /v1/votes/${vote.publicId}/redeliver once the server is back.`.slice(
+            0,
+            DISCORD_LIMITS.description,
+          ),
         fields: [
           { name: 'Vote', value: vote.publicId, inline: true },
           { name: 'Received', value: vote.receivedAt.toISOString(), inline: true },
@@ -37,7 +41,11 @@ export function callbackDisabledAlert(input: { callbackName: string; reason: str
       {
         color: RED,
         title: 'Callback disabled',
-        description: `**${input.callbackName}** was disabled: ${input.reason}. Fix the server, then enable the callback again (PATCH /v1/callbacks/:id {"enabled": true} or the dashboard); its held votes are delivered then.`.slice(0, DISCORD_LIMITS.description),
+        description:
+          `**${input.callbackName}** was disabled: ${input.reason}. Fix the server, then enable the callback again (PATCH /v1/callbacks/:id {"enabled": true} or the dashboard); its held votes are delivered then.`.slice(
+            0,
+            DISCORD_LIMITS.description,
+          ),
         fields: [
           { name: 'Failing since', value: input.failingSince.toISOString(), inline: true },
           { name: 'Votes held', value: String(input.held), inline: true },

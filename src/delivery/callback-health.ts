@@ -52,7 +52,14 @@ export async function disableIfFailingTooLong(deps: AppDeps, callback: Callback,
   if (disabled.count === 0) return false;
   const held = await holdJobs(prisma, callback.id);
   deps.logger.error(
-    { organization: org.slug, callback: callback.name, callbackId: callback.id, callbackKind: callback.kind, failingSince: callback.failingSince.toISOString(), held },
+    {
+      organization: org.slug,
+      callback: callback.name,
+      callbackId: callback.id,
+      callbackKind: callback.kind,
+      failingSince: callback.failingSince.toISOString(),
+      held,
+    },
     `callback "${callback.name}" of ${org.slug} disabled: every delivery attempt has failed since ${callback.failingSince.toISOString()} (longer than CALLBACK_DISABLE_AFTER); ` +
       `${held} undelivered vote${held === 1 ? ' is' : 's are'} held, and new ones too, until it is enabled again (the dashboard, or PATCH /v1/callbacks/${callback.id} {"enabled": true})`,
   );
@@ -60,19 +67,21 @@ export async function disableIfFailingTooLong(deps: AppDeps, callback: Callback,
     const body = callbackDisabledAlert({ callbackName: callback.name, reason, held, failingSince: callback.failingSince });
     // One alert per disabling (unique key), whichever instance gets here.
     await prisma
-      .$transaction((tx) => deps.jobs.enqueue(tx, [
-        {
-          organizationId: org.id,
-          voteId: null,
-          callbackId: null,
-          kind: 'alert',
-          priority: 0,
-          maxAttempts: 5,
-          runAt: now,
-          uniqueKey: `callback_disabled:${callback.id}:${now.getTime()}`,
-          payloadJson: JSON.stringify(body),
-        },
-      ]))
+      .$transaction((tx) =>
+        deps.jobs.enqueue(tx, [
+          {
+            organizationId: org.id,
+            voteId: null,
+            callbackId: null,
+            kind: 'alert',
+            priority: 0,
+            maxAttempts: 5,
+            runAt: now,
+            uniqueKey: `callback_disabled:${callback.id}:${now.getTime()}`,
+            payloadJson: JSON.stringify(body),
+          },
+        ]),
+      )
       .catch((err: { code?: string }) => {
         if (err.code !== 'P2002') deps.logger.error({ err, callbackId: callback.id }, 'could not queue the admin alert about a disabled callback');
       });
@@ -93,9 +102,12 @@ export async function dropFromRoutes(tx: Tx, organizationId: string, provider: {
       where: { id: callback.id },
       data: {
         providerIdsJson: JSON.stringify(left),
-        ...(orphaned && callback.enabled ? { enabled: false, disabledAt: now, disabledReason: `Its only provider (${provider.key}) was deleted; choose its providers, then enable it` } : {}),
+        ...(orphaned && callback.enabled
+          ? { enabled: false, disabledAt: now, disabledReason: `Its only provider (${provider.key}) was deleted; choose its providers, then enable it` }
+          : {}),
       },
     });
-    if (orphaned && callback.enabled) await tx.deliveryJob.updateMany({ where: { callbackId: callback.id, status: { in: ['pending', 'retrying'] } }, data: { status: 'held', pacedMs: 0 } });
+    if (orphaned && callback.enabled)
+      await tx.deliveryJob.updateMany({ where: { callbackId: callback.id, status: { in: ['pending', 'retrying'] } }, data: { status: 'held', pacedMs: 0 } });
   }
 }

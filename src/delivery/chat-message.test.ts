@@ -170,10 +170,7 @@ describe('buildChatMessage — embed', () => {
   });
 
   it('cuts title to 256, description to 4096, footer to 2048, author to 256', () => {
-    const body = buildChatMessage(
-      embed({ title: 't'.repeat(300), description: 'd'.repeat(5000), footer: { text: 'f'.repeat(3000) } }),
-      lookup,
-    );
+    const body = buildChatMessage(embed({ title: 't'.repeat(300), description: 'd'.repeat(5000), footer: { text: 'f'.repeat(3000) } }), lookup);
     const e = body.embeds![0];
     expect(chars(e.title)).toBe(256);
     expect(e.title!.endsWith('…')).toBe(true);
@@ -295,15 +292,11 @@ describe('buildChatMessage — embed', () => {
 describe('platformReason', () => {
   it("extracts Discord's message and code", () => {
     expect(platformReason(404, '{"code":10015,"message":"Unknown Webhook"}')).toBe('Unknown Webhook (code 10015)');
-    expect(platformReason(400, '{"code":50006,"message":"Cannot send an empty message"}')).toBe(
-      'Cannot send an empty message (code 50006)',
-    );
+    expect(platformReason(400, '{"code":50006,"message":"Cannot send an empty message"}')).toBe('Cannot send an empty message (code 50006)');
   });
 
   it('uses the message alone when there is no numeric code', () => {
-    expect(platformReason(429, '{"message":"You are being rate limited.","retry_after":0.5,"global":false}')).toBe(
-      'You are being rate limited.',
-    );
+    expect(platformReason(429, '{"message":"You are being rate limited.","retry_after":0.5,"global":false}')).toBe('You are being rate limited.');
     expect(platformReason(400, '{"message":"Bad","code":"X"}')).toBe('Bad');
   });
 

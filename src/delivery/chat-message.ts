@@ -77,7 +77,10 @@ function renderEmbed(template: EmbedTemplate, lookup: Lookup, test: string | nul
   const footerText = template.footer ? r(template.footer.text) : undefined;
   const marked = test ? (footerText ? `${test} · ${footerText}` : test) : footerText;
   if (marked !== undefined) {
-    embed.footer = { text: cut(marked, DISCORD_LIMITS.footer), ...(template.footer?.icon_url !== undefined ? { icon_url: link(template.footer.icon_url) } : {}) };
+    embed.footer = {
+      text: cut(marked, DISCORD_LIMITS.footer),
+      ...(template.footer?.icon_url !== undefined ? { icon_url: link(template.footer.icon_url) } : {}),
+    };
   }
   if (template.author) {
     embed.author = {

@@ -88,11 +88,15 @@ export function planJobs(
   const callbackAttempts = attemptBudget(config, 'callback');
   const origin = recovered ? ('recovered' as const) : ('vote' as const);
   return [
-    ...(org.chatNotificationsEnabled && org.chatWebhookUrl ? [{ kind: 'chat' as const, priority: 0, maxAttempts: config.chatMaxAttempts, callbackId: null, origin }] : []),
+    ...(org.chatNotificationsEnabled && org.chatWebhookUrl
+      ? [{ kind: 'chat' as const, priority: 0, maxAttempts: config.chatMaxAttempts, callbackId: null, origin }]
+      : []),
     ...callbacks
       .filter((cb) => routes(cb, providerId) && (toGameServers || callbackKindOf(cb.kind)?.marksTests === true))
       .map((cb) => ({ kind: 'callback' as const, priority: cb.priority, maxAttempts: callbackAttempts, callbackId: cb.id, origin, held: !cb.enabled })),
-    ...(org.serverCallbackUrl ? [{ kind: 'legacy_callback' as const, priority: LEGACY_CALLBACK_PRIORITY, maxAttempts: callbackAttempts, callbackId: null, origin }] : []),
+    ...(org.serverCallbackUrl
+      ? [{ kind: 'legacy_callback' as const, priority: LEGACY_CALLBACK_PRIORITY, maxAttempts: callbackAttempts, callbackId: null, origin }]
+      : []),
     // Game-server plugins that poll (behind NAT) take the vote from the pull queue.
     ...(pull && toGameServers ? [{ kind: 'pull' as const, priority: 0, maxAttempts: config.pullMaxAttempts, callbackId: null, origin }] : []),
   ];

@@ -1,9 +1,6 @@
 // What to do after a delivery attempt: done, retry (and when), or fail for good (the README's Connect a game server).
 
-export type AttemptOutcome =
-  | { kind: 'sent' }
-  | { kind: 'retry'; delayMs: number }
-  | { kind: 'failed' };
+export type AttemptOutcome = { kind: 'sent' } | { kind: 'retry'; delayMs: number } | { kind: 'failed' };
 
 /** Spreads a scheduled wait; a receiver's own Retry-After or retry_after is never spread. */
 export type Jitter = (delayMs: number) => number;

@@ -35,13 +35,7 @@ export async function post(deps: AppDeps, url: string, headers: Record<string, s
   }
 }
 
-export function record(
-  attempt: number,
-  target: string,
-  response: OutboundResponse | null,
-  failure: OutboundError | null,
-  error: string | null,
-): AttemptRecord {
+export function record(attempt: number, target: string, response: OutboundResponse | null, failure: OutboundError | null, error: string | null): AttemptRecord {
   return {
     attempt,
     target,
@@ -63,16 +57,26 @@ export type UnknownWebhookMemory = ReturnType<typeof createUnknownWebhookMemory>
 async function sendChatBody(deps: AppDeps, ctx: JobContext, url: string, body: unknown, unknown: UnknownWebhookMemory): Promise<SendResult> {
   const attempt = ctx.job.attempts + 1;
   if (unknown.has(url)) {
-    return { attempt: null, outcome: { kind: 'failed' }, error: 'The chat webhook answered 404 Unknown Webhook before; it is not called again until the URL changes' };
+    return {
+      attempt: null,
+      outcome: { kind: 'failed' },
+      error: 'The chat webhook answered 404 Unknown Webhook before; it is not called again until the URL changes',
+    };
   }
   const { response, failure } = await post(deps, url, { 'content-type': 'application/json' }, JSON.stringify(body), deps.config.chatTimeoutMs);
   const now = deps.clock.now().getTime();
   const status = response?.status ?? null;
   const error = response ? (status! >= 200 && status! < 300 ? null : platformReason(status!, response.body)) : failure!.message;
   if (status === 404) unknown.add(url);
-  const outcome = failure?.kind === 'blocked'
-    ? ({ kind: 'failed' } as const)
-    : chatOutcome({ status, retryAfterMs: response && status === 429 ? chatRetryAfterMs(response.body, response.headers['retry-after'], now) : null }, attempt, ctx.job.maxAttempts, jitter(deps.config.retryJitter));
+  const outcome =
+    failure?.kind === 'blocked'
+      ? ({ kind: 'failed' } as const)
+      : chatOutcome(
+          { status, retryAfterMs: response && status === 429 ? chatRetryAfterMs(response.body, response.headers['retry-after'], now) : null },
+          attempt,
+          ctx.job.maxAttempts,
+          jitter(deps.config.retryJitter),
+        );
   return { attempt: record(attempt, redactUrl(url), response, failure, error), outcome, error };
 }
 

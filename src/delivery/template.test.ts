@@ -85,9 +85,7 @@ describe('renderText', () => {
   });
 
   it('replaces several variables and repeated ones', () => {
-    expect(renderText('**{{voter_name}}** voted on **{provider_name}** ({{voter_name}})', lookup)).toBe(
-      '**Steve** voted on **top.gg** (Steve)',
-    );
+    expect(renderText('**{{voter_name}}** voted on **{provider_name}** ({{voter_name}})', lookup)).toBe('**Steve** voted on **top.gg** (Steve)');
   });
 
   it('keeps unknown names exactly as written', () => {
@@ -182,7 +180,9 @@ describe('{{test}}', () => {
   it('is the text true or false inside text, and a JSON boolean when a JSON string is exactly that variable', () => {
     expect(renderText('test={{test}}', testVote)).toBe('test=true');
     expect(renderText('test={test}', lookup)).toBe('test=false');
-    expect(renderJson({ test: '{{test}}', also: '{test}', inner: '{{ test }}', spaced: ' {{test}} ', text: 'is {{test}}', n: '{{received_at_unix}}' }, testVote)).toEqual({
+    expect(
+      renderJson({ test: '{{test}}', also: '{test}', inner: '{{ test }}', spaced: ' {{test}} ', text: 'is {{test}}', n: '{{received_at_unix}}' }, testVote),
+    ).toEqual({
       test: true,
       also: true,
       inner: true,

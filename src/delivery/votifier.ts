@@ -90,7 +90,11 @@ export async function sendVotifierVote(
   }
   // What the server would refuse whatever happens is refused here, without a connection.
   if (vote.username.length > MAX_VOTIFIER_USERNAME) {
-    throw new VotifierError(`Username too long: "${vote.username.slice(0, 40)}" has ${vote.username.length} characters; Votifier servers accept at most ${MAX_VOTIFIER_USERNAME}`, true, true);
+    throw new VotifierError(
+      `Username too long: "${vote.username.slice(0, 40)}" has ${vote.username.length} characters; Votifier servers accept at most ${MAX_VOTIFIER_USERNAME}`,
+      true,
+      true,
+    );
   }
   let publicKey: KeyObject | null = null;
   if (!target.token && target.publicKey) {

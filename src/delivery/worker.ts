@@ -67,8 +67,8 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
         {
           job,
           org: orgMap.get(job.organizationId)!,
-          vote: job.voteId ? voteMap.get(job.voteId) ?? null : null,
-          callback: job.callbackId ? callbackMap.get(job.callbackId) ?? null : null,
+          vote: job.voteId ? (voteMap.get(job.voteId) ?? null) : null,
+          callback: job.callbackId ? (callbackMap.get(job.callbackId) ?? null) : null,
         },
       ]),
     );
@@ -151,17 +151,19 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     if (result.attempt) result.attempt.pacedMs = ctx.job.pacedMs + paced.waitedMs;
     const now = deps.clock.now();
     const resolution: JobResolution =
-      result.outcome.kind === 'retry'
-        ? { status: 'retrying', runAt: new Date(now.getTime() + result.outcome.delayMs) }
-        : { status: result.outcome.kind };
+      result.outcome.kind === 'retry' ? { status: 'retrying', runAt: new Date(now.getTime() + result.outcome.delayMs) } : { status: result.outcome.kind };
     const recorded = await deps.jobs.finish(ctx.job, workerId, now, result.attempt, resolution, result.error);
     if (!recorded) {
-      deps.logger.warn({ jobId: ctx.job.id }, 'a delivery took longer than its lease: another worker has taken it over, so the receiver may get it twice (webhook-id tells the copies apart)');
+      deps.logger.warn(
+        { jobId: ctx.job.id },
+        'a delivery took longer than its lease: another worker has taken it over, so the receiver may get it twice (webhook-id tells the copies apart)',
+      );
       return undefined;
     }
     logTrouble(ctx, result, resolution);
     if (result.attempt) deps.metrics.deliveryAttempt(ctx.job.kind, resolution.status);
-    if (resolution.status === 'sent' || resolution.status === 'failed' || resolution.status === 'skipped') deps.metrics.jobFinished(ctx.job.kind, resolution.status);
+    if (resolution.status === 'sent' || resolution.status === 'failed' || resolution.status === 'skipped')
+      deps.metrics.jobFinished(ctx.job.kind, resolution.status);
     if (resolution.status === 'failed' && (ctx.job.kind === 'callback' || ctx.job.kind === 'legacy_callback')) {
       await raisePermanentFailure(ctx, result);
     }
@@ -177,12 +179,18 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
    */
   function crashedAttempt(ctx: JobContext, err: unknown): SendResult {
     const template = err instanceof TemplateError;
-    if (!template) deps.logger.error({ err, jobId: ctx.job.id }, 'a delivery attempt failed inside this service (a bug: please report it); it counts as a failed attempt and is retried');
+    if (!template)
+      deps.logger.error(
+        { err, jobId: ctx.job.id },
+        'a delivery attempt failed inside this service (a bug: please report it); it counts as a failed attempt and is retried',
+      );
     const error = template ? (err as Error).message : 'Internal error while sending';
     const attemptNumber = ctx.job.attempts + 1;
     const target = ctx.callback
-      ? callbackKindOf(ctx.callback.kind)?.target(ctx.callback) ?? ''
-      : ctx.job.kind === 'legacy_callback' ? ctx.org.serverCallbackUrl ?? '' : redactUrl(ctx.org.chatWebhookUrl ?? '');
+      ? (callbackKindOf(ctx.callback.kind)?.target(ctx.callback) ?? '')
+      : ctx.job.kind === 'legacy_callback'
+        ? (ctx.org.serverCallbackUrl ?? '')
+        : redactUrl(ctx.org.chatWebhookUrl ?? '');
     const retryable = { status: null, retryAfterMs: null };
     const outcome = template
       ? ({ kind: 'failed' } as const)
@@ -234,14 +242,26 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     if (!failedForGood && !firstFailure) return;
     const { job, callback, org, vote } = ctx;
     const what =
-      job.kind === 'callback' ? (callback ? `callback "${callback.name}" (${callback.kind})` : 'a deleted callback')
-      : job.kind === 'legacy_callback' ? 'server_callback_url'
-      : job.kind === 'chat' ? 'chat notification'
-      : job.kind === 'alert' ? 'admin alert'
-      : `${job.kind} delivery`;
+      job.kind === 'callback'
+        ? callback
+          ? `callback "${callback.name}" (${callback.kind})`
+          : 'a deleted callback'
+        : job.kind === 'legacy_callback'
+          ? 'server_callback_url'
+          : job.kind === 'chat'
+            ? 'chat notification'
+            : job.kind === 'alert'
+              ? 'admin alert'
+              : `${job.kind} delivery`;
     const url =
       result.attempt?.target ??
-      (callback ? callbackKindOf(callback.kind)?.target(callback) : job.kind === 'legacy_callback' ? org.serverCallbackUrl : job.kind === 'alert' ? org.chatAdminWebhookUrl : org.chatWebhookUrl) ??
+      (callback
+        ? callbackKindOf(callback.kind)?.target(callback)
+        : job.kind === 'legacy_callback'
+          ? org.serverCallbackUrl
+          : job.kind === 'alert'
+            ? org.chatAdminWebhookUrl
+            : org.chatWebhookUrl) ??
       '';
     const target = hostOf(url);
     const line = troubleLines.take(`${failedForGood ? 'failed' : 'first'}:${callback?.id ?? `${job.kind}:${org.id}`}`, {
@@ -270,10 +290,16 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     };
     if (failedForGood) {
       const again = vote && job.kind !== 'alert' ? `; POST /v1/votes/${vote.publicId}/redeliver sends it again` : '';
-      deps.logger.error(fields, `${what} to ${target} failed for good${forVote} after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${error}; no more retries${again}${more}`);
+      deps.logger.error(
+        fields,
+        `${what} to ${target} failed for good${forVote} after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${error}; no more retries${again}${more}`,
+      );
     } else {
       const at = resolution.status === 'retrying' ? resolution.runAt.toISOString() : '';
-      deps.logger.warn({ ...fields, retryAt: at }, `${what} to ${target} failed${forVote}: ${error}; retrying at ${at} (attempt 1 of ${job.maxAttempts})${more}`);
+      deps.logger.warn(
+        { ...fields, retryAt: at },
+        `${what} to ${target} failed${forVote}: ${error}; retrying at ${at} (attempt 1 of ${job.maxAttempts})${more}`,
+      );
     }
   }
 
@@ -323,7 +349,10 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
               try {
                 after = await run(contexts.get(job.id)!, after);
               } catch (err) {
-                deps.logger.error({ err, jobId: job.id }, 'could not record a delivery attempt in the database; the job is sent again when its lease ends (the receiver may get it twice)');
+                deps.logger.error(
+                  { err, jobId: job.id },
+                  'could not record a delivery attempt in the database; the job is sent again when its lease ends (the receiver may get it twice)',
+                );
               } finally {
                 inFlight--;
               }
@@ -359,10 +388,13 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     const now = deps.clock.now().getTime();
     while (slotsAhead.size() > 0 && slotsAhead.peek()! <= now) slotsAhead.pop();
     if (slotsAhead.size() === 0 || !running) return;
-    slotTimer = setTimeout(() => {
-      wake();
-      armSlotTimer();
-    }, slotsAhead.peek()! - now + 1);
+    slotTimer = setTimeout(
+      () => {
+        wake();
+        armSlotTimer();
+      },
+      slotsAhead.peek()! - now + 1,
+    );
     slotTimer.unref();
   }
 

@@ -1,7 +1,15 @@
 // Refuses GraphQL operations that are too deep or too large before they run (fragments expanded, cycles cut):
 // the schema is a tree a few levels deep, so anything deeper or wider is abuse, not a dashboard.
 import { documentNesting, MAX_DOCUMENT_NESTING } from '../json-depth.js';
-import { GraphQLError, Kind, type ASTVisitor, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode, type ValidationContext } from 'graphql';
+import {
+  GraphQLError,
+  Kind,
+  type ASTVisitor,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+} from 'graphql';
 
 export const MAX_DEPTH = 12;
 /**
@@ -57,7 +65,8 @@ export function queryLimitsRule(maxDepth = MAX_DEPTH, maxFields = MAX_FIELDS, ma
         const count = { fields: 0 };
         const depth = measure(node.selectionSet, 1, false, new Set(), count);
         if (depth.schema > maxDepth) refuse(`Query is ${depth.schema} levels deep; the limit is ${maxDepth}`, node);
-        else if (depth.introspection > maxIntrospectionDepth) refuse(`Introspection is ${depth.introspection} levels deep; the limit is ${maxIntrospectionDepth}`, node);
+        else if (depth.introspection > maxIntrospectionDepth)
+          refuse(`Introspection is ${depth.introspection} levels deep; the limit is ${maxIntrospectionDepth}`, node);
         else if (count.fields > maxFields) refuse(`Query selects more than ${maxFields} fields`, node);
       },
     };

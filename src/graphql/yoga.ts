@@ -32,7 +32,9 @@ export function maskUnexpected(error: unknown, deps: Pick<AppDeps, 'logger'>): E
     if (!original || original instanceof AppError || original instanceof GraphQLError) return error;
     // PostgreSQL refuses NUL in text (22021): the input was bad, not the server.
     if (/22021|invalid byte sequence/.test(`${(original as { code?: string }).code ?? ''} ${original.message}`)) {
-      return new AppError('VALIDATION_ERROR', 'Input contains characters that cannot be stored (NUL)', [{ field: 'input', message: 'must not contain NUL characters' }]);
+      return new AppError('VALIDATION_ERROR', 'Input contains characters that cannot be stored (NUL)', [
+        { field: 'input', message: 'must not contain NUL characters' },
+      ]);
     }
     if (isDatabaseUnavailable(original)) {
       deps.logger.warn({ err: (original as Error).message, path: error.path }, 'database unavailable');

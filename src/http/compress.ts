@@ -7,5 +7,4 @@ import type { Request, Response } from 'express';
 
 const isEventStream = (res: Response) => String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream');
 
-export const compress = () =>
-  compression({ filter: (req: Request, res: Response) => !isEventStream(res) && compression.filter(req, res) });
+export const compress = () => compression({ filter: (req: Request, res: Response) => !isEventStream(res) && compression.filter(req, res) });

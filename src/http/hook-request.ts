@@ -11,5 +11,11 @@ export function hookRequest(req: Request): HookRequest {
   }
   const query: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(req.originalUrl.split('?')[1] ?? '')) query[name] ??= value;
-  return { method: req.method.toUpperCase(), headers, query, rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), path: req.originalUrl.split('?')[0] };
+  return {
+    method: req.method.toUpperCase(),
+    headers,
+    query,
+    rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+    path: req.originalUrl.split('?')[0],
+  };
 }

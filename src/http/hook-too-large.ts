@@ -11,7 +11,10 @@ export function observeOversizedHooks(observers: HookObservers) {
   return (err: unknown, req: Request, _res: Response, next: NextFunction) => {
     if (bodyParserError(err)?.code === 'PAYLOAD_TOO_LARGE') {
       // Mounted at /hooks: req.path is /<org>/<provider>[/<secret>] (percent-decoded as Express decodes parameters).
-      const [orgSlug = '', providerKey = ''] = req.path.split('/').filter(Boolean).map((s) => safeDecode(s).toLowerCase());
+      const [orgSlug = '', providerKey = ''] = req.path
+        .split('/')
+        .filter(Boolean)
+        .map((s) => safeDecode(s).toLowerCase());
       const { method, headers, query, path } = hookRequest(req);
       observers.tell(
         refusedBeforeIngest({

@@ -13,9 +13,15 @@ export function apiRateLimit(limits: RateLimits, shape: 'rest' | 'graphql' = 're
     res.setHeader('X-RateLimit-Remaining', String(outcome.allowed ? outcome.remaining : 0));
     res.setHeader('X-RateLimit-Reset', String(outcome.resetSeconds));
     if (!outcome.allowed) {
-      return (shape === 'rest' ? sendError : sendGraphQLError)(res, req.requestId, 'RATE_LIMITED', `Too many requests; retry in ${outcome.retryAfterSeconds} s`, {
-        retry_after_seconds: outcome.retryAfterSeconds,
-      });
+      return (shape === 'rest' ? sendError : sendGraphQLError)(
+        res,
+        req.requestId,
+        'RATE_LIMITED',
+        `Too many requests; retry in ${outcome.retryAfterSeconds} s`,
+        {
+          retry_after_seconds: outcome.retryAfterSeconds,
+        },
+      );
     }
     next();
   };

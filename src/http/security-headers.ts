@@ -99,10 +99,9 @@ function headersOf(handler: RequestHandler): { set: [string, string | string[]][
 
 /** One middleware for the whole app, mounted first: every answer, errors included, carries the headers. */
 export function securityHeaders(): RequestHandler {
-  const headers = Object.fromEntries(Object.entries(POLICIES).map(([name, directives]) => [name, headersOf(withPolicy(name as PolicyName, directives))])) as Record<
-    PolicyName,
-    ReturnType<typeof headersOf>
-  >;
+  const headers = Object.fromEntries(
+    Object.entries(POLICIES).map(([name, directives]) => [name, headersOf(withPolicy(name as PolicyName, directives))]),
+  ) as Record<PolicyName, ReturnType<typeof headersOf>>;
   return (req: Request, res: Response, next: NextFunction) => {
     const { set, removed } = headers[policyFor(req.method, req.path)];
     for (const [name, value] of set) res.setHeader(name, value);

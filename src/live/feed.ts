@@ -34,9 +34,16 @@ export function createFeed(redisUrl: string | null, logger: Logger): Feed {
   const publisher = new Redis(redisUrl, { ...options, enableOfflineQueue: false });
   const subscriber = new Redis(redisUrl, { ...options, autoResubscribe: true });
   let warned = false;
-  for (const [name, client] of [['publisher', publisher], ['subscriber', subscriber]] as const) {
+  for (const [name, client] of [
+    ['publisher', publisher],
+    ['subscriber', subscriber],
+  ] as const) {
     client.on('error', (err: Error) => {
-      if (!warned) logger.warn({ err: err.message, client: name }, 'redis unavailable: votes are still accepted and live on this instance; other instances miss them until redis returns');
+      if (!warned)
+        logger.warn(
+          { err: err.message, client: name },
+          'redis unavailable: votes are still accepted and live on this instance; other instances miss them until redis returns',
+        );
       warned = true;
     });
     client.on('ready', () => {
@@ -50,7 +57,9 @@ export function createFeed(redisUrl: string | null, logger: Logger): Feed {
   const instance = randomUUID();
   const local = new EventTarget();
   const subscribe = () =>
-    subscriber.subscribe(FEED_CHANNEL).catch((err: Error) => logger.warn({ err: err.message }, 'could not subscribe to the live feed channel; retrying when redis is back'));
+    subscriber
+      .subscribe(FEED_CHANNEL)
+      .catch((err: Error) => logger.warn({ err: err.message }, 'could not subscribe to the live feed channel; retrying when redis is back'));
   subscriber.on('ready', subscribe);
   subscriber.on('message', (channel: string, message: string) => {
     if (channel !== FEED_CHANNEL) return;

@@ -92,7 +92,12 @@ export function createGraphQLWebSocket(
       subscribe: (args) => {
         const pipeline = args.rootValue as Pipeline;
         const served = hub.subscribe(
-          { document: args.document, operationName: args.operationName, variableValues: args.variableValues, contextValue: args.contextValue as GraphQLContext },
+          {
+            document: args.document,
+            operationName: args.operationName,
+            variableValues: args.variableValues,
+            contextValue: args.contextValue as GraphQLContext,
+          },
           pipeline.socket,
         );
         return served ?? pipeline.subscribe(args);

@@ -46,7 +46,8 @@ export function keyBoundStream<E, T>(deps: AppDeps, viewer: Viewer, options: Key
       if (next.done || ended) return;
       let added = false;
       for (const item of take(next.value)) {
-        if (queue.length >= MAX_BUFFERED) return finish(new GraphQLError('This subscriber fell too far behind; reconnect to resume', { extensions: { code: 'RATE_LIMITED' } }));
+        if (queue.length >= MAX_BUFFERED)
+          return finish(new GraphQLError('This subscriber fell too far behind; reconnect to resume', { extensions: { code: 'RATE_LIMITED' } }));
         queue.push(item);
         added = true;
       }

@@ -209,7 +209,14 @@ export function createLiveHub(deps: AppDeps, schema: GraphQLSchema): LiveHub {
     };
     // A fresh context per event: request-scoped loaders must not cache across a stream's lifetime.
     const contextValue: GraphQLContext = { ...group.context, loaders: createLoaders(group.context.services) };
-    const result = execute({ schema, document: group.document, rootValue: event, contextValue, variableValues: group.variables, operationName: group.operationName });
+    const result = execute({
+      schema,
+      document: group.document,
+      rootValue: event,
+      contextValue,
+      variableValues: group.variables,
+      operationName: group.operationName,
+    });
     return result instanceof Promise ? result.then(done) : done(result);
   }
 
@@ -301,7 +308,14 @@ export function createLiveHub(deps: AppDeps, schema: GraphQLSchema): LiveHub {
   /** Adds a subscriber to its group (same document, variables, organization, scope and plan), creating it as needed. */
   function join(
     viewer: Viewer,
-    request: { query: string; document: DocumentNode; operationName: string | undefined; variables: Record<string, unknown> | undefined; context: GraphQLContext; provider: unknown },
+    request: {
+      query: string;
+      document: DocumentNode;
+      operationName: string | undefined;
+      variables: Record<string, unknown> | undefined;
+      context: GraphQLContext;
+      provider: unknown;
+    },
     sink: { res: Response } | { ws: WsSink },
   ): Subscriber {
     const key = JSON.stringify([request.query, request.operationName ?? null, request.variables ?? null, viewer.organizationId, viewer.scope, viewer.plan]);
@@ -351,7 +365,11 @@ export function createLiveHub(deps: AppDeps, schema: GraphQLSchema): LiveHub {
       res.writeHead(200, { 'Content-Type': 'text/event-stream', Connection: 'keep-alive', 'Cache-Control': 'no-cache', 'Content-Encoding': 'none' });
       res.flushHeaders();
       res.write(':\n\n');
-      const subscriber = join(viewer, { query: params.query, document, operationName: params.operationName, variables: params.variables, context, provider }, { res });
+      const subscriber = join(
+        viewer,
+        { query: params.query, document, operationName: params.operationName, variables: params.variables, context, provider },
+        { res },
+      );
       res.on('close', () => remove(subscriber));
       return true;
     },
@@ -373,7 +391,14 @@ export function createLiveHub(deps: AppDeps, schema: GraphQLSchema): LiveHub {
       return new Repeater<ExecutionResult>(async (push, stop) => {
         const subscriber = join(
           member,
-          { query: print(args.document), document: args.document, operationName: args.operationName ?? undefined, variables, context: args.contextValue, provider },
+          {
+            query: print(args.document),
+            document: args.document,
+            operationName: args.operationName ?? undefined,
+            variables,
+            context: args.contextValue,
+            provider,
+          },
           { ws: { push: (result) => void push(result), stop: () => stop(), socket } },
         );
         await stop;

@@ -48,7 +48,11 @@ export function metricsSources(deps: AppDeps, liveHub: LiveHub): MetricsSources 
   const { prisma } = deps.db;
   return {
     async openJobs() {
-      const groups = await prisma.deliveryJob.groupBy({ by: ['kind', 'status'], where: { status: { in: ['pending', 'retrying', 'running', 'held'] } }, _count: { _all: true } });
+      const groups = await prisma.deliveryJob.groupBy({
+        by: ['kind', 'status'],
+        where: { status: { in: ['pending', 'retrying', 'running', 'held'] } },
+        _count: { _all: true },
+      });
       return groups.map((g) => ({ kind: g.kind, status: g.status, count: g._count._all }));
     },
     async oldestDueJobAgeSeconds() {

@@ -53,7 +53,11 @@ export function createMetrics(): Metrics {
     labelNames: ['outcome', 'code'],
     registers: [registry],
   });
-  const votes = new client.Counter({ name: 'vote_relay_votes_stored_total', help: 'Votes stored (hooks, Votifier and recovered votes)', registers: [registry] });
+  const votes = new client.Counter({
+    name: 'vote_relay_votes_stored_total',
+    help: 'Votes stored (hooks, Votifier and recovered votes)',
+    registers: [registry],
+  });
   const attempts = new client.Counter({
     name: 'vote_relay_delivery_attempts_total',
     help: 'Delivery attempts by job kind and outcome (sent, retrying: failed and scheduled again, failed: failed for good)',
@@ -129,7 +133,10 @@ export function createMetrics(): Metrics {
 
 /** In a worker thread: every count goes to the main thread's registry through `port`. */
 export function relayMetrics(port: Pick<MessagePort, 'postMessage'>): MetricsRecorder {
-  const send = (metric: keyof MetricsRecorder) => (...args: unknown[]) => port.postMessage({ metric, args });
+  const send =
+    (metric: keyof MetricsRecorder) =>
+    (...args: unknown[]) =>
+      port.postMessage({ metric, args });
   return {
     httpRequest: send('httpRequest'),
     hookDelivery: send('hookDelivery'),

@@ -90,7 +90,7 @@ describe('recoveredDedupKey', () => {
   });
 });
 
-describe('createTopggClient: what a failed request leaves as the provider\'s error', () => {
+describe("createTopggClient: what a failed request leaves as the provider's error", () => {
   /** A local server answering every request with `handle`; the client pointed at it. */
   async function serve(handle: (req: IncomingMessage, res: ServerResponse) => void) {
     const server = createServer(handle);
@@ -125,7 +125,11 @@ describe('createTopggClient: what a failed request leaves as the provider\'s err
       res.writeHead(429, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ 'retry-after': 7 }));
     });
-    expect(await limited.client.listVotes('tok', { cursor: 'abc' })).toEqual({ ok: false, error: 'top.gg rate-limited the vote list; waiting 7 s', retryAfterS: 7 });
+    expect(await limited.client.listVotes('tok', { cursor: 'abc' })).toEqual({
+      ok: false,
+      error: 'top.gg rate-limited the vote list; waiting 7 s',
+      retryAfterS: 7,
+    });
     await limited.close();
   });
 

@@ -69,7 +69,10 @@ const listedVoteSchema = z.object({
   platform_id: snowflake,
   weight: z.number().int().positive().max(100).default(1),
   created_at: z.string().refine((text) => instantMs(text) !== null, 'is not an ISO 8601 instant'),
-  expires_at: z.string().nullish().transform((v) => v ?? null),
+  expires_at: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? null),
 });
 // Entries are read one by one: a single odd entry is skipped instead of stopping recovery at its page for good.
 const pageSchema = z.object({ cursor: z.string().nullish(), data: z.array(z.unknown()) });
@@ -126,13 +129,14 @@ export const HOOK_FORMATS: Readonly<Record<string, HookFormat>> = {
  * (which treats one key within the duplicate window as one vote) keeps a single copy even when two writers race.
  */
 export function recoveredDedupKey(providerId: string, vote: ListedVote): string {
-  return createHash('sha256').update(`recovered:topgg:${providerId}:${vote.user_id}:${instantMs(vote.created_at)}`).digest('hex');
+  return createHash('sha256')
+    .update(`recovered:topgg:${providerId}:${vote.user_id}:${instantMs(vote.created_at)}`)
+    .digest('hex');
 }
 
 export type VoteListAnswer =
   /** `listed`: the page's entry count, `votes` the readable ones among them (oldest first). */
-  | { ok: true; cursor: string; listed: number; votes: ListedVote[] }
-  | { ok: false; error: string; retryAfterS?: number };
+  { ok: true; cursor: string; listed: number; votes: ListedVote[] } | { ok: false; error: string; retryAfterS?: number };
 
 export interface TopggClient {
   /** One page: from `startDate`, or onwards from a page's `cursor`. Never throws; never puts the token in `error`. */
@@ -165,8 +169,7 @@ async function readBody(body: AsyncIterable<Buffer> & { destroy(): void }): Prom
 }
 
 /** A short, single-line excerpt of what a site said (an RFC 7807 problem's title or detail). */
-const excerpt = (text: unknown, max = 120): string | null =>
-  typeof text === 'string' && text.trim() ? text.replace(/\s+/g, ' ').trim().slice(0, max) : null;
+const excerpt = (text: unknown, max = 120): string | null => (typeof text === 'string' && text.trim() ? text.replace(/\s+/g, ' ').trim().slice(0, max) : null);
 
 /** The vote list client on undici (the operator's TOPGG_API_URL, not a user's URL: no SSRF guard needed). */
 export function createTopggClient(options: { baseUrl: string; timeoutMs?: number; now?: () => number }): TopggClient {
@@ -413,7 +416,10 @@ export function createRecoveryReconciler(
         from = { cursor: answer.cursor };
       }
     } catch (err) {
-      deps.logger.error({ err, organization: p.organization.slug, provider: p.key, providerId: p.id }, `vote recovery for ${p.organization.slug}/${p.key} failed inside this service`);
+      deps.logger.error(
+        { err, organization: p.organization.slug, provider: p.key, providerId: p.id },
+        `vote recovery for ${p.organization.slug}/${p.key} failed inside this service`,
+      );
       failure = { error: 'vote recovery failed in this service (its log says why); retrying on the next run' };
     }
 
@@ -431,14 +437,25 @@ export function createRecoveryReconciler(
     try {
       await saveState(p, state);
     } catch (err) {
-      deps.logger.error({ err, organization: p.organization.slug, provider: p.key, providerId: p.id }, `vote recovery for ${p.organization.slug}/${p.key}: its progress could not be saved; the next run reads the same votes again (none is recorded twice)`);
+      deps.logger.error(
+        { err, organization: p.organization.slug, provider: p.key, providerId: p.id },
+        `vote recovery for ${p.organization.slug}/${p.key}: its progress could not be saved; the next run reads the same votes again (none is recorded twice)`,
+      );
     }
     // The run's result: info when it recorded votes the hook missed, warn when it stopped, debug when all was there.
     const who = { organization: p.organization.slug, provider: p.key, providerId: p.id, found, recorded };
     const name = `${p.organization.slug}/${p.key}`;
     const missed = `${recorded} vote${recorded === 1 ? '' : 's'} the hook never received`;
-    if (unreadable > 0) deps.logger.warn({ ...who, unreadable }, `vote recovery for ${name}: top.gg listed ${unreadable} vote${unreadable === 1 ? '' : 's'} this service cannot read; skipped`);
-    if (failure) deps.logger.warn({ ...who, error: failure.error }, `vote recovery for ${name} stopped: ${failure.error}${recorded > 0 ? ` (${missed} recorded before that)` : ''}; the next run tries again`);
+    if (unreadable > 0)
+      deps.logger.warn(
+        { ...who, unreadable },
+        `vote recovery for ${name}: top.gg listed ${unreadable} vote${unreadable === 1 ? '' : 's'} this service cannot read; skipped`,
+      );
+    if (failure)
+      deps.logger.warn(
+        { ...who, error: failure.error },
+        `vote recovery for ${name} stopped: ${failure.error}${recorded > 0 ? ` (${missed} recorded before that)` : ''}; the next run tries again`,
+      );
     else if (recorded > 0) deps.logger.info(who, `vote recovery for ${name}: ${missed} recorded from top.gg's vote list (${found} listed)`);
     else deps.logger.debug(who, `vote recovery for ${name}: top.gg listed ${found} vote${found === 1 ? '' : 's'}, none missed`);
     return { recorded, failed: failure !== null };
@@ -448,7 +465,16 @@ export function createRecoveryReconciler(
     const run: RecoveryRun = { checked: 0, recorded: 0, failed: 0 };
     const providers: RecoverableProvider[] = await prisma.provider.findMany({
       where: { enabled: true, apiTokenEnc: { not: null }, templateSlug: { not: null }, organization: { status: 'active' } },
-      select: { id: true, key: true, templateSlug: true, apiTokenEnc: true, recoveryCursor: true, createdAt: true, updatedAt: true, organization: { select: { slug: true } } },
+      select: {
+        id: true,
+        key: true,
+        templateSlug: true,
+        apiTokenEnc: true,
+        recoveryCursor: true,
+        createdAt: true,
+        updatedAt: true,
+        organization: { select: { slug: true } },
+      },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     });
     for (const p of providers) {
@@ -464,7 +490,10 @@ export function createRecoveryReconciler(
         // A 429 holds this provider (its lease lasts until the wait is over); the others still get their turn.
       } catch (err) {
         run.failed++;
-        deps.logger.error({ err, organization: p.organization.slug, provider: p.key, providerId: p.id }, `vote recovery for ${p.organization.slug}/${p.key} failed; the next run tries again`);
+        deps.logger.error(
+          { err, organization: p.organization.slug, provider: p.key, providerId: p.id },
+          `vote recovery for ${p.organization.slug}/${p.key} failed; the next run tries again`,
+        );
       }
     }
     return run;
@@ -475,7 +504,8 @@ export function createRecoveryReconciler(
     running = tick().finally(() => (running = null));
     return running;
   };
-  const runLogged = () => void runOnce().catch((err) => deps.logger.error({ err }, 'vote recovery could not run (its providers could not be read); the next run tries again'));
+  const runLogged = () =>
+    void runOnce().catch((err) => deps.logger.error({ err }, 'vote recovery could not run (its providers could not be read); the next run tries again'));
 
   return {
     // The first pass after one interval: a hook retried after a restart is still within its horizon anyway, and

@@ -114,7 +114,9 @@ export function createRetention(deps: AppDeps, options: { intervalMs: number }):
       for (;;) {
         // Batches that deleted something count toward the bound: every provider is visited each run.
         if (batches >= MAX_BATCHES_PER_RUN) return deleted;
-        const result = await paced(() => deps.db.writes.hookLog.submit({ kind: 'retain', providerId, before: before.getTime(), limit: HOOK_LOG_RETENTION_BATCH }));
+        const result = await paced(() =>
+          deps.db.writes.hookLog.submit({ kind: 'retain', providerId, before: before.getTime(), limit: HOOK_LOG_RETENTION_BATCH }),
+        );
         const count = 'deleted' in result ? result.deleted : 0;
         if (count > 0) batches++;
         deleted += count;
@@ -144,7 +146,8 @@ export function createRetention(deps: AppDeps, options: { intervalMs: number }):
       payloadsCleared = run.cleared;
       if (run.done) await setState(PAYLOADS_CLEARED_BEFORE, utcDay(before));
     }
-    const hookRequestsDeleted = deps.config.hookLogRetentionMs > 0 ? await deleteHookRequests(new Date(deps.clock.now().getTime() - deps.config.hookLogRetentionMs)) : 0;
+    const hookRequestsDeleted =
+      deps.config.hookLogRetentionMs > 0 ? await deleteHookRequests(new Date(deps.clock.now().getTime() - deps.config.hookLogRetentionMs)) : 0;
     if (votesDeleted + payloadsCleared + hookRequestsDeleted > 0) deps.logger.info({ votesDeleted, payloadsCleared, hookRequestsDeleted }, 'retention run');
     return { votesDeleted, payloadsCleared, hookRequestsDeleted, keptFrom: await state(VOTES_KEPT_FROM) };
   }

@@ -17,7 +17,17 @@ import { AppError, ERROR_STATUS } from '../errors.js';
 import { peekPoint, takePoint } from '../auth/rate-limits.js';
 import type { IngestService } from '../modules/votes/ingest.service.js';
 import { refusedBeforeIngest, type HookProtocol, type ObservedProvider } from '../modules/hook-requests/observation.js';
-import { MAX_V2_FRAME, PROTOCOL_2_MAGIC, V1_BLOCK_BYTES, newChallenge, openV1Block, parseVotifierKeys, privateKeyObject, readV2Message, v2SignedBy } from './wire.js';
+import {
+  MAX_V2_FRAME,
+  PROTOCOL_2_MAGIC,
+  V1_BLOCK_BYTES,
+  newChallenge,
+  openV1Block,
+  parseVotifierKeys,
+  privateKeyObject,
+  readV2Message,
+  v2SignedBy,
+} from './wire.js';
 import type { KeyObject } from 'node:crypto';
 
 /** How long the routing table (every enabled Votifier provider's token and key) is reused before it is read again. */
@@ -70,8 +80,16 @@ export function createVotifierRoutes(deps: AppDeps, onLoad: (routes: Route[]) =>
     const rows = await deps.db.prisma.provider.findMany({
       where: { authMethod: 'votifier', enabled: true, organization: { status: { not: 'suspended' } } },
       select: {
-        id: true, key: true, organizationId: true, authMethod: true, authField: true, authTimestampField: true, payloadSource: true,
-        authValueEnc: true, votifierPort: true, organization: { select: { slug: true } },
+        id: true,
+        key: true,
+        organizationId: true,
+        authMethod: true,
+        authField: true,
+        authTimestampField: true,
+        payloadSource: true,
+        authValueEnc: true,
+        votifierPort: true,
+        organization: { select: { slug: true } },
       },
       orderBy: { createdAt: 'asc' },
     });
@@ -81,10 +99,28 @@ export function createVotifierRoutes(deps: AppDeps, onLoad: (routes: Route[]) =>
       try {
         const keys = parseVotifierKeys(deps.secrets.open(row.authValueEnc));
         if (!keys) continue;
-        const provider = { id: row.id, key: row.key, authMethod: row.authMethod, authField: row.authField, authTimestampField: row.authTimestampField, payloadSource: row.payloadSource };
-        next.push({ slug: row.organization.slug, key: row.key, organizationId: row.organizationId, provider, token: keys.token, privateKey: privateKeyObject(keys.privateKey), port: row.votifierPort });
+        const provider = {
+          id: row.id,
+          key: row.key,
+          authMethod: row.authMethod,
+          authField: row.authField,
+          authTimestampField: row.authTimestampField,
+          payloadSource: row.payloadSource,
+        };
+        next.push({
+          slug: row.organization.slug,
+          key: row.key,
+          organizationId: row.organizationId,
+          provider,
+          token: keys.token,
+          privateKey: privateKeyObject(keys.privateKey),
+          port: row.votifierPort,
+        });
       } catch (err) {
-        deps.logger.error({ err: (err as Error).message, provider: row.key, organization: row.organization.slug }, 'a Votifier provider is left out of routing: its keys are unreadable');
+        deps.logger.error(
+          { err: (err as Error).message, provider: row.key, organization: row.organization.slug },
+          'a Votifier provider is left out of routing: its keys are unreadable',
+        );
       }
     }
     routes = next;
@@ -181,7 +217,12 @@ export async function startVotifierListener(deps: AppDeps, ingest: IngestService
     const receivedAt = new Date();
     const started = performance.now();
     /** A session refused before ingest, told to the hook watchers (the request log, the operator's log). */
-    const observeRefusal = (protocol: HookProtocol, errorCode: 'AUTH_FAILED' | 'VALIDATION_ERROR' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE', reason: string, body: Buffer) =>
+    const observeRefusal = (
+      protocol: HookProtocol,
+      errorCode: 'AUTH_FAILED' | 'VALIDATION_ERROR' | 'RATE_LIMITED' | 'SERVICE_UNAVAILABLE',
+      reason: string,
+      body: Buffer,
+    ) =>
       deps.hookObservers.tell(
         refusedBeforeIngest({
           receivedAt,
@@ -207,7 +248,12 @@ export async function startVotifierListener(deps: AppDeps, ingest: IngestService
     const failureKey = `${ip}|#votifier:${socket.localPort ?? 0}`;
     const budget = await peekPoint(deps.limits.hookFailures, failureKey);
     if (!budget.allowed) {
-      observeRefusal('votifier_v2', 'RATE_LIMITED', `Too many refused Votifier sessions from this address; retry in ${budget.retryAfterSeconds} s`, Buffer.alloc(0));
+      observeRefusal(
+        'votifier_v2',
+        'RATE_LIMITED',
+        `Too many refused Votifier sessions from this address; retry in ${budget.retryAfterSeconds} s`,
+        Buffer.alloc(0),
+      );
       return void socket.destroy();
     }
     const challenge = newChallenge();
@@ -216,7 +262,12 @@ export async function startVotifierListener(deps: AppDeps, ingest: IngestService
     let taken = false;
     const answer = (body: object) => socket.end(JSON.stringify(body));
     const refuse = async (protocol: 1 | 2, cause: string, error: string, body: Buffer) => {
-      observeRefusal(protocol === 1 ? 'votifier_v1' : 'votifier_v2', cause === 'RuntimeException' || cause === 'CorruptedFrameException' ? 'AUTH_FAILED' : 'VALIDATION_ERROR', error, body);
+      observeRefusal(
+        protocol === 1 ? 'votifier_v1' : 'votifier_v2',
+        cause === 'RuntimeException' || cause === 'CorruptedFrameException' ? 'AUTH_FAILED' : 'VALIDATION_ERROR',
+        error,
+        body,
+      );
       await takePoint(deps.limits.hookFailures, failureKey).catch(() => {});
       if (protocol === 2) answer({ status: 'error', cause, error });
       else socket.destroy();
@@ -255,14 +306,24 @@ export async function startVotifierListener(deps: AppDeps, ingest: IngestService
       } catch (err) {
         const known = err instanceof AppError;
         if (!known) logger.error({ err }, 'a Votifier vote could not be received');
-        if (protocol === 2) answer({ status: 'error', cause: known ? err.code : 'InternalError', error: known ? err.message : 'The vote could not be recorded; nothing was stored' });
+        if (protocol === 2)
+          answer({
+            status: 'error',
+            cause: known ? err.code : 'InternalError',
+            error: known ? err.message : 'The vote could not be recorded; nothing was stored',
+          });
         else socket.destroy();
       }
     }
 
     /** The routing table could not be read (the database is down): nothing was stored; the list may retry. */
     const unavailable = (protocol: 1 | 2, err: unknown, body: Buffer) => {
-      observeRefusal(protocol === 1 ? 'votifier_v1' : 'votifier_v2', 'SERVICE_UNAVAILABLE', 'The vote could not be recorded right now; nothing was stored', body);
+      observeRefusal(
+        protocol === 1 ? 'votifier_v1' : 'votifier_v2',
+        'SERVICE_UNAVAILABLE',
+        'The vote could not be recorded right now; nothing was stored',
+        body,
+      );
       logger.warn({ err: (err as Error).message }, 'Votifier routing table unreadable; session refused');
       if (protocol === 2) answer({ status: 'error', cause: 'SERVICE_UNAVAILABLE', error: 'The vote could not be recorded right now; nothing was stored' });
       else socket.destroy();

@@ -5,7 +5,17 @@
 //    the payload's challenge must be the greeting's; frames are at most 1,024 bytes with their 4-byte header;
 //  - v1: one 256-byte RSA PKCS#1 v1.5 block of "VOTE\n<service>\n<username>\n<address>\n<timestamp>\n".
 // The same tokens and key pairs serve Votifier over HTTP (a base64 v1 block, or the v2 JSON without a challenge).
-import { constants, createHmac, generateKeyPairSync, privateDecrypt, randomBytes, timingSafeEqual, type KeyObject, createPrivateKey, createPublicKey } from 'node:crypto';
+import {
+  constants,
+  createHmac,
+  generateKeyPairSync,
+  privateDecrypt,
+  randomBytes,
+  timingSafeEqual,
+  type KeyObject,
+  createPrivateKey,
+  createPublicKey,
+} from 'node:crypto';
 
 export const PROTOCOL_2_MAGIC = 0x733a;
 /** NuVotifier's LengthFieldBasedFrameDecoder(1024, 2, 2, 0, 4): header and message together. */
@@ -109,7 +119,9 @@ export interface V2Message {
 export function readV2Message(text: string): V2Message | null {
   try {
     const message = JSON.parse(text) as Partial<V2Message>;
-    return message && typeof message.payload === 'string' && typeof message.signature === 'string' ? { payload: message.payload, signature: message.signature } : null;
+    return message && typeof message.payload === 'string' && typeof message.signature === 'string'
+      ? { payload: message.payload, signature: message.signature }
+      : null;
   } catch {
     return null;
   }

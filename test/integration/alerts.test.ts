@@ -3,7 +3,12 @@ import { databaseUnavailable, dialect, startTestApp, testDatabaseUrl, type TestA
 import { startReceiver, type Receiver } from '../kit/receiver.js';
 
 /** Time under the test's control. */
-const clock = { at: new Date('2026-03-10T09:00:00.000Z'), now() { return new Date(this.at); } };
+const clock = {
+  at: new Date('2026-03-10T09:00:00.000Z'),
+  now() {
+    return new Date(this.at);
+  },
+};
 const setTime = (iso: string) => (clock.at = new Date(iso));
 
 describe.skipIf(databaseUnavailable)('admin alerts and summaries (injectable clock)', () => {
@@ -28,11 +33,19 @@ describe.skipIf(databaseUnavailable)('admin alerts and summaries (injectable clo
   async function org(settings: Record<string, unknown>, plan: 'growth' | 'pro' = 'growth') {
     const o = await app.createOrg({ plan });
     const path = `/admin/${o.slug}`;
-    const res = await app.request('PATCH', '/v1/organization', { key: o.key, body: { settings: { chat_admin_webhook_url: `${admin.url}${path}`, ...settings } } });
+    const res = await app.request('PATCH', '/v1/organization', {
+      key: o.key,
+      body: { settings: { chat_admin_webhook_url: `${admin.url}${path}`, ...settings } },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const providers: Record<string, string> = {};
     for (const key of ['alpha', 'beta']) {
-      const made = (await app.request('POST', '/v1/providers', { key: o.key, body: { key, name: key === 'alpha' ? 'Alpha List' : 'Beta List', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })).body.data;
+      const made = (
+        await app.request('POST', '/v1/providers', {
+          key: o.key,
+          body: { key, name: key === 'alpha' ? 'Alpha List' : 'Beta List', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+        })
+      ).body.data;
       providers[key] = new URL(made.webhook_url).pathname;
     }
     const vote = async (provider: string, user: string, at: string) => {
@@ -124,7 +137,10 @@ describe.skipIf(databaseUnavailable)('admin alerts and summaries (injectable clo
     setTime('2026-03-20T11:00:00.000Z');
     await tickBoth();
     await waitFor(s.received, 1);
-    expect(s.received()[0].embeds[0]).toMatchObject({ title: 'Vote spike', description: '**25** votes in the last hour, against an average of 0.0 per hour over the previous 7 days.' });
+    expect(s.received()[0].embeds[0]).toMatchObject({
+      title: 'Vote spike',
+      description: '**25** votes in the last hour, against an average of 0.0 per hour over the previous 7 days.',
+    });
   });
 
   it('warns at 80% and 100% of the month’s votes and of the provider limit, once each', async () => {
@@ -140,11 +156,18 @@ describe.skipIf(databaseUnavailable)('admin alerts and summaries (injectable clo
 
     await app.deps.db.prisma.providerDailyCount.update({ where: { providerId_day: { providerId: provider.id, day: '2026-04-01' } }, data: { count: 10_000 } });
     for (let i = 0; i < 6; i++) {
-      await app.request('POST', '/v1/providers', { key: s.o.key, body: { key: `extra${i}`, name: 'x', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } });
+      await app.request('POST', '/v1/providers', {
+        key: s.o.key,
+        body: { key: `extra${i}`, name: 'x', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+      });
     }
     await tickBoth();
     await waitFor(s.received, 3);
-    const titles = s.received().slice(1).map((m) => `${m.embeds[0].title}: ${m.embeds[0].description}`).sort();
+    const titles = s
+      .received()
+      .slice(1)
+      .map((m) => `${m.embeds[0].title}: ${m.embeds[0].description}`)
+      .sort();
     expect(titles).toEqual([
       'Usage at 100%: 10000 of 10000 votes this month used. Votes are still recorded, but chat notifications and callbacks are skipped until next month or an upgrade.',
       'Usage at 80%: 8 of 10 providers used.',

@@ -14,7 +14,13 @@ describe.skipIf(databaseUnavailable)('API keys (/v1/api-keys)', () => {
   it('creates a key whose value is shown once and works at once', async () => {
     const res = await app.request('POST', '/v1/api-keys', { key: org.key, body: { name: 'CI deploy', scope: 'read' } });
     expect(res.status).toBe(201);
-    expect(res.body.data).toEqual({ id: expect.any(String), name: 'CI deploy', key: expect.stringMatching(/^vr_live_[A-Za-z0-9_-]{32,}$/), prefix: expect.any(String), scope: 'read' });
+    expect(res.body.data).toEqual({
+      id: expect.any(String),
+      name: 'CI deploy',
+      key: expect.stringMatching(/^vr_live_[A-Za-z0-9_-]{32,}$/),
+      prefix: expect.any(String),
+      scope: 'read',
+    });
     expect(res.body.data.prefix).toHaveLength(16);
     expect(res.body.data.key.startsWith(res.body.data.prefix)).toBe(true);
     expect(res.body.meta.request_id).toBeTruthy();

@@ -89,7 +89,11 @@ describe.skipIf(databaseUnavailable)('authentication, suspension and the error e
   });
 
   it('never leaks stack traces or SQL for unexpected input', async () => {
-    const res = await app.request('POST', '/graphql', { key: org.key, rawBody: '{"query": "{ organization { id } }", "variables": "nope"}', headers: { 'content-type': 'application/json' } });
+    const res = await app.request('POST', '/graphql', {
+      key: org.key,
+      rawBody: '{"query": "{ organization { id } }", "variables": "nope"}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBeLessThan(500);
     expect(res.text).not.toMatch(/at .*\.(ts|js):\d+|SELECT|prisma/i);
   });

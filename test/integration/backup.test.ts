@@ -23,7 +23,11 @@ function steadyVotes(url: string, hook: string, senders: number) {
   const loops = Array.from({ length: senders }, async () => {
     while (!stopped) {
       const voter = `Load${sent++}`;
-      const res = await fetch(`${url}${hook}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: voter }) }).catch(() => null);
+      const res = await fetch(`${url}${hook}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ user: voter }),
+      }).catch(() => null);
       if (res?.status === 200) acknowledged.push({ voter, at: Date.now() });
       else refused.push(`${voter}: ${res?.status ?? 'no answer'}`);
       await res?.arrayBuffer();
@@ -101,7 +105,11 @@ describe.skipIf(dialect !== 'sqlite')('backup and restore on SQLite', () => {
     const refused = await runCli(['restore', '--from', backupFile], env);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/open in another process: stop the service/);
-    const after = await fetch(`${server.url}${hook}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: 'AfterRefusal' }) });
+    const after = await fetch(`${server.url}${hook}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: 'AfterRefusal' }),
+    });
     expect(after.status).toBe(200);
 
     server.child.kill('SIGTERM');
@@ -117,7 +125,13 @@ describe.skipIf(dialect !== 'sqlite')('backup and restore on SQLite', () => {
     server = await startServerProcess(restoredEnv, children);
     const exported = await fetch(`${server.url}/v1/votes/export`, { headers: { authorization: `Bearer ${key}` } });
     expect(exported.status).toBe(200);
-    const restored = new Set((await exported.text()).trim().split('\n').slice(1).map((line) => line.split(',')[0]));
+    const restored = new Set(
+      (await exported.text())
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((line) => line.split(',')[0]),
+    );
 
     const before = load.acknowledged.filter((v) => v.at < backupBegan).map((v) => v.voter);
     expect(before.length).toBeGreaterThanOrEqual(200);
@@ -126,7 +140,9 @@ describe.skipIf(dialect !== 'sqlite')('backup and restore on SQLite', () => {
     const all = new Set(load.acknowledged.map((v) => v.voter));
     expect([...restored].filter((voter) => !all.has(voter))).toEqual([]);
     expect(restored.has('AfterRefusal')).toBe(false);
-    console.log(`backup: ${before.length} votes acknowledged before, ${ackedDuring} during (${backupEnded - backupBegan} ms), ${load.acknowledged.length} in all; ${restored.size} restored`);
+    console.log(
+      `backup: ${before.length} votes acknowledged before, ${ackedDuring} during (${backupEnded - backupBegan} ms), ${load.acknowledged.length} in all; ${restored.size} restored`,
+    );
 
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);

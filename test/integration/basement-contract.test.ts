@@ -32,12 +32,33 @@ describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () =>
     const now = new Date();
     const at = (offsetMs: number) => new Date(now.getTime() + offsetMs);
     const vote = async (name: string) =>
-      (await prisma.vote.create({ data: { publicId: `vt_${name}_${org.id}`, organizationId: org.id, providerId: provider.id, voterName: name, voterKey: name, rawPayload: '{}', dedupKey: name } })).id;
+      (
+        await prisma.vote.create({
+          data: {
+            publicId: `vt_${name}_${org.id}`,
+            organizationId: org.id,
+            providerId: provider.id,
+            voterName: name,
+            voterKey: name,
+            rawPayload: '{}',
+            dedupKey: name,
+          },
+        })
+      ).id;
     const [v1, v2, v3] = [await vote('a'), await vote('b'), await vote('c')];
     const job = async (name: string, data: { voteId: string | null; status: string; runAt: Date; priority?: number; kind?: string; lockedUntil?: Date }) => {
       const row = await prisma.deliveryJob.create({
-        data: { organizationId: org.id, kind: data.kind ?? 'callback', maxAttempts: 3, priority: data.priority ?? 0, voteId: data.voteId, status: data.status, runAt: data.runAt,
-          lockedBy: data.lockedUntil ? 'another-worker' : null, lockedUntil: data.lockedUntil ?? null },
+        data: {
+          organizationId: org.id,
+          kind: data.kind ?? 'callback',
+          maxAttempts: 3,
+          priority: data.priority ?? 0,
+          voteId: data.voteId,
+          status: data.status,
+          runAt: data.runAt,
+          lockedBy: data.lockedUntil ? 'another-worker' : null,
+          lockedUntil: data.lockedUntil ?? null,
+        },
       });
       return [row.id, name] as const;
     };
@@ -67,8 +88,17 @@ describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () =>
     const rows = await prisma.deliveryJob.findMany({ where: { organizationId: org.id } });
     const state = Object.fromEntries(rows.map((r) => [names.get(r.id), `${r.status}:${r.lockedBy ?? ''}`]));
     expect(state).toEqual({
-      'v1-p0': 'running:worker-a', 'v1-p5': 'running:worker-a', expired: 'running:worker-a', retry: 'running:worker-b', 'v1-chat': 'running:worker-b',
-      future: 'pending:', 'future-retry': 'retrying:', leased: 'running:another-worker', pull: 'pending:', sent: 'sent:', failed: 'failed:',
+      'v1-p0': 'running:worker-a',
+      'v1-p5': 'running:worker-a',
+      expired: 'running:worker-a',
+      retry: 'running:worker-b',
+      'v1-chat': 'running:worker-b',
+      future: 'pending:',
+      'future-retry': 'retrying:',
+      leased: 'running:another-worker',
+      pull: 'pending:',
+      sent: 'sent:',
+      failed: 'failed:',
     });
     // Once their leases run out, the claimed jobs are due again (a crashed worker's jobs are not lost).
     const later = await app.deps.jobs.claim('worker-d', at(120_000), 60_000, 10);
@@ -83,14 +113,39 @@ describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () =>
       data: { organizationId: org.id, key: 'p', name: 'P', authMethod: 'header', authField: 'Authorization', authValueEnc: 'x', voteePath: 'user' },
     });
     const vote = await prisma.vote.create({
-      data: { publicId: `vt_${kind}_${org.id}`, organizationId: org.id, providerId: provider.id, voterName: 'n', voterKey: 'n', rawPayload: '{}', dedupKey: 'n', callbackStatus: 'pending' },
+      data: {
+        publicId: `vt_${kind}_${org.id}`,
+        organizationId: org.id,
+        providerId: provider.id,
+        voterName: 'n',
+        voterKey: 'n',
+        rawPayload: '{}',
+        dedupKey: 'n',
+        callbackStatus: 'pending',
+      },
     });
     const job = await prisma.deliveryJob.create({
-      data: { organizationId: org.id, kind, maxAttempts: extra.maxAttempts ?? 3, attempts: extra.attempts ?? 0, voteId: vote.id, status, runAt: new Date(Date.now() - 1_000) },
+      data: {
+        organizationId: org.id,
+        kind,
+        maxAttempts: extra.maxAttempts ?? 3,
+        attempts: extra.attempts ?? 0,
+        voteId: vote.id,
+        status,
+        runAt: new Date(Date.now() - 1_000),
+      },
     });
     return { org, voteId: vote.id, jobId: job.id };
   }
-  const attempt = (n: number, success: boolean) => ({ attempt: n, target: 'http://127.0.0.1:9/x', statusCode: success ? 200 : 500, success, durationMs: 3, error: success ? null : 'HTTP 500', responseExcerpt: null });
+  const attempt = (n: number, success: boolean) => ({
+    attempt: n,
+    target: 'http://127.0.0.1:9/x',
+    statusCode: success ? 200 : 500,
+    success,
+    durationMs: 3,
+    error: success ? null : 'HTTP 500',
+    responseExcerpt: null,
+  });
 
   it('finish records the attempt and the vote status for the lease holder only; renew extends a live lease only', async () => {
     const { prisma } = app.deps.db;
@@ -121,7 +176,10 @@ describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () =>
     expect(await app.deps.jobs.finish(again, 'w3', retryAt, attempt(2, true), { status: 'sent' }, null)).toBe(false);
     expect(await app.deps.jobs.finish(thief, 'w4', retryAt, attempt(2, true), { status: 'sent' }, null)).toBe(true);
     expect(await prisma.vote.findUniqueOrThrow({ where: { id: voteId } })).toMatchObject({ callbackStatus: 'sent', callbackAttempts: 2 });
-    expect((await prisma.deliveryAttempt.findMany({ where: { jobId }, orderBy: { attempt: 'asc' } })).map((a) => [a.attempt, a.success])).toEqual([[1, false], [2, true]]);
+    expect((await prisma.deliveryAttempt.findMany({ where: { jobId }, orderBy: { attempt: 'asc' } })).map((a) => [a.attempt, a.success])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
   });
 
   it('claimPull hands an organization its own pull jobs once per lease; hold lets a plugin settle one', async () => {
@@ -150,14 +208,28 @@ describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () =>
     expect(await prisma.vote.findUniqueOrThrow({ where: { id: voteId } })).toMatchObject({ callbackStatus: 'retrying' });
     expect(await app.deps.jobs.requeueFailed(voteId, now, () => 4)).toBe(0);
     // Inside a transaction that rolls back, the job is never there; inside one that commits, it is, once.
-    const alert = { organizationId: org.id, voteId: null, callbackId: null, kind: 'alert', priority: 0, maxAttempts: 5, runAt: now, uniqueKey: `contract:${org.id}`, payloadJson: '{"content":"x"}' };
-    await expect(prisma.$transaction(async (tx) => {
-      await app.deps.jobs.enqueue(tx, [alert]);
-      throw new Error('rolled back');
-    })).rejects.toThrow('rolled back');
+    const alert = {
+      organizationId: org.id,
+      voteId: null,
+      callbackId: null,
+      kind: 'alert',
+      priority: 0,
+      maxAttempts: 5,
+      runAt: now,
+      uniqueKey: `contract:${org.id}`,
+      payloadJson: '{"content":"x"}',
+    };
+    await expect(
+      prisma.$transaction(async (tx) => {
+        await app.deps.jobs.enqueue(tx, [alert]);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
     expect(await prisma.deliveryJob.count({ where: { uniqueKey: alert.uniqueKey } })).toBe(0);
     await prisma.$transaction((tx) => app.deps.jobs.enqueue(tx, [alert]));
-    expect(await prisma.deliveryJob.findMany({ where: { uniqueKey: alert.uniqueKey } })).toEqual([expect.objectContaining({ kind: 'alert', status: 'pending', payloadJson: '{"content":"x"}' })]);
+    expect(await prisma.deliveryJob.findMany({ where: { uniqueKey: alert.uniqueKey } })).toEqual([
+      expect.objectContaining({ kind: 'alert', status: 'pending', payloadJson: '{"content":"x"}' }),
+    ]);
   });
 
   it('the write thread: each of 40 votes submitted at once settles after its commit, a bad one fails alone, a repeat is the first', async () => {
@@ -167,7 +239,15 @@ describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () =>
     const provider = await prisma.provider.create({
       data: { organizationId: org.id, key: 'wt', name: 'WT', authMethod: 'header', authField: 'Authorization', authValueEnc: 'x', voteePath: 'user' },
     });
-    const hookOrg = { id: org.id, slug: org.slug, plan: row.plan, status: row.status, chatNotificationsEnabled: false, chatWebhookUrl: null, serverCallbackUrl: null };
+    const hookOrg = {
+      id: org.id,
+      slug: org.slug,
+      plan: row.plan,
+      status: row.status,
+      chatNotificationsEnabled: false,
+      chatWebhookUrl: null,
+      serverCallbackUrl: null,
+    };
     const hookProvider = { ...provider, enabled: true } as never;
     const vote = (name: string, providerId = provider.id) => ({
       org: hookOrg,
@@ -181,7 +261,9 @@ describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () =>
     const committed = (publicId: string) => prisma.vote.count({ where: { publicId } });
     // 40 votes at once, one of them for a provider that does not exist (its foreign key fails): the rest are stored.
     const submitted = Array.from({ length: 40 }, (_, i) => (i === 7 ? vote(`v${i}`, 'no-such-provider') : vote(`v${i}`)));
-    const settled = await Promise.allSettled(submitted.map((v) => writes.votes.submit(v).then(async (stored) => ({ stored, visible: await committed(stored.publicId) }))));
+    const settled = await Promise.allSettled(
+      submitted.map((v) => writes.votes.submit(v).then(async (stored) => ({ stored, visible: await committed(stored.publicId) }))),
+    );
     expect(settled.map((r) => r.status)).toEqual(submitted.map((_, i) => (i === 7 ? 'rejected' : 'fulfilled')));
     for (const r of settled) if (r.status === 'fulfilled') expect(r.value).toMatchObject({ stored: { duplicate: false }, visible: 1 });
     expect(await prisma.vote.count({ where: { organizationId: org.id } })).toBe(39);
@@ -219,7 +301,13 @@ describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () =>
       }
     });
     const committed = async (ids: string[]) =>
-      Number((await app.deps.db.prisma.$queryRawUnsafe<{ n: bigint | number }[]>(`SELECT COUNT(*) AS n FROM "${table}" WHERE id IN (${ids.map((id) => `'${id}'`).join(',')})`))[0].n);
+      Number(
+        (
+          await app.deps.db.prisma.$queryRawUnsafe<{ n: bigint | number }[]>(
+            `SELECT COUNT(*) AS n FROM "${table}" WHERE id IN (${ids.map((id) => `'${id}'`).join(',')})`,
+          )
+        )[0].n,
+      );
 
     it('writes 300 concurrent submits in far fewer transactions; each promise settles after its commit', async () => {
       writes = 0;

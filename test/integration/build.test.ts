@@ -23,14 +23,23 @@ function npmBuild(outDir: string): Promise<{ code: number | null; output: string
 }
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
 }
 
 describe.skipIf(databaseUnavailable)('compiled build', () => {
   const outDir = join('.test-builds', `${dialect}-${randomBytes(4).toString('hex')}`);
   const out = join(ROOT, outDir);
   // Both threads on: the write thread (the default) and the delivery thread, each started from thread-boot.mjs.
-  const env = { DATABASE_URL: testDatabaseUrl(), SECRET_KEY: TEST_SECRET_KEY, ALLOW_PRIVATE_TARGETS: 'true', WRITE_THREAD: 'true', DELIVERY_THREAD: 'true', DELIVERY_POLL_MS: '100' };
+  const env = {
+    DATABASE_URL: testDatabaseUrl(),
+    SECRET_KEY: TEST_SECRET_KEY,
+    ALLOW_PRIVATE_TARGETS: 'true',
+    WRITE_THREAD: 'true',
+    DELIVERY_THREAD: 'true',
+    DELIVERY_POLL_MS: '100',
+  };
   const children: ChildProcess[] = [];
   let receiver: Receiver;
 
@@ -49,11 +58,23 @@ describe.skipIf(databaseUnavailable)('compiled build', () => {
     const files = filesUnder(out);
     expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
     expect(files.filter((f) => /\.test\.js$/.test(f))).toEqual([]);
-    for (const file of ['src/main.js', 'src/cli/main.js', 'src/thread-boot.mjs', 'src/db/write-thread.js', 'src/delivery/delivery-thread.js', 'src/generated/sqlite/client.js', 'src/generated/postgresql/client.js', 'rest-compat/router.js']) {
+    for (const file of [
+      'src/main.js',
+      'src/cli/main.js',
+      'src/thread-boot.mjs',
+      'src/db/write-thread.js',
+      'src/delivery/delivery-thread.js',
+      'src/generated/sqlite/client.js',
+      'src/generated/postgresql/client.js',
+      'rest-compat/router.js',
+    ]) {
       expect(existsSync(join(out, file)), file).toBe(true);
     }
     for (const db of ['sqlite', 'postgresql']) {
-      const migrations = (dir: string) => readdirSync(dir).filter((name) => existsSync(join(dir, name, 'migration.sql'))).sort();
+      const migrations = (dir: string) =>
+        readdirSync(dir)
+          .filter((name) => existsSync(join(dir, name, 'migration.sql')))
+          .sort();
       expect(migrations(join(out, 'prisma', db, 'migrations'))).toEqual(migrations(join(ROOT, 'prisma', db, 'migrations')));
     }
     if (existsSync(join(ROOT, 'web/dist/index.html'))) expect(existsSync(join(out, 'web/dist/index.html'))).toBe(true);
@@ -81,13 +102,21 @@ describe.skipIf(databaseUnavailable)('compiled build', () => {
     const hook = new URL((await provider.json()).data.webhook_url).pathname;
     expect((await call('POST', '/v1/callbacks', { name: 'Game', url: `${receiver.url}/votes` })).status).toBe(201);
 
-    const vote = await fetch(`${server.url}${hook}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: 'Compiled' }) });
+    const vote = await fetch(`${server.url}${hook}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: 'Compiled' }),
+    });
     expect(vote.status).toBe(200);
     const voteId = (await vote.json()).data.vote_id as string;
     const stored = await call('GET', `/v1/votes/${voteId}`);
     expect(stored.status).toBe(200);
     expect((await stored.json()).data).toMatchObject({ public_id: voteId, voter_name: 'Compiled' });
-    const [delivered] = await until(() => Promise.resolve(receiver.requests.filter((r) => r.path === '/votes')), (got) => got.length > 0, 20_000);
+    const [delivered] = await until(
+      () => Promise.resolve(receiver.requests.filter((r) => r.path === '/votes')),
+      (got) => got.length > 0,
+      20_000,
+    );
     expect(delivered.json.vote_id).toBe(voteId);
 
     server.child.kill('SIGTERM');

@@ -12,8 +12,21 @@ const DEFAULT_TEMPLATE = {
   test: '{{test}}',
 };
 const CALLBACK_KEYS = [
-  'created_at', 'disabled_at', 'disabled_reason', 'enabled', 'failing_since', 'id', 'kind', 'max_per_second', 'name', 'payload_template', 'priority',
-  'providers', 'timeout_ms', 'updated_at', 'url',
+  'created_at',
+  'disabled_at',
+  'disabled_reason',
+  'enabled',
+  'failing_since',
+  'id',
+  'kind',
+  'max_per_second',
+  'name',
+  'payload_template',
+  'priority',
+  'providers',
+  'timeout_ms',
+  'updated_at',
+  'url',
 ];
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const SIGNING_SECRET = /^whsec_[A-Za-z0-9+/]+={0,2}$/;
@@ -102,7 +115,14 @@ describe.skipIf(databaseUnavailable)('callbacks (/v1/callbacks)', () => {
       payload_template: template,
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body.data).toMatchObject({ name: 'Full', url: `${receiver.url}/full`, timeout_ms: 12_345, enabled: false, priority: -7, payload_template: template });
+    expect(res.body.data).toMatchObject({
+      name: 'Full',
+      url: `${receiver.url}/full`,
+      timeout_ms: 12_345,
+      enabled: false,
+      priority: -7,
+      payload_template: template,
+    });
     expect(Object.keys(res.body.data).sort()).toEqual([...CALLBACK_KEYS, 'signing_secret'].sort());
     const id = res.body.data.id;
     const responses = [
@@ -119,7 +139,7 @@ describe.skipIf(databaseUnavailable)('callbacks (/v1/callbacks)', () => {
       expect(r.text).not.toContain('another-auth-secret-that-must-not-leak');
       expect(r.text).not.toContain('auth_secret"');
     }
-    for (const c of (responses[2].body.data.callbacks as Record<string, unknown>[])) expect(Object.keys(c).sort()).toEqual(CALLBACK_KEYS);
+    for (const c of responses[2].body.data.callbacks as Record<string, unknown>[]) expect(Object.keys(c).sort()).toEqual(CALLBACK_KEYS);
     expect(Object.keys(responses[1].body.data).sort()).toEqual(CALLBACK_KEYS);
     expect(Object.keys(responses[3].body.data).sort()).toEqual(CALLBACK_KEYS);
     // Stored sealed, not in clear.
@@ -155,7 +175,11 @@ describe.skipIf(databaseUnavailable)('callbacks (/v1/callbacks)', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('VALIDATION_ERROR');
     expect(bad.body.error.details[0].field).toBe('include_disabled');
-    for (const [plan, limit] of [['starter', 1], ['pro', 10], ['business', 50]] as const) {
+    for (const [plan, limit] of [
+      ['starter', 1],
+      ['pro', 10],
+      ['business', 50],
+    ] as const) {
       const other = await app.createOrg({ plan });
       const res = await list(other, '', other.readKey);
       expect(res.body.data).toEqual({ callbacks: [], count: 0, limit });
@@ -483,7 +507,12 @@ describe.skipIf(databaseUnavailable)('callbacks (/v1/callbacks)', () => {
   });
 
   it('enforces timeout_ms between 1,000 and the plan ceiling, on create and on update', async () => {
-    for (const [plan, ceiling] of [['starter', 5_000], ['growth', 5_000], ['pro', 15_000], ['business', 30_000]] as const) {
+    for (const [plan, ceiling] of [
+      ['starter', 5_000],
+      ['growth', 5_000],
+      ['pro', 15_000],
+      ['business', 30_000],
+    ] as const) {
       const org = await app.createOrg({ plan });
       for (const timeout of [999, 0, -1, ceiling + 1]) {
         const res = await create(org, { name: 'T', url: `${receiver.url}/t`, timeout_ms: timeout });

@@ -46,7 +46,7 @@ describe.skipIf(databaseUnavailable)('operator CLI and the server process', () =
     expect(human.stdout).toMatch(/vr_live_/);
   }, 120_000); // six CLI processes, each starting tsx and Prisma: slow when the whole suite shares two cores
 
-  it('voter erase removes one voter\'s votes through the CLI, and refuses an unknown organization', async () => {
+  it("voter erase removes one voter's votes through the CLI, and refuses an unknown organization", async () => {
     const slug = uniqueSlug('erase');
     const created = await runCli(['org', 'create', '--slug', slug, '--name', 'Erase Org', '--plan', 'business', '--json'], env);
     const key = created.json.api_key.key as string;
@@ -57,7 +57,11 @@ describe.skipIf(databaseUnavailable)('operator CLI and the server process', () =
     }).then((r) => r.json());
     const hook = new URL(provider.data.webhook_url).pathname;
     for (const user of ['Zed', 'zed', 'other']) {
-      const res = await fetch(`${server.url}${hook}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user, n: Math.random() }) });
+      const res = await fetch(`${server.url}${hook}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ user, n: Math.random() }),
+      });
       expect(res.status).toBe(200);
     }
     const erased = await runCli(['voter', 'erase', '--org', slug, '--name', 'ZED', '--json'], env);

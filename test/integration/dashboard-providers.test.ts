@@ -37,7 +37,11 @@ describe('setup steps are written for the dashboard', () => {
       }),
       ...votifierSteps(null, 'Votifier lists'),
       ...(['header', 'query', 'url_path', 'hmac'] as const).flatMap((authMethod) =>
-        customSteps({ authMethod, authField: 'X-Secret', signatureFormat: 'plain', authTimestampField: 'X-Time', payloadSource: 'json', voteePath: 'user.name' }, 'My list')),
+        customSteps(
+          { authMethod, authField: 'X-Secret', signatureFormat: 'plain', authTimestampField: 'X-Time', payloadSource: 'json', voteePath: 'user.name' },
+          'My list',
+        ),
+      ),
     ];
     expect(steps.length).toBeGreaterThan(PROVIDER_TEMPLATES.length * 2);
     expect(steps.filter((s) => API_WORDS.test(s))).toEqual([]);
@@ -67,11 +71,24 @@ describe.skipIf(dialect !== 'sqlite' || (!haveChromium && process.env.CI !== 'tr
     }
     votifierPort = await freePort();
     // At most 3 refused requests kept per address: the 4th and later are counted as not kept (the drop notes).
-    app = await startTestApp({ VOTIFIER_PORT: String(votifierPort), VOTIFIER_HOST: 'votes.example.net', DELIVERY_POLL_MS: '100', HOOK_LOG_MAX_REFUSED_PER_ADDRESS: '3' });
+    app = await startTestApp({
+      VOTIFIER_PORT: String(votifierPort),
+      VOTIFIER_HOST: 'votes.example.net',
+      DELIVERY_POLL_MS: '100',
+      HOOK_LOG_MAX_REFUSED_PER_ADDRESS: '3',
+    });
     org = await app.createOrg({ plan: 'growth', name: 'Providers Page Network', slug: `providers-page-network-with-a-long-slug-${Date.now()}` });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     page.setDefaultTimeout(8_000);
@@ -96,9 +113,16 @@ describe.skipIf(dialect !== 'sqlite' || (!haveChromium && process.env.CI !== 'tr
       await page.emulateMedia({ colorScheme: scheme });
       await page.evaluate(AXE);
       const violations = await page.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
+        const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } })
+          .axe;
         const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-        return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+        return result.violations.map(
+          (v) =>
+            `${v.id}: ${v.nodes
+              .map((n) => n.target.join(' '))
+              .slice(0, 3)
+              .join(', ')}`,
+        );
       });
       expect(violations, `${name} in ${scheme} mode`).toEqual([]);
     }
@@ -159,7 +183,10 @@ describe.skipIf(dialect !== 'sqlite' || (!haveChromium && process.env.CI !== 'tr
     await page.getByLabel('Top.gg secret').fill(topggSecret);
     await page.getByRole('button', { name: 'Create provider' }).click();
     // Bad input: the error stands beside its field and what was typed stays.
-    await page.locator('#new-provider-key + .field-error').getByText(/^key: /).waitFor({ timeout: 5_000 });
+    await page
+      .locator('#new-provider-key + .field-error')
+      .getByText(/^key: /)
+      .waitFor({ timeout: 5_000 });
     expect(await page.getByLabel('Key', { exact: true }).inputValue()).toBe('Not A Key');
     expect(await page.getByLabel('Top.gg secret').inputValue()).toBe(topggSecret);
     await look('add-2-topgg-error');
@@ -182,13 +209,21 @@ describe.skipIf(dialect !== 'sqlite' || (!haveChromium && process.env.CI !== 'tr
     payload.data.user.name = 'FlowVoter';
     payload.data.id = `flow-${Date.now()}`;
     const body = JSON.stringify(payload);
-    const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...signatureHeaders('topgg', topggSecret, body, { header: 'x-topgg-signature' }) } });
+    const res = await fetch(url, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', ...signatureHeaders('topgg', topggSecret, body, { header: 'x-topgg-signature' }) },
+    });
     const text = await res.text();
     expect(res.status, text).toBe(200);
     expect(text).toMatch(/"vote_id":"vt_/);
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('heading', { level: 1, name: 'Providers' }).waitFor();
-    await page.getByRole('row', { name: /Top\.gg/ }).getByRole('cell', { name: '1', exact: true }).first().waitFor({ timeout: 5_000 });
+    await page
+      .getByRole('row', { name: /Top\.gg/ })
+      .getByRole('cell', { name: '1', exact: true })
+      .first()
+      .waitFor({ timeout: 5_000 });
   });
 
   it('adds a Votifier list: key and name only, then host, port, key and token with numbered steps; a v2 vote with that token is received', async () => {
@@ -207,7 +242,9 @@ describe.skipIf(dialect !== 'sqlite' || (!haveChromium && process.env.CI !== 'tr
     expect(list[1]).toMatch(/Host and the Port above/);
     expect(list.some((step) => step.startsWith('Send a test vote'))).toBe(true);
     await look('add-3-votifier-ready');
-    const answer = await votifierSession(votifierPort, (challenge) => v2Frame({ serviceName: 'PlanetMinecraft', username: 'BlockVoter', address: '203.0.113.5', timestamp: Date.now() }, token, challenge));
+    const answer = await votifierSession(votifierPort, (challenge) =>
+      v2Frame({ serviceName: 'PlanetMinecraft', username: 'BlockVoter', address: '203.0.113.5', timestamp: Date.now() }, token, challenge),
+    );
     expect(JSON.parse(answer.answer)).toEqual({ status: 'ok' });
     const votes = await app.request('GET', '/v1/votes?provider=mc-lists', { key: org.key });
     expect(votes.body.data.votes.map((v: { voter_name: string }) => v.voter_name)).toEqual(['BlockVoter']);
@@ -222,7 +259,10 @@ describe.skipIf(dialect !== 'sqlite' || (!haveChromium && process.env.CI !== 'tr
     await page.getByLabel('Header carrying the secret').fill('X-List-Secret');
     await page.getByLabel('Voter name path').fill('player..name');
     await page.getByRole('button', { name: 'Create provider' }).click();
-    await page.locator('#custom-votee + .field-error').getByText(/^votee_path: /).waitFor({ timeout: 5_000 });
+    await page
+      .locator('#custom-votee + .field-error')
+      .getByText(/^votee_path: /)
+      .waitFor({ timeout: 5_000 });
     expect(await page.getByLabel('Voter name path').inputValue()).toBe('player..name');
     await look('add-2-custom-error');
     await page.getByLabel('Voter name path').fill('player.name');
@@ -235,14 +275,25 @@ describe.skipIf(dialect !== 'sqlite' || (!haveChromium && process.env.CI !== 'tr
     expect(list.join(' ')).toContain('X-List-Secret header');
     expect(list.join(' ')).toContain('player.name in a JSON body');
     await look('add-3-custom-ready');
-    const res = await fetch(url, { method: 'POST', body: JSON.stringify({ player: { name: 'HookVoter' } }), headers: { 'content-type': 'application/json', 'x-list-secret': secret } });
+    const res = await fetch(url, {
+      method: 'POST',
+      body: JSON.stringify({ player: { name: 'HookVoter' } }),
+      headers: { 'content-type': 'application/json', 'x-list-secret': secret },
+    });
     expect(res.status, await res.clone().text()).toBe(200);
-    expect((await app.request('GET', '/v1/providers/my-list', { key: org.key })).body.data).toMatchObject({ auth_method: 'header', auth_field: 'X-List-Secret', votee_path: 'player.name' });
+    expect((await app.request('GET', '/v1/providers/my-list', { key: org.key })).body.data).toMatchObject({
+      auth_method: 'header',
+      auth_field: 'X-List-Secret',
+      votee_path: 'player.name',
+    });
   });
 
   it('the test vote button sends a fake voter by default and marks its vote as a test; game servers only after a confirmation', async () => {
     await page.getByRole('link', { name: 'Providers', exact: true }).click();
-    await page.getByRole('row', { name: /My List/ }).getByRole('button', { name: 'Test vote' }).click();
+    await page
+      .getByRole('row', { name: /My List/ })
+      .getByRole('button', { name: 'Test vote' })
+      .click();
     const panel = page.getByRole('region', { name: 'Test vote: My List' });
     expect(await panel.getByLabel('Voter name').inputValue()).toBe('VoteRelayTest');
     await panel.getByRole('button', { name: 'Send test vote' }).click();
@@ -258,7 +309,10 @@ describe.skipIf(dialect !== 'sqlite' || (!haveChromium && process.env.CI !== 'tr
     await panel.getByLabel('Voter name').fill('DashTester');
     await panel.getByLabel(/Also deliver to game servers/).check();
     let asked = '';
-    page.once('dialog', (d) => { asked = d.message(); void d.dismiss(); });
+    page.once('dialog', (d) => {
+      asked = d.message();
+      void d.dismiss();
+    });
     await panel.getByRole('button', { name: 'Send test vote' }).click();
     await expect.poll(() => asked).toMatch(/Votifier has no test flag/);
     expect((await app.request('GET', '/v1/votes?provider=my-list&include_tests=true', { key: org.key })).body.meta?.total).toBe(before);
@@ -283,7 +337,10 @@ describe.skipIf(dialect !== 'sqlite' || (!haveChromium && process.env.CI !== 'tr
 
   it('a refused delivery (a wrong secret) appears in the Requests view within 2 s without a reload, saying what to fix; its full record opens, secrets redacted', async () => {
     await page.getByRole('link', { name: 'Providers', exact: true }).click();
-    await page.getByRole('row', { name: /Top\.gg/ }).getByRole('link', { name: 'Requests', exact: true }).click();
+    await page
+      .getByRole('row', { name: /Top\.gg/ })
+      .getByRole('link', { name: 'Requests', exact: true })
+      .click();
     await page.getByRole('heading', { level: 1, name: 'Requests: Top.gg' }).waitFor();
     // What the add flow's hook test sent is there already.
     await page.getByTestId('requests-table').getByRole('row').filter({ hasText: 'accepted' }).first().waitFor();
@@ -306,7 +363,12 @@ describe.skipIf(dialect !== 'sqlite' || (!haveChromium && process.env.CI !== 'tr
     const detail = page.locator('.request-detail');
     await detail.getByText('What to fix: The signature did not match: check the secret you pasted into the site.').waitFor();
     await detail.getByText('HTTP (the webhook URL)').waitFor();
-    expect(await detail.locator('dd').filter({ hasText: `/hooks/${org.slug}/topgg` }).count()).toBe(1);
+    expect(
+      await detail
+        .locator('dd')
+        .filter({ hasText: `/hooks/${org.slug}/topgg` })
+        .count(),
+    ).toBe(1);
     expect(await detail.locator('.body-excerpt').textContent()).toContain('WrongSecretVoter');
     await detail.getByRole('rowheader', { name: 'x-topgg-signature' }).waitFor();
     expect(await page.content()).not.toContain(wrong.signature.split('v1=')[1]);
@@ -326,10 +388,18 @@ describe.skipIf(dialect !== 'sqlite' || (!haveChromium && process.env.CI !== 'tr
       expect((await fetch(`${site}/hooks/${org.slug}/topgg`, { method: 'POST', body: wrong.body, headers: wrong.headers })).status).toBe(401);
     }
     await page.getByLabel('Outcome').selectOption('refused');
-    await expect.poll(async () => {
-      await page.reload();
-      return page.getByRole('list', { name: 'Requests not kept' }).textContent({ timeout: 2_000 }).catch(() => '');
-    }, { timeout: 10_000 }).toMatch(/^2 more refused requests from \S*127\.0\.0\.1 not kept/);
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return page
+            .getByRole('list', { name: 'Requests not kept' })
+            .textContent({ timeout: 2_000 })
+            .catch(() => '');
+        },
+        { timeout: 10_000 },
+      )
+      .toMatch(/^2 more refused requests from \S*127\.0\.0\.1 not kept/);
     expect(await page.getByTestId('requests-table').getByRole('row').filter({ hasText: 'refused' }).count()).toBe(3);
     await look('requests-drops');
   });

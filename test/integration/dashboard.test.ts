@@ -53,14 +53,26 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     suiteStart = Date.now();
     topggApi = await startReceiver({ status: 200, body: [] });
     app = await startTestApp({
-      RETRY_SCHEDULE: '200ms', DELIVERY_POLL_MS: '100', VOTIFIER_PORT: String(votifierPort), VOTIFIER_HOST: 'votes.mythlane.example', TOPGG_API_URL: topggApi.url,
+      RETRY_SCHEDULE: '200ms',
+      DELIVERY_POLL_MS: '100',
+      VOTIFIER_PORT: String(votifierPort),
+      VOTIFIER_HOST: 'votes.mythlane.example',
+      TOPGG_API_URL: topggApi.url,
     });
     chat = await startReceiver({ status: 204 });
     game = await startReceiver({ status: 200, body: { ok: true } });
     org = await app.createOrg({ plan: 'growth', name: 'Mythlane Network' });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     page = await context.newPage();
@@ -104,9 +116,19 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
       // Evaluated by the driver, not as an inline <script>: the dashboard's Content-Security-Policy refuses those.
       await page.evaluate(AXE);
       const violations = await page.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+        const axe = (
+          window as unknown as {
+            axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
+          }
+        ).axe;
         const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-        return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+        return result.violations.map(
+          (v) =>
+            `${v.id} (${v.impact}): ${v.nodes
+              .map((n) => n.target.join(' '))
+              .slice(0, 3)
+              .join(', ')}`,
+        );
       });
       expect(violations, `${label} in ${scheme} mode`).toEqual([]);
     }
@@ -205,7 +227,13 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     expect(await page.getByLabel('Secret', { exact: true }).inputValue()).toMatch(/^[A-Za-z0-9_-]{43,}$/);
     await page.getByRole('button', { name: 'Done' }).click();
     const made = await app.request('GET', '/v1/providers/mylist', { key: org.key });
-    expect(made.body.data).toMatchObject({ auth_method: 'hmac', signature_format: 'plain', auth_timestamp_field: 'X-My-Timestamp', payload_source: 'json', votee_path: 'user.name' });
+    expect(made.body.data).toMatchObject({
+      auth_method: 'hmac',
+      signature_format: 'plain',
+      auth_timestamp_field: 'X-My-Timestamp',
+      payload_source: 'json',
+      votee_path: 'user.name',
+    });
   });
 
   it('edits a provider: a bad voter path shows its error beside the field, a new key says the webhook URL moved', async () => {
@@ -228,7 +256,10 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
   });
 
   it('sends a test vote and shows the answer, marked as a test (the same one again is a duplicate)', async () => {
-    await page.getByRole('row', { name: /top\.gg/i }).getByRole('button', { name: 'Test vote' }).click();
+    await page
+      .getByRole('row', { name: /top\.gg/i })
+      .getByRole('button', { name: 'Test vote' })
+      .click();
     const panel = page.getByRole('region', { name: 'Test vote: Top.gg' });
     await panel.getByRole('button', { name: 'Send test vote' }).click();
     await panel.getByText(/Recorded as test vote vt_/).waitFor({ timeout: 5_000 });
@@ -315,11 +346,18 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     await preview.getByText('play.example.com').waitFor();
     // The JSON view shows the same embed; bad JSON there is refused before anything is sent.
     await page.getByRole('button', { name: 'JSON', exact: true }).click();
-    expect(JSON.parse(await page.getByLabel('Embed JSON').inputValue())).toMatchObject({ title: 'Thanks {{voter_name}}!', fields: [{ name: 'Server', value: 'play.example.com' }] });
+    expect(JSON.parse(await page.getByLabel('Embed JSON').inputValue())).toMatchObject({
+      title: 'Thanks {{voter_name}}!',
+      fields: [{ name: 'Server', value: 'play.example.com' }],
+    });
     await page.getByRole('button', { name: 'Fields', exact: true }).click();
     await page.getByRole('button', { name: 'Send test message' }).click();
     const [embed] = (await chat.waitFor(before + 2, 5_000)).slice(before + 1);
-    expect(embed.json.embeds[0]).toMatchObject({ title: expect.stringMatching(/^Thanks .+!$/), fields: [{ name: 'Server', value: 'play.example.com' }], footer: { text: expect.stringMatching(/^Test message/) } });
+    expect(embed.json.embeds[0]).toMatchObject({
+      title: expect.stringMatching(/^Thanks .+!$/),
+      fields: [{ name: 'Server', value: 'play.example.com' }],
+      footer: { text: expect.stringMatching(/^Test message/) },
+    });
     await page.getByRole('button', { name: 'Save' }).nth(1).click();
     await page.getByText('Saved.').first().waitFor({ timeout: 5_000 });
     // Admin alerts.
@@ -329,7 +367,10 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     await page.getByRole('region', { name: 'Admin alerts' }).getByText('Saved.').waitFor({ timeout: 5_000 });
     const settings = (await app.request('GET', '/v1/organization', { key: org.key })).body.data.settings;
     expect(settings).toMatchObject({ chat_message_type: 'embed', admin_daily_summary: true, chat_admin_webhook_url: `${chat.url}/api/webhooks/2/admin` });
-    expect(settings.chat_embed_template).toMatchObject({ title: 'Thanks {{voter_name}}!', fields: [{ name: 'Server', value: 'play.example.com', inline: false }] });
+    expect(settings.chat_embed_template).toMatchObject({
+      title: 'Thanks {{voter_name}}!',
+      fields: [{ name: 'Server', value: 'play.example.com', inline: false }],
+    });
     await shot('settings');
   });
 
@@ -361,7 +402,11 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     expect(await page.getByLabel('Signing secret').count()).toBe(0);
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByTestId('callbacks-table').getByText('127.0.0.1:8192').waitFor();
-    await app.request('PATCH', `/v1/callbacks/${(await app.request('GET', '/v1/callbacks', { key: org.key })).body.data.callbacks.find((c: { name: string }) => c.name === 'Lobby (Votifier)').id}`, { key: org.key, body: { enabled: false } });
+    await app.request(
+      'PATCH',
+      `/v1/callbacks/${(await app.request('GET', '/v1/callbacks', { key: org.key })).body.data.callbacks.find((c: { name: string }) => c.name === 'Lobby (Votifier)').id}`,
+      { key: org.key, body: { enabled: false } },
+    );
     await shot('callbacks');
     const before = game.requests.length;
     const res = await signedVote('CallbackVoter');
@@ -378,7 +423,10 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
 
   it("edits a callback: the plan's timeout ceiling is shown beside the field, then the change is saved", async () => {
     await page.getByRole('link', { name: 'Callbacks' }).click();
-    await page.getByRole('row', { name: /Survival/ }).getByRole('button', { name: 'Edit' }).click();
+    await page
+      .getByRole('row', { name: /Survival/ })
+      .getByRole('button', { name: 'Edit' })
+      .click();
     await page.getByLabel('Timeout (ms)').fill('99999');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText(/^timeout_ms: must be between/).waitFor({ timeout: 5_000 });
@@ -388,7 +436,10 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     const callbacks = await app.request('GET', '/v1/callbacks?include_disabled=true', { key: org.key });
     expect(callbacks.body.data.callbacks.find((c: { name: string }) => c.name === 'Survival').timeout_ms).toBe(3000);
     // A Votifier callback: its own fields; the token is never shown, so an empty field keeps it.
-    await page.getByRole('row', { name: /Lobby \(Votifier\)/ }).getByRole('button', { name: 'Edit' }).click();
+    await page
+      .getByRole('row', { name: /Lobby \(Votifier\)/ })
+      .getByRole('button', { name: 'Edit' })
+      .click();
     await page.getByRole('heading', { name: 'Edit Lobby (Votifier)' }).waitFor();
     expect(await page.getByLabel(/^New v2 token/).inputValue()).toBe('');
     await page.locator('#edit-port').fill('70000');
@@ -399,7 +450,9 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { name: /^Edit / }).waitFor({ state: 'detached', timeout: 5_000 });
     await page.getByTestId('callbacks-table').getByText('127.0.0.1:25565').waitFor();
-    const lobby = (await app.request('GET', '/v1/callbacks?include_disabled=true', { key: org.key })).body.data.callbacks.find((c: { name: string }) => c.name === 'Lobby (Votifier)');
+    const lobby = (await app.request('GET', '/v1/callbacks?include_disabled=true', { key: org.key })).body.data.callbacks.find(
+      (c: { name: string }) => c.name === 'Lobby (Votifier)',
+    );
     expect(lobby).toMatchObject({ port: 25565, service_name: 'Lobby', has_token: true, public_key: null });
   });
 
@@ -424,7 +477,10 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     const hub = page.getByRole('row', { name: /^Hub / });
     await hub.getByRole('cell', { name: 'my-list', exact: true }).waitFor();
     await hub.getByRole('cell', { name: '5/s', exact: true }).waitFor();
-    await page.getByRole('row', { name: /Survival/ }).getByRole('cell', { name: 'All providers', exact: true }).waitFor();
+    await page
+      .getByRole('row', { name: /Survival/ })
+      .getByRole('cell', { name: 'All providers', exact: true })
+      .waitFor();
     // The edit form starts from what it has; another provider and no limit are saved as such.
     await hub.getByRole('button', { name: 'Edit' }).click();
     const edit = page.getByRole('region', { name: 'Edit Hub' });
@@ -443,11 +499,23 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
 
   it('"Resend since…" queues a window of votes to a callback again: the receiver gets them, the page counts them', async () => {
     // One delivery a second, so the resent votes wait for their turn (the vote page shows the wait below).
-    await page.getByRole('row', { name: /Survival/ }).getByRole('button', { name: 'Edit' }).click();
-    await page.getByRole('region', { name: 'Edit Survival' }).getByLabel(/^Max deliveries per second/).fill('1');
+    await page
+      .getByRole('row', { name: /Survival/ })
+      .getByRole('button', { name: 'Edit' })
+      .click();
+    await page
+      .getByRole('region', { name: 'Edit Survival' })
+      .getByLabel(/^Max deliveries per second/)
+      .fill('1');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('row', { name: /Survival/ }).getByRole('cell', { name: '1/s', exact: true }).waitFor({ timeout: 5_000 });
-    await page.getByRole('row', { name: /Survival/ }).getByRole('button', { name: 'Resend since…' }).click();
+    await page
+      .getByRole('row', { name: /Survival/ })
+      .getByRole('cell', { name: '1/s', exact: true })
+      .waitFor({ timeout: 5_000 });
+    await page
+      .getByRole('row', { name: /Survival/ })
+      .getByRole('button', { name: 'Resend since…' })
+      .click();
     const resend = page.getByRole('region', { name: 'Resend votes to Survival' });
     // A window that ends before it starts: the error stands beside its field.
     await resend.getByLabel('Since').fill(await localInput(suiteStart));
@@ -491,7 +559,11 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     }
     expect(paced?.vote).toBeTruthy();
     await page.goto(`${app.url}/votes/${paced!.vote!.publicId}`);
-    await page.getByTestId('delivery-attempts').getByText(/waited [\d.]+ m?s for the callback's rate/).first().waitFor({ timeout: 5_000 });
+    await page
+      .getByTestId('delivery-attempts')
+      .getByText(/waited [\d.]+ m?s for the callback's rate/)
+      .first()
+      .waitFor({ timeout: 5_000 });
     // A vote read back from the site's list after an outage (as recovery marks it) says so.
     await prisma.vote.update({ where: { id: vote.id }, data: { recovered: true } });
     try {
@@ -547,7 +619,8 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     await page.getByRole('link', { name: 'Providers' }).click();
     await page.getByLabel('top.gg enabled').waitFor();
     expect(await page.getByLabel('top.gg enabled').isDisabled()).toBe(true);
-    for (const name of ['Test vote', 'Edit', 'New secret', 'Delete', 'Save API token', 'Remove API token']) expect(await page.getByRole('button', { name }).first().isDisabled(), name).toBe(true);
+    for (const name of ['Test vote', 'Edit', 'New secret', 'Delete', 'Save API token', 'Remove API token'])
+      expect(await page.getByRole('button', { name }).first().isDisabled(), name).toBe(true);
     await page.getByRole('link', { name: 'Add provider' }).click();
     await page.getByRole('button', { name: /^Top\.gg top\.gg Discord bot and server list, current/ }).click();
     const create = page.getByRole('button', { name: 'Create provider' });
@@ -579,7 +652,10 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
       asked = dialog.message();
       void dialog.accept();
     });
-    await page.getByRole('row', { name: /top\.gg/i }).getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('row', { name: /top\.gg/i })
+      .getByRole('button', { name: 'Delete' })
+      .click();
     await page.getByText(/votes deleted/).waitFor({ timeout: 5_000 });
     expect(asked).toMatch(/and its 2 votes\?/); // a test vote is not counted among them
     expect(await app.deps.db.prisma.vote.count({ where: { organizationId: org.id } })).toBe(0);
@@ -613,7 +689,10 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     await page.goto(`${app.url}/graphql`);
     await page.locator('.graphiql-container').first().waitFor({ timeout: 20_000 });
     // The documentation explorer is filled from the standard introspection query GraphiQL sends itself.
-    await page.getByRole('button', { name: /documentation explorer/i }).first().click();
+    await page
+      .getByRole('button', { name: /documentation explorer/i })
+      .first()
+      .click();
     await page.getByText('Query', { exact: true }).first().waitFor({ timeout: 10_000 });
     expect(await page.getByText('Error fetching schema').count()).toBe(0);
     expect(errors).toEqual([]);
@@ -623,7 +702,10 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
   /** A pro organization with a url_path provider; returns a function that records a vote by `name` through its hook. */
   async function proOrganization() {
     const pro = await app.createOrg({ plan: 'pro', name: 'Pro Realm' });
-    const made = await app.request('POST', '/v1/providers', { key: pro.key, body: { key: 'mc', name: 'MC List', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } });
+    const made = await app.request('POST', '/v1/providers', {
+      key: pro.key,
+      body: { key: 'mc', name: 'MC List', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+    });
     expect(made.status, made.text).toBe(201);
     const hook = new URL(made.body.data.webhook_url).pathname;
     let sent = 0;
@@ -699,11 +781,12 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     await page.keyboard.type(pro.key);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Pro Realm' }).waitFor({ timeout: 10_000 });
-    const focused = () => page.evaluate(() => {
-      const el = document.activeElement as HTMLElement | null;
-      const style = el ? getComputedStyle(el) : null;
-      return { text: el?.textContent?.trim() ?? '', tag: el?.tagName ?? '', outline: style ? `${style.outlineStyle} ${style.outlineWidth}` : '' };
-    });
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        const style = el ? getComputedStyle(el) : null;
+        return { text: el?.textContent?.trim() ?? '', tag: el?.tagName ?? '', outline: style ? `${style.outlineStyle} ${style.outlineWidth}` : '' };
+      });
     /** Tabs forward until the focused element reads `name` (or gives up), as a keyboard user would. */
     const tabTo = async (name: string) => {
       for (let i = 0; i < 40; i++) {
@@ -714,8 +797,13 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
       throw new Error(`Tab never reached ${name}`);
     };
     const pages: [string, RegExp][] = [
-      ['Providers', /^Providers$/], ['Votes', /^Votes$/], ['Statistics', /^Statistics$/], ['Callbacks', /^Callbacks$/],
-      ['Game servers', /^Game servers$/], ['Settings', /^Settings$/], ['Overview', /^Pro Realm$/],
+      ['Providers', /^Providers$/],
+      ['Votes', /^Votes$/],
+      ['Statistics', /^Statistics$/],
+      ['Callbacks', /^Callbacks$/],
+      ['Game servers', /^Game servers$/],
+      ['Settings', /^Settings$/],
+      ['Overview', /^Pro Realm$/],
     ];
     for (const [link, heading] of pages) {
       await page.locator('body').focus();
@@ -747,7 +835,9 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     expect(await card.getByRole('button', { name: 'Copy' }).count()).toBe(5);
     const shown = (await app.request('GET', '/v1/providers/mc-lists', { key: org.key })).body.data.votifier;
     expect(shown.public_key).toBe(publicKey);
-    const answer = await votifierSession(votifierPort, (challenge) => v2Frame({ serviceName: 'PlanetMinecraft', username: 'DashVoter', address: '203.0.113.5', timestamp: Date.now() }, token, challenge));
+    const answer = await votifierSession(votifierPort, (challenge) =>
+      v2Frame({ serviceName: 'PlanetMinecraft', username: 'DashVoter', address: '203.0.113.5', timestamp: Date.now() }, token, challenge),
+    );
     expect(JSON.parse(answer.answer)).toEqual({ status: 'ok' });
     await card.getByRole('button', { name: 'Done' }).click();
     // In the list, the setup stays one click away (without the token).

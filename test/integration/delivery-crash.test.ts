@@ -100,7 +100,9 @@ describe.skipIf(databaseUnavailable)('delivery after a crashed server process', 
     const line = find();
     if (!line) return text;
     try {
-      return String(JSON.parse(line).err?.message ?? line).replace(/\s+/g, ' ').slice(-400);
+      return String(JSON.parse(line).err?.message ?? line)
+        .replace(/\s+/g, ' ')
+        .slice(-400);
     } catch {
       return line.slice(0, 400);
     }
@@ -133,7 +135,10 @@ describe.skipIf(databaseUnavailable)('delivery after a crashed server process', 
   function serverErrorReport(answers: HookAnswer[]) {
     const errored = answers.filter((a) => a.serverErrors.length > 0);
     // A 5xx promises "not stored": the retry of the same body must then make a new vote, not find a duplicate.
-    expect(errored.filter((a) => a.duplicate && !a.afterKill).map((a) => [a.voteId, a.serverErrors]), 'votes stored although the hook answered 5xx').toEqual([]);
+    expect(
+      errored.filter((a) => a.duplicate && !a.afterKill).map((a) => [a.voteId, a.serverErrors]),
+      'votes stored although the hook answered 5xx',
+    ).toEqual([]);
     const causes = [...new Set(errored.flatMap((a) => a.serverErrors).map((e) => e.replace(/\d+ ms/g, 'N ms')))].slice(0, 3);
     return `hook-5xx=${errored.reduce((n, a) => n + a.serverErrors.length, 0)} (votes affected=${errored.length}${causes.length ? `; causes: ${causes.join(' | ')}` : ''})`;
   }
@@ -152,7 +157,11 @@ describe.skipIf(databaseUnavailable)('delivery after a crashed server process', 
     const { receiver, acked, orgId, key, label, deadline } = options;
     const left = (reserveMs: number, capMs: number) => Math.max(1_000, Math.min(capMs, deadline - reserveMs - Date.now()));
     const missing = () => acked.filter((id) => !receiver.voteIds().has(id));
-    await waitUntil(() => missing().length === 0, left(15_000, 90_000), () => `${missing().length} acknowledged votes never reached the receiver, e.g. ${missing().slice(0, 3).join(', ')}`);
+    await waitUntil(
+      () => missing().length === 0,
+      left(15_000, 90_000),
+      () => `${missing().length} acknowledged votes never reached the receiver, e.g. ${missing().slice(0, 3).join(', ')}`,
+    );
     const receivedAllAt = Date.now();
 
     // The receiver's 200 and the worker's bookkeeping are not the same instant: wait for the statuses to settle.
@@ -171,7 +180,10 @@ describe.skipIf(databaseUnavailable)('delivery after a crashed server process', 
     // Every acknowledged vote exists and reads `sent` through the API.
     const views = await runPool(acked.length, POST_CONCURRENCY, (i) => api(options.apiServer(), 'GET', `/v1/votes/${acked[i]}`, key));
     const notFound = views.filter((v) => v.status !== 200);
-    expect(notFound.map((v) => v.body), 'acknowledged votes missing from the API').toEqual([]);
+    expect(
+      notFound.map((v) => v.body),
+      'acknowledged votes missing from the API',
+    ).toEqual([]);
     const notSent = views.filter((v) => v.body.data.callback_status !== 'sent').map((v) => [v.body.data.public_id, v.body.data.callback_status]);
     expect(notSent, 'acknowledged votes not sent').toEqual([]);
 
@@ -229,7 +241,11 @@ describe.skipIf(databaseUnavailable)('delivery after a crashed server process', 
       expect(answers.filter((a) => a.duplicate)).toEqual([]);
       const receivedAtAck = receiver.voteIds().size;
 
-      await waitUntil(() => receiver.voteIds().size >= 50, 30_000, () => `only ${receiver.voteIds().size} callbacks arrived`);
+      await waitUntil(
+        () => receiver.voteIds().size >= 50,
+        30_000,
+        () => `only ${receiver.voteIds().size} callbacks arrived`,
+      );
       const receivedBeforeKill = receiver.voteIds().size;
       const openAtKill = receiver.requests.filter((r) => r.end === null).length;
       const killedAt = performance.now();
@@ -241,7 +257,15 @@ describe.skipIf(databaseUnavailable)('delivery after a crashed server process', 
       const restarted = Date.now();
       const second = await startServer();
       try {
-        const result = await verifyDelivered({ receiver, acked, orgId, key, apiServer: () => second, label: dialect, deadline: started + TEST_TIMEOUT_MS - 5_000 });
+        const result = await verifyDelivered({
+          receiver,
+          acked,
+          orgId,
+          key,
+          apiServer: () => second,
+          label: dialect,
+          deadline: started + TEST_TIMEOUT_MS - 5_000,
+        });
         console.log(
           `[delivery-crash ${dialect}, one instance] acknowledged=${acked.length} (ingest ${ingestMs} ms; ${receivedAtAck} delivered by then) ${hook5xx}` +
             ` received-before-kill=${receivedBeforeKill} open-at-kill=${openAtKill}` +
@@ -278,7 +302,7 @@ describe.skipIf(databaseUnavailable)('delivery after a crashed server process', 
         kill: null as { perf: number; receivedBeforeKill: number; ackedBeforeKill: number; openAtKill: number; at: number } | null,
       };
       // Alternate between the two instances; once A is dead, its share goes to B, then to the restarted A.
-      const target = (i: number) => (i % 2 === 1 ? b : !state.aDead ? a : state.aRestarted ?? b);
+      const target = (i: number) => (i % 2 === 1 ? b : !state.aDead ? a : (state.aRestarted ?? b));
 
       const killer = (async () => {
         await waitUntil(
@@ -330,7 +354,15 @@ describe.skipIf(databaseUnavailable)('delivery after a crashed server process', 
       expect(kill.receivedBeforeKill).toBeLessThan(VOTES * 0.9);
 
       try {
-        const result = await verifyDelivered({ receiver, acked, orgId, key, apiServer: () => b, label: `${dialect} x2`, deadline: started + TEST_TIMEOUT_MS - 5_000 });
+        const result = await verifyDelivered({
+          receiver,
+          acked,
+          orgId,
+          key,
+          apiServer: () => b,
+          label: `${dialect} x2`,
+          deadline: started + TEST_TIMEOUT_MS - 5_000,
+        });
         // Votes A stored without answering may exist on top of the acknowledged ones; all of them were sent.
         console.log(
           `[delivery-crash ${dialect}, two instances] acknowledged=${acked.length} (ingest ${ingestMs} ms; ${kill.ackedBeforeKill} before the kill) ${hook5xx}` +

@@ -29,7 +29,10 @@ describe.skipIf(databaseUnavailable)('delivery that several servers can trust', 
   async function org(plan: 'growth' | 'business' = 'business') {
     const o: TestOrg = await app.createOrg({ plan });
     const provider = async (key: string) => {
-      const res = await app.request('POST', '/v1/providers', { key: o.key, body: { key, name: key, auth_method: 'url_path', auth_field: 's', votee_path: 'user' } });
+      const res = await app.request('POST', '/v1/providers', {
+        key: o.key,
+        body: { key, name: key, auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+      });
       expect(res.status, res.text).toBe(201);
       const path = new URL(res.body.data.webhook_url).pathname;
       return async (user: string) => {
@@ -135,11 +138,14 @@ describe.skipIf(databaseUnavailable)('delivery that several servers can trust', 
     expect(off.body.data.max_per_second).toBeNull();
   });
 
-  it.runIf(dialect === 'postgresql')('pacing across instances: two services sharing PostgreSQL share the callback\'s slots', async () => {
+  it.runIf(dialect === 'postgresql')("pacing across instances: two services sharing PostgreSQL share the callback's slots", async () => {
     const twin = await startTestApp({ RETRY_SCHEDULE: '100ms,100ms', RETRY_JITTER: '0', DELIVERY_POLL_MS: '50' }, { clock });
     try {
       const s = await org();
-      const made = await app.request('POST', '/v1/providers', { key: s.o.key, body: { key: 'shared', name: 'shared', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } });
+      const made = await app.request('POST', '/v1/providers', {
+        key: s.o.key,
+        body: { key: 'shared', name: 'shared', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+      });
       const path = new URL(made.body.data.webhook_url).pathname;
       const slow = await receiver();
       await s.callback({ url: `${slow.url}/vote`, max_per_second: 4 });
@@ -158,7 +164,10 @@ describe.skipIf(databaseUnavailable)('delivery that several servers can trust', 
   it('auto-disable: failing past CALLBACK_DISABLE_AFTER disables it, alerts once, holds its votes, and re-enabling delivers them', async () => {
     const s = await org('business');
     const admin = await receiver(204);
-    const settings = await app.request('PATCH', '/v1/organization', { key: s.o.key, body: { settings: { chat_admin_webhook_url: `${admin.url}/admin`, admin_permanent_fail_alerts: true } } });
+    const settings = await app.request('PATCH', '/v1/organization', {
+      key: s.o.key,
+      body: { settings: { chat_admin_webhook_url: `${admin.url}/admin`, admin_permanent_fail_alerts: true } },
+    });
     expect(settings.status, settings.text).toBe(200);
     const vote = await s.provider('site');
     const dead = await receiver(500);
@@ -185,17 +194,34 @@ describe.skipIf(databaseUnavailable)('delivery that several servers can trust', 
     expect(disabled.disabled_reason).toMatch(/^Every delivery attempt failed since .* \(5 days\)/);
     expect(disabled.failing_since).toBe(failing.failing_since);
     // The dashboard's "needs attention" lists it with its reason.
-    const attention = await app.request('POST', '/graphql', { key: s.o.key, body: { query: '{ failingCallbacks { callback { id enabled disabledReason } lastError } }' } });
-    expect(attention.body.data.failingCallbacks).toContainEqual({ callback: { id: cb.id, enabled: false, disabledReason: disabled.disabled_reason }, lastError: expect.any(String) });
+    const attention = await app.request('POST', '/graphql', {
+      key: s.o.key,
+      body: { query: '{ failingCallbacks { callback { id enabled disabledReason } lastError } }' },
+    });
+    expect(attention.body.data.failingCallbacks).toContainEqual({
+      callback: { id: cb.id, enabled: false, disabledReason: disabled.disabled_reason },
+      lastError: expect.any(String),
+    });
     const fourth = await vote('while-disabled');
-    const held = await until(() => s.log(fourth), (l) => l.jobs.length === 1);
+    const held = await until(
+      () => s.log(fourth),
+      (l) => l.jobs.length === 1,
+    );
     expect(held.jobs[0]).toMatchObject({ status: 'held', callback_id: cb.id });
-    expect(await until(() => s.log(third), (l) => l.jobs[0].status === 'held')).toBeTruthy();
+    expect(
+      await until(
+        () => s.log(third),
+        (l) => l.jobs[0].status === 'held',
+      ),
+    ).toBeTruthy();
     expect((await s.read(fourth)).callback_status).toBe('pending');
     const attemptsBefore = dead.requests.length;
 
     const alerts = () => admin.requests.filter((q) => q.json?.embeds?.[0]?.title === 'Callback disabled');
-    await until(async () => alerts().length, (n) => n >= 1);
+    await until(
+      async () => alerts().length,
+      (n) => n >= 1,
+    );
     expect(alerts()[0].json.embeds[0].description).toContain('Server');
 
     // The server is fixed; enabling the callback sends what was held, with a fresh schedule.
@@ -203,7 +229,10 @@ describe.skipIf(databaseUnavailable)('delivery that several servers can trust', 
     const enabled = await app.request('PATCH', `/v1/callbacks/${cb.id}`, { key: s.o.key, body: { enabled: true } });
     expect(enabled.body.data).toMatchObject({ enabled: true, disabled_reason: null, disabled_at: null, failing_since: null });
     for (const id of [third, fourth]) expect(await until(() => s.read(id), settled)).toMatchObject({ callback_status: 'sent' });
-    const resent = dead.requests.slice(attemptsBefore).map((q) => q.json.voter_name).sort();
+    const resent = dead.requests
+      .slice(attemptsBefore)
+      .map((q) => q.json.voter_name)
+      .sort();
     expect(resent).toEqual(['day5', 'while-disabled']);
     // Failed for good before the disabling: not held, not resent (a replay or redeliver does that).
     expect((await s.read(first)).callback_status).toBe('failed');
@@ -217,9 +246,15 @@ describe.skipIf(databaseUnavailable)('delivery that several servers can trust', 
     const cb = await s.callback({ url: `${r.url}/vote` });
     r.fallback = { status: 503, delayMs: 300 };
     const waiting = await vote('waiting');
-    await until(() => s.log(waiting), (l) => l.attempts.length >= 1);
+    await until(
+      () => s.log(waiting),
+      (l) => l.attempts.length >= 1,
+    );
     expect((await app.request('PATCH', `/v1/callbacks/${cb.id}`, { key: s.o.key, body: { enabled: false } })).body.data.disabled_reason).toBeNull();
-    await until(() => s.log(waiting), (l) => l.jobs[0].status === 'held');
+    await until(
+      () => s.log(waiting),
+      (l) => l.jobs[0].status === 'held',
+    );
     const ignored = await vote('ignored');
     expect((await s.log(ignored)).jobs).toHaveLength(0);
     r.fallback = { status: 200 };
@@ -257,7 +292,10 @@ describe.skipIf(databaseUnavailable)('delivery that several servers can trust', 
     const firstRound = game.requests.slice(seen);
     expect(firstRound.map((q) => q.json.voter_name).sort()).toEqual(['failed-a', 'failed-b']);
     const replayLog = await s.log(failedA);
-    expect(replayLog.jobs.map((j: { origin: string; status: string }) => [j.origin, j.status])).toEqual([['vote', 'failed'], ['replay', 'sent']]);
+    expect(replayLog.jobs.map((j: { origin: string; status: string }) => [j.origin, j.status])).toEqual([
+      ['vote', 'failed'],
+      ['replay', 'sent'],
+    ]);
     // A new delivery: its own webhook-id, not the failed one's.
     const ids = new Set(game.requests.filter((q) => q.json.voter_name === 'failed-a').map((q) => q.headers['webhook-id']));
     expect(ids.size).toBe(2);
@@ -270,7 +308,12 @@ describe.skipIf(databaseUnavailable)('delivery that several servers can trust', 
     expect(everything.body.data).toMatchObject({ queued: 3, only_failed: false });
     await game.waitFor(seen + 5, 10_000);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(game.requests.slice(seen + 2).map((q) => q.json.voter_name).sort()).toEqual(['failed-a', 'failed-b', 'sent']);
+    expect(
+      game.requests
+        .slice(seen + 2)
+        .map((q) => q.json.voter_name)
+        .sort(),
+    ).toEqual(['failed-a', 'failed-b', 'sent']);
   });
 
   it('replay: bad windows, read keys and other organizations are refused and queue nothing', async () => {
@@ -298,7 +341,10 @@ describe.skipIf(databaseUnavailable)('delivery that several servers can trust', 
     const small = await startTestApp({ RETRY_SCHEDULE: '100ms', DELIVERY_POLL_MS: '50', REPLAY_MAX_VOTES: '3' }, { clock });
     try {
       const o: TestOrg = await small.createOrg({ plan: 'business' });
-      const made = await small.request('POST', '/v1/providers', { key: o.key, body: { key: 'site', name: 'site', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } });
+      const made = await small.request('POST', '/v1/providers', {
+        key: o.key,
+        body: { key: 'site', name: 'site', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+      });
       const path = new URL(made.body.data.webhook_url).pathname;
       const slow = await receiver();
       slow.fallback = { status: 200, delayMs: 1_500 };

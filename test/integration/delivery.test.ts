@@ -4,7 +4,6 @@ import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '.
 import { until } from '../kit/wait.js';
 import { startReceiver, type Receiver } from '../kit/receiver.js';
 
-
 describe.skipIf(databaseUnavailable)('delivery: chat notifications and callbacks', () => {
   let app: TestApp;
   let chat: Receiver;
@@ -28,7 +27,12 @@ describe.skipIf(databaseUnavailable)('delivery: chat notifications and callbacks
       const res = await app.request('PATCH', '/v1/organization', { key: org.key, body: { settings } });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     }
-    const made = (await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'site', name: 'Best List', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })).body.data;
+    const made = (
+      await app.request('POST', '/v1/providers', {
+        key: org.key,
+        body: { key: 'site', name: 'Best List', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+      })
+    ).body.data;
     const path = new URL(made.webhook_url).pathname;
     const vote = async (user: string, extra: Record<string, unknown> = {}) => {
       const res = await app.request('POST', path, { body: { user, ...extra } });
@@ -49,10 +53,16 @@ describe.skipIf(databaseUnavailable)('delivery: chat notifications and callbacks
     !['pending', 'retrying'].includes(v.callback_status) && !['pending', 'retrying'].includes(v.chat_status);
 
   it('posts a Discord-compatible simple notification with the vote values', async () => {
-    const s = await setup({ chat_webhook_url: `${chat.url}/api/webhooks/1/tok`, chat_message_template: '{{voter_name}} voted on {provider_name} ({{vote_id}}) @everyone' });
+    const s = await setup({
+      chat_webhook_url: `${chat.url}/api/webhooks/1/tok`,
+      chat_message_template: '{{voter_name}} voted on {provider_name} ({{vote_id}}) @everyone',
+    });
     const before = chat.requests.length;
     const id = await s.vote('Steve');
-    const vote = await until(() => s.read(id), (v) => v.chat_status === 'sent');
+    const vote = await until(
+      () => s.read(id),
+      (v) => v.chat_status === 'sent',
+    );
     const sent = chat.requests.slice(before).find((r) => r.json?.content?.includes(id))!;
     expect(sent.json).toEqual({ content: `Steve voted on Best List (${id}) @everyone`, allowed_mentions: { parse: [] } });
     expect(vote.chat_sent_at).toMatch(/Z$/);
@@ -63,10 +73,17 @@ describe.skipIf(databaseUnavailable)('delivery: chat notifications and callbacks
     const s = await setup({
       chat_webhook_url: `${chat.url}/embed`,
       chat_message_type: 'embed',
-      chat_embed_template: { title: '{{voter_name}} '.repeat(40), description: 'x'.repeat(5000), fields: Array.from({ length: 25 }, (_, i) => ({ name: `f${i}`, value: `{provider_key}${'y'.repeat(400)}` })) },
+      chat_embed_template: {
+        title: '{{voter_name}} '.repeat(40),
+        description: 'x'.repeat(5000),
+        fields: Array.from({ length: 25 }, (_, i) => ({ name: `f${i}`, value: `{provider_key}${'y'.repeat(400)}` })),
+      },
     });
     const id = await s.vote('Embedder');
-    await until(() => s.read(id), (v) => v.chat_status === 'sent');
+    await until(
+      () => s.read(id),
+      (v) => v.chat_status === 'sent',
+    );
     const embed = chat.requests.find((r) => r.path === '/embed')!.json.embeds[0];
     expect(Array.from(embed.title as string).length).toBeLessThanOrEqual(256);
     expect(embed.title.startsWith('Embedder Embedder')).toBe(true);
@@ -81,7 +98,10 @@ describe.skipIf(databaseUnavailable)('delivery: chat notifications and callbacks
     const s = await setup({ chat_webhook_url: `${chat.url}/limited` });
     chat.script({ status: 429, body: { message: 'You are being rate limited.', retry_after: 0.3, global: false } });
     const id = await s.vote('Patient');
-    await until(() => s.read(id), (v) => v.chat_status === 'sent');
+    await until(
+      () => s.read(id),
+      (v) => v.chat_status === 'sent',
+    );
     const hits = chat.requests.filter((r) => r.path === '/limited');
     expect(hits).toHaveLength(2);
     expect(hits[1].at - hits[0].at).toBeGreaterThanOrEqual(250);
@@ -103,12 +123,23 @@ describe.skipIf(databaseUnavailable)('delivery: chat notifications and callbacks
       name: 'Lobby',
       url: `${game.url}/votes`,
       auth_secret: 'plugin-token-123',
-      payload_template: { player: '{{voter_name}}', site: '{provider_key}', id: '{{vote_id}}', raw: '{{payload.extra.n}}', when: '{{received_at_unix}}', keep: 7, unknown: '{{nope}}' },
+      payload_template: {
+        player: '{{voter_name}}',
+        site: '{provider_key}',
+        id: '{{vote_id}}',
+        raw: '{{payload.extra.n}}',
+        when: '{{received_at_unix}}',
+        keep: 7,
+        unknown: '{{nope}}',
+      },
     });
     expect(cb.signing_secret).toMatch(/^whsec_/);
     const before = game.requests.length;
     const id = await s.vote('Alex', { extra: { n: 42 } });
-    const vote = await until(() => s.read(id), (v) => v.callback_status === 'sent');
+    const vote = await until(
+      () => s.read(id),
+      (v) => v.callback_status === 'sent',
+    );
     const got = game.requests.slice(before).find((r) => r.path === '/votes')!;
     expect(got.json).toEqual({ player: 'Alex', site: 'site', id, raw: '42', when: expect.stringMatching(/^\d{10}$/), keep: 7, unknown: '{{nope}}' });
     expect(got.headers.authorization).toBe('Bearer plugin-token-123');
@@ -120,7 +151,9 @@ describe.skipIf(databaseUnavailable)('delivery: chat notifications and callbacks
     expect(verified).toEqual(got.json);
     expect(vote).toMatchObject({ callback_status: 'sent', callback_attempts: 1, callback_sent_at: expect.stringMatching(/Z$/) });
     const log = await s.log(id);
-    expect(log.attempts).toEqual([expect.objectContaining({ kind: 'callback', attempt: 1, status_code: 200, success: true, target: `${game.url}/votes`, response_excerpt: '{"ok":true}' })]);
+    expect(log.attempts).toEqual([
+      expect.objectContaining({ kind: 'callback', attempt: 1, status_code: 200, success: true, target: `${game.url}/votes`, response_excerpt: '{"ok":true}' }),
+    ]);
   });
 
   it('after rotate-secret a delivery carries both signatures: a receiver with the old or the new secret verifies it', async () => {
@@ -130,7 +163,10 @@ describe.skipIf(databaseUnavailable)('delivery: chat notifications and callbacks
     const fresh = rotated.body.data.signing_secret as string;
     const before = game.requests.length;
     const id = await s.vote('Rota');
-    await until(() => s.read(id), (v) => v.callback_status === 'sent');
+    await until(
+      () => s.read(id),
+      (v) => v.callback_status === 'sent',
+    );
     const got = game.requests.slice(before).find((r) => r.path === '/rotated')!;
     const headers = {
       'webhook-id': got.headers['webhook-id'] as string,
@@ -147,7 +183,10 @@ describe.skipIf(databaseUnavailable)('delivery: chat notifications and callbacks
     await s.addCallback({ name: 'Flaky', url: `${game.url}/flaky` });
     game.script({ status: 500, body: 'boom' });
     const id = await s.vote('Retry');
-    const vote = await until(() => s.read(id), (v) => v.callback_status === 'sent');
+    const vote = await until(
+      () => s.read(id),
+      (v) => v.callback_status === 'sent',
+    );
     expect(vote.callback_attempts).toBe(2);
     const hits = game.requests.filter((r) => r.path === '/flaky' && r.json?.vote_id === id);
     expect(hits).toHaveLength(2);
@@ -187,7 +226,10 @@ describe.skipIf(databaseUnavailable)('delivery: chat notifications and callbacks
     await s.addCallback({ name: 'Busy', url: `${game.url}/busy` });
     game.script({ status: 503, headers: { 'retry-after': '1' } });
     const id = await s.vote('Later');
-    await until(() => s.read(id), (v) => v.callback_status === 'sent');
+    await until(
+      () => s.read(id),
+      (v) => v.callback_status === 'sent',
+    );
     const hits = game.requests.filter((r) => r.path === '/busy');
     expect(hits[1].at - hits[0].at).toBeGreaterThanOrEqual(900);
 
@@ -195,15 +237,22 @@ describe.skipIf(databaseUnavailable)('delivery: chat notifications and callbacks
     await t.addCallback({ name: 'Slow', url: `${game.url}/slow`, timeout_ms: 1000 });
     game.script({ status: 200, delayMs: 2500 });
     const tid = await t.vote('Slowpoke');
-    const vote = await until(() => t.read(tid), (v) => v.callback_status === 'sent');
+    const vote = await until(
+      () => t.read(tid),
+      (v) => v.callback_status === 'sent',
+    );
     expect(vote.callback_attempts).toBe(2);
     const log = await t.log(tid);
     expect(log.attempts[0]).toMatchObject({ success: false, status_code: null, error: expect.stringMatching(/1000 ms/) });
   });
 
-  it('sends a vote\'s callbacks in ascending priority order and aggregates their status', async () => {
+  it("sends a vote's callbacks in ascending priority order and aggregates their status", async () => {
     const s = await setup();
-    for (const [name, priority] of [['third', 9], ['first', -5], ['second', 3]] as const) {
+    for (const [name, priority] of [
+      ['third', 9],
+      ['first', -5],
+      ['second', 3],
+    ] as const) {
       await s.addCallback({ name, url: `${game.url}/order/${name}`, priority });
     }
     const id = await s.vote('Ordered');
@@ -222,7 +271,10 @@ describe.skipIf(databaseUnavailable)('delivery: chat notifications and callbacks
     const res = await app.request('POST', `/v1/votes/${id}/redeliver`, { key: s.org.key });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ vote_id: id, requeued: 1 });
-    const vote = await until(() => s.read(id), (v) => v.callback_status === 'sent');
+    const vote = await until(
+      () => s.read(id),
+      (v) => v.callback_status === 'sent',
+    );
     expect(vote.callback_attempts).toBe(5);
     const readOnly = await app.request('POST', `/v1/votes/${id}/redeliver`, { key: s.org.readKey });
     expect(readOnly.body.error.code).toBe('INSUFFICIENT_SCOPE');
@@ -255,7 +307,10 @@ describe.skipIf(databaseUnavailable)('delivery: chat notifications and callbacks
   it('keeps the deprecated server_callback_url working as an implicit callback', async () => {
     const s = await setup({ server_callback_url: `${game.url}/legacy` });
     const id = await s.vote('Legacy');
-    await until(() => s.read(id), (v) => v.callback_status === 'sent');
+    await until(
+      () => s.read(id),
+      (v) => v.callback_status === 'sent',
+    );
     const got = game.requests.find((r) => r.path === '/legacy' && r.json?.vote_id === id)!;
     expect(got.json).toEqual({ event: 'vote', vote_id: id, voter_name: 'Legacy', provider: 'site', received_at: expect.any(String), test: false });
   });

@@ -9,7 +9,15 @@ import { until } from '../kit/wait.js';
 
 const QUERY = `{ failingCallbacks { callback { id name } state failedAttemptsLast24h retryingDeliveries failedLast24h lastError lastFailedAt } }`;
 
-type Failing = { callback: { id: string; name: string }; state: string; failedAttemptsLast24h: number; retryingDeliveries: number; failedLast24h: number; lastError: string | null; lastFailedAt: string };
+type Failing = {
+  callback: { id: string; name: string };
+  state: string;
+  failedAttemptsLast24h: number;
+  retryingDeliveries: number;
+  failedLast24h: number;
+  lastError: string | null;
+  lastFailedAt: string;
+};
 
 describe.skipIf(databaseUnavailable)('failing callbacks: retrying and recently failed, with their failed attempts', () => {
   let app: TestApp;
@@ -25,14 +33,20 @@ describe.skipIf(databaseUnavailable)('failing callbacks: retrying and recently f
 
   beforeAll(async () => {
     // Three attempts 100 ms apart, then hours' waits: a failing delivery sits in `retrying` after three failures.
-    app = await startTestApp({ RETRY_SCHEDULE: '100ms,100ms,1h,1h', RETRY_JITTER: '0', DELIVERY_POLL_MS: '50' }, { clock: { now: () => new Date(Date.now() + ahead) } });
+    app = await startTestApp(
+      { RETRY_SCHEDULE: '100ms,100ms,1h,1h', RETRY_JITTER: '0', DELIVERY_POLL_MS: '50' },
+      { clock: { now: () => new Date(Date.now() + ahead) } },
+    );
     org = await app.createOrg({ plan: 'pro' });
     failing = await startReceiver({ status: 500 });
     flaky = await startReceiver({ status: 200 });
     flaky.script({ status: 503 });
     gone = await startReceiver({ status: 410 });
     healthy = await startReceiver({ status: 200 });
-    const made = await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'site', name: 'Site', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } });
+    const made = await app.request('POST', '/v1/providers', {
+      key: org.key,
+      body: { key: 'site', name: 'Site', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+    });
     expect(made.status).toBe(201);
     hook = new URL(made.body.data.webhook_url).pathname;
     for (const [name, url] of [
@@ -69,16 +83,32 @@ describe.skipIf(databaseUnavailable)('failing callbacks: retrying and recently f
     // Three failed attempts each for the two broken ones (then an hour's wait), one for 410, one then success for the flaky one.
     const list = await until(
       () => panel(),
-      (got) => named(got, 'Answers 500')?.failedAttemptsLast24h === 3 && named(got, 'Nowhere')?.failedAttemptsLast24h === 3 && named(got, 'Flaky')?.state === 'recovered' && !!named(got, 'Gone'),
+      (got) =>
+        named(got, 'Answers 500')?.failedAttemptsLast24h === 3 &&
+        named(got, 'Nowhere')?.failedAttemptsLast24h === 3 &&
+        named(got, 'Flaky')?.state === 'recovered' &&
+        !!named(got, 'Gone'),
       15_000,
     );
     expect(healthy.requests).toHaveLength(1);
     expect(named(list, 'Healthy')).toBeUndefined();
-    expect(named(list, 'Answers 500')).toMatchObject({ state: 'retrying', failedAttemptsLast24h: 3, retryingDeliveries: 1, failedLast24h: 0, lastError: 'HTTP 500' });
+    expect(named(list, 'Answers 500')).toMatchObject({
+      state: 'retrying',
+      failedAttemptsLast24h: 3,
+      retryingDeliveries: 1,
+      failedLast24h: 0,
+      lastError: 'HTTP 500',
+    });
     const nowhere = named(list, 'Nowhere')!;
     expect(nowhere).toMatchObject({ state: 'retrying', failedAttemptsLast24h: 3, retryingDeliveries: 1, failedLast24h: 0 });
     expect(nowhere.lastError).toMatch(/ENOTFOUND/);
-    expect(named(list, 'Flaky')).toMatchObject({ state: 'recovered', failedAttemptsLast24h: 1, retryingDeliveries: 0, failedLast24h: 0, lastError: 'HTTP 503' });
+    expect(named(list, 'Flaky')).toMatchObject({
+      state: 'recovered',
+      failedAttemptsLast24h: 1,
+      retryingDeliveries: 0,
+      failedLast24h: 0,
+      lastError: 'HTTP 503',
+    });
     expect(named(list, 'Gone')).toMatchObject({ state: 'failing', failedAttemptsLast24h: 1, retryingDeliveries: 0, failedLast24h: 1, lastError: 'HTTP 410' });
     // Most failed attempts first; each says when its newest failure was.
     expect(list.map((f) => f.failedAttemptsLast24h)).toEqual([...list.map((f) => f.failedAttemptsLast24h)].sort((a, b) => b - a));
@@ -93,15 +123,27 @@ describe.skipIf(databaseUnavailable)('failing callbacks: retrying and recently f
 
   it('a second vote adds its failed attempts to the same callbacks', async () => {
     expect((await app.request('POST', hook, { body: { user: 'Alex' } })).status).toBe(200);
-    const list = await until(() => panel(), (got) => named(got, 'Answers 500')?.failedAttemptsLast24h === 6 && named(got, 'Gone')?.failedLast24h === 2, 15_000);
+    const list = await until(
+      () => panel(),
+      (got) => named(got, 'Answers 500')?.failedAttemptsLast24h === 6 && named(got, 'Gone')?.failedLast24h === 2,
+      15_000,
+    );
     expect(named(list, 'Answers 500')).toMatchObject({ state: 'retrying', retryingDeliveries: 2 });
     expect(named(list, 'Flaky')).toMatchObject({ state: 'recovered', failedAttemptsLast24h: 1 });
   });
 
   it('a day later, what recovered or was given up has left the panel; what still retries stays', async () => {
-    await until(() => panel(), (got) => (named(got, 'Nowhere')?.failedAttemptsLast24h ?? 0) >= 6, 15_000);
+    await until(
+      () => panel(),
+      (got) => (named(got, 'Nowhere')?.failedAttemptsLast24h ?? 0) >= 6,
+      15_000,
+    );
     ahead = 25 * 3_600_000; // past the hour's wait, too: the retrying deliveries are attempted once more
-    const list = await until(() => panel(), (got) => named(got, 'Answers 500')?.failedAttemptsLast24h === 2 && named(got, 'Nowhere')?.failedAttemptsLast24h === 2, 15_000);
+    const list = await until(
+      () => panel(),
+      (got) => named(got, 'Answers 500')?.failedAttemptsLast24h === 2 && named(got, 'Nowhere')?.failedAttemptsLast24h === 2,
+      15_000,
+    );
     expect(list.map((f) => f.callback.name).sort()).toEqual(['Answers 500', 'Nowhere']);
     for (const f of list) expect(f).toMatchObject({ state: 'retrying', retryingDeliveries: 2, failedLast24h: 0 });
   });

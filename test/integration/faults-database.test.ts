@@ -41,18 +41,31 @@ async function expectAllStoredAndDelivered(options: {
 }) {
   const { databaseUrl, org, deliveries, receiver, server } = options;
   const unacknowledged = deliveries.filter((d) => d.voteId === null);
-  expect(unacknowledged.map((d) => d.failures.slice(-2)), 'votes never acknowledged after the recovery').toEqual([]);
+  expect(
+    unacknowledged.map((d) => d.failures.slice(-2)),
+    'votes never acknowledged after the recovery',
+  ).toEqual([]);
   const acked = new Set(deliveries.map((d) => d.voteId!));
   // Each body is one vote: a retried body came back as the same vote, never as a second one.
   expect(acked.size).toBe(deliveries.length);
 
   const stored = await storedVotes(databaseUrl, org.orgId);
-  expect([...acked].filter((id) => !stored.some((v) => v.publicId === id)), 'acknowledged votes missing from the database').toEqual([]);
+  expect(
+    [...acked].filter((id) => !stored.some((v) => v.publicId === id)),
+    'acknowledged votes missing from the database',
+  ).toEqual([]);
   expect(stored.length, 'votes stored but never acknowledged').toBe(acked.size);
-  expect(stored.filter((v) => v.callbackJobs !== 1), 'votes without exactly one callback job').toEqual([]);
+  expect(
+    stored.filter((v) => v.callbackJobs !== 1),
+    'votes without exactly one callback job',
+  ).toEqual([]);
 
   const missing = () => [...acked].filter((id) => !receiver.voteIds().has(id));
-  await waitUntil(() => missing().length === 0, 20_000, () => `${missing().length} acknowledged votes never reached the receiver`);
+  await waitUntil(
+    () => missing().length === 0,
+    20_000,
+    () => `${missing().length} acknowledged votes never reached the receiver`,
+  );
   let counts = await orgDeliveryCounts(databaseUrl, org.orgId);
   await waitUntil(
     async () => {
@@ -110,7 +123,11 @@ describe.skipIf(databaseUnavailable || dialect !== 'postgresql')('PostgreSQL unr
     });
     const ackedCount = () => deliveries.filter((d) => d.voteId).length;
 
-    await waitUntil(() => ackedCount() >= 20 && receiver.voteIds().size >= 5, 15_000, () => `only ${ackedCount()} votes acknowledged before the outage`);
+    await waitUntil(
+      () => ackedCount() >= 20 && receiver.voteIds().size >= 5,
+      15_000,
+      () => `only ${ackedCount()} votes acknowledged before the outage`,
+    );
     const ackedBeforeOutage = ackedCount();
     await proxy.cut();
     const outageStart = Date.now();
@@ -127,7 +144,11 @@ describe.skipIf(databaseUnavailable || dialect !== 'postgresql')('PostgreSQL unr
 
     // The service finds the database again by itself: votes first sent after the outage are acknowledged.
     const ackedAfter = () => deliveries.filter((d) => d.voteId && d.startedAt > outageEnd).length;
-    await waitUntil(() => ackedAfter() >= 10, 20_000, () => `only ${ackedAfter()} votes sent after the outage were acknowledged`);
+    await waitUntil(
+      () => ackedAfter() >= 10,
+      20_000,
+      () => `only ${ackedAfter()} votes sent after the outage were acknowledged`,
+    );
     posting = false;
     await Promise.all(sites);
     const readyzAfter = await call(server.url, 'GET', '/readyz');
@@ -141,12 +162,20 @@ describe.skipIf(databaseUnavailable || dialect !== 'postgresql')('PostgreSQL unr
     const unclear = [...failures, ...apiFailures].map((f) => unclearError(f, SERVICE_UNAVAILABLE)).filter((u) => u !== null);
     // Soft: the checks below (nothing lost, recovery) still run and report when this one fails.
     expect
-      .soft(distinct(unclear).slice(0, 5), `${unclear.length} of ${failures.length} hook and ${apiFailures.length} API error answers during the outage were not a clear 503`)
+      .soft(
+        distinct(unclear).slice(0, 5),
+        `${unclear.length} of ${failures.length} hook and ${apiFailures.length} API error answers during the outage were not a clear 503`,
+      )
       .toEqual([]);
-    expect.soft(readyzDuring.filter((r) => r.status !== 200).slice(0, 3), '/readyz during the outage').toEqual(
-      expect.arrayContaining([{ status: 503, body: { status: 'unavailable', database: 'unreachable' } }]),
-    );
-    expect.soft(readyzDuring.filter((r) => r.status === 200), '/readyz said ok while the database was unreachable').toHaveLength(0);
+    expect
+      .soft(readyzDuring.filter((r) => r.status !== 200).slice(0, 3), '/readyz during the outage')
+      .toEqual(expect.arrayContaining([{ status: 503, body: { status: 'unavailable', database: 'unreachable' } }]));
+    expect
+      .soft(
+        readyzDuring.filter((r) => r.status === 200),
+        '/readyz said ok while the database was unreachable',
+      )
+      .toHaveLength(0);
 
     const counts = await expectAllStoredAndDelivered({ databaseUrl: own.url, org, deliveries, receiver, server });
     // A 503 promises "not stored"; a cut during COMMIT leaves that unknowable, and the retry then finds the vote.
@@ -173,7 +202,9 @@ function loggedErrors(server: ServerProcess, limit = 8): string[] {
     let key = line.slice(0, 200);
     try {
       const entry = JSON.parse(line);
-      key = `${entry.msg}: ${String(entry.err?.message ?? '').replace(/\s+/g, ' ').slice(-160)}`;
+      key = `${entry.msg}: ${String(entry.err?.message ?? '')
+        .replace(/\s+/g, ' ')
+        .slice(-160)}`;
     } catch {
       // not JSON
     }
@@ -297,8 +328,12 @@ describe.skipIf(dialect !== 'sqlite' || !canMountTmpfs())('SQLite on a disk that
     );
     for (let i = 0; i < 5; i++) after.push(await post(n++));
     const retried: VotingSiteDelivery[] = [];
-    for (const d of [...refused, ...after.filter((a) => !a.voteId)]) retried.push(await deliverLikeAVotingSite(() => server.url, org.hookPath, d.body, { retryDelayMs: 0, deadline: 0 }));
-    expect(retried.filter((d) => d.duplicate), 'a refused vote had been stored').toEqual([]);
+    for (const d of [...refused, ...after.filter((a) => !a.voteId)])
+      retried.push(await deliverLikeAVotingSite(() => server.url, org.hookPath, d.body, { retryDelayMs: 0, deadline: 0 }));
+    expect(
+      retried.filter((d) => d.duplicate),
+      'a refused vote had been stored',
+    ).toEqual([]);
 
     const deliveries = [...before, ...during.filter((d) => d.voteId), ...after.filter((d) => d.voteId), ...retried];
     const counts = await expectAllStoredAndDelivered({ databaseUrl, org, deliveries, receiver, server });

@@ -51,7 +51,11 @@ describe.skipIf(databaseUnavailable)('a server process SIGKILLed while votes are
       }
     });
     const acked = () => firstRound.filter((d) => d.voteId).length;
-    await waitUntil(() => acked() >= 200, 30_000, () => `only ${acked()} votes acknowledged`);
+    await waitUntil(
+      () => acked() >= 200,
+      30_000,
+      () => `only ${acked()} votes acknowledged`,
+    );
     flooding = false;
     first.child.kill('SIGKILL');
     await first.exited;
@@ -69,13 +73,19 @@ describe.skipIf(databaseUnavailable)('a server process SIGKILLed while votes are
       const deadline = Date.now() + 10_000;
       const retried = await Promise.all(cutOff.map((d) => deliverLikeAVotingSite(() => second.url, org.hookPath, d.body, { retryDelayMs: 200, deadline })));
       expect(retried.filter((d) => !d.voteId).map((d) => d.failures)).toEqual([]);
-      const fresh = await deliverLikeAVotingSite(() => second.url, org.hookPath, JSON.stringify({ user: 'AfterRestart', run }), { retryDelayMs: 0, deadline: 0 });
+      const fresh = await deliverLikeAVotingSite(() => second.url, org.hookPath, JSON.stringify({ user: 'AfterRestart', run }), {
+        retryDelayMs: 0,
+        deadline: 0,
+      });
       expect(fresh).toMatchObject({ duplicate: false, failures: [] });
 
       const all = [...ackedBeforeKill, ...retried, fresh];
       const stored = await storedVotes(own.url, org.orgId);
       const storedIds = new Set(stored.map((v) => v.publicId));
-      expect(ackedBeforeKill.filter((d) => !storedIds.has(d.voteId!)).map((d) => d.voteId), 'acknowledged votes lost by the kill').toEqual([]);
+      expect(
+        ackedBeforeKill.filter((d) => !storedIds.has(d.voteId!)).map((d) => d.voteId),
+        'acknowledged votes lost by the kill',
+      ).toEqual([]);
       // One vote per body: a retry of a vote committed just before the kill found it instead of making another.
       expect(stored.length).toBe(all.length);
       expect(new Set(all.map((d) => d.voteId)).size).toBe(all.length);

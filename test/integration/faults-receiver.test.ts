@@ -46,9 +46,15 @@ describe.skipIf(databaseUnavailable)('a callback receiver that is down', () => {
     const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port) });
     closers.push(receiver.close, proxy.close);
     await proxy.cut();
-    const provider = await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'site', name: 'Site', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } });
+    const provider = await app.request('POST', '/v1/providers', {
+      key: org.key,
+      body: { key: 'site', name: 'Site', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+    });
     expect(provider.status, provider.text).toBe(201);
-    const callback = await app.request('POST', '/v1/callbacks', { key: org.key, body: { name: 'Game', url: `http://${proxy.host}:${proxy.port}/votes`, timeout_ms: 1000 } });
+    const callback = await app.request('POST', '/v1/callbacks', {
+      key: org.key,
+      body: { name: 'Game', url: `http://${proxy.host}:${proxy.port}/votes`, timeout_ms: 1000 },
+    });
     expect(callback.status, callback.text).toBe(201);
     const hookPath = new URL(provider.body.data.webhook_url).pathname;
     const vote = async (user: string) => {
@@ -62,7 +68,12 @@ describe.skipIf(databaseUnavailable)('a callback receiver that is down', () => {
   const log = async (org: TestOrg, id: string) => {
     const res = await app.request('GET', `/v1/votes/${id}/deliveries`, { key: org.key });
     expect(res.status, res.text).toBe(200);
-    return res.body.data as { callback_status: string; callback_attempts: number; jobs: { status: string; attempts: number; max_attempts: number; last_error: string | null }[]; attempts: Attempt[] };
+    return res.body.data as {
+      callback_status: string;
+      callback_attempts: number;
+      jobs: { status: string; attempts: number; max_attempts: number; last_error: string | null }[];
+      attempts: Attempt[];
+    };
   };
 
   /** A refused connection, said as such (not a bare "fetch failed" or an internal error). */
@@ -71,11 +82,17 @@ describe.skipIf(databaseUnavailable)('a callback receiver that is down', () => {
   it('delivers exactly once when the receiver comes back after several refused attempts', async () => {
     const { org, receiver, proxy, vote } = await setup();
     const id = await vote('Patient');
-    const down = await until(() => log(org, id), (l) => l.attempts.length >= 3);
+    const down = await until(
+      () => log(org, id),
+      (l) => l.attempts.length >= 3,
+    );
     expect(down.callback_status).toBe('retrying');
     await proxy.restore();
 
-    const sent = await until(() => log(org, id), (l) => l.callback_status === 'sent');
+    const sent = await until(
+      () => log(org, id),
+      (l) => l.callback_status === 'sent',
+    );
     const attempts = [...sent.attempts].sort((a, b) => a.attempt - b.attempt);
     const failed = attempts.slice(0, -1);
     expect(failed.length).toBeGreaterThanOrEqual(3);
@@ -98,13 +115,19 @@ describe.skipIf(databaseUnavailable)('a callback receiver that is down', () => {
   it('fails for good after the whole schedule, then a redelivery sends it once the receiver is back', async () => {
     const { org, receiver, proxy, vote } = await setup();
     const id = await vote('Unlucky');
-    const failed = await until(() => log(org, id), (l) => l.callback_status === 'failed', 20_000);
+    const failed = await until(
+      () => log(org, id),
+      (l) => l.callback_status === 'failed',
+      20_000,
+    );
     expect(failed.attempts).toHaveLength(MAX_ATTEMPTS);
     for (const a of failed.attempts) {
       expect(a).toMatchObject({ success: false, status_code: null });
       expect(a.error).toMatch(CONNECTION_REFUSED);
     }
-    expect(failed.jobs).toEqual([expect.objectContaining({ status: 'failed', attempts: MAX_ATTEMPTS, max_attempts: MAX_ATTEMPTS, last_error: expect.stringMatching(CONNECTION_REFUSED) })]);
+    expect(failed.jobs).toEqual([
+      expect.objectContaining({ status: 'failed', attempts: MAX_ATTEMPTS, max_attempts: MAX_ATTEMPTS, last_error: expect.stringMatching(CONNECTION_REFUSED) }),
+    ]);
     const read = await app.request('GET', `/v1/votes/${id}`, { key: org.key });
     expect(read.body.data).toMatchObject({ callback_status: 'failed', callback_attempts: MAX_ATTEMPTS });
     // Failed for good: no further attempt on its own.
@@ -116,7 +139,10 @@ describe.skipIf(databaseUnavailable)('a callback receiver that is down', () => {
     const redeliver = await app.request('POST', `/v1/votes/${id}/redeliver`, { key: org.key });
     expect(redeliver.status, redeliver.text).toBe(200);
     expect(redeliver.body.data).toEqual({ vote_id: id, requeued: 1 });
-    const sent = await until(() => log(org, id), (l) => l.callback_status === 'sent');
+    const sent = await until(
+      () => log(org, id),
+      (l) => l.callback_status === 'sent',
+    );
     expect(sent.attempts).toHaveLength(MAX_ATTEMPTS + 1);
     expect([...sent.attempts].sort((a, b) => a.attempt - b.attempt).at(-1)).toMatchObject({ attempt: MAX_ATTEMPTS + 1, success: true, status_code: 200 });
     expect(sent.jobs).toEqual([expect.objectContaining({ status: 'sent', attempts: MAX_ATTEMPTS + 1 })]);

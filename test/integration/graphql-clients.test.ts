@@ -18,7 +18,14 @@ describe.skipIf(databaseUnavailable)('GraphQL clients: introspection and schema 
   afterAll(() => app?.stop());
 
   it("graphql-js's standard introspection query (every option on) answers the whole schema", async () => {
-    const query = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true });
+    const query = getIntrospectionQuery({
+      descriptions: true,
+      specifiedByUrl: true,
+      directiveIsRepeatable: true,
+      schemaDescription: true,
+      inputValueDeprecation: true,
+      oneOf: true,
+    });
     const res = await app.request('POST', '/graphql', { body: { query }, headers: { accept: 'application/graphql-response+json' } });
     expect(res.status, res.text.slice(0, 300)).toBe(200);
     expect(res.body.errors).toBeUndefined();
@@ -37,7 +44,7 @@ describe.skipIf(databaseUnavailable)('GraphQL clients: introspection and schema 
     }
   });
 
-  it("a plan-gated field comes back null with its error; the rest of the answer survives (REST keeps its 403)", async () => {
+  it('a plan-gated field comes back null with its error; the rest of the answer survives (REST keeps its 403)', async () => {
     const query = `{ organization { slug plan usage { votesThisMonth } } dashboardStats { summary { today } } templates { slug } }`;
     for (const accept of ['application/json', 'application/graphql-response+json']) {
       const res = await app.request('POST', '/graphql', { key: org.key, body: { query }, headers: { accept } });
@@ -89,7 +96,9 @@ describe.skipIf(databaseUnavailable)('GraphQL clients: introspection and schema 
     const growth = await app.createOrg({ plan: 'growth' });
     const trend = await app.request('GET', '/v1/stats/trend?granularity=year', { key: growth.key });
     expect(trend.status).toBe(400);
-    expect(trend.body.error.details).toEqual([{ field: 'granularity', message: expect.stringMatching(/^must be one of (day|week|month), (day|week|month), (day|week|month)$/) }]);
+    expect(trend.body.error.details).toEqual([
+      { field: 'granularity', message: expect.stringMatching(/^must be one of (day|week|month), (day|week|month), (day|week|month)$/) },
+    ]);
     const weekly = await app.request('GET', '/v1/stats/trend?granularity=week', { key: growth.key });
     expect(weekly.body.data.granularity).toBe('week');
     const key = await app.request('POST', '/v1/api-keys', { key: growth.key, body: { name: 'x', scope: 'admin' } });

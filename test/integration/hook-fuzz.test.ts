@@ -37,11 +37,27 @@ interface Providers {
 }
 
 const PROVIDER_BODIES = {
-  header: { key: 'hdr', name: 'Header', auth_method: 'header', auth_field: 'X-Vote-Secret', votee_path: 'user', event_path: 'type', vote_events: ['vote'], test_events: ['test'] },
+  header: {
+    key: 'hdr',
+    name: 'Header',
+    auth_method: 'header',
+    auth_field: 'X-Vote-Secret',
+    votee_path: 'user',
+    event_path: 'type',
+    vote_events: ['vote'],
+    test_events: ['test'],
+  },
   query: { key: 'qry', name: 'Query', auth_method: 'query', auth_field: 'token', votee_path: 'player', payload_source: 'json' },
   path: { key: 'pth', name: 'Path', auth_method: 'url_path', auth_field: 'secret', votee_path: 'user.name' },
   sig: { key: 'sig', name: 'Signed', auth_method: 'hmac', auth_field: 'X-Signature', votee_path: 'username' },
-  sigts: { key: 'sigts', name: 'Signed with timestamp', auth_method: 'hmac', auth_field: 'X-Sig', auth_timestamp_field: 'X-Sig-Timestamp', votee_path: 'voter.username' },
+  sigts: {
+    key: 'sigts',
+    name: 'Signed with timestamp',
+    auth_method: 'hmac',
+    auth_field: 'X-Sig',
+    auth_timestamp_field: 'X-Sig-Timestamp',
+    votee_path: 'voter.username',
+  },
 } as const;
 
 /** A good body per provider (what the fuzz mangles, and what proves the hooks still work afterwards). */
@@ -70,7 +86,9 @@ function send(agent: Agent, port: number, req: FuzzRequest): Promise<FuzzResult>
     const out = httpRequest({ host: '127.0.0.1', port, method: req.method, path: req.path, headers, agent, timeout: 20_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => done({ status: res.statusCode ?? null, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        done({ status: res.statusCode ?? null, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', (err) => done({ status: res.statusCode ?? null, contentType: '', text: '', error: err.message }));
     });
     out.on('timeout', () => out.destroy(new Error('client timeout')));
@@ -166,7 +184,18 @@ describe.skipIf(databaseUnavailable)('hooks under malformed input (seeded fuzz)'
     const junkText = (n: number) => Array.from({ length: n }, () => String.fromCharCode(32 + int(95))).join('');
     const providers = Object.keys(KEYS) as (keyof Providers)[];
     const hookPath = (p: keyof Providers) => `/hooks/${org.slug}/${KEYS[p]}`;
-    const contentTypes = ['application/json', 'text/plain', 'application/xml', 'multipart/form-data; boundary=----junk', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'application/json; charset=koi8-r', '', '*/*', 'application/octet-stream'];
+    const contentTypes = [
+      'application/json',
+      'text/plain',
+      'application/xml',
+      'multipart/form-data; boundary=----junk',
+      'application/x-www-form-urlencoded',
+      'application/json; charset=utf-16',
+      'application/json; charset=koi8-r',
+      '',
+      '*/*',
+      'application/octet-stream',
+    ];
     const withType = (headers: OutgoingHttpHeaders, type: string) => (type ? { ...headers, 'content-type': type } : headers);
     const goodBody = (p: keyof Providers) => Buffer.from(JSON.stringify(GOOD_PAYLOAD[p]));
     const nested = (depth: number, close: boolean) => '['.repeat(depth) + (close ? ']'.repeat(depth) : '');
@@ -210,7 +239,9 @@ describe.skipIf(databaseUnavailable)('hooks under malformed input (seeded fuzz)'
         const body = Buffer.from(text);
         const signed = variant === 4 || rand() < 0.5;
         const target = variant === 4 ? pick(['header', 'topgg'] as const) : p;
-        const r = signed ? authentic(target, body, { 'content-type': 'application/json' }) : { path: hookPath(p), headers: { 'content-type': 'application/json' }, body };
+        const r = signed
+          ? authentic(target, body, { 'content-type': 'application/json' })
+          : { path: hookPath(p), headers: { 'content-type': 'application/json' }, body };
         return { kind: `deep-json-${variant}`, method: 'POST', ...r };
       },
       // truncated JSON of a good delivery
@@ -218,14 +249,20 @@ describe.skipIf(databaseUnavailable)('hooks under malformed input (seeded fuzz)'
         const p = pick(providers);
         const full = goodBody(p);
         const body = full.subarray(0, 1 + int(full.length - 2));
-        const r = rand() < 0.6 ? authentic(p, body, { 'content-type': 'application/json' }) : { path: hookPath(p), headers: { 'content-type': 'application/json' }, body };
+        const r =
+          rand() < 0.6
+            ? authentic(p, body, { 'content-type': 'application/json' })
+            : { path: hookPath(p), headers: { 'content-type': 'application/json' }, body };
         return { kind: 'truncated-json', method: 'POST', ...r };
       },
       // JSON scalars and other non-objects
       () => {
         const p = pick(providers);
         const body = Buffer.from(pick(['null', '42', '"x"', 'true', '[]', '{}', '-0', '1e999', '"\\ud800"', '[null]', '""']));
-        const r = rand() < 0.7 ? authentic(p, body, { 'content-type': 'application/json' }) : { path: hookPath(p), headers: { 'content-type': 'application/json' }, body };
+        const r =
+          rand() < 0.7
+            ? authentic(p, body, { 'content-type': 'application/json' })
+            : { path: hookPath(p), headers: { 'content-type': 'application/json' }, body };
         return { kind: 'json-scalar', method: 'POST', ...r };
       },
       // voter/event values of the wrong type, prototype keys, empty and over-long names (authenticated)
@@ -233,7 +270,17 @@ describe.skipIf(databaseUnavailable)('hooks under malformed input (seeded fuzz)'
         const p = pick(providers);
         const bad = pick<unknown>([null, '', '   ', {}, [], true, ['a'], 'x'.repeat(300), { name: null }, { toString: 'x' }]);
         const payload =
-          p === 'header' ? { type: 'vote', user: bad } : p === 'query' ? { player: bad } : p === 'path' ? { user: { name: bad } } : p === 'sig' ? { username: bad } : p === 'sigts' ? { voter: { username: bad } } : { type: 'vote.create', data: { user: { name: bad } } };
+          p === 'header'
+            ? { type: 'vote', user: bad }
+            : p === 'query'
+              ? { player: bad }
+              : p === 'path'
+                ? { user: { name: bad } }
+                : p === 'sig'
+                  ? { username: bad }
+                  : p === 'sigts'
+                    ? { voter: { username: bad } }
+                    : { type: 'vote.create', data: { user: { name: bad } } };
         const variants = [JSON.stringify(payload), '{"__proto__":{"user":"x","username":"x","player":"x"}}', '{"constructor":{"prototype":{"user":"x"}}}'];
         return { kind: 'wrong-types-authentic', method: 'POST', ...authentic(p, Buffer.from(pick(variants)), { 'content-type': 'application/json' }) };
       },
@@ -241,7 +288,17 @@ describe.skipIf(databaseUnavailable)('hooks under malformed input (seeded fuzz)'
       () => {
         const p = pick(providers);
         const size = 8_000 + int(7_000);
-        const name = pick(['x-vote-secret', 'x-signature', 'x-sig', 'x-sig-timestamp', 'x-topgg-signature', 'x-junk', 'idempotency-key', 'webhook-id', 'authorization']);
+        const name = pick([
+          'x-vote-secret',
+          'x-signature',
+          'x-sig',
+          'x-sig-timestamp',
+          'x-topgg-signature',
+          'x-junk',
+          'idempotency-key',
+          'webhook-id',
+          'authorization',
+        ]);
         const value = rand() < 0.5 ? 'a'.repeat(size) : `t=${'1'.repeat(size / 2)},v1=${'f'.repeat(size / 2)}`;
         return { kind: 'huge-header', method: 'POST', path: hookPath(p), headers: { 'content-type': 'application/json', [name]: value }, body: goodBody(p) };
       },
@@ -249,7 +306,10 @@ describe.skipIf(databaseUnavailable)('hooks under malformed input (seeded fuzz)'
       () => {
         const p = pick(providers);
         const body = Buffer.from(JSON.stringify({ ...GOOD_PAYLOAD[p], pad: 'x'.repeat(64 * 1024 + int(512)) }));
-        const r = rand() < 0.5 ? authentic(p, body, { 'content-type': 'application/json' }) : { path: hookPath(p), headers: { 'content-type': 'application/json' }, body };
+        const r =
+          rand() < 0.5
+            ? authentic(p, body, { 'content-type': 'application/json' })
+            : { path: hookPath(p), headers: { 'content-type': 'application/json' }, body };
         return { kind: 'too-large', method: 'POST', ...r };
       },
       // good bodies with a wrong or missing secret / signature
@@ -261,11 +321,13 @@ describe.skipIf(databaseUnavailable)('hooks under malformed input (seeded fuzz)'
         const missing = rand() < 0.3;
         if (!missing) {
           const s = wrongSecret();
-          if (p === 'header') headers['x-vote-secret'] = pick([s, `Bearer ${s}`, `Bearer ${secrets.header.slice(0, -1)}`, secrets.header.toUpperCase(), ` ${s}`]);
+          if (p === 'header')
+            headers['x-vote-secret'] = pick([s, `Bearer ${s}`, `Bearer ${secrets.header.slice(0, -1)}`, secrets.header.toUpperCase(), ` ${s}`]);
           if (p === 'query') path += `?token=${pick([s, secrets.query.slice(1), '', '%00'])}&token=${secrets.query}`;
           if (p === 'path') path += `/${pick([s, `${secrets.path}x`, secrets.path.slice(0, 10), '%20'])}`;
           if (p === 'sig') headers['x-signature'] = hmacHex(s, body.toString());
-          if (p === 'sigts') Object.assign(headers, signatureHeaders('sha256_hex', s, body.toString(), { header: 'x-sig', timestampHeader: 'x-sig-timestamp' }));
+          if (p === 'sigts')
+            Object.assign(headers, signatureHeaders('sha256_hex', s, body.toString(), { header: 'x-sig', timestampHeader: 'x-sig-timestamp' }));
           if (p === 'topgg') Object.assign(headers, signatureHeaders('topgg', s, body.toString(), { header: 'x-topgg-signature' }));
         }
         return { kind: missing ? 'missing-secret' : 'wrong-secret', method: 'POST', path, headers, body };
@@ -275,7 +337,11 @@ describe.skipIf(databaseUnavailable)('hooks under malformed input (seeded fuzz)'
         const p = pick(providers);
         const body = goodBody(p);
         const secret = secrets[p];
-        const path = pick([`${hookPath(p)}?token=${encodeURIComponent(secret)}&secret=${encodeURIComponent(secret)}`, `${hookPath(p)}/${encodeURIComponent(secret)}`, hookPath(p)]);
+        const path = pick([
+          `${hookPath(p)}?token=${encodeURIComponent(secret)}&secret=${encodeURIComponent(secret)}`,
+          `${hookPath(p)}/${encodeURIComponent(secret)}`,
+          hookPath(p),
+        ]);
         const headers: OutgoingHttpHeaders = { 'content-type': 'application/json', authorization: `Bearer ${secret}`, 'x-webhook-signature': secret };
         // the one right combination for that provider must not be produced here
         if ((p === 'query' && path.includes('?token=')) || (p === 'path' && path.endsWith(encodeURIComponent(secret)))) {
@@ -358,7 +424,22 @@ describe.skipIf(databaseUnavailable)('hooks under malformed input (seeded fuzz)'
       // percent-encoded junk in each segment
       () => {
         const p = pick(providers);
-        const junk = () => pick(['%', '%%', '%zz', '%E0%A4%A', '%00', '%C0%AF', '%FF%FE', '%ed%a0%80', '%u0041', `%${junkText(2).replace(/[^0-9A-Za-z]/g, 'q')}`, '%2', encodeURIComponent('\u{1F600}'), '%0d%0aSet-Cookie:x']);
+        const junk = () =>
+          pick([
+            '%',
+            '%%',
+            '%zz',
+            '%E0%A4%A',
+            '%00',
+            '%C0%AF',
+            '%FF%FE',
+            '%ed%a0%80',
+            '%u0041',
+            `%${junkText(2).replace(/[^0-9A-Za-z]/g, 'q')}`,
+            '%2',
+            encodeURIComponent('\u{1F600}'),
+            '%0d%0aSet-Cookie:x',
+          ]);
         const segment = int(3);
         const orgSeg = segment === 0 ? junk() : org.slug;
         const keySeg = segment === 1 ? junk() : KEYS[p];
@@ -377,7 +458,15 @@ describe.skipIf(databaseUnavailable)('hooks under malformed input (seeded fuzz)'
       () => {
         const p = pick(['query', 'header', 'path'] as const);
         const r = authentic(p, Buffer.alloc(0));
-        const junkQuery = pick([`player[]=a&player[]=b`, `player=`, `player=${'%20'.repeat(10)}`, `player[toString]=x`, `&&&==&`, `player=${'x'.repeat(300)}`, `__proto__[player]=x`]);
+        const junkQuery = pick([
+          `player[]=a&player[]=b`,
+          `player=`,
+          `player=${'%20'.repeat(10)}`,
+          `player[toString]=x`,
+          `&&&==&`,
+          `player=${'x'.repeat(300)}`,
+          `__proto__[player]=x`,
+        ]);
         const sep = r.path.includes('?') ? '&' : '?';
         return { kind: 'get-junk', method: 'GET', ...r, path: rand() < 0.7 ? `${r.path}${sep}${junkQuery}` : `${hookPath(p)}?${junkQuery}`, body: undefined };
       },
@@ -399,7 +488,12 @@ describe.skipIf(databaseUnavailable)('hooks under malformed input (seeded fuzz)'
       () => {
         const p = pick(providers);
         const r = authentic(p, goodBody(p), { 'content-type': 'application/json' });
-        return { kind: 'content-encoding', method: 'POST', ...r, headers: { ...r.headers, 'content-encoding': pick(['gzip', 'deflate', 'br', 'identity, gzip', 'x-junk']) } };
+        return {
+          kind: 'content-encoding',
+          method: 'POST',
+          ...r,
+          headers: { ...r.headers, 'content-encoding': pick(['gzip', 'deflate', 'br', 'identity, gzip', 'x-junk']) },
+        };
       },
     ];
 
@@ -464,14 +558,22 @@ describe.skipIf(databaseUnavailable)('hooks under malformed input (seeded fuzz)'
 
   it('answers 4xx for hook path segments that are not valid percent-encoding', async () => {
     const good = authentic('header', Buffer.from(JSON.stringify(GOOD_PAYLOAD.header)), { 'content-type': 'application/json' });
-    for (const path of [`/hooks/%zz/${KEYS.header}`, `/hooks/${org.slug}/%E0%A4%A`, `/hooks/${org.slug}/${KEYS.path}/%ed%a0%80`, `/hooks/${org.slug}/${KEYS.header}/%`]) {
+    for (const path of [
+      `/hooks/%zz/${KEYS.header}`,
+      `/hooks/${org.slug}/%E0%A4%A`,
+      `/hooks/${org.slug}/${KEYS.path}/%ed%a0%80`,
+      `/hooks/${org.slug}/${KEYS.header}/%`,
+    ]) {
       expectClientError(await send(agent, app.port, { kind: 'focused', method: 'POST', ...good, path }), path);
     }
   });
 
   it('answers 4xx for a body whose Content-Encoding does not match it', async () => {
     for (const encoding of ['gzip', 'deflate', 'br']) {
-      const r = authentic('header', Buffer.from(JSON.stringify({ type: 'vote', user: 'NotCompressed' })), { 'content-type': 'application/json', 'content-encoding': encoding });
+      const r = authentic('header', Buffer.from(JSON.stringify({ type: 'vote', user: 'NotCompressed' })), {
+        'content-type': 'application/json',
+        'content-encoding': encoding,
+      });
       expectClientError(await send(agent, app.port, { kind: 'focused', method: 'POST', ...r }), encoding);
     }
   });

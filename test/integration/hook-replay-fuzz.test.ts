@@ -58,7 +58,11 @@ describe.skipIf(databaseUnavailable)('hook replays: 1,000 mutations of captured 
   const agent = new Agent({ keepAlive: true, maxSockets: 8 });
   const targets: Target[] = [];
 
-  async function addTarget(label: string, body: Record<string, unknown>, deliver: (secret: string, pathname: string, query: [string, string][]) => Delivery): Promise<void> {
+  async function addTarget(
+    label: string,
+    body: Record<string, unknown>,
+    deliver: (secret: string, pathname: string, query: [string, string][]) => Delivery,
+  ): Promise<void> {
     const res = await app.request('POST', '/v1/providers', { key: org.key, body });
     expect(res.status, `${label}: ${res.text}`).toBe(201);
     const url = new URL(res.body.data.webhook_url);
@@ -95,7 +99,9 @@ describe.skipIf(databaseUnavailable)('hook replays: 1,000 mutations of captured 
         const message = JSON.stringify({ payload, signature: createHmac('sha256', secret).update(payload).digest('base64') });
         return { method: 'POST', pathname, query, headers: { 'content-type': 'application/json' }, body: Buffer.from(message) };
       }
-      const body = JSON.stringify(template.bodyTimestampPath ? { ...template.payloadExample, [template.bodyTimestampPath]: Date.now() } : template.payloadExample);
+      const body = JSON.stringify(
+        template.bodyTimestampPath ? { ...template.payloadExample, [template.bodyTimestampPath]: Date.now() } : template.payloadExample,
+      );
       headers['content-type'] = 'application/json';
       if (template.authMethod === 'header') headers[template.authField.toLowerCase()] = template.slug === 'discollab' ? `Bearer ${secret}` : secret;
       if (template.authMethod === 'hmac') {
@@ -112,14 +118,22 @@ describe.skipIf(databaseUnavailable)('hook replays: 1,000 mutations of captured 
     app = await startTestApp({ HOOK_RATE_LIMIT_PER_MINUTE: '1000000', HOOK_FAILURE_LIMIT_PER_MINUTE: '1000000', IP_RATE_LIMIT_PER_MINUTE: '1000000' });
     org = await app.createOrg({ plan: 'business' });
     const json = (user: string) => Buffer.from(JSON.stringify({ user, id: randomBytes(6).toString('hex') }));
-    const post = (pathname: string, query: [string, string][], headers: Record<string, string>, body: Buffer): Delivery => ({ method: 'POST', pathname, query, headers, body });
+    const post = (pathname: string, query: [string, string][], headers: Record<string, string>, body: Buffer): Delivery => ({
+      method: 'POST',
+      pathname,
+      query,
+      headers,
+      body,
+    });
     const sign = (secret: string, content: Buffer | string) => createHmac('sha256', secret).update(content).digest('hex');
 
     await addTarget('header/json', { key: 'm-header', name: 'h', auth_method: 'header', auth_field: 'X-Secret', votee_path: 'user' }, (s, p, q) =>
       post(p, q, { 'content-type': 'application/json', 'x-secret': s }, json('HeaderVoter')),
     );
-    await addTarget('header/form', { key: 'm-header-form', name: 'h', auth_method: 'header', auth_field: 'X-Secret', votee_path: 'user', payload_source: 'form' }, (s, p, q) =>
-      post(p, q, { 'content-type': 'application/x-www-form-urlencoded', 'x-secret': s }, Buffer.from('user=FormVoter&id=1')),
+    await addTarget(
+      'header/form',
+      { key: 'm-header-form', name: 'h', auth_method: 'header', auth_field: 'X-Secret', votee_path: 'user', payload_source: 'form' },
+      (s, p, q) => post(p, q, { 'content-type': 'application/x-www-form-urlencoded', 'x-secret': s }, Buffer.from('user=FormVoter&id=1')),
     );
     await addTarget('query/query', { key: 'm-query', name: 'q', auth_method: 'query', auth_field: 'token', votee_path: 'player' }, (_s, p, q) => ({
       method: 'GET',
@@ -128,8 +142,10 @@ describe.skipIf(databaseUnavailable)('hook replays: 1,000 mutations of captured 
       headers: {},
       body: Buffer.alloc(0),
     }));
-    await addTarget('query/json', { key: 'm-query-json', name: 'q', auth_method: 'query', auth_field: 'token', votee_path: 'user', payload_source: 'json' }, (_s, p, q) =>
-      post(p, q, { 'content-type': 'application/json' }, json('QueryJsonVoter')),
+    await addTarget(
+      'query/json',
+      { key: 'm-query-json', name: 'q', auth_method: 'query', auth_field: 'token', votee_path: 'user', payload_source: 'json' },
+      (_s, p, q) => post(p, q, { 'content-type': 'application/json' }, json('QueryJsonVoter')),
     );
     await addTarget('url_path/json', { key: 'm-path', name: 'p', auth_method: 'url_path', auth_field: 'secret', votee_path: 'user' }, (_s, p, q) =>
       post(p, q, { 'content-type': 'application/json' }, json('PathVoter')),
@@ -138,19 +154,29 @@ describe.skipIf(databaseUnavailable)('hook replays: 1,000 mutations of captured 
       const body = json('HmacVoter');
       return post(p, q, { 'content-type': 'application/json', 'x-signature': sign(s, body) }, body);
     });
-    await addTarget('hmac/timestamped', { key: 'm-hmac-ts', name: 's', auth_method: 'hmac', auth_field: 'X-Sig', auth_timestamp_field: 'X-Sig-Timestamp', votee_path: 'user' }, (s, p, q) => {
-      const body = json('StampVoter');
-      const t = Math.floor(Date.now() / 1000);
-      return post(p, q, { 'content-type': 'application/json', 'x-sig': `sha256=${sign(s, `${t}.${body}`)}`, 'x-sig-timestamp': String(t) }, body);
-    });
-    await addTarget('hmac/form', { key: 'm-hmac-form', name: 's', auth_method: 'hmac', auth_field: 'X-Signature', votee_path: 'user', payload_source: 'form' }, (s, p, q) => {
-      const body = Buffer.from('user=SignedFormVoter&id=2');
-      return post(p, q, { 'content-type': 'application/x-www-form-urlencoded', 'x-signature': sign(s, body) }, body);
-    });
+    await addTarget(
+      'hmac/timestamped',
+      { key: 'm-hmac-ts', name: 's', auth_method: 'hmac', auth_field: 'X-Sig', auth_timestamp_field: 'X-Sig-Timestamp', votee_path: 'user' },
+      (s, p, q) => {
+        const body = json('StampVoter');
+        const t = Math.floor(Date.now() / 1000);
+        return post(p, q, { 'content-type': 'application/json', 'x-sig': `sha256=${sign(s, `${t}.${body}`)}`, 'x-sig-timestamp': String(t) }, body);
+      },
+    );
+    await addTarget(
+      'hmac/form',
+      { key: 'm-hmac-form', name: 's', auth_method: 'hmac', auth_field: 'X-Signature', votee_path: 'user', payload_source: 'form' },
+      (s, p, q) => {
+        const body = Buffer.from('user=SignedFormVoter&id=2');
+        return post(p, q, { 'content-type': 'application/x-www-form-urlencoded', 'x-signature': sign(s, body) }, body);
+      },
+    );
     for (const template of PROVIDER_TEMPLATES) {
       const secret = template.authKeySource === null ? `${template.slug === 'topgg' ? 'whs_' : ''}${randomBytes(24).toString('base64url')}` : undefined;
-      await addTarget(`template ${template.slug}`, { template: template.slug, key: `t-${template.slug}`, ...(secret ? { auth_value: secret } : {}) }, (s, p, q) =>
-        templateDelivery(template)(secret ?? s, p, q),
+      await addTarget(
+        `template ${template.slug}`,
+        { template: template.slug, key: `t-${template.slug}`, ...(secret ? { auth_value: secret } : {}) },
+        (s, p, q) => templateDelivery(template)(secret ?? s, p, q),
       );
     }
   });

@@ -30,7 +30,14 @@ describe.skipIf(databaseUnavailable)('hook request log under a flood of refused 
     return new Promise((resolve, reject) => {
       const url = new URL(path, app.url);
       const req = httpRequest(
-        { agent, host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-forwarded-for': forwardedFor } },
+        {
+          agent,
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-forwarded-for': forwardedFor },
+        },
         (res) => {
           res.resume();
           res.on('end', () => resolve(res.statusCode ?? 0));
@@ -53,14 +60,19 @@ describe.skipIf(databaseUnavailable)('hook request log under a flood of refused 
       };
       return size(path) + size(`${path}-wal`);
     }
-    const rows = await app.deps.db.prisma.$queryRawUnsafe<{ n: bigint }[]>(`SELECT (pg_total_relation_size('"HookRequest"') + pg_total_relation_size('"HookRequestDrop"'))::bigint AS n`);
+    const rows = await app.deps.db.prisma.$queryRawUnsafe<{ n: bigint }[]>(
+      `SELECT (pg_total_relation_size('"HookRequest"') + pg_total_relation_size('"HookRequestDrop"'))::bigint AS n`,
+    );
     return Number(rows[0].n);
   }
 
   beforeAll(async () => {
     app = await startTestApp();
     org = await app.createOrg({ plan: 'business' });
-    const made = await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'site', name: 'Site', auth_method: 'url_path', auth_field: 's', auth_value: SECRET, votee_path: 'user' } });
+    const made = await app.request('POST', '/v1/providers', {
+      key: org.key,
+      body: { key: 'site', name: 'Site', auth_method: 'url_path', auth_field: 's', auth_value: SECRET, votee_path: 'user' },
+    });
     expect(made.status).toBe(201);
     providerId = made.body.data.id;
   });
@@ -73,7 +85,10 @@ describe.skipIf(databaseUnavailable)('hook request log under a flood of refused 
     const hookPath = `/hooks/${org.slug}/site`;
     // Accepted entries before the flood.
     for (let i = 0; i < 50; i++) expect(await post(`${hookPath}/${SECRET}`, JSON.stringify({ user: `Before${i}` }), SITE)).toBe(200);
-    const before = await until(() => app.request('GET', '/v1/providers/site/requests?outcome=accepted&limit=100', { key: org.readKey }), (r) => r.body.meta?.total === 50);
+    const before = await until(
+      () => app.request('GET', '/v1/providers/site/requests?outcome=accepted&limit=100', { key: org.readKey }),
+      (r) => r.body.meta?.total === 50,
+    );
     const acceptedBefore = new Set(before.body.data.requests.map((e: { id: string }) => e.id));
     const bytesBefore = await storageBytes();
 
@@ -154,12 +169,15 @@ describe.skipIf(databaseUnavailable)('hook request log under a flood of refused 
     const IPV6 = 2_000;
     const SLASH_64 = '2001:db8:77:1';
     const secret = `${SECRET}-spread`;
-    const made = await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'spread', name: 'Spread', auth_method: 'url_path', auth_field: 's', auth_value: secret, votee_path: 'user' } });
+    const made = await app.request('POST', '/v1/providers', {
+      key: org.key,
+      body: { key: 'spread', name: 'Spread', auth_method: 'url_path', auth_field: 's', auth_value: secret, votee_path: 'user' },
+    });
     expect(made.status).toBe(201);
     const spreadId: string = made.body.data.id;
     const hookPath = `/hooks/${org.slug}/spread`;
     // Interleaved: every seventh request is from the /64, each from an address of its own.
-    const ipv4 = Array.from({ length: IPV4 * PER_IPV4 }, (_, i) => `10.${40 + ((i % IPV4) >> 16)}.${((i % IPV4) >> 8) & 255}.${i % IPV4 & 255}`);
+    const ipv4 = Array.from({ length: IPV4 * PER_IPV4 }, (_, i) => `10.${40 + ((i % IPV4) >> 16)}.${((i % IPV4) >> 8) & 255}.${(i % IPV4) & 255}`);
     const ipv6 = Array.from({ length: IPV6 }, (_, i) => `${SLASH_64}:${(i >> 16).toString(16)}:${((i >> 8) & 255).toString(16)}:${(i & 255).toString(16)}:1`);
     const senders = Array.from({ length: ipv4.length + ipv6.length }, (_, i) => (i % 7 === 0 && ipv6.length > 0 ? ipv6.pop()! : (ipv4.pop() ?? ipv6.pop()!)));
     const bytesBefore = await storageBytes();
@@ -186,7 +204,9 @@ describe.skipIf(databaseUnavailable)('hook request log under a flood of refused 
 
     const limits = app.config;
     const kept = await app.deps.db.prisma.hookRequest.count({ where: { providerId: spreadId, outcome: 'refused' } });
-    const keptV6 = await app.deps.db.prisma.hookRequest.count({ where: { providerId: spreadId, outcome: 'refused', clientIp: { startsWith: `${SLASH_64}:` } } });
+    const keptV6 = await app.deps.db.prisma.hookRequest.count({
+      where: { providerId: spreadId, outcome: 'refused', clientIp: { startsWith: `${SLASH_64}:` } },
+    });
     const drops = await app.deps.db.prisma.hookRequestDrop.findMany({ where: { providerId: spreadId } });
     const dropped = drops.reduce((n, d) => n + d.count, 0);
     const keptAccepted = await app.deps.db.prisma.hookRequest.count({ where: { providerId: spreadId, outcome: 'accepted' } });

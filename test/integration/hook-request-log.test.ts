@@ -39,12 +39,19 @@ describe.skipIf(databaseUnavailable)('hook request log', () => {
 
   /** Waits for the log to show an entry matching `match` (entries are written every few hundred ms). */
   async function entry(o: TestOrg, provider: string | null, match: (e: any) => boolean) {
-    const res = await until(() => requests(o, provider, '?limit=100'), (r) => r.status === 200 && r.body.data.requests.some(match), 10_000);
+    const res = await until(
+      () => requests(o, provider, '?limit=100'),
+      (r) => r.status === 200 && r.body.data.requests.some(match),
+      10_000,
+    );
     return res.body.data.requests.find(match);
   }
 
   function topggBody(user: string) {
-    return JSON.stringify({ type: 'vote.create', data: { id: `v-${user}-${Math.random()}`, user: { id: '1', name: user }, weight: 1, created_at: new Date().toISOString() } });
+    return JSON.stringify({
+      type: 'vote.create',
+      data: { id: `v-${user}-${Math.random()}`, user: { id: '1', name: user }, weight: 1, created_at: new Date().toISOString() },
+    });
   }
   const topggSignature = (secret: string, body: string, t = Math.floor(Date.now() / 1000)) => `t=${t},v1=${hmacHex(secret, `${t}.${body}`)}`;
 
@@ -68,7 +75,15 @@ describe.skipIf(databaseUnavailable)('hook request log', () => {
     await create(org, { key: 'hdr', name: 'Header', auth_method: 'header', auth_field: 'X-Vote-Secret', auth_value: SECRETS.header, votee_path: 'user' });
     await create(org, { template: 'hytale-servers-pro', auth_value: SECRETS.hytale });
     await create(org, { key: 'up', name: 'Path', auth_method: 'url_path', auth_field: 's', auth_value: SECRETS.path, votee_path: 'user' });
-    await create(org, { key: 'q', name: 'Query', auth_method: 'query', auth_field: 'k', auth_value: SECRETS.query, votee_path: 'user', payload_source: 'query' });
+    await create(org, {
+      key: 'q',
+      name: 'Query',
+      auth_method: 'query',
+      auth_field: 'k',
+      auth_value: SECRETS.query,
+      votee_path: 'user',
+      payload_source: 'query',
+    });
     await create(org, { key: 'flood', name: 'Flood', auth_method: 'url_path', auth_field: 's', auth_value: `${SECRETS.path}-flood`, votee_path: 'user' });
     const mc = await create(org, { key: 'mc', name: 'Votifier', auth_method: 'votifier', votifier_port: ownPort });
     votifierToken = mc.votifier.token;
@@ -86,7 +101,10 @@ describe.skipIf(databaseUnavailable)('hook request log', () => {
     const body = topggBody('wrongsig');
     const signature = topggSignature(SECRETS.wrong, body);
     used.push(signature.split('v1=')[1]);
-    const res = await app.request('POST', `/hooks/${org.slug}/topgg`, { rawBody: body, headers: { 'content-type': 'application/json', 'x-topgg-signature': signature, 'user-agent': 'TopGG' } });
+    const res = await app.request('POST', `/hooks/${org.slug}/topgg`, {
+      rawBody: body,
+      headers: { 'content-type': 'application/json', 'x-topgg-signature': signature, 'user-agent': 'TopGG' },
+    });
     expect(res.status).toBe(401);
     const e = await entry(org, 'topgg', (x) => x.outcome === 'refused' && x.body.includes('wrongsig'));
     expect(e).toMatchObject({
@@ -127,7 +145,10 @@ describe.skipIf(databaseUnavailable)('hook request log', () => {
 
   it('a stale body timestamp (Hytale-Servers.pro) says the clock is wrong or the delivery was resent', async () => {
     const body = JSON.stringify({ hytale_username: 'Stale1', timestamp: Date.now() - 10 * 60_000, server_slug: 'x', vote_id: 'stale-1' });
-    const res = await app.request('POST', `/hooks/${org.slug}/hytale-servers-pro`, { rawBody: body, headers: { 'content-type': 'application/json', 'x-webhook-signature': hmacHex(SECRETS.hytale, body) } });
+    const res = await app.request('POST', `/hooks/${org.slug}/hytale-servers-pro`, {
+      rawBody: body,
+      headers: { 'content-type': 'application/json', 'x-webhook-signature': hmacHex(SECRETS.hytale, body) },
+    });
     expect(res.status).toBe(401);
     const e = await entry(org, 'hytale-servers-pro', (x) => x.body.includes('Stale1'));
     expect(e.outcome).toBe('refused');
@@ -141,7 +162,13 @@ describe.skipIf(databaseUnavailable)('hook request log', () => {
     const res = await app.request('POST', `/hooks/${org.slug}/topgq/${SECRETS.path}?k=${SECRETS.query}`, { body: { user: 'typo' } });
     expect(res.status).toBe(404);
     const e = await entry(org, null, (x) => x.provider_key === 'topgq');
-    expect(e).toMatchObject({ outcome: 'refused', status: 404, error_code: 'NOT_FOUND', path: `/hooks/${org.slug}/topgq/[redacted]?k=[redacted]`, matched: false });
+    expect(e).toMatchObject({
+      outcome: 'refused',
+      status: 404,
+      error_code: 'NOT_FOUND',
+      path: `/hooks/${org.slug}/topgq/[redacted]?k=[redacted]`,
+      matched: false,
+    });
     expect((await entry(org, 'topgg', () => true)).matched).toBe(true);
     // The dashboard shows a site that makes the secret where hooks are, before the provider exists.
     const base = await app.request('POST', '/graphql', { key: org.readKey, body: { query: '{ organization { hookBaseUrl } }' } });
@@ -161,7 +188,11 @@ describe.skipIf(databaseUnavailable)('hook request log', () => {
   });
 
   it('a Votifier session with a bad token on the provider’s own port is that provider’s refused entry; a good one is accepted', async () => {
-    await until(async () => (await votifierSession(ownPort, () => null, 1_000)).greeting, (g) => g.startsWith('VOTIFIER 2'), 10_000);
+    await until(
+      async () => (await votifierSession(ownPort, () => null, 1_000)).greeting,
+      (g) => g.startsWith('VOTIFIER 2'),
+      10_000,
+    );
     const vote = { serviceName: 'TestList', username: 'BadToken', address: '203.0.113.5', timestamp: Date.now() };
     const bad = await votifierSession(ownPort, (challenge) => v2Frame(vote, SECRETS.wrongToken, challenge));
     expect(JSON.parse(bad.answer)).toMatchObject({ status: 'error' });
@@ -222,7 +253,10 @@ describe.skipIf(databaseUnavailable)('hook request log', () => {
     const notUtf8 = Buffer.concat([Buffer.from('{"user":"Utf","api_key":"bad-utf8-secret-5678","x":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
     used.push('hunter2-site-secret', 'ctl-token-secret-1234', 'bad-utf8-secret-5678');
     for (const body of [cut, control, notUtf8]) {
-      const res = await app.request('POST', `/hooks/${org.slug}/hdr`, { rawBody: body, headers: { 'content-type': 'application/json', 'x-vote-secret': SECRETS.wrong } });
+      const res = await app.request('POST', `/hooks/${org.slug}/hdr`, {
+        rawBody: body,
+        headers: { 'content-type': 'application/json', 'x-vote-secret': SECRETS.wrong },
+      });
       expect(res.status).toBe(401);
     }
     const cutEntry = await entry(org, 'hdr', (x) => x.body.includes('Cutter'));
@@ -280,7 +314,11 @@ describe.skipIf(databaseUnavailable)('hook request log', () => {
     const gql = (after: string | null) =>
       app.request('POST', '/graphql', {
         key: org.readKey,
-        body: { query: 'query ($after: String) { provider(key: "up") { requests(outcome: accepted, first: 2, after: $after) { totalCount edges { cursor node { id voterName hint } } pageInfo { hasNextPage endCursor } } } }', variables: { after } },
+        body: {
+          query:
+            'query ($after: String) { provider(key: "up") { requests(outcome: accepted, first: 2, after: $after) { totalCount edges { cursor node { id voterName hint } } pageInfo { hasNextPage endCursor } } } }',
+          variables: { after },
+        },
       });
     const one = (await gql(null)).body.data.provider.requests;
     expect(one.totalCount).toBe(total);
@@ -317,7 +355,10 @@ describe.skipIf(databaseUnavailable)('hook request log', () => {
     expect(theirs.status).toBe(200);
     expect(theirs.body.data.requests).toEqual([]);
     expect((await requests(other, 'up')).status).toBe(404);
-    const gql = await app.request('POST', '/graphql', { key: other.readKey, body: { query: '{ hookRequests { total requests { id } } provider(key: "topgg") { requests { totalCount } } }' } });
+    const gql = await app.request('POST', '/graphql', {
+      key: other.readKey,
+      body: { query: '{ hookRequests { total requests { id } } provider(key: "topgg") { requests { totalCount } } }' },
+    });
     expect(gql.body.data).toEqual({ hookRequests: { total: 0, requests: [] }, provider: { requests: { totalCount: 0 } } });
     expect((await app.request('GET', '/v1/hook-requests')).status).toBe(401);
   });
@@ -328,29 +369,69 @@ describe.skipIf(databaseUnavailable)('hook request log', () => {
     const theirs = await sseReader(`${app.url}/graphql`, other.readKey, query);
     streams.push(mine, theirs);
     expect(mine.status).toBe(200);
-    const ws = createClient({ url: `${app.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${org.readKey}` }, retryAttempts: 0 });
+    const ws = createClient({
+      url: `${app.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { Authorization: `Bearer ${org.readKey}` },
+      retryAttempts: 0,
+    });
     clients.push(ws);
     const overWs: any[] = [];
-    ws.subscribe({ query: 'subscription { hookRequestReceived(provider: "hdr") { outcome providerKey reason } }' }, { next: (v) => void overWs.push(v), error: () => {}, complete: () => {} });
+    ws.subscribe(
+      { query: 'subscription { hookRequestReceived(provider: "hdr") { outcome providerKey reason } }' },
+      { next: (v) => void overWs.push(v), error: () => {}, complete: () => {} },
+    );
     // graphql-sse's single-connection mode (/graphql/stream), filtered to another provider: it must not see this one.
-    const sse = createSseClient({ url: `${app.url}/graphql/stream`, singleConnection: true, headers: { authorization: `Bearer ${org.readKey}` }, retryAttempts: 0 });
+    const sse = createSseClient({
+      url: `${app.url}/graphql/stream`,
+      singleConnection: true,
+      headers: { authorization: `Bearer ${org.readKey}` },
+      retryAttempts: 0,
+    });
     const overSse: any[] = [];
     const overSseOther: any[] = [];
-    const stopSse = sse.subscribe({ query: 'subscription { hookRequestReceived(provider: "hdr") { outcome providerKey } }' }, { next: (v) => void overSse.push(v), error: () => {}, complete: () => {} });
-    const stopOther = sse.subscribe({ query: 'subscription { hookRequestReceived(provider: "up") { outcome } }' }, { next: (v) => void overSseOther.push(v), error: () => {}, complete: () => {} });
+    const stopSse = sse.subscribe(
+      { query: 'subscription { hookRequestReceived(provider: "hdr") { outcome providerKey } }' },
+      { next: (v) => void overSse.push(v), error: () => {}, complete: () => {} },
+    );
+    const stopOther = sse.subscribe(
+      { query: 'subscription { hookRequestReceived(provider: "up") { outcome } }' },
+      { next: (v) => void overSseOther.push(v), error: () => {}, complete: () => {} },
+    );
     await new Promise((r) => setTimeout(r, 300));
 
     const body = JSON.stringify({ user: 'LiveOne' });
-    const res = await app.request('POST', `/hooks/${org.slug}/hdr`, { rawBody: body, headers: { 'content-type': 'application/json', 'x-vote-secret': SECRETS.wrong } });
+    const res = await app.request('POST', `/hooks/${org.slug}/hdr`, {
+      rawBody: body,
+      headers: { 'content-type': 'application/json', 'x-vote-secret': SECRETS.wrong },
+    });
     expect(res.status).toBe(401);
     const started = Date.now();
-    await until(async () => mine.events.length, (n) => n > 0, 5_000);
+    await until(
+      async () => mine.events.length,
+      (n) => n > 0,
+      5_000,
+    );
     expect(Date.now() - started).toBeLessThan(2_000);
-    expect(mine.events[0].data.hookRequestReceived).toMatchObject({ outcome: 'refused', providerKey: 'hdr', errorCode: 'AUTH_FAILED', body, headers: { 'x-vote-secret': '[redacted]' } });
+    expect(mine.events[0].data.hookRequestReceived).toMatchObject({
+      outcome: 'refused',
+      providerKey: 'hdr',
+      errorCode: 'AUTH_FAILED',
+      body,
+      headers: { 'x-vote-secret': '[redacted]' },
+    });
     expect(mine.events[0].data.hookRequestReceived.hint).toContain('check the secret you pasted into the site');
-    await until(async () => overWs.length, (n) => n > 0, 5_000);
+    await until(
+      async () => overWs.length,
+      (n) => n > 0,
+      5_000,
+    );
     expect(overWs[0].data.hookRequestReceived).toMatchObject({ outcome: 'refused', providerKey: 'hdr' });
-    await until(async () => overSse.length, (n) => n > 0, 5_000);
+    await until(
+      async () => overSse.length,
+      (n) => n > 0,
+      5_000,
+    );
     expect(overSse[0].data.hookRequestReceived).toEqual({ outcome: 'refused', providerKey: 'hdr' });
     expect(overSseOther).toEqual([]);
     stopSse();
@@ -364,9 +445,25 @@ describe.skipIf(databaseUnavailable)('hook request log', () => {
   it('retention deletes entries older than HOOK_LOG_RETENTION and keeps the rest', async () => {
     const old = Date.now() - app.config.hookLogRetentionMs - 60_000;
     const row = {
-      id: crypto.randomUUID(), organizationId: org.id, providerId: null, providerKey: 'ancient', receivedAt: old, clientIp: '192.0.2.1', method: 'POST',
-      path: `/hooks/${org.slug}/ancient`, protocol: 'http', outcome: 'refused', status: 404, errorCode: 'NOT_FOUND', reason: 'Provider ancient not found',
-      voterName: null, voteId: null, durationMs: 1, headersJson: '{}', body: '', bodyBytes: 0,
+      id: crypto.randomUUID(),
+      organizationId: org.id,
+      providerId: null,
+      providerKey: 'ancient',
+      receivedAt: old,
+      clientIp: '192.0.2.1',
+      method: 'POST',
+      path: `/hooks/${org.slug}/ancient`,
+      protocol: 'http',
+      outcome: 'refused',
+      status: 404,
+      errorCode: 'NOT_FOUND',
+      reason: 'Provider ancient not found',
+      voterName: null,
+      voteId: null,
+      durationMs: 1,
+      headersJson: '{}',
+      body: '',
+      bodyBytes: 0,
     };
     const limits = { perProvider: 10_000, refusedPerAddress: 100, refusedPerScope: 2_000 };
     await app.deps.db.writes.hookLog.submit({ kind: 'batch', rows: [row], drops: [], limits });
@@ -433,7 +530,9 @@ describe.skipIf(databaseUnavailable)('hook request log turned off (HOOK_LOG_MAX_
       body: { key: 'site', name: 'Site', auth_method: 'header', auth_field: 'authorization', auth_value: 'off-switch-secret-0123456789', votee_path: 'user' },
     });
     expect(created.status).toBe(201);
-    expect((await app.request('POST', `/hooks/${org.slug}/site`, { body: { user: 'Alice' }, headers: { authorization: 'off-switch-secret-0123456789' } })).status).toBe(200);
+    expect(
+      (await app.request('POST', `/hooks/${org.slug}/site`, { body: { user: 'Alice' }, headers: { authorization: 'off-switch-secret-0123456789' } })).status,
+    ).toBe(200);
     expect((await app.request('POST', `/hooks/${org.slug}/site`, { body: { user: 'Mallory' }, headers: { authorization: 'wrong' } })).status).toBe(401);
     await app.hookRequestLog.flush();
     expect(await app.deps.db.prisma.hookRequest.count({ where: { organizationId: org.id } })).toBe(0);

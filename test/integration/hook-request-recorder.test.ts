@@ -24,25 +24,58 @@ describe.skipIf(databaseUnavailable)('hook request log recorder', () => {
   }
 
   const base = (o: TestOrg, key: string, clientIp: string) => ({
-    receivedAt: new Date(), durationMs: 1, orgSlug: o.slug, providerKey: key, organizationId: o.id, clientIp, method: 'POST',
-    path: `/hooks/${o.slug}/${key}`, protocol: 'http' as const, headers: { 'content-type': 'application/json' }, query: {}, testVote: false,
+    receivedAt: new Date(),
+    durationMs: 1,
+    orgSlug: o.slug,
+    providerKey: key,
+    organizationId: o.id,
+    clientIp,
+    method: 'POST',
+    path: `/hooks/${o.slug}/${key}`,
+    protocol: 'http' as const,
+    headers: { 'content-type': 'application/json' },
+    query: {},
+    testVote: false,
   });
   /** A request to a key no provider has (as ingest tells it: the organization found, no provider). */
   const unknownKey = (o: TestOrg, key: string, clientIp: string): HookObservation => ({
-    ...base(o, key, clientIp), provider: null, outcome: 'refused', status: 404, errorCode: 'NOT_FOUND', reason: `Provider ${key} not found`,
-    voterName: null, voteId: null, body: Buffer.from('{"user":"junk"}'),
+    ...base(o, key, clientIp),
+    provider: null,
+    outcome: 'refused',
+    status: 404,
+    errorCode: 'NOT_FOUND',
+    reason: `Provider ${key} not found`,
+    voterName: null,
+    voteId: null,
+    body: Buffer.from('{"user":"junk"}'),
   });
   const wrongSecret = (o: TestOrg, p: ObservedProvider, clientIp: string): HookObservation => ({
-    ...base(o, p.key, clientIp), provider: p, outcome: 'refused', status: 401, errorCode: 'AUTH_FAILED', reason: 'Hook authentication failed: wrong secret',
-    voterName: null, voteId: null, body: Buffer.from('{"user":"junk"}'),
+    ...base(o, p.key, clientIp),
+    provider: p,
+    outcome: 'refused',
+    status: 401,
+    errorCode: 'AUTH_FAILED',
+    reason: 'Hook authentication failed: wrong secret',
+    voterName: null,
+    voteId: null,
+    body: Buffer.from('{"user":"junk"}'),
   });
   const accepted = (o: TestOrg, p: ObservedProvider, voter: string): HookObservation => ({
-    ...base(o, p.key, '198.51.100.7'), provider: p, outcome: 'accepted', status: 200, errorCode: null, reason: null,
-    voterName: voter, voteId: `vt_${crypto.randomUUID()}`, body: Buffer.from(JSON.stringify({ user: voter })),
+    ...base(o, p.key, '198.51.100.7'),
+    provider: p,
+    outcome: 'accepted',
+    status: 200,
+    errorCode: null,
+    reason: null,
+    voterName: voter,
+    voteId: `vt_${crypto.randomUUID()}`,
+    body: Buffer.from(JSON.stringify({ user: voter })),
   });
 
   const acceptedVoters = async (o: TestOrg, key: string) =>
-    (await app.request('GET', `/v1/providers/${key}/requests?outcome=accepted&limit=100`, { key: o.readKey })).body.data.requests.map((e: { voter_name: string }) => e.voter_name);
+    (await app.request('GET', `/v1/providers/${key}/requests?outcome=accepted&limit=100`, { key: o.readKey })).body.data.requests.map(
+      (e: { voter_name: string }) => e.voter_name,
+    );
   const keptFrom = (o: TestOrg, providerId: string | null, clientIp: string | { startsWith: string }) =>
     app.deps.db.prisma.hookRequest.count({ where: { organizationId: o.id, providerId, outcome: 'refused', clientIp } });
   const dropRows = (o: TestOrg, providerId: string | null) =>
@@ -51,7 +84,10 @@ describe.skipIf(databaseUnavailable)('hook request log recorder', () => {
   beforeAll(async () => {
     app = await startTestApp();
     org = await app.createOrg({ plan: 'business' });
-    const made = await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'site', name: 'Site', auth_method: 'header', auth_field: 'X-Vote-Secret', votee_path: 'user' } });
+    const made = await app.request('POST', '/v1/providers', {
+      key: org.key,
+      body: { key: 'site', name: 'Site', auth_method: 'header', auth_field: 'X-Vote-Secret', votee_path: 'user' },
+    });
     expect(made.status).toBe(201);
     provider = await providerOf(org, 'site');
   });
@@ -72,7 +108,14 @@ describe.skipIf(databaseUnavailable)('hook request log recorder', () => {
 
   it('10,000 refused requests from 10,000 addresses, then an accepted one: the accepted one is kept and the tables stay bounded', async () => {
     const o = await app.createOrg({ plan: 'business' });
-    expect((await app.request('POST', '/v1/providers', { key: o.key, body: { key: 'site', name: 'Site', auth_method: 'header', auth_field: 'X-Vote-Secret', votee_path: 'user' } })).status).toBe(201);
+    expect(
+      (
+        await app.request('POST', '/v1/providers', {
+          key: o.key,
+          body: { key: 'site', name: 'Site', auth_method: 'header', auth_field: 'X-Vote-Secret', votee_path: 'user' },
+        })
+      ).status,
+    ).toBe(201);
     const p = await providerOf(o, 'site');
     for (let i = 0; i < 10_000; i++) app.deps.hookObservers.tell(wrongSecret(o, p, `10.20.${i >> 8}.${i & 255}`));
     app.deps.hookObservers.tell(accepted(o, p, 'AfterAddresses'));
@@ -87,7 +130,14 @@ describe.skipIf(databaseUnavailable)('hook request log recorder', () => {
 
   it('a sender the write found full is counted at once: its next refusals are not redacted or sent to the write', async () => {
     const o = await app.createOrg({ plan: 'business' });
-    expect((await app.request('POST', '/v1/providers', { key: o.key, body: { key: 'site', name: 'Site', auth_method: 'header', auth_field: 'X-Vote-Secret', votee_path: 'user' } })).status).toBe(201);
+    expect(
+      (
+        await app.request('POST', '/v1/providers', {
+          key: o.key,
+          body: { key: 'site', name: 'Site', auth_method: 'header', auth_field: 'X-Vote-Secret', votee_path: 'user' },
+        })
+      ).status,
+    ).toBe(201);
     const p = await providerOf(o, 'site');
     const ip = '192.0.2.50';
     const writer = app.deps.db.writes.hookLog;
@@ -115,7 +165,14 @@ describe.skipIf(databaseUnavailable)('hook request log recorder', () => {
 
   it('one live event carries an organization’s entries of a write; a subscriber still gets them one by one', async () => {
     const o = await app.createOrg({ plan: 'business' });
-    expect((await app.request('POST', '/v1/providers', { key: o.key, body: { key: 'site', name: 'Site', auth_method: 'header', auth_field: 'X-Vote-Secret', votee_path: 'user' } })).status).toBe(201);
+    expect(
+      (
+        await app.request('POST', '/v1/providers', {
+          key: o.key,
+          body: { key: 'site', name: 'Site', auth_method: 'header', auth_field: 'X-Vote-Secret', votee_path: 'user' },
+        })
+      ).status,
+    ).toBe(201);
     const p = await providerOf(o, 'site');
     const events: unknown[] = [];
     const feed = app.deps.feed.pubsub.subscribe('hookRequestReceived', o.id)[Symbol.asyncIterator]();
@@ -132,7 +189,11 @@ describe.skipIf(databaseUnavailable)('hook request log recorder', () => {
       for (let i = 0; i < 5; i++) app.deps.hookObservers.tell(wrongSecret(o, p, `192.0.2.${60 + i}`));
       app.deps.hookObservers.tell(accepted(o, p, 'LiveOne'));
       await app.hookRequestLog.flush();
-      await until(async () => stream.events.length, (n) => n >= 6, 5_000);
+      await until(
+        async () => stream.events.length,
+        (n) => n >= 6,
+        5_000,
+      );
       expect(events).toHaveLength(1);
       expect((events[0] as unknown[]).length).toBe(6);
       expect(stream.events.map((e) => e.data.hookRequestReceived.voterName ?? e.data.hookRequestReceived.clientIp).sort()).toEqual(

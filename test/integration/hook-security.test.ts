@@ -31,11 +31,22 @@ function fromAddress(
   agent: Agent,
 ): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, localAddress, method, path, agent, headers: { ...headers, ...(body ? { 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        localAddress,
+        method,
+        path,
+        agent,
+        headers: { ...headers, ...(body ? { 'content-length': String(Buffer.byteLength(body)) } : {}) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -78,7 +89,10 @@ describe.skipIf(databaseUnavailable)('hook security: what is authenticated is wh
     expect(get.status).toBeLessThan(500);
     expect(get.body.error.code).toMatch(/^(VALIDATION_ERROR|AUTH_FAILED)$/);
     // A POST with the signed body and the voter in the query still reads the voter from the signed body.
-    const post = await app.request('POST', `${p.path}?user=Mallory`, { rawBody: body, headers: { 'content-type': 'application/json', 'x-signature': signature } });
+    const post = await app.request('POST', `${p.path}?user=Mallory`, {
+      rawBody: body,
+      headers: { 'content-type': 'application/json', 'x-signature': signature },
+    });
     expect(post.status).toBe(200);
     expect(post.body.data).toMatchObject({ vote_id: real.body.data.vote_id, duplicate: true });
     // New idempotency keys do not make the same signed delivery a new vote.
@@ -91,7 +105,10 @@ describe.skipIf(databaseUnavailable)('hook security: what is authenticated is wh
       expect(again.body.data).toMatchObject({ vote_id: real.body.data.vote_id, duplicate: true });
     }
     // The signed JSON re-labelled as a form body is still read as JSON (the content type is not signed).
-    const form = await app.request('POST', p.path, { rawBody: body, headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-signature': signature } });
+    const form = await app.request('POST', p.path, {
+      rawBody: body,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-signature': signature },
+    });
     expect(form.body.data?.duplicate ?? false).toBe(true);
     expect(await votesOf('Mallory')).toBe(0);
     expect(await votesOf('Alice')).toBe(1);
@@ -109,7 +126,10 @@ describe.skipIf(databaseUnavailable)('hook security: what is authenticated is wh
     const viaGet = await app.request('GET', `${p.path}?user=Mallory2`, { headers });
     expect(viaGet.status).toBeGreaterThanOrEqual(400);
     // Without its timestamp header the delivery is refused (the timestamp is mandatory).
-    const bare = await app.request('POST', p.path, { rawBody: body, headers: { 'content-type': 'application/json', 'x-sig': `sha256=${hmacHex(p.secret, body)}` } });
+    const bare = await app.request('POST', p.path, {
+      rawBody: body,
+      headers: { 'content-type': 'application/json', 'x-sig': `sha256=${hmacHex(p.secret, body)}` },
+    });
     expect(bare.status).toBe(401);
     expect(await votesOf('Stamped')).toBe(1);
     expect(await votesOf('Mallory2')).toBe(0);
@@ -120,7 +140,10 @@ describe.skipIf(databaseUnavailable)('hook security: what is authenticated is wh
     const old = Math.floor(Date.now() / 1000) - 3600;
     const body = JSON.stringify({ type: 'vote.create', data: { id: 'v-old', user: { name: 'Replayed', platform_id: '7' } } });
     const hex = hmacHex(p.secret, `${old}.${body}`);
-    const stamped = await app.request('POST', p.path, { rawBody: body, headers: { 'content-type': 'application/json', 'x-topgg-signature': `t=${old},v1=${hex}` } });
+    const stamped = await app.request('POST', p.path, {
+      rawBody: body,
+      headers: { 'content-type': 'application/json', 'x-topgg-signature': `t=${old},v1=${hex}` },
+    });
     expect(stamped.status).toBe(401);
     const before = await total();
     // The bare hex over the body "<t>.<body>": as a GET (voter in the query) and as a form POST.
@@ -191,7 +214,10 @@ describe.skipIf(databaseUnavailable)('hook security: strangers cannot spend an o
     // The documented default hook budget: 500 authenticated deliveries per minute per organization.
     app = await startTestApp();
     org = await app.createOrg({ plan: 'business' });
-    const res = await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'real', name: 'Real', auth_method: 'header', auth_field: 'Authorization', votee_path: 'user' } });
+    const res = await app.request('POST', '/v1/providers', {
+      key: org.key,
+      body: { key: 'real', name: 'Real', auth_method: 'header', auth_field: 'Authorization', votee_path: 'user' },
+    });
     made = { key: 'real', secret: res.body.data.auth_value, path: new URL(res.body.data.webhook_url).pathname };
   });
   afterAll(async () => {
@@ -202,13 +228,7 @@ describe.skipIf(databaseUnavailable)('hook security: strangers cannot spend an o
   it('1,000 unauthenticated requests from another address leave the real deliveries answered 200', async () => {
     const slug = org.slug;
     const encoded = [...slug].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('');
-    const targets = [
-      `/hooks/${slug}/nope`,
-      `/hooks/${encoded}/nope`,
-      `/hooks/${slug.toUpperCase()}/real`,
-      `/hooks/${slug}/real`,
-      `/hooks/${encoded}/real`,
-    ];
+    const targets = [`/hooks/${slug}/nope`, `/hooks/${encoded}/nope`, `/hooks/${slug.toUpperCase()}/real`, `/hooks/${slug}/real`, `/hooks/${encoded}/real`];
     const statuses = new Map<number, number>();
     let next = 0;
     await Promise.all(
@@ -216,17 +236,36 @@ describe.skipIf(databaseUnavailable)('hook security: strangers cannot spend an o
         while (next < 1000) {
           const i = next++;
           const target = targets[i % targets.length];
-          const res = await fromAddress('127.0.0.2', app.port, 'POST', target, JSON.stringify({ user: `Mallory${i}` }), { 'content-type': 'application/json', authorization: `wrong-${i}` }, agent);
+          const res = await fromAddress(
+            '127.0.0.2',
+            app.port,
+            'POST',
+            target,
+            JSON.stringify({ user: `Mallory${i}` }),
+            { 'content-type': 'application/json', authorization: `wrong-${i}` },
+            agent,
+          );
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         }
       }),
     );
     // Each was refused (404, 401 or, once the address is over its failure budget, 429); never a 5xx.
-    expect([...statuses.keys()].every((s) => [401, 404, 429].includes(s)), JSON.stringify([...statuses])).toBe(true);
+    expect(
+      [...statuses.keys()].every((s) => [401, 404, 429].includes(s)),
+      JSON.stringify([...statuses]),
+    ).toBe(true);
     expect(statuses.get(429) ?? 0).toBeGreaterThan(0);
     // The real site, from its own address, is still answered 200, within the organization's budget.
     for (let i = 0; i < 20; i++) {
-      const res = await fromAddress('127.0.0.1', app.port, 'POST', made.path, JSON.stringify({ user: `Real${i}` }), { 'content-type': 'application/json', authorization: made.secret }, agent);
+      const res = await fromAddress(
+        '127.0.0.1',
+        app.port,
+        'POST',
+        made.path,
+        JSON.stringify({ user: `Real${i}` }),
+        { 'content-type': 'application/json', authorization: made.secret },
+        agent,
+      );
       expect(res.status, res.text).toBe(200);
     }
     expect(await app.deps.db.prisma.vote.count({ where: { organizationId: org.id } })).toBe(20);
@@ -268,7 +307,10 @@ describe.skipIf(databaseUnavailable)('hook security: receiveVote on /graphql has
   beforeAll(async () => {
     app = await startTestApp({ HOOK_RATE_LIMIT_PER_MINUTE: '5' });
     org = await app.createOrg({ plan: 'business' });
-    const res = await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'gq', name: 'G', auth_method: 'header', auth_field: 'Authorization', votee_path: 'user' } });
+    const res = await app.request('POST', '/v1/providers', {
+      key: org.key,
+      body: { key: 'gq', name: 'G', auth_method: 'header', auth_field: 'Authorization', votee_path: 'user' },
+    });
     secret = res.body.data.auth_value;
   });
   afterAll(() => app?.stop());
@@ -284,7 +326,12 @@ describe.skipIf(databaseUnavailable)('hook security: receiveVote on /graphql has
   it('on /graphql the request is required in the input: without its body, headers or query, nothing is read or stored', async () => {
     for (const left of ['rawBodyBase64', 'headers', 'query']) {
       const input: Record<string, unknown> = {
-        orgSlug: org.slug, providerKey: 'gq', method: 'POST', headers: { authorization: secret }, query: {}, rawBodyBase64: Buffer.from('{"user":"NoBody"}').toString('base64'),
+        orgSlug: org.slug,
+        providerKey: 'gq',
+        method: 'POST',
+        headers: { authorization: secret },
+        query: {},
+        rawBodyBase64: Buffer.from('{"user":"NoBody"}').toString('base64'),
       };
       delete input[left];
       const res = await app.request('POST', '/graphql', { headers: { accept: 'application/json' }, body: { query: mutation, variables: { input } } });
@@ -373,8 +420,14 @@ describe.skipIf(databaseUnavailable)('bounded JSON depth, formula-safe CSV, and 
     expect(inline.status).toBeLessThan(500);
     expect(inline.body.errors?.length).toBeGreaterThan(0);
     // A hook body nested too deep is refused as well.
-    const made = await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'deep', name: 'Deep', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } });
-    const hook = await app.request('POST', new URL(made.body.data.webhook_url).pathname, { rawBody: `{"user":"D","x":${deepArray(5_000)}}`, headers: { 'content-type': 'application/json' } });
+    const made = await app.request('POST', '/v1/providers', {
+      key: org.key,
+      body: { key: 'deep', name: 'Deep', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+    });
+    const hook = await app.request('POST', new URL(made.body.data.webhook_url).pathname, {
+      rawBody: `{"user":"D","x":${deepArray(5_000)}}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(hook.status).toBe(400);
     expect(hook.body.error.code).toBe('VALIDATION_ERROR');
     const callbacks = await app.request('GET', '/v1/callbacks?include_disabled=true', { key: org.key });
@@ -387,7 +440,10 @@ describe.skipIf(databaseUnavailable)('bounded JSON depth, formula-safe CSV, and 
     expect(cb.status).toBe(201);
     // A template stored before depth was bounded (written straight into the database, as an old row would be).
     await app.deps.db.prisma.callback.update({ where: { id: cb.body.data.id }, data: { payloadTemplateJson: `{"x":${deepArray(20_000)}}` } });
-    const provider = await app.request('POST', '/v1/providers', { key: own.key, body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } });
+    const provider = await app.request('POST', '/v1/providers', {
+      key: own.key,
+      body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+    });
     const hook = await app.request('POST', new URL(provider.body.data.webhook_url).pathname, { body: { user: 'Legacy' } });
     expect(hook.status).toBe(200);
     const job = await until(
@@ -403,7 +459,10 @@ describe.skipIf(databaseUnavailable)('bounded JSON depth, formula-safe CSV, and 
 
   it('finding 6: the CSV export neutralises spreadsheet formulas', async () => {
     const own = await app.createOrg({ plan: 'business' });
-    const provider = await app.request('POST', '/v1/providers', { key: own.key, body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } });
+    const provider = await app.request('POST', '/v1/providers', {
+      key: own.key,
+      body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+    });
     const path = new URL(provider.body.data.webhook_url).pathname;
     const names = ['=HYPERLINK("http://evil.example","x")', '+1+1', '@SUM(1+1)', "=cmd|' /C calc'!A0", '-2+3', '\tTabbed', 'Plain'];
     for (const name of names) expect((await app.request('POST', path, { body: { user: name } })).status).toBe(200);
@@ -433,12 +492,19 @@ describe.skipIf(databaseUnavailable)('bounded JSON depth, formula-safe CSV, and 
         settings: {
           chat_webhook_url: `${chat.url}/api/webhooks/1/t`,
           chat_message_type: 'embed',
-          chat_embed_template: { title: 'Vote', url: 'https://example.com/players/{{voter_name}}', author: { name: '{{voter_name}}', url: 'https://example.com/u?n={{voter_name}}' } },
+          chat_embed_template: {
+            title: 'Vote',
+            url: 'https://example.com/players/{{voter_name}}',
+            author: { name: '{{voter_name}}', url: 'https://example.com/u?n={{voter_name}}' },
+          },
         },
       },
     });
     expect(patched.status, patched.text).toBe(200);
-    const provider = await app.request('POST', '/v1/providers', { key: own.key, body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } });
+    const provider = await app.request('POST', '/v1/providers', {
+      key: own.key,
+      body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+    });
     const before = chat.requests.length;
     const name = 'a b/../x?y=1&z#frag';
     expect((await app.request('POST', new URL(provider.body.data.webhook_url).pathname, { body: { user: name } })).status).toBe(200);

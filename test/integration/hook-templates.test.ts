@@ -14,7 +14,9 @@ function siteSecret(template: ProviderTemplate): string {
 
 /** Value at a plain dotted path (the catalogue's paths use no `$.` or `[n]`). */
 function valueAt(payload: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), payload);
+  return path
+    .split('.')
+    .reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), payload);
 }
 
 /** A deep copy of the example with the event field set to what the site sends for a test ping. */
@@ -40,7 +42,7 @@ interface Created {
   providerId: string;
 }
 
-describe.skipIf(databaseUnavailable)('provider templates: each site\'s own delivery is recorded', () => {
+describe.skipIf(databaseUnavailable)("provider templates: each site's own delivery is recorded", () => {
   let app: TestApp;
 
   beforeAll(async () => {
@@ -78,10 +80,17 @@ describe.skipIf(databaseUnavailable)('provider templates: each site\'s own deliv
     }
     const res = await app.request('POST', '/v1/providers', { key: org.key, body });
     expect(res.status, res.text).toBe(201);
-    expect(res.body.data).toMatchObject({ id: expect.any(String), key: template.slug, name: template.name, auth_value: expect.any(String), webhook_url: expect.any(String) });
+    expect(res.body.data).toMatchObject({
+      id: expect.any(String),
+      key: template.slug,
+      name: template.name,
+      auth_value: expect.any(String),
+      webhook_url: expect.any(String),
+    });
     const secret: string = res.body.data.auth_value;
     if (expectedSecret !== null) expect(secret).toBe(expectedSecret);
-    else if (template.authMethod === 'votifier') expect(secret).toMatch(/^[0-9a-v]{20,27}$/); // a NuVotifier-style token
+    else if (template.authMethod === 'votifier')
+      expect(secret).toMatch(/^[0-9a-v]{20,27}$/); // a NuVotifier-style token
     else expect(secret).toMatch(/^[A-Za-z0-9_-]{43,}$/); // ≥ 32 random bytes, URL-safe
     const webhookUrl = onApp(res.body.data.webhook_url);
     expect(webhookUrl.pathname).toBe(`/hooks/${org.slug}/${template.slug}${template.authMethod === 'url_path' ? `/${encodeURIComponent(secret)}` : ''}`);
@@ -105,7 +114,10 @@ describe.skipIf(databaseUnavailable)('provider templates: each site\'s own deliv
       // Votifier v2 over HTTP: the vote as the signed payload string, stamped now (older votes are refused).
       const signedPayload = JSON.stringify({ ...payload, timestamp: VOTIFIER_NOW });
       const signature = createHmac('sha256', secret).update(signedPayload).digest('base64');
-      return app.request('POST', url.pathname, { rawBody: JSON.stringify({ payload: signedPayload, signature }), headers: { 'content-type': 'application/json' } });
+      return app.request('POST', url.pathname, {
+        rawBody: JSON.stringify({ payload: signedPayload, signature }),
+        headers: { 'content-type': 'application/json' },
+      });
     }
     // A site that signs a body timestamp sends it fresh (older ones are refused): one stamp per template per run.
     const stamp = template.bodyTimestampPath ? { [template.bodyTimestampPath]: stampOf(template.slug) } : {};
@@ -113,7 +125,10 @@ describe.skipIf(databaseUnavailable)('provider templates: each site\'s own deliv
     headers['content-type'] = 'application/json';
     if (template.authMethod === 'header') headers[template.authField] = template.slug === 'discollab' ? `Bearer ${secret}` : secret;
     if (template.authMethod === 'hmac') {
-      Object.assign(headers, signatureHeaders(template.signatureFormat!, secret, body, { header: template.authField, timestampHeader: template.authTimestampField }));
+      Object.assign(
+        headers,
+        signatureHeaders(template.signatureFormat!, secret, body, { header: template.authField, timestampHeader: template.authTimestampField }),
+      );
     }
     return app.request('POST', `${url.pathname}${url.search}`, { rawBody: body, headers });
   }
@@ -201,7 +216,9 @@ describe.skipIf(databaseUnavailable)('sendTestVote: each template example, authe
       expect(receipt.voteId, `${template.slug}: ${first.text}`).toMatch(/^vt_/);
       const vote = await app.deps.db.prisma.vote.findUniqueOrThrow({ where: { publicId: receipt.voteId } });
       expect([vote.voterName, vote.test], template.slug).toEqual(['VoteRelayTest', true]);
-      expect(valueAt(JSON.parse(vote.rawPayload), template.authMethod === 'votifier' ? 'username' : template.defaultVoteePath), template.slug).toBe('VoteRelayTest');
+      expect(valueAt(JSON.parse(vote.rawPayload), template.authMethod === 'votifier' ? 'username' : template.defaultVoteePath), template.slug).toBe(
+        'VoteRelayTest',
+      );
       const again = await send(template.slug);
       expect(again.body.data.sendTestVote, template.slug).toMatchObject({ voteId: receipt.voteId, duplicate: true });
     }

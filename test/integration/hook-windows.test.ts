@@ -91,7 +91,9 @@ describe.skipIf(databaseUnavailable)('duplicate window and body timestamps', () 
 
   it('the test vote of a template with a body timestamp is fresh, and a second one soon after is a duplicate', async () => {
     const org: TestOrg = await app.createOrg({ plan: 'business' });
-    expect((await app.request('POST', '/v1/providers', { key: org.key, body: { template: 'hytale-servers-pro', auth_value: 'hsp-secret-0123456789' } })).status).toBe(201);
+    expect(
+      (await app.request('POST', '/v1/providers', { key: org.key, body: { template: 'hytale-servers-pro', auth_value: 'hsp-secret-0123456789' } })).status,
+    ).toBe(201);
     const mutation = { query: 'mutation { sendTestVote(key: "hytale-servers-pro") { received voteId duplicate } }' };
     const first = await app.request('POST', '/graphql', { key: org.key, body: mutation });
     expect(first.body.errors, first.text).toBeUndefined();
@@ -104,6 +106,9 @@ describe.skipIf(databaseUnavailable)('duplicate window and body timestamps', () 
     const { loadConfig } = await import('../../src/config.js');
     expect(() => loadConfig({ DUPLICATE_WINDOW: '5m' })).toThrow(/DUPLICATE_WINDOW: must be one duration from 10m to 7d/);
     expect(() => loadConfig({ CALLBACK_DISABLE_AFTER: 'soon' })).toThrow(/CALLBACK_DISABLE_AFTER/);
-    expect(loadConfig({ DUPLICATE_WINDOW: '1h', CALLBACK_DISABLE_AFTER: '2d' })).toMatchObject({ duplicateWindowMs: 3_600_000, callbackDisableAfterMs: 172_800_000 });
+    expect(loadConfig({ DUPLICATE_WINDOW: '1h', CALLBACK_DISABLE_AFTER: '2d' })).toMatchObject({
+      duplicateWindowMs: 3_600_000,
+      callbackDisableAfterMs: 172_800_000,
+    });
   });
 });

@@ -36,7 +36,15 @@ describe.skipIf(databaseUnavailable)('inbound vote hooks', () => {
     await provider({ key: 'mts', auth_method: 'hmac', auth_field: 'X-Sig', auth_timestamp_field: 'X-Sig-Timestamp', votee_path: 'username' });
     await provider({ key: 'tgg', template: 'topgg', auth_value: 'whs_secret_0123456789abcdef' });
     providers.tgg.secret = 'whs_secret_0123456789abcdef';
-    await provider({ key: 'evt', auth_method: 'header', auth_field: 'Authorization', votee_path: 'user', event_path: 'type', vote_events: ['upvote'], test_events: ['test'] });
+    await provider({
+      key: 'evt',
+      auth_method: 'header',
+      auth_field: 'Authorization',
+      votee_path: 'user',
+      event_path: 'type',
+      vote_events: ['upvote'],
+      test_events: ['test'],
+    });
   });
   afterAll(() => app?.stop());
 
@@ -94,7 +102,10 @@ describe.skipIf(databaseUnavailable)('inbound vote hooks', () => {
     expect(ok.status).toBe(200);
     const before = await count();
     const stale = now - 301;
-    const old = await post(p.path, JSON.stringify({ username: 'Old' }), { 'x-sig': `sha256=${hmacHex(p.secret, `${stale}.${JSON.stringify({ username: 'Old' })}`)}`, 'x-sig-timestamp': String(stale) });
+    const old = await post(p.path, JSON.stringify({ username: 'Old' }), {
+      'x-sig': `sha256=${hmacHex(p.secret, `${stale}.${JSON.stringify({ username: 'Old' })}`)}`,
+      'x-sig-timestamp': String(stale),
+    });
     expect(old.status).toBe(401);
     expect(old.body.error.code).toBe('AUTH_FAILED');
     const unsignedTs = await post(p.path, body, { 'x-sig': `sha256=${hmacHex(p.secret, body)}`, 'x-sig-timestamp': String(now) });
@@ -195,8 +206,16 @@ describe.skipIf(databaseUnavailable)('inbound vote hooks', () => {
 
   it('writes the vote, its delivery jobs and its rollups together, and publishes it after commit', async () => {
     const other = await app.createOrg({ plan: 'growth' });
-    await app.request('PATCH', '/v1/organization', { key: other.key, body: { settings: { chat_webhook_url: 'https://discord.com/api/webhooks/1/x', server_callback_url: 'https://game.example.com/vote' } } });
-    const made = (await app.request('POST', '/v1/providers', { key: other.key, body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })).body.data;
+    await app.request('PATCH', '/v1/organization', {
+      key: other.key,
+      body: { settings: { chat_webhook_url: 'https://discord.com/api/webhooks/1/x', server_callback_url: 'https://game.example.com/vote' } },
+    });
+    const made = (
+      await app.request('POST', '/v1/providers', {
+        key: other.key,
+        body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+      })
+    ).body.data;
     const events: VoteEvent[] = [];
     const iterator = app.deps.feed.pubsub.subscribe('voteReceived', other.id)[Symbol.asyncIterator]();
     const next = iterator.next();
@@ -218,7 +237,9 @@ describe.skipIf(databaseUnavailable)('inbound vote hooks', () => {
   it('past the monthly vote limit, votes are kept but nothing is sent', async () => {
     const full = await app.createOrg({ plan: 'starter' });
     await app.request('PATCH', '/v1/organization', { key: full.key, body: { settings: { chat_webhook_url: 'https://discord.com/api/webhooks/1/x' } } });
-    const made = (await app.request('POST', '/v1/providers', { key: full.key, body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })).body.data;
+    const made = (
+      await app.request('POST', '/v1/providers', { key: full.key, body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })
+    ).body.data;
     const day = new Date().toISOString().slice(0, 10);
     // The month's count comes from the rollups; stand in for 1,000 earlier votes there.
     await app.deps.db.prisma.providerDailyCount.create({ data: { organizationId: full.id, providerId: made.id, day, count: 1000 } });
@@ -232,7 +253,9 @@ describe.skipIf(databaseUnavailable)('inbound vote hooks', () => {
   it('a burst written in shared transactions keeps the monthly limit, the rollups and duplicates exact', async () => {
     const busy = await app.createOrg({ plan: 'starter' });
     await app.request('PATCH', '/v1/organization', { key: busy.key, body: { settings: { chat_webhook_url: 'https://discord.com/api/webhooks/1/x' } } });
-    const made = (await app.request('POST', '/v1/providers', { key: busy.key, body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })).body.data;
+    const made = (
+      await app.request('POST', '/v1/providers', { key: busy.key, body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })
+    ).body.data;
     const path = new URL(made.webhook_url).pathname;
     const day = new Date().toISOString().slice(0, 10);
     // 990 of the starter plan's 1,000 votes this month are used: of the burst's new votes, 10 are within it.
@@ -267,7 +290,10 @@ describe.skipIf(databaseUnavailable)('inbound vote hooks', () => {
     expect(voterDays.map((d) => [d.voterKey, d.count])).toEqual([...expected].sort(([a], [b]) => a.localeCompare(b)));
     // The spelling kept is the latest vote's.
     for (const row of voterDays) {
-      const latest = stored.filter((v) => v.voterKey === row.voterKey).sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime()).at(-1)!;
+      const latest = stored
+        .filter((v) => v.voterKey === row.voterKey)
+        .sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime())
+        .at(-1)!;
       expect(row.lastVoteAt.getTime()).toBe(latest.receivedAt.getTime());
     }
   });
@@ -283,7 +309,14 @@ describe.skipIf(databaseUnavailable)('hook rate limit', () => {
   it('answers 429 past the per-organization budget, leaving other organizations alone', async () => {
     const [a, b] = [await app.createOrg(), await app.createOrg()];
     const path = async (org: TestOrg) =>
-      new URL((await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })).body.data.webhook_url).pathname;
+      new URL(
+        (
+          await app.request('POST', '/v1/providers', {
+            key: org.key,
+            body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+          })
+        ).body.data.webhook_url,
+      ).pathname;
     const [pa, pb] = [await path(a), await path(b)];
     const statuses = [];
     for (let i = 0; i < 5; i++) statuses.push((await app.request('POST', pa, { body: { user: `u${i}` } })).status);

@@ -20,7 +20,12 @@ describe.skipIf(databaseUnavailable)('live vote feed over WebSocket (graphql-ws)
   const clients: Client[] = [];
 
   async function provider(o: TestOrg, key: string) {
-    const made = (await app.request('POST', '/v1/providers', { key: o.key, body: { key, name: key.toUpperCase(), auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })).body.data;
+    const made = (
+      await app.request('POST', '/v1/providers', {
+        key: o.key,
+        body: { key, name: key.toUpperCase(), auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+      })
+    ).body.data;
     paths[`${o.slug}/${key}`] = new URL(made.webhook_url).pathname;
   }
   const vote = (o: TestOrg, key: string, user: string) => app.request('POST', paths[`${o.slug}/${key}`], { body: { user, n: Math.random() } });
@@ -40,7 +45,10 @@ describe.skipIf(databaseUnavailable)('live vote feed over WebSocket (graphql-ws)
 
   function subscribe(c: Client, query: string): Received & { stop: () => void } {
     const received: Received = { values: [], errors: [], completed: false };
-    const stop = c.subscribe({ query }, { next: (v) => void received.values.push(v), error: (e) => void received.errors.push(e), complete: () => void (received.completed = true) });
+    const stop = c.subscribe(
+      { query },
+      { next: (v) => void received.values.push(v), error: (e) => void received.errors.push(e), complete: () => void (received.completed = true) },
+    );
     return Object.assign(received, { stop });
   }
 
@@ -62,11 +70,19 @@ describe.skipIf(databaseUnavailable)('live vote feed over WebSocket (graphql-ws)
     const all = subscribe(c, 'subscription { voteReceived { publicId voterName providerKey providerName } }');
     const betaOnly = subscribe(c, 'subscription { voteReceived(provider: "beta") { publicId voterName } }');
     // Both are served by the same fan-out hub as SSE subscribers.
-    await until(async () => app.liveSubscribers(), (n) => n === 2, 3_000);
+    await until(
+      async () => app.liveSubscribers(),
+      (n) => n === 2,
+      3_000,
+    );
     const a = await vote(org, 'alpha', 'Alice');
     await vote(other, 'alpha', 'Intruder');
     const b = await vote(org, 'beta', 'Bob');
-    await until(async () => all.values.length + betaOnly.values.length, (n) => n >= 3, 3_000);
+    await until(
+      async () => all.values.length + betaOnly.values.length,
+      (n) => n >= 3,
+      3_000,
+    );
     await new Promise((r) => setTimeout(r, 200));
     expect(all.errors).toEqual([]);
     expect(all.values.map((v) => v.data.voteReceived)).toEqual([
@@ -82,12 +98,18 @@ describe.skipIf(databaseUnavailable)('live vote feed over WebSocket (graphql-ws)
     const c = client(org.readKey);
     const result = await new Promise<any>((resolve, reject) => {
       let value: unknown;
-      c.subscribe({ query: '{ organization { slug } dashboardStats { summary { today } } }' }, { next: (v) => (value = v), error: reject, complete: () => resolve(value) });
+      c.subscribe(
+        { query: '{ organization { slug } dashboardStats { summary { today } } }' },
+        { next: (v) => (value = v), error: reject, complete: () => resolve(value) },
+      );
     });
     expect(result.data.organization).toEqual({ slug: org.slug });
     const denied = await new Promise<any>((resolve, reject) => {
       let value: unknown;
-      c.subscribe({ query: 'mutation { updateOrganization(input: {name: "x"}) { name } }' }, { next: (v) => (value = v), error: reject, complete: () => resolve(value) });
+      c.subscribe(
+        { query: 'mutation { updateOrganization(input: {name: "x"}) { name } }' },
+        { next: (v) => (value = v), error: reject, complete: () => resolve(value) },
+      );
     });
     expect(denied.data).toEqual({ updateOrganization: null });
     expect(denied.errors[0].extensions.code).toBe('INSUFFICIENT_SCOPE');
@@ -98,7 +120,11 @@ describe.skipIf(databaseUnavailable)('live vote feed over WebSocket (graphql-ws)
       const closes: { code: number; reason: string }[] = [];
       const c = client(key, closes);
       const sub = subscribe(c, 'subscription { voteReceived { publicId } }');
-      await until(async () => sub.errors.length + closes.length, (n) => n > 0, 3_000);
+      await until(
+        async () => sub.errors.length + closes.length,
+        (n) => n > 0,
+        3_000,
+      );
       expect(closes[0]?.code).toBe(4403);
       expect(sub.values).toEqual([]);
     }
@@ -112,9 +138,17 @@ describe.skipIf(databaseUnavailable)('live vote feed over WebSocket (graphql-ws)
     const sub = subscribe(c, 'subscription { voteReceived { voterName } }');
     await new Promise((r) => setTimeout(r, 300));
     await vote(org, 'alpha', 'BeforeRevoke');
-    await until(async () => sub.values.length, (n) => n >= 1, 3_000);
+    await until(
+      async () => sub.values.length,
+      (n) => n >= 1,
+      3_000,
+    );
     expect((await app.request('DELETE', `/v1/api-keys/${created.body.data.id}`, { key: org.key })).status).toBe(200);
-    await until(async () => closes.length + (sub.completed ? 1 : 0) + sub.errors.length, (n) => n > 0, 3_000);
+    await until(
+      async () => closes.length + (sub.completed ? 1 : 0) + sub.errors.length,
+      (n) => n > 0,
+      3_000,
+    );
     await vote(org, 'alpha', 'AfterRevoke');
     await new Promise((r) => setTimeout(r, 300));
     expect(sub.values.map((v) => v.data.voteReceived.voterName)).toEqual(['BeforeRevoke']);

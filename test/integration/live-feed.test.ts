@@ -3,7 +3,6 @@ import { sseReader, type SseReader } from '../kit/sse.js';
 import { createClient } from 'graphql-sse';
 import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 
-
 async function eventually(check: () => boolean, timeoutMs = 3_000) {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
@@ -19,7 +18,12 @@ describe.skipIf(databaseUnavailable)('live vote feed over Server-Sent Events', (
   const paths: Record<string, string> = {};
 
   async function provider(o: TestOrg, key: string) {
-    const made = (await app.request('POST', '/v1/providers', { key: o.key, body: { key, name: key.toUpperCase(), auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })).body.data;
+    const made = (
+      await app.request('POST', '/v1/providers', {
+        key: o.key,
+        body: { key, name: key.toUpperCase(), auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+      })
+    ).body.data;
     paths[`${o.slug}/${key}`] = new URL(made.webhook_url).pathname;
   }
   const vote = (o: TestOrg, key: string, user: string) => app.request('POST', paths[`${o.slug}/${key}`], { body: { user, n: Math.random() } });
@@ -56,7 +60,10 @@ describe.skipIf(databaseUnavailable)('live vote feed over Server-Sent Events', (
   });
 
   it('the graphql-sse client works in distinct-connections mode (/graphql) and single-connection mode (/graphql/stream)', async () => {
-    for (const [url, singleConnection] of [[`${app.url}/graphql`, false], [`${app.url}/graphql/stream`, true]] as const) {
+    for (const [url, singleConnection] of [
+      [`${app.url}/graphql`, false],
+      [`${app.url}/graphql/stream`, true],
+    ] as const) {
       const client = createClient({ url, singleConnection, headers: { authorization: `Bearer ${org.key}` }, retryAttempts: 0 });
       const received: any[] = [];
       const unsubscribe = client.subscribe(

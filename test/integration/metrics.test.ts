@@ -52,7 +52,12 @@ describe.skipIf(databaseUnavailable)('GET /metrics', () => {
 
   async function org(target: TestApp = app) {
     const o: TestOrg = await target.createOrg({ plan: 'business' });
-    const made = (await target.request('POST', '/v1/providers', { key: o.key, body: { key: 'site', name: 'Site', auth_method: 'header', auth_field: 'Authorization', auth_value: 'metrics-secret-123', votee_path: 'user' } })).body.data;
+    const made = (
+      await target.request('POST', '/v1/providers', {
+        key: o.key,
+        body: { key: 'site', name: 'Site', auth_method: 'header', auth_field: 'Authorization', auth_value: 'metrics-secret-123', votee_path: 'user' },
+      })
+    ).body.data;
     const path = new URL(made.webhook_url).pathname;
     const vote = (user: string, secret = 'metrics-secret-123') => target.request('POST', path, { body: { user }, headers: { authorization: secret } });
     return { o, vote };
@@ -77,8 +82,14 @@ describe.skipIf(databaseUnavailable)('GET /metrics', () => {
     expect((await s.vote('metric-voter-alpha')).body.data.duplicate).toBe(true);
     expect((await s.vote('metric-voter-beta')).status).toBe(200);
     expect((await s.vote('metric-voter-gamma', 'wrong-secret')).status).toBe(401);
-    await until(async () => game.requests.filter((r) => r.path === `/m-${s.o.slug}`).length, (n) => n >= 3);
-    await until(() => app.request('GET', `/v1/votes/${first.body.data.vote_id}`, { key: s.o.key }).then((r) => r.body.data.callback_status), (st) => st === 'sent');
+    await until(
+      async () => game.requests.filter((r) => r.path === `/m-${s.o.slug}`).length,
+      (n) => n >= 3,
+    );
+    await until(
+      () => app.request('GET', `/v1/votes/${first.body.data.vote_id}`, { key: s.o.key }).then((r) => r.body.data.callback_status),
+      (st) => st === 'sent',
+    );
     const after = await scrape();
     const delta = (name: string, labels: Record<string, string> = {}) => value(after, name, labels) - value(before, name, labels);
 
@@ -120,7 +131,7 @@ describe.skipIf(databaseUnavailable)('GET /metrics', () => {
     }
   });
 
-  it('counts the delivery thread\'s attempts in the main registry (DELIVERY_THREAD=true)', async () => {
+  it("counts the delivery thread's attempts in the main registry (DELIVERY_THREAD=true)", async () => {
     const threaded = await start({ METRICS_TOKEN: TOKEN, DELIVERY_THREAD: 'true', DELIVERY_POLL_MS: '50' });
     try {
       const s = await org(threaded);
@@ -128,7 +139,10 @@ describe.skipIf(databaseUnavailable)('GET /metrics', () => {
       const before = value(await scrape(threaded), 'vote_relay_delivery_attempts_total', { kind: 'callback', outcome: 'sent' });
       expect((await s.vote('threaded-voter-1')).status).toBe(200);
       expect((await s.vote('threaded-voter-2')).status).toBe(200);
-      await until(async () => value(await scrape(threaded), 'vote_relay_delivery_attempts_total', { kind: 'callback', outcome: 'sent' }) - before, (n) => n >= 2);
+      await until(
+        async () => value(await scrape(threaded), 'vote_relay_delivery_attempts_total', { kind: 'callback', outcome: 'sent' }) - before,
+        (n) => n >= 2,
+      );
     } finally {
       await threaded.stop();
     }

@@ -17,7 +17,6 @@ import WebSocket from 'ws';
 const SHARED_REDIS_URL = 'redis://127.0.0.1:6379';
 const SUBSCRIPTION = 'subscription { voteReceived { publicId voterName } }';
 
-
 async function eventually(check: () => boolean | Promise<boolean>, timeoutMs: number, what = 'condition') {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
@@ -102,10 +101,14 @@ function redisAnswers(port: number): Promise<boolean> {
 async function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   try {
-    await eventually(async () => {
-      if (child.exitCode !== null) throw new Error(`redis-server on port ${port} exited with ${child.exitCode}`);
-      return redisAnswers(port);
-    }, 10_000, `redis-server on port ${port} answering`);
+    await eventually(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`redis-server on port ${port} exited with ${child.exitCode}`);
+        return redisAnswers(port);
+      },
+      10_000,
+      `redis-server on port ${port} answering`,
+    );
     return child;
   } catch (err) {
     await kill(child);
@@ -190,7 +193,12 @@ describe.skipIf(databaseUnavailable || dialect !== 'postgresql')('several instan
   }, 60_000);
 
   it('a graphql-ws subscriber on one instance receives the votes posted to the other', async () => {
-    const client = createWsClient({ url: `${a!.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${org.key}` }, retryAttempts: 0 });
+    const client = createWsClient({
+      url: `${a!.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { Authorization: `Bearer ${org.key}` },
+      retryAttempts: 0,
+    });
     const seen: { publicId: string; voterName: string }[] = [];
     const stop = client.subscribe({ query: SUBSCRIPTION }, { next: (v: any) => void seen.push(v.data.voteReceived), error: () => {}, complete: () => {} });
     try {
@@ -219,7 +227,9 @@ describe.skipIf(databaseUnavailable || dialect !== 'postgresql')('several instan
     await new Promise((r) => setTimeout(r, 3_000)); // ~15 more checks by each instance
     expect(received(), JSON.stringify(received().map((r) => r.json))).toHaveLength(1);
     const embed = received()[0].json.embeds[0];
-    expect([`Daily summary · ${yesterdayUtc()}`, `Daily summary · ${new Date(received()[0].at - 86_400_000).toISOString().slice(0, 10)}`]).toContain(embed.title);
+    expect([`Daily summary · ${yesterdayUtc()}`, `Daily summary · ${new Date(received()[0].at - 86_400_000).toISOString().slice(0, 10)}`]).toContain(
+      embed.title,
+    );
     expect(embed.description).toMatch(/^\*\*0\*\* votes on \d{4}-\d{2}-\d{2} \(UTC\)\.$/); // the organization is new today
     // Both instances were checking all along, and losing the race for the claim is not an error.
     for (const instance of [a!, b!]) {

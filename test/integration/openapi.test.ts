@@ -118,8 +118,14 @@ describe.skipIf(databaseUnavailable)('OpenAPI document and the answers it descri
 
     // Organization and keys
     await call('GET', '/v1/organization', read);
-    await call('PATCH', '/v1/organization', { ...full, body: { name: 'Renamed', settings: { chat_webhook_url: `${receiver.url}/chat`, admin_daily_summary: true } } });
-    await call('POST', '/v1/organization/test-chat-webhook', { ...full, body: { webhook_url: `${receiver.url}/chat-test`, message_type: 'simple', message_template: '{{voter_name}} voted' } });
+    await call('PATCH', '/v1/organization', {
+      ...full,
+      body: { name: 'Renamed', settings: { chat_webhook_url: `${receiver.url}/chat`, admin_daily_summary: true } },
+    });
+    await call('POST', '/v1/organization/test-chat-webhook', {
+      ...full,
+      body: { webhook_url: `${receiver.url}/chat-test`, message_type: 'simple', message_template: '{{voter_name}} voted' },
+    });
     await call('GET', '/v1/api-keys', read);
     const key = (await call('POST', '/v1/api-keys', { ...full, body: { name: 'ci', scope: 'read' } })).body.data;
     await call('DELETE', '/v1/api-keys/{id}', { ...full, params: { id: key.id } });
@@ -145,11 +151,15 @@ describe.skipIf(databaseUnavailable)('OpenAPI document and the answers it descri
 
     // Callbacks (http and votifier) before the votes, so there are deliveries to show
     await call('GET', '/v1/callbacks/variables', read);
-    const cb = (await call('POST', '/v1/callbacks', { ...full, body: { name: 'Game', url: `${receiver.url}/cb`, payload_template: { player: '{{voter_name}}' } } })).body.data;
-    const vcb = (await call('POST', '/v1/callbacks', {
-      ...full,
-      body: { name: 'MC', kind: 'votifier', host: '127.0.0.1', port: 8192, service_name: 'VoteRelay', token: 'abcdefgh12345678', enabled: false },
-    })).body.data;
+    const cb = (
+      await call('POST', '/v1/callbacks', { ...full, body: { name: 'Game', url: `${receiver.url}/cb`, payload_template: { player: '{{voter_name}}' } } })
+    ).body.data;
+    const vcb = (
+      await call('POST', '/v1/callbacks', {
+        ...full,
+        body: { name: 'MC', kind: 'votifier', host: '127.0.0.1', port: 8192, service_name: 'VoteRelay', token: 'abcdefgh12345678', enabled: false },
+      })
+    ).body.data;
     expect(vcb).toMatchObject({ kind: 'votifier', has_token: true });
 
     // Votes through all four hook routes
@@ -158,7 +168,11 @@ describe.skipIf(databaseUnavailable)('OpenAPI document and the answers it descri
     expect(first.body.data).toMatchObject({ received: true, duplicate: false });
     const again = await call('POST', '/hooks/{org}/{provider}/{secret}', { params: { org: slug, provider: 'site', secret }, body: { user: 'Alice' } });
     expect(again.body.data).toMatchObject({ duplicate: true });
-    await call('POST', '/hooks/{org}/{provider}', { params: { org: slug, provider: 'hdr' }, body: { user: 'Bob' }, headers: { authorization: hdr.auth_value } });
+    await call('POST', '/hooks/{org}/{provider}', {
+      params: { org: slug, provider: 'hdr' },
+      body: { user: 'Bob' },
+      headers: { authorization: hdr.auth_value },
+    });
     await call('GET', '/hooks/{org}/{provider}', { params: { org: slug, provider: 'qry' }, query: { secret: qry.auth_value, user: 'Carol' } });
     const pqSecret = hookPath(pq.webhook_url)[3];
     await call('GET', '/hooks/{org}/{provider}/{secret}', { params: { org: slug, provider: 'pq', secret: pqSecret }, query: { user: 'Dave' } });
@@ -187,7 +201,12 @@ describe.skipIf(databaseUnavailable)('OpenAPI document and the answers it descri
     await call('GET', '/v1/votes/{id}/deliveries', { ...read, params: { id: voteId } });
     await call('POST', '/v1/votes/{id}/redeliver', { ...full, params: { id: voteId } });
     // The hook request log (entries are written in batches: wait for the vote's)
-    await until(async () => (await call('GET', '/v1/providers/{key}/requests', { ...read, params: { key: 'site' }, query: { outcome: 'accepted', limit: '5' } })).body.data.requests.length, (n) => n > 0);
+    await until(
+      async () =>
+        (await call('GET', '/v1/providers/{key}/requests', { ...read, params: { key: 'site' }, query: { outcome: 'accepted', limit: '5' } })).body.data.requests
+          .length,
+      (n) => n > 0,
+    );
     await call('GET', '/v1/hook-requests', { ...read, query: { page: '1' } });
     const csv = await call('GET', '/v1/votes/export', { ...read, query: { from: today() } });
     expect(csv.text.split('\n')[0]).toContain('voter_name');
@@ -266,32 +285,36 @@ describe.skipIf(databaseUnavailable)('OpenAPI document and the answers it descri
     expect((await app.request('GET', '/v1/reference/index.html')).status).toBe(404);
   });
 
-  it.skipIf(!haveChromium && process.env.CI !== 'true')('the reference page renders every operation in Chromium, with no request to another host', async () => {
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    try {
-      const page = await browser.newPage();
-      const foreign: string[] = [];
-      const problems: string[] = [];
-      page.on('request', (request) => {
-        const url = request.url();
-        if (!url.startsWith(app.url) && !url.startsWith('data:')) foreign.push(url);
+  it.skipIf(!haveChromium && process.env.CI !== 'true')(
+    'the reference page renders every operation in Chromium, with no request to another host',
+    async () => {
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
       });
-      page.on('pageerror', (e) => problems.push(e.message));
-      page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-      await page.goto(`${app.url}/v1/reference`);
-      await page.locator('.opblock').first().waitFor({ timeout: 20_000 });
-      const operations = Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0);
-      expect(await page.locator('.opblock').count()).toBe(operations);
-      expect(await page.locator('.info .title').innerText()).toContain('Vote Relay');
-      expect(foreign).toEqual([]);
-      expect(problems).toEqual([]);
-    } finally {
-      await browser.close();
-    }
-  }, 60_000);
+      try {
+        const page = await browser.newPage();
+        const foreign: string[] = [];
+        const problems: string[] = [];
+        page.on('request', (request) => {
+          const url = request.url();
+          if (!url.startsWith(app.url) && !url.startsWith('data:')) foreign.push(url);
+        });
+        page.on('pageerror', (e) => problems.push(e.message));
+        page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+        await page.goto(`${app.url}/v1/reference`);
+        await page.locator('.opblock').first().waitFor({ timeout: 20_000 });
+        const operations = Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0);
+        expect(await page.locator('.opblock').count()).toBe(operations);
+        expect(await page.locator('.info .title').innerText()).toContain('Vote Relay');
+        expect(foreign).toEqual([]);
+        expect(problems).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    },
+    60_000,
+  );
 
   it('every documented operation was called with a success', () => {
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));

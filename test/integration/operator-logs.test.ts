@@ -9,7 +9,16 @@ import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwnPostgresDatabase, databaseUnavailable, dialect, startTestApp, testDatabaseUrl, TEST_SECRET_KEY, type TestApp, type TestOrg } from '../kit/app.js';
+import {
+  createOwnPostgresDatabase,
+  databaseUnavailable,
+  dialect,
+  startTestApp,
+  testDatabaseUrl,
+  TEST_SECRET_KEY,
+  type TestApp,
+  type TestOrg,
+} from '../kit/app.js';
 import { listedVote, startFakeTopgg, type FakeTopgg } from '../kit/fake-topgg.js';
 import { ROOT, runCli, startServerProcess } from '../kit/processes.js';
 import { startReceiver, type Receiver } from '../kit/receiver.js';
@@ -75,13 +84,19 @@ describe.skipIf(databaseUnavailable)('operator logs', () => {
       // Chat and the game server both answer 500; the chat URL carries its token in the path as Discord's do.
       const chatToken = secretText('chattoken');
       secrets.set('chat webhook token', chatToken);
-      const settings = await app.request('PATCH', '/v1/organization', { key: org.key, body: { settings: { chat_webhook_url: `${chat.url}/api/webhooks/123456789/${chatToken}` } } });
+      const settings = await app.request('PATCH', '/v1/organization', {
+        key: org.key,
+        body: { settings: { chat_webhook_url: `${chat.url}/api/webhooks/123456789/${chatToken}` } },
+      });
       expect(settings.status, settings.text).toBe(200);
       const queryToken = secretText('querytoken');
       const authSecret = secretText('authsecret');
       secrets.set('callback URL query token', queryToken);
       secrets.set('callback auth_secret', authSecret);
-      const callback = await app.request('POST', '/v1/callbacks', { key: org.key, body: { name: 'Game server', url: `${game.url}/reward?token=${queryToken}`, auth_secret: authSecret } });
+      const callback = await app.request('POST', '/v1/callbacks', {
+        key: org.key,
+        body: { name: 'Game server', url: `${game.url}/reward?token=${queryToken}`, auth_secret: authSecret },
+      });
       expect(callback.status, callback.text).toBe(201);
       secrets.set('callback signing secret', callback.body.data.signing_secret);
 
@@ -97,7 +112,10 @@ describe.skipIf(databaseUnavailable)('operator logs', () => {
       secrets.set('top.gg webhook secret', topggSecret);
       const top = await app.request('POST', '/v1/providers', { key: org.key, body: { template: 'topgg', auth_value: topggSecret } });
       expect(top.status, top.text).toBe(201);
-      const paths = await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'paths', name: 'Paths', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } });
+      const paths = await app.request('POST', '/v1/providers', {
+        key: org.key,
+        body: { key: 'paths', name: 'Paths', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+      });
       expect(paths.status, paths.text).toBe(201);
       secrets.set('url_path provider secret', paths.body.data.auth_value);
 
@@ -106,11 +124,18 @@ describe.skipIf(databaseUnavailable)('operator logs', () => {
       const bodyMarker = secretText('bodymarker');
       secrets.set('a vote body', bodyMarker);
       for (const voter of ['Alice', 'Bob']) {
-        const res = await app.request('POST', hook('site'), { rawBody: JSON.stringify({ user: voter, note: bodyMarker }), headers: { 'content-type': 'application/json', 'x-vote-secret': headerSecret } });
+        const res = await app.request('POST', hook('site'), {
+          rawBody: JSON.stringify({ user: voter, note: bodyMarker }),
+          headers: { 'content-type': 'application/json', 'x-vote-secret': headerSecret },
+        });
         expect(res.status, res.text).toBe(200);
         stored.push({ id: res.body.data.vote_id, voter });
       }
-      const topBody = JSON.stringify({ ...topgg.payloadExample, data: { ...(topgg.payloadExample as any).data, id: String(Date.now()), user: { ...(topgg.payloadExample as any).data.user, name: 'Carol' } }, note: bodyMarker });
+      const topBody = JSON.stringify({
+        ...topgg.payloadExample,
+        data: { ...(topgg.payloadExample as any).data, id: String(Date.now()), user: { ...(topgg.payloadExample as any).data.user, name: 'Carol' } },
+        note: bodyMarker,
+      });
       const signed = signatureHeaders('topgg', topggSecret, topBody, { header: topgg.authField });
       secrets.set('top.gg signature', Object.values(signed)[0].split('v1=')[1]);
       const topRes = await app.request('POST', hook('topgg'), { rawBody: topBody, headers: { 'content-type': 'application/json', ...signed } });
@@ -126,7 +151,10 @@ describe.skipIf(databaseUnavailable)('operator logs', () => {
       const wrongSecret = secretText('wrongsecret');
       secrets.set('a wrong secret sent', wrongSecret);
       for (let i = 0; i < WRONG_SECRET_TRIES; i++) {
-        const res = await app.request('POST', hook('site'), { rawBody: JSON.stringify({ user: stranger, note: bodyMarker }), headers: { 'content-type': 'application/json', 'x-vote-secret': wrongSecret, 'x-forwarded-for': FLOOD_ADDRESS } });
+        const res = await app.request('POST', hook('site'), {
+          rawBody: JSON.stringify({ user: stranger, note: bodyMarker }),
+          headers: { 'content-type': 'application/json', 'x-vote-secret': wrongSecret, 'x-forwarded-for': FLOOD_ADDRESS },
+        });
         expect(res.status).toBe(401);
       }
       const forged = signatureHeaders('topgg', 'whs_not-the-secret', topBody, { header: topgg.authField });
@@ -143,12 +171,19 @@ describe.skipIf(databaseUnavailable)('operator logs', () => {
       expect((await app.request('POST', slugLeftOut, { body: { user: 'Eve' }, headers: { 'x-forwarded-for': LEFT_OUT_ADDRESS } })).status).toBe(404);
       const bigMarker = secretText('bigbody');
       secrets.set('an oversized body', bigMarker);
-      const big = await app.request('POST', hook('site'), { rawBody: `{"user":"Eve","pad":"${bigMarker}${'x'.repeat(70_000)}"}`, headers: { 'content-type': 'application/json', 'x-vote-secret': headerSecret } });
+      const big = await app.request('POST', hook('site'), {
+        rawBody: `{"user":"Eve","pad":"${bigMarker}${'x'.repeat(70_000)}"}`,
+        headers: { 'content-type': 'application/json', 'x-vote-secret': headerSecret },
+      });
       expect(big.status).toBe(413);
 
       // The callback fails three times (RETRY_SCHEDULE of two waits), chat twice: both are given up.
       const gaveUp = (what: RegExp) => entries().some((e) => e.level === ERROR && what.test(e.msg) && /failed for good/.test(e.msg));
-      await until(async () => [gaveUp(/^callback "Game server"/), gaveUp(/^chat notification/)], (done) => done.every(Boolean), 20_000);
+      await until(
+        async () => [gaveUp(/^callback "Game server"/), gaveUp(/^chat notification/)],
+        (done) => done.every(Boolean),
+        20_000,
+      );
       await app.stop(); // prints the counts still held back
       const all = entries();
       const ofOrg = all.filter((e) => e.organization === org.slug || e.msg === 'vote relay listening');
@@ -157,7 +192,15 @@ describe.skipIf(databaseUnavailable)('operator logs', () => {
       // The banner: every address and the database, with where it lives.
       const banner = all.find((e) => e.msg === 'vote relay listening')!;
       const base = `http://localhost:${app.port}`;
-      expect(banner).toMatchObject({ level: INFO, dashboard: `${base}/`, api: `${base}/v1`, graphql: `${base}/graphql`, hooks: `${base}/hooks/<organization>/<provider>`, votifier: 'off', database: dialect });
+      expect(banner).toMatchObject({
+        level: INFO,
+        dashboard: `${base}/`,
+        api: `${base}/v1`,
+        graphql: `${base}/graphql`,
+        hooks: `${base}/hooks/<organization>/<provider>`,
+        votifier: 'off',
+        database: dialect,
+      });
       if (dialect === 'sqlite') expect(banner.databaseLocation).toBe(resolve(app.deps.db.sqlitePath!));
       else {
         const url = new URL(inject('postgresUrl'));
@@ -167,12 +210,23 @@ describe.skipIf(databaseUnavailable)('operator logs', () => {
       // One line for the run of wrong secrets from one address, then the count of the rest.
       const wrong = atInfo.filter((e) => e.code === 'AUTH_FAILED' && e.provider === 'site');
       expect(wrong, JSON.stringify(wrong)).toHaveLength(1);
-      expect(wrong[0]).toMatchObject({ level: WARN, organization: org.slug, provider: 'site', clientIp: FLOOD_ADDRESS, status: 401, reason: expect.stringContaining('wrong secret') });
+      expect(wrong[0]).toMatchObject({
+        level: WARN,
+        organization: org.slug,
+        provider: 'site',
+        clientIp: FLOOD_ADDRESS,
+        status: 401,
+        reason: expect.stringContaining('wrong secret'),
+      });
       expect(wrong[0].msg).toContain(`hook delivery refused: ${org.slug}/site from ${FLOOD_ADDRESS}`);
       const leftOut = all.find((e) => e.clientIp === FLOOD_ADDRESS && e.alsoRefused);
       expect(leftOut, JSON.stringify(all.filter((e) => e.clientIp === FLOOD_ADDRESS))).toBeDefined();
       expect(leftOut!.alsoRefused).toMatchObject({ suppressed: WRONG_SECRET_TRIES - 1, codes: { AUTH_FAILED: WRONG_SECRET_TRIES - 1 } });
-      expect(leftOut!.msg).toMatch(new RegExp(`… and ${WRONG_SECRET_TRIES - 1} more refused hook deliveries to ${org.slug}/site from ${FLOOD_ADDRESS.replace(/\./g, '\\.')} in the last \\d+ s`));
+      expect(leftOut!.msg).toMatch(
+        new RegExp(
+          `… and ${WRONG_SECRET_TRIES - 1} more refused hook deliveries to ${org.slug}/site from ${FLOOD_ADDRESS.replace(/\./g, '\\.')} in the last \\d+ s`,
+        ),
+      );
 
       const refusedLine = (match: (e: LogEntry) => boolean) => all.find((e) => e.level === WARN && e.msg.startsWith('hook delivery refused') && match(e));
       expect(refusedLine((e) => e.provider === 'topgg' && e.code === 'AUTH_FAILED')?.reason).toContain('bad signature');
@@ -202,7 +256,12 @@ describe.skipIf(databaseUnavailable)('operator logs', () => {
       // Deliveries: the first failure and the give-up, named by callback and host, never by URL.
       const gameHost = new URL(game.url).host;
       const first = atInfo.find((e) => e.level === WARN && e.callback === 'Game server' && e.attempt === 1);
-      expect(first, JSON.stringify(atInfo.filter((e) => e.callback))).toMatchObject({ target: gameHost, status: 500, callbackKind: 'http', retryAt: expect.any(String) });
+      expect(first, JSON.stringify(atInfo.filter((e) => e.callback))).toMatchObject({
+        target: gameHost,
+        status: 500,
+        callbackKind: 'http',
+        retryAt: expect.any(String),
+      });
       expect(first!.msg).toMatch(new RegExp(`^callback "Game server" \\(http\\) to ${gameHost} failed for vote vt_`));
       const given = atInfo.find((e) => e.level === ERROR && e.callback === 'Game server' && /failed for good/.test(e.msg));
       expect(given).toMatchObject({ target: gameHost, attempt: 3, status: 500, error: 'HTTP 500' });
@@ -235,7 +294,10 @@ describe.skipIf(databaseUnavailable)('operator logs', () => {
 
     it('gives each address at most one line per 10 s, and counts every refusal left out', async () => {
       const org = await app.createOrg();
-      const made = await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'site', name: 'Site', auth_method: 'header', auth_field: 'X-Vote-Secret', votee_path: 'user' } });
+      const made = await app.request('POST', '/v1/providers', {
+        key: org.key,
+        body: { key: 'site', name: 'Site', auth_method: 'header', auth_field: 'X-Vote-Secret', votee_path: 'user' },
+      });
       expect(made.status, made.text).toBe(201);
       const ADDRESSES = 300;
       const PER_ADDRESS = 3;
@@ -243,7 +305,10 @@ describe.skipIf(databaseUnavailable)('operator logs', () => {
       let next = 0;
       const send = async () => {
         for (let i = next++; i < ADDRESSES * PER_ADDRESS; i = next++) {
-          const res = await app.request('POST', `/hooks/${org.slug}/site`, { body: { user: 'x' }, headers: { 'x-vote-secret': 'wrong', 'x-forwarded-for': address(i % ADDRESSES) } });
+          const res = await app.request('POST', `/hooks/${org.slug}/site`, {
+            body: { user: 'x' },
+            headers: { 'x-vote-secret': 'wrong', 'x-forwarded-for': address(i % ADDRESSES) },
+          });
           expect(res.status).toBe(401);
         }
       };
@@ -273,11 +338,26 @@ describe.skipIf(databaseUnavailable)('operator logs', () => {
         now: () => nowMs,
       });
       const refusal = (i: number): HookObservation => ({
-        receivedAt: new Date(0), durationMs: 1, orgSlug: 'acme', providerKey: 'site', organizationId: 'org-1',
+        receivedAt: new Date(0),
+        durationMs: 1,
+        orgSlug: 'acme',
+        providerKey: 'site',
+        organizationId: 'org-1',
         provider: { id: 'p-1', key: 'site', authMethod: 'header', authField: 'x-vote-secret', authTimestampField: null, payloadSource: 'json' },
-        clientIp: `10.1.${i >> 8}.${i & 255}`, method: 'POST', path: '/hooks/acme/site', protocol: 'http', outcome: 'refused', status: 401,
-        errorCode: 'AUTH_FAILED', reason: 'Hook authentication failed: wrong secret', voterName: null, voteId: null,
-        headers: { 'x-vote-secret': 'not-logged-secret' }, query: {}, body: Buffer.from('{"user":"not-logged-body"}'), testVote: false,
+        clientIp: `10.1.${i >> 8}.${i & 255}`,
+        method: 'POST',
+        path: '/hooks/acme/site',
+        protocol: 'http',
+        outcome: 'refused',
+        status: 401,
+        errorCode: 'AUTH_FAILED',
+        reason: 'Hook authentication failed: wrong secret',
+        voterName: null,
+        voteId: null,
+        headers: { 'x-vote-secret': 'not-logged-secret' },
+        query: {},
+        body: Buffer.from('{"user":"not-logged-body"}'),
+        testVote: false,
       });
       for (let i = 0; i < 5_000; i++) {
         nowMs += 1; // 5 s in all: within one interval
@@ -289,7 +369,9 @@ describe.skipIf(databaseUnavailable)('operator logs', () => {
       expect(own).toHaveLength(101); // 100 tracked addresses, and the first of the rest
       const rest = entries.find((e) => e.clientIp === 'other senders')!;
       expect(rest.alsoRefused).toMatchObject({ suppressed: 4_899, codes: { AUTH_FAILED: 4_899 } });
-      expect(rest.msg).toBe('… and 4,899 more refused hook deliveries and Votifier sessions to many providers from other senders in the last 5 s (AUTH_FAILED ×4,899), not logged one by one');
+      expect(rest.msg).toBe(
+        '… and 4,899 more refused hook deliveries and Votifier sessions to many providers from other senders in the last 5 s (AUTH_FAILED ×4,899), not logged one by one',
+      );
       expect(out.join('')).not.toMatch(/not-logged/);
     });
   });
@@ -310,7 +392,14 @@ describe.skipIf(databaseUnavailable)('operator logs', () => {
       fake = await startFakeTopgg({ pageSize: 5, now: clock.ms });
       dead = await startReceiver({ status: 503 });
       const logger = createLogger('info', { format: 'json', destination: { write: (line: string) => void logged.push(line) } });
-      const env = { TOPGG_API_URL: fake.url, RECOVERY_INTERVAL: '0s', CALLBACK_DISABLE_AFTER: '1m', RETRY_SCHEDULE: '100ms', RETRY_JITTER: '0', DELIVERY_POLL_MS: '50' };
+      const env = {
+        TOPGG_API_URL: fake.url,
+        RECOVERY_INTERVAL: '0s',
+        CALLBACK_DISABLE_AFTER: '1m',
+        RETRY_SCHEDULE: '100ms',
+        RETRY_JITTER: '0',
+        DELIVERY_POLL_MS: '50',
+      };
       app = await startTestApp(env, { clock, databaseUrl: own?.url ?? testDatabaseUrl(), logger });
     });
     afterAll(async () => {
@@ -389,7 +478,11 @@ describe.skipIf(databaseUnavailable)('operator logs', () => {
       const db = await freshDatabase();
       const env = { DATABASE_URL: db.url, SECRET_KEY: TEST_SECRET_KEY, LOG_LEVEL: 'info', ALLOW_PRIVATE_TARGETS: 'true' };
       const server = await startServerProcess(env, children);
-      await until(async () => server.logs.length, () => server.logs.some((l) => l.includes('no organization yet')), 10_000);
+      await until(
+        async () => server.logs.length,
+        () => server.logs.some((l) => l.includes('no organization yet')),
+        10_000,
+      );
       const lines = () => server.logs.map((l) => JSON.parse(l) as LogEntry);
       const banner = lines().find((e) => e.msg === 'vote relay listening')!;
       const port = new URL(server.url).port;
@@ -414,13 +507,29 @@ describe.skipIf(databaseUnavailable)('operator logs', () => {
       const slug = created.json.organization.slug as string;
       const call = (path: string, body: unknown, headers: Record<string, string> = {}) =>
         fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-      const provider = await (await call('/v1/providers', { key: 'site', name: 'Site', auth_method: 'url_path', auth_field: 's', votee_path: 'user' }, { authorization: `Bearer ${key}` })).json();
+      const provider = await (
+        await call(
+          '/v1/providers',
+          { key: 'site', name: 'Site', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+          { authorization: `Bearer ${key}` },
+        )
+      ).json();
       const secret = provider.data.auth_value as string;
       expect((await call(`/hooks/${slug}/site/${secret}`, { user: 'Alice' })).status).toBe(200);
       expect((await call(`/hooks/${slug}/site/not-${secret}`, { user: 'Eve' })).status).toBe(401);
-      await until(async () => server.logs.length, () => server.logs.some((l) => l.includes('hook delivery refused')), 10_000);
+      await until(
+        async () => server.logs.length,
+        () => server.logs.some((l) => l.includes('hook delivery refused')),
+        10_000,
+      );
       const refused = lines().find((e) => e.msg.startsWith('hook delivery refused'))!;
-      expect(refused).toMatchObject({ level: WARN, organization: slug, provider: 'site', code: 'AUTH_FAILED', clientIp: expect.stringMatching(/127\.0\.0\.1/) });
+      expect(refused).toMatchObject({
+        level: WARN,
+        organization: slug,
+        provider: 'site',
+        code: 'AUTH_FAILED',
+        clientIp: expect.stringMatching(/127\.0\.0\.1/),
+      });
       expect(lines().some((e) => e.msg.startsWith('vote stored'))).toBe(false);
 
       const text = server.logs.join('\n');
@@ -432,14 +541,30 @@ describe.skipIf(databaseUnavailable)('operator logs', () => {
       const databaseUrl = dialect === 'sqlite' ? `file:${join(mkdtempSync(join(tmpdir(), 'vote-relay-logs-')), 'relay.db')}` : inject('postgresUrl');
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
         cwd: ROOT,
-        env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', LOG_FORMAT: 'pretty', DATABASE_URL: databaseUrl, SECRET_KEY: TEST_SECRET_KEY, ALERTS_INTERVAL_MS: '0', VOTIFIER_PORT: '0', RECOVERY_INTERVAL: '0', RETENTION_INTERVAL: '0' },
+        env: {
+          ...process.env,
+          PORT: '0',
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'info',
+          LOG_FORMAT: 'pretty',
+          DATABASE_URL: databaseUrl,
+          SECRET_KEY: TEST_SECRET_KEY,
+          ALERTS_INTERVAL_MS: '0',
+          VOTIFIER_PORT: '0',
+          RECOVERY_INTERVAL: '0',
+          RETENTION_INTERVAL: '0',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       children.push(child);
       let out = '';
       child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
       child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-      await until(async () => out, (text) => /vote relay listening[\s\S]*database: /.test(text), 30_000);
+      await until(
+        async () => out,
+        (text) => /vote relay listening[\s\S]*database: /.test(text),
+        30_000,
+      );
       child.kill('SIGTERM');
       const lines = out.split('\n').filter((l) => l.trim() !== '');
       // Not one JSON line: a time, a level word and a message, then the fields indented beneath.

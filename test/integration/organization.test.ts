@@ -46,7 +46,12 @@ describe.skipIf(databaseUnavailable)('organization (GET/PATCH /v1/organization, 
   });
 
   it('updates only the fields given', async () => {
-    const embed = { color: 3447003, title: 'Vote by {{voter_name}}', fields: [{ name: 'Site', value: '{{provider_name}}', inline: true }], footer: { text: 'thanks' } };
+    const embed = {
+      color: 3447003,
+      title: 'Vote by {{voter_name}}',
+      fields: [{ name: 'Site', value: '{{provider_name}}', inline: true }],
+      footer: { text: 'thanks' },
+    };
     const res = await app.request('PATCH', '/v1/organization', {
       key: org.key,
       body: { name: 'Renamed', settings: { chat_message_type: 'embed', chat_embed_template: embed, admin_daily_summary: true } },
@@ -206,7 +211,10 @@ describe.skipIf(databaseUnavailable)('organization (GET/PATCH /v1/organization, 
     const noTemplate = await app.request('POST', '/v1/organization/test-chat-webhook', { key: org.key, body: { webhook_url: receiver.url } });
     expect(noTemplate.status).toBe(400);
     expect(noTemplate.body.error.details[0].field).toBe('message_template');
-    const noEmbed = await app.request('POST', '/v1/organization/test-chat-webhook', { key: org.key, body: { webhook_url: receiver.url, message_type: 'embed' } });
+    const noEmbed = await app.request('POST', '/v1/organization/test-chat-webhook', {
+      key: org.key,
+      body: { webhook_url: receiver.url, message_type: 'embed' },
+    });
     expect(noEmbed.body.error.details[0].field).toBe('embed_template');
   });
 });
@@ -227,7 +235,15 @@ describe.skipIf(databaseUnavailable)('SSRF guard on organization URLs (ALLOW_PRI
   });
 
   it('refuses private and loopback targets for the test message, sending nothing', async () => {
-    for (const url of [receiver.url, 'http://localhost:9/x', 'http://10.0.0.1/x', 'http://169.254.169.254/latest', 'http://[::1]:9/x', 'http://[::ffff:127.0.0.1]/x', 'file:///etc/passwd']) {
+    for (const url of [
+      receiver.url,
+      'http://localhost:9/x',
+      'http://10.0.0.1/x',
+      'http://169.254.169.254/latest',
+      'http://[::1]:9/x',
+      'http://[::ffff:127.0.0.1]/x',
+      'file:///etc/passwd',
+    ]) {
       const res = await app.request('POST', '/v1/organization/test-chat-webhook', { key: org.key, body: { webhook_url: url, message_template: 'x' } });
       expect(res.status, url).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');

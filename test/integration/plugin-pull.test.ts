@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 
-const clock = { offsetMs: 0, now() { return new Date(Date.now() + this.offsetMs); } };
+const clock = {
+  offsetMs: 0,
+  now() {
+    return new Date(Date.now() + this.offsetMs);
+  },
+};
 
 describe.skipIf(databaseUnavailable)('pull delivery for plugins behind NAT', () => {
   let app: TestApp;
@@ -15,8 +20,14 @@ describe.skipIf(databaseUnavailable)('pull delivery for plugins behind NAT', () 
     const org: TestOrg = await app.createOrg({ plan: 'growth' });
     const made = await app.request('POST', '/v1/plugin-tokens', { key: org.key, body: { name: 'Survival server' } });
     expect(made.status).toBe(201);
-    const provider = (await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'p', name: 'P List', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })).body.data;
-    const vote = async (user: string) => (await app.request('POST', new URL(provider.webhook_url).pathname, { body: { user, n: Math.random() } })).body.data.vote_id as string;
+    const provider = (
+      await app.request('POST', '/v1/providers', {
+        key: org.key,
+        body: { key: 'p', name: 'P List', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+      })
+    ).body.data;
+    const vote = async (user: string) =>
+      (await app.request('POST', new URL(provider.webhook_url).pathname, { body: { user, n: Math.random() } })).body.data.vote_id as string;
     const poll = (query = 'wait=0', token = made.body.data.token) => app.request('GET', `/v1/plugin/votes?${query}`, { key: token });
     return { org, token: made.body.data, vote, poll };
   }
@@ -26,7 +37,10 @@ describe.skipIf(databaseUnavailable)('pull delivery for plugins behind NAT', () 
     expect(s.token).toEqual({ id: expect.any(String), name: 'Survival server', token: expect.stringMatching(/^vr_plugin_/), prefix: expect.any(String) });
     await s.vote('Waiting1');
     const before = (await app.request('GET', '/v1/plugin-tokens', { key: s.org.readKey })).body.data;
-    expect(before).toEqual({ waiting: 1, tokens: [{ id: s.token.id, name: 'Survival server', prefix: s.token.prefix, created_at: expect.any(String), last_poll_at: null, connection: 'never' }] });
+    expect(before).toEqual({
+      waiting: 1,
+      tokens: [{ id: s.token.id, name: 'Survival server', prefix: s.token.prefix, created_at: expect.any(String), last_poll_at: null, connection: 'never' }],
+    });
     expect(JSON.stringify(before)).not.toContain(s.token.token);
     await s.poll();
     const after = (await app.request('GET', '/v1/plugin-tokens', { key: s.org.readKey })).body.data;
@@ -38,7 +52,9 @@ describe.skipIf(databaseUnavailable)('pull delivery for plugins behind NAT', () 
     const id = await s.vote('Steve');
     const polled = await s.poll();
     expect(polled.status).toBe(200);
-    expect(polled.body.data.votes).toEqual([{ id, voter_name: 'Steve', provider_key: 'p', provider_name: 'P List', received_at: expect.any(String), attempt: 1, test: false }]);
+    expect(polled.body.data.votes).toEqual([
+      { id, voter_name: 'Steve', provider_key: 'p', provider_name: 'P List', received_at: expect.any(String), attempt: 1, test: false },
+    ]);
     expect((await s.poll()).body.data.votes).toEqual([]); // reserved for the poller that has it
     const claim = await app.request('POST', `/v1/plugin/votes/${id}/claim`, { key: s.token.token });
     expect(claim.body.data).toEqual({ vote_id: id, status: 'claimed' });

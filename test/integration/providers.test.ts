@@ -18,7 +18,14 @@ describe.skipIf(databaseUnavailable)('providers (/v1/providers)', () => {
   const vote = (path: string, body: unknown, headers: Record<string, string> = {}) => app.request('POST', path, { body, headers });
 
   it('creates a provider and shows its secret once, in the interface shape', async () => {
-    const res = await create({ key: 'dbl', name: 'DiscordBotList', auth_method: 'header', auth_field: 'Authorization', auth_value: 'auto', votee_path: 'username' });
+    const res = await create({
+      key: 'dbl',
+      name: 'DiscordBotList',
+      auth_method: 'header',
+      auth_field: 'Authorization',
+      auth_value: 'auto',
+      votee_path: 'username',
+    });
     expect(res.status).toBe(201);
     expect(res.body.data).toEqual({
       id: expect.any(String),
@@ -72,7 +79,14 @@ describe.skipIf(databaseUnavailable)('providers (/v1/providers)', () => {
     expect(res.status).toBe(201);
     expect(res.body.data.key).toBe('topgg');
     const read = (await app.request('GET', '/v1/providers/topgg', { key: other.key })).body.data;
-    expect(read).toMatchObject({ auth_method: 'hmac', auth_field: 'x-topgg-signature', votee_path: 'data.user.name', event_path: 'type', vote_events: ['vote.create'], test_events: ['webhook.test'] });
+    expect(read).toMatchObject({
+      auth_method: 'hmac',
+      auth_field: 'x-topgg-signature',
+      votee_path: 'data.user.name',
+      event_path: 'type',
+      vote_events: ['vote.create'],
+      test_events: ['webhook.test'],
+    });
     const byId = await create({ template: 'tpl_hylist', key: 'hylist-2', name: 'My Hylist' }, other.key);
     expect(byId.status).toBe(201);
     expect(byId.body.data).toMatchObject({ key: 'hylist-2', name: 'My Hylist', auth_value: expect.any(String) });
@@ -109,9 +123,21 @@ describe.skipIf(databaseUnavailable)('providers (/v1/providers)', () => {
 
   it('updates only the fields given, including the key', async () => {
     await create({ key: 'upd', name: 'Before', auth_method: 'header', auth_field: 'Authorization', votee_path: 'user' });
-    const res = await app.request('PATCH', '/v1/providers/upd', { key: org.key, body: { name: 'After', enabled: false, event_path: 'type', vote_events: ['upvote'], test_events: ['test'] } });
+    const res = await app.request('PATCH', '/v1/providers/upd', {
+      key: org.key,
+      body: { name: 'After', enabled: false, event_path: 'type', vote_events: ['upvote'], test_events: ['test'] },
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ key: 'upd', name: 'After', enabled: false, auth_field: 'Authorization', votee_path: 'user', event_path: 'type', vote_events: ['upvote'], test_events: ['test'] });
+    expect(res.body.data).toMatchObject({
+      key: 'upd',
+      name: 'After',
+      enabled: false,
+      auth_field: 'Authorization',
+      votee_path: 'user',
+      event_path: 'type',
+      vote_events: ['upvote'],
+      test_events: ['test'],
+    });
     const renamed = await app.request('PATCH', '/v1/providers/upd', { key: org.key, body: { key: 'upd2', enabled: true } });
     expect(renamed.body.data).toMatchObject({ key: 'upd2', enabled: true, name: 'After' });
     expect((await app.request('GET', '/v1/providers/upd', { key: org.key })).status).toBe(404);
@@ -149,14 +175,30 @@ describe.skipIf(databaseUnavailable)('providers (/v1/providers)', () => {
   });
 
   it('stores secrets encrypted: neither the row nor the database file reveals them', async () => {
-    const res = await create({ key: 'enc', name: 'Enc', auth_method: 'header', auth_field: 'Authorization', auth_value: 'my-very-own-secret-value-123', votee_path: 'user' });
+    const res = await create({
+      key: 'enc',
+      name: 'Enc',
+      auth_method: 'header',
+      auth_field: 'Authorization',
+      auth_value: 'my-very-own-secret-value-123',
+      votee_path: 'user',
+    });
     const row = await app.deps.db.prisma.provider.findUniqueOrThrow({ where: { id: res.body.data.id } });
     expect(JSON.stringify(row)).not.toContain('my-very-own-secret-value-123');
     expect(row.authValueEnc).toMatch(/^v1:/);
     if (dialect === 'sqlite') {
       await app.deps.db.prisma.$queryRawUnsafe('PRAGMA wal_checkpoint(FULL)');
       const path = app.deps.db.sqlitePath!;
-      const bytes = Buffer.concat([readFileSync(path), ...(['-wal'].map((s) => { try { return readFileSync(path + s); } catch { return Buffer.alloc(0); } }))]);
+      const bytes = Buffer.concat([
+        readFileSync(path),
+        ...['-wal'].map((s) => {
+          try {
+            return readFileSync(path + s);
+          } catch {
+            return Buffer.alloc(0);
+          }
+        }),
+      ]);
       expect(bytes.includes(Buffer.from('my-very-own-secret-value-123'))).toBe(false);
     }
   });

@@ -14,7 +14,12 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 /** Time under the test's control, starting now (provider rows get the real creation time) and only moving forward. */
-const clock = { at: new Date(Math.floor(Date.now() / 1000) * 1000), now() { return new Date(this.at); } };
+const clock = {
+  at: new Date(Math.floor(Date.now() / 1000) * 1000),
+  now() {
+    return new Date(this.at);
+  },
+};
 const setTime = (ms: number) => {
   expect(ms).toBeGreaterThanOrEqual(clock.at.getTime());
   clock.at = new Date(ms);
@@ -157,7 +162,8 @@ describe.skipIf(databaseUnavailable)('votes recovered from the top.gg vote list'
     const youngMissed = listedVote(random(), '111000000000000007', t0 + 59 * MINUTE);
     list.push(young, youngMissed);
 
-    const row = () => app.deps.db.prisma.provider.findFirstOrThrow({ where: { organizationId: s.org.id }, select: { updatedAt: true, recoveryLeaseUntil: true } });
+    const row = () =>
+      app.deps.db.prisma.provider.findFirstOrThrow({ where: { organizationId: s.org.id }, select: { updatedAt: true, recoveryLeaseUntil: true } });
     const before = await row();
     setTime(t0 + HOUR);
     expect(await tickBoth()).toBe(3);
@@ -175,11 +181,16 @@ describe.skipIf(databaseUnavailable)('votes recovered from the top.gg vote list'
       expect(read.body.data.recovered).toBe(true);
       const log = await app.request('GET', `/v1/votes/${vote.public_id}/deliveries`, { key: s.org.key });
       expect(log.body.data.jobs.length).toBeGreaterThan(0);
-      expect(log.body.data.jobs.every((job: { origin: string }) => job.origin === 'recovered'), log.text).toBe(true);
+      expect(
+        log.body.data.jobs.every((job: { origin: string }) => job.origin === 'recovered'),
+        log.text,
+      ).toBe(true);
     }
     const hooked = await app.request('GET', `/v1/votes/${hookIds[0]}`, { key: s.org.key });
     expect(hooked.body.data).not.toHaveProperty('recovered');
-    const stored = await app.deps.db.prisma.vote.findFirstOrThrow({ where: { publicId: recovered.find((v) => v.voter_name === missed2.platform_id)!.public_id } });
+    const stored = await app.deps.db.prisma.vote.findFirstOrThrow({
+      where: { publicId: recovered.find((v) => v.voter_name === missed2.platform_id)!.public_id },
+    });
     expect(JSON.parse(stored.rawPayload)).toEqual({
       type: 'vote.create',
       data: {
@@ -222,7 +233,11 @@ describe.skipIf(databaseUnavailable)('votes recovered from the top.gg vote list'
     const s = await setup('topgg');
     const t0 = nowMs() + 10 * MINUTE;
     const project = fake.project(s.token);
-    const missed = [listedVote(random(), '222000000000000001', t0), listedVote(random(), '222000000000000002', t0 + MINUTE), listedVote(random(), '222000000000000003', t0 + 2 * MINUTE)];
+    const missed = [
+      listedVote(random(), '222000000000000001', t0),
+      listedVote(random(), '222000000000000002', t0 + MINUTE),
+      listedVote(random(), '222000000000000003', t0 + 2 * MINUTE),
+    ];
     project.votes.push(...missed);
     setTime(t0 + HOUR);
 
@@ -285,22 +300,29 @@ describe.skipIf(databaseUnavailable)('votes recovered from the top.gg vote list'
     expect(votes).toHaveLength(4);
     const recovered = votes.filter((v) => !hookIds.includes(v.public_id));
     expect(recovered.map((v) => v.voter_name).sort()).toEqual([hooked.platform_id, missed.platform_id].sort());
-    const stored = await app.deps.db.prisma.vote.findFirstOrThrow({ where: { publicId: recovered.find((v) => v.voter_name === missed.platform_id)!.public_id } });
+    const stored = await app.deps.db.prisma.vote.findFirstOrThrow({
+      where: { publicId: recovered.find((v) => v.voter_name === missed.platform_id)!.public_id },
+    });
     expect(stored.recovered).toBe(true);
     expect(JSON.parse(stored.rawPayload)).toEqual({ user: missed.platform_id, type: 'upvote', isWeekend: true, query: '', recovered: true });
-    await waitForCallbacks(s, recovered.map((v) => v.public_id));
+    await waitForCallbacks(
+      s,
+      recovered.map((v) => v.public_id),
+    );
 
     expect(await tickBoth()).toBe(0);
     expect(await s.votes()).toHaveLength(4);
   });
 
-  it('a test vote sent before the first API token does not send recovery back to the provider\'s creation', async () => {
+  it("a test vote sent before the first API token does not send recovery back to the provider's creation", async () => {
     const org = await app.createOrg({ plan: 'business' });
     const made = await app.request('POST', '/v1/providers', { key: org.key, body: { template: 'topgg', auth_value: `whs_${random(16)}` } });
     expect(made.status, made.text).toBe(201);
     const key = made.body.data.key as string;
     expect(made.body.data.recovery?.enabled ?? false).toBe(false);
-    const createdAt = (await app.deps.db.prisma.provider.findFirstOrThrow({ where: { organizationId: org.id }, select: { createdAt: true } })).createdAt.getTime();
+    const createdAt = (
+      await app.deps.db.prisma.provider.findFirstOrThrow({ where: { organizationId: org.id }, select: { createdAt: true } })
+    ).createdAt.getTime();
     // A vote top.gg lists from before the token: the hook took it or not, nobody can tell now, so it is not recorded.
     const token = `tgtok_${random(16)}`;
     fake.project(token).votes.push(listedVote(random(), '555000000000000001', createdAt + MINUTE));

@@ -3,7 +3,16 @@
 // attempts and rollup rows go on request; an injected clock places votes days in the past. Its own database on
 // PostgreSQL: retention deletes across every organization.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_SECRET_KEY, createOwnPostgresDatabase, databaseUnavailable, dialect, startTestApp, testDatabaseUrl, type TestApp, type TestOrg } from '../kit/app.js';
+import {
+  TEST_SECRET_KEY,
+  createOwnPostgresDatabase,
+  databaseUnavailable,
+  dialect,
+  startTestApp,
+  testDatabaseUrl,
+  type TestApp,
+  type TestOrg,
+} from '../kit/app.js';
 import { runCli } from '../kit/processes.js';
 import { verifyRollups } from '../../src/modules/stats/rollups.js';
 import { startReceiver, type Receiver } from '../kit/receiver.js';
@@ -32,8 +41,18 @@ describe.skipIf(databaseUnavailable)('retention and erasure', () => {
 
   async function setup() {
     const org: TestOrg = await app.createOrg({ plan: 'business' });
-    const made = (await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'site', name: 'Site', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })).body.data;
-    const other = (await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'other', name: 'Other', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })).body.data;
+    const made = (
+      await app.request('POST', '/v1/providers', {
+        key: org.key,
+        body: { key: 'site', name: 'Site', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+      })
+    ).body.data;
+    const other = (
+      await app.request('POST', '/v1/providers', {
+        key: org.key,
+        body: { key: 'other', name: 'Other', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+      })
+    ).body.data;
     expect((await app.request('POST', '/v1/callbacks', { key: org.key, body: { name: 'Game', url: `${game.url}/${org.slug}` } })).status).toBe(201);
     /** Votes `daysAgo` days in the past (the clock moves there and back), each delivered to the callback. */
     const vote = async (user: string, daysAgo: number, provider = made) => {
@@ -54,7 +73,10 @@ describe.skipIf(databaseUnavailable)('retention and erasure', () => {
     const recent = [await s.vote('alice', 10), await s.vote('bob', 8)];
     const fresh = [await s.vote('carol', 0)];
     for (const id of [...old, ...recent, ...fresh]) {
-      await until(() => app.request('GET', `/v1/votes/${id}`, { key: s.org.key }).then((r) => r.body.data.callback_status), (st) => st === 'sent');
+      await until(
+        () => app.request('GET', `/v1/votes/${id}`, { key: s.org.key }).then((r) => r.body.data.callback_status),
+        (st) => st === 'sent',
+      );
     }
     const allTime = old.length + recent.length + fresh.length;
     expect(await s.stats()).toBe(allTime);
@@ -62,7 +84,9 @@ describe.skipIf(databaseUnavailable)('retention and erasure', () => {
 
     const run = await app.retention.tick();
     expect(run.votesDeleted).toBeGreaterThanOrEqual(old.length);
-    expect(run.keptFrom).toBe(new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate()) - 30 * DAY).toISOString().slice(0, 10));
+    expect(run.keptFrom).toBe(
+      new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate()) - 30 * DAY).toISOString().slice(0, 10),
+    );
     expect(await s.total()).toBe(recent.length + fresh.length);
     for (const id of old) expect((await app.request('GET', `/v1/votes/${id}`, { key: s.org.key })).status).toBe(404);
     // Their delivery jobs and attempts went with them.
@@ -95,7 +119,10 @@ describe.skipIf(databaseUnavailable)('retention and erasure', () => {
     const mine = [await s.vote('Dave', 2), await s.vote('dave', 1, s.other), await s.vote('DAVE', 0)];
     const theirs = [await s.vote('erin', 1), await s.vote('erin', 0, s.other)];
     for (const id of [...mine, ...theirs]) {
-      await until(() => app.request('GET', `/v1/votes/${id}`, { key: s.org.key }).then((r) => r.body.data.callback_status), (st) => st === 'sent');
+      await until(
+        () => app.request('GET', `/v1/votes/${id}`, { key: s.org.key }).then((r) => r.body.data.callback_status),
+        (st) => st === 'sent',
+      );
     }
     const stranger = await setup();
     await stranger.vote('dave', 0);

@@ -14,7 +14,9 @@ describe.skipIf(databaseUnavailable)('cli stats verify / rebuild', () => {
 
   it('finds a corrupted count and repairs it from the raw votes', async () => {
     const org = await app.createOrg({ plan: 'business' });
-    const made = (await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })).body.data;
+    const made = (
+      await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })
+    ).body.data;
     for (const user of ['ann', 'Ann', 'bob']) expect((await app.request('POST', new URL(made.webhook_url).pathname, { body: { user } })).status).toBe(200);
 
     const clean = await runCli(['stats', 'verify', '--org', org.slug, '--json'], env);
@@ -33,18 +35,24 @@ describe.skipIf(databaseUnavailable)('cli stats verify / rebuild', () => {
     const usage = (await app.request('GET', '/v1/organization', { key: org.key })).body.data.usage;
     expect(usage.votes_this_month).toBe(3);
     const voters = await app.deps.db.prisma.voterDailyCount.findMany({ where: { providerId: made.id }, orderBy: { voterKey: 'asc' } });
-    expect(voters.map((v) => [v.voterKey, v.count])).toEqual([['ann', 2], ['bob', 1]]);
+    expect(voters.map((v) => [v.voterKey, v.count])).toEqual([
+      ['ann', 2],
+      ['bob', 1],
+    ]);
   }, 60_000);
 
-  it('rebuild keeps the spelling the writers show: the day\'s latest vote, not the greatest string', async () => {
+  it("rebuild keeps the spelling the writers show: the day's latest vote, not the greatest string", async () => {
     const org = await app.createOrg({ plan: 'business' });
-    const made = (await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })).body.data;
+    const made = (
+      await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })
+    ).body.data;
     // 'steve' > 'STEVE' as strings; the later vote's 'STEVE' is what the day's row must show.
     for (const user of ['steve', 'STEVE']) {
       expect((await app.request('POST', new URL(made.webhook_url).pathname, { body: { user } })).status).toBe(200);
       await new Promise((r) => setTimeout(r, 5));
     }
-    const spelling = async () => (await app.deps.db.prisma.voterDailyCount.findMany({ where: { providerId: made.id } })).map((v) => [v.voterKey, v.voterName, v.count]);
+    const spelling = async () =>
+      (await app.deps.db.prisma.voterDailyCount.findMany({ where: { providerId: made.id } })).map((v) => [v.voterKey, v.voterName, v.count]);
     expect(await spelling()).toEqual([['steve', 'STEVE', 2]]);
     const rebuilt = await runCli(['stats', 'rebuild', '--org', org.slug, '--json'], env);
     expect(rebuilt.code).toBe(0);

@@ -30,7 +30,12 @@ describe('GraphQL schema rules', () => {
   it('closed sets are enums with the lowercase values REST shows', () => {
     const enumOf = (type: string, field: string) => {
       const named = getNamedType((schema.getType(type) as GraphQLObjectType).getFields()[field].type);
-      return isEnumType(named) ? named.getValues().map((v) => v.name).sort() : null;
+      return isEnumType(named)
+        ? named
+            .getValues()
+            .map((v) => v.name)
+            .sort()
+        : null;
     };
     expect(enumOf('Vote', 'chatStatus')).toEqual(['failed', 'pending', 'retrying', 'sent', 'skipped']);
     expect(enumOf('Vote', 'callbackStatus')).toEqual(['failed', 'pending', 'retrying', 'sent', 'skipped']);

@@ -77,7 +77,10 @@ function rawExchange(port: number, chunks: (string | Buffer)[], timeoutMs = 10_0
       resolve({ status: status ? Number(status) : null, head, body: end === -1 ? '' : data.subarray(end + 4).toString('utf8'), closed });
       socket.destroy();
     };
-    const timer = setTimeout(() => (done ? undefined : (socket.destroy(), reject(new Error(`no complete answer within ${timeoutMs} ms: ${data.toString('latin1').slice(0, 200)}`)))), timeoutMs);
+    const timer = setTimeout(
+      () => (done ? undefined : (socket.destroy(), reject(new Error(`no complete answer within ${timeoutMs} ms: ${data.toString('latin1').slice(0, 200)}`)))),
+      timeoutMs,
+    );
     socket.on('data', (d: Buffer) => {
       data = Buffer.concat([data, d]);
       const text = data.toString('latin1');
@@ -108,7 +111,10 @@ describe.skipIf(databaseUnavailable)('slow and oversized requests', () => {
   beforeAll(async () => {
     app = await startTestApp({ HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) });
     org = await app.createOrg({ plan: 'business' });
-    const provider = await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'site', name: 'Site', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } });
+    const provider = await app.request('POST', '/v1/providers', {
+      key: org.key,
+      body: { key: 'site', name: 'Site', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+    });
     expect(provider.status, provider.text).toBe(201);
     hookPath = new URL(provider.body.data.webhook_url).pathname;
   });
@@ -134,8 +140,13 @@ describe.skipIf(databaseUnavailable)('slow and oversized requests', () => {
       const health = await app.request('GET', '/healthz');
       const vote = await app.request('POST', hookPath, { body: { user: `Normal${round}` } });
       const read = await app.request('GET', '/v1/organization', { key: org.key });
-      served.push({ what: `healthz (${stillOpen} slow open)`, status: health.status }, { what: 'vote', status: vote.status }, { what: 'organization', status: read.status });
-      if (round === 0) expect(stillOpen, 'the slow connections were not open while others were served').toBeGreaterThan((SLOW_HEADER_SOCKETS + SLOW_BODY_SOCKETS) / 2);
+      served.push(
+        { what: `healthz (${stillOpen} slow open)`, status: health.status },
+        { what: 'vote', status: vote.status },
+        { what: 'organization', status: read.status },
+      );
+      if (round === 0)
+        expect(stillOpen, 'the slow connections were not open while others were served').toBeGreaterThan((SLOW_HEADER_SOCKETS + SLOW_BODY_SOCKETS) / 2);
     }
     expect(served.filter((s) => s.status !== 200)).toEqual([]);
 
@@ -162,14 +173,18 @@ describe.skipIf(databaseUnavailable)('slow and oversized requests', () => {
     const longest = (kind: SlowClient['kind']) => Math.max(...clients.filter((c) => c.kind === kind).map((c) => c.closedAt! - c.openedAt));
     const tally: Record<string, number> = {};
     for (const a of answers) tally[a] = (tally[a] ?? 0) + 1;
-    console.log(`[slowloris] answers=${JSON.stringify(tally)} longest-open: headers=${longest('headers')} ms body=${longest('body')} ms served-meanwhile=${served.length}`);
+    console.log(
+      `[slowloris] answers=${JSON.stringify(tally)} longest-open: headers=${longest('headers')} ms body=${longest('body')} ms served-meanwhile=${served.length}`,
+    );
   }, 30_000);
 
   it('answers 431 to request headers over 16 KiB, and keeps serving', async () => {
     const answer = await rawExchange(app.port, [`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`]);
     expect(answer.status, answer.head).toBe(431);
     expect(answer.closed).toBe(true);
-    const many = await rawExchange(app.port, [`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n${Array.from({ length: 400 }, (_, i) => `X-H${i}: ${'b'.repeat(40)}\r\n`).join('')}\r\n`]);
+    const many = await rawExchange(app.port, [
+      `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n${Array.from({ length: 400 }, (_, i) => `X-H${i}: ${'b'.repeat(40)}\r\n`).join('')}\r\n`,
+    ]);
     expect(many.status, many.head).toBe(431);
     expect((await app.request('GET', '/healthz')).status).toBe(200);
   });
@@ -200,7 +215,10 @@ describe.skipIf(databaseUnavailable)('slow and oversized requests', () => {
       '0\r\n\r\n',
     ]);
     expect(clear(hook), hook.head).toBeNull();
-    for (const [method, path] of [['PATCH', '/v1/organization'], ['POST', '/graphql']]) {
+    for (const [method, path] of [
+      ['PATCH', '/v1/organization'],
+      ['POST', '/graphql'],
+    ]) {
       const api = await rawExchange(app.port, [
         `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${org.key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
         ...chunked(piece, 70),
@@ -211,7 +229,9 @@ describe.skipIf(databaseUnavailable)('slow and oversized requests', () => {
 
     // A huge declared length whose body never comes does not hold the connection past the request deadline.
     const openedAt = Date.now();
-    const never = await rawExchange(app.port, [`POST ${hookPath} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${10 * 1024 * 1024}\r\n\r\n`]);
+    const never = await rawExchange(app.port, [
+      `POST ${hookPath} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${10 * 1024 * 1024}\r\n\r\n`,
+    ]);
     expect([408, 413]).toContain(never.status);
     expect(Date.now() - openedAt).toBeLessThan(REQUEST_TIMEOUT_MS + CHECK_INTERVAL_MS + MARGIN_MS);
 

@@ -4,7 +4,6 @@ import { databaseUnavailable, startTestApp, type TestApp } from '../kit/app.js';
 import { until } from '../kit/wait.js';
 import { startReceiver, type Receiver } from '../kit/receiver.js';
 
-
 describe.skipIf(databaseUnavailable)('SSRF guard at send time (DNS that changes after the URL was saved)', () => {
   let app: TestApp;
   let receiver: Receiver;
@@ -32,7 +31,9 @@ describe.skipIf(databaseUnavailable)('SSRF guard at send time (DNS that changes 
     const org = await app.createOrg({ plan: 'business' });
     const cb = await app.request('POST', '/v1/callbacks', { key: org.key, body: { name: 'Rebinder', url: `http://rebind.example.test:${port}/cb` } });
     expect(cb.status, JSON.stringify(cb.body)).toBe(201);
-    const provider = (await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })).body.data;
+    const provider = (
+      await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })
+    ).body.data;
     const voted = await app.request('POST', new URL(provider.webhook_url).pathname, { body: { user: 'Mallory' } });
     const id = voted.body.data.vote_id;
     const vote = await until(
@@ -74,7 +75,9 @@ describe.skipIf(databaseUnavailable)('redirects are never followed', () => {
     first.fallback = { status: 307, headers: { location: `${second.url}/elsewhere` } };
     const org = await app.createOrg({ plan: 'business' });
     await app.request('POST', '/v1/callbacks', { key: org.key, body: { name: 'Redirector', url: `${first.url}/cb` } });
-    const provider = (await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })).body.data;
+    const provider = (
+      await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })
+    ).body.data;
     const id = (await app.request('POST', new URL(provider.webhook_url).pathname, { body: { user: 'R' } })).body.data.vote_id;
     await until(
       () => app.request('GET', `/v1/votes/${id}`, { key: org.key }).then((r) => r.body.data),

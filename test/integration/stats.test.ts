@@ -66,7 +66,15 @@ const SPELLINGS: Record<string, string[]> = {
   yara: ['Yara'],
 };
 const RANDOM_VOTERS: [string, number][] = [
-  ['steve', 4], ['alice', 3], ['bob', 2], ['charlie', 1], ['dana', 1], ['eve', 1], ['frank', 1], ['grace', 1], ['heidi', 1],
+  ['steve', 4],
+  ['alice', 3],
+  ['bob', 2],
+  ['charlie', 1],
+  ['dana', 1],
+  ['eve', 1],
+  ['frank', 1],
+  ['grace', 1],
+  ['heidi', 1],
 ];
 
 // Windows where "N days back" read as whole UTC days and read as N×24h disagree (leaderboard days=30 and days=10):
@@ -104,7 +112,17 @@ function generate(): Omit<GenVote, 'publicId'>[] {
       const key = pick(RANDOM_VOTERS);
       const voter = SPELLINGS[key][Math.floor(rnd() * SPELLINGS[key].length)];
       // gamma stops before the last 30 days: the dashboard must still list it, with 0.
-      const provider = at < t('2026-02-01T00:00:00.000Z') ? pick([['alpha', 3], ['beta', 2], ['gamma', 2]]) : pick([['alpha', 3], ['beta', 2]]);
+      const provider =
+        at < t('2026-02-01T00:00:00.000Z')
+          ? pick([
+              ['alpha', 3],
+              ['beta', 2],
+              ['gamma', 2],
+            ])
+          : pick([
+              ['alpha', 3],
+              ['beta', 2],
+            ]);
       out.push({ voter, provider, at });
     }
   };
@@ -199,9 +217,7 @@ const countIn = (list: GenVote[], from: number, toExclusive: number, provider?: 
   list.filter((v) => v.at >= from && v.at < toExclusive && (!provider || v.provider === provider)).length;
 
 function expectedProviderCounts(list: GenVote[], from: number, toExclusive: number, providers = PROVIDERS) {
-  return providers
-    .map((p) => ({ key: p.key, name: p.name, count: countIn(list, from, toExclusive, p.key) }))
-    .sort((a, b) => (a.key < b.key ? -1 : 1));
+  return providers.map((p) => ({ key: p.key, name: p.name, count: countIn(list, from, toExclusive, p.key) })).sort((a, b) => (a.key < b.key ? -1 : 1));
 }
 
 interface Ranked {
@@ -365,7 +381,10 @@ describe.skipIf(databaseUnavailable)('statistics, vote list and export over a kn
       v.callbackStatus = 'sent';
       v.callbackAttempts = 2;
       v.callbackSentAt = iso(v.at + 5_250);
-      await prisma.vote.update({ where: { publicId: v.publicId }, data: { callbackStatus: 'sent', callbackAttempts: 2, callbackSentAt: new Date(v.at + 5_250) } });
+      await prisma.vote.update({
+        where: { publicId: v.publicId },
+        data: { callbackStatus: 'sent', callbackAttempts: 2, callbackSentAt: new Date(v.at + 5_250) },
+      });
     }
     clock.set(NOW.getTime());
   }, 120_000);
@@ -461,7 +480,10 @@ describe.skipIf(databaseUnavailable)('statistics, vote list and export over a kn
       const expected = expectedTrend(votes, t('2024-11-01T00:00:00.000Z'), t('2026-03-16T00:00:00.000Z'), 'month');
       expect(res.body.data.trend).toEqual(expected);
       expect(expected).toHaveLength(17);
-      expect(expected.slice(0, 2)).toEqual([{ date: '2024-11-01', count: 0 }, { date: '2024-12-01', count: 0 }]);
+      expect(expected.slice(0, 2)).toEqual([
+        { date: '2024-11-01', count: 0 },
+        { date: '2024-12-01', count: 0 },
+      ]);
       expect(res.body.data.trend.reduce((s: number, p: any) => s + p.count, 0)).toBe(votes.length);
     });
 
@@ -506,7 +528,12 @@ describe.skipIf(databaseUnavailable)('statistics, vote list and export over a kn
     });
 
     it('the provider filter counts only that provider, zero-filled', async () => {
-      for (const [provider, g] of [['alpha', 'day'], ['beta', 'week'], ['gamma', 'month'], ['gamma', 'day']] as const) {
+      for (const [provider, g] of [
+        ['alpha', 'day'],
+        ['beta', 'week'],
+        ['gamma', 'month'],
+        ['gamma', 'day'],
+      ] as const) {
         const res = await trend(`from=2025-11-03&to=2026-03-15&granularity=${g}&provider=${provider}`);
         expect(res.status, JSON.stringify(res.body)).toBe(200);
         expect(res.body.data.trend, `${provider} by ${g}`).toEqual(
@@ -749,7 +776,7 @@ describe.skipIf(databaseUnavailable)('statistics, vote list and export over a kn
       expectSameVotes(r2.body.data.votes, ranged);
     });
 
-    it('with a provider filter the summary describes that provider\'s votes (first/last vote included)', async () => {
+    it("with a provider filter the summary describes that provider's votes (first/last vote included)", async () => {
       const alpha = steve().filter((v) => v.provider === 'alpha');
       const res = await get('/v1/stats/voter/steve?provider=alpha');
       expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -766,10 +793,18 @@ describe.skipIf(databaseUnavailable)('statistics, vote list and export over a kn
       expect(Object.keys(res.body.meta).sort()).toEqual(['limit', 'page', 'pages', 'request_id', 'total']);
       expect(res.body.meta).toMatchObject({ page: 1, limit: 50, total: votes.length, pages: Math.ceil(votes.length / 50) });
       expect(res.body.data.votes).toHaveLength(50);
-      expect(res.body.data.votes.map((v: any) => v.received_at)).toEqual(newestFirst(votes).slice(0, 50).map((v) => iso(v.at)));
+      expect(res.body.data.votes.map((v: any) => v.received_at)).toEqual(
+        newestFirst(votes)
+          .slice(0, 50)
+          .map((v) => iso(v.at)),
+      );
       const p3 = await get('/v1/votes?page=3&limit=25');
       expect(p3.body.meta).toMatchObject({ page: 3, limit: 25, total: votes.length, pages: Math.ceil(votes.length / 25) });
-      expect(p3.body.data.votes.map((v: any) => v.received_at)).toEqual(newestFirst(votes).slice(50, 75).map((v) => iso(v.at)));
+      expect(p3.body.data.votes.map((v: any) => v.received_at)).toEqual(
+        newestFirst(votes)
+          .slice(50, 75)
+          .map((v) => iso(v.at)),
+      );
       const last = await get(`/v1/votes?page=${Math.ceil(votes.length / 100)}&limit=100`);
       expect(last.body.data.votes).toHaveLength(votes.length % 100 || 100);
       const beyond = await get(`/v1/votes?page=${Math.ceil(votes.length / 100) + 1}&limit=100`);
@@ -784,7 +819,10 @@ describe.skipIf(databaseUnavailable)('statistics, vote list and export over a kn
         ['from=2025-12-29&to=2026-01-04', (v) => v.at >= t('2025-12-29T00:00:00.000Z') && v.at < t('2026-01-05T00:00:00.000Z')],
         ['from=2026-03-09', (v) => v.at >= t('2026-03-09T00:00:00.000Z')],
         ['to=2025-02-28', (v) => v.at < t('2025-03-01T00:00:00.000Z')],
-        [`from=${encodeURIComponent('2025-12-31T23:59:59.999Z')}&to=${encodeURIComponent('2026-01-01T00:00:00.000Z')}`, (v) => v.at >= t('2025-12-31T23:59:59.999Z') && v.at <= t('2026-01-01T00:00:00.000Z')],
+        [
+          `from=${encodeURIComponent('2025-12-31T23:59:59.999Z')}&to=${encodeURIComponent('2026-01-01T00:00:00.000Z')}`,
+          (v) => v.at >= t('2025-12-31T23:59:59.999Z') && v.at <= t('2026-01-01T00:00:00.000Z'),
+        ],
         ['voter=sTeVe', (v) => v.voterKey === 'steve'],
         ['voter=STEV', () => false],
         ['chat_status=pending', (v) => v.chatStatus === 'pending'],
@@ -793,7 +831,10 @@ describe.skipIf(databaseUnavailable)('statistics, vote list and export over a kn
         ['callback_status=sent', (v) => v.callbackStatus === 'sent'],
         ['callback_status=retrying', () => false],
         ['chat_status=pending&callback_status=pending', (v) => v.chatStatus === 'pending' && v.callbackStatus === 'pending'],
-        ['provider=alpha&voter=alice&from=2025-06-01&to=2026-03-15', (v) => v.provider === 'alpha' && v.voterKey === 'alice' && v.at >= t('2025-06-01T00:00:00.000Z')],
+        [
+          'provider=alpha&voter=alice&from=2025-06-01&to=2026-03-15',
+          (v) => v.provider === 'alpha' && v.voterKey === 'alice' && v.at >= t('2025-06-01T00:00:00.000Z'),
+        ],
       ];
       for (const [query, keep] of cases) {
         const expected = votes.filter(keep);
@@ -807,7 +848,7 @@ describe.skipIf(databaseUnavailable)('statistics, vote list and export over a kn
       expect(votes.filter((v) => v.at >= t('2025-12-31T23:59:59.999Z') && v.at <= t('2026-01-01T00:00:00.000Z'))).toHaveLength(2);
     });
 
-    it('GET /v1/votes/:public_id returns the full vote; another organization\'s vote is NOT_FOUND', async () => {
+    it("GET /v1/votes/:public_id returns the full vote; another organization's vote is NOT_FOUND", async () => {
       const chatSent = votes.find((v) => v.chatStatus === 'sent')!;
       const cbSent = votes.find((v) => v.callbackStatus === 'sent')!;
       const cbFailed = votes.find((v) => v.callbackStatus === 'failed')!;
@@ -868,7 +909,12 @@ describe.skipIf(databaseUnavailable)('statistics, vote list and export over a kn
         ['?from=2020-01-01&to=2020-01-31', t('2020-01-01T00:00:00.000Z'), t('2020-02-01T00:00:00.000Z')],
       ] as const) {
         const rows = await exportRows(query);
-        expect([...rows].sort(), query).toEqual(votes.filter((v) => v.at >= from && v.at < toExclusive).map(row).sort());
+        expect([...rows].sort(), query).toEqual(
+          votes
+            .filter((v) => v.at >= from && v.at < toExclusive)
+            .map(row)
+            .sort(),
+        );
       }
     });
   });
@@ -886,9 +932,18 @@ describe.skipIf(databaseUnavailable)('statistics, vote list and export over a kn
       for (const query of ['', '?page=2&limit=5', '?voter=alex&from=2026-03-01&to=2026-03-01&chat_status=sent&provider=solo&limit=100']) {
         const res = await get(`/v1/votes${query}`, starter.key);
         expect(res.status, `${query}: ${JSON.stringify(res.body)}`).toBe(200);
-        expect(res.body.data.votes.map((v: any) => v.public_id), query).toEqual(expected.map((v) => v.id));
+        expect(
+          res.body.data.votes.map((v: any) => v.public_id),
+          query,
+        ).toEqual(expected.map((v) => v.id));
         expect(res.body.data.votes.map((v: any) => v.received_at)).toEqual(expected.map((v) => iso(v.at)));
-        expect(res.body.meta).toEqual({ page: expect.any(Number), limit: expect.any(Number), total: expect.any(Number), pages: expect.any(Number), request_id: expect.any(String) });
+        expect(res.body.meta).toEqual({
+          page: expect.any(Number),
+          limit: expect.any(Number),
+          total: expect.any(Number),
+          pages: expect.any(Number),
+          request_id: expect.any(String),
+        });
         expect(res.body.meta.page).toBe(1);
       }
       const gated: [string, string][] = [
@@ -967,7 +1022,10 @@ describe.skipIf(databaseUnavailable)('statistics, vote list and export over a kn
         const res = await get(path);
         expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBe(400);
         expect(res.body.error.code, path).toBe('VALIDATION_ERROR');
-        expect(fieldsOf(res).some((f) => fields.includes(f)), `${path} names ${fields.join('/')}: ${JSON.stringify(res.body.error.details)}`).toBe(true);
+        expect(
+          fieldsOf(res).some((f) => fields.includes(f)),
+          `${path} names ${fields.join('/')}: ${JSON.stringify(res.body.error.details)}`,
+        ).toBe(true);
         expect(res.body.meta.request_id).toBeTruthy();
       }
     });
@@ -1072,7 +1130,11 @@ describe.skipIf(databaseUnavailable)('statistics, vote list and export over a kn
       const gql10 = await measure(() => gql(10));
       expect(gql100.res.body.errors).toBeUndefined();
       expect(gql100.res.body.data.votes.votes).toHaveLength(100);
-      expect(gql100.res.body.data.votes.votes[0]).toEqual({ publicId: expect.stringMatching(/^vt_/), providerKey: expect.any(String), providerName: expect.any(String) });
+      expect(gql100.res.body.data.votes.votes[0]).toEqual({
+        publicId: expect.stringMatching(/^vt_/),
+        providerKey: expect.any(String),
+        providerName: expect.any(String),
+      });
       expect(gql100.statements).toBe(gql10.statements);
       expect(gql100.statements).toBeLessThanOrEqual(7);
       console.info(`[stats.test] statements per vote list: REST ${rest100.statements}, GraphQL ${gql100.statements}`);

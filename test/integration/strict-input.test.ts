@@ -31,14 +31,18 @@ describe.skipIf(databaseUnavailable)('strict input on every /v1 write route', ()
     const full = { key: org.key };
     pluginToken = (await app.request('POST', '/v1/plugin-tokens', { ...full, body: { name: 'Survival' } })).body.data;
     spareKeyId = (await app.request('POST', '/v1/api-keys', { ...full, body: { name: 'spare', scope: 'read' } })).body.data.id;
-    const provider = (await app.request('POST', '/v1/providers', {
-      ...full,
-      body: { key: 'site', name: 'Site', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
-    })).body.data;
-    callbackId = (await app.request('POST', '/v1/callbacks', {
-      ...full,
-      body: { name: 'Game', url: `${receiver.url}/cb`, payload_template: { player: '{{voter_name}}' } },
-    })).body.data.id;
+    const provider = (
+      await app.request('POST', '/v1/providers', {
+        ...full,
+        body: { key: 'site', name: 'Site', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+      })
+    ).body.data;
+    callbackId = (
+      await app.request('POST', '/v1/callbacks', {
+        ...full,
+        body: { name: 'Game', url: `${receiver.url}/cb`, payload_template: { player: '{{voter_name}}' } },
+      })
+    ).body.data.id;
     const hook = await app.request('POST', new URL(provider.webhook_url).pathname, { body: { user: 'Alice' } });
     expect(hook.status).toBe(200);
     voteId = hook.body.data.vote_id;
@@ -159,7 +163,9 @@ describe.skipIf(databaseUnavailable)('strict input on every /v1 write route', ()
     expect(provider.body.error.details).toEqual([{ field: 'payload_template', message: expect.stringContaining('POST /v1/callbacks takes payload_template') }]);
     // An organization setting sent to a callback route says where it goes there.
     const setting = await app.request('PATCH', `/v1/callbacks/${callbackId}`, { ...full, body: { server_callback_url: `${receiver.url}/x` } });
-    expect(setting.body.error.details).toEqual([{ field: 'server_callback_url', message: expect.stringContaining('PATCH /v1/organization takes server_callback_url under settings') }]);
+    expect(setting.body.error.details).toEqual([
+      { field: 'server_callback_url', message: expect.stringContaining('PATCH /v1/organization takes server_callback_url under settings') },
+    ]);
     expect((await app.request('GET', '/v1/providers/misplaced', full)).status).toBe(404);
   });
 
@@ -182,7 +188,12 @@ describe.skipIf(databaseUnavailable)('strict input on every /v1 write route', ()
       expect(check({ ...(body as object), [UNKNOWN]: 1 }), `${method} ${path}: the document refuses an unknown key`).toBe(false);
     };
 
-    const settings = { chat_webhook_url: `${receiver.url}/chat`, chat_message_type: 'embed', chat_embed_template: { title: '{{voter_name}}', color: 5 }, admin_daily_summary: true };
+    const settings = {
+      chat_webhook_url: `${receiver.url}/chat`,
+      chat_message_type: 'embed',
+      chat_embed_template: { title: '{{voter_name}}', color: 5 },
+      admin_daily_summary: true,
+    };
     expect((await app.request('PATCH', '/v1/organization', { ...full, body: { settings } })).status).toBe(200);
     const orgRead = (await app.request('GET', '/v1/organization', full)).body.data;
     const orgBack = await app.request('PATCH', '/v1/organization', { ...full, body: orgRead });
@@ -192,7 +203,15 @@ describe.skipIf(databaseUnavailable)('strict input on every /v1 write route', ()
 
     const made = [
       { key: 'topgg', name: 'top.gg', template: 'topgg', auth_value: 'whs_secret_0123456789abcdef' },
-      { key: 'custom', name: 'Custom', auth_method: 'header', auth_field: 'X-Secret', votee_path: 'data.user', body_timestamp_path: 'ts', body_timestamp_max_age: 300 },
+      {
+        key: 'custom',
+        name: 'Custom',
+        auth_method: 'header',
+        auth_field: 'X-Secret',
+        votee_path: 'data.user',
+        body_timestamp_path: 'ts',
+        body_timestamp_max_age: 300,
+      },
       { key: 'mc', name: 'Minecraft lists', auth_method: 'votifier' },
     ];
     for (const body of made) {
@@ -206,7 +225,13 @@ describe.skipIf(databaseUnavailable)('strict input on every /v1 write route', ()
     }
 
     const callbacks = [
-      { name: 'HTTP', url: `${receiver.url}/cb`, payload_template: { player: '{{voter_name}}', nested: { any_key: true } }, providers: ['custom'], max_per_second: 5 },
+      {
+        name: 'HTTP',
+        url: `${receiver.url}/cb`,
+        payload_template: { player: '{{voter_name}}', nested: { any_key: true } },
+        providers: ['custom'],
+        max_per_second: 5,
+      },
       { name: 'Votifier', kind: 'votifier', host: '127.0.0.1', port: 8192, service_name: 'VoteRelay', token: 'abcdefgh12345678', enabled: false },
     ];
     for (const body of callbacks) {
@@ -261,13 +286,19 @@ describe.skipIf(databaseUnavailable)('strict input on every /v1 write route', ()
 
     const gql = await app.request('POST', '/graphql', {
       ...full,
-      body: { query: 'mutation ($s: OrganizationSettingsInput!) { updateOrganization(input: { settings: $s }) { name } }', variables: { s: { chatEmbedTemplate: { title: 'x', colour: 5 } } } },
+      body: {
+        query: 'mutation ($s: OrganizationSettingsInput!) { updateOrganization(input: { settings: $s }) { name } }',
+        variables: { s: { chatEmbedTemplate: { title: 'x', colour: 5 } } },
+      },
     });
     expect(gql.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'settings.chat_embed_template.colour' }] });
     // GraphQL input objects refuse unknown fields themselves.
     const unknownSetting = await app.request('POST', '/graphql', {
       ...full,
-      body: { query: 'mutation ($s: OrganizationSettingsInput!) { updateOrganization(input: { settings: $s }) { name } }', variables: { s: { chatWebhookUrll: null } } },
+      body: {
+        query: 'mutation ($s: OrganizationSettingsInput!) { updateOrganization(input: { settings: $s }) { name } }',
+        variables: { s: { chatWebhookUrll: null } },
+      },
     });
     expect(unknownSetting.body.errors[0].message).toContain('chatWebhookUrll');
   });
@@ -313,11 +344,19 @@ describe.skipIf(databaseUnavailable)('the messages of a first bad day', () => {
         details: [{ field: 'body', message: 'send JSON (Content-Type: application/json)' }],
       });
     }
-    const patch = await app.request('PATCH', '/v1/organization', { key: org.key, rawBody: 'name=Form', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const patch = await app.request('PATCH', '/v1/organization', {
+      key: org.key,
+      rawBody: 'name=Form',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(patch.body.error.message).toContain('application/x-www-form-urlencoded: send JSON');
     expect((await app.request('GET', '/v1/api-keys', { key: org.key })).body.data.keys.length).toBe(before);
     // An empty form (curl -X POST -d '') is no body at all: the route runs.
-    const empty = await app.request('POST', `/v1/providers/none/regenerate-secret`, { key: org.key, rawBody: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const empty = await app.request('POST', `/v1/providers/none/regenerate-secret`, {
+      key: org.key,
+      rawBody: '',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(empty.body.error.code).toBe('NOT_FOUND');
   });
 

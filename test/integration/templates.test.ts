@@ -14,7 +14,19 @@ describe.skipIf(databaseUnavailable)('GET /v1/templates', () => {
     expect(res.body.meta).toBeUndefined();
     const templates = res.body.data.templates;
     const slugs = templates.map((t: { slug: string }) => t.slug);
-    for (const slug of ['hytale-servers-pro', 'hytalecharts', 'hylist', 'topgg', 'topgg-legacy', 'discordbotlist', 'discords', 'discord-place', 'discordforge', 'top-server', 'topg']) {
+    for (const slug of [
+      'hytale-servers-pro',
+      'hytalecharts',
+      'hylist',
+      'topgg',
+      'topgg-legacy',
+      'discordbotlist',
+      'discords',
+      'discord-place',
+      'discordforge',
+      'top-server',
+      'topg',
+    ]) {
       expect(slugs).toContain(slug);
     }
     for (const t of templates) {
@@ -32,7 +44,14 @@ describe.skipIf(databaseUnavailable)('GET /v1/templates', () => {
       });
     }
     const topgg = templates.find((t: { slug: string }) => t.slug === 'topgg');
-    expect(topgg).toMatchObject({ auth_method: 'hmac', auth_field: 'x-topgg-signature', default_votee_path: 'data.user.name', event_path: 'type', vote_events: ['vote.create'], test_events: ['webhook.test'] });
+    expect(topgg).toMatchObject({
+      auth_method: 'hmac',
+      auth_field: 'x-topgg-signature',
+      default_votee_path: 'data.user.name',
+      event_path: 'type',
+      vote_events: ['vote.create'],
+      test_events: ['webhook.test'],
+    });
     const charts = templates.find((t: { slug: string }) => t.slug === 'hytalecharts');
     expect(charts.auth_timestamp_field).toBe('X-HytaleCharts-Timestamp');
   });

@@ -51,7 +51,14 @@ describe.skipIf(databaseUnavailable)('test votes', () => {
     expect(settings.status, JSON.stringify(settings.body)).toBe(200);
     const http = await post(org, '/v1/callbacks', { name: 'Web', url: `${game.url}/cb/${org.slug}` });
     expect(http.status, JSON.stringify(http.body)).toBe(201);
-    const mc = await post(org, '/v1/callbacks', { name: 'Survival', kind: 'votifier', host: votifier.host, port: votifier.port, service_name: 'VoteRelay', token: 'game-token-123' });
+    const mc = await post(org, '/v1/callbacks', {
+      name: 'Survival',
+      kind: 'votifier',
+      host: votifier.host,
+      port: votifier.port,
+      service_name: 'VoteRelay',
+      token: 'game-token-123',
+    });
     expect(mc.status, JSON.stringify(mc.body)).toBe(201);
     const plugin = await post(org, '/v1/plugin-tokens', { name: 'Lobby' });
     expect(plugin.status).toBe(201);
@@ -64,7 +71,14 @@ describe.skipIf(databaseUnavailable)('test votes', () => {
 
   /** What a test vote must leave unchanged: statistics, provider counts, voter stats, usage and the default export. */
   async function counters(org: TestOrg) {
-    const reads = ['/v1/stats/dashboard', '/v1/stats/leaderboard', '/v1/stats/voter/VoteRelayTest', '/v1/stats/voter/Notch', '/v1/providers', '/v1/organization'];
+    const reads = [
+      '/v1/stats/dashboard',
+      '/v1/stats/leaderboard',
+      '/v1/stats/voter/VoteRelayTest',
+      '/v1/stats/voter/Notch',
+      '/v1/providers',
+      '/v1/organization',
+    ];
     const [dashboard, leaderboard, testVoter, notch, providers, organization] = await Promise.all(reads.map((path) => get(org, path).then((r) => r.body.data)));
     const exported = await get(org, '/v1/votes/export');
     return { dashboard, leaderboard, testVoter, notch, providers, usage: organization.usage, export: exported.text };
@@ -79,7 +93,10 @@ describe.skipIf(databaseUnavailable)('test votes', () => {
     expect(pulledReal[0].test).toBe(false);
     expect((await s.claim(real)).status).toBe(200);
     await until(() => s.read(real), settled);
-    await until(async () => votifier.votes, (votes) => votes.some((v) => v.username === 'RealSteve'));
+    await until(
+      async () => votifier.votes,
+      (votes) => votes.some((v) => v.username === 'RealSteve'),
+    );
     const votesBefore = votifier.votes.length;
     const before = await counters(s.org);
     expect(before.dashboard.summary.all_time).toBe(1);
@@ -104,7 +121,10 @@ describe.skipIf(databaseUnavailable)('test votes', () => {
     const id = sent.body.data.vote_id as string;
 
     // The live feed carries it, marked.
-    await until(async () => feed.events, (events) => events.some((e) => e.data?.voteReceived?.publicId === id));
+    await until(
+      async () => feed.events,
+      (events) => events.some((e) => e.data?.voteReceived?.publicId === id),
+    );
     expect(feed.events.find((e) => e.data.voteReceived.publicId === id).data.voteReceived).toEqual({ publicId: id, voterName: 'VoteRelayTest', test: true });
     feed.close();
 
@@ -148,7 +168,10 @@ describe.skipIf(databaseUnavailable)('test votes', () => {
     expect(withTests.status).toBe(200);
     const lines = withTests.text.trim().split('\n');
     expect(lines[0]).toBe('voter_name,provider,received_at,chat_status,callback_status,test');
-    expect(lines.slice(1).map((l) => [l.split(',')[0], l.split(',').at(-1)])).toEqual([['RealSteve', 'false'], ['VoteRelayTest', 'true']]);
+    expect(lines.slice(1).map((l) => [l.split(',')[0], l.split(',').at(-1)])).toEqual([
+      ['RealSteve', 'false'],
+      ['VoteRelayTest', 'true'],
+    ]);
     expect(before.export.trim().split('\n')[0]).toBe('voter_name,provider,received_at,chat_status,callback_status');
     const badFlag = await get(s.org, '/v1/votes/export?include_tests=yes');
     expect(badFlag.status).toBe(400);
@@ -168,11 +191,17 @@ describe.skipIf(databaseUnavailable)('test votes', () => {
     expect(sent.body.data).toMatchObject({ duplicate: false, test_vote: true, voter_name: 'Notch', deliver_to_game_servers: true });
     const id = sent.body.data.vote_id as string;
     // The pull job waits for the plugin, so the vote's callback status stays pending until it is claimed.
-    const vote = await until(() => s.read(id), (v) => v.chat_status === 'sent');
+    const vote = await until(
+      () => s.read(id),
+      (v) => v.chat_status === 'sent',
+    );
     expect(vote).toMatchObject({ voter_name: 'Notch', test: true, callback_status: 'pending' });
     const deliveries = (await get(s.org, `/v1/votes/${id}/deliveries`)).body.data;
     expect(deliveries.jobs.map((j: { kind: string }) => j.kind).sort()).toEqual(['callback', 'callback', 'chat', 'legacy_callback', 'pull']);
-    await until(async () => votifier.votes, (votes) => votes.some((v) => v.username === 'Notch'));
+    await until(
+      async () => votifier.votes,
+      (votes) => votes.some((v) => v.username === 'Notch'),
+    );
     expect((await s.poll()).body.data.votes).toMatchObject([{ id, voter_name: 'Notch', test: true }]);
     expect((await s.claim(id)).status).toBe(200);
     await until(() => s.read(id), settled);
@@ -213,9 +242,38 @@ describe.skipIf(databaseUnavailable)('test votes', () => {
   it('every kind of provider accepts its own test vote: custom header/form, hmac with a timestamp, GET query, Votifier, templates', async () => {
     const org = await app.createOrg({ plan: 'business' });
     const providers: Record<string, unknown>[] = [
-      { key: 'hdr', name: 'Header form list', auth_method: 'header', auth_field: 'X-List-Secret', payload_source: 'form', votee_path: 'player', event_path: 'kind', vote_events: ['vote'], test_events: ['ping'] },
-      { key: 'sig', name: 'Signed list', auth_method: 'hmac', auth_field: 'X-Signature', signature_format: 'plain', auth_timestamp_field: 'X-Timestamp', auth_value: 'custom-hmac-secret-0123456789', votee_path: '$.data.players[0].name' },
-      { key: 'stamped', name: 'Stamped list', auth_method: 'hmac', auth_field: 'X-Signature', signature_format: 'plain', auth_value: 'custom-hmac-secret-9876543210', votee_path: 'user', body_timestamp_path: 'sent_at', body_timestamp_max_age: 120 },
+      {
+        key: 'hdr',
+        name: 'Header form list',
+        auth_method: 'header',
+        auth_field: 'X-List-Secret',
+        payload_source: 'form',
+        votee_path: 'player',
+        event_path: 'kind',
+        vote_events: ['vote'],
+        test_events: ['ping'],
+      },
+      {
+        key: 'sig',
+        name: 'Signed list',
+        auth_method: 'hmac',
+        auth_field: 'X-Signature',
+        signature_format: 'plain',
+        auth_timestamp_field: 'X-Timestamp',
+        auth_value: 'custom-hmac-secret-0123456789',
+        votee_path: '$.data.players[0].name',
+      },
+      {
+        key: 'stamped',
+        name: 'Stamped list',
+        auth_method: 'hmac',
+        auth_field: 'X-Signature',
+        signature_format: 'plain',
+        auth_value: 'custom-hmac-secret-9876543210',
+        votee_path: 'user',
+        body_timestamp_path: 'sent_at',
+        body_timestamp_max_age: 120,
+      },
       { key: 'getlist', name: 'GET list', auth_method: 'query', auth_field: 'token', votee_path: 'p_resp' },
       { key: 'mc', name: 'Minecraft lists', auth_method: 'votifier' },
       { template: 'topgg', auth_value: 'whs_test_secret_for_topgg_0123456789' },
@@ -245,12 +303,17 @@ describe.skipIf(databaseUnavailable)('test votes', () => {
     await app.request('PATCH', '/v1/organization', { key: org.key, body: { settings: { chat_webhook_url: `${chat.url}/limit/${org.slug}` } } });
     const made = await provider(org, { key: 'lim', name: 'Limit List', auth_method: 'url_path', auth_field: 's', votee_path: 'user' });
     // The month's count as the vote writers read it (the rollups): the starter plan's 1,000 votes already used.
-    await app.deps.db.prisma.providerDailyCount.create({ data: { organizationId: org.id, providerId: made.id, day: new Date().toISOString().slice(0, 10), count: 1_000 } });
+    await app.deps.db.prisma.providerDailyCount.create({
+      data: { organizationId: org.id, providerId: made.id, day: new Date().toISOString().slice(0, 10), count: 1_000 },
+    });
     const real = (await app.request('POST', new URL(made.webhook_url).pathname, { body: { user: 'OverLimit' } })).body.data.vote_id;
     const test = (await post(org, '/v1/providers/lim/test-vote', {})).body.data.vote_id;
     const read = (id: string) => app.deps.db.prisma.vote.findUniqueOrThrow({ where: { publicId: id } });
     expect(await read(real)).toMatchObject({ overLimit: true, chatStatus: 'skipped', test: false });
-    await until(() => read(test), (v) => v.chatStatus === 'sent');
+    await until(
+      () => read(test),
+      (v) => v.chatStatus === 'sent',
+    );
     expect(await read(test)).toMatchObject({ overLimit: false, test: true });
     expect(chat.requests.find((r) => r.path === `/limit/${org.slug}`)!.json.content.startsWith('[TEST] ')).toBe(true);
     expect((await app.request('GET', '/v1/organization', { key: org.key })).body.data.usage.votes_this_month).toBe(1_001);
@@ -269,7 +332,7 @@ describe.skipIf(databaseUnavailable)('test votes', () => {
     expect((await get(org, '/v1/votes')).body.data.votes.map((v: { voter_name: string }) => v.voter_name)).toEqual(['KeepMe']);
   });
 
-  it('the vote list\'s total counts test votes by provider and date range', async () => {
+  it("the vote list's total counts test votes by provider and date range", async () => {
     const org = await app.createOrg({ plan: 'business' });
     const made = {
       a: await provider(org, { key: 'la', name: 'List A', auth_method: 'url_path', auth_field: 's', votee_path: 'user' }),
@@ -319,7 +382,10 @@ describe.skipIf(databaseUnavailable)('test votes', () => {
     const gql = (query: string, variables?: Record<string, unknown>) => post(org, '/graphql', { query, variables });
     const old = await gql('mutation { sendTestVote(key: "gql") { received voteId duplicate testVote } }');
     expect(old.body.data.sendTestVote).toMatchObject({ received: true, duplicate: false, testVote: true });
-    const named = await gql('mutation ($v: String) { sendTestVote(key: "gql", voterName: $v, deliverToGameServers: false) { voteId voterName deliverToGameServers } }', { v: 'Alex' });
+    const named = await gql(
+      'mutation ($v: String) { sendTestVote(key: "gql", voterName: $v, deliverToGameServers: false) { voteId voterName deliverToGameServers } }',
+      { v: 'Alex' },
+    );
     expect(named.body.data.sendTestVote).toMatchObject({ voterName: 'Alex', deliverToGameServers: false });
     const read = await gql('query ($id: String!) { vote(publicId: $id) { test voterName } }', { id: named.body.data.sendTestVote.voteId });
     expect(read.body.data.vote).toEqual({ test: true, voterName: 'Alex' });
@@ -330,10 +396,16 @@ describe.skipIf(databaseUnavailable)('test votes', () => {
     });
     expect(hook.body.data).toEqual({ received: true, vote_id: expect.any(String), duplicate: false });
     expect((await get(org, `/v1/votes/${hook.body.data.vote_id}`)).body.data.test).toBe(false);
-    const viaGraphql = await gql(
-      'mutation ($input: HookDeliveryInput!) { receiveVote(input: $input) { voteId testVote } }',
-      { input: { orgSlug: org.slug, providerKey: 'gql', method: 'POST', headers: { 'x-secret': made.auth_value }, query: {}, rawBodyBase64: Buffer.from('{"user":"Other"}').toString('base64') } },
-    );
+    const viaGraphql = await gql('mutation ($input: HookDeliveryInput!) { receiveVote(input: $input) { voteId testVote } }', {
+      input: {
+        orgSlug: org.slug,
+        providerKey: 'gql',
+        method: 'POST',
+        headers: { 'x-secret': made.auth_value },
+        query: {},
+        rawBodyBase64: Buffer.from('{"user":"Other"}').toString('base64'),
+      },
+    });
     expect(viaGraphql.body.data.receiveVote.testVote).toBeNull();
     expect((await get(org, `/v1/votes/${viaGraphql.body.data.receiveVote.voteId}`)).body.data.test).toBe(false);
     const dashboard = (await get(org, '/v1/stats/dashboard')).body.data;

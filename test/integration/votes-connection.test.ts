@@ -9,7 +9,9 @@ describe.skipIf(databaseUnavailable)('votesConnection (Relay-style paging)', () 
   beforeAll(async () => {
     app = await startTestApp({}, { countQueries: true });
     org = await app.createOrg({ plan: 'growth' });
-    const made = (await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })).body.data;
+    const made = (
+      await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })
+    ).body.data;
     for (let i = 0; i < 25; i++) ids.push((await app.request('POST', new URL(made.webhook_url).pathname, { body: { user: `v${i}` } })).body.data.vote_id);
   });
   afterAll(() => app?.stop());
@@ -17,7 +19,10 @@ describe.skipIf(databaseUnavailable)('votesConnection (Relay-style paging)', () 
   const page = (first: number, after?: string) =>
     app.request('POST', '/graphql', {
       key: org.readKey,
-      body: { query: `query ($first: Int, $after: String) { votesConnection(first: $first, after: $after) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { publicId voterName providerKey } } } }`, variables: { first, after } },
+      body: {
+        query: `query ($first: Int, $after: String) { votesConnection(first: $first, after: $after) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { publicId voterName providerKey } } } }`,
+        variables: { first, after },
+      },
     });
 
   it('walks every vote newest first, without gaps or repeats', async () => {

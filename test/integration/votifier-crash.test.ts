@@ -34,7 +34,10 @@ describe.skipIf(databaseUnavailable)('a server process SIGKILLed while Votifier 
       VOTIFIER_MAX_CONNECTIONS_PER_IP: '100',
     };
     const first = await startTrackedServer(env, children);
-    const created = await runCli(['org', 'create', '--slug', `vtf-${randomBytes(4).toString('hex')}`, '--name', 'Votifier crash', '--plan', 'business', '--json'], env);
+    const created = await runCli(
+      ['org', 'create', '--slug', `vtf-${randomBytes(4).toString('hex')}`, '--name', 'Votifier crash', '--plan', 'business', '--json'],
+      env,
+    );
     expect(created.code, created.stderr).toBe(0);
     const provider = await fetch(`${first.url}/v1/providers`, {
       method: 'POST',
@@ -55,7 +58,11 @@ describe.skipIf(databaseUnavailable)('a server process SIGKILLed while Votifier 
       }
     });
     const ok = () => sessions.filter((s) => s.result.answer.includes('"ok"')).length;
-    await waitUntil(() => ok() >= 150, 30_000, () => `only ${ok()} votes answered ok`);
+    await waitUntil(
+      () => ok() >= 150,
+      30_000,
+      () => `only ${ok()} votes answered ok`,
+    );
     flooding = false;
     first.child.kill('SIGKILL');
     await first.exited;
@@ -66,12 +73,19 @@ describe.skipIf(databaseUnavailable)('a server process SIGKILLed while Votifier 
     const second = await startTrackedServer(env, children);
     try {
       const stored = new Set((await storedVotes(own.url, created.json.organization.id)).map((v) => JSON.parse(v.rawPayload).username as string));
-      expect(answeredOk.filter((u) => !stored.has(u)), 'votes answered ok but not stored').toEqual([]);
+      expect(
+        answeredOk.filter((u) => !stored.has(u)),
+        'votes answered ok but not stored',
+      ).toEqual([]);
       // Nothing but ok answers and cut sessions (no error answers) in the first process's life.
       expect(sessions.filter((s) => s.result.answer && !s.result.answer.includes('"ok"')).map((s) => s.result.answer)).toEqual([]);
       console.log(`[votifier-crash] answered-ok=${answeredOk.length} cut-by-the-kill=${cutOff.length} stored=${stored.size}`);
       const after = { serviceName: 'crash-test', username: `${run}_after`, address: '203.0.113.9', timestamp: Date.now() };
-      await waitUntil(async () => (await votifierSession(port, (c) => v2Frame(after, token, c), 2_000)).answer.includes('"ok"'), 20_000, () => 'the restarted listener never answered ok');
+      await waitUntil(
+        async () => (await votifierSession(port, (c) => v2Frame(after, token, c), 2_000)).answer.includes('"ok"'),
+        20_000,
+        () => 'the restarted listener never answered ok',
+      );
     } finally {
       second.child.kill('SIGKILL');
     }

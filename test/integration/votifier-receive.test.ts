@@ -19,7 +19,12 @@ describe.skipIf(databaseUnavailable)('receiving Votifier votes', () => {
   let theirs: { key: string; votifier: Setup };
 
   const name = () => `p${randomBytes(4).toString('hex')}`.slice(0, 16);
-  const vote = (username = name(), timestamp: string | number = Date.now()): SentVote => ({ serviceName: 'MinecraftServers.org', username, address: '203.0.113.7', timestamp });
+  const vote = (username = name(), timestamp: string | number = Date.now()): SentVote => ({
+    serviceName: 'MinecraftServers.org',
+    username,
+    address: '203.0.113.7',
+    timestamp,
+  });
   const votesOf = (username: string) => app.deps.db.prisma.vote.findMany({ where: { voterName: username } });
 
   async function votifierProvider(owner: TestOrg, key: string) {
@@ -33,7 +38,15 @@ describe.skipIf(databaseUnavailable)('receiving Votifier votes', () => {
   beforeAll(async () => {
     port = await freePort();
     ownPort = await freePort();
-    app = await startTestApp({ VOTIFIER_PORT: String(port), VOTIFIER_DEDICATED_PORTS: `${ownPort}-${ownPort}`, VOTIFIER_HOST: 'votes.example.net', VOTIFIER_TIMEOUT_MS: '1000', VOTIFIER_MAX_CONNECTIONS_PER_IP: '30', IP_RATE_LIMIT_PER_MINUTE: '100000', HOOK_FAILURE_LIMIT_PER_MINUTE: '100000' });
+    app = await startTestApp({
+      VOTIFIER_PORT: String(port),
+      VOTIFIER_DEDICATED_PORTS: `${ownPort}-${ownPort}`,
+      VOTIFIER_HOST: 'votes.example.net',
+      VOTIFIER_TIMEOUT_MS: '1000',
+      VOTIFIER_MAX_CONNECTIONS_PER_IP: '30',
+      IP_RATE_LIMIT_PER_MINUTE: '100000',
+      HOOK_FAILURE_LIMIT_PER_MINUTE: '100000',
+    });
     org = await app.createOrg({ plan: 'business' });
     other = await app.createOrg({ plan: 'business' });
     mine = await votifierProvider(org, 'mc');
@@ -55,10 +68,16 @@ describe.skipIf(databaseUnavailable)('receiving Votifier votes', () => {
     expect(got.text).not.toContain(created.votifier.token);
     expect(got.text).not.toMatch(/PRIVATE|privateKey/);
     // Other providers' answers keep their shape.
-    await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'plain', name: 'Plain', auth_method: 'header', auth_field: 'Authorization', votee_path: 'user' } });
+    await app.request('POST', '/v1/providers', {
+      key: org.key,
+      body: { key: 'plain', name: 'Plain', auth_method: 'header', auth_field: 'Authorization', votee_path: 'user' },
+    });
     expect((await app.request('GET', '/v1/providers/plain', { key: org.key })).body.data).not.toHaveProperty('votifier');
     // A list that issues its own token (HytaleTop100): the pasted token is the provider's; the key pair is made here.
-    const pasted = await app.request('POST', '/v1/providers', { key: org.key, body: { template: 'hytaletop100', key: 'mc3', auth_value: 'site-issued-token-0123456789' } });
+    const pasted = await app.request('POST', '/v1/providers', {
+      key: org.key,
+      body: { template: 'hytaletop100', key: 'mc3', auth_value: 'site-issued-token-0123456789' },
+    });
     expect(pasted.status, pasted.text).toBe(201);
     expect(pasted.body.data.votifier).toMatchObject({ token: 'site-issued-token-0123456789', port });
     // Without it the template asks for it, and nothing is created.
@@ -77,7 +96,12 @@ describe.skipIf(databaseUnavailable)('receiving Votifier votes', () => {
     expect(storedAtAnswer).toBe(1);
     const [row] = await votesOf(v.username);
     expect(row.organizationId).toBe(org.id);
-    expect(JSON.parse(row.rawPayload)).toEqual({ serviceName: 'MinecraftServers.org', username: v.username, address: '203.0.113.7', timestamp: String(v.timestamp) });
+    expect(JSON.parse(row.rawPayload)).toEqual({
+      serviceName: 'MinecraftServers.org',
+      username: v.username,
+      address: '203.0.113.7',
+      timestamp: String(v.timestamp),
+    });
   });
 
   it('v1 over TCP: the block for this provider’s public key is recorded for this provider only', async () => {
@@ -156,27 +180,49 @@ describe.skipIf(databaseUnavailable)('receiving Votifier votes', () => {
       () => ['application/json', Buffer.from(JSON.stringify({ payload: good() }))],
       () => ['application/json', Buffer.from(JSON.stringify({ payload: 42, signature: 'x' }))],
       () => ['application/json', Buffer.from(`{"payload":${JSON.stringify(good())},"signature":`)],
-      () => { const p = good(); return ['application/json', Buffer.from(JSON.stringify({ payload: p, signature: sign(p).slice(0, -4) + 'AAA=' }))]; },
-      () => { const p = JSON.stringify({ username: 'x', timestamp: Date.now() }); return ['application/json', Buffer.from(JSON.stringify({ payload: p, signature: sign(p) }))]; },
-      () => { const p = JSON.stringify({ serviceName: 's', username: 'x'.repeat(40), address: 'a', timestamp: Date.now() }); return ['application/json', Buffer.from(JSON.stringify({ payload: p, signature: sign(p) }))]; },
-      () => { const p = JSON.stringify({ serviceName: 's', username: 'u', address: 'a', timestamp: 'yesterday' }); return ['application/json', Buffer.from(JSON.stringify({ payload: p, signature: sign(p) }))]; },
-      () => { const p = '[1,2,3]'; return ['application/json', Buffer.from(JSON.stringify({ payload: p, signature: sign(p) }))]; },
+      () => {
+        const p = good();
+        return ['application/json', Buffer.from(JSON.stringify({ payload: p, signature: sign(p).slice(0, -4) + 'AAA=' }))];
+      },
+      () => {
+        const p = JSON.stringify({ username: 'x', timestamp: Date.now() });
+        return ['application/json', Buffer.from(JSON.stringify({ payload: p, signature: sign(p) }))];
+      },
+      () => {
+        const p = JSON.stringify({ serviceName: 's', username: 'x'.repeat(40), address: 'a', timestamp: Date.now() });
+        return ['application/json', Buffer.from(JSON.stringify({ payload: p, signature: sign(p) }))];
+      },
+      () => {
+        const p = JSON.stringify({ serviceName: 's', username: 'u', address: 'a', timestamp: 'yesterday' });
+        return ['application/json', Buffer.from(JSON.stringify({ payload: p, signature: sign(p) }))];
+      },
+      () => {
+        const p = '[1,2,3]';
+        return ['application/json', Buffer.from(JSON.stringify({ payload: p, signature: sign(p) }))];
+      },
       () => ['application/json', Buffer.from('{'.repeat(300))],
     ];
     const before = await app.deps.db.prisma.vote.count();
     const answers = [];
     for (let i = 0; i < 400; i += 20) {
-      answers.push(...(await Promise.all(Array.from({ length: 20 }, () => {
-        const [type, body] = pick(makers)();
-        return app.request('POST', mine.path, { rawBody: body, headers: { 'content-type': type } });
-      }))));
+      answers.push(
+        ...(await Promise.all(
+          Array.from({ length: 20 }, () => {
+            const [type, body] = pick(makers)();
+            return app.request('POST', mine.path, { rawBody: body, headers: { 'content-type': type } });
+          }),
+        )),
+      );
     }
     expect(answers.filter((a) => a.status >= 500).map((a) => a.text)).toEqual([]);
     expect(answers.filter((a) => a.status < 400).map((a) => a.text)).toEqual([]);
     expect(answers.every((a) => typeof a.body?.error?.code === 'string' && typeof a.body.error.message === 'string')).toBe(true);
     expect(await app.deps.db.prisma.vote.count()).toBe(before);
     const p = good();
-    expect((await app.request('POST', mine.path, { rawBody: JSON.stringify({ payload: p, signature: sign(p) }), headers: { 'content-type': 'application/json' } })).status).toBe(200);
+    expect(
+      (await app.request('POST', mine.path, { rawBody: JSON.stringify({ payload: p, signature: sign(p) }), headers: { 'content-type': 'application/json' } }))
+        .status,
+    ).toBe(200);
   });
 
   it('a Votifier vote is a vote: a callback receives it, with the list’s service name and the voter’s address in its template', async () => {
@@ -186,7 +232,11 @@ describe.skipIf(databaseUnavailable)('receiving Votifier votes', () => {
       const provider = await votifierProvider(owner, 'mc');
       const callback = await app.request('POST', '/v1/callbacks', {
         key: owner.key,
-        body: { name: 'Game server', url: `${receiver.url}/votes`, payload_template: { player: '{voter_name}', list: '{payload.serviceName}', ip: '{payload.address}', provider: '{provider_key}' } },
+        body: {
+          name: 'Game server',
+          url: `${receiver.url}/votes`,
+          payload_template: { player: '{voter_name}', list: '{payload.serviceName}', ip: '{payload.address}', provider: '{provider_key}' },
+        },
       });
       expect(callback.status, callback.text).toBe(201);
       const v = vote();
@@ -216,22 +266,36 @@ describe.skipIf(databaseUnavailable)('receiving Votifier votes', () => {
   });
 
   it('a provider with a port of its own (VOTIFIER_DEDICATED_PORTS) takes v1 there without trying anyone else’s key', async () => {
-    const outside = await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'mc-out', name: 'x', auth_method: 'votifier', votifier_port: ownPort + 1 } });
+    const outside = await app.request('POST', '/v1/providers', {
+      key: org.key,
+      body: { key: 'mc-out', name: 'x', auth_method: 'votifier', votifier_port: ownPort + 1 },
+    });
     expect(outside.status).toBe(400);
     expect(outside.body.error.details).toEqual([{ field: 'votifier_port', message: `must be within ${ownPort}-${ownPort}` }]);
-    const notVotifier = await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'hdr', name: 'x', auth_method: 'header', auth_field: 'Authorization', votee_path: 'user', votifier_port: ownPort } });
+    const notVotifier = await app.request('POST', '/v1/providers', {
+      key: org.key,
+      body: { key: 'hdr', name: 'x', auth_method: 'header', auth_field: 'Authorization', votee_path: 'user', votifier_port: ownPort },
+    });
     expect(notVotifier.body.error.details).toEqual([{ field: 'votifier_port', message: 'applies only to votifier providers' }]);
-    const res = await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'mc-own', name: 'Own port', auth_method: 'votifier', votifier_port: ownPort } });
+    const res = await app.request('POST', '/v1/providers', {
+      key: org.key,
+      body: { key: 'mc-own', name: 'Own port', auth_method: 'votifier', votifier_port: ownPort },
+    });
     expect(res.status, res.text).toBe(201);
     expect(res.body.data.votifier.port).toBe(ownPort);
-    const taken = await app.request('POST', '/v1/providers', { key: other.key, body: { key: 'mc-own', name: 'x', auth_method: 'votifier', votifier_port: ownPort } });
+    const taken = await app.request('POST', '/v1/providers', {
+      key: other.key,
+      body: { key: 'mc-own', name: 'x', auth_method: 'votifier', votifier_port: ownPort },
+    });
     expect(taken.body.error.details).toEqual([{ field: 'votifier_port', message: 'is already used by another provider' }]);
     expect((await app.request('GET', '/v1/providers/mc-own', { key: org.key })).body.data.votifier.port).toBe(ownPort);
 
     // The port opens when the routing table is read again (within 6 s).
     const v = vote();
     const publicKey = res.body.data.votifier.public_key;
-    await expect.poll(async () => (await votifierSession(ownPort, () => v1Block(v, publicKey), 2_000)).greeting, { timeout: 10_000, interval: 300 }).toMatch(/^VOTIFIER 2 /);
+    await expect
+      .poll(async () => (await votifierSession(ownPort, () => v1Block(v, publicKey), 2_000)).greeting, { timeout: 10_000, interval: 300 })
+      .toMatch(/^VOTIFIER 2 /);
     await expect.poll(async () => (await votesOf(v.username)).map((r) => r.providerId)).toHaveLength(1);
     // Another provider's block is not routed from here, even though its key is known to the shared port.
     const w = vote();
@@ -245,7 +309,15 @@ describe.skipIf(databaseUnavailable)('receiving Votifier votes', () => {
 
   it('a provider whose keys cannot be read is left out of routing; everyone else is served and nothing crashes', async () => {
     await app.deps.db.prisma.provider.create({
-      data: { organizationId: other.id, key: 'broken', name: 'Broken', authMethod: 'votifier', authField: 'votifier', authValueEnc: 'not-a-sealed-secret', voteePath: 'username' },
+      data: {
+        organizationId: other.id,
+        key: 'broken',
+        name: 'Broken',
+        authMethod: 'votifier',
+        authField: 'votifier',
+        authValueEnc: 'not-a-sealed-secret',
+        voteePath: 'username',
+      },
     });
     // A token nobody has makes the listener read its table again, broken row included.
     const miss = await votifierSession(port, (challenge) => v2Frame(vote(), 'nobody-has-this-token', challenge));
@@ -279,10 +351,14 @@ describe.skipIf(databaseUnavailable)('receiving Votifier votes', () => {
 
   it('bounds connections per address', async () => {
     const held = await Promise.all(
-      Array.from({ length: 30 }, () => new Promise<ReturnType<typeof connect>>((resolve) => {
-        const s = connect({ host: '127.0.0.1', port });
-        s.once('data', () => resolve(s));
-      })),
+      Array.from(
+        { length: 30 },
+        () =>
+          new Promise<ReturnType<typeof connect>>((resolve) => {
+            const s = connect({ host: '127.0.0.1', port });
+            s.once('data', () => resolve(s));
+          }),
+      ),
     );
     const oneMore = await votifierSession(port, () => null, 2_000);
     expect(oneMore).toMatchObject({ closed: true, greeting: '' });

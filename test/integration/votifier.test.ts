@@ -3,7 +3,6 @@ import { until } from '../kit/wait.js';
 import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 import { startVotifierReceiver, type VotifierReceiver } from '../kit/votifier-receiver.js';
 
-
 describe.skipIf(databaseUnavailable)('Votifier forwarding (NuVotifier protocols v1 and v2)', () => {
   let app: TestApp;
   let server: VotifierReceiver;
@@ -19,9 +18,17 @@ describe.skipIf(databaseUnavailable)('Votifier forwarding (NuVotifier protocols 
 
   async function setup(callback: Record<string, unknown>) {
     const org: TestOrg = await app.createOrg({ plan: 'business' });
-    const cb = await app.request('POST', '/v1/callbacks', { key: org.key, body: { name: 'Minecraft', kind: 'votifier', host: server.host, port: server.port, ...callback } });
+    const cb = await app.request('POST', '/v1/callbacks', {
+      key: org.key,
+      body: { name: 'Minecraft', kind: 'votifier', host: server.host, port: server.port, ...callback },
+    });
     expect(cb.status, JSON.stringify(cb.body)).toBe(201);
-    const made = (await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'mc', name: 'MC List', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })).body.data;
+    const made = (
+      await app.request('POST', '/v1/providers', {
+        key: org.key,
+        body: { key: 'mc', name: 'MC List', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+      })
+    ).body.data;
     const vote = async (user: string, extra: Record<string, unknown> = {}) =>
       (await app.request('POST', new URL(made.webhook_url).pathname, { body: { user, ...extra } })).body.data.vote_id as string;
     const read = (id: string) => app.request('GET', `/v1/votes/${id}`, { key: org.key }).then((r) => r.body.data);
@@ -46,7 +53,13 @@ describe.skipIf(databaseUnavailable)('Votifier forwarding (NuVotifier protocols 
     const id = await s.vote('jeb_');
     const vote = await until(() => s.read(id), settled);
     expect(vote.callback_status).toBe('sent');
-    expect(server.votes.find((v) => v.username === 'jeb_')).toEqual({ protocol: 1, serviceName: 'OldList', username: 'jeb_', address: '127.0.0.1', timestamp: String(Date.parse(vote.received_at)) });
+    expect(server.votes.find((v) => v.username === 'jeb_')).toEqual({
+      protocol: 1,
+      serviceName: 'OldList',
+      username: 'jeb_',
+      address: '127.0.0.1',
+      timestamp: String(Date.parse(vote.received_at)),
+    });
   });
 
   it('a wrong token is a failed attempt whose reason is the server’s error, failed at once (no retry can change it)', async () => {
@@ -55,11 +68,15 @@ describe.skipIf(databaseUnavailable)('Votifier forwarding (NuVotifier protocols 
     const vote = await until(() => s.read(id), settled);
     expect(vote).toMatchObject({ callback_status: 'failed', callback_attempts: 1 });
     const log = await s.log(id);
-    expect(log.attempts[0]).toMatchObject({ success: false, target: `votifier://${server.host}:${server.port}`, error: expect.stringContaining('Signature is not valid (invalid token?)') });
+    expect(log.attempts[0]).toMatchObject({
+      success: false,
+      target: `votifier://${server.host}:${server.port}`,
+      error: expect.stringContaining('Signature is not valid (invalid token?)'),
+    });
     expect(server.votes.some((v) => v.username === 'Herobrine')).toBe(false);
   });
 
-  it('a name over 16 characters (a bot list\'s) fails at once with NuVotifier\'s reason, and is never sent', async () => {
+  it("a name over 16 characters (a bot list's) fails at once with NuVotifier's reason, and is never sent", async () => {
     const s = await setup({ token: 'right-token-123', service_name: 'VoteRelay' });
     const long = 'a_discord_user_with_a_long_name';
     const id = await s.vote(long);
@@ -106,7 +123,11 @@ describe.skipIf(databaseUnavailable)('Votifier forwarding (NuVotifier protocols 
     const id = await s.vote('Offline');
     const vote = await until(() => s.read(id), settled);
     expect(vote).toMatchObject({ callback_status: 'failed', callback_attempts: 3 });
-    expect((await s.log(id)).attempts.map((a: { error: string }) => a.error)).toEqual([expect.stringMatching(/ECONNREFUSED/), expect.stringMatching(/ECONNREFUSED/), expect.stringMatching(/ECONNREFUSED/)]);
+    expect((await s.log(id)).attempts.map((a: { error: string }) => a.error)).toEqual([
+      expect.stringMatching(/ECONNREFUSED/),
+      expect.stringMatching(/ECONNREFUSED/),
+      expect.stringMatching(/ECONNREFUSED/),
+    ]);
   });
 
   it('test returns the frame it would send and sends nothing', async () => {
@@ -114,14 +135,23 @@ describe.skipIf(databaseUnavailable)('Votifier forwarding (NuVotifier protocols 
     const before = server.votes.length;
     const res = await app.request('POST', `/v1/callbacks/${s.cb.id}/test`, { key: s.org.key });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ url: `votifier://${server.host}:${server.port}`, method: 'VOTIFIER', sent: false, payload: { protocol: 2, magic: '0x733A' } });
+    expect(res.body.data).toMatchObject({
+      url: `votifier://${server.host}:${server.port}`,
+      method: 'VOTIFIER',
+      sent: false,
+      payload: { protocol: 2, magic: '0x733A' },
+    });
     const frame = Buffer.from(res.body.data.payload.frame_base64, 'base64');
     expect(frame.readUInt16BE(0)).toBe(0x733a);
     expect(frame.readUInt16BE(2)).toBe(frame.length - 4);
     expect(JSON.parse(JSON.parse(frame.subarray(4).toString()).payload)).toMatchObject({ serviceName: 'VoteRelay', username: 'TestVoter' });
     const v1 = await setup({ public_key: server.publicKey });
     const r1 = await app.request('POST', `/v1/callbacks/${v1.cb.id}/test`, { key: v1.org.key });
-    expect(r1.body.data.payload).toMatchObject({ protocol: 1, plaintext: expect.stringMatching(/^VOTE\nVoteRelay\nTestVoter\n127\.0\.0\.1\n\d+\n$/), encrypted_bytes: 256 });
+    expect(r1.body.data.payload).toMatchObject({
+      protocol: 1,
+      plaintext: expect.stringMatching(/^VOTE\nVoteRelay\nTestVoter\n127\.0\.0\.1\n\d+\n$/),
+      encrypted_bytes: 256,
+    });
     expect(server.votes.length).toBe(before);
   });
 

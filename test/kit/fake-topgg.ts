@@ -12,10 +12,7 @@ export interface FakeListedVote {
   expires_at: string;
 }
 
-export type FakeFailure =
-  | { status: 429; retryAfterS: number }
-  | { status: 500 }
-  | { status: 200; body: string };
+export type FakeFailure = { status: 429; retryAfterS: number } | { status: 500 } | { status: 200; body: string };
 
 export interface FakeProject {
   token: string;

@@ -49,7 +49,10 @@ export async function call(
     return { status: res.status, body: parsed, text };
   } catch (err) {
     const e = err as Error & { cause?: Error & { code?: string } };
-    const reason = e.name === 'TimeoutError' ? `no answer within ${options.timeoutMs ?? 15_000} ms` : `${e.message}${e.cause ? ` (${e.cause.code ?? e.cause.message})` : ''}`;
+    const reason =
+      e.name === 'TimeoutError'
+        ? `no answer within ${options.timeoutMs ?? 15_000} ms`
+        : `${e.message}${e.cause ? ` (${e.cause.code ?? e.cause.message})` : ''}`;
     return { status: null, body: undefined, text: '', error: reason };
   }
 }
@@ -123,7 +126,8 @@ export async function deliverLikeAVotingSite(
 }
 
 // A stack frame, a source path, driver or SQL text: none of it belongs in an answer (the README's Errors).
-const LEAKS = /\n\s+at |\bat [\w.$<>]+ \(|\.(ts|js|mjs|cjs):\d+|node_modules|\bprisma\b|\bSQLITE_[A-Z_]+|\bE(CONNREFUSED|CONNRESET|PIPE)\b|\b(SELECT|INSERT INTO|UPDATE|DELETE FROM)\b/i;
+const LEAKS =
+  /\n\s+at |\bat [\w.$<>]+ \(|\.(ts|js|mjs|cjs):\d+|node_modules|\bprisma\b|\bSQLITE_[A-Z_]+|\bE(CONNREFUSED|CONNRESET|PIPE)\b|\b(SELECT|INSERT INTO|UPDATE|DELETE FROM)\b/i;
 
 /**
  * Why an error answer is not the clear one expected (null when it is): `status` with `{ error: { code, message },

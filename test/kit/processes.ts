@@ -57,7 +57,17 @@ export function startServerProcess(env: Record<string, string>, registry?: Child
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, nodeArgs(entry), {
       cwd: ROOT,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ALERTS_INTERVAL_MS: '0', VOTIFIER_PORT: '0', RECOVERY_INTERVAL: '0', RETENTION_INTERVAL: '0', ...env },
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        ALERTS_INTERVAL_MS: '0',
+        VOTIFIER_PORT: '0',
+        RECOVERY_INTERVAL: '0',
+        RETENTION_INTERVAL: '0',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     registry?.push(child);

@@ -58,7 +58,13 @@ export async function startVotifierReceiver(options: { tokens: Record<string, st
           const computed = createHmac('sha256', Buffer.from(token, 'utf8')).update(message.payload, 'utf8').digest('base64');
           if (message.signature !== computed) return fail('RuntimeException', 'Signature is not valid (invalid token?)', true);
           if (String(payload.username).length > 16) return fail('CorruptedFrameException', 'Username too long', true);
-          votes.push({ protocol: 2, serviceName: payload.serviceName, username: payload.username, address: payload.address, timestamp: String(payload.timestamp) });
+          votes.push({
+            protocol: 2,
+            serviceName: payload.serviceName,
+            username: payload.username,
+            address: payload.address,
+            timestamp: String(payload.timestamp),
+          });
           socket.end(JSON.stringify({ status: 'ok' }));
         } catch (err) {
           fail('JSONException', (err as Error).message, true);

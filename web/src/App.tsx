@@ -20,7 +20,17 @@ import { AccessContext, LiveContext, type Access, type Live } from './access';
 const AddProvider = lazy(() => import('./pages/providers/AddProvider').then((m) => ({ default: m.AddProvider })));
 const ProviderRequests = lazy(() => import('./pages/providers/ProviderRequests').then((m) => ({ default: m.ProviderRequests })));
 const UnmatchedRequests = lazy(() => import('./pages/providers/UnmatchedRequests').then((m) => ({ default: m.UnmatchedRequests })));
-const later = (page: ReactNode) => <Suspense fallback={<p className="loading" role="status">Loading…</p>}>{page}</Suspense>;
+const later = (page: ReactNode) => (
+  <Suspense
+    fallback={
+      <p className="loading" role="status">
+        Loading…
+      </p>
+    }
+  >
+    {page}
+  </Suspense>
+);
 
 const ViewerQuery = graphql(`
   query Viewer {
@@ -73,7 +83,9 @@ function Shell({ signOut, stream }: { signOut: () => void; stream: 'connected' |
     const invalid = error.networkError || error.graphQLErrors.some((e) => e.extensions?.code === 'INVALID_API_KEY');
     return (
       <main className="signin">
-        <p role="alert" className="error">{invalid ? 'This API key is not valid (unknown, malformed or revoked).' : error.message}</p>
+        <p role="alert" className="error">
+          {invalid ? 'This API key is not valid (unknown, malformed or revoked).' : error.message}
+        </p>
         <button onClick={signOut}>Sign in again</button>
       </main>
     );
@@ -85,7 +97,9 @@ function Shell({ signOut, stream }: { signOut: () => void; stream: 'connected' |
         <strong className="brand">Vote Relay</strong>
         <span className="org">{data?.organization?.name}</span>
         <nav aria-label="Main">
-          <NavLink to="/" end>Overview</NavLink>
+          <NavLink to="/" end>
+            Overview
+          </NavLink>
           <NavLink to="/providers">Providers</NavLink>
           <NavLink to="/votes">Votes</NavLink>
           <NavLink to="/statistics">Statistics</NavLink>
@@ -94,9 +108,17 @@ function Shell({ signOut, stream }: { signOut: () => void; stream: 'connected' |
           <NavLink to="/settings">Settings</NavLink>
         </nav>
         <span className="spacer" />
-        {stream === 'lost' && <span className="badge warn" role="status">Connection lost: the live feed is reconnecting…</span>}
-        <span className="badge" title="The API key's scope">{access.scope === 'full' ? 'full access' : 'read only'}</span>
-        <button className="link" onClick={signOut}>Sign out</button>
+        {stream === 'lost' && (
+          <span className="badge warn" role="status">
+            Connection lost: the live feed is reconnecting…
+          </span>
+        )}
+        <span className="badge" title="The API key's scope">
+          {access.scope === 'full' ? 'full access' : 'read only'}
+        </span>
+        <button className="link" onClick={signOut}>
+          Sign out
+        </button>
       </header>
       <main className="page">
         <Routes>

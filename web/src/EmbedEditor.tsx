@@ -15,7 +15,13 @@ export type Embed = {
   [other: string]: unknown;
 };
 
-const SAMPLE: Record<string, string> = { voter_name: 'Steve', provider_name: 'Top.gg', provider_key: 'topgg', vote_id: 'vt_sample', received_at: new Date().toISOString() };
+const SAMPLE: Record<string, string> = {
+  voter_name: 'Steve',
+  provider_name: 'Top.gg',
+  provider_key: 'topgg',
+  vote_id: 'vt_sample',
+  received_at: new Date().toISOString(),
+};
 /** The sample values a preview shows in place of {{variables}}. */
 export const withSamples = (text: unknown) =>
   typeof text === 'string' ? text.replace(/\{\{\s*(\w+)\s*\}\}|\{(\w+)\}/g, (whole, a, b) => SAMPLE[a ?? b] ?? whole) : '';
@@ -36,13 +42,27 @@ export function EmbedEditor({ value, onChange, invalid }: { value: Embed; onChan
     <fieldset className="embed-editor">
       <legend>Embed (the same variables as the message)</legend>
       <div className="row" role="group" aria-label="Embed editor mode">
-        <button type="button" aria-pressed={mode === 'fields'} onClick={() => setMode('fields')}>Fields</button>
-        <button type="button" aria-pressed={mode === 'json'} onClick={() => { setJson(JSON.stringify(value, null, 2)); setMode('json'); }}>JSON</button>
+        <button type="button" aria-pressed={mode === 'fields'} onClick={() => setMode('fields')}>
+          Fields
+        </button>
+        <button
+          type="button"
+          aria-pressed={mode === 'json'}
+          onClick={() => {
+            setJson(JSON.stringify(value, null, 2));
+            setMode('json');
+          }}
+        >
+          JSON
+        </button>
       </div>
       {mode === 'json' ? (
         <>
           <label htmlFor={`${id}-json`}>Embed JSON</label>
-          <textarea id={`${id}-json`} value={json} aria-invalid={invalid}
+          <textarea
+            id={`${id}-json`}
+            value={json}
+            aria-invalid={invalid}
             onChange={(e) => {
               setJson(e.target.value);
               try {
@@ -51,7 +71,8 @@ export function EmbedEditor({ value, onChange, invalid }: { value: Embed; onChan
               } catch {
                 onChange(null);
               }
-            }} />
+            }}
+          />
         </>
       ) : (
         <>
@@ -72,14 +93,27 @@ export function EmbedEditor({ value, onChange, invalid }: { value: Embed; onChan
               <label className="row">
                 <input type="checkbox" checked={field.inline ?? false} onChange={(e) => setField(index, { inline: e.target.checked })} /> Inline
               </label>
-              <button type="button" onClick={() => set({ fields: fields.filter((_, i) => i !== index) })}>Remove field {index + 1}</button>
+              <button type="button" onClick={() => set({ fields: fields.filter((_, i) => i !== index) })}>
+                Remove field {index + 1}
+              </button>
             </div>
           ))}
-          <button type="button" disabled={fields.length >= 25} onClick={() => set({ fields: [...fields, { name: '', value: '', inline: false }] })}>Add field</button>
+          <button type="button" disabled={fields.length >= 25} onClick={() => set({ fields: [...fields, { name: '', value: '', inline: false }] })}>
+            Add field
+          </button>
           <label htmlFor={`${id}-footer`}>Footer</label>
-          <input id={`${id}-footer`} value={value.footer?.text ?? ''} onChange={(e) => set({ footer: e.target.value ? { ...value.footer, text: e.target.value } : undefined })} />
+          <input
+            id={`${id}-footer`}
+            value={value.footer?.text ?? ''}
+            onChange={(e) => set({ footer: e.target.value ? { ...value.footer, text: e.target.value } : undefined })}
+          />
           <label className="row">
-            <input type="checkbox" checked={value.timestamp !== undefined} onChange={(e) => set({ timestamp: e.target.checked ? '{{received_at}}' : undefined })} /> Show the vote's time
+            <input
+              type="checkbox"
+              checked={value.timestamp !== undefined}
+              onChange={(e) => set({ timestamp: e.target.checked ? '{{received_at}}' : undefined })}
+            />{' '}
+            Show the vote's time
           </label>
         </>
       )}
@@ -93,14 +127,26 @@ const shownTime = (text: string) => (Number.isNaN(Date.parse(text)) ? text : new
 export function EmbedPreview({ embed }: { embed: Embed }) {
   return (
     <div className="embed-preview" aria-label="Embed preview" style={{ borderLeftColor: hex(embed.color) }}>
-      {embed.title && <strong className="embed-title"><DiscordMarkdown text={withSamples(embed.title)} /></strong>}
-      {embed.description && <p><DiscordMarkdown text={withSamples(embed.description)} /></p>}
+      {embed.title && (
+        <strong className="embed-title">
+          <DiscordMarkdown text={withSamples(embed.title)} />
+        </strong>
+      )}
+      {embed.description && (
+        <p>
+          <DiscordMarkdown text={withSamples(embed.description)} />
+        </p>
+      )}
       {embed.fields && embed.fields.length > 0 && (
         <dl className="embed-fields">
           {embed.fields.map((f, i) => (
             <div key={i} className={f.inline ? 'inline' : undefined}>
-              <dt><DiscordMarkdown text={withSamples(f.name)} /></dt>
-              <dd><DiscordMarkdown text={withSamples(f.value)} /></dd>
+              <dt>
+                <DiscordMarkdown text={withSamples(f.name)} />
+              </dt>
+              <dd>
+                <DiscordMarkdown text={withSamples(f.value)} />
+              </dd>
             </div>
           ))}
         </dl>

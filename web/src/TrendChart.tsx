@@ -11,9 +11,17 @@ export function TrendChart({ points, label }: { points: { date: string; count: n
         aria-label={label}
         role="img"
         data={{ labels: points.map((p) => p.date.slice(5)), datasets: [{ label: 'Votes', data: points.map((p) => p.count), backgroundColor: '#6366f1' }] }}
-        options={{ animation: false, responsive: true, maintainAspectRatio: false, plugins: { legend: { display: false } }, scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } }}
+        options={{
+          animation: false,
+          responsive: true,
+          maintainAspectRatio: false,
+          plugins: { legend: { display: false } },
+          scales: { y: { beginAtZero: true, ticks: { precision: 0 } } },
+        }}
       />
-      <figcaption className="sr-only">{label}: {points.map((p) => `${p.date} ${p.count}`).join(', ')}</figcaption>
+      <figcaption className="sr-only">
+        {label}: {points.map((p) => `${p.date} ${p.count}`).join(', ')}
+      </figcaption>
     </figure>
   );
 }

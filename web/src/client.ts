@@ -25,14 +25,17 @@ export function createGraphQLClient(apiKey: string, onStream: (state: 'connected
       subscriptionExchange({
         forwardSubscription: (operation) => ({
           subscribe: (sink) => ({
-            unsubscribe: sse.subscribe({ query: operation.query ?? '', variables: operation.variables }, {
-              next: (value) => sink.next(value as never),
-              error: (error) => {
-                onStream('lost');
-                sink.error(error instanceof Error ? error : new Error(String(error)));
+            unsubscribe: sse.subscribe(
+              { query: operation.query ?? '', variables: operation.variables },
+              {
+                next: (value) => sink.next(value as never),
+                error: (error) => {
+                  onStream('lost');
+                  sink.error(error instanceof Error ? error : new Error(String(error)));
+                },
+                complete: () => sink.complete(),
               },
-              complete: () => sink.complete(),
-            }),
+            ),
           }),
         }),
       }),

@@ -8,7 +8,11 @@ const STATEMENT_TIMEOUT_MS = 15_000;
 /** Deadlock (40P01) or serialization failure (40001) with other work: the batch is retried this many times. */
 const TRANSIENT_RETRIES = 5;
 
-export type Query = <R extends pg.QueryResultRow = pg.QueryResultRow>(config: { name?: string; text: string; values?: unknown[] }) => Promise<pg.QueryResult<R>>;
+export type Query = <R extends pg.QueryResultRow = pg.QueryResultRow>(config: {
+  name?: string;
+  text: string;
+  values?: unknown[];
+}) => Promise<pg.QueryResult<R>>;
 
 export interface PostgresBatchWriterOptions<I, O> {
   pool: pg.Pool;

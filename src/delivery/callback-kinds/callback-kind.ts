@@ -9,7 +9,9 @@ import type { JobContext, SendResult } from '../senders.js';
 import type { VoteTemplateValues } from '../template.js';
 
 /** The row columns a kind owns (the rest, shared by every kind, are the service's). */
-export type KindColumns = Partial<Pick<Callback, 'url' | 'host' | 'port' | 'serviceName' | 'votifierTokenEnc' | 'votifierPublicKey' | 'payloadTemplateJson' | 'authSecretEnc'>>;
+export type KindColumns = Partial<
+  Pick<Callback, 'url' | 'host' | 'port' | 'serviceName' | 'votifierTokenEnc' | 'votifierPublicKey' | 'payloadTemplateJson' | 'authSecretEnc'>
+>;
 
 /** What the test endpoint answers: the request a delivery would send, with sample values; nothing is sent. */
 export interface CallbackTestRender {

@@ -12,9 +12,7 @@ import { renderJson, voteLookup } from '../template.js';
 import { voteTemplateValues } from '../vote-values.js';
 import type { CallbackKind } from './callback-kind.js';
 
-const payloadTemplate = z
-  .record(z.string(), z.unknown())
-  .refine((v) => JSON.stringify(v).length <= 16_384, 'must be at most 16 KiB of JSON');
+const payloadTemplate = z.record(z.string(), z.unknown()).refine((v) => JSON.stringify(v).length <= 16_384, 'must be at most 16 KiB of JSON');
 
 export const httpCallback: CallbackKind = {
   name: 'http',
@@ -83,13 +81,14 @@ export async function sendHttpCallback(deps: AppDeps, ctx: JobContext): Promise<
   const { response, failure } = await post(deps, url, headers, body, callback?.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const status = response?.status ?? null;
   const error = response ? (status! >= 200 && status! < 300 ? null : `HTTP ${status}`) : failure!.message;
-  const outcome = failure?.kind === 'blocked'
-    ? ({ kind: 'failed' } as const)
-    : callbackOutcome(
-        { status, retryAfterMs: response ? parseRetryAfter(response.headers['retry-after'], now.getTime()) : null },
-        attempt,
-        deps.config.retryScheduleMs,
-        jitter(deps.config.retryJitter),
-      );
+  const outcome =
+    failure?.kind === 'blocked'
+      ? ({ kind: 'failed' } as const)
+      : callbackOutcome(
+          { status, retryAfterMs: response ? parseRetryAfter(response.headers['retry-after'], now.getTime()) : null },
+          attempt,
+          deps.config.retryScheduleMs,
+          jitter(deps.config.retryJitter),
+        );
   return { attempt: record(attempt, url, response, failure, error), outcome, error };
 }

@@ -33,7 +33,8 @@ export const votifierCallback: CallbackKind = {
     const problems: FieldError[] = [];
     const creating = existing === null;
     if (creating && !input.host) problems.push({ field: 'host', message: 'is required for a votifier callback' });
-    if (creating && !input.token === !input.publicKey) problems.push({ field: 'token', message: 'give exactly one of token (protocol v2) or public_key (protocol v1)' });
+    if (creating && !input.token === !input.publicKey)
+      problems.push({ field: 'token', message: 'give exactly one of token (protocol v2) or public_key (protocol v1)' });
     if (!creating && input.token !== undefined && input.publicKey !== undefined && input.publicKey !== null) {
       problems.push({ field: 'token', message: 'give at most one of token (protocol v2) or public_key (protocol v1): a new one replaces the other' });
     }
@@ -43,7 +44,8 @@ export const votifierCallback: CallbackKind = {
     if (typeof input.publicKey === 'string') {
       try {
         const key = parseVotifierPublicKey(input.publicKey);
-        if (key.asymmetricKeyDetails?.modulusLength !== 2048) problems.push({ field: 'public_key', message: 'must be a 2048-bit RSA key (as Votifier generates)' });
+        if (key.asymmetricKeyDetails?.modulusLength !== 2048)
+          problems.push({ field: 'public_key', message: 'must be a 2048-bit RSA key (as Votifier generates)' });
       } catch {
         problems.push({ field: 'public_key', message: "is not an RSA public key (PEM, or the base64 from the server's public.key)" });
       }
@@ -140,7 +142,16 @@ async function sendVotifierCallback(deps: AppDeps, ctx: JobContext): Promise<Sen
     ? ({ kind: 'failed' } as const)
     : callbackOutcome({ status: error ? null : 200, retryAfterMs: null }, attempt, deps.config.retryScheduleMs, jitter(deps.config.retryJitter));
   return {
-    attempt: { attempt, target: target(callback), statusCode: null, success: error === null, durationMs, error, responseExcerpt: error ? null : 'ok', voteRefused },
+    attempt: {
+      attempt,
+      target: target(callback),
+      statusCode: null,
+      success: error === null,
+      durationMs,
+      error,
+      responseExcerpt: error ? null : 'ok',
+      voteRefused,
+    },
     outcome,
     error,
   };

@@ -168,8 +168,7 @@ export function voteStatusFrom(all: JobForStatus[]) {
     if (list.every((j) => j.status === 'skipped')) return 'skipped';
     return 'sent';
   };
-  const lastSent = (list: typeof jobs) =>
-    list.reduce<Date | null>((latest, j) => (j.sentAt && (!latest || j.sentAt > latest) ? j.sentAt : latest), null);
+  const lastSent = (list: typeof jobs) => list.reduce<Date | null>((latest, j) => (j.sentAt && (!latest || j.sentAt > latest) ? j.sentAt : latest), null);
   return {
     chatStatus: aggregate(chat),
     chatSentAt: lastSent(chat),
@@ -195,7 +194,10 @@ export async function requeueFailedWithPrisma(db: Database, voteId: string, now:
       });
     }
     if (failed.length > 0) {
-      const jobs = await tx.deliveryJob.findMany({ where: { voteId }, select: { kind: true, status: true, attempts: true, sentAt: true, callbackId: true, createdAt: true } });
+      const jobs = await tx.deliveryJob.findMany({
+        where: { voteId },
+        select: { kind: true, status: true, attempts: true, sentAt: true, callbackId: true, createdAt: true },
+      });
       await tx.vote.update({ where: { id: voteId }, data: voteStatusFrom(jobs) });
     }
     return failed.length;

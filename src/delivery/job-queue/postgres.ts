@@ -172,7 +172,8 @@ async function writeFinishes(query: Query, items: Finish[]): Promise<boolean[]> 
   // Each callback's latest attempt of the batch says whether its run of failures goes on or ends.
   const health = new Map<string, { ok: boolean; at: string }>();
   for (const f of attempts) {
-    if (f.job.kind === 'callback' && f.job.callbackId && recorded.has(f.job.id) && !f.attempt!.voteRefused) health.set(f.job.callbackId, { ok: f.attempt!.success, at: f.now.toISOString() });
+    if (f.job.kind === 'callback' && f.job.callbackId && recorded.has(f.job.id) && !f.attempt!.voteRefused)
+      health.set(f.job.callbackId, { ok: f.attempt!.success, at: f.now.toISOString() });
   }
   if (health.size > 0) {
     const ids = [...health.keys()];
@@ -188,7 +189,14 @@ async function writeFinishes(query: Query, items: Finish[]): Promise<boolean[]> 
     const statuses = voteIds.map((id) => voteStatusFrom(byVote.get(id) ?? []));
     await query({
       ...FINISH_SQL.votes,
-      values: [voteIds, statuses.map((s) => s.chatStatus), statuses.map((s) => iso(s.chatSentAt)), statuses.map((s) => s.callbackStatus), statuses.map((s) => iso(s.callbackSentAt)), statuses.map((s) => s.callbackAttempts)],
+      values: [
+        voteIds,
+        statuses.map((s) => s.chatStatus),
+        statuses.map((s) => iso(s.chatSentAt)),
+        statuses.map((s) => s.callbackStatus),
+        statuses.map((s) => iso(s.callbackSentAt)),
+        statuses.map((s) => s.callbackAttempts),
+      ],
     });
   }
   return items.map((f) => recorded.has(f.job.id));

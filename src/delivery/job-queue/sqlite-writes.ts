@@ -101,7 +101,21 @@ export function createSqliteJobWrites(db: Sqlite.Database): SqliteJobWrites {
     if (changed === 0) return false;
     const a = f.attempt;
     if (a) {
-      s.insertAttempt.run(randomUUID(), f.job.organizationId, f.job.id, f.job.voteId, a.attempt, a.target, a.statusCode, a.success ? 1 : 0, a.durationMs, a.error, a.responseExcerpt, Math.round(a.pacedMs ?? 0), at);
+      s.insertAttempt.run(
+        randomUUID(),
+        f.job.organizationId,
+        f.job.id,
+        f.job.voteId,
+        a.attempt,
+        a.target,
+        a.statusCode,
+        a.success ? 1 : 0,
+        a.durationMs,
+        a.error,
+        a.responseExcerpt,
+        Math.round(a.pacedMs ?? 0),
+        at,
+      );
       if (f.job.kind === 'callback' && f.job.callbackId && !a.voteRefused) {
         if (a.success) s.recovered.run(f.job.callbackId);
         else s.failing.run(at, f.job.callbackId);
@@ -113,24 +127,47 @@ export function createSqliteJobWrites(db: Sqlite.Database): SqliteJobWrites {
         sentAt: r.sentAt === null ? null : new Date(r.sentAt),
       }));
       const status = voteStatusFrom(rows);
-      s.updateVote.run(status.chatStatus, status.chatSentAt?.getTime() ?? null, status.callbackStatus, status.callbackSentAt?.getTime() ?? null, status.callbackAttempts, f.job.voteId);
+      s.updateVote.run(
+        status.chatStatus,
+        status.chatSentAt?.getTime() ?? null,
+        status.callbackStatus,
+        status.callbackSentAt?.getTime() ?? null,
+        status.callbackAttempts,
+        f.job.voteId,
+      );
     }
     return true;
   }
 
   return {
     claims: (items) =>
-      items.map((c) =>
-        (c.organizationId === undefined
-          ? s.claim.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit })
-          : s.claimPull.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit, 5: c.organizationId })) as ClaimedJob[],
+      items.map(
+        (c) =>
+          (c.organizationId === undefined
+            ? s.claim.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit })
+            : s.claimPull.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit, 5: c.organizationId })) as ClaimedJob[],
       ),
     renewals: (items) => items.map((r) => s.renew.run(r.until, r.jobId, r.holder, r.now).changes === 1),
     finishes: (items) => items.map(finishOne),
     insertJobs(jobs) {
       for (const job of jobs) {
         const at = job.runAt.getTime();
-        s.insertJob.run(randomUUID(), job.organizationId, job.voteId, job.callbackId, job.kind, job.held ? 'held' : 'pending', job.priority, job.maxAttempts, at, job.uniqueKey ?? null, job.payloadJson ?? null, job.origin ?? 'vote', at, at);
+        s.insertJob.run(
+          randomUUID(),
+          job.organizationId,
+          job.voteId,
+          job.callbackId,
+          job.kind,
+          job.held ? 'held' : 'pending',
+          job.priority,
+          job.maxAttempts,
+          at,
+          job.uniqueKey ?? null,
+          job.payloadJson ?? null,
+          job.origin ?? 'vote',
+          at,
+          at,
+        );
       }
     },
   };

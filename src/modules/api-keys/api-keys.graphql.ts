@@ -31,7 +31,8 @@ builder.queryField('viewer', (t) =>
   t.field({
     type: ViewerRef,
     description: 'The API key of this request (a dashboard disables writes for a read key)',
-    nullable: true, authScopes: { access: { scope: 'read', allowSuspended: true } },
+    nullable: true,
+    authScopes: { access: { scope: 'read', allowSuspended: true } },
     resolve: (_root, _args, ctx) => requireViewer(ctx.auth),
   }),
 );
@@ -59,7 +60,8 @@ builder.queryField('apiKeys', (t) =>
   t.prismaField({
     type: ['ApiKey'],
     description: 'Active API keys (prefix and metadata only)',
-    nullable: true, authScopes: { access: { scope: 'read', plan: 'growth' } },
+    nullable: true,
+    authScopes: { access: { scope: 'read', plan: 'growth' } },
     resolve: (query, _root, _args, ctx) =>
       ctx.deps.db.prisma.apiKey.findMany({
         ...query,
@@ -72,7 +74,8 @@ builder.queryField('apiKeys', (t) =>
 builder.mutationField('createApiKey', (t) =>
   t.field({
     type: CreatedApiKeyRef,
-    nullable: true, authScopes: { access: { scope: 'full', plan: 'growth' } },
+    nullable: true,
+    authScopes: { access: { scope: 'full', plan: 'growth' } },
     args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.apiKeys.create(requireViewer(ctx.auth).organizationId, input),
   }),
@@ -82,7 +85,8 @@ builder.mutationField('revokeApiKey', (t) =>
   t.field({
     type: RevokedApiKey,
     description: 'Revokes a key at once',
-    nullable: true, authScopes: { access: { scope: 'full', plan: 'growth' } },
+    nullable: true,
+    authScopes: { access: { scope: 'full', plan: 'growth' } },
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.apiKeys.revoke(requireViewer(ctx.auth).organizationId, String(id)),
   }),

@@ -8,7 +8,10 @@ import { TEMPLATE_VARIABLES, type TemplateVariable } from '../../delivery/templa
 import { FAILING_CALLBACK_STATES, type CreatedCallback, type FailingCallback, type Replayed } from './callbacks.service.js';
 import { CALLBACK_KIND_NAMES } from '../../delivery/callback-kinds/registry.js';
 
-const CallbackKindEnum = builder.enumType('CallbackKind', { description: 'http: a signed POST; votifier: the Votifier protocol', values: [...CALLBACK_KIND_NAMES] as string[] });
+const CallbackKindEnum = builder.enumType('CallbackKind', {
+  description: 'http: a signed POST; votifier: the Votifier protocol',
+  values: [...CALLBACK_KIND_NAMES] as string[],
+});
 
 export const CallbackRef = builder.prismaObject('Callback', {
   fields: (t) => ({
@@ -37,9 +40,16 @@ export const CallbackRef = builder.prismaObject('Callback', {
       resolve: (c) => c.providerIdsJson === null,
     }),
     maxPerSecond: t.exposeInt('maxPerSecond', { nullable: true, description: 'At most this many deliveries start per second; null = no limit' }),
-    disabledReason: t.exposeString('disabledReason', { nullable: true, description: 'Why it was disabled automatically (null when enabled or disabled by hand)' }),
+    disabledReason: t.exposeString('disabledReason', {
+      nullable: true,
+      description: 'Why it was disabled automatically (null when enabled or disabled by hand)',
+    }),
     disabledAt: t.expose('disabledAt', { type: 'DateTime', nullable: true }),
-    failingSince: t.expose('failingSince', { type: 'DateTime', nullable: true, description: 'Start of its current run of failed attempts (null after a success)' }),
+    failingSince: t.expose('failingSince', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'Start of its current run of failed attempts (null after a success)',
+    }),
     payloadTemplate: t.field({
       type: 'JSON',
       nullable: true,
@@ -139,7 +149,8 @@ builder.queryField('callbackVariables', (t) =>
 builder.queryField('callbacks', (t) =>
   t.field({
     type: CallbackList,
-    nullable: true, authScopes: { access: { scope: 'read' } },
+    nullable: true,
+    authScopes: { access: { scope: 'read' } },
     args: { includeDisabled: t.arg.boolean({ defaultValue: false }) },
     resolve: async (_root, { includeDisabled }, ctx) => {
       const viewer = requireViewer(ctx.auth);
@@ -155,7 +166,8 @@ builder.queryField('callbacks', (t) =>
 builder.queryField('callback', (t) =>
   t.field({
     type: CallbackRef,
-    nullable: true, authScopes: { access: { scope: 'read' } },
+    nullable: true,
+    authScopes: { access: { scope: 'read' } },
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.callbacks.get(orgId(ctx), String(id)),
   }),
@@ -164,7 +176,8 @@ builder.queryField('callback', (t) =>
 builder.mutationField('createCallback', (t) =>
   t.field({
     type: CreatedCallbackRef,
-    nullable: true, authScopes: { access: { scope: 'full' } },
+    nullable: true,
+    authScopes: { access: { scope: 'full' } },
     args: { input: t.arg({ type: CreateCallbackInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.callbacks.create(orgId(ctx), defined(input)),
   }),
@@ -173,7 +186,8 @@ builder.mutationField('createCallback', (t) =>
 builder.mutationField('updateCallback', (t) =>
   t.field({
     type: CallbackRef,
-    nullable: true, authScopes: { access: { scope: 'full' } },
+    nullable: true,
+    authScopes: { access: { scope: 'full' } },
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateCallbackInput, required: true }) },
     resolve: (_root, { id, input }, ctx) => ctx.services.callbacks.update(orgId(ctx), String(id), defined(input)),
   }),
@@ -182,7 +196,8 @@ builder.mutationField('updateCallback', (t) =>
 builder.mutationField('deleteCallback', (t) =>
   t.field({
     type: DeletedCallback,
-    nullable: true, authScopes: { access: { scope: 'full' } },
+    nullable: true,
+    authScopes: { access: { scope: 'full' } },
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.callbacks.remove(orgId(ctx), String(id)),
   }),
@@ -192,7 +207,8 @@ builder.mutationField('testCallback', (t) =>
   t.field({
     type: CallbackTest,
     description: 'Renders what a delivery would send, with sample values; nothing is sent',
-    nullable: true, authScopes: { access: { scope: 'full' } },
+    nullable: true,
+    authScopes: { access: { scope: 'full' } },
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.callbacks.test(orgId(ctx), String(id)),
   }),
@@ -202,7 +218,8 @@ builder.mutationField('replayCallback', (t) =>
   t.field({
     type: ReplayedRef,
     description: "Queues this callback's delivery of every vote received in [since, until) again (onlyFailed: those whose last delivery to it failed)",
-    nullable: true, authScopes: { access: { scope: 'full' } },
+    nullable: true,
+    authScopes: { access: { scope: 'full' } },
     args: {
       id: t.arg.id({ required: true }),
       since: t.arg.string({ required: true, description: 'YYYY-MM-DD or ISO 8601' }),
@@ -216,14 +233,16 @@ builder.mutationField('replayCallback', (t) =>
 builder.mutationField('rotateCallbackSecret', (t) =>
   t.field({
     type: RotatedSecret,
-    nullable: true, authScopes: { access: { scope: 'full' } },
+    nullable: true,
+    authScopes: { access: { scope: 'full' } },
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.callbacks.rotateSecret(orgId(ctx), String(id)),
   }),
 );
 
 const FailingCallbackStateEnum = builder.enumType('FailingCallbackState', {
-  description: 'disabled: turned off with a reason; retrying: deliveries wait for another attempt; failing: its last attempt failed and nothing is left to retry; recovered: it failed in the last 24 hours and its last attempt succeeded',
+  description:
+    'disabled: turned off with a reason; retrying: deliveries wait for another attempt; failing: its last attempt failed and nothing is left to retry; recovered: it failed in the last 24 hours and its last attempt succeeded',
   values: FAILING_CALLBACK_STATES as string[],
 });
 
@@ -232,11 +251,19 @@ const FailingCallbackRef = builder.objectRef<FailingCallback>('FailingCallback')
   fields: (t) => ({
     callback: t.field({ type: CallbackRef, resolve: (f) => f.callback }),
     state: t.field({ type: FailingCallbackStateEnum, resolve: (f) => f.state }),
-    failedAttemptsLast24h: t.exposeInt('failedAttemptsLast24h', { description: 'Failed delivery attempts in the last 24 hours, whatever became of their deliveries' }),
+    failedAttemptsLast24h: t.exposeInt('failedAttemptsLast24h', {
+      description: 'Failed delivery attempts in the last 24 hours, whatever became of their deliveries',
+    }),
     retryingDeliveries: t.exposeInt('retryingDeliveries', { description: 'Deliveries waiting for another attempt now' }),
     failedLast24h: t.exposeInt('failedLast24h', { description: 'Deliveries given up (failed for good) in the last 24 hours' }),
-    lastError: t.exposeString('lastError', { nullable: true, description: "The newest failed attempt's error (a disabled callback's reason when nothing failed)" }),
-    lastFailedAt: t.expose('lastFailedAt', { type: 'DateTime', description: 'When the newest failed attempt was made (when it was disabled, when nothing failed)' }),
+    lastError: t.exposeString('lastError', {
+      nullable: true,
+      description: "The newest failed attempt's error (a disabled callback's reason when nothing failed)",
+    }),
+    lastFailedAt: t.expose('lastFailedAt', {
+      type: 'DateTime',
+      description: 'When the newest failed attempt was made (when it was disabled, when nothing failed)',
+    }),
   }),
 });
 
@@ -244,7 +271,8 @@ builder.queryField('failingCallbacks', (t) =>
   t.field({
     type: [FailingCallbackRef],
     description: 'For a dashboard: callbacks with failed attempts in the last 24 hours (most failed attempts first), then those disabled with a reason',
-    nullable: true, authScopes: { access: { scope: 'read' } },
+    nullable: true,
+    authScopes: { access: { scope: 'read' } },
     resolve: (_root, _args, ctx) => ctx.services.callbacks.failing(orgId(ctx)),
   }),
 );

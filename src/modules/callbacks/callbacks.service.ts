@@ -51,8 +51,7 @@ const REPLAY_CHUNK = 500;
 const updateSchema = z.object({ ...kindFields, ...sharedFields }).partial();
 
 /** Only the fields of `kind` (another kind's fields in an update are ignored, as they always were). */
-const ownFields = (kind: CallbackKind, input: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(input).filter(([name]) => name in kind.fields));
+const ownFields = (kind: CallbackKind, input: Record<string, unknown>) => Object.fromEntries(Object.entries(input).filter(([name]) => name in kind.fields));
 
 export interface CreatedCallback {
   callback: Callback;
@@ -143,7 +142,13 @@ export function createCallbackService(deps: AppDeps) {
 
   async function create(organizationId: string, rawInput: unknown): Promise<CreatedCallback> {
     const input = parseInput(createSchema, rawInput) as Record<string, unknown> & {
-      kind: string; name: string; timeoutMs?: number; enabled?: boolean; priority?: number; providers?: string[]; maxPerSecond?: number | null;
+      kind: string;
+      name: string;
+      timeoutMs?: number;
+      enabled?: boolean;
+      priority?: number;
+      providers?: string[];
+      maxPerSecond?: number | null;
     };
     const kind = callbackKindOf(input.kind)!;
     const own = ownFields(kind, input);
@@ -175,7 +180,12 @@ export function createCallbackService(deps: AppDeps) {
 
   async function update(organizationId: string, id: string, rawInput: unknown): Promise<Callback> {
     const input = parseInput(updateSchema, rawInput) as Record<string, unknown> & {
-      name?: string; timeoutMs?: number; enabled?: boolean; priority?: number; providers?: string[]; maxPerSecond?: number | null;
+      name?: string;
+      timeoutMs?: number;
+      enabled?: boolean;
+      priority?: number;
+      providers?: string[];
+      maxPerSecond?: number | null;
     };
     const callback = await get(organizationId, id);
     const kind = callbackKindOf(callback.kind)!;
@@ -187,8 +197,14 @@ export function createCallbackService(deps: AppDeps) {
       throw validationError([{ field: 'providers', message: 'its providers were deleted: give the providers it takes (an empty list for all of them)' }]);
     }
     const shared = Object.fromEntries(
-      Object.entries({ name: input.name, timeoutMs: input.timeoutMs, enabled: input.enabled, priority: input.priority, providerIdsJson, maxPerSecond: input.maxPerSecond })
-        .filter(([, v]) => v !== undefined),
+      Object.entries({
+        name: input.name,
+        timeoutMs: input.timeoutMs,
+        enabled: input.enabled,
+        priority: input.priority,
+        providerIdsJson,
+        maxPerSecond: input.maxPerSecond,
+      }).filter(([, v]) => v !== undefined),
     );
     const now = deps.clock.now();
     // Enabling again clears the reason and the run of failures, and its held votes resume (callback-health.ts);
@@ -230,10 +246,13 @@ export function createCallbackService(deps: AppDeps) {
       prisma.deliveryJob.count({ where: { callbackId: callback.id, origin: 'replay', status: { in: ['pending', 'retrying', 'running', 'held'] } } }),
     ]);
     const max = deps.config.replayMaxVotes;
-    if (total > max) throw validationError([{ field: 'since', message: `the window holds ${total} votes; replay at most ${max} at a time (a shorter window)` }]);
+    if (total > max)
+      throw validationError([{ field: 'since', message: `the window holds ${total} votes; replay at most ${max} at a time (a shorter window)` }]);
     // Replays of one callback waiting to be sent stay bounded (a key cannot fill the queue by replaying again and again).
     if (waiting + total > max) {
-      throw new AppError('RATE_LIMITED', `${waiting} replayed deliveries of this callback are still waiting; replay again once they are sent`, { retry_after_seconds: 60 });
+      throw new AppError('RATE_LIMITED', `${waiting} replayed deliveries of this callback are still waiting; replay again once they are sent`, {
+        retry_after_seconds: 60,
+      });
     }
     const budget = attemptBudget(deps.config, 'callback');
     let queued = 0;
@@ -250,18 +269,32 @@ export function createCallbackService(deps: AppDeps) {
       cursor = votes[votes.length - 1].id;
       // only_failed: the vote's latest delivery to this callback is the failed one (a replay since may have sent it).
       const chosen = onlyFailed
-        ? votes.filter((v) => v.jobs.filter((j) => j.callbackId === callback.id).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0]?.status === 'failed')
+        ? votes.filter(
+            (v) => v.jobs.filter((j) => j.callbackId === callback.id).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0]?.status === 'failed',
+          )
         : votes;
       if (chosen.length === 0) continue;
       await prisma.$transaction(async (tx) => {
         await deps.jobs.enqueue(
           tx,
-          chosen.map((v) => ({ organizationId, voteId: v.id, callbackId: callback.id, kind: 'callback', priority: callback.priority, maxAttempts: budget, runAt: now, origin: 'replay' })),
+          chosen.map((v) => ({
+            organizationId,
+            voteId: v.id,
+            callbackId: callback.id,
+            kind: 'callback',
+            priority: callback.priority,
+            maxAttempts: budget,
+            runAt: now,
+            origin: 'replay',
+          })),
         );
         // The new job is its callback's latest: the vote's callback status follows it (job-queue.ts voteStatusFrom).
         const byStatus = new Map<string, string[]>();
         for (const v of chosen) {
-          const status = voteStatusFrom([...v.jobs, { kind: 'callback', status: 'pending', attempts: 0, sentAt: null, callbackId: callback.id, createdAt: now.getTime() + 1 }]);
+          const status = voteStatusFrom([
+            ...v.jobs,
+            { kind: 'callback', status: 'pending', attempts: 0, sentAt: null, callbackId: callback.id, createdAt: now.getTime() + 1 },
+          ]);
           byStatus.set(status.callbackStatus, [...(byStatus.get(status.callbackStatus) ?? []), v.id]);
         }
         for (const [callbackStatus, ids] of byStatus) await tx.vote.updateMany({ where: { id: { in: ids } }, data: { callbackStatus } });
@@ -301,7 +334,6 @@ export function createCallbackService(deps: AppDeps) {
     return callbackKindOf(callback.kind)!.testRender(deps, callback, sampleTemplateValues(now, org), now);
   }
 
-
   /**
    * Callbacks that need attention (a dashboard's): any failed attempt in the last 24 hours — deliveries retrying
    * now, given up, or failed before the callback recovered — most failed attempts first, then those disabled with a
@@ -333,7 +365,11 @@ export function createCallbackService(deps: AppDeps) {
     // (rare: a retry schedule longer than the window) the retrying job's own last error and time stand in.
     for (const id of retryingBy.keys()) {
       if (attemptsBy.has(id)) continue;
-      const job = await prisma.deliveryJob.findFirst({ where: { organizationId, callbackId: id, status: 'retrying' }, orderBy: { updatedAt: 'desc' }, select: { lastError: true, updatedAt: true } });
+      const job = await prisma.deliveryJob.findFirst({
+        where: { organizationId, callbackId: id, status: 'retrying' },
+        orderBy: { updatedAt: 'desc' },
+        select: { lastError: true, updatedAt: true },
+      });
       if (job) attemptsBy.set(id, { callbackId: id, failedAttempts: 0, lastError: job.lastError, lastFailedAt: job.updatedAt });
     }
     const withFailures = callbacks
@@ -355,15 +391,17 @@ export function createCallbackService(deps: AppDeps) {
     const listed = new Set(withFailures.map((f) => f.callback.id));
     const onlyDisabled = disabled
       .filter((c) => !listed.has(c.id))
-      .map((c): FailingCallback => ({
-        callback: c,
-        state: 'disabled',
-        failedAttemptsLast24h: 0,
-        retryingDeliveries: 0,
-        failedLast24h: 0,
-        lastError: c.disabledReason,
-        lastFailedAt: c.disabledAt ?? c.updatedAt,
-      }));
+      .map(
+        (c): FailingCallback => ({
+          callback: c,
+          state: 'disabled',
+          failedAttemptsLast24h: 0,
+          retryingDeliveries: 0,
+          failedLast24h: 0,
+          lastError: c.disabledReason,
+          lastFailedAt: c.disabledAt ?? c.updatedAt,
+        }),
+      );
     return [...withFailures, ...onlyDisabled];
   }
 
@@ -373,7 +411,10 @@ export function createCallbackService(deps: AppDeps) {
    * scheduled after it (runAt later than the failure) or was given up right after the attempt that fell due at
    * runAt, so looking one more window back for runAt finds every such job without reading older history.
    */
-  async function failedAttemptsSince(organizationId: string, since: Date): Promise<{ callbackId: string; failedAttempts: number; lastFailedAt: Date; lastError: string | null }[]> {
+  async function failedAttemptsSince(
+    organizationId: string,
+    since: Date,
+  ): Promise<{ callbackId: string; failedAttempts: number; lastFailedAt: Date; lastError: string | null }[]> {
     const dueSince = new Date(since.getTime() - FAILING_WINDOW_MS);
     const statuses = `'pending', 'running', 'retrying', 'held', 'sent', 'failed'`;
     const rows =
@@ -401,7 +442,12 @@ export function createCallbackService(deps: AppDeps) {
             dueSince.getTime(),
             since.getTime(),
           );
-    return rows.map((r) => ({ callbackId: r.callbackId, failedAttempts: Number(r.failedAttempts), lastFailedAt: new Date(Number(r.lastFailedAt)), lastError: r.lastError }));
+    return rows.map((r) => ({
+      callbackId: r.callbackId,
+      failedAttempts: Number(r.failedAttempts),
+      lastFailedAt: new Date(Number(r.lastFailedAt)),
+      lastError: r.lastError,
+    }));
   }
 
   return { get, list, create, update, remove, rotateSecret, test, failing, replay };

@@ -23,17 +23,26 @@ describe('hookRequestHint', () => {
   });
 
   it('explains a GET reaching a provider that reads a JSON or form body', () => {
-    expect(hint({ errorCode: 'VALIDATION_ERROR', method: 'GET', reason: 'method: this provider reads votes from a POSTed json body; a GET is not read', provider: { authMethod: 'header', authField: 'authorization', payloadSource: 'json' } })).toBe(
-      'a GET reached a provider that reads a JSON body: a proxy may have rewritten the request',
+    expect(
+      hint({
+        errorCode: 'VALIDATION_ERROR',
+        method: 'GET',
+        reason: 'method: this provider reads votes from a POSTed json body; a GET is not read',
+        provider: { authMethod: 'header', authField: 'authorization', payloadSource: 'json' },
+      }),
+    ).toBe('a GET reached a provider that reads a JSON body: a proxy may have rewritten the request');
+    expect(hint({ reason: 'Hook authentication failed: signed deliveries must be POSTed with the signed body', method: 'GET' })).toContain(
+      'a GET reached a provider',
     );
-    expect(hint({ reason: 'Hook authentication failed: signed deliveries must be POSTed with the signed body', method: 'GET' })).toContain('a GET reached a provider');
   });
 
   it('explains a stale body timestamp and a stale signature timestamp', () => {
-    expect(hint({ reason: 'Hook authentication failed: the body timestamp is not within the last 300 seconds (a resent delivery, or the sender\'s clock is wrong)' })).toContain(
+    expect(
+      hint({ reason: "Hook authentication failed: the body timestamp is not within the last 300 seconds (a resent delivery, or the sender's clock is wrong)" }),
+    ).toContain("the sender's clock is wrong or the delivery was resent");
+    expect(hint({ reason: 'Hook authentication failed: signature timestamp outside the 5-minute window' })).toContain(
       "the sender's clock is wrong or the delivery was resent",
     );
-    expect(hint({ reason: 'Hook authentication failed: signature timestamp outside the 5-minute window' })).toContain("the sender's clock is wrong or the delivery was resent");
   });
 
   it('names the key nobody has and lists the providers that exist', () => {
@@ -45,21 +54,32 @@ describe('hookRequestHint', () => {
 
   it('explains a Votifier token or key that is not the provider’s', () => {
     const votifier = { protocol: 'votifier_v2', provider: { authMethod: 'votifier', authField: '', payloadSource: 'json' } };
-    expect(hint({ ...votifier, reason: 'Signature is not valid (invalid token?)' })).toBe("the token the list has is not this provider's: paste the provider's Votifier token into the list again");
+    expect(hint({ ...votifier, reason: 'Signature is not valid (invalid token?)' })).toBe(
+      "the token the list has is not this provider's: paste the provider's Votifier token into the list again",
+    );
     expect(hint({ ...votifier, protocol: 'votifier_v1', reason: 'Could not decrypt data (is your key correct?)' })).toContain('public key');
   });
 
   it('explains a wrong secret by where the provider reads it', () => {
-    expect(hint({ reason: 'Hook authentication failed: wrong secret', provider: { authMethod: 'url_path', authField: '', payloadSource: 'json' } })).toContain('end of the URL');
-    expect(hint({ reason: 'Hook authentication failed: wrong secret', provider: { authMethod: 'query', authField: 'token', payloadSource: 'query' } })).toContain('token query parameter');
-    expect(hint({ reason: 'Hook authentication failed: missing authorization header', provider: { authMethod: 'header', authField: 'authorization', payloadSource: 'json' } })).toContain(
-      'no authorization header',
+    expect(hint({ reason: 'Hook authentication failed: wrong secret', provider: { authMethod: 'url_path', authField: '', payloadSource: 'json' } })).toContain(
+      'end of the URL',
     );
+    expect(
+      hint({ reason: 'Hook authentication failed: wrong secret', provider: { authMethod: 'query', authField: 'token', payloadSource: 'query' } }),
+    ).toContain('token query parameter');
+    expect(
+      hint({
+        reason: 'Hook authentication failed: missing authorization header',
+        provider: { authMethod: 'header', authField: 'authorization', payloadSource: 'json' },
+      }),
+    ).toContain('no authorization header');
   });
 
   it('explains a 413, rate limits, a disabled provider and a suspended organization', () => {
     expect(hint({ errorCode: 'PAYLOAD_TOO_LARGE' })).toContain('64 KiB');
-    expect(hint({ errorCode: 'RATE_LIMITED', reason: 'Too many refused deliveries from this address; retry in 40 s' })).toContain('HOOK_FAILURE_LIMIT_PER_MINUTE');
+    expect(hint({ errorCode: 'RATE_LIMITED', reason: 'Too many refused deliveries from this address; retry in 40 s' })).toContain(
+      'HOOK_FAILURE_LIMIT_PER_MINUTE',
+    );
     expect(hint({ errorCode: 'RATE_LIMITED', reason: 'Too many deliveries for this organization; retry in 3 s' })).toContain('HOOK_RATE_LIMIT_PER_MINUTE');
     expect(hint({ errorCode: 'PROVIDER_DISABLED' })).toContain('enable it');
     expect(hint({ errorCode: 'ORG_SUSPENDED' })).toContain('suspended');

@@ -27,9 +27,12 @@ function listOf(keys: readonly string[]): string {
 
 function authFailedHint(input: HintInput, reason: string): string {
   const votifier = input.protocol.startsWith('votifier') || input.provider?.authMethod === 'votifier';
-  if (/signature is not valid|invalid token/i.test(reason)) return "the token the list has is not this provider's: paste the provider's Votifier token into the list again";
-  if (/could not decrypt/i.test(reason)) return "the list encrypted the vote with another public key: paste this provider's Votifier public key into the list again";
-  if (/challenge is not valid/i.test(reason)) return "the vote answered another session's challenge: the list's Votifier client is faulty or a proxy replayed a session";
+  if (/signature is not valid|invalid token/i.test(reason))
+    return "the token the list has is not this provider's: paste the provider's Votifier token into the list again";
+  if (/could not decrypt/i.test(reason))
+    return "the list encrypted the vote with another public key: paste this provider's Votifier public key into the list again";
+  if (/challenge is not valid/i.test(reason))
+    return "the vote answered another session's challenge: the list's Votifier client is faulty or a proxy replayed a session";
   if (/body timestamp|timestamp is not within/i.test(reason)) return `the timestamp in the delivery is too old or ahead of our clock: ${CLOCK_OR_RESENT}`;
   if (/signature timestamp outside/i.test(reason)) return `the signature's timestamp is more than 5 minutes away: ${CLOCK_OR_RESENT}`;
   if (/signed deliveries must be posted/i.test(reason)) return 'a GET reached a provider that reads a signed POST body: a proxy may have rewritten the request';
@@ -43,7 +46,8 @@ function authFailedHint(input: HintInput, reason: string): string {
   }
   if (/wrong secret/i.test(reason)) {
     if (input.provider?.authMethod === 'url_path') return "the secret at the end of the URL is not this provider's: copy the webhook URL into the site again";
-    if (input.provider?.authMethod === 'query') return `the ${input.provider.authField} query parameter is not this provider's secret: copy the webhook URL into the site again`;
+    if (input.provider?.authMethod === 'query')
+      return `the ${input.provider.authField} query parameter is not this provider's secret: copy the webhook URL into the site again`;
     return `the secret did not match: ${SECRET_PASTED}`;
   }
   if (votifier) return "the list's Votifier credentials are not this provider's: paste the provider's token or public key into the list again";
@@ -54,10 +58,13 @@ function validationHint(input: HintInput, reason: string): string {
   if (input.method === 'GET' && input.provider && input.provider.payloadSource !== 'query') {
     return `a GET reached a provider that reads a ${input.provider.payloadSource === 'form' ? 'form' : 'JSON'} body: a proxy may have rewritten the request`;
   }
-  if (/voter name is missing|no voter name/i.test(reason)) return "the delivery has no voter name where the provider reads it: check the provider's votee_path against what the site sends";
+  if (/voter name is missing|no voter name/i.test(reason))
+    return "the delivery has no voter name where the provider reads it: check the provider's votee_path against what the site sends";
   if (/voter name/i.test(reason)) return 'the voter name was refused (too long, or with control characters): the site sent something that is not a name';
-  if (/not valid json|could not be read/i.test(reason)) return "the body could not be read: check that the provider's payload_source (json, form or query) is how the site sends";
-  if (/must be a timestamp|no timestamp/i.test(reason)) return "the delivery has no readable timestamp where the provider's body_timestamp_path points: check it against what the site sends";
+  if (/not valid json|could not be read/i.test(reason))
+    return "the body could not be read: check that the provider's payload_source (json, form or query) is how the site sends";
+  if (/must be a timestamp|no timestamp/i.test(reason))
+    return "the delivery has no readable timestamp where the provider's body_timestamp_path points: check it against what the site sends";
   if (/nested deeper/i.test(reason)) return 'the body is nested too deeply to be a vote';
   if (input.protocol.startsWith('votifier') || /votifier|v1 block|v2 message|frame/i.test(reason)) {
     return 'what arrived is not a Votifier vote: check the host, port and protocol version typed into the list';
@@ -67,7 +74,8 @@ function validationHint(input: HintInput, reason: string): string {
 
 /** The hint for one entry, or null when there is nothing to fix (accepted, duplicate, test). */
 export function hookRequestHint(input: HintInput): string | null {
-  if (input.outcome === 'ignored') return "the delivery's event is not one of the provider's vote events, so nothing was recorded: add it to vote_events if it is a vote";
+  if (input.outcome === 'ignored')
+    return "the delivery's event is not one of the provider's vote events, so nothing was recorded: add it to vote_events if it is a vote";
   if (input.outcome !== 'refused') return null;
   const reason = input.reason ?? '';
   switch (input.errorCode) {

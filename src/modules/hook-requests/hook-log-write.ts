@@ -305,7 +305,8 @@ function* capDrops(drops: HookLogDrop[], tallies: Tallies): Generator<Statement,
       else if (rowsNow < MAX_DROP_ROWS) {
         rowsNow++;
         out.push(d);
-      } else if (other) Object.assign(other, { count: other.count + d.count, firstAt: Math.min(other.firstAt, d.firstAt), lastAt: Math.max(other.lastAt, d.lastAt) });
+      } else if (other)
+        Object.assign(other, { count: other.count + d.count, firstAt: Math.min(other.firstAt, d.firstAt), lastAt: Math.max(other.lastAt, d.lastAt) });
       else other = { ...d, clientIp: OTHER_SENDERS };
     }
     if (other) out.push(other);
@@ -431,7 +432,10 @@ export function createSqliteHookLogWrite(db: Sqlite.Database): (items: HookLogIt
     provider: `providerId = ? AND outcome = 'refused'${clientIps ? ' AND clientIp IN (SELECT value FROM json_each(?))' : ''}`,
     org: `providerId IS NULL AND organizationId = ? AND outcome = 'refused'${clientIps ? ' AND clientIp IN (SELECT value FROM json_each(?))' : ''}`,
   });
-  const count = { provider: db.prepare(`SELECT count(*) AS n FROM "HookRequest" WHERE ${where(false).provider}`), org: db.prepare(`SELECT count(*) AS n FROM "HookRequest" WHERE ${where(false).org}`) };
+  const count = {
+    provider: db.prepare(`SELECT count(*) AS n FROM "HookRequest" WHERE ${where(false).provider}`),
+    org: db.prepare(`SELECT count(*) AS n FROM "HookRequest" WHERE ${where(false).org}`),
+  };
   const trimSql = (cond: string) =>
     db.prepare(
       `DELETE FROM "HookRequest" WHERE id IN (SELECT id FROM "HookRequest" WHERE ${cond} ORDER BY ${KEEP_ORDER} LIMIT -1 OFFSET ?)
@@ -472,7 +476,10 @@ export function createSqliteHookLogWrite(db: Sqlite.Database): (items: HookLogIt
         const kind = statement.scope.providerId ? 'provider' : 'org';
         const args = [...scopeArgs(statement.scope), ...(statement.clientIps === null ? [] : [JSON.stringify(statement.clientIps)]), statement.keep];
         const rows = trim[statement.clientIps === null ? 'byScope' : 'byAddress'][kind].all(...args) as { id: string; clientIp: string; receivedAt: number }[];
-        return Object.assign(rows.map((r) => ({ clientIp: r.clientIp, receivedAt: Number(r.receivedAt) })), { ids: rows.map((r) => r.id) });
+        return Object.assign(
+          rows.map((r) => ({ clientIp: r.clientIp, receivedAt: Number(r.receivedAt) })),
+          { ids: rows.map((r) => r.id) },
+        );
       }
       case 'countByAddress':
         return byAddress[statement.scope.providerId ? 'provider' : 'org'].all(...scopeArgs(statement.scope)) as { clientIp: string; n: number }[];
@@ -515,7 +522,9 @@ const ts = (ms: number) => new Date(ms).toISOString();
 export function createPgHookLogWrite(config: Config, pool: pg.Pool): BatchWriter<HookLogItem, HookLogResult> {
   const tallies = createTallies();
   const scopeCond = (s: Scope, first: number) =>
-    s.providerId ? { cond: `"providerId" = $${first}`, values: [s.providerId] } : { cond: `"providerId" IS NULL AND "organizationId" = $${first}`, values: [s.organizationId] };
+    s.providerId
+      ? { cond: `"providerId" = $${first}`, values: [s.providerId] }
+      : { cond: `"providerId" IS NULL AND "organizationId" = $${first}`, values: [s.organizationId] };
   const refusedCond = (s: Scope, clientIps: string[] | null) => {
     const { cond, values } = scopeCond(s, 1);
     return clientIps === null
@@ -535,9 +544,25 @@ export function createPgHookLogWrite(config: Config, pool: pg.Pool): BatchWriter
                  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamp(3)[], $6::text[], $7::text[], $8::text[], $9::text[],
                    $10::text[], $11::int[], $12::text[], $13::text[], $14::text[], $15::text[], $16::int[], $17::text[], $18::text[], $19::int[])`,
           values: [
-            col('id'), col('organizationId'), col('providerId'), col('providerKey'), r.map((row) => ts(row.receivedAt)), col('clientIp'), col('method'),
-            col('path'), col('protocol'), col('outcome'), col('status'), col('errorCode'), col('reason'), col('voterName'), col('voteId'),
-            col('durationMs'), col('headersJson'), col('body'), col('bodyBytes'),
+            col('id'),
+            col('organizationId'),
+            col('providerId'),
+            col('providerKey'),
+            r.map((row) => ts(row.receivedAt)),
+            col('clientIp'),
+            col('method'),
+            col('path'),
+            col('protocol'),
+            col('outcome'),
+            col('status'),
+            col('errorCode'),
+            col('reason'),
+            col('voterName'),
+            col('voteId'),
+            col('durationMs'),
+            col('headersJson'),
+            col('body'),
+            col('bodyBytes'),
           ],
         });
         return null;
@@ -559,8 +584,14 @@ export function createPgHookLogWrite(config: Config, pool: pg.Pool): BatchWriter
                  ON CONFLICT (scope, "clientIp") DO UPDATE SET count = t.count + excluded.count,
                    "firstAt" = LEAST(t."firstAt", excluded."firstAt"), "lastAt" = GREATEST(t."lastAt", excluded."lastAt")`,
           values: [
-            ds.map(() => randomUUID()), ds.map((d) => d.organizationId), ds.map((d) => d.providerId), ds.map((d) => scopeKey(d)), ds.map((d) => d.clientIp),
-            ds.map((d) => d.count), ds.map((d) => ts(d.firstAt)), ds.map((d) => ts(d.lastAt)),
+            ds.map(() => randomUUID()),
+            ds.map((d) => d.organizationId),
+            ds.map((d) => d.providerId),
+            ds.map((d) => scopeKey(d)),
+            ds.map((d) => d.clientIp),
+            ds.map((d) => d.count),
+            ds.map((d) => ts(d.firstAt)),
+            ds.map((d) => ts(d.lastAt)),
           ],
         });
         return null;
@@ -578,16 +609,30 @@ export function createPgHookLogWrite(config: Config, pool: pg.Pool): BatchWriter
             values: [...values, statement.keep],
           })
         ).rows;
-        return Object.assign(rows.map((r) => ({ clientIp: r.clientIp, receivedAt: Math.round(Number(r.at)) })), { ids: rows.map((r) => r.id) });
+        return Object.assign(
+          rows.map((r) => ({ clientIp: r.clientIp, receivedAt: Math.round(Number(r.at)) })),
+          { ids: rows.map((r) => r.id) },
+        );
       }
       case 'countByAddress': {
         const { cond, values } = refusedCond(statement.scope, null);
-        const rows = (await query<{ clientIp: string; n: string }>({ text: `SELECT "clientIp", count(*) AS n FROM "HookRequest" WHERE ${cond} GROUP BY "clientIp"`, values })).rows;
+        const rows = (
+          await query<{ clientIp: string; n: string }>({
+            text: `SELECT "clientIp", count(*) AS n FROM "HookRequest" WHERE ${cond} GROUP BY "clientIp"`,
+            values,
+          })
+        ).rows;
         return rows.map((r) => ({ clientIp: r.clientIp, n: Number(r.n) }));
       }
       case 'countDropRows':
         return Number(
-          (await query<{ n: string }>({ name: 'vr_hook_log_drop_rows', text: `SELECT count(*) AS n FROM "HookRequestDrop" WHERE scope = $1 AND "clientIp" <> $2`, values: [scopeKey(statement.scope), OTHER_SENDERS] })).rows[0].n,
+          (
+            await query<{ n: string }>({
+              name: 'vr_hook_log_drop_rows',
+              text: `SELECT count(*) AS n FROM "HookRequestDrop" WHERE scope = $1 AND "clientIp" <> $2`,
+              values: [scopeKey(statement.scope), OTHER_SENDERS],
+            })
+          ).rows[0].n,
         );
       case 'dropRowsOf':
         return (
@@ -599,7 +644,13 @@ export function createPgHookLogWrite(config: Config, pool: pg.Pool): BatchWriter
         ).rows.map((r) => r.clientIp);
       case 'countKept':
         return Number(
-          (await query<{ n: string }>({ name: 'vr_hook_log_count_kept', text: `SELECT count(*) AS n FROM "HookRequest" WHERE "providerId" = $1 AND outcome <> 'refused'`, values: [statement.providerId] })).rows[0].n,
+          (
+            await query<{ n: string }>({
+              name: 'vr_hook_log_count_kept',
+              text: `SELECT count(*) AS n FROM "HookRequest" WHERE "providerId" = $1 AND outcome <> 'refused'`,
+              values: [statement.providerId],
+            })
+          ).rows[0].n,
         );
       case 'deleteOldestKept':
         return (
@@ -612,12 +663,20 @@ export function createPgHookLogWrite(config: Config, pool: pg.Pool): BatchWriter
         ).rows.map((r) => r.id);
       case 'retainEntries':
         return (
-          await query(
-            statement.providerId
-              ? { text: `DELETE FROM "HookRequest" WHERE id IN (SELECT id FROM "HookRequest" WHERE "providerId" = $1 AND "receivedAt" < $2 LIMIT $3)`, values: [statement.providerId, ts(statement.before), statement.limit] }
-              : { text: `DELETE FROM "HookRequest" WHERE id IN (SELECT id FROM "HookRequest" WHERE "providerId" IS NULL AND "receivedAt" < $1 LIMIT $2)`, values: [ts(statement.before), statement.limit] },
-          )
-        ).rowCount ?? 0;
+          (
+            await query(
+              statement.providerId
+                ? {
+                    text: `DELETE FROM "HookRequest" WHERE id IN (SELECT id FROM "HookRequest" WHERE "providerId" = $1 AND "receivedAt" < $2 LIMIT $3)`,
+                    values: [statement.providerId, ts(statement.before), statement.limit],
+                  }
+                : {
+                    text: `DELETE FROM "HookRequest" WHERE id IN (SELECT id FROM "HookRequest" WHERE "providerId" IS NULL AND "receivedAt" < $1 LIMIT $2)`,
+                    values: [ts(statement.before), statement.limit],
+                  },
+            )
+          ).rowCount ?? 0
+        );
       case 'retainDrops':
         return (await query({ text: `DELETE FROM "HookRequestDrop" WHERE "lastAt" < $1`, values: [ts(statement.before)] })).rowCount ?? 0;
     }

@@ -21,7 +21,7 @@ const serviceOf = (deps: AppDeps) => {
 };
 
 export const HookRequestOutcomeEnum = builder.enumType('HookRequestOutcome', {
-  description: 'How a hook request ended: accepted (a vote stored), duplicate, test (a site\'s test ping), ignored (not a vote event), refused',
+  description: "How a hook request ended: accepted (a vote stored), duplicate, test (a site's test ping), ignored (not a vote event), refused",
   values: OUTCOMES as string[],
 });
 export const HookRequestProtocolEnum = builder.enumType('HookRequestProtocol', {
@@ -44,7 +44,7 @@ export const HookRequestRef = builder.objectRef<HookRequestEntry>('HookRequest')
     reason: t.exposeString('reason', { nullable: true }),
     hint: t.exposeString('hint', { nullable: true, description: 'What to fix, in words (refused and ignored requests)' }),
     voterName: t.exposeString('voterName', { nullable: true }),
-    voteId: t.exposeString('voteId', { nullable: true, description: 'The vote\'s public id (accepted and duplicate)' }),
+    voteId: t.exposeString('voteId', { nullable: true, description: "The vote's public id (accepted and duplicate)" }),
     durationMs: t.exposeInt('durationMs'),
     headers: t.field({ type: 'JSON', description: 'Header names (lower case) → values; credentials and signatures redacted', resolve: (e) => e.headers }),
     body: t.exposeString('body', { description: 'The first 2 KiB of the body, secret values redacted (binary bodies as base64:…)' }),
@@ -111,7 +111,8 @@ builder.objectFields(ProviderRef, (t) => ({
       first: t.arg.int({ description: '1–100, default 50' }),
       after: t.arg.string(),
     },
-    resolve: (provider, args, ctx) => serviceOf(ctx.deps).connection(provider.organizationId, provider.id, { ...args, outcome: args.outcome as HookOutcome | null }),
+    resolve: (provider, args, ctx) =>
+      serviceOf(ctx.deps).connection(provider.organizationId, provider.id, { ...args, outcome: args.outcome as HookOutcome | null }),
   }),
   requestDrops: t.field({
     type: [HookRequestDropRef],

@@ -85,7 +85,11 @@ export function createHookRequestService(deps: AppDeps) {
   }
 
   /** A cursor page (Relay): newest first, keyset over (receivedAt, id). */
-  async function connection(organizationId: string, scopeProviderId: string | null, input: HookRequestFilter & { first?: number | null; after?: string | null }) {
+  async function connection(
+    organizationId: string,
+    scopeProviderId: string | null,
+    input: HookRequestFilter & { first?: number | null; after?: string | null },
+  ) {
     const first = input.first ?? 50;
     if (!Number.isInteger(first) || first < 1 || first > 100) throw validationError([{ field: 'first', message: 'must be an integer from 1 to 100' }]);
     const filter = where(organizationId, scopeProviderId, input);

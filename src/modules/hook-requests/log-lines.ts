@@ -86,7 +86,10 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 /** The reason with an unknown slug or key it quotes ("Provider … not found") replaced as slugOf/keyOf print them. */
 function reasonOf(obs: HookObservation, org: string, provider: string): string {
   let reason = obs.reason ?? '';
-  for (const [typed, shown] of [[obs.orgSlug, org], [obs.providerKey, provider]]) {
+  for (const [typed, shown] of [
+    [obs.orgSlug, org],
+    [obs.providerKey, provider],
+  ]) {
     if (!typed || typed === shown) continue;
     reason = reason.replace(new RegExp(`(?<![A-Za-z0-9_-])${escapeRegExp(typed)}(?![A-Za-z0-9_-])`, 'gi'), shown);
   }
@@ -116,7 +119,18 @@ export function logHookOutcomes(observers: HookObservers, logger: Logger, option
     let pair = pairs.get(key);
     if (!pair && pairs.size >= maxPairs) {
       pair = pairs.get('*');
-      if (!pair) pairs.set('*', (pair = { label: 'many providers', noun: 'hook deliveries and Votifier sessions', clientIp: 'other senders', lastLineAt: -Infinity, suppressed: 0, codes: new Map() }));
+      if (!pair)
+        pairs.set(
+          '*',
+          (pair = {
+            label: 'many providers',
+            noun: 'hook deliveries and Votifier sessions',
+            clientIp: 'other senders',
+            lastLineAt: -Infinity,
+            suppressed: 0,
+            codes: new Map(),
+          }),
+        );
     }
     if (!pair) pairs.set(key, (pair = { label, noun, clientIp: obs.clientIp, lastLineAt: -Infinity, suppressed: 0, codes: new Map() }));
     return pair;
@@ -171,7 +185,9 @@ export function logHookOutcomes(observers: HookObservers, logger: Logger, option
     for (const [key, pair] of pairs) {
       if (pair.suppressed > 0 && (all || at - pair.lastLineAt >= intervalMs)) {
         const earlier = leftOut(pair, at);
-        const codes = Object.entries(earlier.codes).map(([code, n]) => `${code} ×${count(n)}`).join(', ');
+        const codes = Object.entries(earlier.codes)
+          .map(([code, n]) => `${code} ×${count(n)}`)
+          .join(', ');
         logger.warn(
           { label: pair.label, clientIp: pair.clientIp, alsoRefused: earlier },
           `… and ${count(earlier.suppressed)} more refused ${pair.noun} to ${pair.label} from ${pair.clientIp} in the last ${earlier.seconds} s (${codes}), not logged one by one`,

@@ -251,7 +251,16 @@ export function createHookRequestRecorder(deps: AppDeps, observers: HookObserver
         ? []
         : await prisma.provider.findMany({
             where: { organizationId: { in: ids } },
-            select: { id: true, organizationId: true, key: true, authMethod: true, authField: true, authTimestampField: true, payloadSource: true, authValueEnc: true },
+            select: {
+              id: true,
+              organizationId: true,
+              key: true,
+              authMethod: true,
+              authField: true,
+              authTimestampField: true,
+              payloadSource: true,
+              authValueEnc: true,
+            },
             orderBy: { key: 'asc' },
           });
     const byOrg = new Map<string, OrgProvider[]>();
@@ -338,7 +347,15 @@ export function createHookRequestRecorder(deps: AppDeps, observers: HookObserver
       const scope = d.resolved
         ? resolveScope(d.organizationId, d.orgSlug, d.providerKey, d.providerId, false)
         : resolveScope(d.organizationId, d.orgSlug, d.providerKey, null, true);
-      if (scope) logDrops.push({ organizationId: scope.organizationId, providerId: scope.provider?.id ?? null, clientIp: d.clientIp, count: d.count, firstAt: d.firstAt, lastAt: d.lastAt });
+      if (scope)
+        logDrops.push({
+          organizationId: scope.organizationId,
+          providerId: scope.provider?.id ?? null,
+          clientIp: d.clientIp,
+          count: d.count,
+          firstAt: d.firstAt,
+          lastAt: d.lastAt,
+        });
     }
     if (rows.length === 0 && logDrops.length === 0) return;
 
@@ -352,7 +369,10 @@ export function createHookRequestRecorder(deps: AppDeps, observers: HookObserver
     }
     for (const key of result.full) full.set(key, until);
     const kept = new Set(result.kept);
-    publish(rows.filter((row) => kept.has(row.id)), byOrg);
+    publish(
+      rows.filter((row) => kept.has(row.id)),
+      byOrg,
+    );
   }
 
   /** One event per organization per flush (one Redis message with REDIS_URL), holding its entries. */

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { BODY_HELD_BYTES, BODY_KEPT_BYTES, REDACTED, isSecretName, redactBody, redactHeaders, redactPath, redactQuery, scrubSecrets, utf8Prefix } from './redaction.js';
+import {
+  BODY_HELD_BYTES,
+  BODY_KEPT_BYTES,
+  REDACTED,
+  isSecretName,
+  redactBody,
+  redactHeaders,
+  redactPath,
+  redactQuery,
+  scrubSecrets,
+  utf8Prefix,
+} from './redaction.js';
 
 const SECRET = 's3cr3t-Value_0123456789';
 const rules = { names: new Set(['x-custom-auth', 'k']), secrets: [SECRET] };

@@ -19,7 +19,27 @@ export const BODY_HELD_BYTES = 4096;
 /** Secrets shorter than this are not searched for by value (a one-letter value would be redacted everywhere). */
 const MIN_SECRET_LENGTH = 6;
 
-const SECRET_NAME_PARTS = ['token', 'secret', 'passw', 'pwd', 'signature', 'apikey', 'api_key', 'api-key', 'accesskey', 'access_key', 'access-key', 'privatekey', 'private_key', 'auth', 'credential', 'cookie', 'session', 'hmac', 'bearer'];
+const SECRET_NAME_PARTS = [
+  'token',
+  'secret',
+  'passw',
+  'pwd',
+  'signature',
+  'apikey',
+  'api_key',
+  'api-key',
+  'accesskey',
+  'access_key',
+  'access-key',
+  'privatekey',
+  'private_key',
+  'auth',
+  'credential',
+  'cookie',
+  'session',
+  'hmac',
+  'bearer',
+];
 const SECRET_NAMES = new Set(['key', 'sig', 'hash', 'pass', 'pin', 'otp', 'code']);
 
 /** A query, form, JSON or header name whose value is treated as a secret whatever the provider. */
@@ -76,13 +96,44 @@ export function redactQuery(query: Record<string, string | undefined>, rules: Re
 }
 
 /** Headers that always carry credentials (whatever the provider's settings). */
-const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key', 'apikey', 'x-auth-token', 'x-access-token']);
+const CREDENTIAL_HEADERS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'api-key',
+  'apikey',
+  'x-auth-token',
+  'x-access-token',
+]);
 
 /** Headers a stranger's request keeps the values of: what HTTP and proxies define, which says how it was sent. */
 const STANDARD_HEADERS = new Set([
-  'accept', 'accept-encoding', 'accept-language', 'cache-control', 'connection', 'content-encoding', 'content-length',
-  'content-type', 'date', 'expect', 'forwarded', 'host', 'pragma', 'te', 'transfer-encoding', 'upgrade', 'user-agent',
-  'via', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-port', 'x-forwarded-proto', 'x-real-ip', 'x-request-id',
+  'accept',
+  'accept-encoding',
+  'accept-language',
+  'cache-control',
+  'connection',
+  'content-encoding',
+  'content-length',
+  'content-type',
+  'date',
+  'expect',
+  'forwarded',
+  'host',
+  'pragma',
+  'te',
+  'transfer-encoding',
+  'upgrade',
+  'user-agent',
+  'via',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-port',
+  'x-forwarded-proto',
+  'x-real-ip',
+  'x-request-id',
 ]);
 
 export function redactHeaders(headers: Record<string, string | undefined>, rules: RedactionRules, trust: Trust = 'matched'): Record<string, string> {

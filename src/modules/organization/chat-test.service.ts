@@ -45,11 +45,9 @@ export function createChatTestService(deps: AppDeps, organizations: Organization
       if (reason) throw validationError([{ field: 'webhook_url', message: reason }]);
 
       const lookup = voteLookup(sampleTemplateValues(deps.clock.now(), org));
-      const body = buildChatMessage(
-        { type: input.messageType, template: input.messageTemplate ?? '', embedTemplate: input.embedTemplate ?? null },
-        lookup,
-        { test: true },
-      );
+      const body = buildChatMessage({ type: input.messageType, template: input.messageTemplate ?? '', embedTemplate: input.embedTemplate ?? null }, lookup, {
+        test: true,
+      });
       let response;
       try {
         response = await deps.http.post(input.webhookUrl, {

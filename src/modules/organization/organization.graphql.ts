@@ -8,7 +8,10 @@ import { PLANS } from '../../auth/plans.js';
 // Closed sets as enums, with the lowercase values the REST interface shows.
 export const PlanEnum = builder.enumType('Plan', { description: 'Plans in order: starter, growth, pro, business', values: [...PLANS] as string[] });
 const OrganizationStatusEnum = builder.enumType('OrganizationStatus', { values: ['active', 'suspended'] as string[] });
-const MessageTypeEnum = builder.enumType('ChatMessageType', { description: 'simple: a text message; embed: a rich embed (Growth+)', values: ['simple', 'embed'] as string[] });
+const MessageTypeEnum = builder.enumType('ChatMessageType', {
+  description: 'simple: a text message; embed: a rich embed (Growth+)',
+  values: ['simple', 'embed'] as string[],
+});
 
 const OrganizationSettings = builder.objectRef<Organization>('OrganizationSettings').implement({
   fields: (t) => ({
@@ -103,7 +106,8 @@ builder.queryField('organization', (t) =>
   t.prismaField({
     type: 'Organization',
     description: "The caller's organization, with settings and usage",
-    nullable: true, authScopes: { access: { scope: 'read', allowSuspended: true } },
+    nullable: true,
+    authScopes: { access: { scope: 'read', allowSuspended: true } },
     resolve: (query, _root, _args, ctx) =>
       ctx.deps.db.prisma.organization.findUniqueOrThrow({ ...query, where: { id: requireViewer(ctx.auth).organizationId } }),
   }),
@@ -113,7 +117,8 @@ builder.mutationField('updateOrganization', (t) =>
   t.prismaField({
     type: 'Organization',
     description: 'Partial update: only the fields given change',
-    nullable: true, authScopes: { access: { scope: 'full' } },
+    nullable: true,
+    authScopes: { access: { scope: 'full' } },
     args: { input: t.arg({ type: UpdateOrganizationInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
       const { settings, ...rest } = defined(input);
@@ -130,7 +135,8 @@ builder.mutationField('testChatWebhook', (t) =>
   t.field({
     type: TestChatWebhookResult,
     description: 'Sends a sample message (marked as a test) to the given chat webhook',
-    nullable: true, authScopes: { access: { scope: 'full' } },
+    nullable: true,
+    authScopes: { access: { scope: 'full' } },
     args: { input: t.arg({ type: TestChatWebhookInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.chatTest.send(requireViewer(ctx.auth).organizationId, defined(input)),
   }),

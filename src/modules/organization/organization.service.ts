@@ -109,10 +109,7 @@ export function createOrganizationService(deps: AppDeps) {
 
   async function usage(org: Organization): Promise<Usage> {
     const limits = PLAN_LIMITS[planOf(org)];
-    const [votes, providersCount] = await Promise.all([
-      votesThisMonth(org.id),
-      prisma.provider.count({ where: { organizationId: org.id } }),
-    ]);
+    const [votes, providersCount] = await Promise.all([votesThisMonth(org.id), prisma.provider.count({ where: { organizationId: org.id } })]);
     return { votesThisMonth: votes, votesLimit: limits.votesPerMonth, providersCount, providersLimit: limits.providers };
   }
 
@@ -155,9 +152,7 @@ export function createOrganizationService(deps: AppDeps) {
           ...(input.name !== undefined ? { name: input.name } : {}),
           ...(input.slug !== undefined ? { slug: input.slug } : {}),
           ...plainSettings,
-          ...(chatEmbedTemplate !== undefined
-            ? { chatEmbedTemplateJson: chatEmbedTemplate === null ? null : JSON.stringify(chatEmbedTemplate) }
-            : {}),
+          ...(chatEmbedTemplate !== undefined ? { chatEmbedTemplateJson: chatEmbedTemplate === null ? null : JSON.stringify(chatEmbedTemplate) } : {}),
         },
       });
     } catch (err) {

@@ -4,7 +4,10 @@ import { requirePlugin, requireViewer } from '../../auth/access.js';
 import type { Connection } from './pull.service.js';
 
 const ConnectionEnum = builder.enumType('PluginConnection', { values: ['connected', 'intermittent', 'disconnected', 'never'] as string[] });
-const PullStatusEnum = builder.enumType('PulledVoteStatus', { description: 'claimed: done; retrying: handed out again after a back-off; failed: given up', values: ['claimed', 'retrying', 'failed'] as string[] });
+const PullStatusEnum = builder.enumType('PulledVoteStatus', {
+  description: 'claimed: done; retrying: handed out again after a back-off; failed: given up',
+  values: ['claimed', 'retrying', 'failed'] as string[],
+});
 
 interface TokenRow {
   id: string;
@@ -70,13 +73,19 @@ const PullSettlement = builder.objectRef<{ voteId: string; status: string; retry
 });
 
 builder.queryField('pluginTokens', (t) =>
-  t.field({ type: PluginTokenList, nullable: true, authScopes: { access: { scope: 'read' } }, resolve: (_r, _a, ctx) => ctx.services.pull.listTokens(requireViewer(ctx.auth).organizationId) }),
+  t.field({
+    type: PluginTokenList,
+    nullable: true,
+    authScopes: { access: { scope: 'read' } },
+    resolve: (_r, _a, ctx) => ctx.services.pull.listTokens(requireViewer(ctx.auth).organizationId),
+  }),
 );
 
 builder.mutationField('createPluginToken', (t) =>
   t.field({
     type: CreatedPluginToken,
-    nullable: true, authScopes: { access: { scope: 'full' } },
+    nullable: true,
+    authScopes: { access: { scope: 'full' } },
     args: { name: t.arg.string({ required: true }) },
     resolve: (_r, { name }, ctx) => ctx.services.pull.createToken(requireViewer(ctx.auth).organizationId, { name }),
   }),
@@ -85,7 +94,8 @@ builder.mutationField('createPluginToken', (t) =>
 builder.mutationField('revokePluginToken', (t) =>
   t.field({
     type: Revoked,
-    nullable: true, authScopes: { access: { scope: 'full' } },
+    nullable: true,
+    authScopes: { access: { scope: 'full' } },
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, { id }, ctx) => ctx.services.pull.revokeToken(requireViewer(ctx.auth).organizationId, String(id)),
   }),
@@ -95,7 +105,8 @@ builder.mutationField('pullVotes', (t) =>
   t.field({
     type: [PulledVote],
     description: 'Reserves unclaimed votes for this plugin (oldest first); waits up to waitSeconds (max 25) when none are waiting',
-    nullable: true, authScopes: { access: { scope: 'plugin' } },
+    nullable: true,
+    authScopes: { access: { scope: 'plugin' } },
     args: { limit: t.arg.int(), waitSeconds: t.arg.int() },
     resolve: (_r, args, ctx) => {
       const plugin = requirePlugin(ctx.auth);
@@ -107,7 +118,8 @@ builder.mutationField('pullVotes', (t) =>
 builder.mutationField('claimPulledVote', (t) =>
   t.field({
     type: PullSettlement,
-    nullable: true, authScopes: { access: { scope: 'plugin' } },
+    nullable: true,
+    authScopes: { access: { scope: 'plugin' } },
     args: { id: t.arg.string({ required: true }) },
     resolve: (_r, { id }, ctx) => {
       const plugin = requirePlugin(ctx.auth);
@@ -119,7 +131,8 @@ builder.mutationField('claimPulledVote', (t) =>
 builder.mutationField('failPulledVote', (t) =>
   t.field({
     type: PullSettlement,
-    nullable: true, authScopes: { access: { scope: 'plugin' } },
+    nullable: true,
+    authScopes: { access: { scope: 'plugin' } },
     args: { id: t.arg.string({ required: true }), reason: t.arg.string() },
     resolve: (_r, { id, reason }, ctx) => {
       const plugin = requirePlugin(ctx.auth);

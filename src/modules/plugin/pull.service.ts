@@ -59,8 +59,10 @@ export function createPullService(deps: AppDeps) {
   async function poll(organizationId: string, tokenId: string, input: { limit?: number | null; waitSeconds?: number | null }) {
     const limit = input.limit ?? PULL_DEFAULT_BATCH;
     const waitSeconds = input.waitSeconds ?? PULL_MAX_WAIT_S;
-    if (!Number.isInteger(limit) || limit < 1 || limit > PULL_MAX_BATCH) throw validationError([{ field: 'limit', message: `must be an integer from 1 to ${PULL_MAX_BATCH}` }]);
-    if (!Number.isInteger(waitSeconds) || waitSeconds < 0 || waitSeconds > PULL_MAX_WAIT_S) throw validationError([{ field: 'wait', message: `must be an integer from 0 to ${PULL_MAX_WAIT_S}` }]);
+    if (!Number.isInteger(limit) || limit < 1 || limit > PULL_MAX_BATCH)
+      throw validationError([{ field: 'limit', message: `must be an integer from 1 to ${PULL_MAX_BATCH}` }]);
+    if (!Number.isInteger(waitSeconds) || waitSeconds < 0 || waitSeconds > PULL_MAX_WAIT_S)
+      throw validationError([{ field: 'wait', message: `must be an integer from 0 to ${PULL_MAX_WAIT_S}` }]);
     await prisma.pluginToken.update({ where: { id: tokenId }, data: { lastPolledAt: deps.clock.now() } });
     let jobs = await claimBatch(organizationId, tokenId, limit);
     if (jobs.length === 0 && waitSeconds > 0) {
@@ -85,7 +87,10 @@ export function createPullService(deps: AppDeps) {
         await events.return?.();
       }
     }
-    const votes = await prisma.vote.findMany({ where: { id: { in: jobs.map((j) => j.voteId!).filter(Boolean) } }, include: { provider: { select: { key: true, name: true } } } });
+    const votes = await prisma.vote.findMany({
+      where: { id: { in: jobs.map((j) => j.voteId!).filter(Boolean) } },
+      include: { provider: { select: { key: true, name: true } } },
+    });
     const byVote = new Map(votes.map((v) => [v.id, v]));
     return jobs
       .filter((j) => j.voteId && byVote.has(j.voteId))
@@ -132,7 +137,15 @@ export function createPullService(deps: AppDeps) {
       job as unknown as ClaimedJob,
       tokenId,
       now,
-      { attempt, target: `plugin:${tokenId}`, statusCode: null, success: false, durationMs: 0, error: input.reason ?? 'reported failed by the plugin', responseExcerpt: null },
+      {
+        attempt,
+        target: `plugin:${tokenId}`,
+        statusCode: null,
+        success: false,
+        durationMs: 0,
+        error: input.reason ?? 'reported failed by the plugin',
+        responseExcerpt: null,
+      },
       giveUp ? { status: 'failed' } : { status: 'retrying', runAt: retryAt },
       input.reason ?? 'reported failed by the plugin',
     );

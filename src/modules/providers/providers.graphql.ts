@@ -9,9 +9,15 @@ import { PAYLOAD_SOURCES, SIGNATURE_FORMATS } from './auth-methods/auth-method.j
 import type { VotifierSetup } from './providers.service.js';
 import { findTemplate } from '../templates/catalogue.js';
 
-export const AuthMethodEnum = builder.enumType('AuthMethod', { description: 'How a voting site proves a delivery is its own', values: [...AUTH_METHOD_NAMES] as string[] });
+export const AuthMethodEnum = builder.enumType('AuthMethod', {
+  description: 'How a voting site proves a delivery is its own',
+  values: [...AUTH_METHOD_NAMES] as string[],
+});
 const PayloadSourceEnum = builder.enumType('PayloadSource', { description: 'Where a provider reads votes from', values: [...PAYLOAD_SOURCES] as string[] });
-const SignatureFormatEnum = builder.enumType('SignatureFormat', { description: 'hmac providers: how the signature is written', values: [...SIGNATURE_FORMATS] as string[] });
+const SignatureFormatEnum = builder.enumType('SignatureFormat', {
+  description: 'hmac providers: how the signature is written',
+  values: [...SIGNATURE_FORMATS] as string[],
+});
 
 const events = (json: string | null) => (json ? (JSON.parse(json) as string[]) : null);
 
@@ -56,18 +62,23 @@ export const ProviderRef = builder.prismaObject('Provider', {
       description: 'hmac only: plain (HMAC of the body, or of <timestamp>.<body> with authTimestampField) or topgg (t=<unix>,v1=<hex>)',
     }),
     payloadSource: t.expose('payloadSource', {
-      type: PayloadSourceEnum, description: 'Where votes are read from: json or form body, or the query string' }),
+      type: PayloadSourceEnum,
+      description: 'Where votes are read from: json or form body, or the query string',
+    }),
     voteePath: t.exposeString('voteePath'),
     eventPath: t.exposeString('eventPath', { nullable: true }),
     voteEvents: t.stringList({ nullable: true, resolve: (p) => events(p.voteEventsJson) }),
     testEvents: t.stringList({ nullable: true, resolve: (p) => events(p.testEventsJson) }),
     enabled: t.exposeBoolean('enabled'),
-    bodyTimestampPath: t.exposeString('bodyTimestampPath', { nullable: true, description: 'A timestamp in the signed body; one older than bodyTimestampMaxAge seconds is refused' }),
+    bodyTimestampPath: t.exposeString('bodyTimestampPath', {
+      nullable: true,
+      description: 'A timestamp in the signed body; one older than bodyTimestampMaxAge seconds is refused',
+    }),
     bodyTimestampMaxAge: t.exposeInt('bodyTimestampMaxAgeS', { nullable: true }),
     recovery: t.field({
       type: RecoveryRef,
       nullable: true,
-      description: "Providers of a site with a vote list (top.gg): recovery of missed votes (the API token is never returned)",
+      description: 'Providers of a site with a vote list (top.gg): recovery of missed votes (the API token is never returned)',
       resolve: (p) =>
         p.templateSlug && findTemplate(p.templateSlug)?.recovery
           ? { enabled: p.apiTokenEnc !== null, checkedAt: p.recoveryCheckedAt, since: p.recoveryCursor, error: p.recoveryError }
@@ -111,7 +122,12 @@ const CreatedProvider = builder
       authField: t.string({ resolve: (c) => c.provider.authField }),
       authValue: t.exposeString('secret'),
       webhookUrl: t.exposeString('webhookUrl'),
-      votifier: t.field({ type: VotifierSetupRef, nullable: true, description: 'votifier providers: host, port, public key and token', resolve: (c) => c.votifier }),
+      votifier: t.field({
+        type: VotifierSetupRef,
+        nullable: true,
+        description: 'votifier providers: host, port, public key and token',
+        resolve: (c) => c.votifier,
+      }),
     }),
   });
 
@@ -175,7 +191,8 @@ const defined = (input: object) => Object.fromEntries(Object.entries(input).filt
 builder.queryField('providers', (t) =>
   t.field({
     type: ProviderList,
-    nullable: true, authScopes: { access: { scope: 'read' } },
+    nullable: true,
+    authScopes: { access: { scope: 'read' } },
     resolve: async (_root, _args, ctx) => {
       const viewer = requireViewer(ctx.auth);
       return { providers: await ctx.services.providers.list(viewer.organizationId), limit: PLAN_LIMITS[planOf(viewer)].providers };
@@ -186,7 +203,8 @@ builder.queryField('providers', (t) =>
 builder.queryField('provider', (t) =>
   t.field({
     type: ProviderRef,
-    nullable: true, authScopes: { access: { scope: 'read' } },
+    nullable: true,
+    authScopes: { access: { scope: 'read' } },
     args: { key: t.arg.string({ required: true }) },
     resolve: (_root, { key }, ctx) => ctx.services.providers.get(requireViewer(ctx.auth).organizationId, key),
   }),
@@ -195,7 +213,8 @@ builder.queryField('provider', (t) =>
 builder.mutationField('createProvider', (t) =>
   t.field({
     type: CreatedProvider,
-    nullable: true, authScopes: { access: { scope: 'full' } },
+    nullable: true,
+    authScopes: { access: { scope: 'full' } },
     args: { input: t.arg({ type: CreateProviderInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.providers.create(requireViewer(ctx.auth).organizationId, defined(input)),
   }),
@@ -205,7 +224,8 @@ builder.mutationField('updateProvider', (t) =>
   t.field({
     type: ProviderRef,
     description: 'Partial update: only the fields given change',
-    nullable: true, authScopes: { access: { scope: 'full' } },
+    nullable: true,
+    authScopes: { access: { scope: 'full' } },
     args: { key: t.arg.string({ required: true }), input: t.arg({ type: UpdateProviderInput, required: true }) },
     resolve: (_root, { key, input }, ctx) => ctx.services.providers.update(requireViewer(ctx.auth).organizationId, key, defined(input)),
   }),
@@ -215,7 +235,8 @@ builder.mutationField('deleteProvider', (t) =>
   t.field({
     type: DeletedProvider,
     description: 'Irreversible: removes the provider, all its votes and every count derived from them',
-    nullable: true, authScopes: { access: { scope: 'full' } },
+    nullable: true,
+    authScopes: { access: { scope: 'full' } },
     args: { key: t.arg.string({ required: true }) },
     resolve: (_root, { key }, ctx) => ctx.services.providers.remove(requireViewer(ctx.auth).organizationId, key),
   }),
@@ -225,7 +246,8 @@ builder.mutationField('regenerateProviderSecret', (t) =>
   t.field({
     type: RegeneratedSecret,
     description: 'The old secret stops working at once; the new one is shown only here',
-    nullable: true, authScopes: { access: { scope: 'full' } },
+    nullable: true,
+    authScopes: { access: { scope: 'full' } },
     args: { key: t.arg.string({ required: true }) },
     resolve: (_root, { key }, ctx) => {
       const viewer = requireViewer(ctx.auth);

@@ -42,10 +42,19 @@ const optionalFields = {
   voteEvents: eventList.optional(),
   testEvents: eventList.optional(),
   payloadSource: z.enum(PAYLOAD_SOURCES as [string, ...string[]], `must be one of ${PAYLOAD_SOURCES.join(', ')}`).optional(),
-  signatureFormat: z.enum(SIGNATURE_FORMATS as [string, ...string[]], `must be one of ${SIGNATURE_FORMATS.join(', ')}`).nullable().optional(),
+  signatureFormat: z
+    .enum(SIGNATURE_FORMATS as [string, ...string[]], `must be one of ${SIGNATURE_FORMATS.join(', ')}`)
+    .nullable()
+    .optional(),
   bodyTimestampPath: pathSchema.nullable().optional(),
   // At most 9 minutes: DUPLICATE_WINDOW is at least 10, so a resend young enough to pass is always a duplicate.
-  bodyTimestampMaxAge: z.number().int('must be an integer').min(10, 'must be at least 10 seconds').max(540, 'must be at most 540 seconds (within the duplicate window)').nullable().optional(),
+  bodyTimestampMaxAge: z
+    .number()
+    .int('must be an integer')
+    .min(10, 'must be at least 10 seconds')
+    .max(540, 'must be at most 540 seconds (within the duplicate window)')
+    .nullable()
+    .optional(),
   // The owner's API token at the site (top.gg), for recovering votes the hook missed; never returned.
   apiToken: z.string().trim().min(8, 'must be at least 8 characters').max(2_000).nullable().optional(),
 };
@@ -102,7 +111,7 @@ async function checkVotifierPort(deps: AppDeps, authMethod: string, port: number
         : port < range.from || port > range.to
           ? `must be within ${range.from}-${range.to}`
           : port === deps.config.votifierPort || port === deps.config.port
-            ? 'is the service\'s own port'
+            ? "is the service's own port"
             : null;
   if (problem) throw validationError([{ field: 'votifier_port', message: problem }]);
   const taken = await deps.db.prisma.provider.findUnique({ where: { votifierPort: port }, select: { id: true } });
@@ -199,7 +208,7 @@ export function createProviderService(deps: AppDeps) {
       payloadSource: parsed.payloadSource ?? method.defaultPayloadSource,
     };
     checkAuthConfig(auth);
-    const templateSlug = typeof templateRef === 'string' ? findTemplate(templateRef)?.slug ?? null : null;
+    const templateSlug = typeof templateRef === 'string' ? (findTemplate(templateRef)?.slug ?? null) : null;
     checkRecovery(templateSlug, parsed.apiToken);
     await checkVotifierPort(deps, parsed.authMethod, parsed.votifierPort, null);
     const org = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });
@@ -210,7 +219,7 @@ export function createProviderService(deps: AppDeps) {
     if (existing) throw validationError([{ field: 'key', message: 'is already used by another provider' }]);
 
     const keys = parsed.authMethod === 'votifier' ? newVotifierKeys(parsed.authValue) : null;
-    const secret = keys ? JSON.stringify({ token: keys.token, privateKey: keys.privateKey }) : parsed.authValue ?? generateProviderSecret();
+    const secret = keys ? JSON.stringify({ token: keys.token, privateKey: keys.privateKey }) : (parsed.authValue ?? generateProviderSecret());
     const provider = await prisma.provider
       .create({
         data: {
@@ -220,7 +229,7 @@ export function createProviderService(deps: AppDeps) {
           templateSlug,
           ...auth,
           bodyTimestampPath: parsed.bodyTimestampPath ?? null,
-          bodyTimestampMaxAgeS: parsed.bodyTimestampPath ? parsed.bodyTimestampMaxAge ?? DEFAULT_BODY_TIMESTAMP_MAX_AGE_S : null,
+          bodyTimestampMaxAgeS: parsed.bodyTimestampPath ? (parsed.bodyTimestampMaxAge ?? DEFAULT_BODY_TIMESTAMP_MAX_AGE_S) : null,
           apiTokenEnc: parsed.apiToken ? deps.secrets.seal(parsed.apiToken) : null,
           // Recovery reads the site's list from the last vote seen: a new provider has none, so from now.
           recoveryCursor: parsed.apiToken ? deps.clock.now().toISOString() : null,
@@ -283,7 +292,7 @@ export function createProviderService(deps: AppDeps) {
         where: { id: provider.id },
         data: {
           ...plain,
-          bodyTimestampMaxAgeS: stampPath ? maxAge ?? DEFAULT_BODY_TIMESTAMP_MAX_AGE_S : null,
+          bodyTimestampMaxAgeS: stampPath ? (maxAge ?? DEFAULT_BODY_TIMESTAMP_MAX_AGE_S) : null,
           // A new token starts recovery over; null turns recovery off.
           ...(apiToken !== undefined
             ? {

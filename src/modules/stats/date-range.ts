@@ -30,7 +30,10 @@ export function parseBound(value: string, field: string, end: boolean): Date {
 }
 
 /** Parses optional bounds; missing ones take the defaults given. */
-export function parseRange(input: { from?: string | null; to?: string | null }, defaults: { from: Date | null; to: Date | null }): { from: Date | null; toExclusive: Date | null } {
+export function parseRange(
+  input: { from?: string | null; to?: string | null },
+  defaults: { from: Date | null; to: Date | null },
+): { from: Date | null; toExclusive: Date | null } {
   const from = input.from ? parseBound(input.from, 'from', false) : defaults.from;
   const toExclusive = input.to ? parseBound(input.to, 'to', true) : defaults.to ? new Date(defaults.to.getTime() + 1) : null;
   if (from && toExclusive && from.getTime() >= toExclusive.getTime()) throw validationError([{ field: 'from', message: 'must not be after to' }]);

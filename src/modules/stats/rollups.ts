@@ -39,7 +39,11 @@ async function fromVotes(db: Database, organizationId?: string) {
   );
   return {
     providerDays: providerDays.map((r) => ({ ...r, count: Number(r.count) })),
-    voterDays: voterDays.map((r) => ({ ...r, count: Number(r.count), lastVoteAt: r.lastVoteAt instanceof Date ? r.lastVoteAt : new Date(Number(r.lastVoteAt)) })),
+    voterDays: voterDays.map((r) => ({
+      ...r,
+      count: Number(r.count),
+      lastVoteAt: r.lastVoteAt instanceof Date ? r.lastVoteAt : new Date(Number(r.lastVoteAt)),
+    })),
   };
 }
 
@@ -114,7 +118,10 @@ export async function rebuildRollups(db: Database, organizationId?: string): Pro
         ...args,
       );
       // Counts may have changed either way: cached leaderboards must rank again (stats/leaderboard.ts).
-      await tx.$executeRawUnsafe(`UPDATE "Organization" SET "statsEpoch" = "statsEpoch" + 1 ${organizationId ? (pg ? 'WHERE id = $1' : 'WHERE id = ?') : ''}`, ...(organizationId ? [organizationId] : []));
+      await tx.$executeRawUnsafe(
+        `UPDATE "Organization" SET "statsEpoch" = "statsEpoch" + 1 ${organizationId ? (pg ? 'WHERE id = $1' : 'WHERE id = ?') : ''}`,
+        ...(organizationId ? [organizationId] : []),
+      );
       return { providerDays, voterDays };
     },
     { timeout: 600_000, maxWait: 60_000 },

@@ -3,7 +3,10 @@ import { builder } from '../../graphql/builder.js';
 import { requireViewer } from '../../auth/access.js';
 import { VoteRef } from '../votes/votes.graphql.js';
 
-const GranularityEnum = builder.enumType('Granularity', { description: 'UTC buckets: a day, an ISO week (its Monday), a month (its first day)', values: ['day', 'week', 'month'] as string[] });
+const GranularityEnum = builder.enumType('Granularity', {
+  description: 'UTC buckets: a day, an ISO week (its Monday), a month (its first day)',
+  values: ['day', 'week', 'month'] as string[],
+});
 
 interface Count {
   key: string;
@@ -24,7 +27,11 @@ const Summary = builder.objectRef<{ today: number; thisWeek: number; thisMonth: 
   fields: (t) => ({ today: t.exposeInt('today'), thisWeek: t.exposeInt('thisWeek'), thisMonth: t.exposeInt('thisMonth'), allTime: t.exposeInt('allTime') }),
 });
 const Dashboard = builder
-  .objectRef<{ summary: { today: number; thisWeek: number; thisMonth: number; allTime: number }; byProvider: Count[]; dailyTrend: { date: string; count: number }[] }>('Dashboard')
+  .objectRef<{
+    summary: { today: number; thisWeek: number; thisMonth: number; allTime: number };
+    byProvider: Count[];
+    dailyTrend: { date: string; count: number }[];
+  }>('Dashboard')
   .implement({
     fields: (t) => ({
       summary: t.field({ type: Summary, resolve: (d) => d.summary }),
@@ -81,13 +88,19 @@ const VoterStats = builder.objectRef<VoterStatsShape>('VoterStats').implement({
 const orgId = (ctx: { auth: Parameters<typeof requireViewer>[0] }) => requireViewer(ctx.auth).organizationId;
 
 builder.queryField('dashboardStats', (t) =>
-  t.field({ type: Dashboard, nullable: true, authScopes: { access: { scope: 'read', plan: 'growth' } }, resolve: (_r, _a, ctx) => ctx.services.stats.dashboard(orgId(ctx)) }),
+  t.field({
+    type: Dashboard,
+    nullable: true,
+    authScopes: { access: { scope: 'read', plan: 'growth' } },
+    resolve: (_r, _a, ctx) => ctx.services.stats.dashboard(orgId(ctx)),
+  }),
 );
 
 builder.queryField('voteTrend', (t) =>
   t.field({
     type: Trend,
-    nullable: true, authScopes: { access: { scope: 'read', plan: 'growth' } },
+    nullable: true,
+    authScopes: { access: { scope: 'read', plan: 'growth' } },
     args: { from: t.arg.string(), to: t.arg.string(), granularity: t.arg({ type: GranularityEnum }), provider: t.arg.string() },
     resolve: (_r, args, ctx) => ctx.services.stats.trend(orgId(ctx), args),
   }),
@@ -96,7 +109,8 @@ builder.queryField('voteTrend', (t) =>
 builder.queryField('votesByProvider', (t) =>
   t.field({
     type: ProviderShares,
-    nullable: true, authScopes: { access: { scope: 'read', plan: 'growth' } },
+    nullable: true,
+    authScopes: { access: { scope: 'read', plan: 'growth' } },
     args: { from: t.arg.string(), to: t.arg.string() },
     resolve: (_r, args, ctx) => ctx.services.stats.providerShare(orgId(ctx), args),
   }),
@@ -105,8 +119,16 @@ builder.queryField('votesByProvider', (t) =>
 builder.queryField('voterStats', (t) =>
   t.field({
     type: VoterStats,
-    nullable: true, authScopes: { access: { scope: 'read', plan: 'pro' } },
-    args: { voterName: t.arg.string({ required: true }), page: t.arg.int(), limit: t.arg.int(), provider: t.arg.string(), from: t.arg.string(), to: t.arg.string() },
+    nullable: true,
+    authScopes: { access: { scope: 'read', plan: 'pro' } },
+    args: {
+      voterName: t.arg.string({ required: true }),
+      page: t.arg.int(),
+      limit: t.arg.int(),
+      provider: t.arg.string(),
+      from: t.arg.string(),
+      to: t.arg.string(),
+    },
     resolve: (_r, { voterName, ...args }, ctx) => ctx.services.stats.voter(orgId(ctx), voterName, args),
   }),
 );
@@ -114,7 +136,8 @@ builder.queryField('voterStats', (t) =>
 builder.queryField('leaderboard', (t) =>
   t.field({
     type: Leaderboard,
-    nullable: true, authScopes: { access: { scope: 'read', plan: 'pro' } },
+    nullable: true,
+    authScopes: { access: { scope: 'read', plan: 'pro' } },
     args: { days: t.arg.int(), limit: t.arg.int(), provider: t.arg.string() },
     resolve: (_r, args, ctx) => ctx.services.stats.leaderboard(orgId(ctx), args),
   }),

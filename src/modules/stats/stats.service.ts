@@ -33,7 +33,16 @@ function split(range: DateRange): { firstDay: string | null; lastDay: string | n
     // No whole day inside: at most one midnight, and each side belongs to its own day.
     const midnight = new Date(Math.ceil(range.from.getTime() / DAY) * DAY);
     const cut = midnight > range.from && midnight < range.toExclusive;
-    return { firstDay: null, lastDay: null, edges: cut ? [{ from: range.from, toExclusive: midnight }, { from: midnight, toExclusive: range.toExclusive }] : [range] };
+    return {
+      firstDay: null,
+      lastDay: null,
+      edges: cut
+        ? [
+            { from: range.from, toExclusive: midnight },
+            { from: midnight, toExclusive: range.toExclusive },
+          ]
+        : [range],
+    };
   }
   const edges: DateRange[] = [];
   if (range.from < firstWhole) edges.push({ from: range.from, toExclusive: firstWhole });
@@ -71,11 +80,18 @@ export function createStatsService(deps: AppDeps) {
     const edgeRows = (
       await Promise.all(
         edges.map((edge) =>
-          prisma.vote.groupBy({
-            by: ['providerId'],
-            where: { organizationId, receivedAt: { gte: edge.from, lt: edge.toExclusive }, ...REAL_VOTES, ...(onlyProvider ? { providerId: onlyProvider } : {}) },
-            _count: { _all: true },
-          }).then((groups) => groups.map((g) => ({ day: utcDay(edge.from), providerId: g.providerId, count: g._count._all }))),
+          prisma.vote
+            .groupBy({
+              by: ['providerId'],
+              where: {
+                organizationId,
+                receivedAt: { gte: edge.from, lt: edge.toExclusive },
+                ...REAL_VOTES,
+                ...(onlyProvider ? { providerId: onlyProvider } : {}),
+              },
+              _count: { _all: true },
+            })
+            .then((groups) => groups.map((g) => ({ day: utcDay(edge.from), providerId: g.providerId, count: g._count._all }))),
         ),
       )
     ).flat();
@@ -95,7 +111,14 @@ export function createStatsService(deps: AppDeps) {
         : [],
       Promise.all(
         edges.map((edge) =>
-          prisma.vote.count({ where: { organizationId, receivedAt: { gte: edge.from, lt: edge.toExclusive }, ...REAL_VOTES, ...(onlyProvider ? { providerId: onlyProvider } : {}) } }),
+          prisma.vote.count({
+            where: {
+              organizationId,
+              receivedAt: { gte: edge.from, lt: edge.toExclusive },
+              ...REAL_VOTES,
+              ...(onlyProvider ? { providerId: onlyProvider } : {}),
+            },
+          }),
         ),
       ),
     ]);
@@ -148,7 +171,8 @@ export function createStatsService(deps: AppDeps) {
     const granularity = (input.granularity ?? 'day') as Granularity;
     if (!['day', 'week', 'month'].includes(granularity)) throw validationError([{ field: 'granularity', message: 'must be day, week or month' }]);
     const range = requireRange(defaultRange(input));
-    if (range.toExclusive.getTime() - range.from.getTime() > 3_700 * DAY) throw validationError([{ field: 'from', message: 'the range may cover at most 10 years' }]);
+    if (range.toExclusive.getTime() - range.from.getTime() > 3_700 * DAY)
+      throw validationError([{ field: 'from', message: 'the range may cover at most 10 years' }]);
     const rows = await countsByDay(organizationId, range, await providerId(organizationId, input.provider));
     return { trend: zeroFilledTrend(rows, range, granularity), from: range.from, to: new Date(range.toExclusive.getTime() - 1), granularity };
   }
@@ -190,10 +214,13 @@ export function createStatsService(deps: AppDeps) {
       voterKey,
       ...REAL_VOTES,
       ...(onlyProvider ? { providerId: onlyProvider } : {}),
-      ...(range.from || range.toExclusive ? { receivedAt: { ...(range.from ? { gte: range.from } : {}), ...(range.toExclusive ? { lt: range.toExclusive } : {}) } } : {}),
+      ...(range.from || range.toExclusive
+        ? { receivedAt: { ...(range.from ? { gte: range.from } : {}), ...(range.toExclusive ? { lt: range.toExclusive } : {}) } }
+        : {}),
     };
     const sum = async (fromDay?: string) =>
-      (await prisma.voterDailyCount.aggregate({ where: { ...dayWhere, ...(fromDay ? { day: { gte: fromDay } } : {}) }, _sum: { count: true } }))._sum.count ?? 0;
+      (await prisma.voterDailyCount.aggregate({ where: { ...dayWhere, ...(fromDay ? { day: { gte: fromDay } } : {}) }, _sum: { count: true } }))._sum.count ??
+      0;
     const [total, today, week, month, first, last, days, providers, votes, matching] = await Promise.all([
       sum(),
       sum(utcDay(now)),
@@ -203,7 +230,13 @@ export function createStatsService(deps: AppDeps) {
       prisma.vote.findFirst({ where: realVotes, orderBy: { receivedAt: 'desc' }, select: { receivedAt: true } }),
       prisma.voterDailyCount.groupBy({ by: ['day'], where: { ...dayWhere, day: { gte: last30 } }, _sum: { count: true } }),
       prisma.voterDailyCount.groupBy({ by: ['providerId'], where: dayWhere, _sum: { count: true } }),
-      prisma.vote.findMany({ where: voteWhere, orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }], skip: (page - 1) * limit, take: limit, select: { id: true } }),
+      prisma.vote.findMany({
+        where: voteWhere,
+        orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],
+        skip: (page - 1) * limit,
+        take: limit,
+        select: { id: true },
+      }),
       prisma.vote.count({ where: voteWhere }),
     ]);
     const providerRows = await providersOf(organizationId);
@@ -211,8 +244,15 @@ export function createStatsService(deps: AppDeps) {
     return {
       voterName: voterName.trim(),
       summary: { total, today, thisWeek: week, thisMonth: month, firstVote: first?.receivedAt ?? null, lastVote: last?.receivedAt ?? null },
-      byProvider: byProvider(providerRows, providers.map((p) => ({ providerId: p.providerId, count: p._sum.count ?? 0 }))).filter((p) => p.count > 0),
-      dailyTrend: zeroFilledTrend(days.map((d) => ({ day: d.day, count: d._sum.count ?? 0 })), trendRange, 'day'),
+      byProvider: byProvider(
+        providerRows,
+        providers.map((p) => ({ providerId: p.providerId, count: p._sum.count ?? 0 })),
+      ).filter((p) => p.count > 0),
+      dailyTrend: zeroFilledTrend(
+        days.map((d) => ({ day: d.day, count: d._sum.count ?? 0 })),
+        trendRange,
+        'day',
+      ),
       voteIds: votes.map((v) => v.id),
       pagination: { page, limit, total: matching, pages: Math.ceil(matching / limit) },
     };
@@ -222,7 +262,10 @@ export function createStatsService(deps: AppDeps) {
   async function countVotes(organizationId: string, options: { providerId?: string; from: Date | null; toExclusive: Date | null }): Promise<number> {
     if (!options.from && !options.toExclusive) {
       // One provider (already resolved inside this organization): its own rows through the (providerId, day) key.
-      const sum = await prisma.providerDailyCount.aggregate({ where: options.providerId ? { providerId: options.providerId } : { organizationId }, _sum: { count: true } });
+      const sum = await prisma.providerDailyCount.aggregate({
+        where: options.providerId ? { providerId: options.providerId } : { organizationId },
+        _sum: { count: true },
+      });
       return sum._sum.count ?? 0;
     }
     const range = { from: options.from ?? new Date(0), toExclusive: options.toExclusive ?? new Date(deps.clock.now().getTime() + DAY) };

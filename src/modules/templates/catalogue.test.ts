@@ -147,7 +147,7 @@ describe('provider template catalogue', () => {
   });
 });
 
-describe('duplicate window against the sites\' retry horizons', () => {
+describe("duplicate window against the sites' retry horizons", () => {
   it('the default DUPLICATE_WINDOW covers the longest retry horizon of every template', async () => {
     const { loadConfig } = await import('../../config.js');
     const window = loadConfig({ DATABASE_URL: 'file:/tmp/vote-relay-catalogue-test.db' }).duplicateWindowMs;

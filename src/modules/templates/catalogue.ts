@@ -71,8 +71,7 @@ export interface ProviderTemplate {
   recovery?: 'topgg';
 }
 
-const GENERATED_SECRET_STEP =
-  'Create the provider here with auth_value "auto" (or leave it out) and copy the auth_value shown once in the response.';
+const GENERATED_SECRET_STEP = 'Create the provider here with auth_value "auto" (or leave it out) and copy the auth_value shown once in the response.';
 
 /**
  * A list that delivers by the Votifier protocol (docs: README "Votifier lists"): the relay makes the key pair and the
@@ -100,7 +99,7 @@ function votifierList(t: { slug: string; name: string; websiteUrl: string; game:
     payloadExample: { serviceName: t.name, username: 'Steve', address: '203.0.113.7', timestamp: 1767225600000 },
     setupInstructions: t.siteToken
       ? `Copy the Votifier token ${t.name} shows for your server and paste it here as auth_value. In ${t.name}, set the ` +
-        'Votifier endpoint to this provider\'s webhook_url (Votifier over HTTP).'
+        "Votifier endpoint to this provider's webhook_url (Votifier over HTTP)."
       : `Create the provider here and copy what the response's votifier object gives you. In ${t.name}'s server ` +
         'settings, enter votifier.host and votifier.port as the Votifier address and port, and votifier.public_key ' +
         '(protocol v1, the RSA public key) or votifier.token (protocol v2, NuVotifier token) where it asks.',
@@ -108,7 +107,7 @@ function votifierList(t: { slug: string; name: string; websiteUrl: string; game:
 }
 
 const UNCONFIRMED_VOTIFIER =
-  'Unconfirmed: the site\'s own documentation was not available here; the protocol versions it sends are not ' +
+  "Unconfirmed: the site's own documentation was not available here; the protocol versions it sends are not " +
   'confirmed, so give it the public key (v1) and, where it has a token field, the token (v2).';
 
 const TEMPLATES: ProviderTemplate[] = [
@@ -118,7 +117,7 @@ const TEMPLATES: ProviderTemplate[] = [
     name: 'Hytale-Servers.pro',
     description:
       'Hytale server list. Signs each vote with a hex HMAC-SHA256 of the raw JSON body in X-Webhook-Signature ' +
-      '(no prefix), keyed with the Webhook Secret the site shows you. The body carries the voter\'s Hytale ' +
+      "(no prefix), keyed with the Webhook Secret the site shows you. The body carries the voter's Hytale " +
       'username, a millisecond timestamp, the server slug and a vote id; there is no event type or test flag. ' +
       'Source: hytale-servers.pro/blog/docs-custom-webhook.',
     websiteUrl: 'https://hytale-servers.pro',
@@ -141,7 +140,7 @@ const TEMPLATES: ProviderTemplate[] = [
     },
     setupInstructions:
       '1. On Hytale-Servers.pro open your server dashboard and its webhook (vote) settings. ' +
-      '2. Paste this provider\'s webhook URL into the webhook URL field and save. ' +
+      "2. Paste this provider's webhook URL into the webhook URL field and save. " +
       '3. Copy the Webhook Secret the site shows there. ' +
       '4. Create the provider here from this template with that secret as auth_value.',
     bodyTimestampPath: 'timestamp',
@@ -157,7 +156,7 @@ const TEMPLATES: ProviderTemplate[] = [
       'the body field "event" ("vote"); the secret is issued by HytaleCharts. The voter is voter.username ' +
       '(the HytaleCharts account name; voter.discord_id is also sent). Other events (favorite, review) are ' +
       'ignored. Unconfirmed: no HytaleCharts primary reference for the signed webhook was found; the format ' +
-      'follows an integrator\'s public docs (votepipe.com/docs/providers/hytalecharts), and the event value ' +
+      "follows an integrator's public docs (votepipe.com/docs/providers/hytalecharts), and the event value " +
       'sent by the dashboard\'s Test button is assumed to be "test".',
     websiteUrl: 'https://hytalecharts.com',
     logoUrl: null,
@@ -188,7 +187,7 @@ const TEMPLATES: ProviderTemplate[] = [
     },
     setupInstructions:
       '1. Go to https://hytalecharts.com/dashboard and click Edit Server. ' +
-      '2. Paste this provider\'s webhook URL into the Vote Webhook URL field and click Save at the bottom of the page. ' +
+      "2. Paste this provider's webhook URL into the Vote Webhook URL field and click Save at the bottom of the page. " +
       '3. On the same page reveal the Webhook Secret (Show) and copy it. ' +
       '4. Create the provider here from this template with that secret as auth_value, then use Test on HytaleCharts.',
   },
@@ -200,7 +199,7 @@ const TEMPLATES: ProviderTemplate[] = [
       'Hytale server list. Sends X-Hylist-Signature: sha256=<hex HMAC-SHA256 of the raw JSON body>, keyed with ' +
       'a secret you paste into Hylist (the relay generates it). The body field "event" is "vote" for votes and ' +
       '"test" for the dashboard test; the voter is "username". Unconfirmed: no Hylist.io primary reference was ' +
-      'found; the format follows an integrator\'s public docs (votepipe.com/docs/providers/hylistio).',
+      "found; the format follows an integrator's public docs (votepipe.com/docs/providers/hylistio).",
     websiteUrl: 'https://hylist.io',
     logoUrl: null,
     authMethod: 'hmac',
@@ -224,7 +223,7 @@ const TEMPLATES: ProviderTemplate[] = [
     setupInstructions:
       `1. ${GENERATED_SECRET_STEP} ` +
       '2. On Hylist.io open Servers → Edit → Webhooks. ' +
-      '3. Paste this provider\'s webhook URL as the webhook URL and the auth_value as the webhook secret, then save. ' +
+      "3. Paste this provider's webhook URL as the webhook URL and the auth_value as the webhook secret, then save. " +
       '4. Send a test webhook from Hylist: the relay answers it as a test and records nothing.',
   },
   {
@@ -235,7 +234,7 @@ const TEMPLATES: ProviderTemplate[] = [
       'Discord bot and server list, current (v1) webhooks. Each request carries ' +
       'x-topgg-signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">, keyed with the webhook secret ' +
       'Top.gg issues (starts with whs_). The body field "type" is "vote.create" for votes and "webhook.test" for ' +
-      'dashboard tests; the voter\'s Discord username is data.user.name (Discord id: data.user.platform_id). ' +
+      "dashboard tests; the voter's Discord username is data.user.name (Discord id: data.user.platform_id). " +
       'Top.gg waits 5 s and retries 3 times (1 s, 2 s, 4 s) only on a timeout or 5xx. Sources: ' +
       'docs.top.gg (webhooks overview and events), Top-gg-Community/node-sdk src/structs/Webhook.ts.',
     websiteUrl: 'https://top.gg',
@@ -272,8 +271,8 @@ const TEMPLATES: ProviderTemplate[] = [
       },
     },
     setupInstructions:
-      '1. On top.gg open your project\'s dashboard and its Webhooks page. ' +
-      '2. Add a webhook with this provider\'s webhook URL and save. ' +
+      "1. On top.gg open your project's dashboard and its Webhooks page. " +
+      "2. Add a webhook with this provider's webhook URL and save. " +
       '3. Copy the webhook secret Top.gg shows (it starts with whs_). ' +
       '4. Create the provider here from this template with that secret as auth_value, then send a test from the Webhooks page.',
     // 3 retries 1 s, 2 s and 4 s apart, each after a 5 s timeout.
@@ -311,8 +310,8 @@ const TEMPLATES: ProviderTemplate[] = [
     },
     setupInstructions:
       `1. ${GENERATED_SECRET_STEP} ` +
-      '2. On top.gg open https://top.gg/bot/<your-bot-id>/webhooks (or your server\'s webhook settings). ' +
-      '3. Paste this provider\'s webhook URL into the Webhook URL field and the auth_value into the Authorization field, then save. ' +
+      "2. On top.gg open https://top.gg/bot/<your-bot-id>/webhooks (or your server's webhook settings). " +
+      "3. Paste this provider's webhook URL into the Webhook URL field and the auth_value into the Authorization field, then save. " +
       '4. Press Test: the relay answers it as a test and records nothing.',
     // Up to 10 retries over about 17 minutes (docs.top.gg, legacy webhooks).
     retryHorizonSeconds: 17 * 60,
@@ -346,8 +345,8 @@ const TEMPLATES: ProviderTemplate[] = [
     },
     setupInstructions:
       `1. ${GENERATED_SECRET_STEP} ` +
-      '2. On discordbotlist.com open your bot\'s settings and its vote webhook section. ' +
-      '3. Paste this provider\'s webhook URL as the webhook URL and the auth_value as the webhook secret, then save.',
+      "2. On discordbotlist.com open your bot's settings and its vote webhook section. " +
+      "3. Paste this provider's webhook URL as the webhook URL and the auth_value as the webhook secret, then save.",
   },
   {
     id: 'tpl_discords',
@@ -380,8 +379,8 @@ const TEMPLATES: ProviderTemplate[] = [
     },
     setupInstructions:
       `1. ${GENERATED_SECRET_STEP} ` +
-      '2. On discords.com click your profile picture, scroll to your bots and open the bot\'s edit page. ' +
-      '3. Paste this provider\'s webhook URL into Webhook URL and the auth_value into Webhook Secret, then save.',
+      "2. On discords.com click your profile picture, scroll to your bots and open the bot's edit page. " +
+      "3. Paste this provider's webhook URL into Webhook URL and the auth_value into Webhook Secret, then save.",
   },
   {
     id: 'tpl_discord_place',
@@ -411,8 +410,8 @@ const TEMPLATES: ProviderTemplate[] = [
     },
     setupInstructions:
       `1. ${GENERATED_SECRET_STEP} ` +
-      '2. On discord.place open your bot\'s or server\'s management page and its Webhook options. ' +
-      '3. Paste this provider\'s webhook URL as the webhook URL and the auth_value as the webhook token, then save.',
+      "2. On discord.place open your bot's or server's management page and its Webhook options. " +
+      "3. Paste this provider's webhook URL as the webhook URL and the auth_value as the webhook token, then save.",
   },
   {
     id: 'tpl_discollab',
@@ -483,7 +482,7 @@ const TEMPLATES: ProviderTemplate[] = [
     setupInstructions:
       `1. ${GENERATED_SECRET_STEP} ` +
       '2. On DiscordForge open the Dashboard and click Edit on your bot. ' +
-      '3. Paste this provider\'s webhook URL as the webhook URL and the auth_value as the webhook secret, then save. ' +
+      "3. Paste this provider's webhook URL as the webhook URL and the auth_value as the webhook secret, then save. " +
       '4. Use the Test Webhook button: the relay answers it as a test and records nothing.',
   },
   {
@@ -517,7 +516,7 @@ const TEMPLATES: ProviderTemplate[] = [
     },
     setupInstructions:
       '1. On top-server.net open your dashboard → your server → Edit → API panel. ' +
-      '2. Enable PUSH and paste this provider\'s webhook URL as the webhook URL, then save. ' +
+      "2. Enable PUSH and paste this provider's webhook URL as the webhook URL, then save. " +
       '3. Copy the push secret shown in the same panel. ' +
       '4. Create the provider here from this template with that secret as auth_value.',
   },
@@ -551,7 +550,7 @@ const TEMPLATES: ProviderTemplate[] = [
     setupInstructions:
       `1. ${GENERATED_SECRET_STEP} The webhook_url in the response already carries it as ?secret=…. ` +
       '2. Log in to TopG.org, edit your site configuration and paste that full webhook_url as the Postback URL. ' +
-      '3. Add each player\'s name to the end of your TopG vote link (in-<SITEID>-<PLAYERNAME>; letters, digits and _ only).',
+      "3. Add each player's name to the end of your TopG vote link (in-<SITEID>-<PLAYERNAME>; letters, digits and _ only).",
   },
   {
     id: 'tpl_gaming_toplist',
@@ -583,24 +582,72 @@ const TEMPLATES: ProviderTemplate[] = [
     setupInstructions:
       `1. ${GENERATED_SECRET_STEP} The webhook_url in the response already carries it as ?secret=…. ` +
       '2. On Gaming-Toplist open the Dashboard, use Edit under your server and paste that full webhook_url as the Postback URL. ' +
-      '3. Add each player\'s name to the end of your vote link: https://gaming-toplist.com/vote/<SiteId>/<PLAYERNAME> (letters, digits and _ only).',
+      "3. Add each player's name to the end of your vote link: https://gaming-toplist.com/vote/<SiteId>/<PLAYERNAME> (letters, digits and _ only).",
   },
   votifierList({
     slug: 'votifier',
     name: 'Any Votifier list',
     websiteUrl: 'https://github.com/NuVotifier/NuVotifier',
     game: 'Minecraft',
-    how: 'For any list that asks for a Votifier host, port and public key or token (Minecraft or Hytale). Source: NuVotifier\'s protocol code (net/protocol).',
+    how: "For any list that asks for a Votifier host, port and public key or token (Minecraft or Hytale). Source: NuVotifier's protocol code (net/protocol).",
   }),
-  votifierList({ slug: 'planetminecraft', name: 'Planet Minecraft', websiteUrl: 'https://www.planetminecraft.com', game: 'Minecraft', how: UNCONFIRMED_VOTIFIER }),
-  votifierList({ slug: 'minecraft-servers-org', name: 'MinecraftServers.org', websiteUrl: 'https://minecraftservers.org', game: 'Minecraft', how: UNCONFIRMED_VOTIFIER }),
+  votifierList({
+    slug: 'planetminecraft',
+    name: 'Planet Minecraft',
+    websiteUrl: 'https://www.planetminecraft.com',
+    game: 'Minecraft',
+    how: UNCONFIRMED_VOTIFIER,
+  }),
+  votifierList({
+    slug: 'minecraft-servers-org',
+    name: 'MinecraftServers.org',
+    websiteUrl: 'https://minecraftservers.org',
+    game: 'Minecraft',
+    how: UNCONFIRMED_VOTIFIER,
+  }),
   votifierList({ slug: 'minecraft-mp', name: 'Minecraft-MP', websiteUrl: 'https://minecraft-mp.com', game: 'Minecraft', how: UNCONFIRMED_VOTIFIER }),
-  votifierList({ slug: 'minecraft-server-list', name: 'Minecraft Server List', websiteUrl: 'https://minecraft-server-list.com', game: 'Minecraft', how: UNCONFIRMED_VOTIFIER }),
-  votifierList({ slug: 'hytaleserver-xyz', name: 'HytaleServer.xyz', websiteUrl: 'https://hytaleserver.xyz', game: 'Hytale', how: `Delivers only by Votifier to a host and port. ${UNCONFIRMED_VOTIFIER}` }),
-  votifierList({ slug: 'hytalelobby', name: 'HytaleLobby', websiteUrl: 'https://hytalelobby.com', game: 'Hytale', how: `Delivers only by Votifier to a host and port. ${UNCONFIRMED_VOTIFIER}` }),
-  votifierList({ slug: 'hytale-online-servers', name: 'HytaleOnlineServers', websiteUrl: 'https://hytaleonlineservers.com', game: 'Hytale', how: `Delivers only by Votifier to a host and port. ${UNCONFIRMED_VOTIFIER}` }),
-  votifierList({ slug: 'serveurhytale-fr', name: 'ServeurHytale.fr', websiteUrl: 'https://serveurhytale.fr', game: 'Hytale', how: `Delivers only by Votifier to a host and port. ${UNCONFIRMED_VOTIFIER}` }),
-  votifierList({ slug: 'hytale-game', name: 'Hytale.game', websiteUrl: 'https://hytale.game', game: 'Hytale', how: `Delivers only by Votifier to a host and port. ${UNCONFIRMED_VOTIFIER}` }),
+  votifierList({
+    slug: 'minecraft-server-list',
+    name: 'Minecraft Server List',
+    websiteUrl: 'https://minecraft-server-list.com',
+    game: 'Minecraft',
+    how: UNCONFIRMED_VOTIFIER,
+  }),
+  votifierList({
+    slug: 'hytaleserver-xyz',
+    name: 'HytaleServer.xyz',
+    websiteUrl: 'https://hytaleserver.xyz',
+    game: 'Hytale',
+    how: `Delivers only by Votifier to a host and port. ${UNCONFIRMED_VOTIFIER}`,
+  }),
+  votifierList({
+    slug: 'hytalelobby',
+    name: 'HytaleLobby',
+    websiteUrl: 'https://hytalelobby.com',
+    game: 'Hytale',
+    how: `Delivers only by Votifier to a host and port. ${UNCONFIRMED_VOTIFIER}`,
+  }),
+  votifierList({
+    slug: 'hytale-online-servers',
+    name: 'HytaleOnlineServers',
+    websiteUrl: 'https://hytaleonlineservers.com',
+    game: 'Hytale',
+    how: `Delivers only by Votifier to a host and port. ${UNCONFIRMED_VOTIFIER}`,
+  }),
+  votifierList({
+    slug: 'serveurhytale-fr',
+    name: 'ServeurHytale.fr',
+    websiteUrl: 'https://serveurhytale.fr',
+    game: 'Hytale',
+    how: `Delivers only by Votifier to a host and port. ${UNCONFIRMED_VOTIFIER}`,
+  }),
+  votifierList({
+    slug: 'hytale-game',
+    name: 'Hytale.game',
+    websiteUrl: 'https://hytale.game',
+    game: 'Hytale',
+    how: `Delivers only by Votifier to a host and port. ${UNCONFIRMED_VOTIFIER}`,
+  }),
   votifierList({
     slug: 'hytaletop100',
     name: 'HytaleTop100',
@@ -624,10 +671,7 @@ function deepFreeze<T>(value: T): T {
 export const PROVIDER_TEMPLATES: readonly ProviderTemplate[] = deepFreeze(TEMPLATES);
 
 const BY_KEY: ReadonlyMap<string, ProviderTemplate> = new Map(
-  PROVIDER_TEMPLATES.flatMap((t) => [
-    [t.id.toLowerCase(), t] as const,
-    [t.slug.toLowerCase(), t] as const,
-  ]),
+  PROVIDER_TEMPLATES.flatMap((t) => [[t.id.toLowerCase(), t] as const, [t.slug.toLowerCase(), t] as const]),
 );
 
 /** Finds a template by id ('tpl_topgg') or slug ('topgg'), case-insensitively. */

@@ -29,10 +29,21 @@ export const ProviderTemplateRef = builder.objectRef<ProviderTemplate>('Provider
     signatureFormat: t.expose('signatureFormat', { type: SiteSignatureEnum, nullable: true }),
     payloadExample: t.field({ type: 'JSON', resolve: (tpl) => tpl.payloadExample }),
     setupInstructions: t.exposeString('setupInstructions'),
-    bodyTimestampPath: t.string({ nullable: true, description: 'A timestamp in the signed body; older than bodyTimestampMaxAge seconds is refused', resolve: (tpl) => tpl.bodyTimestampPath ?? null }),
+    bodyTimestampPath: t.string({
+      nullable: true,
+      description: 'A timestamp in the signed body; older than bodyTimestampMaxAge seconds is refused',
+      resolve: (tpl) => tpl.bodyTimestampPath ?? null,
+    }),
     bodyTimestampMaxAge: t.int({ nullable: true, resolve: (tpl) => tpl.bodyTimestampMaxAgeSeconds ?? null }),
-    retryHorizonSeconds: t.int({ nullable: true, description: "How long the site keeps retrying an unacknowledged delivery (its docs)", resolve: (tpl) => tpl.retryHorizonSeconds ?? null }),
-    recovery: t.boolean({ description: "Votes missed during an outage can be recovered from the site's vote list (give the provider an api_token)", resolve: (tpl) => tpl.recovery !== undefined }),
+    retryHorizonSeconds: t.int({
+      nullable: true,
+      description: 'How long the site keeps retrying an unacknowledged delivery (its docs)',
+      resolve: (tpl) => tpl.retryHorizonSeconds ?? null,
+    }),
+    recovery: t.boolean({
+      description: "Votes missed during an outage can be recovered from the site's vote list (give the provider an api_token)",
+      resolve: (tpl) => tpl.recovery !== undefined,
+    }),
   }),
 });
 

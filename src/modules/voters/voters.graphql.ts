@@ -16,7 +16,8 @@ const ErasedVoterRef = builder.objectRef<ErasedVoter>('ErasedVoter').implement({
 builder.mutationField('eraseVoter', (t) =>
   t.field({
     type: ErasedVoterRef,
-    description: "Removes one voter's votes, payloads, delivery attempts and rollup rows in every provider (name matched case-insensitively); statistics stay consistent",
+    description:
+      "Removes one voter's votes, payloads, delivery attempts and rollup rows in every provider (name matched case-insensitively); statistics stay consistent",
     nullable: true,
     authScopes: { access: { scope: 'full' } },
     args: { voterName: t.arg.string({ required: true }) },

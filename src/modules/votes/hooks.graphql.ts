@@ -32,7 +32,11 @@ const HookReceiptRef = builder.objectRef<HookReceipt>('HookReceipt').implement({
       description: 'sendTestVote only: true when the vote was stored as a test vote (or is a duplicate of one); null for site deliveries',
       resolve: (r) => ('testVote' in r && r.testVote ? true : null),
     }),
-    voterName: t.string({ nullable: true, description: 'sendTestVote only: the voter the test vote was sent for', resolve: (r) => ('testVote' in r && r.testVote ? r.testVote.voterName : null) }),
+    voterName: t.string({
+      nullable: true,
+      description: 'sendTestVote only: the voter the test vote was sent for',
+      resolve: (r) => ('testVote' in r && r.testVote ? r.testVote.voterName : null),
+    }),
     deliverToGameServers: t.boolean({
       nullable: true,
       description: 'sendTestVote only: whether Votifier callbacks and the plugin pull queue get the test vote too',
@@ -67,7 +71,13 @@ builder.mutationField('receiveVote', (t) =>
     resolve: (_root, { input }, ctx) =>
       ctx.services.ingest.receive(
         // Never a test vote: only sendTestVote sets that, so no site delivery can make itself one.
-        { orgSlug: input.orgSlug, providerKey: input.providerKey, pathSecret: input.pathSecret, ...(ctx.hookRequest ?? requestFromInput(input)), testVote: undefined },
+        {
+          orgSlug: input.orgSlug,
+          providerKey: input.providerKey,
+          pathSecret: input.pathSecret,
+          ...(ctx.hookRequest ?? requestFromInput(input)),
+          testVote: undefined,
+        },
         { clientIp: ctx.clientIp },
       ),
   }),
@@ -78,12 +88,14 @@ builder.mutationField('sendTestVote', (t) =>
     type: HookReceiptRef,
     nullable: true,
     description:
-      "Sends a test vote through the provider's own hook path, as its site would deliver it (auth, parsing, duplicate rule), stored as a test vote: never counted, delivered marked as a test (README \"Test votes\")",
+      'Sends a test vote through the provider\'s own hook path, as its site would deliver it (auth, parsing, duplicate rule), stored as a test vote: never counted, delivered marked as a test (README "Test votes")',
     authScopes: { access: { scope: 'full' } },
     args: {
       key: t.arg.string({ required: true }),
       voterName: t.arg.string({ description: `The voter (default ${DEFAULT_TEST_VOTER})` }),
-      deliverToGameServers: t.arg.boolean({ description: 'Also to Votifier callbacks and the plugin pull queue, which cannot tell a test from a vote (default false)' }),
+      deliverToGameServers: t.arg.boolean({
+        description: 'Also to Votifier callbacks and the plugin pull queue, which cannot tell a test from a vote (default false)',
+      }),
     },
     resolve: (_root, { key, voterName, deliverToGameServers }, ctx) =>
       ctx.services.ingest.sendTestVote(requireViewer(ctx.auth), key, { voterName, deliverToGameServers }, { clientIp: ctx.clientIp }),

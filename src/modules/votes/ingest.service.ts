@@ -140,9 +140,13 @@ export function bodyTimestampMs(value: unknown): number | null {
  */
 function refuseStaleBody(payload: unknown, path: string, maxAgeS: number, nowMs: number): void {
   const at = bodyTimestampMs(readPath(payload, path));
-  if (at === null) throw validationError([{ field: path, message: 'must be a timestamp (epoch seconds or milliseconds, or ISO 8601)' }], 'No timestamp in the delivery');
+  if (at === null)
+    throw validationError([{ field: path, message: 'must be a timestamp (epoch seconds or milliseconds, or ISO 8601)' }], 'No timestamp in the delivery');
   if (at < nowMs - maxAgeS * 1000 || at > nowMs + BODY_CLOCK_SKEW_MS) {
-    throw new AppError('AUTH_FAILED', `Hook authentication failed: the body timestamp is not within the last ${maxAgeS} seconds (a resent delivery, or the sender's clock is wrong)`);
+    throw new AppError(
+      'AUTH_FAILED',
+      `Hook authentication failed: the body timestamp is not within the last ${maxAgeS} seconds (a resent delivery, or the sender's clock is wrong)`,
+    );
   }
 }
 
@@ -152,7 +156,10 @@ const rateLimited = (outcome: Extract<LimitOutcome, { allowed: false }>, message
 export function createIngestService(deps: AppDeps) {
   let store: VoteStore | null = null;
   const voteStore = () =>
-    (store ??= deps.jobs.dialect === 'sqlite' ? createSqliteVoteStore(deps.db.sqlite!, deps.db.sqliteWrites!) : createPgVoteStore(deps.config, deps.db.pool!, deps.db.writes));
+    (store ??=
+      deps.jobs.dialect === 'sqlite'
+        ? createSqliteVoteStore(deps.db.sqlite!, deps.db.sqliteWrites!)
+        : createPgVoteStore(deps.config, deps.db.pool!, deps.db.writes));
 
   const { limits } = deps;
 
@@ -289,7 +296,7 @@ export function createIngestService(deps: AppDeps) {
       }
       authenticated = true;
       const budget = await takePoint(limits.hooks, org.id);
-      if (!budget.allowed) throw rateLimited(budget, "Too many deliveries for this organization");
+      if (!budget.allowed) throw rateLimited(budget, 'Too many deliveries for this organization');
       if (!provider.enabled) throw new AppError('PROVIDER_DISABLED', 'This provider is disabled; the vote was not recorded');
       return await accept(votes, org, provider, verified.content, delivery.headers, trace, delivery.testVote);
     } catch (err) {
@@ -329,7 +336,9 @@ export function createIngestService(deps: AppDeps) {
       voterName,
       rawPayload,
       // A test vote is the same vote only as another test vote: a real delivery is never a duplicate of a test.
-      ...(testVote ? { dedupKey: `${TEST_KEY_PREFIX}${keys.dedupKey}`, idempotencyKey: keys.idempotencyKey && `${TEST_KEY_PREFIX}${keys.idempotencyKey}` } : keys),
+      ...(testVote
+        ? { dedupKey: `${TEST_KEY_PREFIX}${keys.dedupKey}`, idempotencyKey: keys.idempotencyKey && `${TEST_KEY_PREFIX}${keys.idempotencyKey}` }
+        : keys),
       receivedAt: deps.clock.now(),
       ...(testVote ? { test: testVote } : {}),
     });
@@ -363,7 +372,10 @@ export function createIngestService(deps: AppDeps) {
       const votifierCallbacks = await deps.db.prisma.callback.count({ where: { organizationId, kind: 'votifier', enabled: true } });
       if (votifierCallbacks > 0) {
         throw validationError([
-          { field: 'voter_name', message: `must be at most ${MAX_VOTIFIER_USERNAME} characters to reach your Votifier callbacks (NuVotifier refuses longer names)` },
+          {
+            field: 'voter_name',
+            message: `must be at most ${MAX_VOTIFIER_USERNAME} characters to reach your Votifier callbacks (NuVotifier refuses longer names)`,
+          },
         ]);
       }
     }
@@ -398,7 +410,10 @@ export function createIngestService(deps: AppDeps) {
       receivedAt: Date;
     }): Promise<{ id: string | null; publicId: string; duplicate: boolean } | null> {
       const votes = voteStore();
-      const named = await deps.db.prisma.provider.findUnique({ where: { id: vote.providerId }, select: { key: true, organization: { select: { slug: true } } } });
+      const named = await deps.db.prisma.provider.findUnique({
+        where: { id: vote.providerId },
+        select: { key: true, organization: { select: { slug: true } } },
+      });
       const target = named && (await votes.findTarget(named.organization.slug, named.key));
       const provider = target?.provider;
       if (!target || !provider || provider.id !== vote.providerId || !provider.enabled || target.org.status === 'suspended') return null;

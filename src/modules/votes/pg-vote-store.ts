@@ -19,16 +19,7 @@ import type { NewJob } from '../../delivery/job-queue/job-queue.js';
 import { spellingWins, spellingWinsSql, voterKeyOf } from './voter-name.js';
 import { initialStatuses, planJobs, type PlanningCallback } from '../../delivery/job-plan.js';
 import { utcDay } from '../../time.js';
-import {
-  countingOf,
-  monthRange,
-  type HookOrg,
-  type HookProvider,
-  type HookTarget,
-  type NewVote,
-  type StoredVote,
-  type VoteStore,
-} from './vote-store.js';
+import { countingOf, monthRange, type HookOrg, type HookProvider, type HookTarget, type NewVote, type StoredVote, type VoteStore } from './vote-store.js';
 
 /**
  * Batches written at once per instance. One: the batches of one instance then never queue on each other's rollup
@@ -146,7 +137,17 @@ export function createPgVoteWrite(config: Config, pool: pg.Pool): BatchWriter<Ne
       factKeys.set(`${vote.org.id}|${month.from}`, { o: vote.org.id, f: month.from, t: month.to });
     }
     const keys = [...factKeys.values()];
-    type ReadRow = { t: 'd' | 'f'; i: number; publicId: string; at: number; organizationId: string; from: string; used: number; callbacks: PlanningCallback[]; pull: boolean };
+    type ReadRow = {
+      t: 'd' | 'f';
+      i: number;
+      publicId: string;
+      at: number;
+      organizationId: string;
+      from: string;
+      used: number;
+      callbacks: PlanningCallback[];
+      pull: boolean;
+    };
     const read = await query<ReadRow>({
       ...SQL.reads,
       values: [
@@ -173,7 +174,10 @@ export function createPgVoteWrite(config: Config, pool: pg.Pool): BatchWriter<Ne
 
     // The same delivery twice in this batch (same content or same idempotency key): the later one is a duplicate.
     const firstInBatch = new Map<string, number>();
-    const firstOf = (vote: NewVote) => keysOf(vote).map((key) => firstInBatch.get(`${vote.provider.id}\u0000${key}`)).find((i) => i !== undefined);
+    const firstOf = (vote: NewVote) =>
+      keysOf(vote)
+        .map((key) => firstInBatch.get(`${vote.provider.id}\u0000${key}`))
+        .find((i) => i !== undefined);
     const fresh: number[] = [];
     batch.forEach((vote, i) => {
       if (results[i] || firstOf(vote) !== undefined) return;
@@ -181,7 +185,22 @@ export function createPgVoteWrite(config: Config, pool: pg.Pool): BatchWriter<Ne
       fresh.push(i);
     });
 
-    const votes = { id: [] as string[], o: [] as string[], p: [] as string[], n: [] as string[], k: [] as string[], r: [] as string[], raw: [] as string[], d: [] as string[], ol: [] as boolean[], cs: [] as string[], cbs: [] as string[], idem: [] as (string | null)[], rec: [] as boolean[], tst: [] as boolean[] };
+    const votes = {
+      id: [] as string[],
+      o: [] as string[],
+      p: [] as string[],
+      n: [] as string[],
+      k: [] as string[],
+      r: [] as string[],
+      raw: [] as string[],
+      d: [] as string[],
+      ol: [] as boolean[],
+      cs: [] as string[],
+      cbs: [] as string[],
+      idem: [] as (string | null)[],
+      rec: [] as boolean[],
+      tst: [] as boolean[],
+    };
     const jobs: NewJob[] = [];
     const voterDays = new Map<string, { o: string; p: string; k: string; d: string; n: string; c: number; l: string; at: number }>();
     const providerDays = new Map<string, { o: string; p: string; d: string; c: number }>();
@@ -218,7 +237,16 @@ export function createPgVoteWrite(config: Config, pool: pg.Pool): BatchWriter<Ne
       const day = utcDay(receivedAt);
       const voterRow = voterDays.get(`${provider.id}\u0000${voterKey}\u0000${day}`);
       if (!voterRow) {
-        voterDays.set(`${provider.id}\u0000${voterKey}\u0000${day}`, { o: org.id, p: provider.id, k: voterKey, d: day, n: voterName, c: 1, l: at, at: receivedAt.getTime() });
+        voterDays.set(`${provider.id}\u0000${voterKey}\u0000${day}`, {
+          o: org.id,
+          p: provider.id,
+          k: voterKey,
+          d: day,
+          n: voterName,
+          c: 1,
+          l: at,
+          at: receivedAt.getTime(),
+        });
       } else {
         voterRow.c += 1;
         if (spellingWins(voterName, receivedAt.getTime(), voterRow.n, voterRow.at)) Object.assign(voterRow, { n: voterName, l: at, at: receivedAt.getTime() });
@@ -240,10 +268,30 @@ export function createPgVoteWrite(config: Config, pool: pg.Pool): BatchWriter<Ne
       await query({
         ...SQL.write(jobPart.sql),
         values: [
-          votes.id, votes.o, votes.p, votes.n, votes.k, votes.r, votes.raw, votes.d, votes.ol, votes.cs, votes.cbs, votes.idem,
-          voterRows.map((r) => r.o), voterRows.map((r) => r.p), voterRows.map((r) => r.k), voterRows.map((r) => r.d), voterRows.map((r) => r.n), voterRows.map((r) => r.c), voterRows.map((r) => r.l),
+          votes.id,
+          votes.o,
+          votes.p,
+          votes.n,
+          votes.k,
+          votes.r,
+          votes.raw,
+          votes.d,
+          votes.ol,
+          votes.cs,
+          votes.cbs,
+          votes.idem,
+          voterRows.map((r) => r.o),
+          voterRows.map((r) => r.p),
+          voterRows.map((r) => r.k),
+          voterRows.map((r) => r.d),
+          voterRows.map((r) => r.n),
+          voterRows.map((r) => r.c),
+          voterRows.map((r) => r.l),
           ...jobPart.values,
-          providerRows.map((r) => r.o), providerRows.map((r) => r.p), providerRows.map((r) => r.d), providerRows.map((r) => r.c),
+          providerRows.map((r) => r.o),
+          providerRows.map((r) => r.p),
+          providerRows.map((r) => r.d),
+          providerRows.map((r) => r.c),
           votes.rec,
           votes.tst,
         ],
@@ -265,7 +313,6 @@ export function createPgVoteWrite(config: Config, pool: pg.Pool): BatchWriter<Ne
 
 /** The PostgreSQL hook path: the target read on the shared pool (batched per tick), the vote by the hot writes. */
 export function createPgVoteStore(config: Config, pool: pg.Pool, writes: HotWrites): VoteStore {
-
   // Not cached: a disabled provider, a rotated secret or a suspended organization applies to the very next vote,
   // on every instance. Batching the reads of one tick keeps that to one round trip under load.
   const targets = new DataLoader<{ slug: string; key: string }, HookTarget | null>(

@@ -11,7 +11,14 @@ const dir = mkdtempSync(join(tmpdir(), 'vote-relay-export-'));
 const path = join(dir, 'votes.db');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Row { id: string; org: string; voter: string; provider: string; at: number; test: boolean }
+interface Row {
+  id: string;
+  org: string;
+  voter: string;
+  provider: string;
+  at: number;
+  test: boolean;
+}
 const rows: Row[] = [];
 {
   const db = new Sqlite(path);
@@ -22,7 +29,14 @@ const rows: Row[] = [];
   let n = 0;
   const add = (org: string, at: number) => {
     // Every fifth vote of org-a is a test vote: left out unless asked for, and never a reason to stop early.
-    const row = { id: `id-${String((n * 7919) % 1000).padStart(4, '0')}-${n}`, org, voter: `voter${n}`, provider: n % 2 ? 'p1' : 'p2', at, test: org === 'org-a' && n % 5 === 0 };
+    const row = {
+      id: `id-${String((n * 7919) % 1000).padStart(4, '0')}-${n}`,
+      org,
+      voter: `voter${n}`,
+      provider: n % 2 ? 'p1' : 'p2',
+      at,
+      test: org === 'org-a' && n % 5 === 0,
+    };
     n++;
     rows.push(row);
     insert.run(row.id, row.org, row.voter, row.provider, row.at, 'sent', 'pending', row.test ? 1 : 0);
@@ -42,7 +56,10 @@ const rows: Row[] = [];
   db.close();
 }
 
-const providers = new Map([['p1', 'one'], ['p2', 'two']]);
+const providers = new Map([
+  ['p1', 'one'],
+  ['p2', 'two'],
+]);
 const expected = (org: string, from: number | null, to: number | null, includeTests = false) =>
   rows
     .filter((r) => r.org === org && (from === null || r.at >= from) && (to === null || r.at < to) && (includeTests || !r.test))
@@ -51,7 +68,13 @@ const expected = (org: string, from: number | null, to: number | null, includeTe
 
 async function collect(org: string, from: number | null, to: number | null, chunk: number, includeTests = false) {
   const out: string[][] = [];
-  for await (const batch of exportRowsSqlite(path, org, { from: from === null ? null : new Date(from), toExclusive: to === null ? null : new Date(to) }, chunk, includeTests)) {
+  for await (const batch of exportRowsSqlite(
+    path,
+    org,
+    { from: from === null ? null : new Date(from), toExclusive: to === null ? null : new Date(to) },
+    chunk,
+    includeTests,
+  )) {
     expect(batch.length).toBeLessThanOrEqual(chunk);
     out.push(...batch);
   }
@@ -80,7 +103,13 @@ describe('SQLite export cursor', () => {
 
   it('honours the range bounds (from inclusive, to exclusive), also at the shared instant', async () => {
     const base = Date.UTC(2026, 0, 1);
-    for (const [from, to] of [[base + 2, base + 1_000], [base + 1_000, base + 1_001], [base + 1_000, null], [null, base + 2_001], [base + 5_000, null]] as const) {
+    for (const [from, to] of [
+      [base + 2, base + 1_000],
+      [base + 1_000, base + 1_001],
+      [base + 1_000, null],
+      [null, base + 2_001],
+      [base + 5_000, null],
+    ] as const) {
       expect(await collect('org-a', from, to, 7), `${from}..${to}`).toEqual(expected('org-a', from, to));
     }
   });

@@ -6,7 +6,16 @@ import { realVotesSql } from './vote-store.js';
 
 const CHUNK = 5_000;
 /** The CSV fields (the last, `test`, only with test votes included), then the keyset cursor (receivedAt in ms, id). */
-type Row = [voterName: string, providerKey: string, receivedAtIso: string, chatStatus: string, callbackStatus: string, test: string, receivedAt: number, id: string];
+type Row = [
+  voterName: string,
+  providerKey: string,
+  receivedAtIso: string,
+  chatStatus: string,
+  callbackStatus: string,
+  test: string,
+  receivedAt: number,
+  id: string,
+];
 
 /** Test votes are left out unless `includeTests` (README "Test votes"), which also adds the `test` column. */
 export async function* exportRowsSqlite(
@@ -26,7 +35,11 @@ export async function* exportRowsSqlite(
     const end = `${range.toExclusive ? 'AND v.receivedAt < @to' : ''}${includeTests ? '' : ` AND ${realVotesSql('v')}`}`;
     // Rows of the cursor's own instant not yet sent, then everything after it: two index ranges, never a rescan.
     const first = db.prepare(`${columns} WHERE v.organizationId = @org AND v.receivedAt >= @from ${end} ORDER BY v.receivedAt, v.id LIMIT ${chunk}`).raw(true);
-    const sameInstant = db.prepare(`${columns} WHERE v.organizationId = @org AND v.receivedAt = @at AND v.id > @id ${includeTests ? '' : `AND ${realVotesSql('v')}`} ORDER BY v.id LIMIT ${chunk}`).raw(true);
+    const sameInstant = db
+      .prepare(
+        `${columns} WHERE v.organizationId = @org AND v.receivedAt = @at AND v.id > @id ${includeTests ? '' : `AND ${realVotesSql('v')}`} ORDER BY v.id LIMIT ${chunk}`,
+      )
+      .raw(true);
     const later = db.prepare(`${columns} WHERE v.organizationId = @org AND v.receivedAt > @at ${end} ORDER BY v.receivedAt, v.id LIMIT @limit`).raw(true);
     const base = { org: organizationId, ...(range.toExclusive ? { to: range.toExclusive.getTime() } : {}) };
     let rows = first.all({ ...base, from: range.from ? range.from.getTime() : -8.64e15 }) as Row[];

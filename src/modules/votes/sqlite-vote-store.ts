@@ -7,9 +7,7 @@ import type { SqliteHotWrites } from '../../db/hot-writes.js';
 import type { HookOrg, HookProvider, VoteStore } from './vote-store.js';
 
 export function createSqliteVoteStore(db: Sqlite.Database, writes: SqliteHotWrites): VoteStore {
-  const orgBySlug = db.prepare(
-    'SELECT id, slug, plan, status, chatNotificationsEnabled, chatWebhookUrl, serverCallbackUrl FROM "Organization" WHERE slug = ?',
-  );
+  const orgBySlug = db.prepare('SELECT id, slug, plan, status, chatNotificationsEnabled, chatWebhookUrl, serverCallbackUrl FROM "Organization" WHERE slug = ?');
   const providerByKey = db.prepare(
     `SELECT id, key, authMethod, authField, authValueEnc, authTimestampField, signatureFormat, payloadSource, voteePath, eventPath, voteEventsJson, testEventsJson, enabled,
        bodyTimestampPath, bodyTimestampMaxAgeS

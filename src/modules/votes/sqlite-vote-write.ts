@@ -12,9 +12,7 @@ import { spellingWinsSql, voterKeyOf } from './voter-name.js';
 import { countingOf, monthRange, type NewVote, type StoredVote } from './vote-store.js';
 
 export function createSqliteVoteWrite(config: Config, db: Sqlite.Database, insertJobs: (jobs: NewJob[]) => void): (batch: NewVote[]) => StoredVote[] {
-  const findDuplicate = db.prepare(
-    'SELECT publicId FROM "Vote" WHERE providerId = ? AND dedupKey = ? AND receivedAt >= ? ORDER BY receivedAt ASC LIMIT 1',
-  );
+  const findDuplicate = db.prepare('SELECT publicId FROM "Vote" WHERE providerId = ? AND dedupKey = ? AND receivedAt >= ? ORDER BY receivedAt ASC LIMIT 1');
   const findIdempotent = db.prepare(
     'SELECT publicId FROM "Vote" WHERE providerId = ? AND idempotencyKey = ? AND receivedAt >= ? ORDER BY receivedAt ASC LIMIT 1',
   );
@@ -64,7 +62,17 @@ export function createSqliteVoteWrite(config: Config, db: Sqlite.Database, inser
       const voterKey = voterKeyOf(vote.voterName);
       const { chatStatus, callbackStatus } = initialStatuses(jobs);
       insertVote.run(
-        uuid, `vt_${uuid}`, org.id, provider.id, vote.voterName, voterKey, at, vote.rawPayload, vote.dedupKey, vote.idempotencyKey, overLimit ? 1 : 0,
+        uuid,
+        `vt_${uuid}`,
+        org.id,
+        provider.id,
+        vote.voterName,
+        voterKey,
+        at,
+        vote.rawPayload,
+        vote.dedupKey,
+        vote.idempotencyKey,
+        overLimit ? 1 : 0,
         chatStatus,
         callbackStatus,
         vote.recovered ? 1 : 0,

@@ -2,10 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { PLAN_LIMITS } from '../../auth/plans.js';
 import { countingOf, type HookOrg } from './vote-store.js';
 
-const org = (plan: string): HookOrg => ({ id: 'o', slug: 'o', plan, status: 'active', chatNotificationsEnabled: true, chatWebhookUrl: null, serverCallbackUrl: null });
+const org = (plan: string): HookOrg => ({
+  id: 'o',
+  slug: 'o',
+  plan,
+  status: 'active',
+  chatNotificationsEnabled: true,
+  chatWebhookUrl: null,
+  serverCallbackUrl: null,
+});
 
 describe('how a new vote counts (both vote writers)', () => {
-  it('a real vote counts, and is over the limit once the month reached the plan\'s', () => {
+  it("a real vote counts, and is over the limit once the month reached the plan's", () => {
     const limit = PLAN_LIMITS.growth.votesPerMonth;
     expect(countingOf({ org: org('growth') }, 0)).toEqual({ overLimit: false, counts: true });
     expect(countingOf({ org: org('growth') }, limit - 1)).toEqual({ overLimit: false, counts: true });

@@ -6,13 +6,16 @@ import { DELIVERY_STATUSES, type VotePage } from './votes.service.js';
 import { subscribeToVotes } from './vote-feed.js';
 import type { VoteEvent } from '../../live/vote-events.js';
 
-const DeliveryStatusEnum = builder.enumType('DeliveryStatus', { description: "A vote's chat or callback delivery", values: [...DELIVERY_STATUSES] as string[] });
+const DeliveryStatusEnum = builder.enumType('DeliveryStatus', {
+  description: "A vote's chat or callback delivery",
+  values: [...DELIVERY_STATUSES] as string[],
+});
 const JobStatusEnum = builder.enumType('DeliveryJobStatus', {
   description: 'running: claimed by a worker now; held: its callback is disabled, and it resumes when the callback is enabled again',
   values: ['pending', 'running', 'retrying', 'held', 'sent', 'failed', 'skipped'] as string[],
 });
 const JobOriginEnum = builder.enumType('DeliveryJobOrigin', {
-  description: 'vote: planned with the vote; recovered: the vote was read from the site\'s vote list after an outage; replay: queued by a callback replay',
+  description: "vote: planned with the vote; recovered: the vote was read from the site's vote list after an outage; replay: queued by a callback replay",
   values: ['vote', 'recovered', 'replay'] as string[],
 });
 const JobKindEnum = builder.enumType('DeliveryJobKind', {
@@ -49,7 +52,7 @@ builder.prismaObject('DeliveryJob', {
     target: t.string({
       nullable: true,
       select: { callback: { select: { name: true } } },
-      resolve: (j) => (j.kind === 'chat' ? 'chat_webhook_url' : j.kind === 'legacy_callback' ? 'server_callback_url' : j.callback?.name ?? null),
+      resolve: (j) => (j.kind === 'chat' ? 'chat_webhook_url' : j.kind === 'legacy_callback' ? 'server_callback_url' : (j.callback?.name ?? null)),
     }),
     status: t.expose('status', { type: JobStatusEnum }),
     origin: t.expose('origin', { type: JobOriginEnum }),
@@ -91,8 +94,9 @@ const Redelivered = builder.objectRef<{ voteId: string; requeued: number }>('Red
 builder.queryField('vote', (t) =>
   t.prismaField({
     type: 'Vote',
-    nullable: true, authScopes: { access: { scope: 'read', plan: 'growth' } },
-    args: { publicId: t.arg.string({ required: true, description: 'The vote\'s public_id (vt_<uuid>), or the id a vote list shows' }) },
+    nullable: true,
+    authScopes: { access: { scope: 'read', plan: 'growth' } },
+    args: { publicId: t.arg.string({ required: true, description: "The vote's public_id (vt_<uuid>), or the id a vote list shows" }) },
     resolve: async (query, _root, { publicId }, ctx) => {
       const organizationId = requireViewer(ctx.auth).organizationId;
       const { id } = await ctx.services.votes.get(organizationId, publicId); // NOT_FOUND for unknown and other organizations' votes
@@ -105,8 +109,9 @@ builder.mutationField('redeliverVote', (t) =>
   t.field({
     type: Redelivered,
     description: "Queues the vote's failed deliveries again",
-    nullable: true, authScopes: { access: { scope: 'full' } },
-    args: { publicId: t.arg.string({ required: true, description: 'The vote\'s public_id (vt_<uuid>), or the id a vote list shows' }) },
+    nullable: true,
+    authScopes: { access: { scope: 'full' } },
+    args: { publicId: t.arg.string({ required: true, description: "The vote's public_id (vt_<uuid>), or the id a vote list shows" }) },
     resolve: (_root, { publicId }, ctx) => ctx.services.votes.redeliver(requireViewer(ctx.auth).organizationId, publicId),
   }),
 );
@@ -130,7 +135,8 @@ builder.queryField('votes', (t) =>
   t.field({
     type: VotePageRef,
     description: 'Votes, newest first (starter plans: the last 10, without filters)',
-    nullable: true, authScopes: { access: { scope: 'read' } },
+    nullable: true,
+    authScopes: { access: { scope: 'read' } },
     args: {
       page: t.arg.int(),
       limit: t.arg.int(),
@@ -162,12 +168,13 @@ export const EXPORT_COLUMNS = ['voter_name', 'provider', 'received_at', 'chat_st
 builder.queryField('voteExport', (t) =>
   t.field({
     type: VoteExport,
-    nullable: true, authScopes: { access: { scope: 'read', plan: 'growth' } },
+    nullable: true,
+    authScopes: { access: { scope: 'read', plan: 'growth' } },
     args: {
       from: t.arg.string(),
       to: t.arg.string(),
       format: t.arg.string(),
-      includeTests: t.arg.boolean({ description: 'Test votes too, marked in a last `test` column (default: real votes only, the interface\'s columns)' }),
+      includeTests: t.arg.boolean({ description: "Test votes too, marked in a last `test` column (default: real votes only, the interface's columns)" }),
     },
     resolve: (_root, args, ctx) => {
       if ((args.format ?? 'csv') !== 'csv') throw validationError([{ field: 'format', message: 'must be csv' }]);
@@ -205,7 +212,9 @@ export const voteCursor = (vote: { receivedAt: Date; id: string }) => Buffer.fro
 
 type ConnectionArgs = Awaited<ReturnType<import('./votes.service.js').VoteService['connection']>>;
 
-type VoteWithProvider = Awaited<ReturnType<Awaited<ReturnType<typeof import('../../db/client.js')['openDatabase']>>['prisma']['vote']['findFirstOrThrow']>> & { provider: { key: string; name: string } };
+type VoteWithProvider = Awaited<ReturnType<Awaited<ReturnType<typeof import('../../db/client.js')['openDatabase']>>['prisma']['vote']['findFirstOrThrow']>> & {
+  provider: { key: string; name: string };
+};
 
 const VoteEdge = builder.objectRef<{ node: VoteWithProvider }>('VoteEdge').implement({
   fields: (t) => ({
@@ -225,14 +234,24 @@ const VoteConnection = builder.objectRef<ConnectionArgs>('VoteConnection').imple
       type: [VoteEdge],
       resolve: async (c, _a, ctx) => {
         // One query for the page, its providers included (the Vote fields read provider key and name from it).
-        const rows = await ctx.deps.db.prisma.vote.findMany({ where: c.where, orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }], take: c.take, include: { provider: true } });
+        const rows = await ctx.deps.db.prisma.vote.findMany({
+          where: c.where,
+          orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],
+          take: c.take,
+          include: { provider: true },
+        });
         return rows.map((node) => ({ node: node as VoteWithProvider }));
       },
     }),
     pageInfo: t.field({
       type: PageInfo,
       resolve: async (c, _a, ctx) => {
-        const rows = await ctx.deps.db.prisma.vote.findMany({ where: c.where, orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }], take: c.take + 1, select: { id: true, receivedAt: true } });
+        const rows = await ctx.deps.db.prisma.vote.findMany({
+          where: c.where,
+          orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],
+          take: c.take + 1,
+          select: { id: true, receivedAt: true },
+        });
         const last = rows.slice(0, c.take).at(-1);
         return { hasNextPage: rows.length > c.take, endCursor: last ? voteCursor(last) : null };
       },
@@ -244,7 +263,8 @@ const VoteConnection = builder.objectRef<ConnectionArgs>('VoteConnection').imple
 builder.queryField('votesConnection', (t) =>
   t.field({
     type: VoteConnection,
-    nullable: true, authScopes: { access: { scope: 'read', plan: 'growth' } },
+    nullable: true,
+    authScopes: { access: { scope: 'read', plan: 'growth' } },
     args: {
       first: t.arg.int(),
       after: t.arg.string(),

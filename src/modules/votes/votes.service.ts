@@ -75,7 +75,10 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
 
   async function filters(organizationId: string, input: VoteListInput): Promise<Prisma.VoteWhereInput> {
     const range = parseRange(input, { from: null, to: null });
-    for (const [field, value] of [['chat_status', input.chatStatus], ['callback_status', input.callbackStatus]] as const) {
+    for (const [field, value] of [
+      ['chat_status', input.chatStatus],
+      ['callback_status', input.callbackStatus],
+    ] as const) {
       if (value && !(DELIVERY_STATUSES as readonly string[]).includes(value)) {
         throw validationError([{ field, message: `must be one of ${DELIVERY_STATUSES.join(', ')}` }]);
       }
@@ -136,7 +139,11 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
     const range = parseRange(input, { from: null, to: null });
     const keptFrom = await votesKeptFrom(prisma);
     const horizon = keptFrom ? new Date(`${keptFrom}T00:00:00.000Z`) : null;
-    const counted = { providerId: where.providerId as string | undefined, ...range, from: horizon && (!range.from || range.from < horizon) ? horizon : range.from };
+    const counted = {
+      providerId: where.providerId as string | undefined,
+      ...range,
+      from: horizon && (!range.from || range.from < horizon) ? horizon : range.from,
+    };
     // The rollups count no test vote, and the list shows them (marked): they are counted apart.
     const total =
       input.voter || input.chatStatus || input.callbackStatus
@@ -162,9 +169,7 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
       yield* exportRowsSqlite(deps.db.sqlitePath, organizationId, parseRange(input, { from: null, to: null }), undefined, includeTests);
       return;
     }
-    const providers = new Map(
-      (await prisma.provider.findMany({ where: { organizationId }, select: { id: true, key: true } })).map((p) => [p.id, p.key]),
-    );
+    const providers = new Map((await prisma.provider.findMany({ where: { organizationId }, select: { id: true, key: true } })).map((p) => [p.id, p.key]));
     let after: { receivedAt: Date; id: string } | null = null;
     for (;;) {
       // A range on receivedAt (so the (organizationId, receivedAt) index seeks to the cursor) minus the rows of
@@ -211,7 +216,14 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
     return { where: { AND: [where, cursorWhere] }, countWhere: where, take: first };
   }
 
-  return { get, redeliver, list, connection, exportRows, validateRange: (input: { from?: string | null; to?: string | null }) => parseRange(input, { from: null, to: null }) };
+  return {
+    get,
+    redeliver,
+    list,
+    connection,
+    exportRows,
+    validateRange: (input: { from?: string | null; to?: string | null }) => parseRange(input, { from: null, to: null }),
+  };
 }
 
 export type VoteService = ReturnType<typeof createVoteService>;

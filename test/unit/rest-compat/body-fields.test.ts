@@ -92,7 +92,9 @@ const check = (name: keyof typeof routes, body: unknown) => unknownBodyFields(bo
 
 describe('unknownBodyFields', () => {
   it('takes every key of the input type, nested, and nothing is said of a JSON value', () => {
-    expect(check('create', { name: 'x', settings: { chat_webhook_url: null, rows: [{ label: 'a', weight: 1 }], template: { anything: { at: 'all' } } } })).toEqual([]);
+    expect(
+      check('create', { name: 'x', settings: { chat_webhook_url: null, rows: [{ label: 'a', weight: 1 }], template: { anything: { at: 'all' } } } }),
+    ).toEqual([]);
     expect(check('create', {})).toEqual([]);
     expect(check('create', undefined)).toEqual([]);
   });
@@ -129,7 +131,11 @@ describe('unknownBodyFields', () => {
   it('names another route that takes the key', () => {
     expect(check('create', { timeout_ms: 5 })).toEqual([{ field: 'timeout_ms', message: 'is not a field of this request; POST /v1/hooks takes timeout_ms' }]);
     expect(check('hook', { url: 'https://x', chat_webhook_url: 'y' })).toEqual([
-      { field: 'chat_webhook_url', message: 'is not a field of this request; PATCH /v1/things/:id takes chat_webhook_url under settings, POST /v1/things takes chat_webhook_url under settings' },
+      {
+        field: 'chat_webhook_url',
+        message:
+          'is not a field of this request; PATCH /v1/things/:id takes chat_webhook_url under settings, POST /v1/things takes chat_webhook_url under settings',
+      },
     ]);
   });
 

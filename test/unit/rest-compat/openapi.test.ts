@@ -50,7 +50,12 @@ describe('OpenAPI document', () => {
       properties: {
         list: {
           type: 'array',
-          items: { type: 'object', properties: { id: { type: 'string' }, voter_name: { type: 'string' } }, required: ['id', 'voter_name'], additionalProperties: false },
+          items: {
+            type: 'object',
+            properties: { id: { type: 'string' }, voter_name: { type: 'string' } },
+            required: ['id', 'voter_name'],
+            additionalProperties: false,
+          },
         },
       },
       required: ['list'],
@@ -114,7 +119,11 @@ describe('OpenAPI document', () => {
     const create = doc.paths['/v1/keys'].post;
     expect(create.requestBody.required).toBe(true);
     expect(create.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreateApiKeyInput' });
-    expect(doc.components.schemas.CreateApiKeyInput).toMatchObject({ type: 'object', required: ['name', 'scope'], properties: { scope: { $ref: '#/components/schemas/Scope' } } });
+    expect(doc.components.schemas.CreateApiKeyInput).toMatchObject({
+      type: 'object',
+      required: ['name', 'scope'],
+      properties: { scope: { $ref: '#/components/schemas/Scope' } },
+    });
     expect(success(create, '201').properties.data.properties).toHaveProperty('renamed');
     expect(create.security).toEqual([{ apiKey: [] }]);
     expect(create.responses['403'].description).toContain('PLAN_UPGRADE_REQUIRED');
@@ -122,7 +131,10 @@ describe('OpenAPI document', () => {
 
     const fail = doc.paths['/v1/pulled/{id}/fail'].post;
     expect(fail.security).toEqual([{ pluginToken: [] }]);
-    expect(fail.requestBody).toMatchObject({ required: false, content: { 'application/json': { schema: { type: 'object', properties: { reason: { type: ['string', 'null'] } } } } } });
+    expect(fail.requestBody).toMatchObject({
+      required: false,
+      content: { 'application/json': { schema: { type: 'object', properties: { reason: { type: ['string', 'null'] } } } } },
+    });
   });
 
   it('admits no body key the route does not take, except on a PATCH what it answers with, marked readOnly', () => {
@@ -142,7 +154,8 @@ describe('OpenAPI document', () => {
     // Every setting it answers is writable: settings stay the input type itself.
     expect(patch.properties.settings).toEqual({ anyOf: [{ $ref: '#/components/schemas/OrganizationSettingsInput' }, { type: 'null' }] });
     const provider = doc.paths['/v1/providers/{key}'].patch.requestBody.content['application/json'].schema;
-    for (const key of ['id', 'webhook_url', 'votes_total', 'created_at', 'auth_method', 'votifier']) expect(provider.properties[key], key).toMatchObject({ readOnly: true });
+    for (const key of ['id', 'webhook_url', 'votes_total', 'created_at', 'auth_method', 'votifier'])
+      expect(provider.properties[key], key).toMatchObject({ readOnly: true });
     // A create takes no read-only field.
     expect(doc.paths['/v1/providers'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreateProviderInput' });
   });

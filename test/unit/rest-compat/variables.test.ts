@@ -81,7 +81,7 @@ describe('coerceVariables — body (input object)', () => {
     });
   });
 
-  it('reads only the input type\'s keys, at the top and nested (the router refuses the others first: body-fields)', () => {
+  it("reads only the input type's keys, at the top and nested (the router refuses the others first: body-fields)", () => {
     const { variables, errors } = body({ name: 'Thing', bogus: 1, id: 'x', settings: { chat_webhook_url: null, extra: true } });
     expect(errors).toEqual([]);
     expect(variables).toEqual({ input: { name: 'Thing', settings: { chatWebhookUrl: null } } });

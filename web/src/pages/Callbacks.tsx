@@ -44,7 +44,8 @@ const ReplayCallback = graphql(`
   }
 `);
 
-const DEFAULT_TEMPLATE = '{\n  "event": "vote",\n  "vote_id": "{{vote_id}}",\n  "voter_name": "{{voter_name}}",\n  "provider": "{{provider_key}}",\n  "received_at": "{{received_at}}"\n}';
+const DEFAULT_TEMPLATE =
+  '{\n  "event": "vote",\n  "vote_id": "{{vote_id}}",\n  "voter_name": "{{voter_name}}",\n  "provider": "{{provider_key}}",\n  "received_at": "{{received_at}}"\n}';
 
 /** The payload template as typed: its value, or the problem shown beside the field (nothing is sent then). */
 function parseTemplate(text: string): { value: unknown; problem: null } | { value?: undefined; problem: string } {
@@ -72,7 +73,12 @@ export function Callbacks() {
   // An enable or disable the service refused (enabling one whose providers were deleted asks for its providers).
   const [toggleErrors, setToggleErrors] = useState<Record<string, FieldErrorMap>>({});
   const reload = () => refetch({ requestPolicy: 'network-only' });
-  if (fetching && !data) return <p className="loading" role="status">Loading callbacks…</p>;
+  if (fetching && !data)
+    return (
+      <p className="loading" role="status">
+        Loading callbacks…
+      </p>
+    );
   const list = data?.callbacks;
   const providers = data?.providers?.providers ?? [];
   const writeTitle = readOnly ? READ_ONLY_REASON : undefined;
@@ -85,16 +91,24 @@ export function Callbacks() {
   return (
     <div className="stack">
       <h1>Callbacks</h1>
-      {list && <p className="muted">{list.count} of {list.limit} callbacks on your plan. Each vote is sent to every enabled callback that takes its provider, lowest priority first.</p>}
+      {list && (
+        <p className="muted">
+          {list.count} of {list.limit} callbacks on your plan. Each vote is sent to every enabled callback that takes its provider, lowest priority first.
+        </p>
+      )}
       {secret && (
         <div className="once card" role="status">
           {secret.value ? (
             <>
-              <p>New signing secret of <strong>{secret.name}</strong> (shown once; verify deliveries with any Standard Webhooks library):</p>
+              <p>
+                New signing secret of <strong>{secret.name}</strong> (shown once; verify deliveries with any Standard Webhooks library):
+              </p>
               <CopyField label="Signing secret" value={secret.value} />
             </>
           ) : (
-            <p><strong>{secret.name}</strong> is ready. A Votifier callback is not signed: it has no signing secret.</p>
+            <p>
+              <strong>{secret.name}</strong> is ready. A Votifier callback is not signed: it has no signing secret.
+            </p>
           )}
           <button onClick={() => setSecret(null)}>Done</button>
         </div>
@@ -105,8 +119,18 @@ export function Callbacks() {
           <table className="list" data-testid="callbacks-table">
             <thead>
               <tr>
-                <th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Target</th><th scope="col">Providers</th>
-                <th scope="col" className="num">Rate</th><th scope="col" className="num">Priority</th><th scope="col">Enabled</th><th scope="col">Actions</th>
+                <th scope="col">Name</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Target</th>
+                <th scope="col">Providers</th>
+                <th scope="col" className="num">
+                  Rate
+                </th>
+                <th scope="col" className="num">
+                  Priority
+                </th>
+                <th scope="col">Enabled</th>
+                <th scope="col">Actions</th>
               </tr>
             </thead>
             <tbody>
@@ -115,39 +139,103 @@ export function Callbacks() {
                   <td>{c.name}</td>
                   <td>{c.kind}</td>
                   <td className="target">{c.kind === 'votifier' ? `${c.host}:${c.port}` : c.url}</td>
-                  <td>{c.allProviders ? 'All providers' : c.providers.length === 0 ? 'None (its providers were deleted)' : c.providers.map((key, i) => <span key={key}>{i > 0 && ', '}<code>{key}</code></span>)}</td>
+                  <td>
+                    {c.allProviders
+                      ? 'All providers'
+                      : c.providers.length === 0
+                        ? 'None (its providers were deleted)'
+                        : c.providers.map((key, i) => (
+                            <span key={key}>
+                              {i > 0 && ', '}
+                              <code>{key}</code>
+                            </span>
+                          ))}
+                  </td>
                   <td className="num">{c.maxPerSecond ? `${c.maxPerSecond}/s` : <span className="muted">no limit</span>}</td>
                   <td className="num">
-                    <input type="number" aria-label={`${c.name} priority`} defaultValue={c.priority} disabled={readOnly} title={writeTitle} style={{ width: '5rem' }}
-                      onBlur={(e) => Number(e.target.value) !== c.priority && void update({ id: c.id, input: { priority: Number(e.target.value) } }).then(reload)} />
+                    <input
+                      type="number"
+                      aria-label={`${c.name} priority`}
+                      defaultValue={c.priority}
+                      disabled={readOnly}
+                      title={writeTitle}
+                      style={{ width: '5rem' }}
+                      onBlur={(e) =>
+                        Number(e.target.value) !== c.priority && void update({ id: c.id, input: { priority: Number(e.target.value) } }).then(reload)
+                      }
+                    />
                   </td>
                   <td className={c.disabledReason ? 'reason' : undefined}>
-                    <input type="checkbox" aria-label={`${c.name} enabled`} checked={c.enabled} disabled={readOnly} title={writeTitle}
-                      onChange={(e) => void setEnabled(c.id, e.target.checked)} />
+                    <input
+                      type="checkbox"
+                      aria-label={`${c.name} enabled`}
+                      checked={c.enabled}
+                      disabled={readOnly}
+                      title={writeTitle}
+                      onChange={(e) => void setEnabled(c.id, e.target.checked)}
+                    />
                     {!c.enabled && c.disabledReason && (
                       <>
-                        <p className="warn-text">Disabled automatically{c.disabledAt && <> on <Time value={c.disabledAt} /></>}: {c.disabledReason}</p>
-                        <button disabled={readOnly} title={writeTitle ?? 'Its held votes are sent again'} onClick={() => void setEnabled(c.id, true)}>Enable again</button>
+                        <p className="warn-text">
+                          Disabled automatically
+                          {c.disabledAt && (
+                            <>
+                              {' '}
+                              on <Time value={c.disabledAt} />
+                            </>
+                          )}
+                          : {c.disabledReason}
+                        </p>
+                        <button disabled={readOnly} title={writeTitle ?? 'Its held votes are sent again'} onClick={() => void setEnabled(c.id, true)}>
+                          Enable again
+                        </button>
                       </>
                     )}
-                    {Object.keys(toggleErrors[c.id] ?? {}).map((field) => <FieldErrors key={field} errors={toggleErrors[c.id]} field={field} />)}
+                    {Object.keys(toggleErrors[c.id] ?? {}).map((field) => (
+                      <FieldErrors key={field} errors={toggleErrors[c.id]} field={field} />
+                    ))}
                   </td>
                   <td className="row">
-                    <button disabled={readOnly} title={writeTitle ?? 'The request a vote would send, with sample values (nothing is sent)'} onClick={() => void runTest({ id: c.id })}>Preview</button>
-                    <button disabled={readOnly} title={writeTitle} aria-expanded={editing === c.id} onClick={() => setEditing(editing === c.id ? null : c.id)}>Edit</button>
+                    <button
+                      disabled={readOnly}
+                      title={writeTitle ?? 'The request a vote would send, with sample values (nothing is sent)'}
+                      onClick={() => void runTest({ id: c.id })}
+                    >
+                      Preview
+                    </button>
+                    <button disabled={readOnly} title={writeTitle} aria-expanded={editing === c.id} onClick={() => setEditing(editing === c.id ? null : c.id)}>
+                      Edit
+                    </button>
                     {/* A replay sends real deliveries: a read key is not offered it at all. */}
                     {!readOnly && (
-                      <button aria-expanded={replaying === c.id} title="Deliver the votes of a time window to this callback again"
-                        onClick={() => setReplaying(replaying === c.id ? null : c.id)}>
+                      <button
+                        aria-expanded={replaying === c.id}
+                        title="Deliver the votes of a time window to this callback again"
+                        onClick={() => setReplaying(replaying === c.id ? null : c.id)}
+                      >
                         Resend since…
                       </button>
                     )}
                     {c.kind === 'http' && (
-                      <button disabled={readOnly} title={writeTitle} onClick={() => void rotate({ id: c.id }).then((r) => r.data?.rotateCallbackSecret && setSecret({ name: c.name, value: r.data.rotateCallbackSecret.signingSecret }))}>
+                      <button
+                        disabled={readOnly}
+                        title={writeTitle}
+                        onClick={() =>
+                          void rotate({ id: c.id }).then(
+                            (r) => r.data?.rotateCallbackSecret && setSecret({ name: c.name, value: r.data.rotateCallbackSecret.signingSecret }),
+                          )
+                        }
+                      >
                         Rotate secret
                       </button>
                     )}
-                    <button disabled={readOnly} title={writeTitle} onClick={() => window.confirm(`Delete the callback ${c.name}? Votes already sent stay in the delivery log.`) && void remove({ id: c.id }).then(reload)}>
+                    <button
+                      disabled={readOnly}
+                      title={writeTitle}
+                      onClick={() =>
+                        window.confirm(`Delete the callback ${c.name}? Votes already sent stay in the delivery log.`) && void remove({ id: c.id }).then(reload)
+                      }
+                    >
                       Delete
                     </button>
                   </td>
@@ -158,17 +246,34 @@ export function Callbacks() {
         </div>
       )}
       {editing && list?.callbacks.some((c) => c.id === editing) && (
-        <EditCallback key={editing} callback={list.callbacks.find((c) => c.id === editing)!} providers={providers}
-          onDone={() => { setEditing(null); reload(); }} />
+        <EditCallback
+          key={editing}
+          callback={list.callbacks.find((c) => c.id === editing)!}
+          providers={providers}
+          onDone={() => {
+            setEditing(null);
+            reload();
+          }}
+        />
       )}
       {!readOnly && replayed && <ResendCallback key={replayed.id} callback={replayed} onClose={() => setReplaying(null)} />}
       {test.data?.testCallback && (
         <section className="card" aria-label="Preview">
-          <h2>Preview: {test.data.testCallback.method} {test.data.testCallback.url}</h2>
+          <h2>
+            Preview: {test.data.testCallback.method} {test.data.testCallback.url}
+          </h2>
           <pre data-testid="callback-preview">{JSON.stringify(test.data.testCallback.payload, null, 2)}</pre>
         </section>
       )}
-      <NewCallback readOnly={readOnly} variables={data?.callbackVariables ?? []} providers={providers} onCreated={(name, value) => { setSecret({ name, value }); reload(); }} />
+      <NewCallback
+        readOnly={readOnly}
+        variables={data?.callbackVariables ?? []}
+        providers={providers}
+        onCreated={(name, value) => {
+          setSecret({ name, value });
+          reload();
+        }}
+      />
     </div>
   );
 }
@@ -177,7 +282,15 @@ export function Callbacks() {
  * The providers a callback takes, as checkboxes (none ticked: every provider, those added later too), and its
  * optional rate; the same in the create and edit forms.
  */
-function RoutingFields({ id, providers, chosen, setChosen, rate, setRate, errors }: {
+function RoutingFields({
+  id,
+  providers,
+  chosen,
+  setChosen,
+  rate,
+  setRate,
+  errors,
+}: {
   id: string;
   providers: ProviderOption[];
   chosen: string[];
@@ -192,18 +305,31 @@ function RoutingFields({ id, providers, chosen, setChosen, rate, setRate, errors
         <legend>Providers it takes</legend>
         {providers.map((p) => (
           <label key={p.key} className="row" style={{ fontWeight: 500 }}>
-            <input type="checkbox" checked={chosen.includes(p.key)}
-              onChange={(e) => setChosen(e.target.checked ? [...chosen, p.key] : chosen.filter((key) => key !== p.key))} />
+            <input
+              type="checkbox"
+              checked={chosen.includes(p.key)}
+              onChange={(e) => setChosen(e.target.checked ? [...chosen, p.key] : chosen.filter((key) => key !== p.key))}
+            />
             {p.name} <code>{p.key}</code>
           </label>
         ))}
         <p id={`${id}-providers-summary`} className="muted" aria-live="polite">
-          {chosen.length === 0 ? 'All providers: none is ticked, so it takes every vote (from providers added later too).' : `Only votes from ${chosen.join(', ')}.`}
+          {chosen.length === 0
+            ? 'All providers: none is ticked, so it takes every vote (from providers added later too).'
+            : `Only votes from ${chosen.join(', ')}.`}
         </p>
         <FieldErrors errors={errors} field="providers" />
       </fieldset>
       <label htmlFor={`${id}-rate`}>Max deliveries per second (optional, 1 to 1000; empty: no limit)</label>
-      <input id={`${id}-rate`} type="number" inputMode="numeric" value={rate} onChange={(e) => setRate(e.target.value)} aria-invalid={!!errors.max_per_second} style={{ width: '8rem' }} />
+      <input
+        id={`${id}-rate`}
+        type="number"
+        inputMode="numeric"
+        value={rate}
+        onChange={(e) => setRate(e.target.value)}
+        aria-invalid={!!errors.max_per_second}
+        style={{ width: '8rem' }}
+      />
       <FieldErrors errors={errors} field="max_per_second" />
     </>
   );
@@ -231,8 +357,8 @@ function ResendCallback({ callback, onClose }: { callback: { id: string; name: s
     <section className="card" aria-labelledby="resend-callback-title">
       <h2 id="resend-callback-title">Resend votes to {callback.name}</h2>
       <p className="muted">
-        Every vote received in the window{callback.providers.length > 0 ? ` from ${callback.providers.join(', ')}` : ''} is delivered to this callback again, each as a new delivery.
-        Times are in your time zone.
+        Every vote received in the window{callback.providers.length > 0 ? ` from ${callback.providers.join(', ')}` : ''} is delivered to this callback again,
+        each as a new delivery. Times are in your time zone.
       </p>
       {!callback.enabled && <p className="warn-text">{callback.name} is disabled: enable it first (its held votes resume then).</p>}
       <form onSubmit={submit}>
@@ -243,24 +369,36 @@ function ResendCallback({ callback, onClose }: { callback: { id: string; name: s
         <input id="resend-until" type="datetime-local" value={until} onChange={(e) => setUntil(e.target.value)} aria-invalid={!!errors.until} />
         <FieldErrors errors={errors} field="until" />
         <label className="row" style={{ fontWeight: 500 }}>
-          <input type="checkbox" checked={onlyFailed} onChange={(e) => setOnlyFailed(e.target.checked)} /> Only failed deliveries (votes whose last delivery to it failed)
+          <input type="checkbox" checked={onlyFailed} onChange={(e) => setOnlyFailed(e.target.checked)} /> Only failed deliveries (votes whose last delivery to
+          it failed)
         </label>
         <FieldErrors errors={errors} field="only_failed" />
         <FieldErrors errors={errors} field="enabled" />
         <FieldErrors errors={errors} field="*" />
         <div className="row">
-          <button type="submit" disabled={result.fetching || !callback.enabled}>Resend votes</button>
-          <button type="button" className="link" onClick={onClose}>Close</button>
+          <button type="submit" disabled={result.fetching || !callback.enabled}>
+            Resend votes
+          </button>
+          <button type="button" className="link" onClick={onClose}>
+            Close
+          </button>
         </div>
         {queued !== undefined && !result.error && (
-          <p role="status">{plural(queued, 'vote')} queued{queued > 0 ? `: ${callback.name} receives them again shortly.` : ' (none in that window).'}</p>
+          <p role="status">
+            {plural(queued, 'vote')} queued{queued > 0 ? `: ${callback.name} receives them again shortly.` : ' (none in that window).'}
+          </p>
         )}
       </form>
     </section>
   );
 }
 
-function NewCallback({ readOnly, variables, providers, onCreated }: {
+function NewCallback({
+  readOnly,
+  variables,
+  providers,
+  onCreated,
+}: {
   readOnly: boolean;
   variables: { name: string; description: string; example: string }[];
   providers: ProviderOption[];
@@ -325,41 +463,77 @@ function NewCallback({ readOnly, variables, providers, onCreated }: {
             <input id="votifier-host" value={votifier.host} onChange={(e) => setVotifier({ ...votifier, host: e.target.value })} aria-invalid={!!errors.host} />
             <FieldErrors errors={errors} field="host" />
             <label htmlFor="votifier-port">Port</label>
-            <input id="votifier-port" type="number" value={votifier.port} onChange={(e) => setVotifier({ ...votifier, port: e.target.value })} aria-invalid={!!errors.port} />
+            <input
+              id="votifier-port"
+              type="number"
+              value={votifier.port}
+              onChange={(e) => setVotifier({ ...votifier, port: e.target.value })}
+              aria-invalid={!!errors.port}
+            />
             <FieldErrors errors={errors} field="port" />
             <label htmlFor="votifier-service">Service name (the server's tokens: entry)</label>
             <input id="votifier-service" value={votifier.serviceName} onChange={(e) => setVotifier({ ...votifier, serviceName: e.target.value })} />
             <FieldErrors errors={errors} field="service_name" />
             <label htmlFor="votifier-token">Token (protocol v2, from NuVotifier's config.yml)</label>
-            <input id="votifier-token" value={votifier.token} onChange={(e) => setVotifier({ ...votifier, token: e.target.value })} aria-invalid={!!errors.token} />
+            <input
+              id="votifier-token"
+              value={votifier.token}
+              onChange={(e) => setVotifier({ ...votifier, token: e.target.value })}
+              aria-invalid={!!errors.token}
+            />
             <FieldErrors errors={errors} field="token" />
             <label htmlFor="votifier-key">or public key (protocol v1, rsa/public.key; v1 has no acknowledgement)</label>
-            <textarea id="votifier-key" value={votifier.publicKey} onChange={(e) => setVotifier({ ...votifier, publicKey: e.target.value })} aria-invalid={!!errors.public_key} />
+            <textarea
+              id="votifier-key"
+              value={votifier.publicKey}
+              onChange={(e) => setVotifier({ ...votifier, publicKey: e.target.value })}
+              aria-invalid={!!errors.public_key}
+            />
             <FieldErrors errors={errors} field="public_key" />
           </>
         ) : (
           <>
-        <label htmlFor="callback-url">URL</label>
-        <input id="callback-url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://mc.example.com/vote" aria-invalid={!!errors.url} style={{ width: '100%' }} />
-        <FieldErrors errors={errors} field="url" />
-        <label htmlFor="callback-template">Payload template (JSON)</label>
-        <textarea id="callback-template" value={template} onChange={(e) => setTemplate(e.target.value)} aria-invalid={!!(templateProblem || errors.payload_template)} />
-        {templateProblem && <p className="field-error" role="alert">{templateProblem}</p>}
-        <FieldErrors errors={errors} field="payload_template" />
-        <details>
-          <summary>Variables</summary>
-          <ul>
-            {variables.map((v) => (
-              <li key={v.name}><code>{`{{${v.name}}}`}</code>: {v.description} <span className="muted">(e.g. {v.example})</span></li>
-            ))}
-          </ul>
-        </details>
+            <label htmlFor="callback-url">URL</label>
+            <input
+              id="callback-url"
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              placeholder="https://mc.example.com/vote"
+              aria-invalid={!!errors.url}
+              style={{ width: '100%' }}
+            />
+            <FieldErrors errors={errors} field="url" />
+            <label htmlFor="callback-template">Payload template (JSON)</label>
+            <textarea
+              id="callback-template"
+              value={template}
+              onChange={(e) => setTemplate(e.target.value)}
+              aria-invalid={!!(templateProblem || errors.payload_template)}
+            />
+            {templateProblem && (
+              <p className="field-error" role="alert">
+                {templateProblem}
+              </p>
+            )}
+            <FieldErrors errors={errors} field="payload_template" />
+            <details>
+              <summary>Variables</summary>
+              <ul>
+                {variables.map((v) => (
+                  <li key={v.name}>
+                    <code>{`{{${v.name}}}`}</code>: {v.description} <span className="muted">(e.g. {v.example})</span>
+                  </li>
+                ))}
+              </ul>
+            </details>
           </>
         )}
         <RoutingFields id="callback" providers={providers} chosen={chosen} setChosen={setChosen} rate={rate} setRate={setRate} errors={errors} />
         <FieldErrors errors={errors} field="*" />
         <div className="row">
-          <button type="submit" disabled={readOnly || result.fetching} title={readOnly ? READ_ONLY_REASON : undefined}>Create callback</button>
+          <button type="submit" disabled={readOnly || result.fetching} title={readOnly ? READ_ONLY_REASON : undefined}>
+            Create callback
+          </button>
         </div>
       </form>
     </section>
@@ -367,9 +541,19 @@ function NewCallback({ readOnly, variables, providers, onCreated }: {
 }
 
 type EditableCallback = {
-  id: string; name: string; kind: string; url?: string | null; timeoutMs: number; payloadTemplate: unknown;
-  host?: string | null; port?: number | null; serviceName?: string | null; hasToken: boolean; publicKey?: string | null;
-  providers: string[]; maxPerSecond?: number | null;
+  id: string;
+  name: string;
+  kind: string;
+  url?: string | null;
+  timeoutMs: number;
+  payloadTemplate: unknown;
+  host?: string | null;
+  port?: number | null;
+  serviceName?: string | null;
+  hasToken: boolean;
+  publicKey?: string | null;
+  providers: string[];
+  maxPerSecond?: number | null;
 };
 
 /**
@@ -385,7 +569,13 @@ function EditCallback({ callback, providers, onDone }: { callback: EditableCallb
   const [url, setUrl] = useState(callback.url ?? '');
   const [timeoutMs, setTimeoutMs] = useState(String(callback.timeoutMs));
   const [template, setTemplate] = useState(JSON.stringify(callback.payloadTemplate, null, 2));
-  const [target, setTarget] = useState({ host: callback.host ?? '', port: String(callback.port ?? 8192), serviceName: callback.serviceName ?? '', token: '', publicKey: callback.publicKey ?? '' });
+  const [target, setTarget] = useState({
+    host: callback.host ?? '',
+    port: String(callback.port ?? 8192),
+    serviceName: callback.serviceName ?? '',
+    token: '',
+    publicKey: callback.publicKey ?? '',
+  });
   const [problem, setProblem] = useState<string | null>(null);
   const [chosen, setChosen] = useState<string[]>(callback.providers);
   const [rate, setRate] = useState(callback.maxPerSecond ? String(callback.maxPerSecond) : '');
@@ -428,16 +618,38 @@ function EditCallback({ callback, providers, onDone }: { callback: EditableCallb
             <input id="edit-host" value={target.host} onChange={(e) => setTarget({ ...target, host: e.target.value })} aria-invalid={!!errors.host} />
             <FieldErrors errors={errors} field="host" />
             <label htmlFor="edit-port">Port</label>
-            <input id="edit-port" type="number" value={target.port} onChange={(e) => setTarget({ ...target, port: e.target.value })} aria-invalid={!!errors.port} />
+            <input
+              id="edit-port"
+              type="number"
+              value={target.port}
+              onChange={(e) => setTarget({ ...target, port: e.target.value })}
+              aria-invalid={!!errors.port}
+            />
             <FieldErrors errors={errors} field="port" />
             <label htmlFor="edit-service">Service name</label>
-            <input id="edit-service" value={target.serviceName} onChange={(e) => setTarget({ ...target, serviceName: e.target.value })} aria-invalid={!!errors.service_name} />
+            <input
+              id="edit-service"
+              value={target.serviceName}
+              onChange={(e) => setTarget({ ...target, serviceName: e.target.value })}
+              aria-invalid={!!errors.service_name}
+            />
             <FieldErrors errors={errors} field="service_name" />
             <label htmlFor="edit-token">{callback.hasToken ? 'New v2 token (empty keeps the current one)' : 'v2 token (replaces the public key)'}</label>
-            <input id="edit-token" value={target.token} onChange={(e) => setTarget({ ...target, token: e.target.value })} aria-invalid={!!errors.token} autoComplete="off" />
+            <input
+              id="edit-token"
+              value={target.token}
+              onChange={(e) => setTarget({ ...target, token: e.target.value })}
+              aria-invalid={!!errors.token}
+              autoComplete="off"
+            />
             <FieldErrors errors={errors} field="token" />
             <label htmlFor="edit-public-key">v1 public key{callback.hasToken ? ' (replaces the token)' : ''}</label>
-            <textarea id="edit-public-key" value={target.publicKey} onChange={(e) => setTarget({ ...target, publicKey: e.target.value })} aria-invalid={!!errors.public_key} />
+            <textarea
+              id="edit-public-key"
+              value={target.publicKey}
+              onChange={(e) => setTarget({ ...target, publicKey: e.target.value })}
+              aria-invalid={!!errors.public_key}
+            />
             <FieldErrors errors={errors} field="public_key" />
           </>
         ) : (
@@ -454,15 +666,23 @@ function EditCallback({ callback, providers, onDone }: { callback: EditableCallb
           <>
             <label htmlFor="edit-template">Payload template (JSON)</label>
             <textarea id="edit-template" value={template} onChange={(e) => setTemplate(e.target.value)} aria-invalid={!!(problem || errors.payload_template)} />
-            {problem && <p className="field-error" role="alert">{problem}</p>}
+            {problem && (
+              <p className="field-error" role="alert">
+                {problem}
+              </p>
+            )}
             <FieldErrors errors={errors} field="payload_template" />
           </>
         )}
         <RoutingFields id="edit" providers={providers} chosen={chosen} setChosen={setChosen} rate={rate} setRate={setRate} errors={errors} />
         <FieldErrors errors={errors} field="*" />
         <div className="row">
-          <button type="submit" disabled={result.fetching}>Save</button>
-          <button type="button" className="link" onClick={onDone}>Cancel</button>
+          <button type="submit" disabled={result.fetching}>
+            Save
+          </button>
+          <button type="button" className="link" onClick={onDone}>
+            Cancel
+          </button>
         </div>
       </form>
     </section>

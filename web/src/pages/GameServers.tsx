@@ -41,7 +41,9 @@ export function GameServers() {
   return (
     <div className="stack">
       <h1>Game servers</h1>
-      <p className="muted">A server behind NAT polls <code>GET /v1/plugin/votes</code> with a plugin token and claims each vote once its reward is given.</p>
+      <p className="muted">
+        A server behind NAT polls <code>GET /v1/plugin/votes</code> with a plugin token and claims each vote once its reward is given.
+      </p>
       {list && <p>{plural(list.waiting, 'vote')} waiting to be pulled.</p>}
       {shown && (
         <div className="once card" role="status">
@@ -54,13 +56,39 @@ export function GameServers() {
       {list && list.tokens.length > 0 && (
         <div className="table-wrap">
           <table className="list">
-            <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Connection</th><th scope="col">Last poll</th><th scope="col" /></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Prefix</th>
+                <th scope="col">Connection</th>
+                <th scope="col">Last poll</th>
+                <th scope="col" />
+              </tr>
+            </thead>
             <tbody>
               {list.tokens.map((t) => (
                 <tr key={t.id}>
-                  <td>{t.name}</td><td><code>{t.prefix}…</code></td><td><span className={`status ${t.connection === 'connected' ? 'sent' : t.connection === 'intermittent' ? 'retrying' : 'failed'}`}>{t.connection}</span></td>
-                  <td><Time value={t.lastPollAt} /></td>
-                  <td><button disabled={readOnly} title={readOnly ? READ_ONLY_REASON : undefined} onClick={() => window.confirm(`Revoke ${t.name}? The server stops receiving votes.`) && void revoke({ id: t.id }).then(reload)}>Revoke</button></td>
+                  <td>{t.name}</td>
+                  <td>
+                    <code>{t.prefix}…</code>
+                  </td>
+                  <td>
+                    <span className={`status ${t.connection === 'connected' ? 'sent' : t.connection === 'intermittent' ? 'retrying' : 'failed'}`}>
+                      {t.connection}
+                    </span>
+                  </td>
+                  <td>
+                    <Time value={t.lastPollAt} />
+                  </td>
+                  <td>
+                    <button
+                      disabled={readOnly}
+                      title={readOnly ? READ_ONLY_REASON : undefined}
+                      onClick={() => window.confirm(`Revoke ${t.name}? The server stops receiving votes.`) && void revoke({ id: t.id }).then(reload)}
+                    >
+                      Revoke
+                    </button>
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -68,9 +96,13 @@ export function GameServers() {
         </div>
       )}
       <form className="row" onSubmit={submit}>
-        <label htmlFor="token-name" style={{ margin: 0 }}>New token for</label>
+        <label htmlFor="token-name" style={{ margin: 0 }}>
+          New token for
+        </label>
         <input id="token-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="server name" aria-invalid={!!errors.name} />
-        <button type="submit" disabled={readOnly || created.fetching} title={readOnly ? READ_ONLY_REASON : undefined}>Create token</button>
+        <button type="submit" disabled={readOnly || created.fetching} title={readOnly ? READ_ONLY_REASON : undefined}>
+          Create token
+        </button>
       </form>
       <FieldErrors errors={errors} field="name" />
       <FieldErrors errors={errors} field="*" />

@@ -42,7 +42,9 @@ const utcDay = (iso: string) => new Date(iso).toISOString().slice(0, 10);
 function trendWith(points: { date: string; count: number }[], byDay: Record<string, number>) {
   const moved = points.map((p) => ({ date: p.date, count: p.count + (byDay[p.date] ?? 0) }));
   const last = points.at(-1)?.date ?? '';
-  const newDays = Object.keys(byDay).filter((day) => day > last).sort();
+  const newDays = Object.keys(byDay)
+    .filter((day) => day > last)
+    .sort();
   return newDays.length === 0 ? moved : [...moved, ...newDays.map((date) => ({ date, count: byDay[date] }))].slice(-Math.max(points.length, 1));
 }
 
@@ -98,8 +100,18 @@ export function Overview() {
     return event;
   });
 
-  if (fetching && !data) return <p className="loading" role="status">Loading the overview…</p>;
-  if (!data?.organization) return <p role="alert" className="error">{error?.message ?? 'The overview could not be loaded.'}</p>;
+  if (fetching && !data)
+    return (
+      <p className="loading" role="status">
+        Loading the overview…
+      </p>
+    );
+  if (!data?.organization)
+    return (
+      <p role="alert" className="error">
+        {error?.message ?? 'The overview could not be loaded.'}
+      </p>
+    );
   const { organization, dashboardStats: stats } = data;
   const usage = organization.usage;
   const summary = stats?.summary;
@@ -118,7 +130,9 @@ export function Overview() {
           {counters.map(([label, value]) => (
             <div key={label} className="counter">
               <span className="counter-label">{label}</span>
-              <span className="counter-value" data-testid={`counter-${label.toLowerCase().replace(' ', '-')}`}>{value?.toLocaleString()}</span>
+              <span className="counter-value" data-testid={`counter-${label.toLowerCase().replace(' ', '-')}`}>
+                {value?.toLocaleString()}
+              </span>
             </div>
           ))}
         </section>
@@ -133,14 +147,21 @@ export function Overview() {
           </section>
         )}
         <section className="card" aria-labelledby="latest-title">
-          <h2 id="latest-title">Latest votes <span className="live-dot" title="Live" aria-hidden="true" /></h2>
+          <h2 id="latest-title">
+            Latest votes <span className="live-dot" title="Live" aria-hidden="true" />
+          </h2>
           {latest.length === 0 ? (
             <p className="muted">No votes yet. They appear here as they arrive.</p>
           ) : (
             <ul className="latest" aria-live="polite" data-testid="latest-votes">
               {latest.map((vote) => (
                 <li key={vote.publicId}>
-                  <strong>{vote.voterName}</strong> {vote.test && <span className="badge test-badge" title="A test vote: delivered marked as a test, counted nowhere">test</span>}{' '}
+                  <strong>{vote.voterName}</strong>{' '}
+                  {vote.test && (
+                    <span className="badge test-badge" title="A test vote: delivered marked as a test, counted nowhere">
+                      test
+                    </span>
+                  )}{' '}
                   <span className="muted">on {vote.providerName}</span> <Time value={vote.receivedAt} />
                 </li>
               ))}
@@ -176,10 +197,17 @@ export function Overview() {
                   ) : (
                     <>
                       {failingSummary(f)}
-                      {f.lastError && <> — last error <code className="wrap-anywhere">{f.lastError}</code></>}
+                      {f.lastError && (
+                        <>
+                          {' '}
+                          — last error <code className="wrap-anywhere">{f.lastError}</code>
+                        </>
+                      )}
                     </>
                   )}{' '}
-                  <span className="muted">(<Time value={f.lastFailedAt} />)</span>
+                  <span className="muted">
+                    (<Time value={f.lastFailedAt} />)
+                  </span>
                 </li>
               ))}
             </ul>

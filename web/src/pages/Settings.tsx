@@ -45,14 +45,27 @@ export function Settings() {
   const readOnly = access.scope !== 'full';
   const [{ data }] = useQuery({ query: SettingsQuery });
   const org = data?.organization;
-  if (!org) return <p className="loading" role="status">Loading settings…</p>;
+  if (!org)
+    return (
+      <p className="loading" role="status">
+        Loading settings…
+      </p>
+    );
   return (
     <div className="stack">
       <h1>Settings</h1>
       <General readOnly={readOnly} name={org.name} slug={org.slug} />
       <Chat readOnly={readOnly} settings={org.settings} embedAllowed={planAtLeast(access.plan, 'growth')} />
-      {planAtLeast(access.plan, 'growth') ? <AdminAlerts readOnly={readOnly} settings={org.settings} /> : <UpgradeBadge plan="growth">Admin alerts and summaries need the growth plan or higher.</UpgradeBadge>}
-      {planAtLeast(access.plan, 'growth') ? <ApiKeys readOnly={readOnly} /> : <UpgradeBadge plan="growth">API keys are managed here from the growth plan on (the operator CLI creates them on any plan).</UpgradeBadge>}
+      {planAtLeast(access.plan, 'growth') ? (
+        <AdminAlerts readOnly={readOnly} settings={org.settings} />
+      ) : (
+        <UpgradeBadge plan="growth">Admin alerts and summaries need the growth plan or higher.</UpgradeBadge>
+      )}
+      {planAtLeast(access.plan, 'growth') ? (
+        <ApiKeys readOnly={readOnly} />
+      ) : (
+        <UpgradeBadge plan="growth">API keys are managed here from the growth plan on (the operator CLI creates them on any plan).</UpgradeBadge>
+      )}
     </div>
   );
 }
@@ -79,7 +92,9 @@ function General({ readOnly, name: currentName, slug: currentSlug }: { readOnly:
         <FieldErrors errors={errors} field="slug" />
         <FieldErrors errors={errors} field="*" />
         <div className="row">
-          <button type="submit" disabled={readOnly || result.fetching} title={readOnly ? READ_ONLY_REASON : undefined}>Save</button>
+          <button type="submit" disabled={readOnly || result.fetching} title={readOnly ? READ_ONLY_REASON : undefined}>
+            Save
+          </button>
           {result.data?.updateOrganization && !result.error && <span role="status">Saved.</span>}
         </div>
       </form>
@@ -87,9 +102,21 @@ function General({ readOnly, name: currentName, slug: currentSlug }: { readOnly:
   );
 }
 
-type ChatSettings = { chatWebhookUrl?: string | null; chatNotificationsEnabled: boolean; chatMessageType: string; chatMessageTemplate: string; chatEmbedTemplate?: unknown };
+type ChatSettings = {
+  chatWebhookUrl?: string | null;
+  chatNotificationsEnabled: boolean;
+  chatMessageType: string;
+  chatMessageTemplate: string;
+  chatEmbedTemplate?: unknown;
+};
 
-const DEFAULT_EMBED = { title: 'New vote!', description: '**{{voter_name}}** voted on **{{provider_name}}**', color: 5814783, footer: { text: 'Vote Relay' }, timestamp: '{{received_at}}' };
+const DEFAULT_EMBED = {
+  title: 'New vote!',
+  description: '**{{voter_name}}** voted on **{{provider_name}}**',
+  color: 5814783,
+  footer: { text: 'Vote Relay' },
+  timestamp: '{{received_at}}',
+};
 
 function Chat({ readOnly, settings, embedAllowed }: { readOnly: boolean; settings: ChatSettings; embedAllowed: boolean }) {
   const [url, setUrl] = useState(settings.chatWebhookUrl ?? '');
@@ -122,7 +149,14 @@ function Chat({ readOnly, settings, embedAllowed }: { readOnly: boolean; setting
       <h2 id="chat-title">Chat notifications</h2>
       <form onSubmit={submit}>
         <label htmlFor="chat-url">Chat webhook URL (Discord-compatible)</label>
-        <input id="chat-url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://discord.com/api/webhooks/…" style={{ width: '100%' }} aria-invalid={!!errors['settings.chat_webhook_url']} />
+        <input
+          id="chat-url"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+          placeholder="https://discord.com/api/webhooks/…"
+          style={{ width: '100%' }}
+          aria-invalid={!!errors['settings.chat_webhook_url']}
+        />
         <FieldErrors errors={errors} field="settings.chat_webhook_url" />
         <label className="row" style={{ fontWeight: 500 }}>
           <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Post a message for every vote
@@ -130,35 +164,73 @@ function Chat({ readOnly, settings, embedAllowed }: { readOnly: boolean; setting
         <label htmlFor="chat-type">Message type</label>
         <select id="chat-type" value={type} onChange={(e) => setType(e.target.value)}>
           <option value="simple">simple: a text message</option>
-          <option value="embed" disabled={!embedAllowed}>embed: a rich embed{embedAllowed ? '' : ' (growth plan)'}</option>
+          <option value="embed" disabled={!embedAllowed}>
+            embed: a rich embed{embedAllowed ? '' : ' (growth plan)'}
+          </option>
         </select>
         {type === 'simple' ? (
           <>
-            <label htmlFor="chat-template">Message ({'{{voter_name}}'}, {'{{provider_name}}'}, {'{{vote_id}}'}, {'{{received_at}}'})</label>
-            <textarea id="chat-template" value={template} onChange={(e) => setTemplate(e.target.value)} aria-invalid={!!errors['settings.chat_message_template']} />
+            <label htmlFor="chat-template">
+              Message ({'{{voter_name}}'}, {'{{provider_name}}'}, {'{{vote_id}}'}, {'{{received_at}}'})
+            </label>
+            <textarea
+              id="chat-template"
+              value={template}
+              onChange={(e) => setTemplate(e.target.value)}
+              aria-invalid={!!errors['settings.chat_message_template']}
+            />
             <FieldErrors errors={errors} field="settings.chat_message_template" />
             <p className="muted">Preview (as Discord shows it):</p>
-            <div className="chat-preview" aria-label="Message preview"><DiscordMarkdown text={preview} /></div>
+            <div className="chat-preview" aria-label="Message preview">
+              <DiscordMarkdown text={preview} />
+            </div>
           </>
         ) : (
           <>
-            <EmbedEditor value={lastEmbed} invalid={!!(embedProblem || errors['settings.chat_embed_template'])}
-              onChange={(next) => { setEmbed(next); if (next) setLastEmbed(next); }} />
-            {embedProblem && <p className="field-error" role="alert">{embedProblem}</p>}
+            <EmbedEditor
+              value={lastEmbed}
+              invalid={!!(embedProblem || errors['settings.chat_embed_template'])}
+              onChange={(next) => {
+                setEmbed(next);
+                if (next) setLastEmbed(next);
+              }}
+            />
+            {embedProblem && (
+              <p className="field-error" role="alert">
+                {embedProblem}
+              </p>
+            )}
             <FieldErrors errors={errors} field="settings.chat_embed_template" />
             {embed && <EmbedPreview embed={embed} />}
           </>
         )}
         <FieldErrors errors={errors} field="*" />
         <div className="row">
-          <button type="submit" disabled={readOnly || saved.fetching} title={readOnly ? READ_ONLY_REASON : undefined}>Save</button>
-          <button type="button" disabled={readOnly || tested.fetching || !url} title={readOnly ? READ_ONLY_REASON : 'Sends a [TEST] message with sample values'}
-            onClick={() => void test({ input: type === 'embed' && embed ? { webhookUrl: url, messageType: 'embed', embedTemplate: embed } : { webhookUrl: url, messageType: 'simple', messageTemplate: template } })}>
+          <button type="submit" disabled={readOnly || saved.fetching} title={readOnly ? READ_ONLY_REASON : undefined}>
+            Save
+          </button>
+          <button
+            type="button"
+            disabled={readOnly || tested.fetching || !url}
+            title={readOnly ? READ_ONLY_REASON : 'Sends a [TEST] message with sample values'}
+            onClick={() =>
+              void test({
+                input:
+                  type === 'embed' && embed
+                    ? { webhookUrl: url, messageType: 'embed', embedTemplate: embed }
+                    : { webhookUrl: url, messageType: 'simple', messageTemplate: template },
+              })
+            }
+          >
             Send test message
           </button>
           {saved.data?.updateOrganization && !saved.error && <span role="status">Saved.</span>}
           {tested.data?.testChatWebhook && <span role="status">{tested.data.testChatWebhook.message}</span>}
-          {tested.error && <span role="alert" className="error">{testReason}</span>}
+          {tested.error && (
+            <span role="alert" className="error">
+              {testReason}
+            </span>
+          )}
         </div>
         <FieldErrors errors={testErrors} field="webhook_url" />
       </form>
@@ -198,7 +270,13 @@ function AdminAlerts({ readOnly, settings }: { readOnly: boolean; settings: Aler
       <h2 id="alerts-title">Admin alerts</h2>
       <form onSubmit={submit}>
         <label htmlFor="admin-url">Admin chat webhook URL</label>
-        <input id="admin-url" value={url} onChange={(e) => setUrl(e.target.value)} style={{ width: '100%' }} aria-invalid={!!errors['settings.chat_admin_webhook_url']} />
+        <input
+          id="admin-url"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+          style={{ width: '100%' }}
+          aria-invalid={!!errors['settings.chat_admin_webhook_url']}
+        />
         <FieldErrors errors={errors} field="settings.chat_admin_webhook_url" />
         {ALERTS.map(([key, label]) => (
           <label key={key} className="row" style={{ fontWeight: 500 }}>
@@ -207,7 +285,9 @@ function AdminAlerts({ readOnly, settings }: { readOnly: boolean; settings: Aler
         ))}
         <FieldErrors errors={errors} field="*" />
         <div className="row">
-          <button type="submit" disabled={readOnly || saved.fetching} title={readOnly ? READ_ONLY_REASON : undefined}>Save alerts</button>
+          <button type="submit" disabled={readOnly || saved.fetching} title={readOnly ? READ_ONLY_REASON : undefined}>
+            Save alerts
+          </button>
           {saved.data?.updateOrganization && !saved.error && <span role="status">Saved.</span>}
         </div>
       </form>
@@ -245,13 +325,38 @@ function ApiKeys({ readOnly }: { readOnly: boolean }) {
       )}
       <div className="table-wrap">
         <table className="list">
-          <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Scope</th><th scope="col">Last used</th><th scope="col">Created</th><th scope="col" /></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Prefix</th>
+              <th scope="col">Scope</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Created</th>
+              <th scope="col" />
+            </tr>
+          </thead>
           <tbody>
             {data?.apiKeys?.map((k) => (
               <tr key={k.id}>
-                <td>{k.name}</td><td><code>{k.prefix}…</code></td><td>{k.scope}</td><td><Time value={k.lastUsedAt} /></td><td><Time value={k.createdAt} /></td>
+                <td>{k.name}</td>
                 <td>
-                  <button disabled={readOnly} title={readOnly ? READ_ONLY_REASON : undefined} onClick={() => window.confirm(`Revoke ${k.name}? It stops working at once.`) && void revoke({ id: k.id }).then(reload)}>Revoke</button>
+                  <code>{k.prefix}…</code>
+                </td>
+                <td>{k.scope}</td>
+                <td>
+                  <Time value={k.lastUsedAt} />
+                </td>
+                <td>
+                  <Time value={k.createdAt} />
+                </td>
+                <td>
+                  <button
+                    disabled={readOnly}
+                    title={readOnly ? READ_ONLY_REASON : undefined}
+                    onClick={() => window.confirm(`Revoke ${k.name}? It stops working at once.`) && void revoke({ id: k.id }).then(reload)}
+                  >
+                    Revoke
+                  </button>
                 </td>
               </tr>
             ))}
@@ -259,13 +364,17 @@ function ApiKeys({ readOnly }: { readOnly: boolean }) {
         </table>
       </div>
       <form onSubmit={submit} className="row">
-        <label htmlFor="key-name" style={{ margin: 0 }}>New key</label>
+        <label htmlFor="key-name" style={{ margin: 0 }}>
+          New key
+        </label>
         <input id="key-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="name" aria-invalid={!!errors.name} />
         <select aria-label="Scope" value={scope} onChange={(e) => setScope(e.target.value as Scope)}>
           <option value="read">read</option>
           <option value="full">full</option>
         </select>
-        <button type="submit" disabled={readOnly || created.fetching} title={readOnly ? READ_ONLY_REASON : undefined}>Create key</button>
+        <button type="submit" disabled={readOnly || created.fetching} title={readOnly ? READ_ONLY_REASON : undefined}>
+          Create key
+        </button>
       </form>
       <FieldErrors errors={errors} field="name" />
       <FieldErrors errors={errors} field="*" />

@@ -18,8 +18,22 @@ export function SignIn({ onSignIn }: { onSignIn: (key: string) => void }) {
       <h1>Vote Relay</h1>
       <form onSubmit={submit} aria-describedby={problem ? 'key-problem' : undefined}>
         <label htmlFor="api-key">API key</label>
-        <input id="api-key" name="api-key" type="password" autoComplete="off" autoFocus value={key} onChange={(e) => setKey(e.target.value)} placeholder="vr_live_…" aria-invalid={problem !== null} />
-        {problem && <p id="key-problem" className="field-error" role="alert">{problem}</p>}
+        <input
+          id="api-key"
+          name="api-key"
+          type="password"
+          autoComplete="off"
+          autoFocus
+          value={key}
+          onChange={(e) => setKey(e.target.value)}
+          placeholder="vr_live_…"
+          aria-invalid={problem !== null}
+        />
+        {problem && (
+          <p id="key-problem" className="field-error" role="alert">
+            {problem}
+          </p>
+        )}
         <button type="submit">Sign in</button>
       </form>
       <p className="hint">A read key shows everything; a full key may change everything. The key is kept only in this browser tab.</p>

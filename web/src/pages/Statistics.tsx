@@ -26,7 +26,13 @@ const VoterQuery = graphql(`
 
 export function Statistics() {
   const access = useAccess();
-  if (!planAtLeast(access.plan, 'growth')) return (<><h1>Statistics</h1><UpgradeBadge plan="growth" /></>);
+  if (!planAtLeast(access.plan, 'growth'))
+    return (
+      <>
+        <h1>Statistics</h1>
+        <UpgradeBadge plan="growth" />
+      </>
+    );
   return (
     <div className="stack">
       <h1>Statistics</h1>
@@ -39,7 +45,10 @@ export function Statistics() {
 function Trend() {
   const [draft, setDraft] = useState({ from: '', to: '', granularity: 'day' as Granularity });
   const [applied, setApplied] = useState(draft);
-  const [{ data, error }] = useQuery({ query: StatsQuery, variables: { from: applied.from || undefined, to: applied.to || undefined, granularity: applied.granularity } });
+  const [{ data, error }] = useQuery({
+    query: StatsQuery,
+    variables: { from: applied.from || undefined, to: applied.to || undefined, granularity: applied.granularity },
+  });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setApplied(draft);
@@ -47,17 +56,29 @@ function Trend() {
   return (
     <>
       <form className="filters" onSubmit={submit} aria-label="Range">
-        <label>From<input type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} /></label>
-        <label>To<input type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} /></label>
+        <label>
+          From
+          <input type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
+        </label>
+        <label>
+          To
+          <input type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
+        </label>
         <label>
           By
           <select aria-label="Granularity" value={draft.granularity} onChange={(e) => setDraft({ ...draft, granularity: e.target.value as Granularity })}>
-            <option value="day">day</option><option value="week">week</option><option value="month">month</option>
+            <option value="day">day</option>
+            <option value="week">week</option>
+            <option value="month">month</option>
           </select>
         </label>
         <button type="submit">Show</button>
       </form>
-      {error && <p role="alert" className="error">{error.graphQLErrors[0]?.message ?? error.message}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error.graphQLErrors[0]?.message ?? error.message}
+        </p>
+      )}
       <div className="grid">
         {data?.voteTrend && (
           <section className="card wide" aria-labelledby="trend-h">
@@ -71,7 +92,11 @@ function Trend() {
             <table>
               <tbody>
                 {data.votesByProvider.providers.map((p) => (
-                  <tr key={p.key}><th scope="row">{p.name}</th><td className="num">{p.count.toLocaleString()}</td><td className="num">{p.percentage}%</td></tr>
+                  <tr key={p.key}>
+                    <th scope="row">{p.name}</th>
+                    <td className="num">{p.count.toLocaleString()}</td>
+                    <td className="num">{p.percentage}%</td>
+                  </tr>
                 ))}
               </tbody>
             </table>
@@ -96,33 +121,69 @@ function ProStats() {
         <label>
           Last
           <select value={days} onChange={(e) => setDays(Number(e.target.value))} style={{ marginLeft: '.5rem' }}>
-            <option value={7}>7 days</option><option value={30}>30 days</option><option value={90}>90 days</option><option value={365}>365 days</option>
+            <option value={7}>7 days</option>
+            <option value={30}>30 days</option>
+            <option value={90}>90 days</option>
+            <option value={365}>365 days</option>
           </select>
         </label>
         <ol>
           {data?.leaderboard?.voters.map((v) => (
             <li key={v.name}>
-              <button className="link" onClick={() => { setVoter(v.name); setShown(v.name); }}>{v.name}</button> {plural(v.votes, 'vote')}, last <Time value={v.lastVote} />
+              <button
+                className="link"
+                onClick={() => {
+                  setVoter(v.name);
+                  setShown(v.name);
+                }}
+              >
+                {v.name}
+              </button>{' '}
+              {plural(v.votes, 'vote')}, last <Time value={v.lastVote} />
             </li>
           ))}
         </ol>
       </section>
       <section className="card" aria-labelledby="voter-h">
         <h2 id="voter-h">A voter</h2>
-        <form className="row" onSubmit={(e) => { e.preventDefault(); setShown(voter.trim() || null); }}>
-          <label htmlFor="voter-name" style={{ margin: 0 }}>Name</label>
+        <form
+          className="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setShown(voter.trim() || null);
+          }}
+        >
+          <label htmlFor="voter-name" style={{ margin: 0 }}>
+            Name
+          </label>
           <input id="voter-name" value={voter} onChange={(e) => setVoter(e.target.value)} />
           <button type="submit">Show</button>
         </form>
-        {voterError && <p role="alert" className="error">{voterError.graphQLErrors[0]?.message ?? voterError.message}</p>}
+        {voterError && (
+          <p role="alert" className="error">
+            {voterError.graphQLErrors[0]?.message ?? voterError.message}
+          </p>
+        )}
         {stats && (
           <dl className="facts">
-            <dt>Voter</dt><dd>{stats.voterName}</dd>
-            <dt>Total</dt><dd>{stats.summary.total}</dd>
-            <dt>Today / week / month</dt><dd>{stats.summary.today} / {stats.summary.thisWeek} / {stats.summary.thisMonth}</dd>
-            <dt>First vote</dt><dd><Time value={stats.summary.firstVote} /></dd>
-            <dt>Last vote</dt><dd><Time value={stats.summary.lastVote} /></dd>
-            <dt>By provider</dt><dd>{stats.byProvider.map((p) => `${p.name} ${p.count}`).join(', ') || '—'}</dd>
+            <dt>Voter</dt>
+            <dd>{stats.voterName}</dd>
+            <dt>Total</dt>
+            <dd>{stats.summary.total}</dd>
+            <dt>Today / week / month</dt>
+            <dd>
+              {stats.summary.today} / {stats.summary.thisWeek} / {stats.summary.thisMonth}
+            </dd>
+            <dt>First vote</dt>
+            <dd>
+              <Time value={stats.summary.firstVote} />
+            </dd>
+            <dt>Last vote</dt>
+            <dd>
+              <Time value={stats.summary.lastVote} />
+            </dd>
+            <dt>By provider</dt>
+            <dd>{stats.byProvider.map((p) => `${p.name} ${p.count}`).join(', ') || '—'}</dd>
           </dl>
         )}
       </section>

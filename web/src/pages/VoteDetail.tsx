@@ -45,31 +45,79 @@ export function VoteDetail() {
   const readOnly = useAccess().scope !== 'full';
   const [{ data, fetching, error }, refetch] = useQuery({ query: VoteQuery, variables: { publicId } });
   const [redelivery, redeliver] = useMutation(Redeliver);
-  if (fetching && !data) return <p className="loading" role="status">Loading the vote…</p>;
+  if (fetching && !data)
+    return (
+      <p className="loading" role="status">
+        Loading the vote…
+      </p>
+    );
   const vote = data?.vote;
-  if (!vote) return <p role="alert" className="error">{error?.graphQLErrors[0]?.message ?? 'This vote was not found.'}</p>;
+  if (!vote)
+    return (
+      <p role="alert" className="error">
+        {error?.graphQLErrors[0]?.message ?? 'This vote was not found.'}
+      </p>
+    );
   // Redelivery queues failed deliveries again: with none, the button has nothing to do.
   const failedJobs = vote.deliveryJobs.filter((job) => job.status === 'failed').length;
   const requeued = redelivery.data?.redeliverVote?.requeued;
   return (
     <>
-      <p><Link to="/votes">← Votes</Link></p>
-      <h1 className="wrap-anywhere">Vote by {vote.voterName}{vote.test && <> <span className="badge test-badge">test</span></>}</h1>
-      {vote.test && <p className="muted">A test vote: delivered marked as a test (<code>"test": true</code>), counted in no statistics, usage or limit.</p>}
+      <p>
+        <Link to="/votes">← Votes</Link>
+      </p>
+      <h1 className="wrap-anywhere">
+        Vote by {vote.voterName}
+        {vote.test && (
+          <>
+            {' '}
+            <span className="badge test-badge">test</span>
+          </>
+        )}
+      </h1>
+      {vote.test && (
+        <p className="muted">
+          A test vote: delivered marked as a test (<code>"test": true</code>), counted in no statistics, usage or limit.
+        </p>
+      )}
       {vote.recovered && (
-        <p><span className="badge">Recovered</span> <span className="muted">The hook never received it: it was read back from the site's vote list after an outage.</span></p>
+        <p>
+          <span className="badge">Recovered</span>{' '}
+          <span className="muted">The hook never received it: it was read back from the site's vote list after an outage.</span>
+        </p>
       )}
       <dl className="facts">
-        <dt>Provider</dt><dd>{vote.providerName} (<code>{vote.providerKey}</code>)</dd>
-        <dt>Received</dt><dd><Time value={vote.receivedAt} /></dd>
-        <dt>Chat</dt><dd><span className={`status ${vote.chatStatus}`}>{vote.chatStatus}</span></dd>
-        <dt>Callbacks</dt><dd><span className={`status ${vote.callbackStatus}`}>{vote.callbackStatus}</span> ({plural(vote.callbackAttempts, 'attempt')})</dd>
-        <dt>Id</dt><dd><code>{vote.publicId}</code></dd>
+        <dt>Provider</dt>
+        <dd>
+          {vote.providerName} (<code>{vote.providerKey}</code>)
+        </dd>
+        <dt>Received</dt>
+        <dd>
+          <Time value={vote.receivedAt} />
+        </dd>
+        <dt>Chat</dt>
+        <dd>
+          <span className={`status ${vote.chatStatus}`}>{vote.chatStatus}</span>
+        </dd>
+        <dt>Callbacks</dt>
+        <dd>
+          <span className={`status ${vote.callbackStatus}`}>{vote.callbackStatus}</span> ({plural(vote.callbackAttempts, 'attempt')})
+        </dd>
+        <dt>Id</dt>
+        <dd>
+          <code>{vote.publicId}</code>
+        </dd>
       </dl>
       <div className="row redeliver">
         <button
           disabled={readOnly || redelivery.fetching || failedJobs === 0}
-          title={readOnly ? READ_ONLY_REASON : failedJobs === 0 ? 'Nothing failed: every delivery was sent or is still under way' : `Queue its ${plural(failedJobs, 'failed delivery', 'failed deliveries')} again`}
+          title={
+            readOnly
+              ? READ_ONLY_REASON
+              : failedJobs === 0
+                ? 'Nothing failed: every delivery was sent or is still under way'
+                : `Queue its ${plural(failedJobs, 'failed delivery', 'failed deliveries')} again`
+          }
           onClick={() => void redeliver({ publicId }).then(() => refetch({ requestPolicy: 'network-only' }))}
         >
           Redeliver failed
@@ -77,23 +125,54 @@ export function VoteDetail() {
         {failedJobs === 0 && requeued === undefined && <span className="muted">Nothing failed.</span>}
         {requeued !== undefined && <span role="status">{plural(requeued, 'delivery', 'deliveries')} queued again.</span>}
       </div>
-      {redelivery.error && <p role="alert" className="error">{redelivery.error.graphQLErrors[0]?.message ?? redelivery.error.message}</p>}
+      {redelivery.error && (
+        <p role="alert" className="error">
+          {redelivery.error.graphQLErrors[0]?.message ?? redelivery.error.message}
+        </p>
+      )}
       <h2>Deliveries</h2>
       {vote.deliveryJobs.length === 0 ? (
         <p className="muted">Nothing to deliver for this vote (no chat webhook or callback, or over the monthly limit).</p>
       ) : (
         <div className="table-wrap">
           <table className="list" data-testid="delivery-jobs">
-            <thead><tr><th scope="col">Kind</th><th scope="col">Target</th><th scope="col">Status</th><th scope="col" className="num">Attempts</th><th scope="col">Next attempt</th><th scope="col">Last error</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Kind</th>
+                <th scope="col">Target</th>
+                <th scope="col">Status</th>
+                <th scope="col" className="num">
+                  Attempts
+                </th>
+                <th scope="col">Next attempt</th>
+                <th scope="col">Last error</th>
+              </tr>
+            </thead>
             <tbody>
               {vote.deliveryJobs.map((job) => (
                 <tr key={job.id}>
                   <td>
                     {job.kind}
-                    {job.origin !== 'vote' && <> <span className="badge" title={ORIGIN_TITLE[job.origin]}>{job.origin}</span></>}
+                    {job.origin !== 'vote' && (
+                      <>
+                        {' '}
+                        <span className="badge" title={ORIGIN_TITLE[job.origin]}>
+                          {job.origin}
+                        </span>
+                      </>
+                    )}
                   </td>
-                  <td>{job.target ?? '—'}</td><td><span className={`status ${job.status}`}>{STATUS_TEXT[job.status] ?? job.status}</span></td>
-                  <td className="num">{job.attempts} / {job.maxAttempts}</td><td><Time value={job.nextAttemptAt} /></td><td className="target">{job.lastError ?? ''}</td>
+                  <td>{job.target ?? '—'}</td>
+                  <td>
+                    <span className={`status ${job.status}`}>{STATUS_TEXT[job.status] ?? job.status}</span>
+                  </td>
+                  <td className="num">
+                    {job.attempts} / {job.maxAttempts}
+                  </td>
+                  <td>
+                    <Time value={job.nextAttemptAt} />
+                  </td>
+                  <td className="target">{job.lastError ?? ''}</td>
                 </tr>
               ))}
             </tbody>
@@ -106,12 +185,34 @@ export function VoteDetail() {
       ) : (
         <div className="table-wrap">
           <table className="list" data-testid="delivery-attempts">
-            <thead><tr><th scope="col">When</th><th scope="col">Kind</th><th scope="col" className="num">#</th><th scope="col">Target</th><th scope="col" className="num">HTTP</th><th scope="col" className="num">ms</th><th scope="col">Result</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Kind</th>
+                <th scope="col" className="num">
+                  #
+                </th>
+                <th scope="col">Target</th>
+                <th scope="col" className="num">
+                  HTTP
+                </th>
+                <th scope="col" className="num">
+                  ms
+                </th>
+                <th scope="col">Result</th>
+              </tr>
+            </thead>
             <tbody>
               {vote.deliveryAttempts.map((a) => (
                 <tr key={a.id}>
-                  <td><Time value={a.createdAt} /></td><td>{a.kind}</td><td className="num">{a.attempt}</td><td className="target">{a.target}</td>
-                  <td className="num">{a.statusCode ?? '—'}</td><td className="num">{a.durationMs}</td>
+                  <td>
+                    <Time value={a.createdAt} />
+                  </td>
+                  <td>{a.kind}</td>
+                  <td className="num">{a.attempt}</td>
+                  <td className="target">{a.target}</td>
+                  <td className="num">{a.statusCode ?? '—'}</td>
+                  <td className="num">{a.durationMs}</td>
                   <td>
                     {a.success ? <span className="status sent">delivered</span> : <span className="status failed">{a.error ?? 'failed'}</span>}
                     {a.pacedMs > 0 && <span className="muted"> (waited {waited(a.pacedMs)} for the callback's rate)</span>}

@@ -87,7 +87,9 @@ export function Votes() {
             <select value={draft.provider} onChange={set('provider')}>
               <option value="">All</option>
               {data?.providers?.providers.map((p) => (
-                <option key={p.key} value={p.key}>{p.name}</option>
+                <option key={p.key} value={p.key}>
+                  {p.name}
+                </option>
               ))}
             </select>
           </label>
@@ -107,60 +109,93 @@ export function Votes() {
             Chat
             <select value={draft.chatStatus} onChange={set('chatStatus')}>
               <option value="">Any</option>
-              {STATUSES.map((s) => <option key={s}>{s}</option>)}
+              {STATUSES.map((s) => (
+                <option key={s}>{s}</option>
+              ))}
             </select>
           </label>
           <label>
             Callbacks
             <select value={draft.callbackStatus} onChange={set('callbackStatus')}>
               <option value="">Any</option>
-              {STATUSES.map((s) => <option key={s}>{s}</option>)}
+              {STATUSES.map((s) => (
+                <option key={s}>{s}</option>
+              ))}
             </select>
           </label>
           <button type="submit">Apply</button>
-          <button type="button" onClick={() => void downloadCsv()}>Export CSV</button>
+          <button type="button" onClick={() => void downloadCsv()}>
+            Export CSV
+          </button>
         </form>
       ) : (
         <UpgradeBadge plan="growth">Filters, paging and the CSV export need the growth plan; the starter plan shows the last 10 votes.</UpgradeBadge>
       )}
       {exportState && <p role="status">{exportState}</p>}
-      {error && !result && <p role="alert" className="error">{error.message}</p>}
-      {fetching && !result && <p className="loading" role="status">Loading votes…</p>}
+      {error && !result && (
+        <p role="alert" className="error">
+          {error.message}
+        </p>
+      )}
+      {fetching && !result && (
+        <p className="loading" role="status">
+          Loading votes…
+        </p>
+      )}
       {result && result.votes.length === 0 && <p className="empty">No votes match.</p>}
       {result && result.votes.length > 0 && (
         <>
-          <div className="table-wrap"><table className="list" data-testid="votes-table">
-            <thead>
-              <tr>
-                <th scope="col">Voter</th>
-                <th scope="col">Provider</th>
-                <th scope="col">Received</th>
-                <th scope="col">Chat</th>
-                <th scope="col">Callbacks</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.votes.map((v) => (
-                <tr key={v.publicId}>
-                  <td className="wrap-anywhere">
-                    <Link to={`/votes/${v.publicId}`}>{v.voterName}</Link>
-                    {v.test && <> <span className="badge test-badge" title="A test vote: delivered marked as a test, counted nowhere">test</span></>}
-                  </td>
-                  <td>{v.providerName}</td>
-                  <td><Time value={v.receivedAt} /></td>
-                  <td><span className={`status ${v.chatStatus}`}>{v.chatStatus}</span></td>
-                  <td><span className={`status ${v.callbackStatus}`}>{v.callbackStatus}</span></td>
+          <div className="table-wrap">
+            <table className="list" data-testid="votes-table">
+              <thead>
+                <tr>
+                  <th scope="col">Voter</th>
+                  <th scope="col">Provider</th>
+                  <th scope="col">Received</th>
+                  <th scope="col">Chat</th>
+                  <th scope="col">Callbacks</th>
                 </tr>
-              ))}
-            </tbody>
-          </table></div>
+              </thead>
+              <tbody>
+                {result.votes.map((v) => (
+                  <tr key={v.publicId}>
+                    <td className="wrap-anywhere">
+                      <Link to={`/votes/${v.publicId}`}>{v.voterName}</Link>
+                      {v.test && (
+                        <>
+                          {' '}
+                          <span className="badge test-badge" title="A test vote: delivered marked as a test, counted nowhere">
+                            test
+                          </span>
+                        </>
+                      )}
+                    </td>
+                    <td>{v.providerName}</td>
+                    <td>
+                      <Time value={v.receivedAt} />
+                    </td>
+                    <td>
+                      <span className={`status ${v.chatStatus}`}>{v.chatStatus}</span>
+                    </td>
+                    <td>
+                      <span className={`status ${v.callbackStatus}`}>{v.callbackStatus}</span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           {filtering && (
             <nav className="pager" aria-label="Pages">
-              <button disabled={page <= 1} onClick={() => setPage(page - 1)}>Previous</button>
+              <button disabled={page <= 1} onClick={() => setPage(page - 1)}>
+                Previous
+              </button>
               <span>
                 Page {result.page} of {Math.max(1, result.pages)} ({plural(result.total, 'vote')})
               </span>
-              <button disabled={page >= result.pages} onClick={() => setPage(page + 1)}>Next</button>
+              <button disabled={page >= result.pages} onClick={() => setPage(page + 1)}>
+                Next
+              </button>
             </nav>
           )}
         </>

@@ -121,7 +121,12 @@ export function declaredContent(config: AuthConfig, request: HookRequest, secret
     return { ok: true, content: { source: 'query', params } };
   }
   if (request.method === 'GET') {
-    return { ok: false, code: 'VALIDATION_ERROR', field: 'method', reason: `this provider reads votes from a POSTed ${config.payloadSource} body; a GET is not read` };
+    return {
+      ok: false,
+      code: 'VALIDATION_ERROR',
+      field: 'method',
+      reason: `this provider reads votes from a POSTed ${config.payloadSource} body; a GET is not read`,
+    };
   }
   return { ok: true, content: { source: config.payloadSource as 'json' | 'form', body: request.rawBody, signed: false } };
 }

@@ -35,7 +35,10 @@ function Stepper({ at }: { at: number }) {
     <ol className="stepper" aria-label="Adding a provider">
       {STEPS.map((label, i) => (
         <li key={label} aria-current={i === at ? 'step' : undefined} className={i < at ? 'done' : undefined}>
-          <span className="stepper-n" aria-hidden="true">{i + 1}</span> {label}
+          <span className="stepper-n" aria-hidden="true">
+            {i + 1}
+          </span>{' '}
+          {label}
         </li>
       ))}
     </ol>
@@ -60,8 +63,18 @@ export function AddProvider() {
     return template ? { kind: 'template', template } : null;
   }, [choice, templates]);
 
-  if (fetching && !data) return <p className="loading" role="status">Loading the voting sites…</p>;
-  if (!data) return <p role="alert" className="error">{error?.message ?? 'The voting sites could not be loaded.'}</p>;
+  if (fetching && !data)
+    return (
+      <p className="loading" role="status">
+        Loading the voting sites…
+      </p>
+    );
+  if (!data)
+    return (
+      <p role="alert" className="error">
+        {error?.message ?? 'The voting sites could not be loaded.'}
+      </p>
+    );
   const orgSlug = data.organization?.slug ?? '';
   const providers = data.providers ?? { count: 0, limit: Number.POSITIVE_INFINITY, providers: [] };
   // Sites that make the secret ask for the hook URL before the provider exists: the service says where its hooks are.
@@ -79,8 +92,15 @@ export function AddProvider() {
     const p = answer.data?.createProvider;
     if (p && site) {
       setMade({
-        site, key: p.key, name: p.name, authMethod: p.authMethod, authValue: p.authValue, webhookUrl: p.webhookUrl, votifier: p.votifier,
-        settings: p.provider, expectedUrl: site.kind === 'template' && !site.template.authKeySource ? hookUrlFor(p.key) : null,
+        site,
+        key: p.key,
+        name: p.name,
+        authMethod: p.authMethod,
+        authValue: p.authValue,
+        webhookUrl: p.webhookUrl,
+        votifier: p.votifier,
+        settings: p.provider,
+        expectedUrl: site.kind === 'template' && !site.template.authKeySource ? hookUrlFor(p.key) : null,
       });
     }
   };
@@ -88,7 +108,9 @@ export function AddProvider() {
   const step = made ? 2 : site ? 1 : 0;
   return (
     <>
-      <p><Link to="/providers">← Providers</Link></p>
+      <p>
+        <Link to="/providers">← Providers</Link>
+      </p>
       <h1>Add provider</h1>
       <Stepper at={step} />
       {full && !made && (
@@ -107,16 +129,32 @@ export function AddProvider() {
                 <details className="about">
                   <summary>What {site.template.name} sends</summary>
                   <p>{site.template.description}</p>
-                  <p><a href={site.template.websiteUrl} target="_blank" rel="noreferrer noopener">{site.template.websiteUrl}</a></p>
+                  <p>
+                    <a href={site.template.websiteUrl} target="_blank" rel="noreferrer noopener">
+                      {site.template.websiteUrl}
+                    </a>
+                  </p>
                 </details>
               )}
             </div>
-            {!made && <Link to="/providers/new" className="change-site" onClick={() => setMade(null)}>Change site</Link>}
+            {!made && (
+              <Link to="/providers/new" className="change-site" onClick={() => setMade(null)}>
+                Change site
+              </Link>
+            )}
           </div>
           {made ? (
             <ProviderReady made={made} onDone={() => navigate('/providers')} />
           ) : site.kind === 'template' ? (
-            <TemplateSettings key={site.template.slug} template={site.template} hookUrlFor={hookUrlFor} errors={errors} busy={result.fetching} readOnly={readOnly} onCreate={onCreate} />
+            <TemplateSettings
+              key={site.template.slug}
+              template={site.template}
+              hookUrlFor={hookUrlFor}
+              errors={errors}
+              busy={result.fetching}
+              readOnly={readOnly}
+              onCreate={onCreate}
+            />
           ) : site.kind === 'custom' ? (
             <CustomSettings errors={errors} busy={result.fetching} readOnly={readOnly} onCreate={onCreate} />
           ) : (

@@ -14,18 +14,38 @@ const EditProviderMutation = graphql(`
 `);
 
 type EditableProvider = {
-  key: string; name: string; authMethod: string; authField: string; authTimestampField?: string | null; signatureFormat?: string | null;
-  payloadSource: string; voteePath: string; eventPath?: string | null; voteEvents?: string[] | null; testEvents?: string[] | null;
+  key: string;
+  name: string;
+  authMethod: string;
+  authField: string;
+  authTimestampField?: string | null;
+  signatureFormat?: string | null;
+  payloadSource: string;
+  voteePath: string;
+  eventPath?: string | null;
+  voteEvents?: string[] | null;
+  testEvents?: string[] | null;
 };
 
 const listText = (list?: string[] | null) => (list ?? []).join(', ');
-const textList = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
+const textList = (text: string) =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export function EditProvider({ provider, onDone }: { provider: EditableProvider; onDone: (message?: ReactNode) => void }) {
   const [form, setForm] = useState({
-    key: provider.key, name: provider.name, authField: provider.authField, authTimestampField: provider.authTimestampField ?? '',
-    signatureFormat: provider.signatureFormat ?? 'plain', payloadSource: provider.payloadSource, voteePath: provider.voteePath,
-    eventPath: provider.eventPath ?? '', voteEvents: listText(provider.voteEvents), testEvents: listText(provider.testEvents),
+    key: provider.key,
+    name: provider.name,
+    authField: provider.authField,
+    authTimestampField: provider.authTimestampField ?? '',
+    signatureFormat: provider.signatureFormat ?? 'plain',
+    payloadSource: provider.payloadSource,
+    voteePath: provider.voteePath,
+    eventPath: provider.eventPath ?? '',
+    voteEvents: listText(provider.voteEvents),
+    testEvents: listText(provider.testEvents),
   });
   const [result, save] = useMutation(EditProviderMutation);
   const errors = fieldErrorsOf(result.error);
@@ -46,7 +66,16 @@ export function EditProvider({ provider, onDone }: { provider: EditableProvider;
     };
     const answer = await save({ key: provider.key, input });
     const saved = answer.data?.updateProvider;
-    if (saved) onDone(saved.key !== provider.key ? <>{saved.name} saved. Its webhook URL is now <Breakable text={saved.webhookUrl} />: give it to the site.</> : `${saved.name} saved.`);
+    if (saved)
+      onDone(
+        saved.key !== provider.key ? (
+          <>
+            {saved.name} saved. Its webhook URL is now <Breakable text={saved.webhookUrl} />: give it to the site.
+          </>
+        ) : (
+          `${saved.name} saved.`
+        ),
+      );
   };
   return (
     <section className="card" aria-labelledby="edit-provider-title">
@@ -79,11 +108,14 @@ export function EditProvider({ provider, onDone }: { provider: EditableProvider;
         )}
         <FieldErrors errors={errors} field="*" />
         <div className="row">
-          <button type="submit" disabled={result.fetching}>Save provider</button>
-          <button type="button" className="link" onClick={() => onDone()}>Cancel</button>
+          <button type="submit" disabled={result.fetching}>
+            Save provider
+          </button>
+          <button type="button" className="link" onClick={() => onDone()}>
+            Cancel
+          </button>
         </div>
       </form>
     </section>
   );
 }
-

@@ -57,13 +57,24 @@ export function ProviderRequests() {
   }, [resumed, refetch]);
   useSubscription({ query: LiveProviderRequests, variables: { provider: key }, pause: !key }, (_previous: unknown, event) => {
     const entry = event.hookRequestReceived;
-    if (!after && (!outcome || entry.outcome === outcome)) setLive((current) => (current.some((r) => r.id === entry.id) ? current : [entry, ...current].slice(0, PAGE)));
+    if (!after && (!outcome || entry.outcome === outcome))
+      setLive((current) => (current.some((r) => r.id === entry.id) ? current : [entry, ...current].slice(0, PAGE)));
     return event;
   });
 
-  if (fetching && !data) return <p className="loading" role="status">Loading the requests…</p>;
+  if (fetching && !data)
+    return (
+      <p className="loading" role="status">
+        Loading the requests…
+      </p>
+    );
   const provider = data?.provider;
-  if (!provider) return <p role="alert" className="error">{error?.graphQLErrors[0]?.message ?? `No provider has the key ${key}.`}</p>;
+  if (!provider)
+    return (
+      <p role="alert" className="error">
+        {error?.graphQLErrors[0]?.message ?? `No provider has the key ${key}.`}
+      </p>
+    );
   const stored = provider.requests.edges.map((e) => e.node);
   const rows = [...live.filter((r) => (!outcome || r.outcome === outcome) && !stored.some((s) => s.id === r.id)), ...stored];
   const total = provider.requests.totalCount + live.length;
@@ -73,34 +84,58 @@ export function ProviderRequests() {
   };
   return (
     <>
-      <p><Link to="/providers">← Providers</Link></p>
+      <p>
+        <Link to="/providers">← Providers</Link>
+      </p>
       <h1>Requests: {provider.name}</h1>
       <p className="muted">
-        Every request to <code>{provider.key}</code>'s webhook{provider.authMethod === 'votifier' ? ' and every Votifier session' : ''}, accepted or
-        refused, newest first, with secrets redacted. New ones appear here as they arrive <span className="live-dot" aria-hidden="true" />.
+        Every request to <code>{provider.key}</code>'s webhook{provider.authMethod === 'votifier' ? ' and every Votifier session' : ''}, accepted or refused,
+        newest first, with secrets redacted. New ones appear here as they arrive <span className="live-dot" aria-hidden="true" />.
       </p>
       <dl className="facts fit">
         <dt>Webhook URL</dt>
         <dd>
-          <code><Breakable text={provider.webhookUrl} /></code>
-          {provider.authMethod === 'query' && <span className="muted"> followed by <code>?{provider.authField}=</code> and the secret</span>}
-          {provider.authMethod === 'url_path' && <span className="muted"> followed by <code>/</code> and the secret</span>}
+          <code>
+            <Breakable text={provider.webhookUrl} />
+          </code>
+          {provider.authMethod === 'query' && (
+            <span className="muted">
+              {' '}
+              followed by <code>?{provider.authField}=</code> and the secret
+            </span>
+          )}
+          {provider.authMethod === 'url_path' && (
+            <span className="muted">
+              {' '}
+              followed by <code>/</code> and the secret
+            </span>
+          )}
         </dd>
       </dl>
       <DropNotes drops={provider.requestDrops} />
       <OutcomeFilter id="requests-outcome" value={outcome} onChange={setOutcome} />
-      <p className="muted" role="status">{plural(total, outcome ? `${outcome} request` : 'request')} kept{after ? ' (this is an older page)' : ''}.</p>
+      <p className="muted" role="status">
+        {plural(total, outcome ? `${outcome} request` : 'request')} kept{after ? ' (this is an older page)' : ''}.
+      </p>
       {rows.length === 0 ? (
         <p className="empty">
-          {outcome ? `No ${outcome} request yet.` : 'No request has reached this webhook yet: send a test vote from the providers list, or the site\'s own test.'}
+          {outcome
+            ? `No ${outcome} request yet.`
+            : "No request has reached this webhook yet: send a test vote from the providers list, or the site's own test."}
         </p>
       ) : (
         <RequestsTable requests={rows} label={`Requests to ${provider.name}`} />
       )}
       <div className="pager">
-        {cursors.length > 0 && <button type="button" className="secondary" onClick={() => setCursors(cursors.slice(0, -1))}>Newer</button>}
+        {cursors.length > 0 && (
+          <button type="button" className="secondary" onClick={() => setCursors(cursors.slice(0, -1))}>
+            Newer
+          </button>
+        )}
         {provider.requests.pageInfo.hasNextPage && provider.requests.pageInfo.endCursor && (
-          <button type="button" className="secondary" onClick={() => setCursors([...cursors, provider.requests.pageInfo.endCursor!])}>Older</button>
+          <button type="button" className="secondary" onClick={() => setCursors([...cursors, provider.requests.pageInfo.endCursor!])}>
+            Older
+          </button>
         )}
       </div>
     </>

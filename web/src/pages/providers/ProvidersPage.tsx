@@ -53,22 +53,37 @@ export function Providers() {
   const reload = () => refetch({ requestPolicy: 'network-only' });
   const writeTitle = readOnly ? READ_ONLY_REASON : undefined;
   const toggle = (panel: 'edit' | 'test', id: string) => setOpen(open?.panel === panel && open.id === id ? null : { panel, id });
-  if (fetching && !data) return <p className="loading" role="status">Loading providers…</p>;
+  if (fetching && !data)
+    return (
+      <p className="loading" role="status">
+        Loading providers…
+      </p>
+    );
   const list = data?.providers;
   const opened = open && list?.providers.find((p) => p.id === open.id);
   return (
     <>
       <h1>Providers</h1>
       <div className="row page-actions">
-        <Link to="/providers/new" className="button">Add provider</Link>
+        <Link to="/providers/new" className="button">
+          Add provider
+        </Link>
         <Link to="/providers/unmatched">Requests that matched no provider</Link>
       </div>
-      {list && <p className="muted">{list.count} of {plural(list.limit, 'provider')} on your plan.</p>}
+      {list && (
+        <p className="muted">
+          {list.count} of {plural(list.limit, 'provider')} on your plan.
+        </p>
+      )}
       {notice && <p role="status">{notice}</p>}
       {secret && (
         <div className="once card" role="status">
-          <p>New secret of <strong>{secret.name}</strong>, shown only now. The old one stopped working: give the site the new one.</p>
-          {secret.votifier ? <VotifierFields setup={secret.votifier} webhookUrl={secret.webhookUrl} idPrefix="regenerated" /> : (
+          <p>
+            New secret of <strong>{secret.name}</strong>, shown only now. The old one stopped working: give the site the new one.
+          </p>
+          {secret.votifier ? (
+            <VotifierFields setup={secret.votifier} webhookUrl={secret.webhookUrl} idPrefix="regenerated" />
+          ) : (
             <>
               <CopyField label="Webhook URL" value={secret.webhookUrl} />
               <CopyField label="Secret" value={secret.authValue} />
@@ -78,86 +93,133 @@ export function Providers() {
         </div>
       )}
       {list && list.providers.length === 0 && (
-        <p className="empty">No provider yet: <Link to="/providers/new">add the first one</Link> (pick the voting site, and the page says what to paste where).</p>
+        <p className="empty">
+          No provider yet: <Link to="/providers/new">add the first one</Link> (pick the voting site, and the page says what to paste where).
+        </p>
       )}
       {list && list.providers.length > 0 && (
-        <div className="table-wrap"><table className="list providers-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Auth</th>
-              <th scope="col" className="num">Today</th>
-              <th scope="col" className="num">Total</th>
-              <th scope="col">Enabled</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.providers.map((p) => (
-              <tr key={p.id}>
-                <td>{p.name}</td>
-                <td><code>{p.key}</code></td>
-                <td>
-                  {p.votifier ? (
-                    <details>
-                      <summary>votifier</summary>
-                      <VotifierFields setup={p.votifier} idPrefix={`provider-${p.key}`} />
-                    </details>
-                  ) : p.authMethod}
-                </td>
-                <td className="num">{p.votesToday}</td>
-                <td className="num">{p.votesTotal}</td>
-                <td>
-                  <input
-                    type="checkbox"
-                    aria-label={`${p.name} enabled`}
-                    checked={p.enabled}
-                    disabled={readOnly}
-                    title={writeTitle}
-                    onChange={(e) => void setEnabled({ key: p.key, enabled: e.target.checked }).then(reload)}
-                  />
-                </td>
-                <td>
-                  <div className="actions">
-                    <button disabled={readOnly} title={writeTitle ?? `Send a test vote through ${p.name}'s webhook (recorded as a test, no reward)`}
-                      aria-expanded={open?.panel === 'test' && open.id === p.id} onClick={() => toggle('test', p.id)}>
-                      Test vote
-                    </button>
-                    <Link to={`/providers/${encodeURIComponent(p.key)}/requests`} className="button secondary">Requests</Link>
-                    <button className="secondary" disabled={readOnly} title={writeTitle} aria-expanded={open?.panel === 'edit' && open.id === p.id} onClick={() => toggle('edit', p.id)}>
-                      Edit
-                    </button>
-                    <button className="secondary" disabled={readOnly} title={writeTitle}
-                      onClick={() => window.confirm(`Generate a new secret for ${p.name}? The old one stops working at once.`) &&
-                        void regenerate({ key: p.key }).then((r) => r.data?.regenerateProviderSecret && setSecret({ name: p.name, ...r.data.regenerateProviderSecret }))}>
-                      New secret
-                    </button>
-                    <button className="secondary" disabled={readOnly} title={writeTitle}
-                      onClick={() => window.confirm(`Delete ${p.name} and its ${plural(p.votesTotal, 'vote')}? This cannot be undone; its webhook URL stops accepting votes.`) &&
-                        void remove({ key: p.key }).then((r) => {
-                          if (r.data?.deleteProvider) setNotice(`${r.data.deleteProvider.message} (${plural(r.data.deleteProvider.votesDeleted, 'vote')} deleted).`);
-                          reload();
-                        })}>
-                      Delete
-                    </button>
-                  </div>
-                </td>
+        <div className="table-wrap">
+          <table className="list providers-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Key</th>
+                <th scope="col">Auth</th>
+                <th scope="col" className="num">
+                  Today
+                </th>
+                <th scope="col" className="num">
+                  Total
+                </th>
+                <th scope="col">Enabled</th>
+                <th scope="col">Actions</th>
               </tr>
-            ))}
-          </tbody>
-        </table></div>
+            </thead>
+            <tbody>
+              {list.providers.map((p) => (
+                <tr key={p.id}>
+                  <td>{p.name}</td>
+                  <td>
+                    <code>{p.key}</code>
+                  </td>
+                  <td>
+                    {p.votifier ? (
+                      <details>
+                        <summary>votifier</summary>
+                        <VotifierFields setup={p.votifier} idPrefix={`provider-${p.key}`} />
+                      </details>
+                    ) : (
+                      p.authMethod
+                    )}
+                  </td>
+                  <td className="num">{p.votesToday}</td>
+                  <td className="num">{p.votesTotal}</td>
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`${p.name} enabled`}
+                      checked={p.enabled}
+                      disabled={readOnly}
+                      title={writeTitle}
+                      onChange={(e) => void setEnabled({ key: p.key, enabled: e.target.checked }).then(reload)}
+                    />
+                  </td>
+                  <td>
+                    <div className="actions">
+                      <button
+                        disabled={readOnly}
+                        title={writeTitle ?? `Send a test vote through ${p.name}'s webhook (recorded as a test, no reward)`}
+                        aria-expanded={open?.panel === 'test' && open.id === p.id}
+                        onClick={() => toggle('test', p.id)}
+                      >
+                        Test vote
+                      </button>
+                      <Link to={`/providers/${encodeURIComponent(p.key)}/requests`} className="button secondary">
+                        Requests
+                      </Link>
+                      <button
+                        className="secondary"
+                        disabled={readOnly}
+                        title={writeTitle}
+                        aria-expanded={open?.panel === 'edit' && open.id === p.id}
+                        onClick={() => toggle('edit', p.id)}
+                      >
+                        Edit
+                      </button>
+                      <button
+                        className="secondary"
+                        disabled={readOnly}
+                        title={writeTitle}
+                        onClick={() =>
+                          window.confirm(`Generate a new secret for ${p.name}? The old one stops working at once.`) &&
+                          void regenerate({ key: p.key }).then(
+                            (r) => r.data?.regenerateProviderSecret && setSecret({ name: p.name, ...r.data.regenerateProviderSecret }),
+                          )
+                        }
+                      >
+                        New secret
+                      </button>
+                      <button
+                        className="secondary"
+                        disabled={readOnly}
+                        title={writeTitle}
+                        onClick={() =>
+                          window.confirm(
+                            `Delete ${p.name} and its ${plural(p.votesTotal, 'vote')}? This cannot be undone; its webhook URL stops accepting votes.`,
+                          ) &&
+                          void remove({ key: p.key }).then((r) => {
+                            if (r.data?.deleteProvider)
+                              setNotice(`${r.data.deleteProvider.message} (${plural(r.data.deleteProvider.votesDeleted, 'vote')} deleted).`);
+                            reload();
+                          })
+                        }
+                      >
+                        Delete
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <div className="stack">
-        {opened && open?.panel === 'test' && (
-          <TestVote key={opened.id} provider={opened} readOnly={readOnly} onClose={() => setOpen(null)} onSent={reload} />
-        )}
+        {opened && open?.panel === 'test' && <TestVote key={opened.id} provider={opened} readOnly={readOnly} onClose={() => setOpen(null)} onSent={reload} />}
         {opened && open?.panel === 'edit' && (
-          <EditProvider key={opened.id} provider={opened} onDone={(message) => { setOpen(null); if (message) setNotice(message); reload(); }} />
+          <EditProvider
+            key={opened.id}
+            provider={opened}
+            onDone={(message) => {
+              setOpen(null);
+              if (message) setNotice(message);
+              reload();
+            }}
+          />
         )}
-        {list?.providers.map((p) => p.recovery && (
-          <Recovery key={p.id} provider={{ key: p.key, name: p.name, recovery: p.recovery }} readOnly={readOnly} onChanged={reload} />
-        ))}
+        {list?.providers.map(
+          (p) => p.recovery && <Recovery key={p.id} provider={{ key: p.key, name: p.name, recovery: p.recovery }} readOnly={readOnly} onChanged={reload} />,
+        )}
       </div>
     </>
   );

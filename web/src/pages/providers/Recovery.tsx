@@ -15,7 +15,15 @@ const SetApiToken = graphql(`
 
 type RecoveryState = { enabled: boolean; checkedAt?: string | null; since?: string | null; error?: string | null };
 
-export function Recovery({ provider, readOnly, onChanged }: { provider: { key: string; name: string; recovery: RecoveryState }; readOnly: boolean; onChanged: () => void }) {
+export function Recovery({
+  provider,
+  readOnly,
+  onChanged,
+}: {
+  provider: { key: string; name: string; recovery: RecoveryState };
+  readOnly: boolean;
+  onChanged: () => void;
+}) {
   const [token, setToken] = useState('');
   const [notice, setNotice] = useState<string | null>(null);
   const [result, save] = useMutation(SetApiToken);
@@ -38,12 +46,23 @@ export function Recovery({ provider, readOnly, onChanged }: { provider: { key: s
   return (
     <section className="card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Missed votes: {provider.name}</h2>
-      <p className="muted">With the project's API token from the site, votes its webhook could not deliver (an outage) are read back from its vote list and delivered as recovered votes. The token is never shown again.</p>
+      <p className="muted">
+        With the project's API token from the site, votes its webhook could not deliver (an outage) are read back from its vote list and delivered as recovered
+        votes. The token is never shown again.
+      </p>
       <dl className="facts" aria-label={`Recovery of ${provider.name}`}>
-        <dt>Recovery</dt><dd>{recovery.enabled ? <span className="status sent">on</span> : 'off (no API token)'}</dd>
-        <dt>Last checked</dt><dd><Time value={recovery.checkedAt} /></dd>
-        <dt>Reads votes since</dt><dd><Time value={recovery.since} /></dd>
-        <dt>Last error</dt><dd>{recovery.error ? <span className="error">{recovery.error}</span> : <span className="muted">none</span>}</dd>
+        <dt>Recovery</dt>
+        <dd>{recovery.enabled ? <span className="status sent">on</span> : 'off (no API token)'}</dd>
+        <dt>Last checked</dt>
+        <dd>
+          <Time value={recovery.checkedAt} />
+        </dd>
+        <dt>Reads votes since</dt>
+        <dd>
+          <Time value={recovery.since} />
+        </dd>
+        <dt>Last error</dt>
+        <dd>{recovery.error ? <span className="error">{recovery.error}</span> : <span className="muted">none</span>}</dd>
       </dl>
       <form onSubmit={submit}>
         <label htmlFor={id}>{recovery.enabled ? `New ${provider.name} API token (replaces the current one)` : `${provider.name} API token`}</label>
@@ -51,9 +70,13 @@ export function Recovery({ provider, readOnly, onChanged }: { provider: { key: s
         <FieldErrors errors={errors} field="api_token" />
         <FieldErrors errors={errors} field="*" />
         <div className="row">
-          <button type="submit" disabled={readOnly || result.fetching || !token.trim()} title={readOnly ? READ_ONLY_REASON : undefined}>Save API token</button>
+          <button type="submit" disabled={readOnly || result.fetching || !token.trim()} title={readOnly ? READ_ONLY_REASON : undefined}>
+            Save API token
+          </button>
           {recovery.enabled && (
-            <button type="button" disabled={readOnly || result.fetching} title={readOnly ? READ_ONLY_REASON : undefined} onClick={() => void change(null)}>Remove API token</button>
+            <button type="button" disabled={readOnly || result.fetching} title={readOnly ? READ_ONLY_REASON : undefined} onClick={() => void change(null)}>
+              Remove API token
+            </button>
           )}
         </div>
       </form>
@@ -61,4 +84,3 @@ export function Recovery({ provider, readOnly, onChanged }: { provider: { key: s
     </section>
   );
 }
-

@@ -49,9 +49,19 @@ export function UnmatchedRequests() {
     return event;
   });
 
-  if (fetching && !data) return <p className="loading" role="status">Loading the requests…</p>;
+  if (fetching && !data)
+    return (
+      <p className="loading" role="status">
+        Loading the requests…
+      </p>
+    );
   const log = data?.hookRequests;
-  if (!log) return <p role="alert" className="error">{error?.graphQLErrors[0]?.message ?? 'The requests could not be loaded.'}</p>;
+  if (!log)
+    return (
+      <p role="alert" className="error">
+        {error?.graphQLErrors[0]?.message ?? 'The requests could not be loaded.'}
+      </p>
+    );
   const rows = [...live.filter((r) => (!outcome || r.outcome === outcome) && !log.requests.some((s) => s.id === r.id)), ...log.requests];
   const go = (next: { outcome?: HookRequestOutcome | ''; page?: number }) => {
     const o = next.outcome ?? outcome;
@@ -60,15 +70,19 @@ export function UnmatchedRequests() {
   };
   return (
     <>
-      <p><Link to="/providers">← Providers</Link></p>
+      <p>
+        <Link to="/providers">← Providers</Link>
+      </p>
       <h1>Requests that matched no provider</h1>
       <p className="muted">
-        Requests to this organization's hook URLs with a provider key no provider has: a site given a mistyped URL, or one
-        still sending to a deleted provider. Give the site the webhook URL shown on its provider's Requests page. New ones appear here as they arrive.
+        Requests to this organization's hook URLs with a provider key no provider has: a site given a mistyped URL, or one still sending to a deleted provider.
+        Give the site the webhook URL shown on its provider's Requests page. New ones appear here as they arrive.
       </p>
       <DropNotes drops={log.dropped} />
       <OutcomeFilter id="unmatched-outcome" value={outcome} onChange={(o) => go({ outcome: o })} />
-      <p className="muted" role="status">{plural(log.total + live.length, 'request')} kept.</p>
+      <p className="muted" role="status">
+        {plural(log.total + live.length, 'request')} kept.
+      </p>
       {rows.length === 0 ? (
         <p className="empty">None: every request reached a provider.</p>
       ) : (
@@ -76,9 +90,15 @@ export function UnmatchedRequests() {
       )}
       {log.pages > 1 && (
         <div className="pager">
-          <button type="button" className="secondary" disabled={page <= 1} onClick={() => go({ page: page - 1 })}>Newer</button>
-          <span>Page {page} of {log.pages}</span>
-          <button type="button" className="secondary" disabled={page >= log.pages} onClick={() => go({ page: page + 1 })}>Older</button>
+          <button type="button" className="secondary" disabled={page <= 1} onClick={() => go({ page: page - 1 })}>
+            Newer
+          </button>
+          <span>
+            Page {page} of {log.pages}
+          </span>
+          <button type="button" className="secondary" disabled={page >= log.pages} onClick={() => go({ page: page + 1 })}>
+            Older
+          </button>
         </div>
       )}
     </>

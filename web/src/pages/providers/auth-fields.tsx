@@ -16,7 +16,13 @@ const AUTH_FIELD_LABEL: Record<string, string> = {
 /** What each method's field starts as when the method is chosen (the most common name on voting sites). */
 export const DEFAULT_AUTH_FIELD: Record<AuthMethod, string> = { header: 'Authorization', query: 'secret', url_path: 'secret', hmac: 'X-Signature' };
 
-export function AuthFields({ id, method, form, set, errors }: {
+export function AuthFields({
+  id,
+  method,
+  form,
+  set,
+  errors,
+}: {
   id: string;
   method: string;
   form: AuthForm;

@@ -55,10 +55,14 @@ export function ProviderReady({ made, onDone }: { made: MadeProvider; onDone: ()
       )}
       <h3>{made.site.kind === 'template' ? `Finish on ${siteName}` : 'Set it up on the site'}</h3>
       <ol className="steps" aria-label="Setup steps">
-        {stepsOf(made).map((step) => <li key={step}>{step}</li>)}
+        {stepsOf(made).map((step) => (
+          <li key={step}>{step}</li>
+        ))}
       </ol>
       <div className="row">
-        <button type="button" onClick={onDone}>Done</button>
+        <button type="button" onClick={onDone}>
+          Done
+        </button>
         <Link to={`/providers/${encodeURIComponent(made.key)}/requests`}>Watch its requests</Link>
       </div>
     </div>

@@ -65,7 +65,11 @@ export function OutcomeFilter({ value, onChange, id }: { value: HookRequestOutco
         Outcome
         <select id={id} value={value} onChange={(e) => onChange(e.target.value as HookRequestOutcome | '')}>
           <option value="">every outcome</option>
-          {OUTCOMES.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+          {OUTCOMES.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
         </select>
       </label>
     </div>
@@ -80,7 +84,9 @@ export function DropNotes({ drops }: { drops: Drop[] }) {
       {drops.map((d) => (
         <li key={d.clientIp}>
           <strong>{plural(d.count, 'more refused request')}</strong> from <code>{d.clientIp}</code> not kept{' '}
-          <span className="muted">(<Time value={d.firstAt} /> to <Time value={d.lastAt} />)</span>
+          <span className="muted">
+            (<Time value={d.firstAt} /> to <Time value={d.lastAt} />)
+          </span>
         </li>
       ))}
     </ul>
@@ -105,35 +111,95 @@ export function RequestDetail({ request: r }: { request: LoggedRequest }) {
     <div className="request-detail" id={`request-${r.id}`}>
       {r.hint && (
         <p className={`fix fix-${r.outcome}`} role="note">
-          <strong>{r.outcome === 'refused' ? 'What to fix: ' : 'Why: '}</strong>{sentence(r.hint)}.
+          <strong>{r.outcome === 'refused' ? 'What to fix: ' : 'Why: '}</strong>
+          {sentence(r.hint)}.
         </p>
       )}
       <dl className="facts fit">
-        <dt>Received</dt><dd><Time value={r.receivedAt} /></dd>
-        <dt>Method</dt><dd><code>{r.method}</code></dd>
-        <dt>Path</dt><dd><code><Breakable text={r.path} /></code></dd>
-        <dt>Protocol</dt><dd>{PROTOCOL_WORDS[r.protocol] ?? r.protocol}</dd>
-        <dt>Answer</dt><dd>{r.status}{r.errorCode && <> <code>{r.errorCode}</code></>}</dd>
-        <dt>Reason</dt><dd>{r.reason ?? <span className="muted">—</span>}</dd>
-        <dt>Client address</dt><dd><code>{r.clientIp}</code></dd>
-        <dt>Provider key</dt><dd><code>{r.providerKey}</code></dd>
-        <dt>Voter</dt><dd>{r.voterName ?? <span className="muted">—</span>}</dd>
-        <dt>Vote</dt><dd>{r.voteId ? <Link className="vote-id" to={`/votes/${encodeURIComponent(r.voteId)}`}>{r.voteId}</Link> : <span className="muted">—</span>}</dd>
-        <dt>Time taken</dt><dd>{took(r.durationMs)}</dd>
+        <dt>Received</dt>
+        <dd>
+          <Time value={r.receivedAt} />
+        </dd>
+        <dt>Method</dt>
+        <dd>
+          <code>{r.method}</code>
+        </dd>
+        <dt>Path</dt>
+        <dd>
+          <code>
+            <Breakable text={r.path} />
+          </code>
+        </dd>
+        <dt>Protocol</dt>
+        <dd>{PROTOCOL_WORDS[r.protocol] ?? r.protocol}</dd>
+        <dt>Answer</dt>
+        <dd>
+          {r.status}
+          {r.errorCode && (
+            <>
+              {' '}
+              <code>{r.errorCode}</code>
+            </>
+          )}
+        </dd>
+        <dt>Reason</dt>
+        <dd>{r.reason ?? <span className="muted">—</span>}</dd>
+        <dt>Client address</dt>
+        <dd>
+          <code>{r.clientIp}</code>
+        </dd>
+        <dt>Provider key</dt>
+        <dd>
+          <code>{r.providerKey}</code>
+        </dd>
+        <dt>Voter</dt>
+        <dd>{r.voterName ?? <span className="muted">—</span>}</dd>
+        <dt>Vote</dt>
+        <dd>
+          {r.voteId ? (
+            <Link className="vote-id" to={`/votes/${encodeURIComponent(r.voteId)}`}>
+              {r.voteId}
+            </Link>
+          ) : (
+            <span className="muted">—</span>
+          )}
+        </dd>
+        <dt>Time taken</dt>
+        <dd>{took(r.durationMs)}</dd>
       </dl>
       <h3>Headers</h3>
-      {headers.length === 0 ? <p className="muted">None kept.</p> : (
+      {headers.length === 0 ? (
+        <p className="muted">None kept.</p>
+      ) : (
         <table className="headers">
           <tbody>
             {headers.map(([name, value]) => (
-              <tr key={name}><th scope="row"><code>{name}</code></th><td><code><Breakable text={String(value)} /></code></td></tr>
+              <tr key={name}>
+                <th scope="row">
+                  <code>{name}</code>
+                </th>
+                <td>
+                  <code>
+                    <Breakable text={String(value)} />
+                  </code>
+                </td>
+              </tr>
             ))}
           </tbody>
         </table>
       )}
-      <h3>Body {r.bodyBytes > r.body.length ? `(the first ${plural(r.body.length, 'byte')} of ${plural(r.bodyBytes, 'byte')})` : `(${plural(r.bodyBytes, 'byte')})`}</h3>
+      <h3>
+        Body{' '}
+        {r.bodyBytes > r.body.length ? `(the first ${plural(r.body.length, 'byte')} of ${plural(r.bodyBytes, 'byte')})` : `(${plural(r.bodyBytes, 'byte')})`}
+      </h3>
       {/* Focusable: it scrolls, and a keyboard must be able to scroll it too. */}
-      {r.body ? <pre className="body-excerpt" tabIndex={0} aria-label="Body excerpt">{readableBody(r)}</pre> : <p className="muted">Empty.</p>}
+      {r.body ? (
+        <pre className="body-excerpt" tabIndex={0} aria-label="Body excerpt">
+          {readableBody(r)}
+        </pre>
+      ) : (
+        <p className="muted">Empty.</p>
+      )}
       <p className="muted">Secrets (auth headers, signatures, cookies, secret path segments and values) are redacted before anything is kept.</p>
     </div>
   );
@@ -152,14 +218,32 @@ export function RequestsTable({ requests, showKey = false, label }: { requests: 
       <table className="list requests-table" role="table" aria-label={label} data-testid="requests-table">
         <thead role="rowgroup">
           <tr role="row">
-            <th role="columnheader" scope="col">Time</th>
-            {showKey && <th role="columnheader" scope="col">Key as typed</th>}
-            <th role="columnheader" scope="col">Outcome</th>
-            <th role="columnheader" scope="col" className="num">Status</th>
-            <th role="columnheader" scope="col">Code</th>
-            <th role="columnheader" scope="col">Client address</th>
-            <th role="columnheader" scope="col">Voter</th>
-            <th role="columnheader" scope="col" className="num">Time taken</th>
+            <th role="columnheader" scope="col">
+              Time
+            </th>
+            {showKey && (
+              <th role="columnheader" scope="col">
+                Key as typed
+              </th>
+            )}
+            <th role="columnheader" scope="col">
+              Outcome
+            </th>
+            <th role="columnheader" scope="col" className="num">
+              Status
+            </th>
+            <th role="columnheader" scope="col">
+              Code
+            </th>
+            <th role="columnheader" scope="col">
+              Client address
+            </th>
+            <th role="columnheader" scope="col">
+              Voter
+            </th>
+            <th role="columnheader" scope="col" className="num">
+              Time taken
+            </th>
           </tr>
         </thead>
         <tbody role="rowgroup">
@@ -169,25 +253,49 @@ export function RequestsTable({ requests, showKey = false, label }: { requests: 
               <Fragment key={r.id}>
                 <tr role="row" className={`request-row outcome-row-${r.outcome}${opened ? ' opened' : ''}`} onClick={() => setOpen(opened ? null : r.id)}>
                   <td role="cell" data-label="Time">
-                    <button type="button" className="link row-open" aria-expanded={opened} aria-controls={opened ? `request-${r.id}` : undefined}
-                      onClick={(e) => { e.stopPropagation(); setOpen(opened ? null : r.id); }}>
+                    <button
+                      type="button"
+                      className="link row-open"
+                      aria-expanded={opened}
+                      aria-controls={opened ? `request-${r.id}` : undefined}
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        setOpen(opened ? null : r.id);
+                      }}
+                    >
                       <Time value={r.receivedAt} />
                     </button>
                   </td>
-                  {showKey && <td role="cell" data-label="Key as typed"><code>{r.providerKey}</code></td>}
-                  <td role="cell" data-label="Outcome"><OutcomeBadge outcome={r.outcome} /></td>
-                  <td role="cell" data-label="Status" className="num">{r.status}</td>
+                  {showKey && (
+                    <td role="cell" data-label="Key as typed">
+                      <code>{r.providerKey}</code>
+                    </td>
+                  )}
+                  <td role="cell" data-label="Outcome">
+                    <OutcomeBadge outcome={r.outcome} />
+                  </td>
+                  <td role="cell" data-label="Status" className="num">
+                    {r.status}
+                  </td>
                   <td role="cell" data-label="Code" className="reason">
                     {r.errorCode ? <code>{r.errorCode}</code> : <span className="muted">—</span>}
                     {r.outcome === 'refused' && r.hint && <p className="fix-inline">{sentence(r.hint)}</p>}
                   </td>
-                  <td role="cell" data-label="Client address"><code>{r.clientIp}</code></td>
-                  <td role="cell" data-label="Voter">{r.voterName ?? <span className="muted">—</span>}</td>
-                  <td role="cell" data-label="Time taken" className="num">{took(r.durationMs)}</td>
+                  <td role="cell" data-label="Client address">
+                    <code>{r.clientIp}</code>
+                  </td>
+                  <td role="cell" data-label="Voter">
+                    {r.voterName ?? <span className="muted">—</span>}
+                  </td>
+                  <td role="cell" data-label="Time taken" className="num">
+                    {took(r.durationMs)}
+                  </td>
                 </tr>
                 {opened && (
                   <tr role="row" className="detail-row">
-                    <td role="cell" colSpan={columns}><RequestDetail request={r} /></td>
+                    <td role="cell" colSpan={columns}>
+                      <RequestDetail request={r} />
+                    </td>
                   </tr>
                 )}
               </Fragment>

@@ -97,7 +97,9 @@ function votifierTemplateSteps(template: StepsTemplate, providerName: string): S
   if (!template.authKeySource) {
     // The list makes the token and sends Votifier v2 over HTTP to the webhook URL.
     return {
-      before: [`On ${template.name}, copy the Votifier token it shows for your server and paste it into the ${template.name} Votifier token field below, then press Create provider.`],
+      before: [
+        `On ${template.name}, copy the Votifier token it shows for your server and paste it into the ${template.name} Votifier token field below, then press Create provider.`,
+      ],
       after: [`On ${template.name}, set the Votifier endpoint to the Votifier over HTTP URL above and save.`, ...testVoteSteps(providerName)],
     };
   }
@@ -112,7 +114,7 @@ export function votifierSteps(siteName: string | null, providerName: string): st
     'Enter the Host and the Port above as the Votifier address (or IP) and port.',
     'Where it asks for a public key, paste the Public key above (protocol v1); where it asks for a token, paste the ' +
       'Token (protocol v2, NuVotifier). Copy the token now: it is never shown again.',
-    'Save, then use the list\'s own test button if it has one.',
+    "Save, then use the list's own test button if it has one.",
     ...testVoteSteps(providerName),
   ];
 }
@@ -137,17 +139,22 @@ export function customSteps(settings: CustomSettings, providerName: string): str
   const { authMethod, authField } = settings;
   const urlHoldsSecret = authMethod === 'query' || authMethod === 'url_path';
   const steps = [
-    "On the voting site, open its vote webhook (or postback) settings and paste the Webhook URL above as the address votes are sent to" +
+    'On the voting site, open its vote webhook (or postback) settings and paste the Webhook URL above as the address votes are sent to' +
       (urlHoldsSecret ? ': it already carries the secret, so paste it whole.' : '.'),
   ];
   if (authMethod === 'header') {
     steps.push(`Paste the Secret above where the site asks for its secret or token: it must send it in the ${authField} header.`);
   } else if (authMethod === 'hmac') {
     const format = settings.signatureFormat === 'topgg' ? ' as t=<unix>,v1=<hex>' : '';
-    const time = settings.signatureFormat !== 'topgg' && settings.authTimestampField ? `, with the signing time in the ${settings.authTimestampField} header` : '';
-    steps.push(`Paste the Secret above where the site asks for its signing secret: it signs each body with HMAC-SHA256 in the ${authField} header${format}${time}.`);
+    const time =
+      settings.signatureFormat !== 'topgg' && settings.authTimestampField ? `, with the signing time in the ${settings.authTimestampField} header` : '';
+    steps.push(
+      `Paste the Secret above where the site asks for its signing secret: it signs each body with HMAC-SHA256 in the ${authField} header${format}${time}.`,
+    );
   }
-  steps.push(`Check that the site sends the voter's name at ${settings.voteePath} in ${SOURCE_WORDS[settings.payloadSource] ?? settings.payloadSource}, then save.`);
+  steps.push(
+    `Check that the site sends the voter's name at ${settings.voteePath} in ${SOURCE_WORDS[settings.payloadSource] ?? settings.payloadSource}, then save.`,
+  );
   steps.push(...testVoteSteps(providerName));
   return steps;
 }

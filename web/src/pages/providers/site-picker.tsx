@@ -31,9 +31,20 @@ export const hostOf = (url: string) => {
 
 /** Letters standing in for a logo: the catalogue's logos live on the sites' own hosts, which the dashboard never loads. */
 export function Monogram({ name, seed }: { name: string; seed: string }) {
-  const letters = name.replace(/[^A-Za-z0-9 ]/g, ' ').trim().split(/\s+/).slice(0, 2).map((w) => w[0]!.toUpperCase()).join('') || '?';
+  const letters =
+    name
+      .replace(/[^A-Za-z0-9 ]/g, ' ')
+      .trim()
+      .split(/\s+/)
+      .slice(0, 2)
+      .map((w) => w[0]!.toUpperCase())
+      .join('') || '?';
   const hue = [...seed].reduce((sum, c) => sum + c.charCodeAt(0), 0) % 6;
-  return <span className={`monogram hue-${hue}`} aria-hidden="true">{letters}</span>;
+  return (
+    <span className={`monogram hue-${hue}`} aria-hidden="true">
+      {letters}
+    </span>
+  );
 }
 
 function Choice({ name, seed, summary, detail, onPick }: { name: string; seed: string; summary: string; detail?: string; onPick: () => void }) {
@@ -66,7 +77,14 @@ export function SitePicker({ templates, onPick }: { templates: SiteTemplate[]; o
         <h2 id={id}>{title}</h2>
         <ul className="site-grid">
           {items.map((t) => (
-            <Choice key={t.slug} name={t.name} seed={t.slug} detail={hostOf(t.websiteUrl)} summary={firstSentence(t.description)} onPick={() => onPick(t.slug)} />
+            <Choice
+              key={t.slug}
+              name={t.name}
+              seed={t.slug}
+              detail={hostOf(t.websiteUrl)}
+              summary={firstSentence(t.description)}
+              onPick={() => onPick(t.slug)}
+            />
           ))}
         </ul>
       </section>
@@ -74,7 +92,14 @@ export function SitePicker({ templates, onPick }: { templates: SiteTemplate[]; o
   return (
     <>
       <label htmlFor="site-filter">Find the voting site</label>
-      <input id="site-filter" type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="top.gg, minecraft, hytale…" autoComplete="off" />
+      <input
+        id="site-filter"
+        type="search"
+        value={filter}
+        onChange={(e) => setFilter(e.target.value)}
+        placeholder="top.gg, minecraft, hytale…"
+        autoComplete="off"
+      />
       {group('sites-webhook', 'Voting sites', webhooks)}
       {group('sites-votifier', 'Votifier lists (Minecraft and Hytale)', votifier)}
       {(custom || anyVotifier) && (
@@ -82,12 +107,20 @@ export function SitePicker({ templates, onPick }: { templates: SiteTemplate[]; o
           <h2 id="sites-other">A site that is not listed</h2>
           <ul className="site-grid">
             {custom && (
-              <Choice name="Custom webhook" seed="custom" onPick={() => onPick('custom')}
-                summary="Any site that calls a URL for each vote: you choose how it proves the delivery is its own and where the voter's name is." />
+              <Choice
+                name="Custom webhook"
+                seed="custom"
+                onPick={() => onPick('custom')}
+                summary="Any site that calls a URL for each vote: you choose how it proves the delivery is its own and where the voter's name is."
+              />
             )}
             {anyVotifier && (
-              <Choice name="Votifier list" seed="votifier-list" onPick={() => onPick('votifier')}
-                summary="Any Minecraft or Hytale list that sends votes by the Votifier protocol (v1 public key or v2 token) to a host and port." />
+              <Choice
+                name="Votifier list"
+                seed="votifier-list"
+                onPick={() => onPick('votifier')}
+                summary="Any Minecraft or Hytale list that sends votes by the Votifier protocol (v1 public key or v2 token) to a host and port."
+              />
             )}
           </ul>
         </section>

@@ -11,8 +11,16 @@ import type { SiteTemplate } from './site-picker';
 
 /** What createProvider is given; each form sends only what its site needs. */
 export type NewProviderInput = {
-  template?: string; key?: string; name?: string; authValue?: string; authMethod?: AuthMethod | 'votifier'; authField?: string;
-  voteePath?: string; payloadSource?: PayloadSource; signatureFormat?: 'plain' | 'topgg'; authTimestampField?: string;
+  template?: string;
+  key?: string;
+  name?: string;
+  authValue?: string;
+  authMethod?: AuthMethod | 'votifier';
+  authField?: string;
+  voteePath?: string;
+  payloadSource?: PayloadSource;
+  signatureFormat?: 'plain' | 'topgg';
+  authTimestampField?: string;
 };
 
 interface FormProps {
@@ -29,7 +37,9 @@ function KeyField({ id, value, onChange, errors }: { id: string; value: string; 
       <label htmlFor={id}>Key</label>
       <input id={id} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={!!errors.key} aria-describedby={`${id}-hint`} autoComplete="off" />
       <FieldErrors errors={errors} field="key" />
-      <p id={`${id}-hint`} className="hint">Lowercase letters, digits and dashes: the last part of the webhook URL.</p>
+      <p id={`${id}-hint`} className="hint">
+        Lowercase letters, digits and dashes: the last part of the webhook URL.
+      </p>
     </>
   );
 }
@@ -47,7 +57,9 @@ function NameField({ id, value, onChange, errors }: { id: string; value: string;
 function Submit({ busy, readOnly, children }: { busy: boolean; readOnly: boolean; children?: ReactNode }) {
   return (
     <div className="row">
-      <button type="submit" disabled={readOnly || busy} title={readOnly ? READ_ONLY_REASON : undefined}>{busy ? 'Creating…' : 'Create provider'}</button>
+      <button type="submit" disabled={readOnly || busy} title={readOnly ? READ_ONLY_REASON : undefined}>
+        {busy ? 'Creating…' : 'Create provider'}
+      </button>
       {children}
       {readOnly && <p className="muted">{READ_ONLY_REASON}</p>}
     </div>
@@ -58,7 +70,14 @@ function Submit({ busy, readOnly, children }: { busy: boolean; readOnly: boolean
  * A site from the catalogue. When the site makes the secret, it first needs the webhook URL: the URL is shown here
  * before the provider exists (`hookUrlFor`), with the site's own steps for getting the secret, then the secret field.
  */
-export function TemplateSettings({ template, hookUrlFor, errors, busy, readOnly, onCreate }: FormProps & { template: SiteTemplate; hookUrlFor: (key: string) => string }) {
+export function TemplateSettings({
+  template,
+  hookUrlFor,
+  errors,
+  busy,
+  readOnly,
+  onCreate,
+}: FormProps & { template: SiteTemplate; hookUrlFor: (key: string) => string }) {
   const [key, setKey] = useState(template.slug);
   const [name, setName] = useState(template.name);
   const [secret, setSecret] = useState('');
@@ -76,16 +95,34 @@ export function TemplateSettings({ template, hookUrlFor, errors, busy, readOnly,
       <NameField id="new-provider-name" value={name} onChange={setName} errors={errors} />
       {siteMakesSecret ? (
         <>
-          <h3 className="step-title">Get the {votifier ? 'token' : 'secret'} from {template.name}</h3>
-          <p className="muted">{template.name} makes it itself{votifier ? '' : ', once you give it the webhook URL'}.</p>
-          <ol className="steps">{before.map((step) => <li key={step}>{step}</li>)}</ol>
+          <h3 className="step-title">
+            Get the {votifier ? 'token' : 'secret'} from {template.name}
+          </h3>
+          <p className="muted">
+            {template.name} makes it itself{votifier ? '' : ', once you give it the webhook URL'}.
+          </p>
+          <ol className="steps">
+            {before.map((step) => (
+              <li key={step}>{step}</li>
+            ))}
+          </ol>
           {!votifier && <CopyField label={`Webhook URL to give ${template.name}`} value={hookUrlFor(key.trim() || template.slug)} idPrefix="new-provider" />}
           <label htmlFor="new-provider-secret">{secretLabel}</label>
-          <input id="new-provider-secret" value={secret} onChange={(e) => setSecret(e.target.value)} aria-invalid={!!errors.auth_value} autoComplete="off" spellCheck={false} />
+          <input
+            id="new-provider-secret"
+            value={secret}
+            onChange={(e) => setSecret(e.target.value)}
+            aria-invalid={!!errors.auth_value}
+            autoComplete="off"
+            spellCheck={false}
+          />
           <FieldErrors errors={errors} field="auth_value" />
         </>
       ) : (
-        <p className="muted">Vote Relay makes the {votifier ? 'key pair and token' : 'secret'}: the next step shows {votifier ? 'them' : 'it'} with what to paste where on {template.name}.</p>
+        <p className="muted">
+          Vote Relay makes the {votifier ? 'key pair and token' : 'secret'}: the next step shows {votifier ? 'them' : 'it'} with what to paste where on{' '}
+          {template.name}.
+        </p>
       )}
       <FieldErrors errors={errors} field="*" />
       <Submit busy={busy} readOnly={readOnly} />
@@ -98,8 +135,17 @@ export function VotifierSettings({ errors, busy, readOnly, onCreate }: FormProps
   const [key, setKey] = useState('votifier');
   const [name, setName] = useState('Votifier lists');
   return (
-    <form aria-label="Votifier list settings" onSubmit={(e) => { e.preventDefault(); onCreate({ key: key.trim(), name: name.trim(), authMethod: 'votifier' }); }}>
-      <p className="muted">One Votifier provider serves every list that sends votes to your host and port. Vote Relay makes the key pair and the token: the next step shows what to type into each list.</p>
+    <form
+      aria-label="Votifier list settings"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onCreate({ key: key.trim(), name: name.trim(), authMethod: 'votifier' });
+      }}
+    >
+      <p className="muted">
+        One Votifier provider serves every list that sends votes to your host and port. Vote Relay makes the key pair and the token: the next step shows what to
+        type into each list.
+      </p>
       <KeyField id="new-provider-key" value={key} onChange={setKey} errors={errors} />
       <NameField id="new-provider-name" value={name} onChange={setName} errors={errors} />
       <FieldErrors errors={errors} field="*" />
@@ -111,8 +157,15 @@ export function VotifierSettings({ errors, busy, readOnly, onCreate }: FormProps
 /** A site without a template: every auth setting by hand, with each field's rule beside it. */
 export function CustomSettings({ errors, busy, readOnly, onCreate }: FormProps) {
   const [form, setForm] = useState({
-    key: '', name: '', authMethod: 'header' as AuthMethod, authField: 'Authorization', voteePath: '', payloadSource: 'json' as string,
-    signatureFormat: 'plain', authTimestampField: '', authValue: '',
+    key: '',
+    name: '',
+    authMethod: 'header' as AuthMethod,
+    authField: 'Authorization',
+    voteePath: '',
+    payloadSource: 'json' as string,
+    signatureFormat: 'plain',
+    authTimestampField: '',
+    authValue: '',
   });
   const set = (name: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [name]: e.target.value });
   const hmac = form.authMethod === 'hmac';
@@ -125,7 +178,12 @@ export function CustomSettings({ errors, busy, readOnly, onCreate }: FormProps) 
       authField: form.authField,
       voteePath: form.voteePath,
       payloadSource: form.payloadSource as PayloadSource,
-      ...(hmac ? { signatureFormat: form.signatureFormat as 'plain' | 'topgg', ...(form.authTimestampField && form.signatureFormat === 'plain' ? { authTimestampField: form.authTimestampField } : {}) } : {}),
+      ...(hmac
+        ? {
+            signatureFormat: form.signatureFormat as 'plain' | 'topgg',
+            ...(form.authTimestampField && form.signatureFormat === 'plain' ? { authTimestampField: form.authTimestampField } : {}),
+          }
+        : {}),
       authValue: form.authValue || 'auto',
     });
   };
@@ -134,10 +192,14 @@ export function CustomSettings({ errors, busy, readOnly, onCreate }: FormProps) 
       <KeyField id="new-provider-key" value={form.key} onChange={(key) => setForm({ ...form, key })} errors={errors} />
       <NameField id="new-provider-name" value={form.name} onChange={(name) => setForm({ ...form, name })} errors={errors} />
       <label htmlFor="custom-method">How the site proves a delivery is its own</label>
-      <select id="custom-method" value={form.authMethod} onChange={(e) => {
-        const authMethod = e.target.value as AuthMethod;
-        setForm({ ...form, authMethod, payloadSource: authMethod === 'query' ? 'query' : 'json', authField: DEFAULT_AUTH_FIELD[authMethod] });
-      }}>
+      <select
+        id="custom-method"
+        value={form.authMethod}
+        onChange={(e) => {
+          const authMethod = e.target.value as AuthMethod;
+          setForm({ ...form, authMethod, payloadSource: authMethod === 'query' ? 'query' : 'json', authField: DEFAULT_AUTH_FIELD[authMethod] });
+        }}
+      >
         <option value="header">a secret in a header</option>
         <option value="query">a secret in the URL's query</option>
         <option value="url_path">a secret as the URL's last segment</option>
