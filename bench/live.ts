@@ -164,7 +164,7 @@ class Deliveries {
   readonly warmups = new Map<number, number>();
 
   constructor(
-    private readonly subscribers: number,
+    readonly subscribers: number,
     private readonly votes: number,
   ) {
     this.sentAt = new Float64Array(votes).fill(Number.NaN);

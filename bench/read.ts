@@ -300,7 +300,7 @@ class SeedHistory {
    * false every 1,024 votes otherwise (a point where the caller may let its I/O progress); prints progress.
    */
   *votes(onVote: (vote: GeneratedVote) => void, startedMs: number): Generator<boolean, void, undefined> {
-    const { random, days, names, keys, perProvider, providerDay, voterDay } = this;
+    const { random, days, names, perProvider, providerDay, voterDay } = this;
     // Providers: uneven shares (the first is the busiest).
     const providerCdf: number[] = [];
     {

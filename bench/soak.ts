@@ -306,7 +306,7 @@ function flatness(resource: Resource, points: [number, number][]): Flatness {
 
 const fixed = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits) : 'n/a');
 const signed = (v: number, digits = 2) => (Number.isFinite(v) ? `${v >= 0 ? '+' : ''}${v.toFixed(digits)}` : 'n/a');
-const withUnit = (v: number, unit: string, digits = 1) => `${fixed(v, digits)}${unit ? ` ${unit}` : ''}`;
+const _withUnit = (v: number, unit: string, digits = 1) => `${fixed(v, digits)}${unit ? ` ${unit}` : ''}`;
 
 // ------------------------------------------------------------------------------------------------ run
 

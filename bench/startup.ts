@@ -215,7 +215,7 @@ const metrics: { name: string; pick: (s: Sample) => number; format: (v: number) 
   { name: `RSS 1 s after ${VOTES.toLocaleString('en-US')} votes`, pick: (s) => s.rssVotes, format: mibNumber, unit: 'MiB' },
   { name: `${VOTES.toLocaleString('en-US')} votes sent, ${VOTE_CONCURRENCY} at a time`, pick: (s) => s.votesSeconds, format: (v) => v.toFixed(1), unit: 's' },
 ];
-const header = ['Median (range) of ' + RUNS + ' starts', ...TARGETS.map((t) => t.label), 'compiled ÷ tsx (warm)'];
+const header = [`Median (range) of ${RUNS} starts`, ...TARGETS.map((t) => t.label), 'compiled ÷ tsx (warm)'];
 const rows = metrics.map((m) => {
   const cells = TARGETS.map((t) => `${m.format(median(of(t.id, m.pick)))} ${m.unit} (${range(of(t.id, m.pick), m.format)})`);
   const r = median(of('compiled', m.pick)) / median(of('tsx', m.pick));

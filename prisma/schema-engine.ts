@@ -163,6 +163,7 @@ function charColumnsAsText<T>(result: T): T {
 
 /** The Postgres describer reads `"char"` catalog columns, which adapter-pg refuses to decode: report them as text. */
 class CharAsTextClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: pg.Client.query's overloads return a promise or void
   override query(...args: unknown[]): any {
     const last = args.at(-1);
     if (typeof last === 'function') {

@@ -1,7 +1,15 @@
 // GraphQL types as JSON Schema (the 2020-12 dialect OpenAPI 3.1 uses): enums and input objects once each under
 // components, named as in the GraphQL schema, with the REST (snake_case) field names the router reads; an input
 // object admits no other key.
-import { GraphQLEnumType, GraphQLInputObjectType, GraphQLList, GraphQLNonNull, GraphQLScalarType, type GraphQLInputType, type GraphQLLeafType } from 'graphql';
+import {
+  GraphQLEnumType,
+  GraphQLInputObjectType,
+  GraphQLList,
+  GraphQLNonNull,
+  type GraphQLScalarType,
+  type GraphQLInputType,
+  type GraphQLLeafType,
+} from 'graphql';
 
 export type JsonSchema = Record<string, unknown>;
 

@@ -19,12 +19,15 @@ export interface RestRoute {
   /** HTTP status on success (default 200). */
   status?: number;
   /** Shapes the response's `data` from the operation's result. */
+  // biome-ignore lint/suspicious/noExplicitAny: each route reads its own document's result, whose shape the document fixes
   data: (result: any) => unknown;
   /** Interface responses shown without `meta` (GET /v1/templates, GET /v1/providers/:key). */
   omitMeta?: boolean;
   /** Extra `meta` fields next to request_id (the vote list's pagination). */
+  // biome-ignore lint/suspicious/noExplicitAny: as for data
   meta?: (result: any) => Record<string, unknown>;
   /** A non-JSON body (CSV export): the document has checked access and arguments; this writes the response. */
+  // biome-ignore lint/suspicious/noExplicitAny: as for data
   stream?: (req: Request, res: Response, result: any, context: GraphQLContext) => Promise<void>;
 
   // For the OpenAPI document only (rest-compat/openapi.ts reads everything else from the route and the schema).

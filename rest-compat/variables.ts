@@ -93,7 +93,7 @@ function coerce(type: GraphQLInputType, value: unknown, field: string, fromQuery
     let ok = true;
     for (const def of Object.values(type.getFields())) {
       const key = snake(def.name);
-      const raw = Object.prototype.hasOwnProperty.call(value, key) ? value[key] : value[def.name];
+      const raw = Object.hasOwn(value, key) ? value[key] : value[def.name];
       const r = coerce(def.type, raw, join(field, key), fromQuery, errors);
       if (!r.ok) ok = false;
       else if (r.value !== undefined) out[def.name] = r.value;
@@ -101,16 +101,15 @@ function coerce(type: GraphQLInputType, value: unknown, field: string, fromQuery
     return ok ? { ok: true, value: out } : { ok: false };
   }
   if (type instanceof GraphQLEnumType) {
-    return typeof value === 'string' && type.getValue(value)
-      ? { ok: true, value }
-      : (errors.push({
-          field,
-          message: `must be one of ${type
-            .getValues()
-            .map((v) => v.name)
-            .join(', ')}`,
-        }),
-        { ok: false });
+    if (typeof value === 'string' && type.getValue(value)) return { ok: true, value };
+    errors.push({
+      field,
+      message: `must be one of ${type
+        .getValues()
+        .map((v) => v.name)
+        .join(', ')}`,
+    });
+    return { ok: false };
   }
   return coerceScalar(type.name, value, field, fromQuery, errors);
 }

@@ -39,7 +39,7 @@ export function readPath(value: unknown, path: string): unknown {
       if (!Array.isArray(current)) return undefined;
       current = current[segment];
     } else {
-      if (!Object.prototype.hasOwnProperty.call(current, segment)) return undefined;
+      if (!Object.hasOwn(current, segment)) return undefined;
       current = (current as Record<string, unknown>)[segment];
     }
   }

@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { createApp } from './app.js';
 import { createLogger } from './logger.js';
 
-let config;
+let config: ReturnType<typeof loadConfig>;
 try {
   config = loadConfig();
 } catch (err) {

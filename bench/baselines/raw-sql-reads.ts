@@ -66,7 +66,7 @@ export function openRawReads(file: string, organizationId: string): RawReads {
       return [
         sum.get(organizationId, today()),
         sum.get(organizationId, day(monday)),
-        sum.get(organizationId, today().slice(0, 8) + '01'),
+        sum.get(organizationId, `${today().slice(0, 8)}01`),
         sum.get(organizationId, '0000-00-00'),
         perDayProvider.all(organizationId, day(now - 29 * DAY_MS), today()),
         providers.all(organizationId),
@@ -175,7 +175,7 @@ export async function openRawReadsPostgres(url: string, organizationId: string):
       return [
         pluck(await sum(organizationId, today())),
         pluck(await sum(organizationId, day(monday))),
-        pluck(await sum(organizationId, today().slice(0, 8) + '01')),
+        pluck(await sum(organizationId, `${today().slice(0, 8)}01`)),
         pluck(await sum(organizationId, '0000-00-00')),
         await perDayProvider(organizationId, day(now - 29 * DAY_MS), today()),
         await providers(organizationId),

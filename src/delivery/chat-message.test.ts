@@ -86,7 +86,7 @@ describe('buildChatMessage — simple', () => {
   it('counts characters, not UTF-16 units, and never splits a surrogate pair', () => {
     const body = buildChatMessage(simple('🎉'.repeat(2500)), lookup);
     expect(chars(body.content)).toBe(2000);
-    expect(body.content).toBe('🎉'.repeat(1999) + '…');
+    expect(body.content).toBe(`${'🎉'.repeat(1999)}…`);
   });
 
   it('never sends empty content', () => {

@@ -43,7 +43,7 @@ export const DEFAULT_EMBED_TEMPLATE: EmbedTemplate = {
 
 function cut(text: string, max: number): string {
   const chars = Array.from(text);
-  return chars.length <= max ? text : chars.slice(0, max - 1).join('') + '…';
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
 }
 
 const length = (text: string | undefined) => (text ? Array.from(text).length : 0);

@@ -39,7 +39,7 @@ export function voteLookup(values: VoteTemplateValues, payload?: unknown): Looku
       case 'received_at_unix':
         return String(Math.floor(Date.parse(values.received_at) / 1000));
       default:
-        if (Object.prototype.hasOwnProperty.call(values, name)) return values[name as Exclude<keyof VoteTemplateValues, 'test'>];
+        if (Object.hasOwn(values, name)) return values[name as Exclude<keyof VoteTemplateValues, 'test'>];
         if (name.startsWith('payload.')) {
           if (parsed === undefined) {
             try {

@@ -29,8 +29,10 @@ type Extra = {
 
 interface Pipeline {
   // yoga's envelop functions (results, or async iterables of results)
-  execute: (args: ExecutionArgs) => any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  subscribe: (args: ExecutionArgs) => any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: envelop types these as its own result union, which graphql-ws does not accept
+  execute: (args: ExecutionArgs) => any;
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  subscribe: (args: ExecutionArgs) => any;
   socket: WebSocket;
 }
 

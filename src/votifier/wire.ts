@@ -104,6 +104,7 @@ export function openV1Block(block: Buffer, key: KeyObject): VotifierVote | null 
   if (end < 10) return null; // at least 8 bytes of padding
   const text = raw.subarray(end + 1).toString('latin1');
   // NuVotifier reads the block as US-ASCII; anything else is not a vote it would take.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the range is all of US-ASCII, control characters included
   if (/[^\x00-\x7f]/.test(text)) return null;
   const fields = text.split('\n');
   if (fields.length < 5 || fields[0] !== 'VOTE') return null;

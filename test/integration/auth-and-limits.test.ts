@@ -18,7 +18,7 @@ describe.skipIf(databaseUnavailable)('authentication, suspension and the error e
     // A bare `Bearer ` carries no key at all (GraphiQL's header template before one is pasted): AUTH_REQUIRED.
     const bare = await app.request('GET', '/v1/organization', { headers: { authorization: 'Bearer ' } });
     expect([bare.status, bare.body.error.code]).toEqual([401, 'AUTH_REQUIRED']);
-    for (const header of ['Bearer vr_live_' + 'a'.repeat(32), 'Bearer nonsense', 'Basic abc', org.key]) {
+    for (const header of [`Bearer vr_live_${'a'.repeat(32)}`, 'Bearer nonsense', 'Basic abc', org.key]) {
       const res = await app.request('GET', '/v1/organization', { headers: { authorization: header } });
       expect(res.status, header).toBe(401);
       expect(res.body.error.code).toBe('INVALID_API_KEY');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
+import { databaseUnavailable, startTestApp, type TestApp } from '../kit/app.js';
 import { until } from '../kit/wait.js';
 import { startReceiver, type Receiver } from '../kit/receiver.js';
 

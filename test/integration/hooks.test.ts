@@ -172,7 +172,7 @@ describe.skipIf(databaseUnavailable)('inbound vote hooks', () => {
       [post(p.path, JSON.stringify({ user: { name: { nested: true } } }), { authorization: p.secret }), 400, 'VALIDATION_ERROR'],
       [post(p.path, '{"user": ', { authorization: p.secret }), 400, 'VALIDATION_ERROR'],
       [post(p.path, JSON.stringify({ user: { name: 'x'.repeat(70_000) } }), { authorization: p.secret }), 413, 'PAYLOAD_TOO_LARGE'],
-      [post(providers.mac.path, good, { 'x-signature': 'sha256=' + '0'.repeat(64) }), 401, 'AUTH_FAILED'],
+      [post(providers.mac.path, good, { 'x-signature': `sha256=${'0'.repeat(64)}` }), 401, 'AUTH_FAILED'],
       [post(providers.mac.path, good, { 'x-signature': 'not a signature' }), 401, 'AUTH_FAILED'],
       [post(providers.pth.path.replace(providers.pth.secret, 'wrong'), good), 401, 'AUTH_FAILED'],
       [app.request('GET', `/hooks/${org.slug}/qry?p_resp=x`), 401, 'AUTH_FAILED'],

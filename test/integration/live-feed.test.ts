@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sseReader, type SseReader } from '../kit/sse.js';
+import { sseReader } from '../kit/sse.js';
 import { createClient } from 'graphql-sse';
 import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 

@@ -306,7 +306,7 @@ describe.skipIf(databaseUnavailable)('OpenAPI document and the answers it descri
         await page.locator('.opblock').first().waitFor({ timeout: 20_000 });
         const operations = Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0);
         expect(await page.locator('.opblock').count()).toBe(operations);
-        expect(await page.locator('.info .title').innerText()).toContain('Vote Relay');
+        expect(await page.locator('.info .title').textContent()).toContain('Vote Relay');
         expect(foreign).toEqual([]);
         expect(problems).toEqual([]);
       } finally {

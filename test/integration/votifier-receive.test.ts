@@ -182,7 +182,7 @@ describe.skipIf(databaseUnavailable)('receiving Votifier votes', () => {
       () => ['application/json', Buffer.from(`{"payload":${JSON.stringify(good())},"signature":`)],
       () => {
         const p = good();
-        return ['application/json', Buffer.from(JSON.stringify({ payload: p, signature: sign(p).slice(0, -4) + 'AAA=' }))];
+        return ['application/json', Buffer.from(JSON.stringify({ payload: p, signature: `${sign(p).slice(0, -4)}AAA=` }))];
       },
       () => {
         const p = JSON.stringify({ username: 'x', timestamp: Date.now() });

@@ -106,7 +106,7 @@ export const votifierCallback: CallbackKind = {
 /** A vote forwarded over the Votifier protocol (v2 with a token, v1 with a public key). */
 async function sendVotifierCallback(deps: AppDeps, ctx: JobContext): Promise<SendResult> {
   const { job, vote, callback } = ctx;
-  if (!vote || !callback || !callback.host) return { attempt: null, outcome: { kind: 'skipped' }, error: 'The callback was deleted' };
+  if (!vote || !callback?.host) return { attempt: null, outcome: { kind: 'skipped' }, error: 'The callback was deleted' };
   const attempt = job.attempts + 1;
   const started = performance.now();
   let parsedPayload: unknown = null;

@@ -118,6 +118,7 @@ const TemplateVariableRef = builder.objectRef<TemplateVariable>('TemplateVariabl
   }),
 });
 
+// biome-ignore lint/suspicious/noExplicitAny: the same fields serve two input types, each with its own Pothos field builder type
 const callbackFields = (t: any) => ({
   name: t.string(),
   url: t.string(),

@@ -54,7 +54,7 @@ function hintFor(obs: HookObservation): string | null {
 
 function printable(text: string | null | undefined, max = MAX_TEXT): string {
   if (!text) return '-';
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this expression finds
   const line = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?');
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

@@ -102,8 +102,8 @@ export function limitsOf(config: AppDeps['config']): HookLogLimits {
 export function createHookRequestRecorder(deps: AppDeps, observers: HookObservers = deps.hookObservers): HookRequestRecorder {
   const { prisma } = deps.db;
   const limits = limitsOf(deps.config);
-  let queue: Held[] = [];
-  let refusedQueue: Held[] = [];
+  const queue: Held[] = [];
+  const refusedQueue: Held[] = [];
   /** Refused entries queued per sender since the refused queue was last empty. */
   let refusedBySender = new Map<string, number>();
   let pendingDrops = new Map<string, PendingDrop>();

@@ -15,5 +15,5 @@ export const pastedSecretSchema = z
   .min(8, 'must be at least 8 characters (or "auto")')
   .max(500)
   .refine((v) => v.trim() === v, 'must not start or end with spaces')
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this expression finds
   .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'must not contain control characters');

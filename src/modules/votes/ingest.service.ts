@@ -113,7 +113,7 @@ function voterFrom(payload: unknown, voteePath: string): string {
   if (name.length > MAX_VOTER_NAME_LENGTH) {
     throw validationError([{ field: voteePath, message: `voter name is longer than ${MAX_VOTER_NAME_LENGTH} characters` }]);
   }
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this expression finds
   if (/[\u0000-\u001f\u007f]/.test(name)) {
     throw validationError([{ field: voteePath, message: 'voter name must not contain control characters (NUL, line breaks, …)' }]);
   }

@@ -78,7 +78,7 @@ function flatFields(example: Record<string, unknown>): Record<string, string> {
 export function testVoterProblem(name: string, votifier: boolean, maxLength: number): string | null {
   if (name === '') return 'must not be empty';
   if (name.length > maxLength) return `must be at most ${maxLength} characters`;
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this expression finds
   if (/[\u0000-\u001f\u007f]/.test(name)) return 'must not contain control characters (NUL, line breaks, …)';
   if (votifier && name.length > MAX_VOTIFIER_USERNAME) {
     return `must be at most ${MAX_VOTIFIER_USERNAME} characters for a Votifier provider (NuVotifier refuses longer names)`;

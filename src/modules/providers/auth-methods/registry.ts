@@ -18,7 +18,7 @@ export const AUTH_METHODS: Record<AuthMethod, AuthMethodDefinition> = {
 export const AUTH_METHOD_NAMES = Object.keys(AUTH_METHODS) as AuthMethod[];
 
 export function authMethodOf(name: string): AuthMethodDefinition | undefined {
-  return Object.prototype.hasOwnProperty.call(AUTH_METHODS, name) ? AUTH_METHODS[name as AuthMethod] : undefined;
+  return Object.hasOwn(AUTH_METHODS, name) ? AUTH_METHODS[name as AuthMethod] : undefined;
 }
 
 /** The inbound URL of interface §2.4 (with `secret`: the one to paste into the site). */
