@@ -86,7 +86,9 @@ function Shell({ signOut, stream }: { signOut: () => void; stream: 'connected' |
         <p role="alert" className="error">
           {invalid ? 'This API key is not valid (unknown, malformed or revoked).' : error.message}
         </p>
-        <button onClick={signOut}>Sign in again</button>
+        <button type="button" onClick={signOut}>
+          Sign in again
+        </button>
       </main>
     );
   }
@@ -116,7 +118,7 @@ function Shell({ signOut, stream }: { signOut: () => void; stream: 'connected' |
         <span className="badge" title="The API key's scope">
           {access.scope === 'full' ? 'full access' : 'read only'}
         </span>
-        <button className="link" onClick={signOut}>
+        <button type="button" className="link" onClick={signOut}>
           Sign out
         </button>
       </header>

@@ -41,7 +41,7 @@ export function EmbedEditor({ value, onChange, invalid }: { value: Embed; onChan
   return (
     <fieldset className="embed-editor">
       <legend>Embed (the same variables as the message)</legend>
-      <div className="row" role="group" aria-label="Embed editor mode">
+      <fieldset className="row embed-mode" aria-label="Embed editor mode">
         <button type="button" aria-pressed={mode === 'fields'} onClick={() => setMode('fields')}>
           Fields
         </button>
@@ -55,7 +55,7 @@ export function EmbedEditor({ value, onChange, invalid }: { value: Embed; onChan
         >
           JSON
         </button>
-      </div>
+      </fieldset>
       {mode === 'json' ? (
         <>
           <label htmlFor={`${id}-json`}>Embed JSON</label>
@@ -85,7 +85,8 @@ export function EmbedEditor({ value, onChange, invalid }: { value: Embed; onChan
           <h3>Fields</h3>
           {fields.length === 0 && <p className="muted">No field.</p>}
           {fields.map((field, index) => (
-            <div className="embed-field" key={index} role="group" aria-label={`Field ${index + 1}`}>
+            // biome-ignore lint/suspicious/noArrayIndexKey: an embed field has no identity but its place (the labels and ids say "Field 2"), and its inputs are controlled, so a removed field's row takes the next one's values.
+            <fieldset className="embed-field" key={index} aria-label={`Field ${index + 1}`}>
               <label htmlFor={`${id}-f${index}-name`}>Field {index + 1} name</label>
               <input id={`${id}-f${index}-name`} value={field.name} onChange={(e) => setField(index, { name: e.target.value })} />
               <label htmlFor={`${id}-f${index}-value`}>Field {index + 1} value</label>
@@ -96,7 +97,7 @@ export function EmbedEditor({ value, onChange, invalid }: { value: Embed; onChan
               <button type="button" onClick={() => set({ fields: fields.filter((_, i) => i !== index) })}>
                 Remove field {index + 1}
               </button>
-            </div>
+            </fieldset>
           ))}
           <button type="button" disabled={fields.length >= 25} onClick={() => set({ fields: [...fields, { name: '', value: '', inline: false }] })}>
             Add field
@@ -126,7 +127,7 @@ const shownTime = (text: string) => (Number.isNaN(Date.parse(text)) ? text : new
 /** The embed as a chat client would show it, with sample values. */
 export function EmbedPreview({ embed }: { embed: Embed }) {
   return (
-    <div className="embed-preview" aria-label="Embed preview" style={{ borderLeftColor: hex(embed.color) }}>
+    <figure className="embed-preview" aria-label="Embed preview" style={{ borderLeftColor: hex(embed.color) }}>
       {embed.title && (
         <strong className="embed-title">
           <DiscordMarkdown text={withSamples(embed.title)} />
@@ -140,6 +141,7 @@ export function EmbedPreview({ embed }: { embed: Embed }) {
       {embed.fields && embed.fields.length > 0 && (
         <dl className="embed-fields">
           {embed.fields.map((f, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a rendered copy of the fields in their order, with nothing of their own to keep (no state, no input); two fields may have the same name and value.
             <div key={i} className={f.inline ? 'inline' : undefined}>
               <dt>
                 <DiscordMarkdown text={withSamples(f.name)} />
@@ -158,6 +160,6 @@ export function EmbedPreview({ embed }: { embed: Embed }) {
           {embed.timestamp ? shownTime(withSamples(embed.timestamp)) : ''}
         </small>
       )}
-    </div>
+    </figure>
   );
 }

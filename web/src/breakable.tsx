@@ -11,6 +11,7 @@ export function Breakable({ text, className }: { text: string; className?: strin
   return (
     <span className={className ? `breakable ${className}` : 'breakable'}>
       {parts.map((part, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the segments of one string in their order, with no state; the same segment may repeat ("a/a/").
         <Fragment key={i}>
           {i > 0 && <wbr />}
           <span className="segment">{part}</span>

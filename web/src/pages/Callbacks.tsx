@@ -110,7 +110,9 @@ export function Callbacks() {
               <strong>{secret.name}</strong> is ready. A Votifier callback is not signed: it has no signing secret.
             </p>
           )}
-          <button onClick={() => setSecret(null)}>Done</button>
+          <button type="button" onClick={() => setSecret(null)}>
+            Done
+          </button>
         </div>
       )}
       {list && list.callbacks.length === 0 && <p className="empty">No callback yet.</p>}
@@ -186,7 +188,12 @@ export function Callbacks() {
                           )}
                           : {c.disabledReason}
                         </p>
-                        <button disabled={readOnly} title={writeTitle ?? 'Its held votes are sent again'} onClick={() => void setEnabled(c.id, true)}>
+                        <button
+                          type="button"
+                          disabled={readOnly}
+                          title={writeTitle ?? 'Its held votes are sent again'}
+                          onClick={() => void setEnabled(c.id, true)}
+                        >
                           Enable again
                         </button>
                       </>
@@ -197,18 +204,26 @@ export function Callbacks() {
                   </td>
                   <td className="row">
                     <button
+                      type="button"
                       disabled={readOnly}
                       title={writeTitle ?? 'The request a vote would send, with sample values (nothing is sent)'}
                       onClick={() => void runTest({ id: c.id })}
                     >
                       Preview
                     </button>
-                    <button disabled={readOnly} title={writeTitle} aria-expanded={editing === c.id} onClick={() => setEditing(editing === c.id ? null : c.id)}>
+                    <button
+                      type="button"
+                      disabled={readOnly}
+                      title={writeTitle}
+                      aria-expanded={editing === c.id}
+                      onClick={() => setEditing(editing === c.id ? null : c.id)}
+                    >
                       Edit
                     </button>
                     {/* A replay sends real deliveries: a read key is not offered it at all. */}
                     {!readOnly && (
                       <button
+                        type="button"
                         aria-expanded={replaying === c.id}
                         title="Deliver the votes of a time window to this callback again"
                         onClick={() => setReplaying(replaying === c.id ? null : c.id)}
@@ -218,6 +233,7 @@ export function Callbacks() {
                     )}
                     {c.kind === 'http' && (
                       <button
+                        type="button"
                         disabled={readOnly}
                         title={writeTitle}
                         onClick={() =>
@@ -230,6 +246,7 @@ export function Callbacks() {
                       </button>
                     )}
                     <button
+                      type="button"
                       disabled={readOnly}
                       title={writeTitle}
                       onClick={() =>

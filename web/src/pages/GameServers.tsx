@@ -49,7 +49,9 @@ export function GameServers() {
         <div className="once card" role="status">
           <p>The plugin token, shown only now: put it in the server's plugin configuration.</p>
           <CopyField label="Plugin token" value={shown} />
-          <button onClick={() => setShown(null)}>Done</button>
+          <button type="button" onClick={() => setShown(null)}>
+            Done
+          </button>
         </div>
       )}
       {list && list.tokens.length === 0 && <p className="empty">No plugin token yet.</p>}
@@ -82,6 +84,7 @@ export function GameServers() {
                   </td>
                   <td>
                     <button
+                      type="button"
                       disabled={readOnly}
                       title={readOnly ? READ_ONLY_REASON : undefined}
                       onClick={() => window.confirm(`Revoke ${t.name}? The server stops receiving votes.`) && void revoke({ id: t.id }).then(reload)}

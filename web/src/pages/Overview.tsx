@@ -8,6 +8,7 @@ import { TrendChart } from '../TrendChart';
 import { Time } from '../time';
 import { UpgradeBadge, useLive } from '../access';
 import { plural } from '../plural';
+import { useChanged } from '../changed';
 import type { FailingCallbackState } from '../gql/graphql';
 
 const OverviewQuery = graphql(`
@@ -81,7 +82,7 @@ export function Overview() {
     if (data?.votes) setLatest(data.votes.votes);
   }, [data?.votes]);
   // Fresh counters already hold the votes that arrived live until then.
-  useEffect(() => setArrivals(NONE), [data?.dashboardStats, data?.organization]);
+  if (useChanged(data?.dashboardStats, data?.organization)) setArrivals(NONE);
   // Back from a lost connection: what arrived meanwhile never reached the stream, so read it again.
   useEffect(() => {
     if (resumed > 0) refetch({ requestPolicy: 'network-only' });

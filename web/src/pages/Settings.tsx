@@ -181,9 +181,9 @@ function Chat({ readOnly, settings, embedAllowed }: { readOnly: boolean; setting
             />
             <FieldErrors errors={errors} field="settings.chat_message_template" />
             <p className="muted">Preview (as Discord shows it):</p>
-            <div className="chat-preview" aria-label="Message preview">
+            <figure className="chat-preview" aria-label="Message preview">
               <DiscordMarkdown text={preview} />
-            </div>
+            </figure>
           </>
         ) : (
           <>
@@ -320,7 +320,9 @@ function ApiKeys({ readOnly }: { readOnly: boolean }) {
         <div className="once" role="status">
           <p>The new key, shown only now:</p>
           <CopyField label="API key" value={shown} />
-          <button onClick={() => setShown(null)}>Done</button>
+          <button type="button" onClick={() => setShown(null)}>
+            Done
+          </button>
         </div>
       )}
       <div className="table-wrap">
@@ -351,6 +353,7 @@ function ApiKeys({ readOnly }: { readOnly: boolean }) {
                 </td>
                 <td>
                   <button
+                    type="button"
                     disabled={readOnly}
                     title={readOnly ? READ_ONLY_REASON : undefined}
                     onClick={() => window.confirm(`Revoke ${k.name}? It stops working at once.`) && void revoke({ id: k.id }).then(reload)}

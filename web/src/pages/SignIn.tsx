@@ -23,6 +23,7 @@ export function SignIn({ onSignIn }: { onSignIn: (key: string) => void }) {
           name="api-key"
           type="password"
           autoComplete="off"
+          // biome-ignore lint/a11y/noAutofocus: the sign-in page is this one field and its button, so the key can be typed or pasted at once (the keyboard test in test/integration/dashboard.test.ts expects it).
           autoFocus
           value={key}
           onChange={(e) => setKey(e.target.value)}

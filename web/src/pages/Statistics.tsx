@@ -131,6 +131,7 @@ function ProStats() {
           {data?.leaderboard?.voters.map((v) => (
             <li key={v.name}>
               <button
+                type="button"
                 className="link"
                 onClick={() => {
                   setVoter(v.name);

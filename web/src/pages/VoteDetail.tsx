@@ -110,6 +110,7 @@ export function VoteDetail() {
       </dl>
       <div className="row redeliver">
         <button
+          type="button"
           disabled={readOnly || redelivery.fetching || failedJobs === 0}
           title={
             readOnly

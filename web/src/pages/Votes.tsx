@@ -187,13 +187,13 @@ export function Votes() {
           </div>
           {filtering && (
             <nav className="pager" aria-label="Pages">
-              <button disabled={page <= 1} onClick={() => setPage(page - 1)}>
+              <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
                 Previous
               </button>
               <span>
                 Page {result.page} of {Math.max(1, result.pages)} ({plural(result.total, 'vote')})
               </span>
-              <button disabled={page >= result.pages} onClick={() => setPage(page + 1)}>
+              <button type="button" disabled={page >= result.pages} onClick={() => setPage(page + 1)}>
                 Next
               </button>
             </nav>

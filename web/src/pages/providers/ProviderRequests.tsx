@@ -9,6 +9,7 @@ import type { HookRequestOutcome } from '../../gql/graphql';
 import { useLive } from '../../access';
 import { Breakable } from '../../breakable';
 import { plural } from '../../plural';
+import { useChanged } from '../../changed';
 import { DropNotes, OutcomeFilter, RequestsTable, type LoggedRequest } from './request-log';
 
 const PAGE = 50;
@@ -51,7 +52,7 @@ export function ProviderRequests() {
   const [live, setLive] = useState<LoggedRequest[]>([]);
   const { resumed } = useLive();
   // A new filter or page starts from what the server has; live arrivals are on top of that.
-  useEffect(() => setLive([]), [data?.provider?.requests, outcome, after]);
+  if (useChanged(data?.provider?.requests, outcome, after)) setLive([]);
   useEffect(() => {
     if (resumed > 0) refetch({ requestPolicy: 'network-only' });
   }, [resumed, refetch]);

@@ -89,7 +89,9 @@ export function Providers() {
               <CopyField label="Secret" value={secret.authValue} />
             </>
           )}
-          <button onClick={() => setSecret(null)}>Done</button>
+          <button type="button" onClick={() => setSecret(null)}>
+            Done
+          </button>
         </div>
       )}
       {list && list.providers.length === 0 && (
@@ -147,6 +149,7 @@ export function Providers() {
                   <td>
                     <div className="actions">
                       <button
+                        type="button"
                         disabled={readOnly}
                         title={writeTitle ?? `Send a test vote through ${p.name}'s webhook (recorded as a test, no reward)`}
                         aria-expanded={open?.panel === 'test' && open.id === p.id}
@@ -158,6 +161,7 @@ export function Providers() {
                         Requests
                       </Link>
                       <button
+                        type="button"
                         className="secondary"
                         disabled={readOnly}
                         title={writeTitle}
@@ -167,6 +171,7 @@ export function Providers() {
                         Edit
                       </button>
                       <button
+                        type="button"
                         className="secondary"
                         disabled={readOnly}
                         title={writeTitle}
@@ -180,6 +185,7 @@ export function Providers() {
                         New secret
                       </button>
                       <button
+                        type="button"
                         className="secondary"
                         disabled={readOnly}
                         title={writeTitle}

@@ -7,6 +7,7 @@ import { graphql } from '../../gql';
 import type { HookRequestOutcome } from '../../gql/graphql';
 import { useLive } from '../../access';
 import { plural } from '../../plural';
+import { useChanged } from '../../changed';
 import { DropNotes, OutcomeFilter, RequestsTable, type LoggedRequest } from './request-log';
 
 const PAGE = 50;
@@ -36,7 +37,8 @@ export function UnmatchedRequests() {
   const [{ data, fetching, error }, refetch] = useQuery({ query: UnmatchedRequestsQuery, variables: { outcome: outcome || null, page, limit: PAGE } });
   const [live, setLive] = useState<LoggedRequest[]>([]);
   const { resumed } = useLive();
-  useEffect(() => setLive([]), [data?.hookRequests, outcome, page]);
+  // A new filter or page starts from what the server has; live arrivals are on top of that.
+  if (useChanged(data?.hookRequests, outcome, page)) setLive([]);
   useEffect(() => {
     if (resumed > 0) refetch({ requestPolicy: 'network-only' });
   }, [resumed, refetch]);

@@ -192,11 +192,11 @@ export function RequestDetail({ request: r }: { request: LoggedRequest }) {
         Body{' '}
         {r.bodyBytes > r.body.length ? `(the first ${plural(r.body.length, 'byte')} of ${plural(r.bodyBytes, 'byte')})` : `(${plural(r.bodyBytes, 'byte')})`}
       </h3>
-      {/* Focusable: it scrolls, and a keyboard must be able to scroll it too. */}
       {r.body ? (
-        <pre className="body-excerpt" tabIndex={0} aria-label="Body excerpt">
-          {readableBody(r)}
-        </pre>
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls, and a keyboard must be able to scroll it too (a named region, so a screen reader says what has the focus).
+        <section className="body-excerpt" tabIndex={0} aria-label="Body excerpt">
+          <pre>{readableBody(r)}</pre>
+        </section>
       ) : (
         <p className="muted">Empty.</p>
       )}
@@ -210,6 +210,7 @@ export function RequestDetail({ request: r }: { request: LoggedRequest }) {
  * row becomes a small card (CSS, with each cell's data-label), so what to fix is in view without scrolling sideways;
  * the explicit roles keep it a table for screen readers whatever its display.
  */
+// biome-ignore-start lint/a11y/noRedundantRoles: on a phone the table's parts get display: block or grid, which makes some browsers (WebKit) drop their implicit table roles, so they are stated
 export function RequestsTable({ requests, showKey = false, label }: { requests: LoggedRequest[]; showKey?: boolean; label: string }) {
   const [open, setOpen] = useState<string | null>(null);
   const columns = showKey ? 8 : 7;
@@ -306,3 +307,4 @@ export function RequestsTable({ requests, showKey = false, label }: { requests: 
     </div>
   );
 }
+// biome-ignore-end lint/a11y/noRedundantRoles: the end of RequestsTable (reason at its start)
