@@ -13,7 +13,8 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/client.js';
+import { createStorage } from '../src/storage/index.js';
+import { PLAN_RULES } from '../src/delivery/callback-kinds/registry.js';
 import { createSecretBox, resolveSecretKey } from '../src/crypto/secret-box.js';
 import { newVotifierToken } from '../src/votifier/wire.js';
 import { freePort, v1Block, v2Frame, votifierSession } from '../test/kit/votifier-sender.js';
@@ -107,7 +108,7 @@ const env = serviceEnv({
 const points: Point[] = [];
 const service = await startService(env);
 const config = loadConfig({ DATABASE_URL: database.url, SECRET_KEY: secretKey, LOG_LEVEL: 'silent' });
-const db = await openDatabase(config);
+const db = await createStorage(config, { planRules: PLAN_RULES });
 try {
   const base = `http://127.0.0.1:${service.port}`;
   const apiKey = await createOrg(env, `vtf-${randomBytes(3).toString('hex')}`, 'business');

@@ -1,13 +1,11 @@
 // The explicit dependencies every service, worker and entry point is built from (no module-level singletons).
 import type { Config } from './config.js';
-import type { Database } from './db/client.js';
+import type { JobQueue, Pacer, Storage } from './storage/index.js';
 import type { Logger } from './logger.js';
 import type { SecretBox } from './crypto/secret-box.js';
 import type { OutboundHttp } from './net/outbound-http.js';
 import type { VotePubSub } from './live/vote-events.js';
 import type { Feed } from './live/feed.js';
-import type { AnyJobQueue } from './delivery/job-queue/job-queue.js';
-import { createJobQueue } from './delivery/job-queue/job-queue.js';
 import { createRateLimits, type RateLimits } from './auth/rate-limits.js';
 import { createSecretBox, resolveSecretKey } from './crypto/secret-box.js';
 import { createFeed } from './live/feed.js';
@@ -15,7 +13,6 @@ import { createVotePubSub } from './live/vote-events.js';
 import { createOutboundHttp } from './net/outbound-http.js';
 import type { Resolver } from './net/ssrf-guard.js';
 import type { Redis } from 'ioredis';
-import { createMemoryPacer, createPostgresPacer, type Pacer } from './delivery/pacing.js';
 import { createMetrics, type MetricsRecorder } from './metrics/metrics.js';
 import { createHookObservers, type HookObservers } from './modules/hook-requests/observation.js';
 
@@ -27,7 +24,7 @@ export const systemClock: Clock = { now: () => new Date() };
 
 export interface AppDeps {
   config: Config;
-  db: Database;
+  db: Storage;
   logger: Logger;
   secrets: SecretBox;
   clock: Clock;
@@ -39,7 +36,7 @@ export interface AppDeps {
   /** Request budgets (in memory, or shared through Redis). */
   limits: RateLimits;
   /** The delivery job queue of this database (every job insert, claim and status change). */
-  jobs: AnyJobQueue;
+  jobs: JobQueue;
   /** Slots of paced callbacks (max_per_second), shared by every instance on PostgreSQL. */
   pacer: Pacer;
   /** Prometheus counts (src/metrics/): the app's registry, or relayed to it from a worker thread. */
@@ -61,7 +58,7 @@ export interface DepsOptions {
 }
 
 /** The one place dependencies are assembled: the app, the CLI, and through them the benchmarks and the test kit. */
-export function createDeps(config: Config, db: Database, options: DepsOptions): AppDeps {
+export function createDeps(config: Config, db: Storage, options: DepsOptions): AppDeps {
   return {
     config,
     db,
@@ -72,8 +69,8 @@ export function createDeps(config: Config, db: Database, options: DepsOptions): 
     events: createVotePubSub(),
     feed: createFeed(options.feedRedisUrl ?? null, options.logger),
     limits: createRateLimits(config, options.rateLimitRedis ?? null),
-    jobs: createJobQueue(db, config),
-    pacer: db.pool ? createPostgresPacer(db.pool) : createMemoryPacer(),
+    jobs: db.jobs,
+    pacer: db.pacer,
     metrics: options.metrics ?? createMetrics(),
     hookObservers: createHookObservers((err) => options.logger.error({ err }, 'a hook request watcher failed')),
   };

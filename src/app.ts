@@ -7,9 +7,8 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Config } from './config.js';
 import { createDeps, type AppDeps, type Clock } from './app-deps.js';
 import { createLogger, type Logger } from './logger.js';
-import { applyMigrations } from './db/migrate.js';
-import { databaseUnavailableError, isDatabaseUnavailable } from './db/unavailable.js';
-import { openDatabase } from './db/client.js';
+import { applyMigrations, createStorage, databaseUnavailableError, isDatabaseUnavailable } from './storage/index.js';
+import { PLAN_RULES } from './delivery/callback-kinds/registry.js';
 import { createLiveHub, type LiveHub } from './live/sse-hub.js';
 import { createGraphQLWebSocket, type GraphQLWebSocket } from './live/graphql-ws.js';
 import proxyAddr from 'proxy-addr';
@@ -204,7 +203,8 @@ export function createApp(config: Config, options: AppOptions = {}) {
     const logger = options.logger ?? createLogger(config.logLevel, { format: config.logFormat });
     const applied = await applyMigrations(config);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
-    const db = await openDatabase(config, {
+    const db = await createStorage(config, {
+      planRules: PLAN_RULES,
       countQueries: options.countQueries,
       writeThread: config.writeThread ? { logger } : undefined,
     });
@@ -251,7 +251,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
       const thread = deliveryThread(
         deps.config,
         logger,
-        () => db.writes.connect(),
+        () => db.connect(),
         (message) => registry.receive(message),
       );
       worker = thread;
@@ -325,9 +325,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
     stopWakes = null;
     await worker?.stop();
     worker = null;
-    services?.ingest.close();
     services = null;
-    deps?.jobs.close();
     rateLimitRedis?.disconnect();
     rateLimitRedis = null;
     if (deps) {

@@ -3,12 +3,12 @@
 // same transaction as its delivery job, so several instances never send one twice; after an outage only the
 // latest finished period is sent, once. Time comes from the injectable clock.
 import type { AppDeps } from '../app-deps.js';
-import { PLAN_LIMITS, planOf } from '../auth/plans.js';
+import { PLAN_LIMITS, planOf } from '../domain/plans.js';
 import { addDays, utcDay, utcDayStart, utcMonthStart, utcWeekStart } from '../time.js';
 import type { Organization } from '../generated/sqlite/client.js';
 import type { ChatMessageBody } from '../delivery/chat-message.js';
 import { spikeMessage, summaryMessage, usageMessage } from './messages.js';
-import { REAL_VOTES } from '../modules/votes/vote-store.js';
+import { REAL_VOTES } from '../domain/votes.js';
 
 const HOUR = 3_600_000;
 /** A spike: the last hour has at least this many votes … */

@@ -4,14 +4,13 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createLogger } from '../logger.js';
-import { applyMigrations } from '../db/migrate.js';
-import { openDatabase, type Database } from '../db/client.js';
-import { rebuildRollups, verifyRollups } from '../modules/stats/rollups.js';
+import { applyMigrations, backupSqlite, createStorage, RefusedError, restoreSqlite, type Storage } from '../storage/index.js';
+import { PLAN_RULES } from '../delivery/callback-kinds/registry.js';
+import { votesKeptFrom } from '../retention/retention.js';
 import { createDeps } from '../app-deps.js';
 import { createServices, type Services } from '../services.js';
 import { AppError } from '../errors.js';
 import type { Organization } from '../generated/sqlite/client.js';
-import { RefusedError, backupSqlite, restoreSqlite } from './backup.js';
 
 class UsageError extends Error {}
 
@@ -37,14 +36,13 @@ function required(values: Record<string, unknown>, name: string): string {
   return value;
 }
 
-async function withServices<T>(config: Config, run: (services: Services, db: Database) => Promise<T>): Promise<T> {
+async function withServices<T>(config: Config, run: (services: Services, db: Storage) => Promise<T>): Promise<T> {
   await applyMigrations(config);
-  const db = await openDatabase(config, { poolSize: 2 });
+  const db = await createStorage(config, { planRules: PLAN_RULES, poolSize: 2 });
   const deps = createDeps(config, db, { logger: createLogger('silent') });
   try {
     return await run(createServices(deps), db);
   } finally {
-    deps.jobs.close();
     await deps.http.close().catch(() => {});
     await db.close();
   }
@@ -104,7 +102,7 @@ async function run(argv: string[]): Promise<{ json: unknown; human: string; exit
     case 'stats verify':
       return withServices(config, async (s, db) => {
         const orgId = typeof values.org === 'string' ? (await s.organizations.bySlug(values.org)).id : undefined;
-        const differences = await verifyRollups(db, orgId);
+        const differences = await db.rollups.verify((await votesKeptFrom(db.prisma)) ?? '', orgId);
         return {
           json: { consistent: differences.length === 0, differences },
           human:
@@ -117,7 +115,7 @@ async function run(argv: string[]): Promise<{ json: unknown; human: string; exit
     case 'stats rebuild':
       return withServices(config, async (s, db) => {
         const orgId = typeof values.org === 'string' ? (await s.organizations.bySlug(values.org)).id : undefined;
-        const rebuilt = await rebuildRollups(db, orgId);
+        const rebuilt = await db.rollups.rebuild((await votesKeptFrom(db.prisma)) ?? '', orgId);
         return { json: { rebuilt }, human: `Rebuilt ${rebuilt.providerDays} provider-day and ${rebuilt.voterDays} voter-day rows.` };
       });
     case 'voter erase':

@@ -2,11 +2,11 @@
 // CALLBACK_DISABLE_AFTER disables it with a reason and one admin alert; while it is disabled its undelivered jobs
 // are held (not failed, not sent) and they resume, with a fresh attempt budget, when it is enabled again.
 import type { AppDeps } from '../app-deps.js';
-import type { Tx } from '../db/client.js';
-import { planAtLeast } from '../auth/plans.js';
+import type { Tx } from '../storage/index.js';
+import { planAtLeast } from '../domain/plans.js';
 import type { Callback, Organization } from '../generated/sqlite/client.js';
 import { callbackDisabledAlert } from './alerts.js';
-import { attemptBudget } from './job-plan.js';
+import { attemptBudget } from '../domain/job-plan.js';
 
 type Prisma = AppDeps['db']['prisma'];
 

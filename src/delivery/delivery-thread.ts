@@ -69,22 +69,22 @@ export function deliveryThread(
 }
 
 async function runInThread(config: Config, writePort: MessagePort | null) {
-  const [{ openDatabase }, { createDeps }, { createLogger }, { createDeliveryWorker }, { relayMetrics }] = await Promise.all([
-    import('../db/client.js'),
+  const [{ createStorage }, { createDeps }, { createLogger }, { createDeliveryWorker }, { relayMetrics }, { PLAN_RULES }] = await Promise.all([
+    import('../storage/index.js'),
     import('../app-deps.js'),
     import('../logger.js'),
     import('./worker.js'),
     import('../metrics/metrics.js'),
+    import('./callback-kinds/registry.js'),
   ]);
   const logger = createLogger(config.logLevel, { format: config.logFormat });
-  const db = await openDatabase(config, writePort ? { writeThread: { logger, port: writePort } } : {});
+  const db = await createStorage(config, { planRules: PLAN_RULES, ...(writePort ? { writeThread: { logger, port: writePort } } : {}) });
   const deps = createDeps(config, db, { logger, metrics: relayMetrics(parentPort!) });
   const worker = createDeliveryWorker(deps, { concurrency: config.deliveryConcurrency, leaseMs: config.deliveryLeaseMs, pollMs: config.deliveryPollMs });
   worker.start();
   parentPort!.on('message', async (message: ToThread) => {
     if (message === 'wake') return worker.wake();
     await worker.stop();
-    deps.jobs.close();
     await deps.http.close().catch(() => {});
     await db.close();
     parentPort!.postMessage('stopped' satisfies FromThread);

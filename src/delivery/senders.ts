@@ -3,13 +3,13 @@
 // what happened; the worker records it and decides nothing itself.
 import type { AppDeps } from '../app-deps.js';
 import type { Callback, Organization, Provider, Vote } from '../generated/sqlite/client.js';
-import { planAtLeast } from '../auth/plans.js';
+import { planAtLeast } from '../domain/plans.js';
 import { OutboundError, type OutboundResponse } from '../net/outbound-http.js';
 import { buildChatMessage, platformReason, type EmbedTemplate } from './chat-message.js';
 import { voteLookup } from './template.js';
 import { voteTemplateValues } from './vote-values.js';
 import { chatOutcome, chatRetryAfterMs, jitter, type AttemptOutcome } from './retry-policy.js';
-import type { AttemptRecord, ClaimedJob } from './job-queue/job-queue.js';
+import type { AttemptRecord, ClaimedJob } from '../domain/jobs.js';
 
 export interface SendResult {
   attempt: AttemptRecord | null;

@@ -4,8 +4,8 @@
 // of crashed workers).
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../app-deps.js';
-import { planAtLeast } from '../auth/plans.js';
-import type { ClaimedJob, JobResolution } from './job-queue/job-queue.js';
+import { planAtLeast } from '../domain/plans.js';
+import type { ClaimedJob, JobResolution } from '../domain/jobs.js';
 import { createUnknownWebhookMemory, redactUrl, sendAlert, sendChat, type JobContext, type SendResult } from './senders.js';
 import { callbackKindOf } from './callback-kinds/registry.js';
 import { sendHttpCallback } from './callback-kinds/http.js';

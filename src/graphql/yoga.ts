@@ -7,7 +7,7 @@ import type { AppDeps } from '../app-deps.js';
 import type { Services } from '../services.js';
 import type { GraphQLContext } from './context.js';
 import { AppError } from '../errors.js';
-import { databaseUnavailableError, isDatabaseUnavailable } from '../db/unavailable.js';
+import { databaseUnavailableError, isDatabaseUnavailable } from '../storage/unavailable.js';
 import { createLoaders } from './loaders.js';
 import { queryLimitsRule, useDocumentNestingLimit } from './query-limits.js';
 import { useSharedSubscriptionExecution } from '../live/shared-execution.js';

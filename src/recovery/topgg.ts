@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../app-deps.js';
 import type { IngestService } from '../modules/votes/ingest.service.js';
 import { findTemplate } from '../modules/templates/catalogue.js';
-import { REAL_VOTES } from '../modules/votes/vote-store.js';
+import { REAL_VOTES } from '../domain/votes.js';
 
 const MINUTE = 60_000;
 

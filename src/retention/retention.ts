@@ -114,9 +114,7 @@ export function createRetention(deps: AppDeps, options: { intervalMs: number }):
       for (;;) {
         // Batches that deleted something count toward the bound: every provider is visited each run.
         if (batches >= MAX_BATCHES_PER_RUN) return deleted;
-        const result = await paced(() =>
-          deps.db.writes.hookLog.submit({ kind: 'retain', providerId, before: before.getTime(), limit: HOOK_LOG_RETENTION_BATCH }),
-        );
+        const result = await paced(() => deps.db.hookLog.submit({ kind: 'retain', providerId, before: before.getTime(), limit: HOOK_LOG_RETENTION_BATCH }));
         const count = 'deleted' in result ? result.deleted : 0;
         if (count > 0) batches++;
         deleted += count;

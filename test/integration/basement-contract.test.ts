@@ -3,10 +3,12 @@
 // the batch writer (one transaction for many submits, a bad item failing alone, promises settling after commit,
 // close). Its own database (PostgreSQL) or file (SQLite), deliveries off, so only this test's jobs are in the queue.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BatchWriter } from '../../src/db/batch-writer/batch-writer.js';
-import { createPostgresBatchWriter } from '../../src/db/batch-writer/postgres.js';
-import { createSqliteBatchWriter } from '../../src/db/batch-writer/sqlite.js';
-import type { ClaimedJob } from '../../src/delivery/job-queue/job-queue.js';
+import Sqlite from 'better-sqlite3';
+import pg from 'pg';
+import { commitEach, createGroupCommit } from '../../src/storage/group-commit.js';
+import type { BatchWriter } from '../../src/storage/index.js';
+import { pgTransaction } from '../../src/storage/postgres/transaction.js';
+import type { ClaimedJob } from '../../src/domain/jobs.js';
 import { createOwnPostgresDatabase, databaseUnavailable, dialect, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 
 describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () => {
@@ -233,7 +235,7 @@ describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () =>
   });
 
   it('the write thread: each of 40 votes submitted at once settles after its commit, a bad one fails alone, a repeat is the first', async () => {
-    const { prisma, writes } = app.deps.db;
+    const { prisma } = app.deps.db;
     const org = await app.createOrg({ plan: 'business' });
     const row = await prisma.organization.findUniqueOrThrow({ where: { id: org.id } });
     const provider = await prisma.provider.create({
@@ -262,17 +264,17 @@ describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () =>
     // 40 votes at once, one of them for a provider that does not exist (its foreign key fails): the rest are stored.
     const submitted = Array.from({ length: 40 }, (_, i) => (i === 7 ? vote(`v${i}`, 'no-such-provider') : vote(`v${i}`)));
     const settled = await Promise.allSettled(
-      submitted.map((v) => writes.votes.submit(v).then(async (stored) => ({ stored, visible: await committed(stored.publicId) }))),
+      submitted.map((v) => app.deps.db.votes.write(v).then(async (stored) => ({ stored, visible: await committed(stored.publicId) }))),
     );
     expect(settled.map((r) => r.status)).toEqual(submitted.map((_, i) => (i === 7 ? 'rejected' : 'fulfilled')));
     for (const r of settled) if (r.status === 'fulfilled') expect(r.value).toMatchObject({ stored: { duplicate: false }, visible: 1 });
     expect(await prisma.vote.count({ where: { organizationId: org.id } })).toBe(39);
     expect(await prisma.providerDailyCount.aggregate({ where: { providerId: provider.id }, _sum: { count: true } })).toEqual({ _sum: { count: 39 } });
     // The same delivery again is the first vote, not a new one.
-    const again = await writes.votes.submit(vote('v3'));
+    const again = await app.deps.db.votes.write(vote('v3'));
     expect(again.duplicate).toBe(true);
     expect(await prisma.vote.count({ where: { organizationId: org.id } })).toBe(39);
-    expect(writes.alive()).toBe(true);
+    expect(app.deps.db.alive()).toBe(true);
   });
 
   describe('batch writer', () => {
@@ -281,23 +283,24 @@ describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () =>
     let writer: BatchWriter<string, number>;
 
     beforeAll(async () => {
-      const { db } = app.deps;
-      if (db.sqlite) {
-        db.sqlite.exec(`CREATE TABLE IF NOT EXISTS "${table}" (id TEXT PRIMARY KEY)`);
-        const insert = db.sqlite.prepare(`INSERT INTO "${table}" (id) VALUES (?)`);
-        writer = createSqliteBatchWriter<string, number>({ db: db.sqlite, write: (ids) => (writes++, ids.map((id) => insert.run(id).changes)) });
+      // The one group-commit engine (src/storage/group-commit.ts) over each database's own transaction.
+      if (dialect === 'sqlite') {
+        const db = new Sqlite(app.deps.db.describe().location, { timeout: 15_000 });
+        db.exec(`CREATE TABLE IF NOT EXISTS "${table}" (id TEXT PRIMARY KEY)`);
+        const insert = db.prepare(`INSERT INTO "${table}" (id) VALUES (?)`);
+        const tx = db.transaction((ids: string[]) => (writes++, ids.map((id) => insert.run(id).changes)));
+        writer = createGroupCommit<string, number>({ maxBatch: 256, commit: (ids) => commitEach(ids, (b) => tx.immediate(b)) });
       } else {
-        await db.pool!.query(`CREATE TABLE IF NOT EXISTS "${table}" (id TEXT PRIMARY KEY)`);
-        writer = createPostgresBatchWriter<string, number>({
-          pool: db.pool!,
-          maxBatch: 256,
-          maxInFlight: 1,
-          write: async (query, ids) => {
-            writes++;
-            const inserted = await query({ text: `INSERT INTO "${table}" (id) SELECT unnest($1::text[])`, values: [ids] });
-            return ids.map(() => (inserted.rowCount === ids.length ? 1 : 0));
-          },
+        const pool = new pg.Pool({ connectionString: app.config.databaseUrl, max: 2, idleTimeoutMillis: 100 });
+        // The test's own database is dropped at the end, under any idle connection.
+        pool.on('error', () => {});
+        await pool.query(`CREATE TABLE IF NOT EXISTS "${table}" (id TEXT PRIMARY KEY)`);
+        const transaction = pgTransaction<string, number>(pool, async (query, ids) => {
+          writes++;
+          const inserted = await query({ text: `INSERT INTO "${table}" (id) SELECT unnest($1::text[])`, values: [ids] });
+          return ids.map(() => (inserted.rowCount === ids.length ? 1 : 0));
         });
+        writer = createGroupCommit<string, number>({ maxBatch: 256, commit: (ids) => commitEach(ids, transaction) });
       }
     });
     const committed = async (ids: string[]) =>

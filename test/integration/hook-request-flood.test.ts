@@ -10,7 +10,7 @@ import { statSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUnavailable, dialect, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
-import { MAX_DROP_ROWS, OTHER_SENDERS } from '../../src/modules/hook-requests/hook-log-write.js';
+import { MAX_DROP_ROWS, OTHER_SENDERS } from '../../src/storage/hook-log.js';
 import { until } from '../kit/wait.js';
 
 const FLOOD = 100_000;
@@ -50,7 +50,7 @@ describe.skipIf(databaseUnavailable)('hook request log under a flood of refused 
 
   async function storageBytes(): Promise<number> {
     if (dialect === 'sqlite') {
-      const path = app.deps.db.sqlitePath!;
+      const path = app.deps.db.describe().location;
       const size = (p: string) => {
         try {
           return statSync(p).size;

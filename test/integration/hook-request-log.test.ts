@@ -466,7 +466,7 @@ describe.skipIf(databaseUnavailable)('hook request log', () => {
       bodyBytes: 0,
     };
     const limits = { perProvider: 10_000, refusedPerAddress: 100, refusedPerScope: 2_000 };
-    await app.deps.db.writes.hookLog.submit({ kind: 'batch', rows: [row], drops: [], limits });
+    await app.deps.db.hookLog.submit({ kind: 'batch', rows: [row], drops: [], limits });
     const before = await app.deps.db.prisma.hookRequest.count({ where: { organizationId: org.id } });
     expect(await app.deps.db.prisma.hookRequest.count({ where: { id: row.id } })).toBe(1);
     const run = await app.retention.tick();

@@ -9,7 +9,7 @@ import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '.
 import { sseReader } from '../kit/sse.js';
 import { until } from '../kit/wait.js';
 import type { HookObservation, ObservedProvider } from '../../src/modules/hook-requests/observation.js';
-import type { HookLogItem } from '../../src/modules/hook-requests/hook-log-write.js';
+import type { HookLogItem } from '../../src/storage/hook-log.js';
 
 describe.skipIf(databaseUnavailable)('hook request log recorder', () => {
   let app: TestApp;
@@ -140,7 +140,7 @@ describe.skipIf(databaseUnavailable)('hook request log recorder', () => {
     ).toBe(201);
     const p = await providerOf(o, 'site');
     const ip = '192.0.2.50';
-    const writer = app.deps.db.writes.hookLog;
+    const writer = app.deps.db.hookLog;
     const submit = writer.submit;
     const refusedSent: number[] = [];
     writer.submit = (item: HookLogItem) => {

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -201,7 +201,7 @@ describe.skipIf(databaseUnavailable)('operator logs', () => {
         votifier: 'off',
         database: dialect,
       });
-      if (dialect === 'sqlite') expect(banner.databaseLocation).toBe(resolve(app.deps.db.sqlitePath!));
+      if (dialect === 'sqlite') expect(banner.databaseLocation).toBe(app.deps.db.describe().location);
       else {
         const url = new URL(inject('postgresUrl'));
         expect(banner.databaseLocation).toBe(`${url.hostname}:${url.port || '5432'}${url.pathname}`);

@@ -188,7 +188,7 @@ describe.skipIf(databaseUnavailable)('providers (/v1/providers)', () => {
     expect(row.authValueEnc).toMatch(/^v1:/);
     if (dialect === 'sqlite') {
       await app.deps.db.prisma.$queryRawUnsafe('PRAGMA wal_checkpoint(FULL)');
-      const path = app.deps.db.sqlitePath!;
+      const path = app.deps.db.describe().location;
       const bytes = Buffer.concat([
         readFileSync(path),
         ...['-wal'].map((s) => {

@@ -14,7 +14,7 @@ import {
   type TestOrg,
 } from '../kit/app.js';
 import { runCli } from '../kit/processes.js';
-import { verifyRollups } from '../../src/modules/stats/rollups.js';
+import { verifyRollups } from '../kit/rollups.js';
 import { startReceiver, type Receiver } from '../kit/receiver.js';
 import { until } from '../kit/wait.js';
 

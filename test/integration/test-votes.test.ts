@@ -8,7 +8,7 @@ import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '.
 import { startReceiver, type Receiver } from '../kit/receiver.js';
 import { startVotifierReceiver, type VotifierReceiver } from '../kit/votifier-receiver.js';
 import { sseReader } from '../kit/sse.js';
-import { verifyRollups } from '../../src/modules/stats/rollups.js';
+import { verifyRollups } from '../kit/rollups.js';
 
 const settled = (v: { callback_status: string; chat_status: string }) =>
   !['pending', 'retrying'].includes(v.callback_status) && !['pending', 'retrying'].includes(v.chat_status);

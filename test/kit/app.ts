@@ -8,7 +8,7 @@ import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createApp, type AppOptions, type RunningApp } from '../../src/app.js';
 import { createLogger } from '../../src/logger.js';
-import type { Plan } from '../../src/auth/plans.js';
+import type { Plan } from '../../src/domain/plans.js';
 
 export const dialect = (process.env.VOTE_RELAY_TEST_DB ?? 'sqlite') as 'sqlite' | 'postgresql';
 

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { AppError, notFound } from '../../errors.js';
-import { PLAN_LIMITS, planOf } from '../../auth/plans.js';
+import { PLAN_LIMITS, planOf } from '../../domain/plans.js';
 import { API_KEY_PREFIX, PLUGIN_TOKEN_PREFIX, bearerToken, generateToken, hashToken } from '../../auth/api-key-token.js';
 import type { AuthState, Scope } from '../../auth/access.js';
 import { nameSchema, parseInput } from '../../validation.js';

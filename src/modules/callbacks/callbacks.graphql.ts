@@ -2,7 +2,7 @@
 // and the template variables they may use.
 import { builder } from '../../graphql/builder.js';
 import { requireViewer } from '../../auth/access.js';
-import { PLAN_LIMITS, planOf } from '../../auth/plans.js';
+import { PLAN_LIMITS, planOf } from '../../domain/plans.js';
 import type { Callback } from '../../generated/sqlite/client.js';
 import { TEMPLATE_VARIABLES, type TemplateVariable } from '../../delivery/template-variables.js';
 import { FAILING_CALLBACK_STATES, type CreatedCallback, type FailingCallback, type Replayed } from './callbacks.service.js';

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { AppError, notFound, validationError } from '../../errors.js';
-import { PLAN_LIMITS, planOf } from '../../auth/plans.js';
+import { PLAN_LIMITS, planOf } from '../../domain/plans.js';
 import { nameSchema, parseInput } from '../../validation.js';
 import type { Callback, Organization } from '../../generated/sqlite/client.js';
 import { generateSigningSecret } from '../../delivery/signing.js';
@@ -12,10 +12,10 @@ import { DEFAULT_PAYLOAD_TEMPLATE, DEFAULT_TIMEOUT_MS } from '../../delivery/cal
 import type { CallbackKind } from '../../delivery/callback-kinds/callback-kind.js';
 import { CALLBACK_KINDS, CALLBACK_KIND_NAMES, callbackKindOf } from '../../delivery/callback-kinds/registry.js';
 import { holdJobs, resumeJobs } from '../../delivery/callback-health.js';
-import { attemptBudget } from '../../delivery/job-plan.js';
-import { voteStatusFrom } from '../../delivery/job-queue/job-queue.js';
+import { attemptBudget } from '../../domain/job-plan.js';
+import { voteStatusFrom } from '../../domain/jobs.js';
 import { parseBound } from '../stats/date-range.js';
-import { REAL_VOTES } from '../votes/vote-store.js';
+import { REAL_VOTES } from '../../domain/votes.js';
 
 export const MIN_TIMEOUT_MS = 1_000;
 
@@ -416,38 +416,7 @@ export function createCallbackService(deps: AppDeps) {
     since: Date,
   ): Promise<{ callbackId: string; failedAttempts: number; lastFailedAt: Date; lastError: string | null }[]> {
     const dueSince = new Date(since.getTime() - FAILING_WINDOW_MS);
-    const statuses = `'pending', 'running', 'retrying', 'held', 'sent', 'failed'`;
-    const rows =
-      deps.db.dialect === 'postgresql'
-        ? await prisma.$queryRawUnsafe<{ callbackId: string; failedAttempts: number; lastFailedAt: number; lastError: string | null }[]>(
-            `SELECT j."callbackId" AS "callbackId", COUNT(*)::int AS "failedAttempts",
-               (extract(epoch FROM MAX(a."createdAt")) * 1000)::float8 AS "lastFailedAt",
-               (array_agg(a.error ORDER BY a."createdAt" DESC))[1] AS "lastError"
-             FROM "DeliveryJob" j JOIN "DeliveryAttempt" a ON a."jobId" = j.id
-             WHERE j."organizationId" = $1 AND j.kind = 'callback' AND j.status IN (${statuses}) AND j."runAt" >= $2::timestamp(3)
-               AND j."callbackId" IS NOT NULL AND a.success = false AND a."createdAt" >= $3::timestamp(3)
-             GROUP BY j."callbackId"`,
-            organizationId,
-            dueSince.toISOString(),
-            since.toISOString(),
-          )
-        : // SQLite: the bare a.error comes from the row holding MAX(a."createdAt") (SQLite's documented min/max rule).
-          await prisma.$queryRawUnsafe<{ callbackId: string; failedAttempts: number | bigint; lastFailedAt: number | bigint; lastError: string | null }[]>(
-            `SELECT j."callbackId" AS "callbackId", COUNT(*) AS "failedAttempts", MAX(a."createdAt") AS "lastFailedAt", a.error AS "lastError"
-             FROM "DeliveryJob" j JOIN "DeliveryAttempt" a ON a."jobId" = j.id
-             WHERE j."organizationId" = ? AND j.kind = 'callback' AND j.status IN (${statuses}) AND j."runAt" >= ?
-               AND j."callbackId" IS NOT NULL AND a.success = 0 AND a."createdAt" >= ?
-             GROUP BY j."callbackId"`,
-            organizationId,
-            dueSince.getTime(),
-            since.getTime(),
-          );
-    return rows.map((r) => ({
-      callbackId: r.callbackId,
-      failedAttempts: Number(r.failedAttempts),
-      lastFailedAt: new Date(Number(r.lastFailedAt)),
-      lastError: r.lastError,
-    }));
+    return deps.db.reports.failedAttemptsSince(organizationId, dueSince, since);
   }
 
   return { get, list, create, update, remove, rotateSecret, test, failing, replay };

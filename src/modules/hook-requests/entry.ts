@@ -1,7 +1,7 @@
 // One hook request log entry as the API shows it (GraphQL `HookRequest`, REST `requests[]`, the live subscription),
 // built from a stored row or, for the live subscription, from the row just written.
 import { hookRequestHint } from './hints.js';
-import type { HookLogRow } from './hook-log-write.js';
+import type { HookLogRow } from '../../storage/hook-log.js';
 
 /** A row as the API shows it: its headers parsed, and what to fix in words. */
 export interface HookRequestEntry extends Omit<StoredHookRequest, 'headersJson' | 'receivedAt'> {

@@ -6,7 +6,7 @@ import { notFound, validationError } from '../../errors.js';
 import { parseRange } from '../stats/date-range.js';
 import { entryOf, type HintProvider, type HookRequestEntry } from './entry.js';
 import type { HookOutcome } from './observation.js';
-import { MAX_DROP_ROWS } from './hook-log-write.js';
+import { MAX_DROP_ROWS } from '../../storage/hook-log.js';
 
 export interface HookRequestFilter {
   outcome?: HookOutcome | null;

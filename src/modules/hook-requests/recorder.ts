@@ -16,9 +16,18 @@ import { SLUG_PATTERN } from '../organization/organization.service.js';
 import { parseVotifierKeys } from '../../votifier/wire.js';
 import type { HookObservation, HookObservers } from './observation.js';
 import { BODY_HELD_BYTES, redactBody, redactHeaders, redactPath, redactQuery, scrubSecrets, utf8Prefix, type RedactionRules } from './redaction.js';
-import { FULL_REFRESH_MS, MAX_DROP_ROWS, OTHER_SENDERS, fullKey, scopeKey, type HookLogDrop, type HookLogLimits, type HookLogRow } from './hook-log-write.js';
+import {
+  FULL_REFRESH_MS,
+  MAX_DROP_ROWS,
+  OTHER_SENDERS,
+  fullKey,
+  scopeKey,
+  type HookLogDrop,
+  type HookLogLimits,
+  type HookLogRow,
+} from '../../storage/hook-log.js';
 import { entryOf, type HintProvider, type HookRequestEntry } from './entry.js';
-import { addressGroup } from './address-group.js';
+import { addressGroup } from '../../domain/address-group.js';
 
 /** How often the queue is written: often enough for a live view, rarely enough to batch a flood. */
 export const FLUSH_MS = 300;
@@ -359,7 +368,7 @@ export function createHookRequestRecorder(deps: AppDeps, observers: HookObserver
     }
     if (rows.length === 0 && logDrops.length === 0) return;
 
-    const result = await deps.db.writes.hookLog.submit({ kind: 'batch', rows, drops: logDrops, limits });
+    const result = await deps.db.hookLog.submit({ kind: 'batch', rows, drops: logDrops, limits });
     if (!('kept' in result)) return;
     const until = Date.now() + FULL_REFRESH_MS;
     if (full.size + result.full.length > MAX_PENDING_DROPS) {

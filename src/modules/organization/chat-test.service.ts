@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { AppError, validationError } from '../../errors.js';
-import { planAtLeast } from '../../auth/plans.js';
+import { planAtLeast } from '../../domain/plans.js';
 import { parseInput } from '../../validation.js';
 import { buildChatMessage, platformReason } from '../../delivery/chat-message.js';
 import { voteLookup } from '../../delivery/template.js';

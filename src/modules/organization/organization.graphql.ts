@@ -3,7 +3,7 @@ import { builder } from '../../graphql/builder.js';
 import { requireViewer } from '../../auth/access.js';
 import type { Organization } from '../../generated/sqlite/client.js';
 import type { Usage } from './organization.service.js';
-import { PLANS } from '../../auth/plans.js';
+import { PLANS } from '../../domain/plans.js';
 
 // Closed sets as enums, with the lowercase values the REST interface shows.
 export const PlanEnum = builder.enumType('Plan', { description: 'Plans in order: starter, growth, pro, business', values: [...PLANS] as string[] });

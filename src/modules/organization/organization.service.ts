@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { AppError, notFound, validationError, type FieldError } from '../../errors.js';
-import { PLAN_LIMITS, isPlan, planAtLeast, planOf } from '../../auth/plans.js';
+import { PLAN_LIMITS, isPlan, planAtLeast, planOf } from '../../domain/plans.js';
 import { nameSchema, parseInput } from '../../validation.js';
 import type { Organization } from '../../generated/sqlite/client.js';
 import { utcDay, utcMonthStart } from '../../time.js';

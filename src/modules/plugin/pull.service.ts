@@ -6,7 +6,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { notFound, validationError } from '../../errors.js';
 import { PLUGIN_TOKEN_PREFIX, generateToken } from '../../auth/api-key-token.js';
 import { nameSchema, parseInput } from '../../validation.js';
-import type { ClaimedJob } from '../../delivery/job-queue/job-queue.js';
+import type { ClaimedJob } from '../../domain/jobs.js';
 
 /** How long a polled vote is reserved for its poller before it may be handed out again. */
 export const PULL_LEASE_MS = 5 * 60_000;

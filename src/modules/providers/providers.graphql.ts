@@ -1,7 +1,7 @@
 // Providers: list with counts and limit, read, create (explicit or from a template), update, delete, new secret.
 import { builder } from '../../graphql/builder.js';
 import { requireViewer } from '../../auth/access.js';
-import { PLAN_LIMITS, planOf } from '../../auth/plans.js';
+import { PLAN_LIMITS, planOf } from '../../domain/plans.js';
 import type { Provider } from '../../generated/sqlite/client.js';
 import { providerWebhookUrl } from './auth-methods/registry.js';
 import { AUTH_METHOD_NAMES } from './auth-methods/registry.js';

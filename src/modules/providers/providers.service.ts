@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { AppError, notFound, validationError } from '../../errors.js';
-import { PLAN_LIMITS, planOf } from '../../auth/plans.js';
+import { PLAN_LIMITS, planOf } from '../../domain/plans.js';
 import { isValidPath } from '../../json-path.js';
 import { nameSchema, parseInput } from '../../validation.js';
 import { utcDay } from '../../time.js';
@@ -11,7 +11,7 @@ import type { Provider } from '../../generated/sqlite/client.js';
 import { findTemplate } from '../templates/catalogue.js';
 import { dropFromRoutes } from '../../delivery/callback-health.js';
 import { generateProviderSecret, pastedSecretSchema } from './provider-secret.js';
-import { REAL_VOTES } from '../votes/vote-store.js';
+import { REAL_VOTES } from '../../domain/votes.js';
 import { newVotifierKeys, parseVotifierKeys, publicKeyOf } from '../../votifier/wire.js';
 import { HEADER_NAME, PAYLOAD_SOURCES, SIGNATURE_FORMATS, type AuthConfig, type PayloadSource } from './auth-methods/auth-method.js';
 import { AUTH_METHOD_NAMES, authMethodOf, providerWebhookUrl } from './auth-methods/registry.js';

@@ -12,7 +12,7 @@
 // Each instance keeps its own lists; the re-scoring reads the shared database, so several instances stay exact.
 import type { AppDeps } from '../../app-deps.js';
 import { addDays, utcDay, utcDayStart } from '../../time.js';
-import { REAL_VOTES } from '../votes/vote-store.js';
+import { REAL_VOTES } from '../../domain/votes.js';
 
 /** The largest `limit` the API accepts: every kept list holds this many. */
 export const LEADERBOARD_KEEP = 100;

@@ -7,8 +7,8 @@ import { validationError } from '../../errors.js';
 import { addDays, utcDay, utcDayStart, utcMonthStart, utcWeekStart } from '../../time.js';
 import { parseRange, requireRange, type DateRange } from './date-range.js';
 import { createLeaderboard } from './leaderboard.js';
-import { voterKeyOf } from '../votes/voter-name.js';
-import { REAL_VOTES } from '../votes/vote-store.js';
+import { voterKeyOf } from '../../domain/voter-name.js';
+import { REAL_VOTES } from '../../domain/votes.js';
 
 export type Granularity = 'day' | 'week' | 'month';
 const DAY = 86_400_000;

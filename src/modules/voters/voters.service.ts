@@ -5,7 +5,7 @@
 import type { AppDeps } from '../../app-deps.js';
 import { validationError } from '../../errors.js';
 import { MAX_VOTER_NAME_LENGTH } from '../votes/ingest.service.js';
-import { voterKeyOf } from '../votes/voter-name.js';
+import { voterKeyOf } from '../../domain/voter-name.js';
 
 /** Votes removed per transaction before the counts are adjusted. */
 const ERASE_BATCH = 1_000;
@@ -40,7 +40,7 @@ export function createVoterService(deps: AppDeps) {
     // this voter that arrived meanwhile goes too, so the counts taken off are exactly the votes removed.
     const rollups = await prisma.$transaction(
       async (tx) => {
-        if (deps.db.dialect === 'postgresql') await tx.$executeRawUnsafe('LOCK TABLE "ProviderDailyCount", "VoterDailyCount" IN EXCLUSIVE MODE');
+        await deps.db.rollups.lockAgainstVoteWriters(tx);
         // Counts go down: cached leaderboards rank afresh (stats/leaderboard.ts).
         await tx.organization.update({ where: { id: organizationId }, data: { statsEpoch: { increment: 1 } } });
         votesDeleted += (await tx.vote.deleteMany({ where: { organizationId, voterKey } })).count;

@@ -14,10 +14,9 @@ import { buildTestDelivery, DEFAULT_TEST_VOTER, testVoterProblem } from './test-
 import type { AuthenticatedContent, VotifierSession } from '../providers/auth-methods/auth-method.js';
 import { SLUG_PATTERN } from '../organization/organization.service.js';
 import { PROVIDER_KEY_PATTERN } from '../providers/providers.service.js';
-import { TEST_KEY_PREFIX, type HookOrg, type HookProvider, type VoteStore } from './vote-store.js';
+import { TEST_KEY_PREFIX, type HookOrg, type HookProvider } from '../../domain/votes.js';
+import type { VoteStore } from '../../storage/index.js';
 import type { HookObservation, HookOutcome, HookProtocol, ObservedProvider } from '../hook-requests/observation.js';
-import { createPgVoteStore } from './pg-vote-store.js';
-import { createSqliteVoteStore } from './sqlite-vote-store.js';
 
 /** Hook bodies larger than this are refused (413) on the hook route and in /graphql's receiveVote alike. */
 export const HOOK_BODY_LIMIT_BYTES = 64 * 1024;
@@ -154,12 +153,7 @@ const rateLimited = (outcome: Extract<LimitOutcome, { allowed: false }>, message
   new AppError('RATE_LIMITED', `${message}; retry in ${outcome.retryAfterSeconds} s`, { retry_after_seconds: outcome.retryAfterSeconds });
 
 export function createIngestService(deps: AppDeps) {
-  let store: VoteStore | null = null;
-  const voteStore = () =>
-    (store ??=
-      deps.jobs.dialect === 'sqlite'
-        ? createSqliteVoteStore(deps.db.sqlite!, deps.db.sqliteWrites!)
-        : createPgVoteStore(deps.config, deps.db.pool!, deps.db.writes));
+  const voteStore = () => deps.db.votes;
 
   const { limits } = deps;
 
@@ -436,11 +430,6 @@ export function createIngestService(deps: AppDeps) {
       });
       announce(org.id, provider.key, stored, true);
       return stored;
-    },
-    /** Writes what is queued and releases the store's connection. */
-    close() {
-      store?.close();
-      store = null;
     },
   };
 }

@@ -212,7 +212,9 @@ export const voteCursor = (vote: { receivedAt: Date; id: string }) => Buffer.fro
 
 type ConnectionArgs = Awaited<ReturnType<import('./votes.service.js').VoteService['connection']>>;
 
-type VoteWithProvider = Awaited<ReturnType<Awaited<ReturnType<typeof import('../../db/client.js')['openDatabase']>>['prisma']['vote']['findFirstOrThrow']>> & {
+type VoteWithProvider = Awaited<
+  ReturnType<Awaited<ReturnType<typeof import('../../storage/index.js')['createStorage']>>['prisma']['vote']['findFirstOrThrow']>
+> & {
   provider: { key: string; name: string };
 };
 

@@ -2,19 +2,17 @@
 import type { AppDeps } from '../../app-deps.js';
 import { notFound } from '../../errors.js';
 import type { Vote } from '../../generated/sqlite/client.js';
-import { attemptBudget } from '../../delivery/job-plan.js';
+import { attemptBudget } from '../../domain/job-plan.js';
 import { validationError } from '../../errors.js';
-import { planAtLeast } from '../../auth/plans.js';
+import { planAtLeast } from '../../domain/plans.js';
 import { parseRange } from '../stats/date-range.js';
 import type { Prisma } from '../../generated/sqlite/client.js';
 import type { StatsService } from '../stats/stats.service.js';
-import { exportRowsSqlite } from './sqlite-export.js';
 import { votesKeptFrom } from '../../retention/retention.js';
-import { REAL_VOTES, TEST_VOTES } from './vote-store.js';
+import { TEST_VOTES } from '../../domain/votes.js';
 
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'sent', 'failed', 'skipped'] as const;
 export const STARTER_VOTE_LIMIT = 10;
-const EXPORT_CHUNK = 2_000;
 
 export interface VoteListInput {
   page?: number | null;
@@ -161,41 +159,9 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
     for await (const batch of readExportRows(organizationId, input)) yield batch.map(neutralizeFormulas);
   }
 
-  async function* readExportRows(organizationId: string, input: ExportInput): AsyncGenerator<string[][]> {
-    const includeTests = input.includeTests === true;
+  function readExportRows(organizationId: string, input: ExportInput): AsyncGenerator<string[][]> {
     // Test votes only when asked for (README "Test votes"), then marked in a last `test` column.
-    const where: Prisma.VoteWhereInput = { ...(await filters(organizationId, input)), ...(includeTests ? {} : REAL_VOTES) };
-    if (deps.db.dialect === 'sqlite' && deps.db.sqlitePath) {
-      yield* exportRowsSqlite(deps.db.sqlitePath, organizationId, parseRange(input, { from: null, to: null }), undefined, includeTests);
-      return;
-    }
-    const providers = new Map((await prisma.provider.findMany({ where: { organizationId }, select: { id: true, key: true } })).map((p) => [p.id, p.key]));
-    let after: { receivedAt: Date; id: string } | null = null;
-    for (;;) {
-      // A range on receivedAt (so the (organizationId, receivedAt) index seeks to the cursor) minus the rows of
-      // the cursor's own instant already sent; an OR of the two would rescan from the start on every chunk.
-      const cursor: Prisma.VoteWhereInput = after
-        ? { receivedAt: { gte: after.receivedAt }, NOT: { receivedAt: after.receivedAt, id: { lte: after.id } } }
-        : {};
-      const rows: { id: string; voterName: string; providerId: string; receivedAt: Date; chatStatus: string; callbackStatus: string; test: boolean }[] =
-        await prisma.vote.findMany({
-          where: { AND: [where, cursor] },
-          orderBy: [{ receivedAt: 'asc' }, { id: 'asc' }],
-          take: EXPORT_CHUNK,
-          select: { id: true, voterName: true, providerId: true, receivedAt: true, chatStatus: true, callbackStatus: true, test: true },
-        });
-      yield rows.map((row) => [
-        row.voterName,
-        providers.get(row.providerId) ?? '',
-        row.receivedAt.toISOString(),
-        row.chatStatus,
-        row.callbackStatus,
-        ...(includeTests ? [String(row.test)] : []),
-      ]);
-      if (rows.length < EXPORT_CHUNK) return;
-      const last = rows[rows.length - 1];
-      after = { receivedAt: last.receivedAt, id: last.id };
-    }
+    return deps.db.reports.exportVotes(organizationId, parseRange(input, { from: null, to: null }), input.includeTests === true);
   }
 
   /**

@@ -1,0 +1,160 @@
+// What a delivery job is, as the queue (src/storage/, the transactional outbox ingest writes into) and the worker
+// (src/delivery/worker.ts) both see it: the rows, an attempt's record, a job's next state, and the vote's statuses
+// derived from its jobs. Rules only: no database here.
+
+export interface ClaimedJob {
+  id: string;
+  kind: string;
+  organizationId: string;
+  voteId: string | null;
+  callbackId: string | null;
+  attempts: number;
+  maxAttempts: number;
+  priority: number;
+  payloadJson: string | null;
+  /**
+   * Time already waited for its callback's rate since the last attempt; above 0 the job was put back for pacing
+   * and its due time is the slot it was given (pacing.ts).
+   */
+  pacedMs: number;
+  /** When this worker's lease on the job ends (set at claim, moved by renew). */
+  leaseUntil?: number;
+}
+
+/** A job to insert: a vote's deliveries (in the vote's own transaction) or an alert. */
+export interface NewJob {
+  organizationId: string;
+  voteId: string | null;
+  callbackId: string | null;
+  kind: string;
+  priority: number;
+  maxAttempts: number;
+  runAt: Date;
+  uniqueKey?: string | null;
+  payloadJson?: string | null;
+  /** vote (default), recovered, or replay (the delivery log shows it). */
+  origin?: string;
+  /** Inserted held (its callback is disabled for failing) instead of pending. */
+  held?: boolean;
+  /** Inserted already leased to `holder` until `until` (epoch ms): a new vote's, sent at once by its instance. */
+  lease?: JobLease;
+}
+
+/** Who sends a job, and until when nobody else may (epoch ms). */
+export interface JobLease {
+  holder: string;
+  until: number;
+}
+
+/** Whether a new vote's job of this kind is handed to the worker at once (pull jobs wait for their plugin). */
+export const sentAtOnce = (kind: string): boolean => kind !== 'pull';
+
+export interface AttemptRecord {
+  attempt: number;
+  target: string;
+  statusCode: number | null;
+  success: boolean;
+  durationMs: number;
+  error: string | null;
+  responseExcerpt: string | null;
+  /** How long this attempt waited for its callback's rate (max_per_second). */
+  pacedMs?: number;
+  /**
+   * Refused because of this vote alone (a Votifier name over 16 characters): it says nothing of the receiver's
+   * health, so it neither starts nor continues the callback's run of failures (callback-health.ts).
+   */
+  voteRefused?: boolean;
+}
+
+export type JobResolution =
+  | { status: 'sent' }
+  | { status: 'retrying'; runAt: Date }
+  | { status: 'failed' }
+  | { status: 'skipped' }
+  /**
+   * Put back without an attempt to wait for its callback's rate: due again at runAt (its slot), with `pacedMs` waited
+   * in all; pending again (retrying when it has had attempts), its last error kept.
+   */
+  | { status: 'paced'; runAt: Date; pacedMs: number }
+  /** Put back without an attempt: its callback is disabled (callback-health.ts); its last error kept. */
+  | { status: 'held' };
+
+/** The row a finish writes: its status, due time, pacing wait, and whether the last error stays. */
+export function finishedRow(f: Finish): { status: string; runAt: Date | null; pacedMs: number; keepError: boolean; attempts: number } {
+  const r = f.resolution;
+  const attempts = f.attempt ? f.attempt.attempt : f.job.attempts;
+  if (r.status === 'paced') return { status: f.job.attempts > 0 ? 'retrying' : 'pending', runAt: r.runAt, pacedMs: r.pacedMs, keepError: true, attempts };
+  // Held: a slot given before is forgotten (the job takes a new one when it resumes), the wait so far too.
+  if (r.status === 'held') return { status: 'held', runAt: null, pacedMs: 0, keepError: true, attempts };
+  // An attempt moves the wait into its own record; a skip keeps it (nothing was sent).
+  return { status: r.status, runAt: r.status === 'retrying' ? r.runAt : null, pacedMs: f.attempt ? 0 : f.job.pacedMs, keepError: false, attempts };
+}
+
+/** One finished attempt as the implementations record it (JobQueue.finish's arguments). */
+export interface Finish {
+  job: ClaimedJob;
+  workerId: string;
+  now: Date;
+  attempt: AttemptRecord | null;
+  resolution: JobResolution;
+  errorText: string | null;
+}
+
+// held: its callback is disabled; it resumes when the callback is enabled again.
+const IN_FLIGHT = new Set(['pending', 'retrying', 'running', 'held']);
+
+/** A job as the vote's statuses read it. */
+export interface JobForStatus {
+  kind: string;
+  status: string;
+  attempts: number;
+  sentAt: Date | null;
+  callbackId?: string | null;
+  createdAt?: Date | number | null;
+}
+
+/** A replay queues a new job for a vote and callback: the latest job of each callback is the one that counts. */
+function latestPerCallback(jobs: JobForStatus[]): JobForStatus[] {
+  const latest = new Map<string, JobForStatus>();
+  const rest: JobForStatus[] = [];
+  for (const job of jobs) {
+    if (!job.callbackId) {
+      rest.push(job);
+      continue;
+    }
+    const seen = latest.get(job.callbackId);
+    if (!seen || Number(job.createdAt ?? 0) >= Number(seen.createdAt ?? 0)) latest.set(job.callbackId, job);
+  }
+  return [...rest, ...latest.values()];
+}
+
+/**
+ * The vote's chat_status / callback_status / callback_attempts / *_sent_at from its jobs (the README's Connect a
+ * game server): callbacks are `failed` when any failed for good, `retrying`/`pending` while any is in flight, `sent`
+ * when all sent, `skipped` when there was none to send.
+ */
+export function voteStatusFrom(all: JobForStatus[]) {
+  const jobs = latestPerCallback(all);
+  const chat = jobs.filter((j) => j.kind === 'chat');
+  const callbacks = jobs.filter((j) => j.kind === 'callback' || j.kind === 'legacy_callback' || j.kind === 'pull');
+  const aggregate = (list: typeof jobs): string => {
+    if (list.length === 0) return 'skipped';
+    if (list.some((j) => j.status === 'failed')) return 'failed';
+    if (list.some((j) => IN_FLIGHT.has(j.status))) return list.some((j) => j.attempts > 0 && IN_FLIGHT.has(j.status)) ? 'retrying' : 'pending';
+    if (list.every((j) => j.status === 'skipped')) return 'skipped';
+    return 'sent';
+  };
+  const lastSent = (list: typeof jobs) => list.reduce<Date | null>((latest, j) => (j.sentAt && (!latest || j.sentAt > latest) ? j.sentAt : latest), null);
+  return {
+    chatStatus: aggregate(chat),
+    chatSentAt: lastSent(chat),
+    callbackStatus: aggregate(callbacks),
+    callbackSentAt: lastSent(callbacks),
+    callbackAttempts: all.filter((j) => j.kind !== 'chat').reduce((sum, j) => sum + j.attempts, 0),
+  };
+}
+
+/** Most attempts start well inside their lease: a renewal writes only when the lease could run out first. */
+export function leaseStillCovers(job: ClaimedJob, now: Date, needMs: number): boolean {
+  return job.leaseUntil !== undefined && job.leaseUntil - now.getTime() > needMs;
+}

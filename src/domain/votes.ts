@@ -1,0 +1,114 @@
+// What a vote is on the hook path: the target it is written for, the vote to store and the answer, and the rules
+// both databases' vote writes apply (src/storage/sqlite/votes.ts, src/storage/postgres/votes.ts): how a vote counts
+// toward the monthly limit, and which votes the counts read. Rules only: no database here.
+import type { ClaimedJob, JobLease } from './jobs.js';
+import { PLAN_LIMITS, planOf } from './plans.js';
+import { utcDay, utcMonthStart } from '../time.js';
+
+export interface HookOrg {
+  id: string;
+  slug: string;
+  plan: string;
+  status: string;
+  chatNotificationsEnabled: boolean;
+  chatWebhookUrl: string | null;
+  serverCallbackUrl: string | null;
+}
+
+export interface HookProvider {
+  id: string;
+  key: string;
+  authMethod: string;
+  authField: string;
+  authValueEnc: string;
+  authTimestampField: string | null;
+  signatureFormat: string | null;
+  payloadSource: string;
+  voteePath: string;
+  eventPath: string | null;
+  voteEventsJson: string | null;
+  testEventsJson: string | null;
+  enabled: boolean;
+  bodyTimestampPath: string | null;
+  bodyTimestampMaxAgeS: number | null;
+}
+
+export interface NewVote {
+  org: HookOrg;
+  provider: HookProvider;
+  voterName: string;
+  rawPayload: string;
+  /** The delivery's content hash: the same content within the window is the same vote. */
+  dedupKey: string;
+  /** Hash of an unsigned delivery's Idempotency-Key / webhook-id: the same key within the window is the same vote too. */
+  idempotencyKey: string | null;
+  receivedAt: Date;
+  /** Read from the site's vote list after an outage, not received by the hook (src/recovery/). */
+  recovered?: boolean;
+  /**
+   * The owner's test vote (README "Test votes"): stored with `test`, counted nowhere (no rollups, no monthly usage,
+   * never held back by the monthly limit), and delivered marked as a test; to game servers only when asked.
+   */
+  test?: { deliverToGameServers: boolean };
+  /** Leases the vote's jobs (all but pull jobs) to this holder, to be sent at once by the instance that stored it. */
+  lease?: JobLease;
+}
+
+/**
+ * Prefix of a test vote's delivery keys (dedupKey, idempotencyKey): a test vote is only ever the same vote as another
+ * test vote.
+ */
+export const TEST_KEY_PREFIX = 'test:';
+
+/**
+ * The votes every count, statistic, alert, replay and recovery reads: real votes, never the owner's test votes
+ * (README "Test votes"). Spread it into a Prisma `where` on Vote.
+ */
+export const REAL_VOTES = { test: false } as const;
+/** The owner's test votes only (the vote list counts them apart from the rollups). */
+export const TEST_VOTES = { test: true } as const;
+
+/** REAL_VOTES for hand-written SQL on "Vote" (both databases), with the table's alias when the statement has one. */
+export function realVotesSql(alias?: string): string {
+  return alias ? `NOT ${alias}."test"` : 'NOT "test"';
+}
+
+/** How a new vote counts: whether it is over the monthly limit (kept, nothing sent), and whether it counts at all. */
+export interface VoteCounting {
+  overLimit: boolean;
+  /** Counted toward the month's usage and the per-day rollups (statistics, leaderboards, voter stats). */
+  counts: boolean;
+}
+
+/**
+ * The one rule both vote writers apply (pg-vote-store.ts, sqlite-vote-write.ts): a real vote counts and is over the
+ * limit once the month's votes reached the plan's; a test vote counts nowhere and is never over the limit, so an
+ * owner can check the setup at any time (README "Test votes").
+ */
+export function countingOf(vote: Pick<NewVote, 'org' | 'test'>, usedThisMonth: number): VoteCounting {
+  if (vote.test) return { overLimit: false, counts: false };
+  return { overLimit: usedThisMonth >= monthlyLimit(vote.org), counts: true };
+}
+
+export interface StoredVote {
+  /** null when the delivery was a duplicate (nothing new stored). */
+  id: string | null;
+  publicId: string;
+  duplicate: boolean;
+  /** With `lease`: the vote's jobs leased to its holder, to hand to the worker (none for a duplicate). */
+  jobs?: ClaimedJob[];
+}
+
+export interface HookTarget {
+  org: HookOrg;
+  /** null when the organization has no provider with that key. */
+  provider: HookProvider | null;
+}
+
+export function monthlyLimit(org: HookOrg): number {
+  return PLAN_LIMITS[planOf(org)].votesPerMonth;
+}
+
+export function monthRange(now: Date): { from: string; to: string } {
+  return { from: utcDay(utcMonthStart(now)), to: utcDay(now) };
+}

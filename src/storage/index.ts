@@ -1,0 +1,23 @@
+// The storage module's one door: createStorage(config) picks the database once (embedded SQLite for a `file:` URL,
+// PostgreSQL otherwise) and returns the ports the rest of the service uses (ports.ts). Each database's folder
+// (sqlite/, postgres/) owns all of its SQL, its write-thread handlers and its connections; nothing outside this
+// module names a database (docs/architecture.md, "Storage").
+import type { Config } from '../config.js';
+import type { StorageOptions } from './options.js';
+import type { Storage } from './ports.js';
+import { openPostgresStorage } from './postgres/index.js';
+import { openSqliteStorage } from './sqlite/index.js';
+
+export type { StorageOptions } from './options.js';
+export type { BatchWriter, Db, FailedAttempts, JobQueue, Reports, RollupDifference, Rollups, Storage, Tx, VoteStore } from './ports.js';
+export type { HookLogItem, HookLogResult, HookLogRow, HookLogDrop, HookLogLimits } from './hook-log.js';
+export { OTHER_SENDERS, MAX_DROP_ROWS, FULL_REFRESH_MS, scopeKey, fullKey } from './hook-log.js';
+export type { Pacer } from './pacer.js';
+export { slotIntervalMs } from './pacer.js';
+export { applyMigrations, MigrationError } from './migrate.js';
+export { databaseUnavailableError, isDatabaseUnavailable } from './unavailable.js';
+export { backupSqlite, restoreSqlite, RefusedError } from './sqlite/backup.js';
+
+export function createStorage(config: Config, options: StorageOptions): Promise<Storage> {
+  return config.dialect === 'sqlite' ? openSqliteStorage(config, options) : openPostgresStorage(config, options);
+}

@@ -1,0 +1,118 @@
+// What the rest of the service sees of the database: the ports createStorage (index.ts) returns, types only. Nothing
+// here names SQLite or PostgreSQL; each database's folder (sqlite/, postgres/) implements them with its own SQL.
+import type { MessagePort } from 'node:worker_threads';
+import type { PrismaClient as SqliteClient } from '../generated/sqlite/client.js';
+import type { AttemptRecord, ClaimedJob, JobResolution, NewJob } from '../domain/jobs.js';
+import type { HookTarget, NewVote, StoredVote } from '../domain/votes.js';
+import type { HookLogItem, HookLogResult } from './hook-log.js';
+import type { Pacer } from './pacer.js';
+
+/** Typed against the SQLite client; the PostgreSQL client behaves the same at runtime (one model). */
+export type Db = SqliteClient;
+export type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
+
+/** Group commit (group-commit.ts): each item's promise settles after the transaction that wrote it committed. */
+export interface BatchWriter<I, O> {
+  submit(item: I): Promise<O>;
+  /** Refuses new items; queued ones are still written (their callers are awaiting them). */
+  close(): void;
+}
+
+/** The hook path: its target, read on this thread, and the vote with its jobs and rollups, group-committed. */
+export interface VoteStore {
+  /** The organization by slug and its provider by key, read together; null when there is no such organization. */
+  findTarget(slug: string, providerKey: string): Promise<HookTarget | null>;
+  /** Resolves after the vote's commit; with `vote.lease`, `jobs` holds the deliveries leased to that holder. */
+  write(vote: NewVote): Promise<StoredVote>;
+}
+
+/**
+ * The delivery job queue (the transactional outbox votes are written with). Workers send with a lease: a job whose
+ * lease ran out (its worker died) is claimed again, so no work is lost; while the lease holds, nobody else sends it.
+ */
+export interface JobQueue {
+  /** Due jobs (pending, retrying, or running with an expired lease), oldest first, leased to `workerId`. */
+  claim(workerId: string, now: Date, leaseMs: number, limit: number): Promise<ClaimedJob[]>;
+  /**
+   * The jobs still leased to `workerId` whatever their lease's end (a restarted instance takes back its own at once),
+   * leased again from now, oldest first.
+   */
+  reclaimOwn(workerId: string, now: Date, leaseMs: number, limit: number): Promise<ClaimedJob[]>;
+  /** A plugin poll: its organization's due pull jobs, each handed to exactly one poller (oldest first). */
+  claimPull(holder: string, organizationId: string, now: Date, leaseMs: number, limit: number): Promise<ClaimedJob[]>;
+  /**
+   * Extends a claimed job's lease right before it is sent (a vote's callbacks run one after another, so later ones
+   * would otherwise start on a lease taken long before). False when the lease is gone: do not send.
+   */
+  renew(job: ClaimedJob, workerId: string, now: Date, leaseMs: number, needMs?: number): Promise<boolean>;
+  /** Hands a job to `holder` whoever leased it (a plugin settling its own pull job), unless it was sent. */
+  hold(jobId: string, holder: string): Promise<void>;
+  /** Records one attempt and the job's next state, and the vote's statuses; only the lease holder may. */
+  finish(job: ClaimedJob, workerId: string, now: Date, attempt: AttemptRecord | null, resolution: JobResolution, errorText: string | null): Promise<boolean>;
+  /** Queues a vote's failed jobs again, each with a fresh attempt budget; the history stays. Returns how many. */
+  requeueFailed(voteId: string, now: Date, budget: (kind: string) => number): Promise<number>;
+  /**
+   * Inserts jobs inside a transaction the caller holds (a replay, an alert with its marker). A job whose `uniqueKey`
+   * is already queued is not inserted again; returns how many were.
+   */
+  enqueue(tx: Tx, jobs: NewJob[]): Promise<number>;
+}
+
+/** A failed callback attempt count per callback (the failing-callbacks panel). */
+export interface FailedAttempts {
+  callbackId: string;
+  failedAttempts: number;
+  lastFailedAt: Date;
+  lastError: string | null;
+}
+
+/** The per-day rollups' consistency with the raw votes (`cli stats verify` / `rebuild`, voter erasure). */
+export interface RollupDifference {
+  table: 'ProviderDailyCount' | 'VoterDailyCount';
+  key: string;
+  expected: number;
+  actual: number;
+}
+
+export interface Rollups {
+  /** Days from `keptFrom` on (the retention horizon: older days have no raw votes to compare with). */
+  verify(keptFrom: string, organizationId?: string): Promise<RollupDifference[]>;
+  rebuild(keptFrom: string, organizationId?: string): Promise<{ providerDays: number; voterDays: number }>;
+  /** Inside `tx`: holds off vote writers until it commits (voter erasure takes counts off). */
+  lockAgainstVoteWriters(tx: Tx): Promise<void>;
+}
+
+/** Reads whose SQL differs by database. */
+export interface Reports {
+  failedAttemptsSince(organizationId: string, dueSince: Date, since: Date): Promise<FailedAttempts[]>;
+  /**
+   * Every vote of the organization in [from, toExclusive) (null: unbounded), oldest first, as batches of CSV fields
+   * (voter, provider key, ISO time, chat status, callback status, and `test` when test votes are included), read in
+   * keyset chunks over (receivedAt, id): memory stays flat however many rows, and no read transaction is held
+   * between chunks.
+   */
+  exportVotes(organizationId: string, range: { from: Date | null; toExclusive: Date | null }, includeTests: boolean): AsyncGenerator<string[][]>;
+}
+
+export interface Storage {
+  prisma: Db;
+  votes: VoteStore;
+  jobs: JobQueue;
+  /** The hook request log's writes (batches the recorder gathered, and retention's deletions). */
+  hookLog: BatchWriter<HookLogItem, HookLogResult>;
+  rollups: Rollups;
+  reports: Reports;
+  /** Slots of paced callbacks (max_per_second), shared by every instance where there can be several. */
+  pacer: Pacer;
+  /** For the operator: which database, and where (the file, or the server without credentials). */
+  describe(): { kind: 'sqlite' | 'postgresql'; location: string };
+  /** False once the write thread is gone (nothing more can be written; the health check reports it). */
+  alive(): boolean;
+  /** A port for another thread (the delivery thread) to write through this storage's write thread; null without one. */
+  connect(): MessagePort | null;
+  ping(): Promise<void>;
+  /** Refuses new writes, writes the queued ones, then closes every connection (and ends the write thread). */
+  close(): Promise<void>;
+  /** Statements Prisma sent so far (only with `countQueries`; tests bound N+1 with it). */
+  queryCount(): number;
+}

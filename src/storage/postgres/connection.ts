@@ -1,0 +1,13 @@
+// The PostgreSQL connection pool, as the main thread, the write thread and the delivery thread each open it.
+import pg from 'pg';
+
+/**
+ * keepAlive finds connections a network cut left half-open; a server that does not answer a connection attempt
+ * within 10 s is reported as unavailable (503) instead of holding the request. An idle client that loses its server
+ * must not crash the process; the next query reconnects.
+ */
+export function openPgPool(databaseUrl: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max, keepAlive: true, connectionTimeoutMillis: 10_000 });
+  pool.on('error', () => {});
+  return pool;
+}

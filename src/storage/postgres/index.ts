@@ -1,0 +1,93 @@
+// The storage on PostgreSQL (../ports.ts): Prisma and plain SQL on one pool, the hot writes on the write thread
+// (writes.ts) or, in one-shot commands, on that pool; several instances share the database.
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient as PostgresClient } from '../../generated/postgresql/client.js';
+import type { Config } from '../../config.js';
+import { createGroupCommit } from '../group-commit.js';
+import type { StorageOptions } from '../options.js';
+import type { Db, FailedAttempts, Storage } from '../ports.js';
+import { withQueryLog } from '../query-log.js';
+import { createRollups } from '../rollups.js';
+import { openPgPool } from './connection.js';
+import { exportVotesPostgres } from './export.js';
+import { createPostgresJobQueue, finishesWrite } from './jobs.js';
+import { createPostgresPacer } from './pacer.js';
+import { createPgVoteStore } from './votes.js';
+import { pgCommit, pgWriters } from './writes.js';
+
+const FAILED_STATUSES = `'pending', 'running', 'retrying', 'held', 'sent', 'failed'`;
+
+/** "db.example:5432/vote_relay": the server for the operator's log, never a user or password. */
+export function serverOf(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    // libpq also takes the host and port as query parameters (a Unix socket folder, say).
+    const host = url.hostname || url.searchParams.get('host') || 'localhost';
+    const port = url.port || url.searchParams.get('port') || '5432';
+    const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || '(default database)';
+    return `${host}:${port}/${database}`;
+  } catch {
+    return '(address not shown: DATABASE_URL is not a URL)';
+  }
+}
+
+export async function openPostgresStorage(config: Config, options: StorageOptions): Promise<Storage> {
+  const queries = withQueryLog(options.countQueries);
+  const pool = openPgPool(config.databaseUrl, options.poolSize ?? 10);
+  const writes = pgWriters(config, options.planRules, pool, options.writeThread);
+  const prisma = new PostgresClient({ adapter: new PrismaPg(pool), log: queries.log }) as unknown as Db;
+  queries.attach(prisma);
+  const finishes = createGroupCommit({ maxBatch: config.writeBatchMax, commit: pgCommit(pool, finishesWrite) });
+
+  return {
+    prisma,
+    votes: createPgVoteStore(config, pool, writes.votes),
+    jobs: createPostgresJobQueue(prisma, pool, finishes),
+    hookLog: writes.hookLog,
+    rollups: createRollups(prisma, {
+      day: (column) => `to_char(${column}, 'YYYY-MM-DD')`,
+      param: (n) => `$${n}`,
+      // A vote being written waits, then adds itself on top of the rebuilt rows: nothing counted twice or lost.
+      lockRollups: 'LOCK TABLE "ProviderDailyCount", "VoterDailyCount" IN EXCLUSIVE MODE',
+    }),
+    reports: {
+      async failedAttemptsSince(organizationId, dueSince, since): Promise<FailedAttempts[]> {
+        const rows = await prisma.$queryRawUnsafe<{ callbackId: string; failedAttempts: number; lastFailedAt: number; lastError: string | null }[]>(
+          `SELECT j."callbackId" AS "callbackId", COUNT(*)::int AS "failedAttempts",
+             (extract(epoch FROM MAX(a."createdAt")) * 1000)::float8 AS "lastFailedAt",
+             (array_agg(a.error ORDER BY a."createdAt" DESC))[1] AS "lastError"
+           FROM "DeliveryJob" j JOIN "DeliveryAttempt" a ON a."jobId" = j.id
+           WHERE j."organizationId" = $1 AND j.kind = 'callback' AND j.status IN (${FAILED_STATUSES}) AND j."runAt" >= $2::timestamp(3)
+             AND j."callbackId" IS NOT NULL AND a.success = false AND a."createdAt" >= $3::timestamp(3)
+           GROUP BY j."callbackId"`,
+          organizationId,
+          dueSince.toISOString(),
+          since.toISOString(),
+        );
+        return rows.map((r) => ({
+          callbackId: r.callbackId,
+          failedAttempts: Number(r.failedAttempts),
+          lastFailedAt: new Date(Number(r.lastFailedAt)),
+          lastError: r.lastError,
+        }));
+      },
+      exportVotes: (organizationId, range, includeTests) => exportVotesPostgres(prisma, organizationId, range, includeTests),
+    },
+    pacer: createPostgresPacer(pool),
+    describe: () => ({ kind: 'postgresql', location: serverOf(config.databaseUrl) }),
+    alive: writes.alive,
+    connect: writes.connect,
+    ping: async () => {
+      if (!writes.alive()) throw Object.assign(new Error('The write thread stopped'), { code: 'WRITE_THREAD_GONE' });
+      await prisma.$queryRawUnsafe('SELECT 1');
+    },
+    close: async () => {
+      await writes.close();
+      finishes.close();
+      await finishes.idle();
+      await prisma.$disconnect();
+      await pool.end().catch(() => {});
+    },
+    queryCount: queries.count,
+  };
+}

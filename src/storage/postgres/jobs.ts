@@ -1,0 +1,246 @@
+// The job queue on PostgreSQL: `FOR UPDATE SKIP LOCKED` claims (several instances share the work, none takes a job
+// another holds), plain SQL on the pool Prisma uses, and attempt records group-committed (attempts that finish
+// meanwhile are recorded in one transaction: jobs, attempts, then their votes). Job rows are inserted by one
+// statement (jobInsert): inside a vote batch's write (votes.ts), and in a Prisma transaction for replays and alerts.
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { finishedRow, leaseStillCovers, voteStatusFrom, type ClaimedJob, type Finish, type JobForStatus, type NewJob } from '../../domain/jobs.js';
+import { CLAIM_COLUMNS, candidates, leasedJobOf } from '../claim-sql.js';
+import type { BatchWriter, Db, JobQueue, Tx } from '../ports.js';
+import { holdWithPrisma, requeueFailedWithPrisma } from '../prisma-jobs.js';
+import type { PgNamedWrite, Query } from './transaction.js';
+
+const CLAIM = `
+WITH pending AS (${candidates('pending', '"runAt" <= $3::timestamp(3)', ' FOR UPDATE SKIP LOCKED')}),
+retrying AS (${candidates('retrying', '"runAt" <= $3::timestamp(3)', ' FOR UPDATE SKIP LOCKED')}),
+expired AS (${candidates('running', '"lockedUntil" < $3::timestamp(3)', ' FOR UPDATE SKIP LOCKED')})
+UPDATE "DeliveryJob" SET status = 'running', "lockedBy" = $1, "lockedUntil" = $2::timestamp(3), "updatedAt" = $3::timestamp(3)
+WHERE id IN (
+  SELECT id FROM (SELECT * FROM pending UNION ALL SELECT * FROM retrying UNION ALL SELECT * FROM expired) AS due
+  ORDER BY "runAt", "voteId", priority
+  LIMIT $4
+)
+RETURNING ${CLAIM_COLUMNS}`;
+
+const CLAIM_PULL = `
+UPDATE "DeliveryJob" SET status = 'running', "lockedBy" = $1, "lockedUntil" = $2::timestamp(3), "updatedAt" = $3::timestamp(3)
+WHERE id IN (
+  SELECT id FROM "DeliveryJob"
+  WHERE "organizationId" = $5 AND kind = 'pull'
+    AND ((status IN ('pending', 'retrying') AND "runAt" <= $3::timestamp(3)) OR (status = 'running' AND "lockedUntil" < $3::timestamp(3)))
+  ORDER BY "runAt", "createdAt"
+  LIMIT $4
+  FOR UPDATE SKIP LOCKED
+)
+RETURNING ${CLAIM_COLUMNS}`;
+
+// A restarted instance's own leased jobs, whatever their lease's end (ports.ts, reclaimOwn).
+const RECLAIM_OWN = `
+UPDATE "DeliveryJob" SET "lockedUntil" = $2::timestamp(3), "updatedAt" = $3::timestamp(3)
+WHERE id IN (
+  SELECT id FROM "DeliveryJob" WHERE status = 'running' AND "lockedBy" = $1 AND kind <> 'pull' ORDER BY "runAt", "voteId", priority LIMIT $4
+  FOR UPDATE SKIP LOCKED
+)
+RETURNING ${CLAIM_COLUMNS}`;
+
+const RENEW = {
+  name: 'vr_job_renew_lease',
+  text: `UPDATE "DeliveryJob" SET "lockedUntil" = $1::timestamp(3) WHERE id = $2 AND "lockedBy" = $3 AND status = 'running' AND "lockedUntil" > $4::timestamp(3)`,
+};
+
+/**
+ * Jobs as one statement (a CTE of a vote batch's single write, or alone): the SQL with parameters from $first, their
+ * values, and the jobs leased to their holder (a new vote's, sent at once by its instance). A job whose `uniqueKey`
+ * is already queued is not inserted again.
+ */
+export function jobInsert(first: number, jobs: NewJob[]): { sql: string; values: unknown[]; leased: ClaimedJob[] } {
+  const $ = (n: number) => `$${first + n}`;
+  const ids = jobs.map(() => randomUUID());
+  const lease = (j: NewJob) => (j.lease && !j.held ? j.lease : null);
+  return {
+    sql: `INSERT INTO "DeliveryJob" (id, "organizationId", "voteId", "callbackId", kind, status, priority, attempts, "maxAttempts", "runAt",
+            "uniqueKey", "payloadJson", origin, "lockedBy", "lockedUntil", "createdAt", "updatedAt")
+          SELECT id, o, v, c, kind, st, pr, 0, ma, r, u, pj, og, lb, lu, r, r
+          FROM unnest(${$(0)}::text[], ${$(1)}::text[], ${$(2)}::text[], ${$(3)}::text[], ${$(4)}::text[], ${$(5)}::int[], ${$(6)}::int[],
+                      ${$(7)}::timestamp(3)[], ${$(8)}::text[], ${$(9)}::text[], ${$(10)}::text[], ${$(11)}::text[], ${$(12)}::text[], ${$(13)}::timestamp(3)[])
+            AS j(id, o, v, c, kind, pr, ma, r, u, pj, og, st, lb, lu)
+          ON CONFLICT ("uniqueKey") DO NOTHING`,
+    values: [
+      ids,
+      jobs.map((j) => j.organizationId),
+      jobs.map((j) => j.voteId),
+      jobs.map((j) => j.callbackId),
+      jobs.map((j) => j.kind),
+      jobs.map((j) => j.priority),
+      jobs.map((j) => j.maxAttempts),
+      jobs.map((j) => j.runAt.toISOString()),
+      jobs.map((j) => j.uniqueKey ?? null),
+      jobs.map((j) => j.payloadJson ?? null),
+      jobs.map((j) => j.origin ?? 'vote'),
+      jobs.map((j) => (j.held ? 'held' : lease(j) ? 'running' : 'pending')),
+      jobs.map((j) => lease(j)?.holder ?? null),
+      jobs.map((j) => {
+        const l = lease(j);
+        return l ? new Date(l.until).toISOString() : null;
+      }),
+    ],
+    // Vote jobs have no uniqueKey: every one is inserted.
+    leased: jobs.flatMap((j, i) => (lease(j) && !j.uniqueKey ? [leasedJobOf(ids[i], j)] : [])),
+  };
+}
+
+/** Inserts jobs in a Prisma transaction (a replay, an alert): the same statement. */
+export async function insertJobsWithPrisma(tx: Tx, jobs: NewJob[]): Promise<number> {
+  if (jobs.length === 0) return 0;
+  const insert = jobInsert(1, jobs);
+  return tx.$executeRawUnsafe(insert.sql, ...insert.values);
+}
+
+const FINISH_SQL = {
+  // Each job's next state, only where this worker still holds it; its attempt record with it. Rows in id order.
+  jobs: {
+    name: 'vr_job_finish',
+    text: `WITH u AS (
+             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::timestamp(3)[], $7::timestamp(3)[], $8::timestamp(3)[],
+                                  $21::int[], $22::boolean[])
+               AS u(id, worker, status, attempts, error, run_at, sent_at, now, paced, keep_error)
+             ORDER BY id
+           ), updated AS (
+             UPDATE "DeliveryJob" AS j SET status = u.status, attempts = u.attempts, "lockedBy" = NULL, "lockedUntil" = NULL,
+               "lastError" = CASE WHEN u.keep_error THEN j."lastError" ELSE u.error END, "pacedMs" = u.paced,
+               "runAt" = COALESCE(u.run_at, j."runAt"), "sentAt" = COALESCE(u.sent_at, j."sentAt"), "updatedAt" = u.now
+             FROM u WHERE j.id = u.id AND j."lockedBy" = u.worker
+             RETURNING j.id
+           ), attempts AS (
+             INSERT INTO "DeliveryAttempt" (id, "organizationId", "jobId", "voteId", attempt, target, "statusCode", success, "durationMs", error,
+               "responseExcerpt", "pacedMs", "createdAt")
+             SELECT a.id, a.org, a.job, a.vote, a.attempt, a.target, a.code, a.success, a.duration, a.error, a.excerpt, a.paced, a.at
+             FROM unnest($9::text[], $10::text[], $11::text[], $12::text[], $13::int[], $14::text[], $15::int[], $16::boolean[], $17::int[],
+                         $18::text[], $19::text[], $20::timestamp(3)[], $23::int[])
+               AS a(id, org, job, vote, attempt, target, code, success, duration, error, excerpt, at, paced)
+             WHERE a.job IN (SELECT id FROM updated)
+           )
+           SELECT id FROM updated`,
+  },
+  // A callback's run of failures (callback-health.ts): starts at its first failed attempt, ends at a success.
+  callbackHealth: {
+    name: 'vr_job_callback_health',
+    text: `UPDATE "Callback" AS c SET "failingSince" = CASE WHEN u.ok THEN NULL ELSE u.at END
+           FROM (SELECT * FROM unnest($1::text[], $2::boolean[], $3::timestamp(3)[]) AS u(id, ok, at) ORDER BY id) AS u
+           WHERE c.id = u.id AND ((u.ok AND c."failingSince" IS NOT NULL) OR (NOT u.ok AND c."failingSince" IS NULL))`,
+  },
+  jobsOfVotes: {
+    name: 'vr_job_jobs_of_votes',
+    text: `SELECT "voteId", kind, status, attempts, (extract(epoch FROM "sentAt") * 1000)::float8 AS "sentAt", "callbackId",
+             (extract(epoch FROM "createdAt") * 1000)::float8 AS "createdAt" FROM "DeliveryJob" WHERE "voteId" = ANY($1::text[])`,
+  },
+  votes: {
+    name: 'vr_job_vote_status',
+    text: `UPDATE "Vote" AS v SET "chatStatus" = u.chat, "chatSentAt" = u.chat_at, "callbackStatus" = u.cb, "callbackSentAt" = u.cb_at,
+             "callbackAttempts" = u.attempts
+           FROM (SELECT * FROM unnest($1::text[], $2::text[], $3::timestamp(3)[], $4::text[], $5::timestamp(3)[], $6::int[])
+                   AS u(id, chat, chat_at, cb, cb_at, attempts) ORDER BY id) AS u
+           WHERE v.id = u.id`,
+  },
+} as const;
+
+const iso = (at: Date | null) => (at ? at.toISOString() : null);
+
+/** PostgreSQL: the attempts finished meanwhile, recorded in one transaction (jobs, attempts, then their votes). */
+async function writeFinishes(query: Query, items: Finish[]): Promise<boolean[]> {
+  const attempts = items.filter((f) => f.attempt);
+  const rows = items.map(finishedRow);
+  const updated = await query<{ id: string }>({
+    ...FINISH_SQL.jobs,
+    values: [
+      items.map((f) => f.job.id),
+      items.map((f) => f.workerId),
+      rows.map((r) => r.status),
+      rows.map((r) => r.attempts),
+      items.map((f) => f.errorText),
+      rows.map((r) => (r.runAt ? r.runAt.toISOString() : null)),
+      items.map((f) => (f.resolution.status === 'sent' ? f.now.toISOString() : null)),
+      items.map((f) => f.now.toISOString()),
+      attempts.map(() => randomUUID()),
+      attempts.map((f) => f.job.organizationId),
+      attempts.map((f) => f.job.id),
+      attempts.map((f) => f.job.voteId),
+      attempts.map((f) => f.attempt!.attempt),
+      attempts.map((f) => f.attempt!.target),
+      attempts.map((f) => f.attempt!.statusCode),
+      attempts.map((f) => f.attempt!.success),
+      attempts.map((f) => Math.round(f.attempt!.durationMs)),
+      attempts.map((f) => f.attempt!.error),
+      attempts.map((f) => f.attempt!.responseExcerpt),
+      attempts.map((f) => f.now.toISOString()),
+      rows.map((r) => r.pacedMs),
+      rows.map((r) => r.keepError),
+      attempts.map((f) => Math.round(f.attempt!.pacedMs ?? 0)),
+    ],
+  });
+  // Not updated: the lease was lost, another worker owns the job now.
+  const recorded = new Set(updated.rows.map((r) => r.id));
+  // Each callback's latest attempt of the batch says whether its run of failures goes on or ends.
+  const health = new Map<string, { ok: boolean; at: string }>();
+  for (const f of attempts) {
+    if (f.job.kind === 'callback' && f.job.callbackId && recorded.has(f.job.id) && !f.attempt!.voteRefused)
+      health.set(f.job.callbackId, { ok: f.attempt!.success, at: f.now.toISOString() });
+  }
+  if (health.size > 0) {
+    const ids = [...health.keys()];
+    await query({ ...FINISH_SQL.callbackHealth, values: [ids, ids.map((id) => health.get(id)!.ok), ids.map((id) => health.get(id)!.at)] });
+  }
+  const voteIds = [...new Set(items.filter((f) => recorded.has(f.job.id) && f.job.voteId).map((f) => f.job.voteId!))].sort();
+  if (voteIds.length > 0) {
+    const rows = await query<JobForStatus & { voteId: string; sentAt: number | null }>({ ...FINISH_SQL.jobsOfVotes, values: [voteIds] });
+    const byVote = new Map<string, JobForStatus[]>();
+    for (const row of rows.rows) {
+      byVote.set(row.voteId, [...(byVote.get(row.voteId) ?? []), { ...row, sentAt: row.sentAt === null ? null : new Date(row.sentAt) }]);
+    }
+    const statuses = voteIds.map((id) => voteStatusFrom(byVote.get(id) ?? []));
+    await query({
+      ...FINISH_SQL.votes,
+      values: [
+        voteIds,
+        statuses.map((s) => s.chatStatus),
+        statuses.map((s) => iso(s.chatSentAt)),
+        statuses.map((s) => s.callbackStatus),
+        statuses.map((s) => iso(s.callbackSentAt)),
+        statuses.map((s) => s.callbackAttempts),
+      ],
+    });
+  }
+  return items.map((f) => recorded.has(f.job.id));
+}
+
+/** Attempt records as a named write (writes.ts). Young statistics (the job table starts empty) would otherwise leave prepared statements scanning every job. */
+export const finishesWrite: PgNamedWrite<Finish, boolean> = { write: writeFinishes, begin: 'SET LOCAL enable_seqscan = off' };
+
+export function createPostgresJobQueue(prisma: Db, pool: pg.Pool, finishes: BatchWriter<Finish, boolean>): JobQueue {
+  const leased = (rows: ClaimedJob[], until: Date) => rows.map((r) => ({ ...r, leaseUntil: until.getTime() }));
+  const claimWith =
+    (sql: string) =>
+    async (holder: string, now: Date, leaseMs: number, limit: number, ...more: unknown[]) => {
+      const until = new Date(now.getTime() + leaseMs);
+      return leased((await pool.query<ClaimedJob>(sql, [holder, until.toISOString(), now.toISOString(), limit, ...more])).rows, until);
+    };
+  const claimPull = claimWith(CLAIM_PULL);
+
+  return {
+    // Plain SQL on the pool (unnamed, so planned for the queue as it is now, not as it was when a prepared
+    // statement was first planned).
+    claim: claimWith(CLAIM),
+    reclaimOwn: claimWith(RECLAIM_OWN),
+    claimPull: (holder, organizationId, now, leaseMs, limit) => claimPull(holder, now, leaseMs, limit, organizationId),
+    async renew(job, workerId, now, leaseMs, needMs = 0) {
+      if (leaseStillCovers(job, now, needMs)) return true;
+      job.leaseUntil = now.getTime() + leaseMs;
+      const renewed = await pool.query({ ...RENEW, values: [new Date(now.getTime() + leaseMs).toISOString(), job.id, workerId, now.toISOString()] });
+      return renewed.rowCount === 1;
+    },
+    hold: (jobId, holder) => holdWithPrisma(prisma, jobId, holder),
+    finish: (job, workerId, now, attempt, resolution, errorText) => finishes.submit({ job, workerId, now, attempt, resolution, errorText }),
+    requeueFailed: (voteId, now, budget) => requeueFailedWithPrisma(prisma, voteId, now, budget),
+    enqueue: insertJobsWithPrisma,
+  };
+}

@@ -1,0 +1,335 @@
+// The PostgreSQL hook path: plain SQL on the pool Prisma also uses (named, prepared statements) and group commit.
+// Votes that arrive while earlier batches are being written join the next batch; a batch is one transaction of four
+// round trips whatever its size (BEGIN with the batch's locks; one read of duplicates and organization facts; one
+// statement writing votes, jobs and both rollups; COMMIT), and each caller's promise resolves only after its batch
+// committed. Several instances may write at once:
+//   - two identical deliveries racing (even on two instances) serialize on a transaction-scoped advisory lock per
+//     (provider, dedup key) and (provider, idempotency key), so the second one finds the first;
+//   - every batch takes its locks in one global order (advisory locks by key hash, then voter rows, then provider
+//     rows, each sorted), so batches never deadlock each other; a deadlock with other work is retried.
+import { createHash, randomUUID } from 'node:crypto';
+import DataLoader from 'dataloader';
+import type pg from 'pg';
+import type { Config } from '../../config.js';
+import type { PgNamedWrite, Query } from './transaction.js';
+import { jobInsert } from './jobs.js';
+import { sentAtOnce, type NewJob } from '../../domain/jobs.js';
+import { spellingWins, spellingWinsSql, voterKeyOf } from '../../domain/voter-name.js';
+import { initialStatuses, planJobs, type PlanningCallback, type PlanRules } from '../../domain/job-plan.js';
+import { utcDay } from '../../time.js';
+import { countingOf, monthRange, type HookOrg, type HookProvider, type HookTarget, type NewVote, type StoredVote } from '../../domain/votes.js';
+import type { BatchWriter, VoteStore } from '../ports.js';
+
+const SQL = {
+  // Every hook request's organization and provider, for all requests that arrived in one tick.
+  targets: {
+    name: 'vr_hook_targets',
+    text: `SELECT k.i::int AS i,
+             json_build_object('id', o.id, 'slug', o.slug, 'plan', o.plan, 'status', o.status,
+               'chatNotificationsEnabled', o."chatNotificationsEnabled", 'chatWebhookUrl', o."chatWebhookUrl",
+               'serverCallbackUrl', o."serverCallbackUrl") AS org,
+             CASE WHEN p.id IS NULL THEN NULL ELSE json_build_object('id', p.id, 'key', p.key, 'authMethod', p."authMethod",
+               'authField', p."authField", 'authValueEnc', p."authValueEnc", 'authTimestampField', p."authTimestampField",
+               'signatureFormat', p."signatureFormat", 'payloadSource', p."payloadSource",
+               'voteePath', p."voteePath", 'eventPath', p."eventPath", 'voteEventsJson', p."voteEventsJson",
+               'testEventsJson', p."testEventsJson", 'enabled', p.enabled,
+               'bodyTimestampPath', p."bodyTimestampPath", 'bodyTimestampMaxAgeS', p."bodyTimestampMaxAgeS") END AS provider
+           FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(slug, key, i)
+           JOIN "Organization" AS o ON o.slug = k.slug
+           LEFT JOIN "Provider" AS p ON p."organizationId" = o.id AND p.key = k.key`,
+  },
+  // One read after the locks: for each vote (by position, kind 'd'), the earlier votes of the same provider and
+  // delivery within its window (usually none; the earliest is picked in code), and per (organization, month) of the
+  // batch (kind 'f') the votes counted so far this month, the enabled callbacks and whether plugins poll.
+  // The duplicate halves are written so that only the index made for each fits: equality on both of its leading
+  // columns, and a time bound no index can take. Young statistics (autovacuum analyzed the table while it was small)
+  // otherwise make ("providerId", "receivedAt") look as cheap, and a prepared statement would keep that plan, which
+  // filters the whole window for every vote once the table has grown: so this statement is not prepared.
+  reads: {
+    text: `SELECT 'd' AS t, k.i::int AS i, v."publicId", (extract(epoch FROM v."receivedAt") * 1000)::float8 AS at,
+             NULL::text AS "organizationId", NULL::text AS "from", NULL::int AS used, NULL::json AS callbacks, NULL::boolean AS pull
+           FROM unnest($1::text[], $2::text[], $3::timestamp(3)[], $4::text[]) WITH ORDINALITY AS k(p, d, since, idem, i)
+           JOIN "Vote" AS v ON v."providerId" = k.p AND v."dedupKey" = k.d
+           WHERE v."receivedAt" + interval '0' >= k.since
+           UNION ALL
+           SELECT 'd', k.i::int, v."publicId", (extract(epoch FROM v."receivedAt") * 1000)::float8, NULL, NULL, NULL, NULL, NULL
+           FROM unnest($1::text[], $2::text[], $3::timestamp(3)[], $4::text[]) WITH ORDINALITY AS k(p, d, since, idem, i)
+           JOIN "Vote" AS v ON v."providerId" = k.p AND v."idempotencyKey" = k.idem
+           WHERE k.idem IS NOT NULL AND v."receivedAt" + interval '0' >= k.since
+           UNION ALL
+           SELECT 'f', NULL, NULL, NULL, k.o, k.f,
+             (SELECT COALESCE(SUM(count), 0)::int FROM "ProviderDailyCount" WHERE "organizationId" = k.o AND day >= k.f AND day <= k.t),
+             COALESCE((SELECT json_agg(json_build_object('id', c.id, 'kind', c.kind, 'priority', c.priority, 'providerIdsJson', c."providerIdsJson", 'enabled', c.enabled) ORDER BY c.priority, c."createdAt")
+                       FROM "Callback" AS c WHERE c."organizationId" = k.o AND (c.enabled OR c."disabledReason" IS NOT NULL)), '[]'::json),
+             EXISTS (SELECT 1 FROM "PluginToken" WHERE "organizationId" = k.o AND "revokedAt" IS NULL)
+           FROM unnest($5::text[], $6::text[], $7::text[]) AS k(o, f, t)`,
+  },
+  // One statement writes the batch: its votes, their jobs (the job queue's part, parameters from $26), one row per
+  // (provider, voter, day) in key order (the later vote decides lastVoteAt and the spelling), and last one row per
+  // (provider, day), which every vote of a provider on a day updates.
+  write: (jobs: string) => ({
+    name: 'vr_vote_write',
+    text: `WITH votes AS (
+             INSERT INTO "Vote" (id, "publicId", "organizationId", "providerId", "voterName", "voterKey", "receivedAt", "rawPayload", "dedupKey",
+               "overLimit", "chatStatus", "callbackStatus", "callbackAttempts", "idempotencyKey", recovered, test)
+             SELECT id, 'vt_' || id, o, p, n, k, r, raw, d, ol, cs, cbs, 0, idem, rec, tst
+             FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamp(3)[], $7::text[], $8::text[], $9::boolean[],
+                         $10::text[], $11::text[], $12::text[], $24::boolean[], $25::boolean[]) AS v(id, o, p, n, k, r, raw, d, ol, cs, cbs, idem, rec, tst)
+           ),
+           jobs AS (${jobs}),
+           voter_days AS (
+             INSERT INTO "VoterDailyCount" AS t ("organizationId", "providerId", "voterKey", day, "voterName", count, "lastVoteAt")
+             SELECT o, p, k, d, n, c, l FROM unnest($13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::int[], $19::timestamp(3)[])
+               AS u(o, p, k, d, n, c, l)
+             ORDER BY p, k, d
+             ON CONFLICT ("providerId", "voterKey", day) DO UPDATE SET count = t.count + excluded.count,
+               "voterName" = ${spellingWinsSql('t')},
+               "lastVoteAt" = GREATEST(t."lastVoteAt", excluded."lastVoteAt")
+           )
+           INSERT INTO "ProviderDailyCount" AS t ("organizationId", "providerId", day, count)
+           SELECT o, p, d, c FROM unnest($20::text[], $21::text[], $22::text[], $23::int[]) AS u(o, p, d, c)
+           ORDER BY p, d
+           ON CONFLICT ("providerId", day) DO UPDATE SET count = t.count + excluded.count`,
+  }),
+} as const;
+
+/** `timestamp(3)` columns hold UTC; an ISO string's offset is ignored on the cast, so this stores the UTC time. */
+const ts = (at: Date) => at.toISOString();
+
+/** The keys that make another delivery the same vote. */
+const keysOf = (vote: NewVote) => (vote.idempotencyKey ? [vote.dedupKey, vote.idempotencyKey] : [vote.dedupKey]);
+
+/**
+ * The batch's advisory locks, one per (provider, delivery key), taken in ascending order (every batch, on every
+ * instance, in the same order); sent with BEGIN. The lock ids are 64-bit integers from a hash, written as literals.
+ */
+function lockStatement(batch: NewVote[]): string {
+  const ids = new Set<bigint>();
+  for (const vote of batch) {
+    for (const key of keysOf(vote)) ids.add(createHash('sha256').update(`${vote.provider.id}:${key}`).digest().readBigInt64BE(0));
+  }
+  const sorted = [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return `SELECT count(pg_advisory_xact_lock(h)) FROM (SELECT h FROM (VALUES ${sorted.map((id) => `(${id}::bigint)`).join(', ')}) AS v(h) ORDER BY h) AS s`;
+}
+
+function byKey<T>(rows: Map<string, T>): T[] {
+  return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+}
+
+/**
+ * The vote write: a batch writer on `pool` (the write thread's own pool in the service, the shared one in one-shot
+ * commands; src/db/hot-writes.ts).
+ */
+export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrite<NewVote, StoredVote> {
+  async function writeBatch(query: Query, batch: NewVote[]): Promise<StoredVote[]> {
+    const results: (StoredVote | null)[] = batch.map(() => null);
+    const factKeys = new Map<string, { o: string; f: string; t: string }>();
+    for (const vote of batch) {
+      const month = monthRange(vote.receivedAt);
+      factKeys.set(`${vote.org.id}|${month.from}`, { o: vote.org.id, f: month.from, t: month.to });
+    }
+    const keys = [...factKeys.values()];
+    type ReadRow = {
+      t: 'd' | 'f';
+      i: number;
+      publicId: string;
+      at: number;
+      organizationId: string;
+      from: string;
+      used: number;
+      callbacks: PlanningCallback[];
+      pull: boolean;
+    };
+    const read = await query<ReadRow>({
+      ...SQL.reads,
+      values: [
+        batch.map((v) => v.provider.id),
+        batch.map((v) => v.dedupKey),
+        batch.map((v) => ts(new Date(v.receivedAt.getTime() - config.duplicateWindowMs))),
+        batch.map((v) => v.idempotencyKey),
+        keys.map((k) => k.o),
+        keys.map((k) => k.f),
+        keys.map((k) => k.t),
+      ],
+    });
+    const earliest = new Map<number, { publicId: string; at: number }>();
+    const facts = new Map<string, { used: number; callbacks: PlanningCallback[]; pull: boolean }>();
+    for (const row of read.rows) {
+      if (row.t === 'f') {
+        facts.set(`${row.organizationId}|${row.from}`, { used: row.used, callbacks: row.callbacks, pull: row.pull });
+        continue;
+      }
+      const seen = earliest.get(row.i);
+      if (!seen || row.at < seen.at) earliest.set(row.i, row);
+    }
+    for (const [i, row] of earliest) results[i - 1] = { id: null, publicId: row.publicId, duplicate: true };
+
+    // The same delivery twice in this batch (same content or same idempotency key): the later one is a duplicate.
+    const firstInBatch = new Map<string, number>();
+    const firstOf = (vote: NewVote) =>
+      keysOf(vote)
+        .map((key) => firstInBatch.get(`${vote.provider.id}\u0000${key}`))
+        .find((i) => i !== undefined);
+    const fresh: number[] = [];
+    const indexOfVote = new Map<string, number>();
+    batch.forEach((vote, i) => {
+      if (results[i] || firstOf(vote) !== undefined) return;
+      for (const key of keysOf(vote)) firstInBatch.set(`${vote.provider.id}\u0000${key}`, i);
+      fresh.push(i);
+    });
+
+    const votes = {
+      id: [] as string[],
+      o: [] as string[],
+      p: [] as string[],
+      n: [] as string[],
+      k: [] as string[],
+      r: [] as string[],
+      raw: [] as string[],
+      d: [] as string[],
+      ol: [] as boolean[],
+      cs: [] as string[],
+      cbs: [] as string[],
+      idem: [] as (string | null)[],
+      rec: [] as boolean[],
+      tst: [] as boolean[],
+    };
+    const jobs: NewJob[] = [];
+    const voterDays = new Map<string, { o: string; p: string; k: string; d: string; n: string; c: number; l: string; at: number }>();
+    const providerDays = new Map<string, { o: string; p: string; d: string; c: number }>();
+
+    for (const i of fresh) {
+      const { org, provider, voterName, receivedAt, test } = batch[i];
+      const fact = facts.get(`${org.id}|${monthRange(receivedAt).from}`)!;
+      const { overLimit, counts } = countingOf(batch[i], fact.used);
+      const planned = planJobs(
+        config,
+        org,
+        provider.id,
+        overLimit ? [] : fact.callbacks,
+        overLimit,
+        !overLimit && fact.pull,
+        batch[i].recovered,
+        test ?? null,
+        rules,
+      );
+      if (counts) fact.used += 1;
+
+      const id = randomUUID();
+      const voterKey = voterKeyOf(voterName);
+      const at = ts(receivedAt);
+      votes.id.push(id);
+      votes.o.push(org.id);
+      votes.p.push(provider.id);
+      votes.n.push(voterName);
+      votes.k.push(voterKey);
+      votes.r.push(at);
+      votes.raw.push(batch[i].rawPayload);
+      votes.d.push(batch[i].dedupKey);
+      votes.idem.push(batch[i].idempotencyKey);
+      votes.rec.push(batch[i].recovered === true);
+      votes.tst.push(test !== undefined);
+      votes.ol.push(overLimit);
+      const statuses = initialStatuses(planned);
+      votes.cs.push(statuses.chatStatus);
+      votes.cbs.push(statuses.callbackStatus);
+      const lease = batch[i].lease;
+      for (const job of planned)
+        jobs.push({ ...job, organizationId: org.id, voteId: id, runAt: receivedAt, ...(lease && sentAtOnce(job.kind) ? { lease } : {}) });
+      results[i] = { id, publicId: `vt_${id}`, duplicate: false, ...(lease ? { jobs: [] } : {}) };
+      indexOfVote.set(id, i);
+      if (!counts) continue;
+
+      const day = utcDay(receivedAt);
+      const voterRow = voterDays.get(`${provider.id}\u0000${voterKey}\u0000${day}`);
+      if (!voterRow) {
+        voterDays.set(`${provider.id}\u0000${voterKey}\u0000${day}`, {
+          o: org.id,
+          p: provider.id,
+          k: voterKey,
+          d: day,
+          n: voterName,
+          c: 1,
+          l: at,
+          at: receivedAt.getTime(),
+        });
+      } else {
+        voterRow.c += 1;
+        if (spellingWins(voterName, receivedAt.getTime(), voterRow.n, voterRow.at)) Object.assign(voterRow, { n: voterName, l: at, at: receivedAt.getTime() });
+      }
+      const providerRow = providerDays.get(`${provider.id}\u0000${day}`);
+      if (providerRow) providerRow.c += 1;
+      else providerDays.set(`${provider.id}\u0000${day}`, { o: org.id, p: provider.id, d: day, c: 1 });
+    }
+    batch.forEach((vote, i) => {
+      if (results[i]) return;
+      const first = results[firstOf(vote)!]!;
+      results[i] = { id: null, publicId: first.publicId, duplicate: true };
+    });
+
+    if (votes.id.length > 0) {
+      const voterRows = byKey(voterDays);
+      const providerRows = byKey(providerDays);
+      const jobPart = jobInsert(26, jobs);
+      for (const job of jobPart.leased) results[indexOfVote.get(job.voteId!)!]!.jobs!.push(job);
+      await query({
+        ...SQL.write(jobPart.sql),
+        values: [
+          votes.id,
+          votes.o,
+          votes.p,
+          votes.n,
+          votes.k,
+          votes.r,
+          votes.raw,
+          votes.d,
+          votes.ol,
+          votes.cs,
+          votes.cbs,
+          votes.idem,
+          voterRows.map((r) => r.o),
+          voterRows.map((r) => r.p),
+          voterRows.map((r) => r.k),
+          voterRows.map((r) => r.d),
+          voterRows.map((r) => r.n),
+          voterRows.map((r) => r.c),
+          voterRows.map((r) => r.l),
+          providerRows.map((r) => r.o),
+          providerRows.map((r) => r.p),
+          providerRows.map((r) => r.d),
+          providerRows.map((r) => r.c),
+          votes.rec,
+          votes.tst,
+          ...jobPart.values,
+        ],
+      });
+    }
+    return results as StoredVote[];
+  }
+
+  // A new table's first statistics (autovacuum analyzes it after ~50 rows) make a sequential scan look cheap, and
+  // prepared statements keep such a plan while the table grows.
+  return { write: writeBatch, begin: (batch) => `SET LOCAL enable_seqscan = off; ${lockStatement(batch)}` };
+}
+
+export function createPgVoteStore(config: Config, pool: pg.Pool, votes: BatchWriter<NewVote, StoredVote>): VoteStore {
+  // Not cached: a disabled provider, a rotated secret or a suspended organization applies to the very next vote,
+  // on every instance. Batching the reads of one tick keeps that to one round trip under load.
+  const targets = new DataLoader<{ slug: string; key: string }, HookTarget | null>(
+    async (wanted) => {
+      const found = await pool.query<{ i: number; org: HookOrg; provider: HookProvider | null }>({
+        ...SQL.targets,
+        values: [wanted.map((w) => w.slug), wanted.map((w) => w.key)],
+      });
+      const result: (HookTarget | null)[] = wanted.map(() => null);
+      for (const row of found.rows) result[row.i - 1] = { org: row.org, provider: row.provider };
+      return result;
+    },
+    { cache: false, maxBatchSize: config.writeBatchMax, batchScheduleFn: (load) => setImmediate(load) },
+  );
+
+  return {
+    findTarget: (slug, key) => targets.load({ slug, key }),
+    write: (vote) => votes.submit(vote),
+  };
+}

@@ -1,0 +1,28 @@
+// The job queue's rare writes, the same on both databases through Prisma: a vote's failed jobs queued again
+// (redeliver), and a pull job handed to the plugin that settles it.
+import { voteStatusFrom } from '../domain/jobs.js';
+import type { Db } from './ports.js';
+
+export async function requeueFailedWithPrisma(prisma: Db, voteId: string, now: Date, budget: (kind: string) => number): Promise<number> {
+  return prisma.$transaction(async (tx) => {
+    const failed = await tx.deliveryJob.findMany({ where: { voteId, status: 'failed' } });
+    for (const job of failed) {
+      await tx.deliveryJob.update({
+        where: { id: job.id },
+        data: { status: 'pending', runAt: now, maxAttempts: job.attempts + budget(job.kind), lockedBy: null, lockedUntil: null },
+      });
+    }
+    if (failed.length > 0) {
+      const jobs = await tx.deliveryJob.findMany({
+        where: { voteId },
+        select: { kind: true, status: true, attempts: true, sentAt: true, callbackId: true, createdAt: true },
+      });
+      await tx.vote.update({ where: { id: voteId }, data: voteStatusFrom(jobs) });
+    }
+    return failed.length;
+  });
+}
+
+export async function holdWithPrisma(prisma: Db, jobId: string, holder: string): Promise<void> {
+  await prisma.deliveryJob.updateMany({ where: { id: jobId, status: { not: 'sent' } }, data: { lockedBy: holder } });
+}

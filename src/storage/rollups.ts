@@ -1,0 +1,134 @@
+// Consistency of the per-day rollups: recompute them from raw votes and compare (`cli stats verify`), or replace
+// them (`cli stats rebuild`). Raw SQL, written once; what differs by database (the day of a timestamp, parameters,
+// the lock that holds vote writers off) comes from its folder (RollupSql). Days before the retention horizon
+// (`keptFrom`, src/retention/retention.ts) have no raw votes any more: their rollups are the record, neither compared
+// nor replaced. Test votes are in no rollup (README "Test votes"), so they are left out here too.
+import { latestSpellingSql } from '../domain/voter-name.js';
+import { realVotesSql } from '../domain/votes.js';
+import type { Db, RollupDifference, Rollups, Tx } from './ports.js';
+
+/** What the rollup statements need of one database's SQL. */
+export interface RollupSql {
+  /** The UTC day ('YYYY-MM-DD') of a timestamp column. */
+  day(column: string): string;
+  /** The n-th (1-based) parameter. */
+  param(n: number): string;
+  /** Run first in a transaction that must hold off vote writers (null: the database's single write lock does). */
+  lockRollups: string | null;
+}
+
+interface ProviderDay {
+  organizationId: string;
+  providerId: string;
+  day: string;
+  count: number;
+}
+interface VoterDay extends ProviderDay {
+  voterKey: string;
+  voterName: string;
+  lastVoteAt: Date;
+}
+
+export function createRollups(prisma: Db, sql: RollupSql): Rollups {
+  return {
+    verify: (keptFrom, organizationId) => verifyRollups(prisma, sql, keptFrom, organizationId),
+    rebuild: (keptFrom, organizationId) => rebuildRollups(prisma, sql, keptFrom, organizationId),
+    async lockAgainstVoteWriters(tx: Tx) {
+      if (sql.lockRollups) await tx.$executeRawUnsafe(sql.lockRollups);
+    },
+  };
+}
+
+async function fromVotes(prisma: Db, sql: RollupSql, organizationId?: string) {
+  const day = sql.day('"receivedAt"');
+  const filter = `WHERE ${realVotesSql()}${organizationId ? ` AND "organizationId" = ${sql.param(1)}` : ''}`;
+  const args = organizationId ? [organizationId] : [];
+  const providerDays = await prisma.$queryRawUnsafe<ProviderDay[]>(
+    `SELECT "organizationId", "providerId", ${day} AS day, COUNT(*) AS count FROM "Vote" ${filter} GROUP BY "organizationId", "providerId", ${day}`,
+    ...args,
+  );
+  const voterDays = await prisma.$queryRawUnsafe<VoterDay[]>(
+    `SELECT "organizationId", "providerId", "voterKey", ${day} AS day, COUNT(*) AS count, MAX("receivedAt") AS "lastVoteAt", MAX("voterName") AS "voterName"
+     FROM "Vote" ${filter} GROUP BY "organizationId", "providerId", "voterKey", ${day}`,
+    ...args,
+  );
+  return {
+    providerDays: providerDays.map((r) => ({ ...r, count: Number(r.count) })),
+    voterDays: voterDays.map((r) => ({
+      ...r,
+      count: Number(r.count),
+      lastVoteAt: r.lastVoteAt instanceof Date ? r.lastVoteAt : new Date(Number(r.lastVoteAt)),
+    })),
+  };
+}
+
+async function verifyRollups(prisma: Db, sql: RollupSql, keptFrom: string, organizationId?: string): Promise<RollupDifference[]> {
+  const expected = await fromVotes(prisma, sql);
+  const where = { ...(organizationId ? { organizationId } : {}), day: { gte: keptFrom } };
+  const [providerRows, voterRows] = await Promise.all([
+    prisma.providerDailyCount.findMany({ where }),
+    prisma.voterDailyCount.findMany({ where, select: { providerId: true, voterKey: true, day: true, count: true, organizationId: true } }),
+  ]);
+  const differences: RollupDifference[] = [];
+  const compare = (table: RollupDifference['table'], want: Map<string, number>, have: Map<string, number>) => {
+    for (const key of new Set([...want.keys(), ...have.keys()])) {
+      const e = want.get(key) ?? 0;
+      const a = have.get(key) ?? 0;
+      if (e !== a) differences.push({ table, key, expected: e, actual: a });
+    }
+  };
+  const mine = <T extends { organizationId: string; day: string }>(rows: T[]) =>
+    rows.filter((r) => (!organizationId || r.organizationId === organizationId) && r.day >= keptFrom);
+  compare(
+    'ProviderDailyCount',
+    new Map(mine(expected.providerDays).map((r) => [`${r.providerId}/${r.day}`, r.count])),
+    new Map(providerRows.map((r) => [`${r.providerId}/${r.day}`, r.count])),
+  );
+  compare(
+    'VoterDailyCount',
+    new Map(mine(expected.voterDays).map((r) => [`${r.providerId}/${r.voterKey}/${r.day}`, r.count])),
+    new Map(voterRows.map((r) => [`${r.providerId}/${r.voterKey}/${r.day}`, r.count])),
+  );
+  return differences;
+}
+
+/**
+ * Replaces the rollup rows (of one organization, or all) with what the raw votes say, in one transaction.
+ * On PostgreSQL the rollup tables are locked first: a vote being written waits, then adds itself on top of the
+ * rebuilt rows, so nothing is counted twice or lost. SQLite has a single writer anyway.
+ */
+async function rebuildRollups(prisma: Db, sql: RollupSql, keptFrom: string, organizationId?: string): Promise<{ providerDays: number; voterDays: number }> {
+  const day = sql.day('"receivedAt"');
+  // Only the days whose raw votes are all kept: the first parameter is the horizon, then the organization.
+  const p = sql.param;
+  const filter = `WHERE day >= ${p(1)}${organizationId ? ` AND "organizationId" = ${p(2)}` : ''}`;
+  const voteFilter = `WHERE ${realVotesSql()} AND ${day} >= ${p(1)}${organizationId ? ` AND "organizationId" = ${p(2)}` : ''}`;
+  const args = organizationId ? [keptFrom, organizationId] : [keptFrom];
+  return prisma.$transaction(
+    async (tx) => {
+      if (sql.lockRollups) await tx.$executeRawUnsafe(sql.lockRollups);
+      await tx.$executeRawUnsafe(`DELETE FROM "ProviderDailyCount" ${filter}`, ...args);
+      await tx.$executeRawUnsafe(`DELETE FROM "VoterDailyCount" ${filter}`, ...args);
+      const providerDays = await tx.$executeRawUnsafe(
+        `INSERT INTO "ProviderDailyCount" ("organizationId", "providerId", day, count)
+         SELECT "organizationId", "providerId", ${day}, COUNT(*) FROM "Vote" ${voteFilter} GROUP BY "organizationId", "providerId", ${day}`,
+        ...args,
+      );
+      // The spelling shown is the day's latest vote's, as the writers keep it (votes/voter-name.ts).
+      const voterDays = await tx.$executeRawUnsafe(
+        `INSERT INTO "VoterDailyCount" ("organizationId", "providerId", "voterKey", day, "voterName", count, "lastVoteAt")
+         SELECT g."organizationId", g."providerId", g."voterKey", g.day, ${latestSpellingSql(sql.day)}, g.count, g."lastVoteAt"
+         FROM (SELECT "organizationId", "providerId", "voterKey", ${day} AS day, COUNT(*) AS count, MAX("receivedAt") AS "lastVoteAt"
+               FROM "Vote" ${voteFilter} GROUP BY "organizationId", "providerId", "voterKey", ${day}) AS g`,
+        ...args,
+      );
+      // Counts may have changed either way: cached leaderboards must rank again (stats/leaderboard.ts).
+      await tx.$executeRawUnsafe(
+        `UPDATE "Organization" SET "statsEpoch" = "statsEpoch" + 1 ${organizationId ? `WHERE id = ${p(1)}` : ''}`,
+        ...(organizationId ? [organizationId] : []),
+      );
+      return { providerDays, voterDays };
+    },
+    { timeout: 600_000, maxWait: 60_000 },
+  );
+}

@@ -1,0 +1,93 @@
+// The storage on embedded SQLite (../ports.ts): Prisma for the ordinary reads and writes, a better-sqlite3
+// connection on this thread for the hook path's reads, and the hot writes on the write thread (writes.ts) or, in
+// one-shot commands, on this thread.
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import { PrismaClient as SqliteClient } from '../../generated/sqlite/client.js';
+import type { Config } from '../../config.js';
+import type { Finish } from '../../domain/jobs.js';
+import type { StorageOptions } from '../options.js';
+import { createMemoryPacer } from '../pacer.js';
+import type { FailedAttempts, Storage } from '../ports.js';
+import { withQueryLog } from '../query-log.js';
+import { createRollups } from '../rollups.js';
+import { openSqliteConnection, sqlitePathFromUrl } from './connection.js';
+import { exportRowsSqlite } from './export.js';
+import { createSqliteJobQueue, type ClaimRequest, type Renewal } from './jobs.js';
+import { createSqliteVoteStore } from './votes.js';
+import { sqliteWriters } from './writes.js';
+import type { BatchWriter } from '../ports.js';
+import type { ClaimedJob } from '../../domain/jobs.js';
+
+const FAILED_STATUSES = `'pending', 'running', 'retrying', 'held', 'sent', 'failed'`;
+
+export async function openSqliteStorage(config: Config, options: StorageOptions): Promise<Storage> {
+  const queries = withQueryLog(options.countQueries);
+  const path = sqlitePathFromUrl(config.databaseUrl);
+  if (config.dataDir) mkdirSync(config.dataDir, { recursive: true });
+  // Integer epoch-ms timestamps: compact, and raw range scans compare numbers.
+  const adapter = new PrismaBetterSqlite3({ url: path, timeout: 15_000 }, { timestampFormat: 'unixepoch-ms' });
+  const prisma = new SqliteClient({ adapter, log: queries.log });
+  queries.attach(prisma);
+  // WAL lets readers run beside the single writer; FULL syncs each commit (an acknowledged vote survives power loss).
+  await prisma.$queryRawUnsafe('PRAGMA journal_mode = WAL');
+  await prisma.$queryRawUnsafe('PRAGMA synchronous = FULL');
+  await prisma.$queryRawUnsafe('PRAGMA foreign_keys = ON');
+  await prisma.$queryRawUnsafe('PRAGMA busy_timeout = 15000');
+  // timeout 0: never block the event loop waiting for a lock another connection holds; callers retry later.
+  const sqlite = openSqliteConnection(path, 0);
+  const writes = sqliteWriters(config, options.planRules, sqlite, options.writeThread);
+  const jobs = createSqliteJobQueue(prisma, {
+    claims: writes.claims as unknown as BatchWriter<ClaimRequest, ClaimedJob[]>,
+    renewals: writes.renewals as unknown as BatchWriter<Renewal, boolean>,
+    finishes: writes.finishes as unknown as BatchWriter<Finish, boolean>,
+  });
+
+  return {
+    prisma,
+    votes: createSqliteVoteStore(sqlite, writes.votes as never),
+    jobs,
+    hookLog: writes.hookLog as never,
+    rollups: createRollups(prisma, { day: (column) => `strftime('%Y-%m-%d', ${column} / 1000, 'unixepoch')`, param: () => '?', lockRollups: null }),
+    reports: {
+      async failedAttemptsSince(organizationId, dueSince, since): Promise<FailedAttempts[]> {
+        // The bare a.error comes from the row holding MAX(a."createdAt") (SQLite's documented min/max rule).
+        const rows = await prisma.$queryRawUnsafe<
+          { callbackId: string; failedAttempts: number | bigint; lastFailedAt: number | bigint; lastError: string | null }[]
+        >(
+          `SELECT j."callbackId" AS "callbackId", COUNT(*) AS "failedAttempts", MAX(a."createdAt") AS "lastFailedAt", a.error AS "lastError"
+           FROM "DeliveryJob" j JOIN "DeliveryAttempt" a ON a."jobId" = j.id
+           WHERE j."organizationId" = ? AND j.kind = 'callback' AND j.status IN (${FAILED_STATUSES}) AND j."runAt" >= ?
+             AND j."callbackId" IS NOT NULL AND a.success = 0 AND a."createdAt" >= ?
+           GROUP BY j."callbackId"`,
+          organizationId,
+          dueSince.getTime(),
+          since.getTime(),
+        );
+        return rows.map((r) => ({
+          callbackId: r.callbackId,
+          failedAttempts: Number(r.failedAttempts),
+          lastFailedAt: new Date(Number(r.lastFailedAt)),
+          lastError: r.lastError,
+        }));
+      },
+      exportVotes: (organizationId, range, includeTests) => exportRowsSqlite(path, organizationId, range, undefined, includeTests),
+    },
+    // One process sends: slots in memory.
+    pacer: createMemoryPacer(),
+    describe: () => ({ kind: 'sqlite', location: resolve(path) }),
+    alive: writes.alive,
+    connect: writes.connect,
+    ping: async () => {
+      if (!writes.alive()) throw Object.assign(new Error('The write thread stopped'), { code: 'WRITE_THREAD_GONE' });
+      await prisma.$queryRawUnsafe('SELECT 1');
+    },
+    close: async () => {
+      await writes.close();
+      if (sqlite.open) sqlite.close();
+      await prisma.$disconnect();
+    },
+    queryCount: queries.count,
+  };
+}

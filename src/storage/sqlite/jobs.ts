@@ -1,0 +1,243 @@
+// The job queue on embedded SQLite. Its writes are synchronous batch functions on the one better-sqlite3 write
+// connection (named writes, writes.ts): claims, lease renewals, attempt records, and a vote's job rows inside the
+// vote's own transaction (insertJobs, the one job insert, also used for replays and alerts through Prisma's
+// transaction). A single writer: one atomic UPDATE … RETURNING claims, and what arrives while a batch is being
+// written shares the next transaction and fsync.
+import { randomUUID } from 'node:crypto';
+import type Sqlite from 'better-sqlite3';
+import { finishedRow, leaseStillCovers, voteStatusFrom, type ClaimedJob, type Finish, type JobForStatus, type NewJob } from '../../domain/jobs.js';
+import { CLAIM_COLUMNS, candidates, leasedJobOf } from '../claim-sql.js';
+import type { BatchWriter, JobQueue, Tx } from '../ports.js';
+import { holdWithPrisma, requeueFailedWithPrisma } from '../prisma-jobs.js';
+
+const CLAIM = `
+UPDATE "DeliveryJob" SET status = 'running', "lockedBy" = $1, "lockedUntil" = $2, "updatedAt" = $3
+WHERE id IN (
+  SELECT id FROM (
+    SELECT * FROM (${candidates('pending', '"runAt" <= $3', '')})
+    UNION ALL SELECT * FROM (${candidates('retrying', '"runAt" <= $3', '')})
+    UNION ALL SELECT * FROM (${candidates('running', '"lockedUntil" < $3', '')})
+  )
+  ORDER BY "runAt", "voteId", priority
+  LIMIT $4
+)
+RETURNING ${CLAIM_COLUMNS}`;
+
+const CLAIM_PULL = `
+UPDATE "DeliveryJob" SET status = 'running', "lockedBy" = $1, "lockedUntil" = $2, "updatedAt" = $3
+WHERE id IN (
+  SELECT id FROM "DeliveryJob"
+  WHERE "organizationId" = $5 AND kind = 'pull'
+    AND ((status IN ('pending', 'retrying') AND "runAt" <= $3) OR (status = 'running' AND "lockedUntil" < $3))
+  ORDER BY "runAt", "createdAt"
+  LIMIT $4
+)
+RETURNING ${CLAIM_COLUMNS}`;
+
+// A restarted instance's own leased jobs, whatever their lease's end (ports.ts, reclaimOwn).
+const RECLAIM_OWN = `
+UPDATE "DeliveryJob" SET "lockedUntil" = $2, "updatedAt" = $3
+WHERE id IN (
+  SELECT id FROM "DeliveryJob" WHERE status = 'running' AND "lockedBy" = $1 AND kind <> 'pull' ORDER BY "runAt", "voteId", priority LIMIT $4
+)
+RETURNING ${CLAIM_COLUMNS}`;
+
+const JOB_INSERT = `INSERT INTO "DeliveryJob" (id, organizationId, voteId, callbackId, kind, status, priority, attempts, maxAttempts, runAt, uniqueKey,
+   payloadJson, origin, lockedBy, lockedUntil, createdAt, updatedAt)
+ VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("uniqueKey") DO NOTHING`;
+
+/** A job's row for JOB_INSERT: pending, held, or (with a lease) already running for its holder. */
+function jobRow(job: NewJob): { id: string; values: unknown[] } {
+  const id = randomUUID();
+  const at = job.runAt.getTime();
+  const status = job.held ? 'held' : job.lease ? 'running' : 'pending';
+  const lease = job.lease && !job.held ? job.lease : null;
+  return {
+    id,
+    values: [
+      id,
+      job.organizationId,
+      job.voteId,
+      job.callbackId,
+      job.kind,
+      status,
+      job.priority,
+      job.maxAttempts,
+      at,
+      job.uniqueKey ?? null,
+      job.payloadJson ?? null,
+      job.origin ?? 'vote',
+      lease?.holder ?? null,
+      lease?.until ?? null,
+      at,
+      at,
+    ],
+  };
+}
+
+/** Inserts jobs in a Prisma transaction on the same database (a replay, an alert): the same statement. */
+export async function insertJobsWithPrisma(tx: Tx, jobs: NewJob[]): Promise<number> {
+  let inserted = 0;
+  for (const job of jobs) inserted += await tx.$executeRawUnsafe(JOB_INSERT, ...jobRow(job).values);
+  return inserted;
+}
+
+/** One claim: a worker's due jobs, its own leased ones (`own`), or (with `organizationId`) a plugin poll's pull jobs. Times in epoch ms. */
+export interface ClaimRequest {
+  holder: string;
+  now: number;
+  until: number;
+  limit: number;
+  organizationId?: string;
+  own?: boolean;
+}
+
+/** One lease renewal; true when the holder still had the job and now holds it until `until`. */
+export interface Renewal {
+  jobId: string;
+  holder: string;
+  now: number;
+  until: number;
+}
+
+export interface SqliteJobWrites {
+  claims(items: ClaimRequest[]): ClaimedJob[][];
+  renewals(items: Renewal[]): boolean[];
+  finishes(items: Finish[]): boolean[];
+  /** A vote's jobs, inside the transaction its vote store holds on the same connection; returns the leased ones. */
+  insertJobs(jobs: NewJob[]): ClaimedJob[];
+}
+
+export function createSqliteJobWrites(db: Sqlite.Database): SqliteJobWrites {
+  const s = {
+    claim: db.prepare(CLAIM),
+    claimPull: db.prepare(CLAIM_PULL),
+    reclaimOwn: db.prepare(RECLAIM_OWN),
+    renew: db.prepare(`UPDATE "DeliveryJob" SET "lockedUntil" = ? WHERE id = ? AND "lockedBy" = ? AND status = 'running' AND "lockedUntil" > ?`),
+    insertJob: db.prepare(JOB_INSERT),
+    updateJob: db.prepare(
+      `UPDATE "DeliveryJob" SET status = ?, attempts = ?, "lockedBy" = NULL, "lockedUntil" = NULL,
+         "lastError" = CASE WHEN ? THEN "lastError" ELSE ? END, "pacedMs" = ?,
+         "runAt" = COALESCE(?, "runAt"), "sentAt" = COALESCE(?, "sentAt"), "updatedAt" = ? WHERE id = ? AND "lockedBy" = ?`,
+    ),
+    insertAttempt: db.prepare(
+      `INSERT INTO "DeliveryAttempt" (id, "organizationId", "jobId", "voteId", attempt, target, "statusCode", success, "durationMs", error, "responseExcerpt", "pacedMs", "createdAt")
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    // A callback's run of failures (callback-health.ts): starts at its first failed attempt, ends at a success.
+    failing: db.prepare(`UPDATE "Callback" SET "failingSince" = ? WHERE id = ? AND "failingSince" IS NULL`),
+    recovered: db.prepare(`UPDATE "Callback" SET "failingSince" = NULL WHERE id = ? AND "failingSince" IS NOT NULL`),
+    jobsOfVote: db.prepare(`SELECT kind, status, attempts, "sentAt", "callbackId", "createdAt" FROM "DeliveryJob" WHERE "voteId" = ?`),
+    updateVote: db.prepare(
+      `UPDATE "Vote" SET "chatStatus" = ?, "chatSentAt" = ?, "callbackStatus" = ?, "callbackSentAt" = ?, "callbackAttempts" = ? WHERE id = ?`,
+    ),
+  };
+
+  /** One attempt's bookkeeping: the job's next state (only while this worker holds it), its record, the vote. */
+  function finishOne(f: Finish): boolean {
+    const at = f.now.getTime();
+    const row = finishedRow(f);
+    const changed = s.updateJob.run(
+      row.status,
+      row.attempts,
+      row.keepError ? 1 : 0,
+      f.errorText,
+      row.pacedMs,
+      row.runAt ? row.runAt.getTime() : null,
+      f.resolution.status === 'sent' ? at : null,
+      at,
+      f.job.id,
+      f.workerId,
+    ).changes;
+    if (changed === 0) return false;
+    const a = f.attempt;
+    if (a) {
+      s.insertAttempt.run(
+        randomUUID(),
+        f.job.organizationId,
+        f.job.id,
+        f.job.voteId,
+        a.attempt,
+        a.target,
+        a.statusCode,
+        a.success ? 1 : 0,
+        a.durationMs,
+        a.error,
+        a.responseExcerpt,
+        Math.round(a.pacedMs ?? 0),
+        at,
+      );
+      if (f.job.kind === 'callback' && f.job.callbackId && !a.voteRefused) {
+        if (a.success) s.recovered.run(f.job.callbackId);
+        else s.failing.run(at, f.job.callbackId);
+      }
+    }
+    if (f.job.voteId) {
+      const rows = (s.jobsOfVote.all(f.job.voteId) as (JobForStatus & { sentAt: number | null })[]).map((r) => ({
+        ...r,
+        sentAt: r.sentAt === null ? null : new Date(r.sentAt),
+      }));
+      const status = voteStatusFrom(rows);
+      s.updateVote.run(
+        status.chatStatus,
+        status.chatSentAt?.getTime() ?? null,
+        status.callbackStatus,
+        status.callbackSentAt?.getTime() ?? null,
+        status.callbackAttempts,
+        f.job.voteId,
+      );
+    }
+    return true;
+  }
+
+  return {
+    claims: (items) =>
+      items.map(
+        (c) =>
+          (c.own
+            ? s.reclaimOwn.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit })
+            : c.organizationId === undefined
+              ? s.claim.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit })
+              : s.claimPull.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit, 5: c.organizationId })) as ClaimedJob[],
+      ),
+    renewals: (items) => items.map((r) => s.renew.run(r.until, r.jobId, r.holder, r.now).changes === 1),
+    finishes: (items) => items.map(finishOne),
+    insertJobs(jobs) {
+      const leased: ClaimedJob[] = [];
+      for (const job of jobs) {
+        const row = jobRow(job);
+        if (s.insertJob.run(...row.values).changes === 1 && job.lease && !job.held) leased.push(leasedJobOf(row.id, job));
+      }
+      return leased;
+    },
+  };
+}
+
+/** The named writes the queue submits to (writes.ts). */
+export interface SqliteJobWriters {
+  claims: BatchWriter<ClaimRequest, ClaimedJob[]>;
+  renewals: BatchWriter<Renewal, boolean>;
+  finishes: BatchWriter<Finish, boolean>;
+}
+
+export function createSqliteJobQueue(prisma: Parameters<typeof holdWithPrisma>[0], writes: SqliteJobWriters): JobQueue {
+  const leased = (rows: ClaimedJob[], until: number) => rows.map((r) => ({ ...r, leaseUntil: until }));
+  const claim = async (request: Omit<ClaimRequest, 'until'>, leaseMs: number) => {
+    const until = request.now + leaseMs;
+    return leased(await writes.claims.submit({ ...request, until }), until);
+  };
+  return {
+    claim: (holder, now, leaseMs, limit) => claim({ holder, now: now.getTime(), limit }, leaseMs),
+    reclaimOwn: (holder, now, leaseMs, limit) => claim({ holder, now: now.getTime(), limit, own: true }, leaseMs),
+    claimPull: (holder, organizationId, now, leaseMs, limit) => claim({ holder, now: now.getTime(), limit, organizationId }, leaseMs),
+    async renew(job, workerId, now, leaseMs, needMs = 0) {
+      if (leaseStillCovers(job, now, needMs)) return true;
+      job.leaseUntil = now.getTime() + leaseMs;
+      return writes.renewals.submit({ jobId: job.id, holder: workerId, now: now.getTime(), until: job.leaseUntil });
+    },
+    hold: (jobId, holder) => holdWithPrisma(prisma, jobId, holder),
+    finish: (job, workerId, now, attempt, resolution, errorText) => writes.finishes.submit({ job, workerId, now, attempt, resolution, errorText }),
+    requeueFailed: (voteId, now, budget) => requeueFailedWithPrisma(prisma, voteId, now, budget),
+    enqueue: insertJobsWithPrisma,
+  };
+}

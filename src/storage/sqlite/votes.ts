@@ -1,0 +1,137 @@
+// The embedded-SQLite hook path. The target is read by prepared statements on the main thread's connection; the
+// vote write is one synchronous function that writes a batch of votes (each with its duplicate check, monthly
+// limit, jobs and rollups) inside the transaction its caller holds, a named write (writes.ts) that runs on the write
+// thread in the service, so an fsync never blocks the thread that parses requests. Every vote that arrives while a
+// transaction is being written joins the next one, so one fsync (synchronous=FULL) acknowledges many votes.
+import { randomUUID } from 'node:crypto';
+import type Sqlite from 'better-sqlite3';
+import type { Config } from '../../config.js';
+import { sentAtOnce, type ClaimedJob, type NewJob } from '../../domain/jobs.js';
+import { initialStatuses, planJobs, type PlanningCallback, type PlanRules } from '../../domain/job-plan.js';
+import { utcDay } from '../../time.js';
+import { spellingWinsSql, voterKeyOf } from '../../domain/voter-name.js';
+import { countingOf, monthRange, type HookOrg, type HookProvider, type NewVote, type StoredVote } from '../../domain/votes.js';
+import type { BatchWriter, VoteStore } from '../ports.js';
+
+export function createSqliteVoteStore(db: Sqlite.Database, votes: BatchWriter<NewVote, StoredVote>): VoteStore {
+  const orgBySlug = db.prepare('SELECT id, slug, plan, status, chatNotificationsEnabled, chatWebhookUrl, serverCallbackUrl FROM "Organization" WHERE slug = ?');
+  const providerByKey = db.prepare(
+    `SELECT id, key, authMethod, authField, authValueEnc, authTimestampField, signatureFormat, payloadSource, voteePath, eventPath, voteEventsJson, testEventsJson, enabled,
+       bodyTimestampPath, bodyTimestampMaxAgeS
+     FROM "Provider" WHERE organizationId = ? AND key = ?`,
+  );
+  const toOrg = (row: Record<string, unknown> | undefined): HookOrg | null =>
+    row ? ({ ...row, chatNotificationsEnabled: row.chatNotificationsEnabled === 1 } as unknown as HookOrg) : null;
+  const toProvider = (row: Record<string, unknown> | undefined): HookProvider | null =>
+    row ? ({ ...row, enabled: row.enabled === 1 } as unknown as HookProvider) : null;
+
+  return {
+    async findTarget(slug, key) {
+      const org = toOrg(orgBySlug.get(slug) as Record<string, unknown> | undefined);
+      return org && { org, provider: toProvider(providerByKey.get(org.id, key) as Record<string, unknown> | undefined) };
+    },
+    write: (vote) => votes.submit(vote),
+  };
+}
+
+export function createSqliteVoteWrite(
+  config: Config,
+  db: Sqlite.Database,
+  rules: PlanRules,
+  insertJobs: (jobs: NewJob[]) => ClaimedJob[],
+): (batch: NewVote[]) => StoredVote[] {
+  const findDuplicate = db.prepare('SELECT publicId FROM "Vote" WHERE providerId = ? AND dedupKey = ? AND receivedAt >= ? ORDER BY receivedAt ASC LIMIT 1');
+  const findIdempotent = db.prepare(
+    'SELECT publicId FROM "Vote" WHERE providerId = ? AND idempotencyKey = ? AND receivedAt >= ? ORDER BY receivedAt ASC LIMIT 1',
+  );
+  const monthCount = db.prepare('SELECT COALESCE(SUM(count), 0) AS n FROM "ProviderDailyCount" WHERE organizationId = ? AND day >= ? AND day <= ?');
+  const enabledCallbacks = db.prepare(
+    'SELECT id, kind, priority, providerIdsJson, enabled FROM "Callback" WHERE organizationId = ? AND (enabled = 1 OR disabledReason IS NOT NULL) ORDER BY priority ASC, createdAt ASC',
+  );
+  const activePluginTokens = db.prepare('SELECT COUNT(*) AS n FROM "PluginToken" WHERE organizationId = ? AND revokedAt IS NULL');
+  const insertVote = db.prepare(
+    `INSERT INTO "Vote" (id, publicId, organizationId, providerId, voterName, voterKey, receivedAt, rawPayload, dedupKey, idempotencyKey, overLimit, chatStatus, callbackStatus, callbackAttempts, recovered, test)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
+  );
+  const bumpProviderDay = db.prepare(
+    `INSERT INTO "ProviderDailyCount" (organizationId, providerId, day, count) VALUES (?, ?, ?, 1)
+     ON CONFLICT (providerId, day) DO UPDATE SET count = count + 1`,
+  );
+  const bumpVoterDay = db.prepare(
+    `INSERT INTO "VoterDailyCount" (organizationId, providerId, voterKey, day, voterName, count, lastVoteAt) VALUES (?, ?, ?, ?, ?, 1, ?)
+     ON CONFLICT (providerId, voterKey, day) DO UPDATE SET count = count + 1,
+       voterName = ${spellingWinsSql('"VoterDailyCount"')},
+       lastVoteAt = MAX(lastVoteAt, excluded.lastVoteAt)`,
+  );
+
+  /** Writes a batch; per-organization facts (month count, callbacks) are read once per batch. */
+  return (batch) => {
+    const used = new Map<string, number>();
+    const callbacksOf = new Map<string, PlanningCallback[]>();
+    const pullOf = new Map<string, boolean>();
+    return batch.map((vote) => {
+      const { org, provider, receivedAt } = vote;
+      const at = receivedAt.getTime();
+      const since = at - config.duplicateWindowMs;
+      const dup = (findDuplicate.get(provider.id, vote.dedupKey, since) ??
+        (vote.idempotencyKey ? findIdempotent.get(provider.id, vote.idempotencyKey, since) : undefined)) as { publicId: string } | undefined;
+      if (dup) return { id: null, publicId: dup.publicId, duplicate: true };
+
+      if (!used.has(org.id)) {
+        const month = monthRange(receivedAt);
+        used.set(org.id, (monthCount.get(org.id, month.from, month.to) as { n: number }).n);
+      }
+      const { overLimit, counts } = countingOf(vote, used.get(org.id)!);
+      if (!overLimit && !callbacksOf.has(org.id)) callbacksOf.set(org.id, enabledCallbacks.all(org.id) as PlanningCallback[]);
+      if (!overLimit && !pullOf.has(org.id)) pullOf.set(org.id, (activePluginTokens.get(org.id) as { n: number }).n > 0);
+      const jobs = planJobs(
+        config,
+        org,
+        provider.id,
+        callbacksOf.get(org.id) ?? [],
+        overLimit,
+        pullOf.get(org.id) ?? false,
+        vote.recovered,
+        vote.test ?? null,
+        rules,
+      );
+
+      const uuid = randomUUID();
+      const voterKey = voterKeyOf(vote.voterName);
+      const { chatStatus, callbackStatus } = initialStatuses(jobs);
+      insertVote.run(
+        uuid,
+        `vt_${uuid}`,
+        org.id,
+        provider.id,
+        vote.voterName,
+        voterKey,
+        at,
+        vote.rawPayload,
+        vote.dedupKey,
+        vote.idempotencyKey,
+        overLimit ? 1 : 0,
+        chatStatus,
+        callbackStatus,
+        vote.recovered ? 1 : 0,
+        vote.test ? 1 : 0,
+      );
+      const leased = insertJobs(
+        jobs.map((job) => ({
+          ...job,
+          organizationId: org.id,
+          voteId: uuid,
+          runAt: receivedAt,
+          ...(vote.lease && sentAtOnce(job.kind) ? { lease: vote.lease } : {}),
+        })),
+      );
+      const stored: StoredVote = { id: uuid, publicId: `vt_${uuid}`, duplicate: false, ...(vote.lease ? { jobs: leased } : {}) };
+      if (!counts) return stored;
+      const day = utcDay(receivedAt);
+      bumpProviderDay.run(org.id, provider.id, day);
+      bumpVoterDay.run(org.id, provider.id, voterKey, day, vote.voterName, at);
+      used.set(org.id, used.get(org.id)! + 1);
+      return stored;
+    });
+  };
+}

@@ -1,0 +1,106 @@
+// The SQLite hot writes, each a named batch write on the one better-sqlite3 write connection, group-committed in one
+// IMMEDIATE transaction per batch: `votes` (the vote with its jobs and rollups), the job queue's `claims`,
+// `renewals` and `finishes` (attempt records), and `hookLog` (the hook request log). One connection writes, so no
+// other connection of ours contends for the write lock. In the service they run on the write thread
+// (../write-thread.ts loads threadWrites from this module); in one-shot commands on the caller's thread.
+import type Sqlite from 'better-sqlite3';
+import type { MessagePort } from 'node:worker_threads';
+import type { Config } from '../../config.js';
+import type { Logger } from '../../logger.js';
+import { commitEach, createGroupCommit, type GroupCommit } from '../group-commit.js';
+import type { PlanRules } from '../../domain/job-plan.js';
+import { writeThreadClient, type ThreadWrites } from '../write-thread.js';
+import { createSqliteHookLogWrite } from './hook-log.js';
+import { isSqliteBusy, openSqliteConnection, sqlitePathFromUrl } from './connection.js';
+import { createSqliteJobWrites } from './jobs.js';
+import { createSqliteVoteWrite } from './votes.js';
+
+const NAMES = ['votes', 'claims', 'renewals', 'finishes', 'hookLog'] as const;
+type Name = (typeof NAMES)[number];
+export type SqliteWriters = Record<Name, GroupCommit<never, never>> & {
+  alive(): boolean;
+  connect(): MessagePort | null;
+  close(): Promise<void>;
+};
+
+/**
+ * Writes committed without their own fsync (synchronous=NORMAL for that transaction): the hook request log is a
+ * diagnostic record, and in WAL mode the next vote's commit (synchronous=FULL) syncs its frames too; a power cut may
+ * lose the last fraction of a second of it, never a vote. Its own fsync every flush cost about a tenth of the votes
+ * per second the write thread could commit (bench/ingest.ts, BENCHMARKS.md "Hook request log").
+ */
+const NOT_SYNCED: ReadonlySet<Name> = new Set(['hookLog']);
+/** A batch that finds the write lock taken (another process, Prisma's connection) is tried again this soon. */
+const BUSY_RETRY_MS = 2;
+
+/** Each named write as one transaction over a batch. */
+function transactions(config: Config, db: Sqlite.Database, rules: PlanRules): Record<Name, (items: never[]) => unknown[]> {
+  const jobs = createSqliteJobWrites(db);
+  const fns: Record<Name, (items: never[]) => unknown[]> = {
+    votes: createSqliteVoteWrite(config, db, rules, jobs.insertJobs),
+    claims: jobs.claims,
+    renewals: jobs.renewals,
+    finishes: jobs.finishes,
+    hookLog: createSqliteHookLogWrite(db),
+  };
+  return Object.fromEntries(
+    NAMES.map((name) => {
+      const tx = db.transaction((items: never[]) => fns[name](items));
+      if (!NOT_SYNCED.has(name)) return [name, (items: never[]) => tx.immediate(items)];
+      // The pragma cannot change inside a transaction.
+      return [
+        name,
+        (items: never[]) => {
+          db.pragma('synchronous = NORMAL');
+          try {
+            return tx.immediate(items);
+          } finally {
+            db.pragma('synchronous = FULL');
+          }
+        },
+      ];
+    }),
+  ) as Record<Name, (items: never[]) => unknown[]>;
+}
+
+/** The write thread's side: its own connection, one handler per name. */
+export async function threadWrites(config: Config, rules: PlanRules): Promise<ThreadWrites> {
+  // Waiting for the write lock (another process, Prisma's connection) blocks only this thread.
+  const db = openSqliteConnection(sqlitePathFromUrl(config.databaseUrl), 15_000);
+  const txs = transactions(config, db, rules);
+  const handlers = Object.fromEntries(NAMES.map((name) => [name, (items: unknown[]) => commitEach(items as never[], txs[name], isSqliteBusy)]));
+  return { handlers, close: async () => void db.close() };
+}
+
+/**
+ * The writers the storage uses: on the write thread (spawned, or another thread's through `port`), or on this thread
+ * with `db` (timeout 0: a busy write lock is waited for in steps, never blocking the event loop).
+ */
+export function sqliteWriters(config: Config, rules: PlanRules, db: Sqlite.Database, thread?: { logger: Logger; port?: MessagePort }): SqliteWriters {
+  const retryAfter = (err: unknown) => (isSqliteBusy(err) ? BUSY_RETRY_MS : null);
+  if (thread) {
+    const client = writeThreadClient(config, thread.logger, { module: import.meta.url, options: rules, port: thread.port, retryAfter });
+    const writers = Object.fromEntries(NAMES.map((name) => [name, client.writer(name)])) as Record<Name, GroupCommit<never, never>>;
+    return { ...writers, alive: client.alive, connect: client.connect, close: client.close };
+  }
+  const txs = transactions(config, db, rules);
+  const writers = Object.fromEntries(
+    NAMES.map((name) => [
+      name,
+      createGroupCommit<never, never>({
+        maxBatch: config.writeBatchMax,
+        retryAfter,
+        commit: (items) => commitEach(items, txs[name] as (items: never[]) => never[], isSqliteBusy),
+      }),
+    ]),
+  ) as Record<Name, GroupCommit<never, never>>;
+  return {
+    ...writers,
+    alive: () => db.open,
+    connect: () => null,
+    async close() {
+      for (const name of NAMES) writers[name].close();
+      await Promise.all(NAMES.map((name) => writers[name].idle()));
+    },
+  };
+}
