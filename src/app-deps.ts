@@ -15,6 +15,7 @@ import type { Resolver } from './net/ssrf-guard.js';
 import type { Redis } from 'ioredis';
 import { createMetrics, type MetricsRecorder } from './metrics/metrics.js';
 import { createHookObservers, type HookObservers } from './modules/hook-requests/observation.js';
+import { createDeliveryHandoff, type DeliveryHandoff } from './delivery/handoff.js';
 
 export interface Clock {
   now(): Date;
@@ -43,6 +44,8 @@ export interface AppDeps {
   metrics: MetricsRecorder;
   /** Every hook request's and Votifier session's outcome, told to the request log and the operator's log. */
   hookObservers: HookObservers;
+  /** A committed vote's jobs to this process's delivery worker, leased to it (the fast path). */
+  handoff: DeliveryHandoff;
 }
 
 export interface DepsOptions {
@@ -72,6 +75,7 @@ export function createDeps(config: Config, db: Storage, options: DepsOptions): A
     jobs: db.jobs,
     pacer: db.pacer,
     metrics: options.metrics ?? createMetrics(),
+    handoff: createDeliveryHandoff(),
     hookObservers: createHookObservers((err) => options.logger.error({ err }, 'a hook request watcher failed')),
   };
 }

@@ -192,7 +192,6 @@ export function createApp(config: Config, options: AppOptions = {}) {
   let recovery: RecoveryReconciler | null = null;
   let retention: Retention | null = null;
   let metrics: Metrics | null = null;
-  let stopWakes: (() => void) | null = null;
   let rateLimitRedis: Redis | null = null;
   let votifier: VotifierListener | null = null;
   let hookLogLines: HookLogLines | null = null;
@@ -246,7 +245,6 @@ export function createApp(config: Config, options: AppOptions = {}) {
     const port = (server.address() as AddressInfo).port;
     deps.config = withListeningPort(config, port);
     if (config.deliveryEnabled && config.deliveryThread) {
-      // The thread is woken after each committed vote, as the in-process worker wakes itself.
       const registry = metrics;
       const thread = deliveryThread(
         deps.config,
@@ -256,15 +254,17 @@ export function createApp(config: Config, options: AppOptions = {}) {
       );
       worker = thread;
       thread.start();
-      const events = deps.events.subscribe('voteWritten');
-      void (async () => {
-        for await (const _ of events) thread.wake();
-      })().catch(() => {});
-      stopWakes = () => void events.return?.();
     } else if (config.deliveryEnabled) {
-      worker = createDeliveryWorker(deps, { concurrency: config.deliveryConcurrency, leaseMs: config.deliveryLeaseMs, pollMs: config.deliveryPollMs });
+      worker = createDeliveryWorker(deps, {
+        concurrency: config.deliveryConcurrency,
+        leaseMs: config.deliveryLeaseMs,
+        pollMs: config.deliveryPollMs,
+        workerId: config.instanceId,
+      });
       worker.start();
     }
+    // From here on, a new vote's jobs are written leased to this instance's worker and handed to it at once.
+    if (worker) deps.handoff.attach(worker, config.instanceId, config.deliveryLeaseMs);
     if (config.votifierPort > 0) {
       // One service without its Votifier port still takes every other vote (and Votifier over HTTP): say so loudly.
       votifier = await startVotifierListener(deps, services.ingest).catch((err: unknown) => {
@@ -321,8 +321,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
     recovery = null;
     await retention?.stop();
     retention = null;
-    stopWakes?.();
-    stopWakes = null;
+    deps?.handoff.detach();
     await worker?.stop();
     worker = null;
     services = null;

@@ -8,8 +8,9 @@ import { startThread } from '../thread-start.js';
 import type { Config } from '../config.js';
 import { resolveLogFormat, type Logger } from '../logger.js';
 import type { DeliveryWorker } from './worker.js';
+import type { ClaimedJob } from '../domain/jobs.js';
 
-type ToThread = 'wake' | 'stop';
+type ToThread = 'wake' | 'stop' | { dispatch: ClaimedJob[] };
 type FromThread = 'started' | 'stopped';
 
 /** The main thread's handle: the same start/stop/wake as the in-process worker. */
@@ -26,6 +27,13 @@ export function deliveryThread(
 ): DeliveryWorker {
   let thread: Worker | null = null;
   let stopping = false;
+  // Jobs handed over in one event-loop turn cross to the thread in one message.
+  let handed: ClaimedJob[] = [];
+  const flushHanded = () => {
+    const jobs = handed;
+    handed = [];
+    thread?.postMessage({ dispatch: jobs } satisfies ToThread);
+  };
 
   function spawn() {
     // The thread starts from a JavaScript bootstrap that loads this same module (through tsx while it is TypeScript).
@@ -65,6 +73,12 @@ export function deliveryThread(
     wake() {
       thread?.postMessage('wake' satisfies ToThread);
     },
+    dispatch(jobs) {
+      // No thread (it is restarting): the jobs stay leased to this instance, and the new thread takes them back.
+      if (!thread) return;
+      if (handed.length === 0) setImmediate(flushHanded);
+      handed.push(...jobs);
+    },
   };
 }
 
@@ -80,10 +94,16 @@ async function runInThread(config: Config, writePort: MessagePort | null) {
   const logger = createLogger(config.logLevel, { format: config.logFormat });
   const db = await createStorage(config, { planRules: PLAN_RULES, ...(writePort ? { writeThread: { logger, port: writePort } } : {}) });
   const deps = createDeps(config, db, { logger, metrics: relayMetrics(parentPort!) });
-  const worker = createDeliveryWorker(deps, { concurrency: config.deliveryConcurrency, leaseMs: config.deliveryLeaseMs, pollMs: config.deliveryPollMs });
+  const worker = createDeliveryWorker(deps, {
+    concurrency: config.deliveryConcurrency,
+    leaseMs: config.deliveryLeaseMs,
+    pollMs: config.deliveryPollMs,
+    workerId: config.instanceId,
+  });
   worker.start();
   parentPort!.on('message', async (message: ToThread) => {
     if (message === 'wake') return worker.wake();
+    if (typeof message === 'object') return worker.dispatch(message.dispatch);
     await worker.stop();
     await deps.http.close().catch(() => {});
     await db.close();

@@ -1,8 +1,8 @@
-// The delivery worker: claims due jobs (with a lease) from the database queue, sends them with bounded
-// concurrency — a vote's callbacks one after another in priority order — and records every attempt.
-// Woken at once by new votes on this instance; polls for the rest (retries, other instances' votes, leases
-// of crashed workers).
-import { randomUUID } from 'node:crypto';
+// The delivery worker: sends jobs with bounded concurrency — a vote's callbacks one after another in priority
+// order — and records every attempt. A new vote's jobs arrive leased to it, handed over in memory right after their
+// commit (dispatch, handoff.ts): no claim. It claims (with a lease) from the database queue what is left: retries
+// that come due, jobs of an instance that died (once their lease lapses), and at start its own leased jobs from
+// before a restart (reclaimOwn), at once.
 import type { AppDeps } from '../app-deps.js';
 import { planAtLeast } from '../domain/plans.js';
 import type { ClaimedJob, JobResolution } from '../domain/jobs.js';
@@ -29,26 +29,37 @@ export interface DeliveryWorkerOptions {
   /** How long a claimed job is ours; must exceed the longest attempt (callback timeouts reach 30 s). */
   leaseMs: number;
   pollMs: number;
+  /** The lease holder: this process's INSTANCE_ID, stable across restarts (its own leases are taken back at start). */
+  workerId: string;
 }
 
 export interface DeliveryWorker {
   start(): void;
   stop(): Promise<void>;
-  /** Claim now (a vote was just committed). */
+  /** Claim now (jobs were queued for claiming). */
   wake(): void;
+  /** Jobs committed leased to this worker (a new vote's): sent at once, in their vote's priority order. */
+  dispatch(jobs: ClaimedJob[]): void;
 }
 
 export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptions): DeliveryWorker {
-  const workerId = `worker_${randomUUID()}`;
+  const { workerId } = options;
   const unknownWebhooks = createUnknownWebhookMemory();
   const { prisma } = deps.db;
   let inFlight = 0;
   let running = false;
   let claiming = false;
   let again = false;
+  /** A claim is due (the poll, a wake-up); without one, only handed-over jobs start. */
+  let claimWanted = true;
+  /** The last claim filled its capacity: more may be due. */
+  let backlog = false;
   let timer: NodeJS.Timeout | null = null;
   const active = new Set<Promise<void>>();
-  let unsubscribe: (() => void) | null = null;
+  /** Jobs handed over leased (dispatch), waiting for a free slot of the concurrency. */
+  const handed: ClaimedJob[] = [];
+  /** At start: this worker's jobs still leased from before a restart are taken back first. */
+  let ownLeft = true;
 
   async function load(jobs: ClaimedJob[]): Promise<Map<string, JobContext>> {
     const voteIds = [...new Set(jobs.map((j) => j.voteId).filter((id): id is string => !!id))];
@@ -211,21 +222,25 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
       error: result.error,
     });
     // One alert per failed job, whichever instance gets here (unique key).
-    await prisma.deliveryJob
-      .create({
-        data: {
-          organizationId: org.id,
-          kind: 'alert',
-          maxAttempts: 5,
-          uniqueKey: `permanent_failure:${ctx.job.id}:${ctx.job.attempts}`,
-          payloadJson: JSON.stringify(body),
-          runAt: deps.clock.now(),
-        },
-      })
-      .then(() => wake())
-      .catch((err: { code?: string }) => {
-        if (err.code !== 'P2002') deps.logger.error({ err, jobId: ctx.job.id }, 'could not queue the admin alert about a delivery that failed for good');
-      });
+    const now = deps.clock.now();
+    await prisma
+      .$transaction((tx) =>
+        deps.jobs.enqueue(tx, [
+          {
+            organizationId: org.id,
+            voteId: null,
+            callbackId: null,
+            kind: 'alert',
+            priority: 0,
+            maxAttempts: 5,
+            uniqueKey: `permanent_failure:${ctx.job.id}:${ctx.job.attempts}`,
+            payloadJson: JSON.stringify(body),
+            runAt: now,
+          },
+        ]),
+      )
+      .then((queued) => queued > 0 && wake())
+      .catch((err: unknown) => deps.logger.error({ err, jobId: ctx.job.id }, 'could not queue the admin alert about a delivery that failed for good'));
   }
 
   // A receiver that is down fails every delivery sent to it: one line per callback (or chat, or alerts) and kind of
@@ -326,6 +341,45 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     return [...singles, ...[...byVote.values()].map((g) => g.sort((a, b) => a.priority - b.priority))];
   }
 
+  /**
+   * Up to `capacity` handed-over jobs, whole votes only (a vote's callbacks go one after another, so its jobs are
+   * never split across two starts). Jobs of one vote arrive together, so they are next to each other.
+   */
+  function takeHanded(capacity: number): ClaimedJob[] {
+    let n = Math.min(capacity, handed.length);
+    while (n < handed.length && n > 0 && handed[n].voteId !== null && handed[n].voteId === handed[n - 1].voteId) n++;
+    return handed.splice(0, n);
+  }
+
+  /** Starts the jobs' groups; each finished group lets the next waiting jobs start. */
+  async function start(jobs: ClaimedJob[]): Promise<void> {
+    const contexts = await load(jobs);
+    for (const group of groups(jobs)) {
+      inFlight += group.length;
+      const task = (async () => {
+        let after: Date | undefined;
+        for (const job of group) {
+          try {
+            after = await run(contexts.get(job.id)!, after);
+          } catch (err) {
+            deps.logger.error(
+              { err, jobId: job.id },
+              'could not record a delivery attempt in the database; the job is sent again when its lease ends (the receiver may get it twice)',
+            );
+          } finally {
+            inFlight--;
+          }
+        }
+      })();
+      active.add(task);
+      task.finally(() => {
+        active.delete(task);
+        // Room again: jobs handed over meanwhile, or a backlog the last claim could not take in full.
+        if (running && (handed.length > 0 || backlog)) kick();
+      });
+    }
+  }
+
   async function claimAndRun(): Promise<void> {
     if (!running) return;
     if (claiming) {
@@ -338,35 +392,27 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
         again = false;
         const capacity = options.concurrency - inFlight;
         if (capacity <= 0) break;
-        const jobs = await deps.jobs.claim(workerId, deps.clock.now(), options.leaseMs, capacity);
-        if (jobs.length === 0) break;
-        const contexts = await load(jobs);
-        for (const group of groups(jobs)) {
-          inFlight += group.length;
-          const task = (async () => {
-            let after: Date | undefined;
-            for (const job of group) {
-              try {
-                after = await run(contexts.get(job.id)!, after);
-              } catch (err) {
-                deps.logger.error(
-                  { err, jobId: job.id },
-                  'could not record a delivery attempt in the database; the job is sent again when its lease ends (the receiver may get it twice)',
-                );
-              } finally {
-                inFlight--;
-              }
-            }
-          })();
-          active.add(task);
-          task.finally(() => {
-            active.delete(task);
-            if (running) wake();
-          });
+        let jobs = takeHanded(capacity);
+        if (jobs.length === 0) {
+          if (!claimWanted && !backlog) break;
+          claimWanted = false;
+          const now = deps.clock.now();
+          jobs = ownLeft
+            ? await deps.jobs.reclaimOwn(workerId, now, options.leaseMs, capacity)
+            : await deps.jobs.claim(workerId, now, options.leaseMs, capacity);
+          backlog = jobs.length === capacity;
+          if (ownLeft && !backlog) {
+            // Our own leases from before a restart are all back: the due jobs next.
+            ownLeft = false;
+            claimWanted = true;
+            again = true;
+          }
         }
-        if (jobs.length === capacity) again = true;
+        if (jobs.length > 0) await start(jobs);
+        if (handed.length > 0 || backlog) again = true;
       } while (again && running);
     } catch (err) {
+      claimWanted = true;
       deps.logger.error({ err }, `could not read the delivery queue from the database; trying again within ${options.pollMs} ms (nothing is lost)`);
     } finally {
       claiming = false;
@@ -402,11 +448,24 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
   // instead of a claim (and its loads) per event.
   let wakeTimer: NodeJS.Timeout | null = null;
   function wake() {
+    claimWanted = true;
     if (!running || wakeTimer) return;
     wakeTimer = setTimeout(() => {
       wakeTimer = null;
       void claimAndRun();
     }, WAKE_COALESCE_MS);
+  }
+
+  // Handed-over jobs start in the same event-loop turn's end: every vote committed by one batch starts together
+  // (one load of their contexts).
+  let kicked = false;
+  function kick() {
+    if (!running || kicked) return;
+    kicked = true;
+    setImmediate(() => {
+      kicked = false;
+      void claimAndRun();
+    });
   }
 
   return {
@@ -418,12 +477,6 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
         reportLeftOut();
       }, options.pollMs);
       timer.unref();
-      const events = deps.events.subscribe('voteWritten');
-      const iterator = events[Symbol.asyncIterator]();
-      unsubscribe = () => void iterator.return?.();
-      void (async () => {
-        for await (const _ of { [Symbol.asyncIterator]: () => iterator }) wake();
-      })().catch(() => {});
       wake();
     },
     async stop() {
@@ -431,11 +484,15 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
       if (timer) clearInterval(timer);
       if (wakeTimer) clearTimeout(wakeTimer);
       if (slotTimer) clearTimeout(slotTimer);
-      unsubscribe?.();
       await Promise.allSettled([...active]);
       reportLeftOut(true);
     },
     wake,
+    dispatch(jobs) {
+      if (!running) return; // leased: sent when the lease lapses, or by this instance after its restart
+      handed.push(...jobs);
+      kick();
+    },
   };
 }
 

@@ -301,6 +301,8 @@ export function createCallbackService(deps: AppDeps) {
       });
       queued += chosen.length;
     }
+    // Replayed jobs are claimed now rather than at the next poll.
+    if (queued > 0) deps.handoff.wake();
     return { callbackId: callback.id, queued, since, until, onlyFailed };
   }
 

@@ -14,7 +14,7 @@ import { buildTestDelivery, DEFAULT_TEST_VOTER, testVoterProblem } from './test-
 import type { AuthenticatedContent, VotifierSession } from '../providers/auth-methods/auth-method.js';
 import { SLUG_PATTERN } from '../organization/organization.service.js';
 import { PROVIDER_KEY_PATTERN } from '../providers/providers.service.js';
-import { TEST_KEY_PREFIX, type HookOrg, type HookProvider } from '../../domain/votes.js';
+import { TEST_KEY_PREFIX, type HookOrg, type HookProvider, type StoredVote } from '../../domain/votes.js';
 import type { VoteStore } from '../../storage/index.js';
 import type { HookObservation, HookOutcome, HookProtocol, ObservedProvider } from '../hook-requests/observation.js';
 
@@ -154,6 +154,11 @@ const rateLimited = (outcome: Extract<LimitOutcome, { allowed: false }>, message
 
 export function createIngestService(deps: AppDeps) {
   const voteStore = () => deps.db.votes;
+  /** The lease a new vote's jobs are written with when this process's worker sends them (delivery/handoff.ts). */
+  const leaseNow = () => {
+    const lease = deps.handoff.lease(deps.clock.now());
+    return lease ? { lease } : {};
+  };
 
   const { limits } = deps;
 
@@ -176,8 +181,10 @@ export function createIngestService(deps: AppDeps) {
    * A vote just committed (not a duplicate): counted when real (vote_relay_votes_stored_total counts real votes, like
    * every other count; README "Metrics"), then it wakes the delivery worker and reaches the live feed.
    */
-  function announce(organizationId: string, providerKey: string, stored: { id: string | null; publicId: string }, real: boolean) {
+  /** A committed vote: its jobs to this process's worker (sent at once), counted when real, on the live feed. */
+  function announce(organizationId: string, providerKey: string, stored: StoredVote, real: boolean) {
     if (!stored.id) return;
+    if (stored.jobs) deps.handoff.dispatch(stored.jobs);
     if (real) deps.metrics.voteStored();
     const event = { organizationId, voteId: stored.id, publicId: stored.publicId, providerKey };
     deps.events.publish('voteWritten', event);
@@ -335,6 +342,7 @@ export function createIngestService(deps: AppDeps) {
         : keys),
       receivedAt: deps.clock.now(),
       ...(testVote ? { test: testVote } : {}),
+      ...leaseNow(),
     });
     announce(org.id, provider.key, stored, !testVote);
     return testVote
@@ -427,6 +435,7 @@ export function createIngestService(deps: AppDeps) {
         idempotencyKey: null,
         receivedAt: vote.receivedAt,
         recovered: true,
+        ...leaseNow(),
       });
       announce(org.id, provider.key, stored, true);
       return stored;

@@ -67,7 +67,10 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
     const vote = await get(organizationId, publicId);
     const now = deps.clock.now();
     const requeued = await deps.jobs.requeueFailed(vote.id, now, (kind) => attemptBudget(deps.config, kind));
-    if (requeued > 0) deps.events.publish('voteWritten', { organizationId, voteId: vote.id, publicId: vote.publicId, providerKey: '' });
+    if (requeued > 0) {
+      deps.handoff.wake();
+      deps.events.publish('voteWritten', { organizationId, voteId: vote.id, publicId: vote.publicId, providerKey: '' });
+    }
     return { voteId: vote.publicId, requeued };
   }
 
