@@ -9,7 +9,7 @@ import type { Config } from '../../config.js';
 import { sentAtOnce, type ClaimedJob, type NewJob } from '../../domain/jobs.js';
 import { initialStatuses, planJobs, type PlanningCallback, type PlanRules } from '../../domain/job-plan.js';
 import { utcDay } from '../../time.js';
-import { spellingWinsSql, voterKeyOf } from '../../domain/voter-name.js';
+import { spellingWins, spellingWinsSql, voterKeyOf } from '../../domain/voter-name.js';
 import { countingOf, monthRange, type HookOrg, type HookProvider, type NewVote, type StoredVote } from '../../domain/votes.js';
 import type { BatchWriter, VoteStore } from '../ports.js';
 
@@ -54,22 +54,27 @@ export function createSqliteVoteWrite(
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
   );
   const bumpProviderDay = db.prepare(
-    `INSERT INTO "ProviderDailyCount" (organizationId, providerId, day, count) VALUES (?, ?, ?, 1)
-     ON CONFLICT (providerId, day) DO UPDATE SET count = count + 1`,
+    `INSERT INTO "ProviderDailyCount" (organizationId, providerId, day, count) VALUES (?, ?, ?, ?)
+     ON CONFLICT (providerId, day) DO UPDATE SET count = count + excluded.count`,
   );
   const bumpVoterDay = db.prepare(
-    `INSERT INTO "VoterDailyCount" (organizationId, providerId, voterKey, day, voterName, count, lastVoteAt) VALUES (?, ?, ?, ?, ?, 1, ?)
-     ON CONFLICT (providerId, voterKey, day) DO UPDATE SET count = count + 1,
+    `INSERT INTO "VoterDailyCount" (organizationId, providerId, voterKey, day, voterName, count, lastVoteAt) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (providerId, voterKey, day) DO UPDATE SET count = count + excluded.count,
        voterName = ${spellingWinsSql('"VoterDailyCount"')},
        lastVoteAt = MAX(lastVoteAt, excluded.lastVoteAt)`,
   );
 
-  /** Writes a batch; per-organization facts (month count, callbacks) are read once per batch. */
+  /**
+   * Writes a batch; per-organization facts (month count, callbacks) are read once per batch, and the rollups are
+   * summed per batch: one upsert per (provider, day) and (provider, voter, day) touched, not one per vote.
+   */
   return (batch) => {
     const used = new Map<string, number>();
     const callbacksOf = new Map<string, PlanningCallback[]>();
     const pullOf = new Map<string, boolean>();
-    return batch.map((vote) => {
+    const providerDays = new Map<string, { o: string; p: string; d: string; n: number }>();
+    const voterDays = new Map<string, { o: string; p: string; k: string; d: string; name: string; at: number; n: number }>();
+    const stored = batch.map((vote): StoredVote => {
       const { org, provider, receivedAt } = vote;
       const at = receivedAt.getTime();
       const since = at - config.duplicateWindowMs;
@@ -125,13 +130,24 @@ export function createSqliteVoteWrite(
           ...(vote.lease && sentAtOnce(job.kind) ? { lease: vote.lease } : {}),
         })),
       );
-      const stored: StoredVote = { id: uuid, publicId: `vt_${uuid}`, duplicate: false, ...(vote.lease ? { jobs: leased } : {}) };
-      if (!counts) return stored;
+      const written: StoredVote = { id: uuid, publicId: `vt_${uuid}`, duplicate: false, ...(vote.lease ? { jobs: leased } : {}) };
+      if (!counts) return written;
       const day = utcDay(receivedAt);
-      bumpProviderDay.run(org.id, provider.id, day);
-      bumpVoterDay.run(org.id, provider.id, voterKey, day, vote.voterName, at);
+      const providerDay = providerDays.get(`${provider.id}\u0000${day}`);
+      if (providerDay) providerDay.n++;
+      else providerDays.set(`${provider.id}\u0000${day}`, { o: org.id, p: provider.id, d: day, n: 1 });
+      const voterDay = voterDays.get(`${provider.id}\u0000${voterKey}\u0000${day}`);
+      if (!voterDay)
+        voterDays.set(`${provider.id}\u0000${voterKey}\u0000${day}`, { o: org.id, p: provider.id, k: voterKey, d: day, name: vote.voterName, at, n: 1 });
+      else {
+        voterDay.n++;
+        if (spellingWins(vote.voterName, at, voterDay.name, voterDay.at)) Object.assign(voterDay, { name: vote.voterName, at });
+      }
       used.set(org.id, used.get(org.id)! + 1);
-      return stored;
+      return written;
     });
+    for (const r of providerDays.values()) bumpProviderDay.run(r.o, r.p, r.d, r.n);
+    for (const r of voterDays.values()) bumpVoterDay.run(r.o, r.p, r.k, r.d, r.name, r.n, r.at);
+    return stored;
   };
 }
