@@ -133,47 +133,58 @@ export function createSqliteJobWrites(db: Sqlite.Database): SqliteJobWrites {
     ),
   };
 
-  /** One attempt's bookkeeping: the job's next state (only while this worker holds it), its record, the vote. */
-  function finishOne(f: Finish): boolean {
-    const at = f.now.getTime();
-    const row = finishedRow(f);
-    const changed = s.updateJob.run(
-      row.status,
-      row.attempts,
-      row.keepError ? 1 : 0,
-      f.errorText,
-      row.pacedMs,
-      row.runAt ? row.runAt.getTime() : null,
-      f.resolution.status === 'sent' ? at : null,
-      at,
-      f.job.id,
-      f.workerId,
-    ).changes;
-    if (changed === 0) return false;
-    const a = f.attempt;
-    if (a) {
-      s.insertAttempt.run(
-        randomUUID(),
-        f.job.organizationId,
-        f.job.id,
-        f.job.voteId,
-        a.attempt,
-        a.target,
-        a.statusCode,
-        a.success ? 1 : 0,
-        a.durationMs,
-        a.error,
-        a.responseExcerpt,
-        Math.round(a.pacedMs ?? 0),
+  /**
+   * The attempts finished meanwhile, recorded together: each job's next state (only while this worker holds it) and
+   * its attempt record; then once per callback its run of failures (callback-health.ts: the batch's latest attempt
+   * decides), and once per vote its statuses.
+   */
+  function finishBatch(items: Finish[]): boolean[] {
+    const health = new Map<string, { ok: boolean; at: number }>();
+    const votes = new Set<string>();
+    const recorded = items.map((f) => {
+      const at = f.now.getTime();
+      const row = finishedRow(f);
+      const changed = s.updateJob.run(
+        row.status,
+        row.attempts,
+        row.keepError ? 1 : 0,
+        f.errorText,
+        row.pacedMs,
+        row.runAt ? row.runAt.getTime() : null,
+        f.resolution.status === 'sent' ? at : null,
         at,
-      );
-      if (f.job.kind === 'callback' && f.job.callbackId && !a.voteRefused) {
-        if (a.success) s.recovered.run(f.job.callbackId);
-        else s.failing.run(at, f.job.callbackId);
+        f.job.id,
+        f.workerId,
+      ).changes;
+      if (changed === 0) return false;
+      const a = f.attempt;
+      if (a) {
+        s.insertAttempt.run(
+          randomUUID(),
+          f.job.organizationId,
+          f.job.id,
+          f.job.voteId,
+          a.attempt,
+          a.target,
+          a.statusCode,
+          a.success ? 1 : 0,
+          a.durationMs,
+          a.error,
+          a.responseExcerpt,
+          Math.round(a.pacedMs ?? 0),
+          at,
+        );
+        if (f.job.kind === 'callback' && f.job.callbackId && !a.voteRefused) health.set(f.job.callbackId, { ok: a.success, at });
       }
+      if (f.job.voteId) votes.add(f.job.voteId);
+      return true;
+    });
+    for (const [callbackId, h] of health) {
+      if (h.ok) s.recovered.run(callbackId);
+      else s.failing.run(h.at, callbackId);
     }
-    if (f.job.voteId) {
-      const rows = (s.jobsOfVote.all(f.job.voteId) as (JobForStatus & { sentAt: number | null })[]).map((r) => ({
+    for (const voteId of votes) {
+      const rows = (s.jobsOfVote.all(voteId) as (JobForStatus & { sentAt: number | null })[]).map((r) => ({
         ...r,
         sentAt: r.sentAt === null ? null : new Date(r.sentAt),
       }));
@@ -184,10 +195,10 @@ export function createSqliteJobWrites(db: Sqlite.Database): SqliteJobWrites {
         status.callbackStatus,
         status.callbackSentAt?.getTime() ?? null,
         status.callbackAttempts,
-        f.job.voteId,
+        voteId,
       );
     }
-    return true;
+    return recorded;
   }
 
   return {
@@ -201,7 +212,7 @@ export function createSqliteJobWrites(db: Sqlite.Database): SqliteJobWrites {
               : s.claimPull.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit, 5: c.organizationId })) as ClaimedJob[],
       ),
     renewals: (items) => items.map((r) => s.renew.run(r.until, r.jobId, r.holder, r.now).changes === 1),
-    finishes: (items) => items.map(finishOne),
+    finishes: finishBatch,
     insertJobs(jobs) {
       const leased: ClaimedJob[] = [];
       for (const job of jobs) {
