@@ -19,21 +19,27 @@ module.exports = {
       severity: 'error',
       comment: 'src/domain/ holds rules only: it may import base modules, never storage or anything above it.',
       from: { path: '^src/domain/' },
-      to: { path: '^(src/(storage|modules|delivery|live|auth|alerts|recovery|retention|votifier|metrics|http|graphql|cli|net)/|src/(app|app-deps|main|services)\\.ts|rest-compat/)' },
+      to: {
+        path: '^(src/(storage|modules|delivery|live|auth|alerts|recovery|retention|votifier|metrics|http|graphql|cli|net)/|src/(app|app-deps|main|services)\\.ts|rest-compat/)',
+      },
     },
     {
       name: 'storage-below-services',
       severity: 'error',
       comment: 'The storage module serves the layers above it and imports none of them (only base and domain).',
       from: { path: '^src/storage/' },
-      to: { path: '^(src/(modules|delivery|live|auth|alerts|recovery|retention|votifier|metrics|http|graphql|cli|net)/|src/(app|app-deps|main|services)\\.ts|rest-compat/)' },
+      to: {
+        path: '^(src/(modules|delivery|live|auth|alerts|recovery|retention|votifier|metrics|http|graphql|cli|net)/|src/(app|app-deps|main|services)\\.ts|rest-compat/)',
+      },
     },
     {
       name: 'base-below-everything',
       severity: 'error',
       comment: 'Base modules (config, time, logger, errors, …) know nothing of votes, storage or services.',
       from: { path: '^src/[^/]+\\.ts$', pathNot: '^src/(app|app-deps|main|services|startup-banner)\\.ts$' },
-      to: { path: '^(src/(domain|storage|modules|delivery|live|auth|alerts|recovery|retention|votifier|metrics|http|graphql|cli|net)/|src/(app|app-deps|main|services)\\.ts|rest-compat/)' },
+      to: {
+        path: '^(src/(domain|storage|modules|delivery|live|auth|alerts|recovery|retention|votifier|metrics|http|graphql|cli|net)/|src/(app|app-deps|main|services)\\.ts|rest-compat/)',
+      },
     },
     {
       name: 'one-door-into-storage',
@@ -48,6 +54,10 @@ module.exports = {
     exclude: { path: '(^src/generated/|\\.test\\.ts$)' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js', '.mjs', '.cjs'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs'],
+    },
   },
 };

@@ -11,14 +11,14 @@
 //    provider-days and voter-days against the raw votes.
 //    - SQLite (cached as /tmp/vote-relay-bench-read-<votes>.db + .json): better-sqlite3, prepared statements, one
 //      transaction per 50,000 votes, synchronous=OFF (seeding only), with the same columns and value formats as
-//      src/modules/votes/sqlite-vote-store.ts; rollups accumulated per chunk and upserted. The secondary indexes are
+//      src/storage/sqlite/votes.ts; rollups accumulated per chunk and upserted. The secondary indexes are
 //      dropped during the load and re-created from their own SQL afterwards (one sort per index instead of millions
 //      of random B-tree inserts).
 //    - PostgreSQL (cached as the database vote_relay_bench_read_<votes> on the DATABASE_URL server, described in
 //      /tmp/vote-relay-bench-read-<votes>.postgresql.json; seeded as …_seeding and renamed once complete and checked):
 //      node-postgres, one `INSERT … SELECT FROM unnest(…)` per 50,000 votes (the next chunk is generated while one is
 //      written), synchronous_commit=off and triggers off (session_replication_role=replica: no per-row foreign-key
-//      checks) for the seeding session only, same columns and value formats as src/modules/votes/pg-vote-store.ts.
+//      checks) for the seeding session only, same columns and value formats as src/storage/postgres/votes.ts.
 //      The rollups of each completed day are inserted once. The indexes, primary keys and the foreign keys that
 //      reference "Vote" are dropped for the load and re-created from their own definitions afterwards
 //      (pg_get_indexdef / pg_get_constraintdef, i.e. the migrations'), then VACUUM (ANALYZE).

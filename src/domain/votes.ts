@@ -81,7 +81,7 @@ export interface VoteCounting {
 }
 
 /**
- * The one rule both vote writers apply (pg-vote-store.ts, sqlite-vote-write.ts): a real vote counts and is over the
+ * The one rule both vote writers apply (src/storage/postgres/votes.ts, src/storage/sqlite/votes.ts): a real vote counts and is over the
  * limit once the month's votes reached the plan's; a test vote counts nowhere and is never over the limit, so an
  * owner can check the setup at any time (README "Test votes").
  */

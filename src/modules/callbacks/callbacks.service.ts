@@ -288,7 +288,7 @@ export function createCallbackService(deps: AppDeps) {
             origin: 'replay',
           })),
         );
-        // The new job is its callback's latest: the vote's callback status follows it (job-queue.ts voteStatusFrom).
+        // The new job is its callback's latest: the vote's callback status follows it (src/domain/jobs.ts voteStatusFrom).
         const byStatus = new Map<string, string[]>();
         for (const v of chosen) {
           const status = voteStatusFrom([

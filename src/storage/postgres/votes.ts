@@ -116,10 +116,7 @@ function byKey<T>(rows: Map<string, T>): T[] {
   return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
 }
 
-/**
- * The vote write: a batch writer on `pool` (the write thread's own pool in the service, the shared one in one-shot
- * commands; src/db/hot-writes.ts).
- */
+/** The vote write, a named write (writes.ts): on the write thread's own pool in the service, the shared one in one-shot commands. */
 export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrite<NewVote, StoredVote> {
   async function writeBatch(query: Query, batch: NewVote[]): Promise<StoredVote[]> {
     const results: (StoredVote | null)[] = batch.map(() => null);
