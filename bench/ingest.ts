@@ -8,7 +8,9 @@
 // Only 2xx answers count as accepted; afterwards the target's database must hold at least that many new rows.
 // Writes its section of BENCHMARKS.md. Options: BENCH_DURATION_S (10), BENCH_CONNECTIONS (50), BENCH_WARMUP_S (2);
 // for investigations: BENCH_TARGETS=ours,a,b (a subset; BENCHMARKS.md is then left alone) and
-// BENCH_SERVICE_NODE_ARGS (extra node flags for ours, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+// BENCH_SERVICE_NODE_ARGS (extra node flags for ours, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"), and
+// BENCH_WEB_CONCURRENCY=N (ours as N processes, PostgreSQL only; BENCHMARKS.md is then left alone) with
+// BENCH_REDIS_URL (ours's REDIS_URL; several processes need one, redis://127.0.0.1:6379 unless set).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +39,8 @@ function envNumber(name: string, fallback: number, integer: boolean): number {
 const DURATION_S = envNumber('BENCH_DURATION_S', 10, false);
 const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 50, true);
 const WARMUP_S = envNumber('BENCH_WARMUP_S', 2, false);
+const PROCESSES = envNumber('BENCH_WEB_CONCURRENCY', 1, true);
+const REDIS_URL = process.env.BENCH_REDIS_URL || (PROCESSES > 1 ? 'redis://127.0.0.1:6379' : '');
 const PIPELINING = 1;
 const AUTH = 'bench-secret-0123456789';
 /** top.gg legacy webhook body; autocannon replaces [<id>] with a fresh id per request. */
@@ -70,6 +74,8 @@ const SERVICE_VARIABLES = [
   'GRAPHQL_INTROSPECTION',
   'TRUST_PROXY',
   'SHUTDOWN_TIMEOUT_MS',
+  'WEB_CONCURRENCY',
+  'INSTANCE_ID',
 ];
 
 function baseEnv(): NodeJS.ProcessEnv {
@@ -105,6 +111,8 @@ async function prepareOurs(dir: string): Promise<PreparedTarget> {
     DELIVERY_ENABLED: 'false',
     HOOK_RATE_LIMIT_PER_MINUTE: '100000000',
     API_RATE_LIMIT_PER_MINUTE: '100000000',
+    WEB_CONCURRENCY: String(PROCESSES),
+    ...(REDIS_URL ? { REDIS_URL } : {}),
   };
   const created = await runNode(['--import', 'tsx', 'src/cli/main.ts', 'org', 'create', '--slug', 'bench', '--name', 'Bench', '--plan', 'business', '--json'], {
     cwd: ROOT,
@@ -125,7 +133,8 @@ async function prepareOurs(dir: string): Promise<PreparedTarget> {
     args: [...extraArgs, '--import', 'tsx', 'src/main.ts'],
     cwd: ROOT,
     env,
-    listeningMessage: 'vote relay listening',
+    // Several processes: once every worker listens (the primary's line), not the first worker's banner.
+    listeningMessage: PROCESSES > 1 ? 'all workers listening' : 'vote relay listening',
   });
   try {
     const base = `http://127.0.0.1:${child.port}`;
@@ -342,7 +351,10 @@ async function main(): Promise<number> {
     .filter((m) => !m.storageOk)
     .map((m) => `${m.spec.label}: ${m.accepted} votes acknowledged with 2xx but only ${m.stored} new rows stored`);
 
-  console.log(`\nIngest benchmark — ${DURATION_S} s per target after ${WARMUP_S} s warm-up, ${CONNECTIONS} connections, pipelining ${PIPELINING}\n`);
+  const ourProcesses = `ours: ${PROCESSES} process${PROCESSES > 1 ? 'es' : ''}${REDIS_URL ? ', with REDIS_URL' : ''}`;
+  console.log(
+    `\nIngest benchmark — ${DURATION_S} s per target after ${WARMUP_S} s warm-up, ${CONNECTIONS} connections, pipelining ${PIPELINING}; ${ourProcesses}\n`,
+  );
   console.log(consoleTable(header, rows));
   console.log(`\nStored rows = new rows in the target's database during the measured run / 2xx answers in it.`);
   console.log(ratios);
@@ -359,6 +371,10 @@ async function main(): Promise<number> {
   }
   if (ONLY) {
     console.log('\nBENCHMARKS.md left unchanged (BENCH_TARGETS ran a subset).');
+    return 0;
+  }
+  if (PROCESSES > 1 || REDIS_URL) {
+    console.log('\nBENCHMARKS.md left unchanged (BENCH_WEB_CONCURRENCY or BENCH_REDIS_URL: not the configuration its section describes).');
     return 0;
   }
 

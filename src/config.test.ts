@@ -196,3 +196,72 @@ describe('loadConfig errors name the variable', () => {
     expect(configError({ PORT: 'abc' })).toBeInstanceOf(Error);
   });
 });
+
+describe('several processes (WEB_CONCURRENCY) and the instance identity (INSTANCE_ID)', () => {
+  const machine = { hostname: () => 'relay-1.example', availableParallelism: () => 6 };
+  const pg = { DATABASE_URL: PG_URL, SECRET_KEY: KEY, REDIS_URL: 'redis://cache:6379' };
+
+  it('defaults to one process named after the host and PORT', () => {
+    const config = loadConfig({ PORT: '8080' }, machine);
+    expect(config.webConcurrency).toBe(1);
+    expect(config.instanceId).toBe('relay-1.example:8080');
+    expect(config.workerIndex).toBeNull();
+    expect(loadConfig({}, machine).instanceId).toBe('relay-1.example:3000');
+  });
+
+  it('reads a number, or auto as one process per CPU core, on PostgreSQL', () => {
+    expect(loadConfig({ ...pg, WEB_CONCURRENCY: '4' }, machine).webConcurrency).toBe(4);
+    expect(loadConfig({ ...pg, WEB_CONCURRENCY: 'auto' }, machine).webConcurrency).toBe(6);
+    expect(loadConfig({ ...pg, WEB_CONCURRENCY: 'auto' }, { ...machine, availableParallelism: () => 1 }).webConcurrency).toBe(1);
+    expect(loadConfig({ ...pg, WEB_CONCURRENCY: '1', REDIS_URL: '' }, machine).webConcurrency).toBe(1);
+  });
+
+  it.each(['0', '-1', '1.5', 'two', '1025', 'AUTO'])('refuses WEB_CONCURRENCY=%s', (value) => {
+    expect(configError({ ...pg, WEB_CONCURRENCY: value }).message).toBe(
+      'Invalid configuration:\n  WEB_CONCURRENCY: must be a whole number from 1 to 1024, or auto (one process per CPU core)',
+    );
+  });
+
+  it('refuses more than one process on SQLite (one writer), auto included', () => {
+    expect(loadConfig({ WEB_CONCURRENCY: '1' }, machine).webConcurrency).toBe(1);
+    for (const value of ['2', 'auto']) {
+      expect(configError({ WEB_CONCURRENCY: value }).message).toBe(
+        `Invalid configuration:\n  WEB_CONCURRENCY: must be 1 with SQLite (got ${value}): embedded SQLite has one writer; use PostgreSQL for several processes`,
+      );
+    }
+  });
+
+  it('refuses several processes without REDIS_URL (the live feed, key revocations and rate limits cross processes through it)', () => {
+    expect(configError({ ...pg, REDIS_URL: '', WEB_CONCURRENCY: '2' }).message).toBe(
+      'Invalid configuration:\n  WEB_CONCURRENCY: 2 processes need REDIS_URL: the live feed, API key revocations and rate limits reach every process through Redis',
+    );
+  });
+
+  it('takes INSTANCE_ID as given; a worker of the primary adds its index', () => {
+    expect(loadConfig({ INSTANCE_ID: 'eu-1' }, machine).instanceId).toBe('eu-1');
+    const worker = loadConfig({ ...pg, WEB_CONCURRENCY: '3', INSTANCE_ID: 'eu-1', VOTE_RELAY_WORKER_INDEX: '2' }, machine);
+    expect(worker.instanceId).toBe('eu-1/2');
+    expect(worker.workerIndex).toBe(2);
+  });
+
+  it.each([
+    ['a b', 'must be printable ASCII without spaces'],
+    ['tab\there', 'must be printable ASCII without spaces'],
+    ['é', 'must be printable ASCII without spaces'],
+    ['x'.repeat(101), 'must be at most 100 characters'],
+  ])('refuses INSTANCE_ID %j', (value, reason) => {
+    expect(configError({ INSTANCE_ID: value }).message).toContain(`INSTANCE_ID: ${reason}`);
+  });
+
+  it('with PORT=0 (a port picked at start) the default is unique per process instead of stable', () => {
+    const a = loadConfig({ PORT: '0' }, machine).instanceId;
+    const b = loadConfig({ PORT: '0' }, machine).instanceId;
+    expect(a).toMatch(/^relay-1\.example:0-[0-9a-f]{8}$/);
+    expect(a).not.toBe(b);
+  });
+
+  it('keeps a default built from an odd host name within the rules', () => {
+    const config = loadConfig({}, { ...machine, hostname: () => 'my box\u00e9' });
+    expect(config.instanceId).toBe('my_box_:3000');
+  });
+});

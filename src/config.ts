@@ -1,4 +1,6 @@
 // The only reader of process.env: every setting of the README's Configuration (and the few operational extras), validated once.
+import { randomBytes } from 'node:crypto';
+import { availableParallelism, hostname } from 'node:os';
 import { z } from 'zod';
 
 const durationPattern = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
@@ -24,6 +26,9 @@ export function parseDurationList(text: string): number[] {
 export const DEFAULT_DUPLICATE_WINDOW = '20m';
 /** The shortest window allowed: the Votifier method refuses timestamps older than 9 minutes (auth-methods/votifier.ts). */
 const MIN_DUPLICATE_WINDOW_MS = 10 * 60_000;
+
+/** WEB_CONCURRENCY's bound: each process opens its own database connections (about a dozen on PostgreSQL). */
+const MAX_PROCESSES = 1024;
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', '']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
@@ -89,6 +94,20 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  WEB_CONCURRENCY: z
+    .string()
+    .refine(
+      (v) => v === 'auto' || (/^\d{1,4}$/.test(v) && Number(v) >= 1 && Number(v) <= MAX_PROCESSES),
+      `must be a whole number from 1 to ${MAX_PROCESSES}, or auto (one process per CPU core)`,
+    )
+    .default('1'),
+  INSTANCE_ID: z
+    .string()
+    .max(100, 'must be at most 100 characters')
+    .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
+    .optional(),
+  // Set by the primary process for each of its workers (src/cluster.ts), never by hand.
+  VOTE_RELAY_WORKER_INDEX: z.coerce.number().int().min(1).max(MAX_PROCESSES).optional(),
 });
 
 export type Dialect = 'sqlite' | 'postgresql';
@@ -175,6 +194,21 @@ export interface Config {
   /** A client must send its request headers within this time, and the whole request within the next (slowloris). */
   httpHeadersTimeoutMs: number;
   httpRequestTimeoutMs: number;
+  /** Service processes `main.ts` starts (WEB_CONCURRENCY, `auto` resolved); more than 1 only on PostgreSQL. */
+  webConcurrency: number;
+  /**
+   * This process's identity, stable across its restarts and unique among live instances (INSTANCE_ID, default
+   * `<host name>:<PORT>`); a worker of several processes adds `/<worker index>`.
+   */
+  instanceId: string;
+  /** 1..WEB_CONCURRENCY in a worker process of the primary (src/cluster.ts); null in a single process. */
+  workerIndex: number | null;
+}
+
+/** What loadConfig reads of the machine (tests pass their own). */
+export interface Machine {
+  hostname(): string;
+  availableParallelism(): number;
 }
 
 export class ConfigError extends Error {}
@@ -200,8 +234,21 @@ function sqliteDataDir(url: string): string {
   return slash === -1 ? '.' : path.slice(0, slash) || '/';
 }
 
+/**
+ * INSTANCE_ID's default: the host name and PORT, the same on every restart of an instance. A PORT of 0 (a port
+ * picked at start) names no stable instance, so a random suffix keeps such processes apart instead.
+ */
+function defaultInstanceId(machine: Machine, port: number): string {
+  const host =
+    machine
+      .hostname()
+      .replace(/[^\x21-\x7e]/g, '_')
+      .slice(0, 90) || 'localhost';
+  return port === 0 ? `${host}:0-${randomBytes(4).toString('hex')}` : `${host}:${port}`;
+}
+
 /** Reads and validates the environment; throws ConfigError with one line per problem. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+export function loadConfig(env: Record<string, string | undefined> = process.env, machine: Machine = { hostname, availableParallelism }): Config {
   const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')));
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`);
@@ -232,6 +279,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration:\n  SECRET_KEY: required with PostgreSQL (every instance must share it); generate one with: openssl rand -base64 32',
     );
   }
+  const webConcurrency = e.WEB_CONCURRENCY === 'auto' ? Math.max(1, machine.availableParallelism()) : Number(e.WEB_CONCURRENCY);
+  if (dialect === 'sqlite' && (webConcurrency > 1 || e.WEB_CONCURRENCY === 'auto')) {
+    throw new ConfigError(
+      `Invalid configuration:\n  WEB_CONCURRENCY: must be 1 with SQLite (got ${e.WEB_CONCURRENCY}): embedded SQLite has one writer; use PostgreSQL for several processes`,
+    );
+  }
+  if (webConcurrency > 1 && !e.REDIS_URL) {
+    throw new ConfigError(
+      `Invalid configuration:\n  WEB_CONCURRENCY: ${webConcurrency} processes need REDIS_URL: the live feed, API key revocations and rate limits reach every process through Redis`,
+    );
+  }
+  const workerIndex = e.VOTE_RELAY_WORKER_INDEX ?? null;
+  const baseInstanceId = e.INSTANCE_ID ?? defaultInstanceId(machine, e.PORT);
   const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   const config: Config = {
     port: e.PORT,
@@ -288,6 +348,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     httpHeadersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
     httpRequestTimeoutMs: Math.max(e.HTTP_REQUEST_TIMEOUT_MS, e.HTTP_HEADERS_TIMEOUT_MS),
+    webConcurrency,
+    instanceId: workerIndex === null ? baseInstanceId : `${baseInstanceId}/${workerIndex}`,
+    workerIndex,
   };
   return Object.freeze(config);
 }

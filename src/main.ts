@@ -1,6 +1,7 @@
-// The only file with side effects: read config, start the app, stop cleanly on SIGTERM/SIGINT.
+// The only file with side effects: read config, start the app (or its worker processes: WEB_CONCURRENCY), stop cleanly on SIGTERM/SIGINT.
+import cluster from 'node:cluster';
 import { ConfigError, loadConfig } from './config.js';
-import { createApp } from './app.js';
+import { createClusterSupervisor, workerReadyMessage } from './cluster.js';
 import { createLogger } from './logger.js';
 
 let config: ReturnType<typeof loadConfig>;
@@ -14,31 +15,68 @@ try {
   throw err;
 }
 
-const logger = createLogger(config.logLevel, { format: config.logFormat });
-const app = createApp(config, { logger });
+const rootLogger = createLogger(config.logLevel, { format: config.logFormat });
 
-try {
-  await app.start();
-} catch (err) {
-  logger.fatal({ err }, 'vote relay could not start; nothing is listening');
-  process.exit(1);
+/** This process serves: the app on PORT, as the only process or as one worker of the primary. */
+async function serve(): Promise<void> {
+  // A worker's lines say which one it is; a single process's lines stay as they were.
+  const logger = config.workerIndex === null ? rootLogger : rootLogger.child({ worker: config.workerIndex, pid: process.pid });
+  const { createApp } = await import('./app.js'); // not loaded by a primary, which serves nothing itself
+  const app = createApp(config, { logger });
+
+  let port: number;
+  try {
+    ({ port } = await app.start());
+  } catch (err) {
+    logger.fatal({ err }, 'vote relay could not start; nothing is listening');
+    process.exit(1);
+  }
+
+  let stopping = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ signal }, `${signal}: shutting down (in-flight requests may finish, up to SHUTDOWN_TIMEOUT_MS)`);
+      app.stop().then(
+        () => {
+          logger.info('stopped');
+          process.exit(0);
+        },
+        (err) => {
+          logger.error({ err }, 'the shutdown did not finish cleanly');
+          process.exit(1);
+        },
+      );
+    });
+  }
+  if (cluster.isWorker) process.send?.(workerReadyMessage(port));
 }
 
-let stopping = false;
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, `${signal}: shutting down (in-flight requests may finish, up to SHUTDOWN_TIMEOUT_MS)`);
-    app.stop().then(
-      () => {
-        logger.info('stopped');
-        process.exit(0);
-      },
-      (err) => {
-        logger.error({ err }, 'the shutdown did not finish cleanly');
-        process.exit(1);
-      },
-    );
+/** The primary of WEB_CONCURRENCY workers: it forks, supervises and stops them, and serves nothing itself. */
+async function supervise(): Promise<void> {
+  const logger = rootLogger.child({ process: 'primary', pid: process.pid });
+  const supervisor = createClusterSupervisor({
+    fork: (env) => cluster.fork(env),
+    workers: config.webConcurrency,
+    instanceId: config.instanceId,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
+    logger,
   });
+  let stopping: Promise<number> | null = null;
+  const stop = (signal: NodeJS.Signals) => (stopping ??= supervisor.stop(signal));
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => void stop(signal).then((code) => process.exit(code)));
+  }
+  try {
+    await supervisor.start();
+  } catch (err) {
+    if (stopping) return; // a signal arrived during the start: its stop exits
+    logger.fatal({ err: (err as Error).message }, 'vote relay could not start every worker; stopping the others');
+    await stop('SIGTERM');
+    process.exit(1);
+  }
 }
+
+if (cluster.isPrimary && config.webConcurrency > 1) await supervise();
+else await serve();

@@ -1,6 +1,6 @@
 // The start-up banner (README "Logs"): once the service listens, where everything is (dashboard, APIs, hook URLs,
-// Votifier), which database it uses and which instance it is (INSTANCE_ID), with what to do first on an empty one. No credential is printed: a
-// PostgreSQL address shows its host, port and database only.
+// Votifier), which database it uses and which instance it is (INSTANCE_ID), with what to do first on an empty one. No
+// credential is printed: a PostgreSQL address shows its host, port and database only.
 import type { Config } from './config.js';
 import type { Storage } from './storage/index.js';
 import type { Logger } from './logger.js';

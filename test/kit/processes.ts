@@ -48,12 +48,23 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
+export interface StartOptions {
+  /** The log line (`msg`, carrying `port`) that says the process is up; several processes: `all workers listening`. */
+  readyMessage?: string;
+  startTimeoutMs?: number;
+}
+
 /**
  * Starts `src/main.ts` (or `entry`, e.g. a build's `<out>/src/main.js`) on a random port and resolves once it logs
  * that it listens. With `registry`, the child is recorded as soon as it is spawned, so an afterAll can kill it even
  * if it never got as far as listening.
  */
-export function startServerProcess(env: Record<string, string>, registry?: ChildProcess[], entry = 'src/main.ts'): Promise<ServerProcess> {
+export function startServerProcess(
+  env: Record<string, string>,
+  registry?: ChildProcess[],
+  entry = 'src/main.ts',
+  { readyMessage = 'vote relay listening', startTimeoutMs = 30_000 }: StartOptions = {},
+): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, nodeArgs(entry), {
       cwd: ROOT,
@@ -77,7 +88,7 @@ export function startServerProcess(env: Record<string, string>, registry?: Child
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`server did not start:\n${logs.join('\n')}`));
-    }, 30_000);
+    }, startTimeoutMs);
     child.stdout!.on('data', (d: Buffer) => {
       buffer += d.toString();
       let newline;
@@ -87,7 +98,7 @@ export function startServerProcess(env: Record<string, string>, registry?: Child
         logs.push(line);
         try {
           const entry = JSON.parse(line);
-          if (entry.msg === 'vote relay listening') {
+          if (entry.msg === readyMessage) {
             clearTimeout(timer);
             resolve({ child, url: `http://127.0.0.1:${entry.port}`, logs, exited });
           }
