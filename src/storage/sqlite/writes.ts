@@ -24,12 +24,16 @@ export type SqliteWriters = Record<Name, GroupCommit<never, never>> & {
 };
 
 /**
- * Writes committed without their own fsync (synchronous=NORMAL for that transaction): the hook request log is a
- * diagnostic record, and in WAL mode the next vote's commit (synchronous=FULL) syncs its frames too; a power cut may
- * lose the last fraction of a second of it, never a vote. Its own fsync every flush cost about a tenth of the votes
- * per second the write thread could commit (bench/ingest.ts, BENCHMARKS.md "Hook request log").
+ * Writes committed without their own fsync (synchronous=NORMAL for that transaction). In WAL mode such a commit
+ * survives a crash of the process, and the next vote's commit (synchronous=FULL) syncs its frames too; only a power
+ * cut or an OS crash can take back the last fraction of a second of them, never a vote:
+ *   - the hook request log is a diagnostic record; its own fsync every flush cost about a tenth of the votes per
+ *     second the write thread could commit (bench/ingest.ts, BENCHMARKS.md "Hook request log");
+ *   - a claim, a lease renewal or an attempt record lost that way leaves its job leased as before: it is sent again
+ *     when the lease lapses or the instance restarts (README "Delivery guarantees": at least once). Syncing them
+ *     would put a second fsync behind every batch of votes (bench/delivery.ts).
  */
-const NOT_SYNCED: ReadonlySet<Name> = new Set(['hookLog']);
+const NOT_SYNCED: ReadonlySet<Name> = new Set(['hookLog', 'claims', 'renewals', 'finishes']);
 /** A batch that finds the write lock taken (another process, Prisma's connection) is tried again this soon. */
 const BUSY_RETRY_MS = 2;
 
