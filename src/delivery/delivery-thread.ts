@@ -40,7 +40,8 @@ export function deliveryThread(
     const port = writePort();
     // A thread's stdout is not a terminal: it writes in the format the main thread chose.
     const threadConfig: Config = { ...config, logFormat: resolveLogFormat(config.logFormat) };
-    const worker = startThread(import.meta.url, { config: threadConfig, writePort: port }, port ? [port] : []);
+    // Jobs leased from now on are posted to this thread; those leased before (to a thread that died) it takes back.
+    const worker = startThread(import.meta.url, { config: threadConfig, writePort: port, handedSince: Date.now() }, port ? [port] : []);
     worker.on('error', (err) => logger.error({ err }, 'the delivery thread failed; deliveries pause until it restarts'));
     worker.on('message', (message: unknown) => typeof message === 'object' && onMetric(message));
     worker.on('exit', (code) => {
@@ -82,7 +83,7 @@ export function deliveryThread(
   };
 }
 
-async function runInThread(config: Config, writePort: MessagePort | null) {
+async function runInThread(config: Config, writePort: MessagePort | null, handedSince: number) {
   const [{ createStorage }, { createDeps }, { createLogger }, { createDeliveryWorker }, { relayMetrics }, { PLAN_RULES }] = await Promise.all([
     import('../storage/index.js'),
     import('../app-deps.js'),
@@ -99,6 +100,7 @@ async function runInThread(config: Config, writePort: MessagePort | null) {
     leaseMs: config.deliveryLeaseMs,
     pollMs: config.deliveryPollMs,
     workerId: config.instanceId,
+    handedSince,
   });
   worker.start();
   parentPort!.on('message', async (message: ToThread) => {
@@ -113,5 +115,5 @@ async function runInThread(config: Config, writePort: MessagePort | null) {
   parentPort!.postMessage('started' satisfies FromThread);
 }
 
-const data = isMainThread ? null : (workerData as { config?: Config; writePort?: MessagePort | null } | null);
-if (data?.config) void runInThread(data.config, data.writePort ?? null);
+const data = isMainThread ? null : (workerData as { config?: Config; writePort?: MessagePort | null; handedSince?: number } | null);
+if (data?.config) void runInThread(data.config, data.writePort ?? null, data.handedSince ?? Date.now());

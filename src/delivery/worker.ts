@@ -31,6 +31,11 @@ export interface DeliveryWorkerOptions {
   pollMs: number;
   /** The lease holder: this process's INSTANCE_ID, stable across restarts (its own leases are taken back at start). */
   workerId: string;
+  /**
+   * From when (epoch ms) jobs leased to `workerId` are handed to this worker (delivery/handoff.ts): those leased
+   * earlier belong to an earlier run and are taken back at start; default: the worker's start.
+   */
+  handedSince?: number;
 }
 
 export interface DeliveryWorker {
@@ -60,6 +65,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
   const handed: ClaimedJob[] = [];
   /** At start: this worker's jobs still leased from before a restart are taken back first. */
   let ownLeft = true;
+  let handedSince = 0;
 
   async function load(jobs: ClaimedJob[]): Promise<Map<string, JobContext>> {
     const voteIds = [...new Set(jobs.map((j) => j.voteId).filter((id): id is string => !!id))];
@@ -398,7 +404,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
           claimWanted = false;
           const now = deps.clock.now();
           jobs = ownLeft
-            ? await deps.jobs.reclaimOwn(workerId, now, options.leaseMs, capacity)
+            ? await deps.jobs.reclaimOwn(workerId, now, options.leaseMs, capacity, new Date(handedSince + options.leaseMs))
             : await deps.jobs.claim(workerId, now, options.leaseMs, capacity);
           backlog = jobs.length === capacity;
           if (ownLeft && !backlog) {
@@ -472,6 +478,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     start() {
       if (running) return;
       running = true;
+      handedSince = options.handedSince ?? deps.clock.now().getTime();
       timer = setInterval(() => {
         wake();
         reportLeftOut();

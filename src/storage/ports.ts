@@ -34,10 +34,11 @@ export interface JobQueue {
   /** Due jobs (pending, retrying, or running with an expired lease), oldest first, leased to `workerId`. */
   claim(workerId: string, now: Date, leaseMs: number, limit: number): Promise<ClaimedJob[]>;
   /**
-   * The jobs still leased to `workerId` whatever their lease's end (a restarted instance takes back its own at once),
-   * leased again from now, oldest first.
+   * The jobs still leased to `workerId` by an earlier run of it, whatever their lease's end (a restarted instance
+   * takes back its own at once), leased again from now, oldest first. "Earlier": leased to end before
+   * `leasedBefore` (this run's jobs are leased to end later, and are in its hands already).
    */
-  reclaimOwn(workerId: string, now: Date, leaseMs: number, limit: number): Promise<ClaimedJob[]>;
+  reclaimOwn(workerId: string, now: Date, leaseMs: number, limit: number, leasedBefore: Date): Promise<ClaimedJob[]>;
   /** A plugin poll: its organization's due pull jobs, each handed to exactly one poller (oldest first). */
   claimPull(holder: string, organizationId: string, now: Date, leaseMs: number, limit: number): Promise<ClaimedJob[]>;
   /**

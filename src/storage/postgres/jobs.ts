@@ -2,7 +2,7 @@
 // another holds), plain SQL on the pool Prisma uses, and attempt records group-committed (attempts that finish
 // meanwhile are recorded in one transaction: jobs, attempts, then their votes). Job rows are inserted by one
 // statement (jobInsert): inside a vote batch's write (votes.ts), and in a Prisma transaction for replays and alerts.
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '../../time-ordered-id.js';
 import type pg from 'pg';
 import { finishedRow, leaseStillCovers, voteStatusFrom, type ClaimedJob, type Finish, type JobForStatus, type NewJob } from '../../domain/jobs.js';
 import { CLAIM_COLUMNS, candidates, leasedJobOf } from '../claim-sql.js';
@@ -38,7 +38,8 @@ RETURNING ${CLAIM_COLUMNS}`;
 const RECLAIM_OWN = `
 UPDATE "DeliveryJob" SET "lockedUntil" = $2::timestamp(3), "updatedAt" = $3::timestamp(3)
 WHERE id IN (
-  SELECT id FROM "DeliveryJob" WHERE status = 'running' AND "lockedBy" = $1 AND kind <> 'pull' ORDER BY "runAt", "voteId", priority LIMIT $4
+  SELECT id FROM "DeliveryJob" WHERE status = 'running' AND "lockedBy" = $1 AND "lockedUntil" < $5::timestamp(3) AND kind <> 'pull'
+  ORDER BY "runAt", "voteId", priority LIMIT $4
   FOR UPDATE SKIP LOCKED
 )
 RETURNING ${CLAIM_COLUMNS}`;
@@ -55,7 +56,7 @@ const RENEW = {
  */
 export function jobInsert(first: number, jobs: NewJob[]): { sql: string; values: unknown[]; leased: ClaimedJob[] } {
   const $ = (n: number) => `$${first + n}`;
-  const ids = jobs.map(() => randomUUID());
+  const ids = jobs.map((j) => timeOrderedId(j.runAt.getTime()));
   const lease = (j: NewJob) => (j.lease && !j.held ? j.lease : null);
   return {
     sql: `INSERT INTO "DeliveryJob" (id, "organizationId", "voteId", "callbackId", kind, status, priority, attempts, "maxAttempts", "runAt",
@@ -161,7 +162,7 @@ async function writeFinishes(query: Query, items: Finish[]): Promise<boolean[]> 
       rows.map((r) => (r.runAt ? r.runAt.toISOString() : null)),
       items.map((f) => (f.resolution.status === 'sent' ? f.now.toISOString() : null)),
       items.map((f) => f.now.toISOString()),
-      attempts.map(() => randomUUID()),
+      attempts.map((f) => timeOrderedId(f.now.getTime())),
       attempts.map((f) => f.job.organizationId),
       attempts.map((f) => f.job.id),
       attempts.map((f) => f.job.voteId),
@@ -225,12 +226,13 @@ export function createPostgresJobQueue(prisma: Db, pool: pg.Pool, finishes: Batc
       return leased((await pool.query<ClaimedJob>(sql, [holder, until.toISOString(), now.toISOString(), limit, ...more])).rows, until);
     };
   const claimPull = claimWith(CLAIM_PULL);
+  const reclaimOwn = claimWith(RECLAIM_OWN);
 
   return {
     // Plain SQL on the pool (unnamed, so planned for the queue as it is now, not as it was when a prepared
     // statement was first planned).
     claim: claimWith(CLAIM),
-    reclaimOwn: claimWith(RECLAIM_OWN),
+    reclaimOwn: (holder, now, leaseMs, limit, before) => reclaimOwn(holder, now, leaseMs, limit, before.toISOString()),
     claimPull: (holder, organizationId, now, leaseMs, limit) => claimPull(holder, now, leaseMs, limit, organizationId),
     async renew(job, workerId, now, leaseMs, needMs = 0) {
       if (leaseStillCovers(job, now, needMs)) return true;

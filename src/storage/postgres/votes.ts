@@ -7,7 +7,8 @@
 //     (provider, dedup key) and (provider, idempotency key), so the second one finds the first;
 //   - every batch takes its locks in one global order (advisory locks by key hash, then voter rows, then provider
 //     rows, each sorted), so batches never deadlock each other; a deadlock with other work is retried.
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { timeOrderedId } from '../../time-ordered-id.js';
 import DataLoader from 'dataloader';
 import type pg from 'pg';
 import type { Config } from '../../config.js';
@@ -212,7 +213,7 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
       );
       if (counts) fact.used += 1;
 
-      const id = randomUUID();
+      const id = timeOrderedId(receivedAt.getTime());
       const voterKey = voterKeyOf(voterName);
       const at = ts(receivedAt);
       votes.id.push(id);

@@ -3,7 +3,7 @@
 // vote's own transaction (insertJobs, the one job insert, also used for replays and alerts through Prisma's
 // transaction). A single writer: one atomic UPDATE … RETURNING claims, and what arrives while a batch is being
 // written shares the next transaction and fsync.
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '../../time-ordered-id.js';
 import type Sqlite from 'better-sqlite3';
 import { finishedRow, leaseStillCovers, voteStatusFrom, type ClaimedJob, type Finish, type JobForStatus, type NewJob } from '../../domain/jobs.js';
 import { CLAIM_COLUMNS, candidates, leasedJobOf } from '../claim-sql.js';
@@ -38,7 +38,8 @@ RETURNING ${CLAIM_COLUMNS}`;
 const RECLAIM_OWN = `
 UPDATE "DeliveryJob" SET "lockedUntil" = $2, "updatedAt" = $3
 WHERE id IN (
-  SELECT id FROM "DeliveryJob" WHERE status = 'running' AND "lockedBy" = $1 AND kind <> 'pull' ORDER BY "runAt", "voteId", priority LIMIT $4
+  SELECT id FROM "DeliveryJob" WHERE status = 'running' AND "lockedBy" = $1 AND "lockedUntil" < $5 AND kind <> 'pull'
+  ORDER BY "runAt", "voteId", priority LIMIT $4
 )
 RETURNING ${CLAIM_COLUMNS}`;
 
@@ -48,7 +49,7 @@ const JOB_INSERT = `INSERT INTO "DeliveryJob" (id, organizationId, voteId, callb
 
 /** A job's row for JOB_INSERT: pending, held, or (with a lease) already running for its holder. */
 function jobRow(job: NewJob): { id: string; values: unknown[] } {
-  const id = randomUUID();
+  const id = timeOrderedId();
   const at = job.runAt.getTime();
   const status = job.held ? 'held' : job.lease ? 'running' : 'pending';
   const lease = job.lease && !job.held ? job.lease : null;
@@ -89,7 +90,8 @@ export interface ClaimRequest {
   until: number;
   limit: number;
   organizationId?: string;
-  own?: boolean;
+  /** Only this holder's jobs leased to end before this (epoch ms), whatever their lease's end otherwise. */
+  ownBefore?: number;
 }
 
 /** One lease renewal; true when the holder still had the job and now holds it until `until`. */
@@ -160,7 +162,7 @@ export function createSqliteJobWrites(db: Sqlite.Database): SqliteJobWrites {
       const a = f.attempt;
       if (a) {
         s.insertAttempt.run(
-          randomUUID(),
+          timeOrderedId(at),
           f.job.organizationId,
           f.job.id,
           f.job.voteId,
@@ -205,8 +207,8 @@ export function createSqliteJobWrites(db: Sqlite.Database): SqliteJobWrites {
     claims: (items) =>
       items.map(
         (c) =>
-          (c.own
-            ? s.reclaimOwn.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit })
+          (c.ownBefore !== undefined
+            ? s.reclaimOwn.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit, 5: c.ownBefore })
             : c.organizationId === undefined
               ? s.claim.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit })
               : s.claimPull.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit, 5: c.organizationId })) as ClaimedJob[],
@@ -239,7 +241,7 @@ export function createSqliteJobQueue(prisma: Parameters<typeof holdWithPrisma>[0
   };
   return {
     claim: (holder, now, leaseMs, limit) => claim({ holder, now: now.getTime(), limit }, leaseMs),
-    reclaimOwn: (holder, now, leaseMs, limit) => claim({ holder, now: now.getTime(), limit, own: true }, leaseMs),
+    reclaimOwn: (holder, now, leaseMs, limit, before) => claim({ holder, now: now.getTime(), limit, ownBefore: before.getTime() }, leaseMs),
     claimPull: (holder, organizationId, now, leaseMs, limit) => claim({ holder, now: now.getTime(), limit, organizationId }, leaseMs),
     async renew(job, workerId, now, leaseMs, needMs = 0) {
       if (leaseStillCovers(job, now, needMs)) return true;

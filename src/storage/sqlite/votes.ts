@@ -3,7 +3,7 @@
 // limit, jobs and rollups) inside the transaction its caller holds, a named write (writes.ts) that runs on the write
 // thread in the service, so an fsync never blocks the thread that parses requests. Every vote that arrives while a
 // transaction is being written joins the next one, so one fsync (synchronous=FULL) acknowledges many votes.
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '../../time-ordered-id.js';
 import type Sqlite from 'better-sqlite3';
 import type { Config } from '../../config.js';
 import { sentAtOnce, type ClaimedJob, type NewJob } from '../../domain/jobs.js';
@@ -101,7 +101,7 @@ export function createSqliteVoteWrite(
         rules,
       );
 
-      const uuid = randomUUID();
+      const uuid = timeOrderedId(at);
       const voterKey = voterKeyOf(vote.voterName);
       const { chatStatus, callbackStatus } = initialStatuses(jobs);
       insertVote.run(

@@ -11,6 +11,7 @@ import { commitEach, createGroupCommit, type GroupCommit } from '../group-commit
 import type { PlanRules } from '../../domain/job-plan.js';
 import { writeThreadClient, type ThreadWrites } from '../write-thread.js';
 import { createSqliteHookLogWrite } from './hook-log.js';
+import { startCheckpointer } from './checkpointer.js';
 import { isSqliteBusy, openSqliteConnection, sqlitePathFromUrl } from './connection.js';
 import { createSqliteJobWrites } from './jobs.js';
 import { createSqliteVoteWrite } from './votes.js';
@@ -67,10 +68,18 @@ function transactions(config: Config, db: Sqlite.Database, rules: PlanRules): Re
   ) as Record<Name, (items: never[]) => unknown[]>;
 }
 
+/** What the write thread is told: the planning rules, and whether checkpoints are another thread's (checkpointer.ts). */
+interface ThreadOptions {
+  rules: PlanRules;
+  checkpointer: boolean;
+}
+
 /** The write thread's side: its own connection, one handler per name. */
-export async function threadWrites(config: Config, rules: PlanRules): Promise<ThreadWrites> {
+export async function threadWrites(config: Config, options: ThreadOptions): Promise<ThreadWrites> {
+  const { rules } = options;
   // Waiting for the write lock (another process, Prisma's connection) blocks only this thread.
   const db = openSqliteConnection(sqlitePathFromUrl(config.databaseUrl), 15_000);
+  if (options.checkpointer) db.pragma('wal_autocheckpoint = 0');
   const txs = transactions(config, db, rules);
   const handlers = Object.fromEntries(NAMES.map((name) => [name, (items: unknown[]) => commitEach(items as never[], txs[name], isSqliteBusy)]));
   return { handlers, close: async () => void db.close() };
@@ -83,9 +92,24 @@ export async function threadWrites(config: Config, rules: PlanRules): Promise<Th
 export function sqliteWriters(config: Config, rules: PlanRules, db: Sqlite.Database, thread?: { logger: Logger; port?: MessagePort }): SqliteWriters {
   const retryAfter = (err: unknown) => (isSqliteBusy(err) ? BUSY_RETRY_MS : null);
   if (thread) {
-    const client = writeThreadClient(config, thread.logger, { module: import.meta.url, options: rules, port: thread.port, retryAfter });
+    // The process's own write thread (not another thread's, through a port) has its checkpoints done beside it.
+    const checkpointer = thread.port ? null : startCheckpointer(sqlitePathFromUrl(config.databaseUrl), thread.logger);
+    const client = writeThreadClient(config, thread.logger, {
+      module: import.meta.url,
+      options: { rules, checkpointer: checkpointer !== null } satisfies ThreadOptions,
+      port: thread.port,
+      retryAfter,
+    });
     const writers = Object.fromEntries(NAMES.map((name) => [name, client.writer(name)])) as Record<Name, GroupCommit<never, never>>;
-    return { ...writers, alive: client.alive, connect: client.connect, close: client.close };
+    return {
+      ...writers,
+      alive: client.alive,
+      connect: client.connect,
+      async close() {
+        await client.close();
+        await checkpointer?.close();
+      },
+    };
   }
   const txs = transactions(config, db, rules);
   const writers = Object.fromEntries(
