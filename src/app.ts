@@ -254,6 +254,9 @@ export function createApp(config: Config, options: AppOptions = {}) {
       );
       worker = thread;
       thread.start();
+      // Ready means delivering: the start-up line waits for the thread's worker (its own leases from before a
+      // restart are being taken back by then).
+      if (!(await thread.ready(30_000))) logger.warn('the delivery thread has not started within 30 s; hooks are taken, deliveries wait for it');
     } else if (config.deliveryEnabled) {
       worker = createDeliveryWorker(deps, {
         concurrency: config.deliveryConcurrency,

@@ -84,7 +84,7 @@ const envSchema = z.object({
   HOOK_FAILURE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(120),
   DELIVERY_CONCURRENCY: z.coerce.number().int().min(0).max(1000).default(16),
   DELIVERY_ENABLED: bool.default(true),
-  DELIVERY_THREAD: bool.default(false),
+  DELIVERY_THREAD: bool.default(true),
   WRITE_THREAD: bool.default(true),
   DELIVERY_LEASE_MS: z.coerce.number().int().min(1_000).default(120_000),
   DELIVERY_POLL_MS: z.coerce.number().int().min(10).default(1_000),

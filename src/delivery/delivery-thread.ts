@@ -24,8 +24,9 @@ export function deliveryThread(
   writePort: () => MessagePort | null = () => null,
   /** Counts the thread relays (src/metrics/): they join the main thread's registry. */
   onMetric: (message: unknown) => void = () => {},
-): DeliveryWorker {
+): DeliveryWorker & { ready(timeoutMs: number): Promise<boolean> } {
   let thread: Worker | null = null;
+  let started: Promise<void> = Promise.resolve();
   let stopping = false;
   // Jobs handed over in one event-loop turn cross to the thread in one message.
   let handed: ClaimedJob[] = [];
@@ -44,6 +45,10 @@ export function deliveryThread(
     const worker = startThread(import.meta.url, { config: threadConfig, writePort: port, handedSince: Date.now() }, port ? [port] : []);
     worker.on('error', (err) => logger.error({ err }, 'the delivery thread failed; deliveries pause until it restarts'));
     worker.on('message', (message: unknown) => typeof message === 'object' && onMetric(message));
+    started = new Promise<void>((resolve) => {
+      worker.on('message', (m: unknown) => m === ('started' satisfies FromThread) && resolve());
+      worker.once('exit', () => resolve());
+    });
     worker.on('exit', (code) => {
       if (thread === worker) thread = null;
       if (stopping) return;
@@ -58,6 +63,8 @@ export function deliveryThread(
       stopping = false;
       thread ??= spawn();
     },
+    /** Resolves true once the thread's worker runs (false after `timeoutMs`): the instance is ready then. */
+    ready: (timeoutMs) => Promise.race([started.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), timeoutMs).unref())]),
     async stop() {
       stopping = true;
       const worker = thread;

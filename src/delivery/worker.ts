@@ -61,6 +61,12 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
   let backlog = false;
   let timer: NodeJS.Timeout | null = null;
   const active = new Set<Promise<void>>();
+  /** Attempt records not yet committed (stop waits for them). */
+  const recordings = new Set<Promise<void>>();
+  const track = (recording: Promise<void>) => {
+    recordings.add(recording);
+    void recording.finally(() => recordings.delete(recording));
+  };
   /** Jobs handed over leased (dispatch), waiting for a free slot of the concurrency. */
   const handed: ClaimedJob[] = [];
   /** At start: this worker's jobs still leased from before a restart are taken back first. */
@@ -169,24 +175,35 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     const now = deps.clock.now();
     const resolution: JobResolution =
       result.outcome.kind === 'retry' ? { status: 'retrying', runAt: new Date(now.getTime() + result.outcome.delayMs) } : { status: result.outcome.kind };
-    const recorded = await deps.jobs.finish(ctx.job, workerId, now, result.attempt, resolution, result.error);
-    if (!recorded) {
-      deps.logger.warn(
-        { jobId: ctx.job.id },
-        'a delivery took longer than its lease: another worker has taken it over, so the receiver may get it twice (webhook-id tells the copies apart)',
-      );
-      return undefined;
-    }
-    logTrouble(ctx, result, resolution);
-    if (result.attempt) deps.metrics.deliveryAttempt(ctx.job.kind, resolution.status);
-    if (resolution.status === 'sent' || resolution.status === 'failed' || resolution.status === 'skipped')
-      deps.metrics.jobFinished(ctx.job.kind, resolution.status);
-    if (resolution.status === 'failed' && (ctx.job.kind === 'callback' || ctx.job.kind === 'legacy_callback')) {
-      await raisePermanentFailure(ctx, result);
-    }
-    if (ctx.job.kind === 'callback' && ctx.callback && result.attempt && !result.attempt.success && !result.attempt.voteRefused) {
-      await disableIfFailingTooLong(deps, ctx.callback, ctx.org, now);
-    }
+    // Recorded while the worker goes on: the slot is free once the receiver answered, and the record joins the next
+    // group commit (a vote's next callback does not wait for it; its order is the order of the attempts).
+    const recording = deps.jobs.finish(ctx.job, workerId, now, result.attempt, resolution, result.error).then(async (recorded) => {
+      if (!recorded) {
+        deps.logger.warn(
+          { jobId: ctx.job.id },
+          'a delivery took longer than its lease: another worker has taken it over, so the receiver may get it twice (webhook-id tells the copies apart)',
+        );
+        return;
+      }
+      logTrouble(ctx, result, resolution);
+      if (result.attempt) deps.metrics.deliveryAttempt(ctx.job.kind, resolution.status);
+      if (resolution.status === 'sent' || resolution.status === 'failed' || resolution.status === 'skipped')
+        deps.metrics.jobFinished(ctx.job.kind, resolution.status);
+      if (resolution.status === 'failed' && (ctx.job.kind === 'callback' || ctx.job.kind === 'legacy_callback')) {
+        await raisePermanentFailure(ctx, result);
+      }
+      if (ctx.job.kind === 'callback' && ctx.callback && result.attempt && !result.attempt.success && !result.attempt.voteRefused) {
+        await disableIfFailingTooLong(deps, ctx.callback, ctx.org, now);
+      }
+    });
+    track(
+      recording.catch((err: unknown) =>
+        deps.logger.error(
+          { err, jobId: ctx.job.id },
+          'could not record a delivery attempt in the database; the job is sent again when its lease ends (the receiver may get it twice)',
+        ),
+      ),
+    );
     return undefined;
   }
 
@@ -492,6 +509,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
       if (wakeTimer) clearTimeout(wakeTimer);
       if (slotTimer) clearTimeout(slotTimer);
       await Promise.allSettled([...active]);
+      await Promise.allSettled([...recordings]);
       reportLeftOut(true);
     },
     wake,

@@ -60,6 +60,10 @@ export function testConfig(env: Record<string, string> = {}, databaseUrl = testD
     RECOVERY_INTERVAL: '0',
     // Retention deletes by the real clock across the shared database: only tests that drive it (tick()) run it.
     RETENTION_INTERVAL: '0',
+    // In-process apps run their worker in process, where a test's injected clock and statement counts reach it (the
+    // delivery thread has its own clock and connections). The default, the thread, is what the process-based tests
+    // (crash, fault, cluster, build) and test/integration/delivery-thread.test.ts run.
+    DELIVERY_THREAD: 'false',
     ...env,
   });
 }
