@@ -14,7 +14,8 @@
 // bare-relay.ts (bare node:http hook, one better-sqlite3 INSERT with WAL + synchronous=FULL, 200, then the callback
 // forwarded at once with undici over a keep-alive pool of DELIVERY_CONCURRENCY sockets; no retries, no queue), the
 // ceiling of a relay that persists and forwards. Figures are reported beside it, with the ratio ours/baseline.
-// Writes its section of BENCHMARKS.md (`delivery`, `delivery-postgresql`; with DELIVERY_THREAD=true, `…-thread`).
+// Writes its section of BENCHMARKS.md (`delivery`, `delivery-postgresql`: the default, delivery on its own thread;
+// with DELIVERY_THREAD=false, `…-in-process`).
 //
 // Options: BENCH_DELIVERY_RATES ("2000,1000,500": votes/s; 2000 is the target's), BENCH_DURATION_S (10),
 // BENCH_WARMUP_S (2), BENCH_DELIVERY_DRAIN_S (30), BENCH_DELIVERY_CONCURRENCY (64), BENCH_BASELINE=0 (skip the
@@ -32,8 +33,8 @@ import { consoleTable, gitCommit, machineDescription, markdownTable, writeSectio
 import { benchDialect, openBenchDatabase } from './lib/database.js';
 
 const DIALECT = benchDialect();
-/** DELIVERY_THREAD=true in this process's environment runs the service's delivery on its own thread. */
-const THREAD = /^(true|1|yes)$/.test(process.env.DELIVERY_THREAD ?? '');
+/** The service's delivery on its own thread (its default), unless DELIVERY_THREAD=false in this process's environment. */
+const THREAD = !/^(false|0|no)$/.test(process.env.DELIVERY_THREAD ?? '');
 import {
   ROOT,
   api,
@@ -426,7 +427,7 @@ async function main(): Promise<number> {
   }
 
   const section = [
-    `## Delivery: callbacks per second and vote → callback latency${DIALECT === 'sqlite' ? '' : ' (PostgreSQL)'}${THREAD ? ', delivery on its own thread' : ''}`,
+    `## Delivery: callbacks per second and vote → callback latency${DIALECT === 'sqlite' ? '' : ' (PostgreSQL)'}${THREAD ? '' : ', delivery on the request thread (DELIVERY_THREAD=false)'}`,
     '',
     `Measured by \`bench/delivery.ts\`. For each offered rate, a fresh ${DIALECT === 'sqlite' ? 'SQLite file' : 'PostgreSQL database'} and the service ` +
       '(`src/main.ts`, `LOG_LEVEL=info`, ' +
@@ -467,7 +468,7 @@ async function main(): Promise<number> {
     ...notes.map((n) => `- ${n}`),
     ...failures.map((f) => `- **FAILED**: ${f}`),
   ].join('\n');
-  writeSection(join(ROOT, 'BENCHMARKS.md'), `${DIALECT === 'sqlite' ? 'delivery' : 'delivery-postgresql'}${THREAD ? '-thread' : ''}`, section);
+  writeSection(join(ROOT, 'BENCHMARKS.md'), `${DIALECT === 'sqlite' ? 'delivery' : 'delivery-postgresql'}${THREAD ? '' : '-in-process'}`, section);
   console.log(`\nBENCHMARKS.md updated (run took ${duration(totalS)}).`);
   return failures.length > 0 ? 1 : 0;
 }
