@@ -8,14 +8,13 @@ import type { StorageOptions } from '../options.js';
 import type { Db, FailedAttempts, Storage } from '../ports.js';
 import { withQueryLog } from '../query-log.js';
 import { createRollups } from '../rollups.js';
+import { FAILED_ATTEMPT_STATUSES, failedAttemptsOf, pingStorage } from '../reports.js';
 import { openPgPool } from './connection.js';
 import { exportVotesPostgres } from './export.js';
 import { createPostgresJobQueue, finishesWrite } from './jobs.js';
 import { createPostgresPacer } from './pacer.js';
 import { createPgVoteStore } from './votes.js';
 import { pgCommit, pgWriters } from './writes.js';
-
-const FAILED_STATUSES = `'pending', 'running', 'retrying', 'held', 'sent', 'failed'`;
 
 /** "db.example:5432/vote_relay": the server for the operator's log, never a user or password. */
 export function serverOf(databaseUrl: string): string {
@@ -57,19 +56,14 @@ export async function openPostgresStorage(config: Config, options: StorageOption
              (extract(epoch FROM MAX(a."createdAt")) * 1000)::float8 AS "lastFailedAt",
              (array_agg(a.error ORDER BY a."createdAt" DESC))[1] AS "lastError"
            FROM "DeliveryJob" j JOIN "DeliveryAttempt" a ON a."jobId" = j.id
-           WHERE j."organizationId" = $1 AND j.kind = 'callback' AND j.status IN (${FAILED_STATUSES}) AND j."runAt" >= $2::timestamp(3)
+           WHERE j."organizationId" = $1 AND j.kind = 'callback' AND j.status IN (${FAILED_ATTEMPT_STATUSES}) AND j."runAt" >= $2::timestamp(3)
              AND j."callbackId" IS NOT NULL AND a.success = false AND a."createdAt" >= $3::timestamp(3)
            GROUP BY j."callbackId"`,
           organizationId,
           dueSince.toISOString(),
           since.toISOString(),
         );
-        return rows.map((r) => ({
-          callbackId: r.callbackId,
-          failedAttempts: Number(r.failedAttempts),
-          lastFailedAt: new Date(Number(r.lastFailedAt)),
-          lastError: r.lastError,
-        }));
+        return failedAttemptsOf(rows);
       },
       exportVotes: (organizationId, range, includeTests) => exportVotesPostgres(prisma, organizationId, range, includeTests),
     },
@@ -77,10 +71,7 @@ export async function openPostgresStorage(config: Config, options: StorageOption
     describe: () => ({ kind: 'postgresql', location: serverOf(config.databaseUrl) }),
     alive: writes.alive,
     connect: writes.connect,
-    ping: async () => {
-      if (!writes.alive()) throw Object.assign(new Error('The write thread stopped'), { code: 'WRITE_THREAD_GONE' });
-      await prisma.$queryRawUnsafe('SELECT 1');
-    },
+    ping: () => pingStorage(writes.alive, prisma),
     close: async () => {
       await writes.close();
       finishes.close();

@@ -12,6 +12,7 @@ import { createMemoryPacer } from '../pacer.js';
 import type { FailedAttempts, Storage } from '../ports.js';
 import { withQueryLog } from '../query-log.js';
 import { createRollups } from '../rollups.js';
+import { FAILED_ATTEMPT_STATUSES, failedAttemptsOf, pingStorage } from '../reports.js';
 import { openSqliteConnection, sqlitePathFromUrl } from './connection.js';
 import { exportRowsSqlite } from './export.js';
 import { createSqliteJobQueue, type ClaimRequest, type Renewal } from './jobs.js';
@@ -19,8 +20,6 @@ import { createSqliteVoteStore } from './votes.js';
 import { sqliteWriters } from './writes.js';
 import type { BatchWriter } from '../ports.js';
 import type { ClaimedJob } from '../../domain/jobs.js';
-
-const FAILED_STATUSES = `'pending', 'running', 'retrying', 'held', 'sent', 'failed'`;
 
 export async function openSqliteStorage(config: Config, options: StorageOptions): Promise<Storage> {
   const queries = withQueryLog(options.countQueries);
@@ -58,19 +57,14 @@ export async function openSqliteStorage(config: Config, options: StorageOptions)
         >(
           `SELECT j."callbackId" AS "callbackId", COUNT(*) AS "failedAttempts", MAX(a."createdAt") AS "lastFailedAt", a.error AS "lastError"
            FROM "DeliveryJob" j JOIN "DeliveryAttempt" a ON a."jobId" = j.id
-           WHERE j."organizationId" = ? AND j.kind = 'callback' AND j.status IN (${FAILED_STATUSES}) AND j."runAt" >= ?
+           WHERE j."organizationId" = ? AND j.kind = 'callback' AND j.status IN (${FAILED_ATTEMPT_STATUSES}) AND j."runAt" >= ?
              AND j."callbackId" IS NOT NULL AND a.success = 0 AND a."createdAt" >= ?
            GROUP BY j."callbackId"`,
           organizationId,
           dueSince.getTime(),
           since.getTime(),
         );
-        return rows.map((r) => ({
-          callbackId: r.callbackId,
-          failedAttempts: Number(r.failedAttempts),
-          lastFailedAt: new Date(Number(r.lastFailedAt)),
-          lastError: r.lastError,
-        }));
+        return failedAttemptsOf(rows);
       },
       exportVotes: (organizationId, range, includeTests) => exportRowsSqlite(path, organizationId, range, undefined, includeTests),
     },
@@ -79,10 +73,7 @@ export async function openSqliteStorage(config: Config, options: StorageOptions)
     describe: () => ({ kind: 'sqlite', location: resolve(path) }),
     alive: writes.alive,
     connect: writes.connect,
-    ping: async () => {
-      if (!writes.alive()) throw Object.assign(new Error('The write thread stopped'), { code: 'WRITE_THREAD_GONE' });
-      await prisma.$queryRawUnsafe('SELECT 1');
-    },
+    ping: () => pingStorage(writes.alive, prisma),
     close: async () => {
       await writes.close();
       if (sqlite.open) sqlite.close();
