@@ -26,7 +26,8 @@ export function createVoterService(deps: AppDeps) {
       throw validationError([{ field: 'voter_name', message: `must be 1-${MAX_VOTER_NAME_LENGTH} characters` }]);
     }
     const voterKey = voterKeyOf(name);
-    const attemptsDeleted = await prisma.deliveryAttempt.count({ where: { organizationId, vote: { voterKey } } });
+    // The organization inside the relation filter too, so the (organizationId, voterKey, receivedAt) index finds the votes.
+    const attemptsDeleted = await prisma.deliveryAttempt.count({ where: { organizationId, vote: { organizationId, voterKey } } });
     // The votes first, in batches, each its own short transaction (their jobs and attempts go with them), so no
     // lock is held while a voter's whole history is removed.
     let votesDeleted = 0;
