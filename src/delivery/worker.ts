@@ -431,7 +431,16 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
             again = true;
           }
         }
-        if (jobs.length > 0) await start(jobs);
+        if (jobs.length > 0) {
+          try {
+            await start(jobs);
+          } catch (err) {
+            // Leased to us and not started (their vote or callback could not be read): tried again at the next
+            // wake-up or poll, not left to their lease's end.
+            handed.unshift(...jobs);
+            throw err;
+          }
+        }
         if (handed.length > 0 || backlog) again = true;
       } while (again && running);
     } catch (err) {

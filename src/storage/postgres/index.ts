@@ -34,7 +34,8 @@ export async function openPostgresStorage(config: Config, options: StorageOption
   const queries = withQueryLog(options.countQueries);
   const pool = openPgPool(config.databaseUrl, options.poolSize ?? 10);
   const writes = pgWriters(config, options.planRules, pool, options.writeThread);
-  const prisma = new PostgresClient({ adapter: new PrismaPg(pool), log: queries.log }) as unknown as Db;
+  // Minimal errors: the operator's log gets Prisma's message, not a frame of our source around the call.
+  const prisma = new PostgresClient({ adapter: new PrismaPg(pool), log: queries.log, errorFormat: 'minimal' }) as unknown as Db;
   queries.attach(prisma);
   const finishes = createGroupCommit({ maxBatch: config.writeBatchMax, commit: pgCommit(pool, finishesWrite) });
 

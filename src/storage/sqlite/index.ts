@@ -27,7 +27,8 @@ export async function openSqliteStorage(config: Config, options: StorageOptions)
   if (config.dataDir) mkdirSync(config.dataDir, { recursive: true });
   // Integer epoch-ms timestamps: compact, and raw range scans compare numbers.
   const adapter = new PrismaBetterSqlite3({ url: path, timeout: 15_000 }, { timestampFormat: 'unixepoch-ms' });
-  const prisma = new SqliteClient({ adapter, log: queries.log });
+  // Minimal errors: the operator's log gets Prisma's message, not a frame of our source around the call.
+  const prisma = new SqliteClient({ adapter, log: queries.log, errorFormat: 'minimal' });
   queries.attach(prisma);
   // WAL lets readers run beside the single writer; FULL syncs each commit (an acknowledged vote survives power loss).
   await prisma.$queryRawUnsafe('PRAGMA journal_mode = WAL');
