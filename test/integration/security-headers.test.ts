@@ -163,7 +163,8 @@ describe.skipIf(dialect !== 'sqlite' || (!haveChromium && process.env.CI !== 'tr
         });
       });
       const page = await context.newPage();
-      page.setDefaultTimeout(10_000);
+      // Beside the rest of the suite on two cores, GraphiQL's Monaco workers once took over 10 s to settle.
+      page.setDefaultTimeout(30_000);
       page.on('console', (message) => {
         if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(`console: ${message.text()}`);
       });
