@@ -2,6 +2,7 @@
 import cluster from 'node:cluster';
 import { ConfigError, loadConfig } from './config.js';
 import { createClusterSupervisor, workerReadyMessage } from './cluster.js';
+import { serveClusterMetrics } from './metrics/cluster.js';
 import { createLogger } from './logger.js';
 
 let config: ReturnType<typeof loadConfig>;
@@ -56,6 +57,7 @@ async function serve(): Promise<void> {
 /** The primary of WEB_CONCURRENCY workers: it forks, supervises and stops them, and serves nothing itself. */
 async function supervise(): Promise<void> {
   const logger = rootLogger.child({ process: 'primary', pid: process.pid });
+  serveClusterMetrics();
   const supervisor = createClusterSupervisor({
     fork: (env) => cluster.fork(env),
     workers: config.webConcurrency,

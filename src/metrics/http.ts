@@ -39,7 +39,17 @@ export function metricsEndpoint(metrics: Metrics, token: string | null) {
         return;
       }
     }
-    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    let text: string;
+    try {
+      text = await metrics.text();
+    } catch (err) {
+      res
+        .status(503)
+        .type('text/plain')
+        .send(`metrics are unavailable right now: ${(err as Error).message}\n`);
+      return;
+    }
+    res.type(metrics.registry.contentType).send(text);
   };
 }
 

@@ -3,8 +3,10 @@
 // defaults (CPU, memory, event-loop lag). Labels never carry organization ids, slugs or voter names (cardinality
 // and privacy): routes are their patterns. The delivery thread sends its counts here (`relayMetrics`), so the
 // counters of every thread of the process are in one registry.
+import cluster from 'node:cluster';
 import client from 'prom-client';
-import type { MessagePort } from 'node:worker_threads';
+import { isMainThread, type MessagePort } from 'node:worker_threads';
+import { clusterMetricsReader } from './cluster.js';
 
 /** What the request, ingest and delivery paths record (in the main thread, or relayed from a worker thread). */
 export interface MetricsRecorder {
@@ -27,6 +29,8 @@ export interface MetricsSources {
 
 export interface Metrics extends MetricsRecorder {
   registry: client.Registry;
+  /** What GET /metrics answers: this process's registry, or with WEB_CONCURRENCY every worker's (./cluster.ts). */
+  text(): Promise<string>;
   /** Wires the scrape-time gauges (the app, once its database and live hub exist). */
   observe(sources: MetricsSources): void;
   /** Counts relayed from a worker thread. */
@@ -85,6 +89,7 @@ export function createMetrics(): Metrics {
     help: 'Delivery jobs not yet finished, by kind and status (pending, retrying, running, held)',
     labelNames: ['kind', 'status'],
     registers: [registry],
+    aggregator: 'max', // read from the database: every worker of a machine sees the same rows
     async collect() {
       const now = await read();
       this.reset();
@@ -95,6 +100,7 @@ export function createMetrics(): Metrics {
     name: 'vote_relay_delivery_backlog_seconds',
     help: 'Age of the oldest delivery job that is due and not yet sent (0 when none waits): the backlog',
     registers: [registry],
+    aggregator: 'max',
     async collect() {
       this.set((await read())?.oldest ?? 0);
     },
@@ -116,8 +122,10 @@ export function createMetrics(): Metrics {
     jobFinished: (kind, status) => finished.inc({ kind, status }),
   };
 
+  const machine = cluster.isWorker && isMainThread ? clusterMetricsReader(registry) : null;
   return {
     registry,
+    text: machine ?? (() => registry.metrics()),
     ...recorder,
     observe(s) {
       sources = s;

@@ -1,6 +1,6 @@
 // Several service processes on one machine (WEB_CONCURRENCY=2, src/cluster.ts) through the real entry point: both
 // workers take hooks on the one port and every vote is stored once; a worker killed with SIGKILL is started again
-// under its index while the other keeps taking hooks; SIGTERM stops them all and the primary exits 0. On SQLite the
+// under its index while the other keeps taking hooks; /metrics sums every worker's counts; SIGTERM stops them all and the primary exits 0. On SQLite the
 // setting is refused at start (exit 78).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -173,6 +173,27 @@ describe.skipIf(databaseUnavailable || dialect !== 'postgresql')('two service pr
     const by = await eventually(() => (storedBy().size >= 40 ? storedBy() : undefined), 5_000, 'a debug line per stored vote');
     const workers = new Set(ids.map((id) => by.get(id)?.worker));
     expect([...workers].sort()).toEqual([1, 2]);
+  });
+
+  it("/metrics answers the machine's counts whichever worker the scrape reaches", async () => {
+    const stored = Number((await db!.query<{ n: string }>('SELECT COUNT(*) AS n FROM "Vote"')).rows[0].n);
+    expect(stored).toBeGreaterThan(0);
+    // Each scrape on a connection of its own: the primary hands them to the workers in turn.
+    for (let i = 0; i < 6; i++) {
+      const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+        request(`${server!.url}/metrics`, { agent: false }, (res) => {
+          let body = '';
+          res.on('data', (d) => (body += d));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: body }));
+        })
+          .on('error', reject)
+          .end();
+      });
+      expect(status, text).toBe(200);
+      // Both workers stored some of these votes (the test above): one worker's own count would be less.
+      expect(text).toMatch(new RegExp(`^vote_relay_votes_stored_total ${stored}$`, 'm'));
+      expect(text.match(/^vote_relay_delivery_backlog_seconds /gm)).toHaveLength(1);
+    }
   });
 
   it("both workers take Votifier sessions, on the shared port and on a provider's own port", async () => {
