@@ -131,16 +131,33 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
         (n) => n === 2,
         2_000,
       );
-      expect(await shareOf('Site List')).toBe('2 votes');
-      expect(await counter('today')).toBe(2);
+      // The shares and counters update from the same live event, not in the same frame as the list.
+      await until(
+        () => shareOf('Site List'),
+        (text) => text === '2 votes',
+        5_000,
+      );
+      await until(
+        () => counter('today'),
+        (n) => n === 2,
+        5_000,
+      );
       // A provider's first vote adds its row to the shares.
       await vote('third', 'NewRow');
       await page
         .getByTestId('provider-shares')
         .getByRole('row', { name: /Third List/ })
         .waitFor({ timeout: 2_000 });
-      expect(await shareOf('Third List')).toBe('1 vote');
-      expect(await todayInChart()).toBe(3);
+      await until(
+        () => shareOf('Third List'),
+        (text) => text === '1 vote',
+        5_000,
+      );
+      await until(
+        () => todayInChart(),
+        (n) => n === 3,
+        5_000,
+      );
 
       const test = await app.request('POST', '/v1/providers/site/test-vote', { key: org.key, body: { voter_name: 'TestPilot' } });
       expect(test.status, test.text).toBeLessThan(300);
