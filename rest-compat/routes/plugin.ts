@@ -6,8 +6,19 @@ export const pluginRoutes: RestRoute[] = [
     method: 'get',
     path: '/plugin-tokens',
     summary: 'List plugin tokens',
-    document: `query { pluginTokens { waiting tokens { id name prefix created_at: createdAt last_poll_at: lastPollAt connection } } }`,
+    document: `query { pluginTokens { waiting parked tokens { id name prefix created_at: createdAt last_poll_at: lastPollAt connection parked } } }`,
     data: (r) => r.pluginTokens,
+  },
+  {
+    method: 'get',
+    path: '/plugin-tokens/:id/parked',
+    summary: 'List the votes a plugin token parked for offline players (paginated)',
+    document: `query ($id: ID!, $page: Int, $limit: Int) { parkedVotes(tokenId: $id, page: $page, limit: $limit) {
+      page limit total pages votes { id voter_name: voterName provider_key: providerKey provider_name: providerName
+        received_at: receivedAt parked_at: parkedAt test } } }`,
+    variables: (req) => ({ id: req.params.id, page: req.query.page, limit: req.query.limit }),
+    data: (r) => ({ votes: r.parkedVotes.votes }),
+    meta: (r) => ({ page: r.parkedVotes.page, limit: r.parkedVotes.limit, total: r.parkedVotes.total, pages: r.parkedVotes.pages }),
   },
   {
     method: 'post',
@@ -30,9 +41,9 @@ export const pluginRoutes: RestRoute[] = [
     method: 'get',
     path: '/plugin/votes',
     summary: 'Pull waiting votes (plugin token)',
-    document: `mutation ($limit: Int, $wait: Int) { pullVotes(limit: $limit, waitSeconds: $wait) {
+    document: `mutation ($limit: Int, $wait: Int, $player: String) { pullVotes(limit: $limit, waitSeconds: $wait, player: $player) {
       id voter_name: voterName provider_key: providerKey provider_name: providerName received_at: receivedAt attempt test } }`,
-    variables: (req) => ({ limit: req.query.limit, wait: req.query.wait }),
+    variables: (req) => ({ limit: req.query.limit, wait: req.query.wait, player: req.query.player }),
     data: (r) => ({ votes: r.pullVotes }),
   },
   {
@@ -46,7 +57,7 @@ export const pluginRoutes: RestRoute[] = [
   {
     method: 'post',
     path: '/plugin/votes/:id/fail',
-    summary: 'Report a pulled vote as failed (it comes back later)',
+    summary: 'Report a pulled vote as failed (it comes back after a back-off; reason player_offline parks it for its player)',
     document: `mutation ($id: String!, $reason: String) { failPulledVote(id: $id, reason: $reason) { vote_id: voteId status retry_at: retryAt } }`,
     variables: (req) => ({ id: req.params.id, reason: req.body?.reason }),
     data: (r) => r.failPulledVote,

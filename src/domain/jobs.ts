@@ -101,7 +101,9 @@ export interface Finish {
 }
 
 // held: its callback is disabled; it resumes when the callback is enabled again.
-const IN_FLIGHT = new Set(['pending', 'retrying', 'running', 'held']);
+/** Job statuses still to be sent: waiting, being sent, held for a disabled callback, or parked for an offline player. */
+export const OPEN_JOB_STATUSES = ['pending', 'retrying', 'running', 'held', 'parked'] as const;
+const IN_FLIGHT = new Set<string>(OPEN_JOB_STATUSES);
 
 /** A job as the vote's statuses read it. */
 export interface JobForStatus {

@@ -3,6 +3,7 @@
 // the live hub.
 import type { NextFunction, Request, Response } from 'express';
 import type { AppDeps } from '../app-deps.js';
+import { OPEN_JOB_STATUSES } from '../domain/jobs.js';
 import type { LiveHub } from '../live/sse-hub.js';
 import { secretsEqual } from '../modules/providers/auth-methods/auth-method.js';
 import type { Metrics, MetricsRecorder, MetricsSources } from './metrics.js';
@@ -60,7 +61,7 @@ export function metricsSources(deps: AppDeps, liveHub: LiveHub): MetricsSources 
     async openJobs() {
       const groups = await prisma.deliveryJob.groupBy({
         by: ['kind', 'status'],
-        where: { status: { in: ['pending', 'retrying', 'running', 'held'] } },
+        where: { status: { in: [...OPEN_JOB_STATUSES] } },
         _count: { _all: true },
       });
       return groups.map((g) => ({ kind: g.kind, status: g.status, count: g._count._all }));

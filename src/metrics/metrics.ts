@@ -86,7 +86,7 @@ export function createMetrics(): Metrics {
   }
   new client.Gauge({
     name: 'vote_relay_delivery_jobs',
-    help: 'Delivery jobs not yet finished, by kind and status (pending, retrying, running, held)',
+    help: 'Delivery jobs not yet finished, by kind and status (pending, retrying, running, held, parked)',
     labelNames: ['kind', 'status'],
     registers: [registry],
     aggregator: 'max', // read from the database: every worker of a machine sees the same rows

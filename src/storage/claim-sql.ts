@@ -26,3 +26,46 @@ export function leasedJobOf(id: string, job: NewJob): ClaimedJob {
     leaseUntil: job.lease!.until,
   };
 }
+
+/**
+ * Pull claims (README "Pull delivery" and "Offline players"), the same on both databases but for how a timestamp
+ * parameter is written (`ts`) and the row lock (`lock`, PostgreSQL's SKIP LOCKED). Parameters: $1 holder, $2 lease
+ * end, $3 now, $4 limit, $5 organization, and for a player's claim $6 the voter key.
+ *
+ * An ordinary poll takes the organization's due pull jobs, each status read on its own along the
+ * (organizationId, kind, status, runAt) index, and never a parked one: not by status, and not once a player's poll
+ * holds it (its lease lapsing leaves it for that player's next poll). It clears a stale parking mark.
+ */
+export const pullClaimSql = (ts: (param: string) => string, lock: string) => {
+  const due = (status: string, when: string) =>
+    `SELECT id, "runAt", "createdAt" FROM "DeliveryJob" WHERE "organizationId" = $5 AND kind = 'pull' AND status = '${status}' AND ${when}
+     ORDER BY "runAt", "createdAt" LIMIT $4${lock}`;
+  return `
+UPDATE "DeliveryJob" SET status = 'running', "lockedBy" = $1, "lockedUntil" = ${ts('$2')}, "updatedAt" = ${ts('$3')}, "parkedAt" = NULL, "parkedBy" = NULL
+WHERE id IN (
+  SELECT id FROM (
+    SELECT * FROM (${due('pending', `"runAt" <= ${ts('$3')}`)}) AS p
+    UNION ALL SELECT * FROM (${due('retrying', `"runAt" <= ${ts('$3')}`)}) AS r
+    UNION ALL SELECT * FROM (${due('running', `"lockedUntil" < ${ts('$3')} AND "parkedAt" IS NULL`)}) AS x
+  ) AS due
+  ORDER BY "runAt", "createdAt"
+  LIMIT $4
+)
+RETURNING ${CLAIM_COLUMNS}`;
+};
+
+/**
+ * One player's waiting pull jobs, for a plugin that asks when the player joins: parked ones, pending and retrying
+ * ones whatever their back-off, and ones whose lease lapsed; through the voter's votes (Vote's (organizationId,
+ * voterKey, receivedAt) index, then each vote's jobs), oldest vote first. A parked job keeps its mark while held.
+ */
+export const playerPullClaimSql = (ts: (param: string) => string, lock: string) => `
+UPDATE "DeliveryJob" SET status = 'running', "lockedBy" = $1, "lockedUntil" = ${ts('$2')}, "updatedAt" = ${ts('$3')}
+WHERE id IN (
+  SELECT j.id FROM "Vote" AS v JOIN "DeliveryJob" AS j ON j."voteId" = v.id
+  WHERE v."organizationId" = $5 AND v."voterKey" = $6 AND j.kind = 'pull'
+    AND (j.status IN ('pending', 'retrying', 'parked') OR (j.status = 'running' AND j."lockedUntil" < ${ts('$3')}))
+  ORDER BY v."receivedAt", j."createdAt"
+  LIMIT $4${lock ? ' FOR UPDATE OF j SKIP LOCKED' : ''}
+)
+RETURNING ${CLAIM_COLUMNS}`;

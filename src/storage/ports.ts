@@ -41,6 +41,13 @@ export interface JobQueue {
   reclaimOwn(workerId: string, now: Date, leaseMs: number, limit: number, leasedBefore: Date): Promise<ClaimedJob[]>;
   /** A plugin poll: its organization's due pull jobs, each handed to exactly one poller (oldest first). */
   claimPull(holder: string, organizationId: string, now: Date, leaseMs: number, limit: number): Promise<ClaimedJob[]>;
+  /** A plugin's poll for one player (voter key): their waiting pull jobs, parked ones included (oldest vote first). */
+  claimPlayerPull(holder: string, organizationId: string, voterKey: string, now: Date, leaseMs: number, limit: number): Promise<ClaimedJob[]>;
+  /**
+   * Parks a pull job for an offline player (README "Offline players"), whoever holds it: no attempt counted, no
+   * back-off, out of ordinary polls until the player's own poll. False when it was sent already.
+   */
+  park(jobId: string, holder: string, now: Date): Promise<boolean>;
   /**
    * Extends a claimed job's lease right before it is sent (a vote's callbacks run one after another, so later ones
    * would otherwise start on a lease taken long before). False when the lease is gone: do not send.

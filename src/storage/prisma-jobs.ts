@@ -1,5 +1,5 @@
 // The job queue's rare writes, the same on both databases through Prisma: a vote's failed jobs queued again
-// (redeliver), and a pull job handed to the plugin that settles it.
+// (redeliver), a pull job handed to the plugin that settles it, and a pull job parked for an offline player.
 import { voteStatusFrom } from '../domain/jobs.js';
 import type { Db } from './ports.js';
 
@@ -25,4 +25,24 @@ export async function requeueFailedWithPrisma(prisma: Db, voteId: string, now: D
 
 export async function holdWithPrisma(prisma: Db, jobId: string, holder: string): Promise<void> {
   await prisma.deliveryJob.updateMany({ where: { id: jobId, status: { not: 'sent' } }, data: { lockedBy: holder } });
+}
+
+export async function parkPullWithPrisma(prisma: Db, jobId: string, holder: string, now: Date): Promise<boolean> {
+  return prisma.$transaction(async (tx) => {
+    const parked = await tx.deliveryJob.updateMany({
+      where: { id: jobId, kind: 'pull', status: { not: 'sent' } },
+      data: { status: 'parked', parkedAt: now, parkedBy: holder, lockedBy: null, lockedUntil: null, lastError: 'player_offline' },
+    });
+    if (parked.count === 0) return false;
+    // A pull job given up before it was parked is waiting again: the vote's statuses say so.
+    const job = await tx.deliveryJob.findUniqueOrThrow({ where: { id: jobId }, select: { voteId: true } });
+    if (job.voteId) {
+      const jobs = await tx.deliveryJob.findMany({
+        where: { voteId: job.voteId },
+        select: { kind: true, status: true, attempts: true, sentAt: true, callbackId: true, createdAt: true },
+      });
+      await tx.vote.update({ where: { id: job.voteId }, data: voteStatusFrom(jobs) });
+    }
+    return true;
+  });
 }

@@ -327,6 +327,24 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
       await shot('game-servers');
     });
 
+    it('game servers: a vote the plugin parked for an offline player is counted and listed with the player', async () => {
+      const made = await app.request('POST', '/v1/plugin-tokens', { key: org.key, body: { name: 'Skyblock' } });
+      const sent = await signedVote('AwayPlayer');
+      expect(sent.status, sent.text).toBe(200);
+      const parked = await app.request('POST', `/v1/plugin/votes/${sent.body.data.vote_id}/fail`, {
+        key: made.body.data.token,
+        body: { reason: 'player_offline' },
+      });
+      expect(parked.body.data.status).toBe('parked');
+      await page.reload();
+      const row = page.getByRole('row', { name: /Skyblock/ });
+      await row.getByRole('button', { name: '1 vote' }).click();
+      const section = page.getByRole('region', { name: 'Votes parked by Skyblock' });
+      await section.getByRole('cell', { name: 'AwayPlayer' }).waitFor();
+      expect(await page.getByText(/1 vote parked for players who were offline/).count()).toBe(1);
+      await shot('game-servers-parked');
+    });
+
     it('chat settings: the webhook is saved and a test message reaches a local chat server', async () => {
       await page.getByRole('link', { name: 'Settings' }).click();
       await page.getByLabel(/Chat webhook URL/).fill(`${chat.url}/api/webhooks/1/token`);
@@ -661,7 +679,7 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
         .getByRole('button', { name: 'Delete' })
         .click();
       await page.getByText(/votes deleted/).waitFor({ timeout: 5_000 });
-      expect(asked).toMatch(/and its 2 votes\?/); // a test vote is not counted among them
+      expect(asked).toMatch(/and its 3 votes\?/); // LiveVoter, AwayPlayer and CallbackVoter; a test vote is not counted among them
       expect(await app.deps.db.prisma.vote.count({ where: { organizationId: org.id } })).toBe(0);
     });
 

@@ -224,6 +224,9 @@ describe.skipIf(databaseUnavailable)('OpenAPI document and the answers it descri
     expect(pulled.length).toBeGreaterThanOrEqual(2);
     await call('POST', '/v1/plugin/votes/{id}/claim', { key: plugin.token, params: { id: pulled[0].id } });
     await call('POST', '/v1/plugin/votes/{id}/fail', { key: plugin.token, params: { id: pulled[1].id }, body: { reason: 'server offline' } });
+    if (pulled[2]) await call('POST', '/v1/plugin/votes/{id}/fail', { key: plugin.token, params: { id: pulled[2].id }, body: { reason: 'player_offline' } });
+    await call('GET', '/v1/plugin-tokens/{id}/parked', { ...read, params: { id: plugin.id }, query: { limit: '10' } });
+    await call('GET', '/v1/plugin/votes', { key: plugin.token, query: { player: pulled[0].voter_name } });
     await call('DELETE', '/v1/plugin-tokens/{id}', { ...full, params: { id: plugin.id } });
 
     // Deletions last

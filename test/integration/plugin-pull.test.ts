@@ -39,7 +39,10 @@ describe.skipIf(databaseUnavailable)('pull delivery for plugins behind NAT', () 
     const before = (await app.request('GET', '/v1/plugin-tokens', { key: s.org.readKey })).body.data;
     expect(before).toEqual({
       waiting: 1,
-      tokens: [{ id: s.token.id, name: 'Survival server', prefix: s.token.prefix, created_at: expect.any(String), last_poll_at: null, connection: 'never' }],
+      parked: 0,
+      tokens: [
+        { id: s.token.id, name: 'Survival server', prefix: s.token.prefix, created_at: expect.any(String), last_poll_at: null, connection: 'never', parked: 0 },
+      ],
     });
     expect(JSON.stringify(before)).not.toContain(s.token.token);
     await s.poll();
@@ -97,6 +100,95 @@ describe.skipIf(databaseUnavailable)('pull delivery for plugins behind NAT', () 
     }
     const log = (await app.request('GET', `/v1/votes/${id}/deliveries`, { key: s.org.key })).body.data;
     expect(log.attempts[0]).toMatchObject({ success: false, error: 'player offline' });
+  });
+
+  it("a vote parked for an offline player: never in an ordinary poll, never given up, returned by that player's poll after 200 reports and a restart", async () => {
+    const s = await setup();
+    const parkedId = await s.vote('Alex');
+    const otherId = await s.vote('Blair');
+    const first = await s.poll();
+    expect(first.body.data.votes.map((v: { id: string }) => v.id)).toEqual([parkedId, otherId]);
+    const fail = (reason: string) => app.request('POST', `/v1/plugin/votes/${parkedId}/fail`, { key: s.token.token, body: { reason } });
+    const parked = await fail('player_offline');
+    expect(parked.status, parked.text).toBe(200);
+    expect(parked.body.data).toEqual({ vote_id: parkedId, status: 'parked', retry_at: null });
+    // Reported again and again while the player stays away: each report parks it again, none counts an attempt.
+    for (let i = 0; i < 199; i++) expect((await fail('player_offline')).body.data.status).toBe('parked');
+    const log = (await app.request('GET', `/v1/votes/${parkedId}/deliveries`, { key: s.org.key })).body.data;
+    expect(log.jobs).toEqual([expect.objectContaining({ kind: 'pull', status: 'parked', attempts: 0 })]);
+    expect((await app.request('GET', `/v1/votes/${parkedId}`, { key: s.org.key })).body.data).toMatchObject({ callback_status: 'pending' });
+
+    // Ordinary polls skip it, also days later (PULL_MAX_ATTEMPTS and the back-off's cap do not apply), and the
+    // other player's vote, failed for another reason, still backs off and comes back.
+    expect((await app.request('POST', `/v1/plugin/votes/${otherId}/fail`, { key: s.token.token, body: { reason: 'inventory full' } })).body.data).toMatchObject(
+      {
+        status: 'retrying',
+      },
+    );
+    clock.offsetMs += 3 * 24 * 3_600_000;
+    try {
+      expect((await s.poll()).body.data.votes.map((v: { id: string }) => v.id)).toEqual([otherId]);
+      expect((await app.request('POST', `/v1/plugin/votes/${otherId}/claim`, { key: s.token.token })).body.data.status).toBe('claimed');
+      expect((await s.poll()).body.data.votes).toEqual([]);
+
+      // Listed for the token with the player's name.
+      const tokens = (await app.request('GET', '/v1/plugin-tokens', { key: s.org.readKey })).body.data;
+      expect(tokens).toMatchObject({ parked: 1, tokens: [{ id: s.token.id, parked: 1 }] });
+      const list = await app.request('GET', `/v1/plugin-tokens/${s.token.id}/parked`, { key: s.org.readKey });
+      expect(list.status, list.text).toBe(200);
+      expect(list.body).toEqual({
+        data: {
+          votes: [
+            {
+              id: parkedId,
+              voter_name: 'Alex',
+              provider_key: 'p',
+              provider_name: 'P List',
+              received_at: expect.any(String),
+              parked_at: expect.any(String),
+              test: false,
+            },
+          ],
+        },
+        meta: { page: 1, limit: 50, total: 1, pages: 1, request_id: expect.any(String) },
+      });
+      const stranger = await app.createOrg();
+      expect((await app.request('GET', `/v1/plugin-tokens/${s.token.id}/parked`, { key: stranger.key })).status).toBe(404);
+
+      // A restart keeps it parked.
+      const databaseUrl = app.config.databaseUrl;
+      await app.stop();
+      app = await startTestApp({}, { clock, databaseUrl });
+      expect((await s.poll()).body.data.votes).toEqual([]);
+      // Another player's poll does not see it; the player's own (any case) does, at once.
+      expect((await s.poll('player=Blair')).body.data.votes).toEqual([]);
+      const joined = await s.poll('player=aLeX');
+      expect(joined.status, joined.text).toBe(200);
+      expect(joined.body.data.votes).toEqual([expect.objectContaining({ id: parkedId, voter_name: 'Alex', attempt: 1 })]);
+      // Held by that poll; its lease lapsing leaves it for the player's next poll, not for any poller.
+      clock.offsetMs += 6 * 60_000;
+      expect((await s.poll()).body.data.votes).toEqual([]);
+      expect((await s.poll('player=Alex')).body.data.votes.map((v: { id: string }) => v.id)).toEqual([parkedId]);
+      const claim = await app.request('POST', `/v1/plugin/votes/${parkedId}/claim`, { key: s.token.token });
+      expect(claim.body.data).toEqual({ vote_id: parkedId, status: 'claimed' });
+      expect((await app.request('GET', `/v1/votes/${parkedId}`, { key: s.org.key })).body.data).toMatchObject({
+        callback_status: 'sent',
+        callback_attempts: 1,
+      });
+      expect((await app.request('GET', `/v1/plugin-tokens/${s.token.id}/parked`, { key: s.org.readKey })).body.meta.total).toBe(0);
+    } finally {
+      clock.offsetMs -= 3 * 24 * 3_600_000 + 6 * 60_000;
+    }
+  });
+
+  it("refuses a player's poll that also asks to wait, or names no player", async () => {
+    const s = await setup();
+    const both = await s.poll('player=Alex&wait=5');
+    expect(both.status).toBe(400);
+    expect(both.body.error.details).toEqual([expect.objectContaining({ field: 'wait' })]);
+    const empty = await s.poll('player=');
+    expect(empty.status).toBe(400);
+    expect(empty.body.error.details).toEqual([expect.objectContaining({ field: 'player' })]);
   });
 
   it('long-poll answers as soon as a vote arrives', async () => {

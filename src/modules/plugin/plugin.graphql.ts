@@ -5,8 +5,9 @@ import type { Connection } from './pull.service.js';
 
 const ConnectionEnum = builder.enumType('PluginConnection', { values: ['connected', 'intermittent', 'disconnected', 'never'] as string[] });
 const PullStatusEnum = builder.enumType('PulledVoteStatus', {
-  description: 'claimed: done; retrying: handed out again after a back-off; failed: given up',
-  values: ['claimed', 'retrying', 'failed'] as string[],
+  description:
+    "claimed: done; retrying: handed out again after a back-off; failed: given up; parked: kept for its player (reason player_offline), returned by that player's poll",
+  values: ['claimed', 'retrying', 'failed', 'parked'] as string[],
 });
 
 interface TokenRow {
@@ -16,6 +17,7 @@ interface TokenRow {
   createdAt: Date;
   lastPolledAt: Date | null;
   connection: Connection;
+  parked: number;
 }
 
 const PluginToken = builder.objectRef<TokenRow>('PluginToken').implement({
@@ -26,13 +28,45 @@ const PluginToken = builder.objectRef<TokenRow>('PluginToken').implement({
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     lastPollAt: t.expose('lastPolledAt', { type: 'DateTime', nullable: true }),
     connection: t.expose('connection', { type: ConnectionEnum, description: 'connected (polled within 30 s), intermittent (5 min), disconnected, never' }),
+    parked: t.exposeInt('parked', { description: 'Votes this token\'s plugin parked for offline players (README "Offline players")' }),
   }),
 });
 
-const PluginTokenList = builder.objectRef<{ tokens: TokenRow[]; waiting: number }>('PluginTokenList').implement({
+const PluginTokenList = builder.objectRef<{ tokens: TokenRow[]; waiting: number; parked: number }>('PluginTokenList').implement({
   fields: (t) => ({
     tokens: t.field({ type: [PluginToken], resolve: (l) => l.tokens }),
-    waiting: t.exposeInt('waiting', { description: 'Votes waiting for a plugin to claim them' }),
+    waiting: t.exposeInt('waiting', { description: 'Votes waiting for a plugin to claim them (parked ones not included)' }),
+    parked: t.exposeInt('parked', { description: 'Votes parked for offline players, by every token' }),
+  }),
+});
+
+interface ParkedRow {
+  publicId: string;
+  voterName: string;
+  receivedAt: Date;
+  parkedAt: Date;
+  test: boolean;
+  provider: { key: string; name: string };
+}
+const ParkedVote = builder.objectRef<ParkedRow>('ParkedVote').implement({
+  description: "A vote parked for an offline player: returned by that player's poll (`pullVotes(player:)`)",
+  fields: (t) => ({
+    id: t.exposeString('publicId'),
+    voterName: t.exposeString('voterName', { description: 'The player it waits for' }),
+    providerKey: t.string({ resolve: (p) => p.provider.key }),
+    providerName: t.string({ resolve: (p) => p.provider.name }),
+    receivedAt: t.expose('receivedAt', { type: 'DateTime' }),
+    parkedAt: t.expose('parkedAt', { type: 'DateTime' }),
+    test: t.exposeBoolean('test'),
+  }),
+});
+const ParkedVotePage = builder.objectRef<{ page: number; limit: number; total: number; pages: number; votes: ParkedRow[] }>('ParkedVotePage').implement({
+  fields: (t) => ({
+    page: t.exposeInt('page'),
+    limit: t.exposeInt('limit'),
+    total: t.exposeInt('total'),
+    pages: t.exposeInt('pages'),
+    votes: t.field({ type: [ParkedVote], resolve: (p) => p.votes }),
   }),
 });
 
@@ -81,6 +115,17 @@ builder.queryField('pluginTokens', (t) =>
   }),
 );
 
+builder.queryField('parkedVotes', (t) =>
+  t.field({
+    type: ParkedVotePage,
+    nullable: true,
+    description: 'The votes one plugin token parked for offline players, most recently parked first',
+    authScopes: { access: { scope: 'read' } },
+    args: { tokenId: t.arg.id({ required: true }), page: t.arg.int(), limit: t.arg.int() },
+    resolve: (_r, { tokenId, page, limit }, ctx) => ctx.services.pull.listParked(requireViewer(ctx.auth).organizationId, String(tokenId), { page, limit }),
+  }),
+);
+
 builder.mutationField('createPluginToken', (t) =>
   t.field({
     type: CreatedPluginToken,
@@ -104,10 +149,15 @@ builder.mutationField('revokePluginToken', (t) =>
 builder.mutationField('pullVotes', (t) =>
   t.field({
     type: [PulledVote],
-    description: 'Reserves unclaimed votes for this plugin (oldest first); waits up to waitSeconds (max 25) when none are waiting',
+    description:
+      "Reserves unclaimed votes for this plugin (oldest first); waits up to waitSeconds (max 25) when none are waiting. With player: that player's waiting votes, parked ones included, at once",
     nullable: true,
     authScopes: { access: { scope: 'plugin' } },
-    args: { limit: t.arg.int(), waitSeconds: t.arg.int() },
+    args: {
+      limit: t.arg.int(),
+      waitSeconds: t.arg.int(),
+      player: t.arg.string({ description: 'A player who just joined: their waiting votes (case-insensitive), parked ones included' }),
+    },
     resolve: (_r, args, ctx) => {
       const plugin = requirePlugin(ctx.auth);
       return ctx.services.pull.poll(plugin.organizationId, plugin.tokenId, args);
@@ -133,7 +183,10 @@ builder.mutationField('failPulledVote', (t) =>
     type: PullSettlement,
     nullable: true,
     authScopes: { access: { scope: 'plugin' } },
-    args: { id: t.arg.string({ required: true }), reason: t.arg.string() },
+    args: {
+      id: t.arg.string({ required: true }),
+      reason: t.arg.string({ description: "Why; `player_offline` parks the vote for its player's poll instead of retrying it after a back-off" }),
+    },
     resolve: (_r, { id, reason }, ctx) => {
       const plugin = requirePlugin(ctx.auth);
       return ctx.services.pull.fail(plugin.organizationId, plugin.tokenId, id, reason === undefined || reason === null ? {} : { reason });

@@ -1,11 +1,14 @@
 // Pull delivery for game-server plugins behind NAT: plugin tokens (shown once, stored hashed, limited to the
 // pull endpoints) and the pull queue — poll (long-poll up to 25 s), claim (idempotent) and fail (the vote comes
-// back after a back-off). Each vote is handed to one poller at a time, even with many polling one token.
+// back after a back-off). Each vote is handed to one poller at a time, even with many polling one token. A vote
+// failed with the reason `player_offline` is parked instead (README "Offline players"): no attempt counted, never
+// given up for it, out of ordinary polls, and returned by the poll that names its player (`player`).
 import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { notFound, validationError } from '../../errors.js';
 import { PLUGIN_TOKEN_PREFIX, generateToken } from '../../auth/api-key-token.js';
 import { nameSchema, parseInput } from '../../validation.js';
+import { voterKeyOf } from '../../domain/voter-name.js';
 import type { ClaimedJob } from '../../domain/jobs.js';
 
 /** How long a polled vote is reserved for its poller before it may be handed out again. */
@@ -18,6 +21,11 @@ export function pullBackoffMs(attempt: number): number {
   return Math.min(30_000 * 2 ** Math.max(0, attempt - 1), 30 * 60_000);
 }
 const DB_POLL_MS = 1_000;
+/** The failure reason that parks a vote for its player instead of retrying it (README "Offline players"). */
+export const PLAYER_OFFLINE = 'player_offline';
+const MAX_PLAYER_NAME = 64;
+export const PARKED_DEFAULT_LIMIT = 50;
+export const PARKED_MAX_LIMIT = 500;
 
 export type Connection = 'connected' | 'intermittent' | 'disconnected' | 'never';
 export function connectionOf(lastPolledAt: Date | null, now: Date): Connection {
@@ -38,11 +46,21 @@ export function createPullService(deps: AppDeps) {
 
   async function listTokens(organizationId: string) {
     const now = deps.clock.now();
-    const [tokens, waiting] = await Promise.all([
+    const [tokens, waiting, parked] = await Promise.all([
       prisma.pluginToken.findMany({ where: { organizationId, revokedAt: null }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
-      prisma.deliveryJob.count({ where: { organizationId, kind: 'pull', status: { in: ['pending', 'retrying', 'running'] } } }),
+      prisma.deliveryJob.count({ where: { organizationId, kind: 'pull', status: { in: ['pending', 'retrying', 'running'] }, parkedAt: null } }),
+      prisma.deliveryJob.groupBy({
+        by: ['parkedBy'],
+        where: { organizationId, kind: 'pull', parkedAt: { not: null }, status: { in: ['parked', 'running'] } },
+        _count: { _all: true },
+      }),
     ]);
-    return { tokens: tokens.map((t) => ({ ...t, connection: connectionOf(t.lastPolledAt, now) })), waiting };
+    const parkedBy = new Map(parked.map((g) => [g.parkedBy, g._count._all]));
+    return {
+      tokens: tokens.map((t) => ({ ...t, connection: connectionOf(t.lastPolledAt, now), parked: parkedBy.get(t.id) ?? 0 })),
+      waiting,
+      parked: parked.reduce((sum, g) => sum + g._count._all, 0),
+    };
   }
 
   async function revokeToken(organizationId: string, id: string) {
@@ -55,16 +73,29 @@ export function createPullService(deps: AppDeps) {
     return deps.jobs.claimPull(tokenId, organizationId, deps.clock.now(), PULL_LEASE_MS, limit);
   }
 
-  /** Unclaimed votes, oldest first; with none waiting, holds the request up to `waitSeconds` for one to arrive. */
-  async function poll(organizationId: string, tokenId: string, input: { limit?: number | null; waitSeconds?: number | null }) {
+  /**
+   * Unclaimed votes, oldest first; with none waiting, holds the request up to `waitSeconds` for one to arrive. With
+   * `player`: that player's waiting votes (parked ones included, whatever their back-off), answered at once.
+   */
+  async function poll(organizationId: string, tokenId: string, input: { limit?: number | null; waitSeconds?: number | null; player?: string | null }) {
     const limit = input.limit ?? PULL_DEFAULT_BATCH;
-    const waitSeconds = input.waitSeconds ?? PULL_MAX_WAIT_S;
     if (!Number.isInteger(limit) || limit < 1 || limit > PULL_MAX_BATCH)
       throw validationError([{ field: 'limit', message: `must be an integer from 1 to ${PULL_MAX_BATCH}` }]);
+    const player = input.player ?? null;
+    if (player !== null) {
+      if (player.trim() === '' || player.length > MAX_PLAYER_NAME)
+        throw validationError([{ field: 'player', message: `must be a player's name of 1 to ${MAX_PLAYER_NAME} characters` }]);
+      if (input.waitSeconds !== undefined && input.waitSeconds !== null)
+        throw validationError([{ field: 'wait', message: "does not apply with player: a player's poll answers at once" }]);
+    }
+    const waitSeconds = player !== null ? 0 : (input.waitSeconds ?? PULL_MAX_WAIT_S);
     if (!Number.isInteger(waitSeconds) || waitSeconds < 0 || waitSeconds > PULL_MAX_WAIT_S)
       throw validationError([{ field: 'wait', message: `must be an integer from 0 to ${PULL_MAX_WAIT_S}` }]);
     await prisma.pluginToken.update({ where: { id: tokenId }, data: { lastPolledAt: deps.clock.now() } });
-    let jobs = await claimBatch(organizationId, tokenId, limit);
+    let jobs =
+      player !== null
+        ? await deps.jobs.claimPlayerPull(tokenId, organizationId, voterKeyOf(player.trim()), deps.clock.now(), PULL_LEASE_MS, limit)
+        : await claimBatch(organizationId, tokenId, limit);
     if (jobs.length === 0 && waitSeconds > 0) {
       // Woken by a vote written on this instance; other instances' votes are found by the periodic look.
       const deadline = Date.now() + waitSeconds * 1000;
@@ -123,12 +154,19 @@ export function createPullService(deps: AppDeps) {
     return { voteId: publicId, status: 'claimed' };
   }
 
-  /** The plugin could not give the reward (player offline, …): the vote comes back after a back-off. */
+  /**
+   * The plugin could not give the reward: the vote comes back after a back-off; with the reason `player_offline`,
+   * it is parked for its player instead (no attempt counted, never given up for this reason).
+   */
   async function fail(organizationId: string, tokenId: string, publicId: string, rawInput: unknown) {
     const input = parseInput(z.object({ reason: z.string().max(500).optional() }), rawInput ?? {});
     const job = await jobFor(organizationId, publicId);
     if (job.status === 'sent') return { voteId: publicId, status: 'claimed', retryAt: null };
     const now = deps.clock.now();
+    if (input.reason === PLAYER_OFFLINE) {
+      const parked = await deps.jobs.park(job.id, tokenId, now);
+      return parked ? { voteId: publicId, status: 'parked', retryAt: null } : { voteId: publicId, status: 'claimed', retryAt: null };
+    }
     const attempt = job.attempts + 1;
     const retryAt = new Date(now.getTime() + pullBackoffMs(attempt));
     await deps.jobs.hold(job.id, tokenId);
@@ -152,7 +190,35 @@ export function createPullService(deps: AppDeps) {
     return { voteId: publicId, status: giveUp ? 'failed' : 'retrying', retryAt: giveUp ? null : retryAt };
   }
 
-  return { createToken, listTokens, revokeToken, poll, claim, fail };
+  /** The votes parked for offline players by one plugin token, most recently parked first (README "Offline players"). */
+  async function listParked(organizationId: string, tokenId: string, input: { page?: number | null; limit?: number | null }) {
+    const page = input.page ?? 1;
+    const limit = input.limit ?? PARKED_DEFAULT_LIMIT;
+    if (!Number.isInteger(page) || page < 1) throw validationError([{ field: 'page', message: 'must be an integer of 1 or more' }]);
+    if (!Number.isInteger(limit) || limit < 1 || limit > PARKED_MAX_LIMIT)
+      throw validationError([{ field: 'limit', message: `must be an integer from 1 to ${PARKED_MAX_LIMIT}` }]);
+    const token = await prisma.pluginToken.findFirst({ where: { id: tokenId, organizationId }, select: { id: true } });
+    if (!token) throw notFound('Plugin token');
+    // Parked, or held by the player's own poll right now (still parked if that poll's plugin never settles it).
+    const where = { organizationId, kind: 'pull', parkedBy: tokenId, parkedAt: { not: null }, status: { in: ['parked', 'running'] } };
+    const [total, jobs] = await Promise.all([
+      prisma.deliveryJob.count({ where }),
+      prisma.deliveryJob.findMany({
+        where,
+        orderBy: [{ parkedAt: 'desc' }, { id: 'asc' }],
+        skip: (page - 1) * limit,
+        take: limit,
+        select: {
+          parkedAt: true,
+          vote: { select: { publicId: true, voterName: true, receivedAt: true, test: true, provider: { select: { key: true, name: true } } } },
+        },
+      }),
+    ]);
+    const votes = jobs.flatMap((j) => (j.vote && j.parkedAt ? [{ ...j.vote, parkedAt: j.parkedAt }] : []));
+    return { page, limit, total, pages: Math.ceil(total / limit), votes };
+  }
+
+  return { createToken, listTokens, revokeToken, poll, claim, fail, listParked };
 }
 
 export type PullService = ReturnType<typeof createPullService>;

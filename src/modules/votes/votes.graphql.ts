@@ -11,8 +11,9 @@ const DeliveryStatusEnum = builder.enumType('DeliveryStatus', {
   values: [...DELIVERY_STATUSES] as string[],
 });
 const JobStatusEnum = builder.enumType('DeliveryJobStatus', {
-  description: 'running: claimed by a worker now; held: its callback is disabled, and it resumes when the callback is enabled again',
-  values: ['pending', 'running', 'retrying', 'held', 'sent', 'failed', 'skipped'] as string[],
+  description:
+    "running: claimed by a worker now; held: its callback is disabled, and it resumes when the callback is enabled again; parked: a pulled vote kept for an offline player, returned by that player's poll",
+  values: ['pending', 'running', 'retrying', 'held', 'parked', 'sent', 'failed', 'skipped'] as string[],
 });
 const JobOriginEnum = builder.enumType('DeliveryJobOrigin', {
   description: "vote: planned with the vote; recovered: the vote was read from the site's vote list after an outage; replay: queued by a callback replay",

@@ -5,9 +5,9 @@
 import { timeOrderedId } from '../../time-ordered-id.js';
 import type pg from 'pg';
 import { finishedRow, leaseStillCovers, voteStatusFrom, type ClaimedJob, type Finish, type JobForStatus, type NewJob } from '../../domain/jobs.js';
-import { CLAIM_COLUMNS, candidates, leasedJobOf } from '../claim-sql.js';
+import { CLAIM_COLUMNS, candidates, leasedJobOf, playerPullClaimSql, pullClaimSql } from '../claim-sql.js';
 import type { BatchWriter, Db, JobQueue, Tx } from '../ports.js';
-import { holdWithPrisma, requeueFailedWithPrisma } from '../prisma-jobs.js';
+import { holdWithPrisma, parkPullWithPrisma, requeueFailedWithPrisma } from '../prisma-jobs.js';
 import type { PgNamedWrite, Query } from './transaction.js';
 
 const CLAIM = `
@@ -22,17 +22,9 @@ WHERE id IN (
 )
 RETURNING ${CLAIM_COLUMNS}`;
 
-const CLAIM_PULL = `
-UPDATE "DeliveryJob" SET status = 'running', "lockedBy" = $1, "lockedUntil" = $2::timestamp(3), "updatedAt" = $3::timestamp(3)
-WHERE id IN (
-  SELECT id FROM "DeliveryJob"
-  WHERE "organizationId" = $5 AND kind = 'pull'
-    AND ((status IN ('pending', 'retrying') AND "runAt" <= $3::timestamp(3)) OR (status = 'running' AND "lockedUntil" < $3::timestamp(3)))
-  ORDER BY "runAt", "createdAt"
-  LIMIT $4
-  FOR UPDATE SKIP LOCKED
-)
-RETURNING ${CLAIM_COLUMNS}`;
+const PG_TS = (param: string) => `${param}::timestamp(3)`;
+const CLAIM_PULL = pullClaimSql(PG_TS, ' FOR UPDATE SKIP LOCKED');
+const CLAIM_PLAYER_PULL = playerPullClaimSql(PG_TS, ' FOR UPDATE SKIP LOCKED');
 
 // A restarted instance's own leased jobs, whatever their lease's end (ports.ts, reclaimOwn).
 const RECLAIM_OWN = `
@@ -226,6 +218,7 @@ export function createPostgresJobQueue(prisma: Db, pool: pg.Pool, finishes: Batc
       return leased((await pool.query<ClaimedJob>(sql, [holder, until.toISOString(), now.toISOString(), limit, ...more])).rows, until);
     };
   const claimPull = claimWith(CLAIM_PULL);
+  const claimPlayerPull = claimWith(CLAIM_PLAYER_PULL);
   const reclaimOwn = claimWith(RECLAIM_OWN);
 
   return {
@@ -234,6 +227,8 @@ export function createPostgresJobQueue(prisma: Db, pool: pg.Pool, finishes: Batc
     claim: claimWith(CLAIM),
     reclaimOwn: (holder, now, leaseMs, limit, before) => reclaimOwn(holder, now, leaseMs, limit, before.toISOString()),
     claimPull: (holder, organizationId, now, leaseMs, limit) => claimPull(holder, now, leaseMs, limit, organizationId),
+    claimPlayerPull: (holder, organizationId, voterKey, now, leaseMs, limit) => claimPlayerPull(holder, now, leaseMs, limit, organizationId, voterKey),
+    park: (jobId, holder, now) => parkPullWithPrisma(prisma, jobId, holder, now),
     async renew(job, workerId, now, leaseMs, needMs = 0) {
       if (leaseStillCovers(job, now, needMs)) return true;
       job.leaseUntil = now.getTime() + leaseMs;

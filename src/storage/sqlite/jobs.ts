@@ -6,9 +6,9 @@
 import { timeOrderedId } from '../../time-ordered-id.js';
 import type Sqlite from 'better-sqlite3';
 import { finishedRow, leaseStillCovers, voteStatusFrom, type ClaimedJob, type Finish, type JobForStatus, type NewJob } from '../../domain/jobs.js';
-import { CLAIM_COLUMNS, candidates, leasedJobOf } from '../claim-sql.js';
+import { CLAIM_COLUMNS, candidates, leasedJobOf, playerPullClaimSql, pullClaimSql } from '../claim-sql.js';
 import type { BatchWriter, JobQueue, Tx } from '../ports.js';
-import { holdWithPrisma, requeueFailedWithPrisma } from '../prisma-jobs.js';
+import { holdWithPrisma, parkPullWithPrisma, requeueFailedWithPrisma } from '../prisma-jobs.js';
 
 const CLAIM = `
 UPDATE "DeliveryJob" SET status = 'running', "lockedBy" = $1, "lockedUntil" = $2, "updatedAt" = $3
@@ -23,16 +23,8 @@ WHERE id IN (
 )
 RETURNING ${CLAIM_COLUMNS}`;
 
-const CLAIM_PULL = `
-UPDATE "DeliveryJob" SET status = 'running', "lockedBy" = $1, "lockedUntil" = $2, "updatedAt" = $3
-WHERE id IN (
-  SELECT id FROM "DeliveryJob"
-  WHERE "organizationId" = $5 AND kind = 'pull'
-    AND ((status IN ('pending', 'retrying') AND "runAt" <= $3) OR (status = 'running' AND "lockedUntil" < $3))
-  ORDER BY "runAt", "createdAt"
-  LIMIT $4
-)
-RETURNING ${CLAIM_COLUMNS}`;
+const CLAIM_PULL = pullClaimSql((param) => param, '');
+const CLAIM_PLAYER_PULL = playerPullClaimSql((param) => param, '');
 
 // A restarted instance's own leased jobs, whatever their lease's end (ports.ts, reclaimOwn).
 const RECLAIM_OWN = `
@@ -90,6 +82,8 @@ export interface ClaimRequest {
   until: number;
   limit: number;
   organizationId?: string;
+  /** With organizationId: one player's waiting pull jobs (their voter key). */
+  voterKey?: string;
   /** Only this holder's jobs leased to end before this (epoch ms), whatever their lease's end otherwise. */
   ownBefore?: number;
 }
@@ -114,6 +108,7 @@ export function createSqliteJobWrites(db: Sqlite.Database): SqliteJobWrites {
   const s = {
     claim: db.prepare(CLAIM),
     claimPull: db.prepare(CLAIM_PULL),
+    claimPlayerPull: db.prepare(CLAIM_PLAYER_PULL),
     reclaimOwn: db.prepare(RECLAIM_OWN),
     renew: db.prepare(`UPDATE "DeliveryJob" SET "lockedUntil" = ? WHERE id = ? AND "lockedBy" = ? AND status = 'running' AND "lockedUntil" > ?`),
     insertJob: db.prepare(JOB_INSERT),
@@ -211,7 +206,9 @@ export function createSqliteJobWrites(db: Sqlite.Database): SqliteJobWrites {
             ? s.reclaimOwn.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit, 5: c.ownBefore })
             : c.organizationId === undefined
               ? s.claim.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit })
-              : s.claimPull.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit, 5: c.organizationId })) as ClaimedJob[],
+              : c.voterKey === undefined
+                ? s.claimPull.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit, 5: c.organizationId })
+                : s.claimPlayerPull.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit, 5: c.organizationId, 6: c.voterKey })) as ClaimedJob[],
       ),
     renewals: (items) => items.map((r) => s.renew.run(r.until, r.jobId, r.holder, r.now).changes === 1),
     finishes: finishBatch,
@@ -243,6 +240,8 @@ export function createSqliteJobQueue(prisma: Parameters<typeof holdWithPrisma>[0
     claim: (holder, now, leaseMs, limit) => claim({ holder, now: now.getTime(), limit }, leaseMs),
     reclaimOwn: (holder, now, leaseMs, limit, before) => claim({ holder, now: now.getTime(), limit, ownBefore: before.getTime() }, leaseMs),
     claimPull: (holder, organizationId, now, leaseMs, limit) => claim({ holder, now: now.getTime(), limit, organizationId }, leaseMs),
+    claimPlayerPull: (holder, organizationId, voterKey, now, leaseMs, limit) => claim({ holder, now: now.getTime(), limit, organizationId, voterKey }, leaseMs),
+    park: (jobId, holder, now) => parkPullWithPrisma(prisma, jobId, holder, now),
     async renew(job, workerId, now, leaseMs, needMs = 0) {
       if (leaseStillCovers(job, now, needMs)) return true;
       job.leaseUntil = now.getTime() + leaseMs;

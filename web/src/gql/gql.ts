@@ -22,7 +22,8 @@ type Documents = {
     "\n  mutation RotateCallbackSecret($id: ID!) { rotateCallbackSecret(id: $id) { id signingSecret } }\n": typeof types.RotateCallbackSecretDocument,
     "\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload } }\n": typeof types.TestCallbackDocument,
     "\n  mutation ReplayCallback($id: ID!, $since: String!, $until: String, $onlyFailed: Boolean) {\n    replayCallback(id: $id, since: $since, until: $until, onlyFailed: $onlyFailed) { callbackId queued since until onlyFailed }\n  }\n": typeof types.ReplayCallbackDocument,
-    "\n  query PluginTokens { pluginTokens { waiting tokens { id name prefix connection lastPollAt createdAt } } }\n": typeof types.PluginTokensDocument,
+    "\n  query PluginTokens { pluginTokens { waiting parked tokens { id name prefix connection lastPollAt createdAt parked } } }\n": typeof types.PluginTokensDocument,
+    "\n  query ParkedVotes($tokenId: ID!, $page: Int) {\n    parkedVotes(tokenId: $tokenId, page: $page, limit: 50) { page pages total votes { id voterName providerName receivedAt parkedAt test } }\n  }\n": typeof types.ParkedVotesDocument,
     "\n  mutation CreatePluginToken($name: String!) { createPluginToken(name: $name) { id name token } }\n": typeof types.CreatePluginTokenDocument,
     "\n  mutation RevokePluginToken($id: ID!) { revokePluginToken(id: $id) { id } }\n": typeof types.RevokePluginTokenDocument,
     "\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } state failedAttemptsLast24h retryingDeliveries failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt test } }\n  }\n": typeof types.OverviewDocument,
@@ -62,7 +63,8 @@ const documents: Documents = {
     "\n  mutation RotateCallbackSecret($id: ID!) { rotateCallbackSecret(id: $id) { id signingSecret } }\n": types.RotateCallbackSecretDocument,
     "\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload } }\n": types.TestCallbackDocument,
     "\n  mutation ReplayCallback($id: ID!, $since: String!, $until: String, $onlyFailed: Boolean) {\n    replayCallback(id: $id, since: $since, until: $until, onlyFailed: $onlyFailed) { callbackId queued since until onlyFailed }\n  }\n": types.ReplayCallbackDocument,
-    "\n  query PluginTokens { pluginTokens { waiting tokens { id name prefix connection lastPollAt createdAt } } }\n": types.PluginTokensDocument,
+    "\n  query PluginTokens { pluginTokens { waiting parked tokens { id name prefix connection lastPollAt createdAt parked } } }\n": types.PluginTokensDocument,
+    "\n  query ParkedVotes($tokenId: ID!, $page: Int) {\n    parkedVotes(tokenId: $tokenId, page: $page, limit: 50) { page pages total votes { id voterName providerName receivedAt parkedAt test } }\n  }\n": types.ParkedVotesDocument,
     "\n  mutation CreatePluginToken($name: String!) { createPluginToken(name: $name) { id name token } }\n": types.CreatePluginTokenDocument,
     "\n  mutation RevokePluginToken($id: ID!) { revokePluginToken(id: $id) { id } }\n": types.RevokePluginTokenDocument,
     "\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } state failedAttemptsLast24h retryingDeliveries failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt test } }\n  }\n": types.OverviewDocument,
@@ -143,7 +145,11 @@ export function graphql(source: "\n  mutation ReplayCallback($id: ID!, $since: S
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query PluginTokens { pluginTokens { waiting tokens { id name prefix connection lastPollAt createdAt } } }\n"): (typeof documents)["\n  query PluginTokens { pluginTokens { waiting tokens { id name prefix connection lastPollAt createdAt } } }\n"];
+export function graphql(source: "\n  query PluginTokens { pluginTokens { waiting parked tokens { id name prefix connection lastPollAt createdAt parked } } }\n"): (typeof documents)["\n  query PluginTokens { pluginTokens { waiting parked tokens { id name prefix connection lastPollAt createdAt parked } } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ParkedVotes($tokenId: ID!, $page: Int) {\n    parkedVotes(tokenId: $tokenId, page: $page, limit: 50) { page pages total votes { id voterName providerName receivedAt parkedAt test } }\n  }\n"): (typeof documents)["\n  query ParkedVotes($tokenId: ID!, $page: Int) {\n    parkedVotes(tokenId: $tokenId, page: $page, limit: 50) { page pages total votes { id voterName providerName receivedAt parkedAt test } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

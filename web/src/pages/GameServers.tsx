@@ -1,5 +1,5 @@
 // Game servers behind NAT: plugin tokens that poll GET /v1/plugin/votes (create shows the token once, revoke,
-// connection state, votes waiting).
+// connection state, votes waiting, and the votes each token parked for offline players, with the players' names).
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
@@ -8,9 +8,15 @@ import { FieldErrors, fieldErrorsOf } from '../field-errors';
 import { Time } from '../time';
 import { plural } from '../plural';
 import { CopyField } from '../copy-field';
+import { Pager } from '../pager';
 
 const TokensQuery = graphql(`
-  query PluginTokens { pluginTokens { waiting tokens { id name prefix connection lastPollAt createdAt } } }
+  query PluginTokens { pluginTokens { waiting parked tokens { id name prefix connection lastPollAt createdAt parked } } }
+`);
+const ParkedQuery = graphql(`
+  query ParkedVotes($tokenId: ID!, $page: Int) {
+    parkedVotes(tokenId: $tokenId, page: $page, limit: 50) { page pages total votes { id voterName providerName receivedAt parkedAt test } }
+  }
 `);
 const CreateToken = graphql(`
   mutation CreatePluginToken($name: String!) { createPluginToken(name: $name) { id name token } }
@@ -26,6 +32,7 @@ export function GameServers() {
   const [, revoke] = useMutation(RevokeToken);
   const [name, setName] = useState('');
   const [shown, setShown] = useState<string | null>(null);
+  const [open, setOpen] = useState<string | null>(null);
   const errors = fieldErrorsOf(created.error);
   const reload = () => refetch({ requestPolicy: 'network-only' });
   const submit = async (event: FormEvent) => {
@@ -44,7 +51,12 @@ export function GameServers() {
       <p className="muted">
         A server behind NAT polls <code>GET /v1/plugin/votes</code> with a plugin token and claims each vote once its reward is given.
       </p>
-      {list && <p>{plural(list.waiting, 'vote')} waiting to be pulled.</p>}
+      {list && (
+        <p>
+          {plural(list.waiting, 'vote')} waiting to be pulled
+          {list.parked > 0 ? `; ${plural(list.parked, 'vote')} parked for players who were offline (returned when they join)` : ''}.
+        </p>
+      )}
       {shown && (
         <div className="once card" role="status">
           <p>The plugin token, shown only now: put it in the server's plugin configuration.</p>
@@ -64,6 +76,9 @@ export function GameServers() {
                 <th scope="col">Prefix</th>
                 <th scope="col">Connection</th>
                 <th scope="col">Last poll</th>
+                <th scope="col" className="num">
+                  Parked
+                </th>
                 <th scope="col" />
               </tr>
             </thead>
@@ -82,6 +97,15 @@ export function GameServers() {
                   <td>
                     <Time value={t.lastPollAt} />
                   </td>
+                  <td className="num">
+                    {t.parked === 0 ? (
+                      '0'
+                    ) : (
+                      <button type="button" className="link" aria-expanded={open === t.id} onClick={() => setOpen(open === t.id ? null : t.id)}>
+                        {plural(t.parked, 'vote')}
+                      </button>
+                    )}
+                  </td>
                   <td>
                     <button
                       type="button"
@@ -98,6 +122,7 @@ export function GameServers() {
           </table>
         </div>
       )}
+      {open && list?.tokens.some((t) => t.id === open) && <ParkedVotes tokenId={open} tokenName={list.tokens.find((t) => t.id === open)!.name} />}
       <form className="row" onSubmit={submit}>
         <label htmlFor="token-name" style={{ margin: 0 }}>
           New token for
@@ -110,5 +135,57 @@ export function GameServers() {
       <FieldErrors errors={errors} field="name" />
       <FieldErrors errors={errors} field="*" />
     </div>
+  );
+}
+
+/** The votes one token's plugin parked for offline players: each waits for its player's next join. */
+function ParkedVotes({ tokenId, tokenName }: { tokenId: string; tokenName: string }) {
+  const [page, setPage] = useState(1);
+  const [{ data, error }] = useQuery({ query: ParkedQuery, variables: { tokenId, page } });
+  const parked = data?.parkedVotes;
+  return (
+    <section className="card stack" aria-label={`Votes parked by ${tokenName}`}>
+      <h2>Parked by {tokenName}</h2>
+      <p className="muted">
+        The plugin reported these players offline (<code>player_offline</code>). Each vote waits, without retries, until the plugin asks for that player's votes
+        when they join (<code>GET /v1/plugin/votes?player=…</code>).
+      </p>
+      {error && <p role="alert">{error.message}</p>}
+      {parked && parked.votes.length === 0 && <p className="empty">Nothing parked now.</p>}
+      {parked && parked.votes.length > 0 && (
+        <div className="table-wrap">
+          <table className="list">
+            <thead>
+              <tr>
+                <th scope="col">Player</th>
+                <th scope="col">Site</th>
+                <th scope="col">Voted</th>
+                <th scope="col" className="num">
+                  Parked
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {parked.votes.map((v) => (
+                <tr key={v.id}>
+                  <td>
+                    {v.voterName}
+                    {v.test && <span className="badge test-badge">test</span>}
+                  </td>
+                  <td>{v.providerName}</td>
+                  <td>
+                    <Time value={v.receivedAt} />
+                  </td>
+                  <td>
+                    <Time value={v.parkedAt} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {parked && parked.pages > 1 && <Pager page={parked.page} pages={parked.pages} total={parked.total} onPage={setPage} />}
+    </section>
   );
 }

@@ -7,7 +7,7 @@ import type { DeliveryStatus } from '../gql/graphql';
 import { Time } from '../time';
 import { planAtLeast, UpgradeBadge, useAccess } from '../access';
 import { readKey } from '../session';
-import { plural } from '../plural';
+import { Pager } from '../pager';
 
 const VotesQuery = graphql(`
   query Votes($page: Int, $provider: String, $voter: String, $from: String, $to: String, $chatStatus: DeliveryStatus, $callbackStatus: DeliveryStatus) {
@@ -185,19 +185,7 @@ export function Votes() {
               </tbody>
             </table>
           </div>
-          {filtering && (
-            <nav className="pager" aria-label="Pages">
-              <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                Previous
-              </button>
-              <span>
-                Page {result.page} of {Math.max(1, result.pages)} ({plural(result.total, 'vote')})
-              </span>
-              <button type="button" disabled={page >= result.pages} onClick={() => setPage(page + 1)}>
-                Next
-              </button>
-            </nav>
-          )}
+          {filtering && <Pager page={result.page} pages={result.pages} total={result.total} onPage={setPage} />}
         </>
       )}
     </>

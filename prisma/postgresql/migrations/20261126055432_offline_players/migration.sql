@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "DeliveryJob" ADD COLUMN     "parkedAt" TIMESTAMP(3),
+ADD COLUMN     "parkedBy" TEXT;
