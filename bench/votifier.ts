@@ -16,7 +16,7 @@ import { loadConfig } from '../src/config.js';
 import { createStorage } from '../src/storage/index.js';
 import { PLAN_RULES } from '../src/delivery/callback-kinds/registry.js';
 import { createSecretBox, resolveSecretKey } from '../src/crypto/secret-box.js';
-import { newVotifierToken } from '../src/votifier/wire.js';
+import { newVotifierToken } from '../src/votifier/protocol.js';
 import { freePort, v1Block, v2Frame, votifierSession } from '../test/kit/votifier-sender.js';
 import { benchDialect, openBenchDatabase } from './lib/database.js';
 import { consoleTable, gitCommit, machineDescription, markdownTable, writeSection } from './lib/report.js';

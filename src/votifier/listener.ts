@@ -27,7 +27,7 @@ import {
   privateKeyObject,
   readV2Message,
   v2SignedBy,
-} from './wire.js';
+} from './protocol.js';
 import type { KeyObject } from 'node:crypto';
 
 /** How long the routing table (every enabled Votifier provider's token and key) is reused before it is read again. */

@@ -8,7 +8,16 @@ import type { FieldError } from '../../errors.js';
 import { readPathAsText } from '../../json-path.js';
 import { callbackOutcome, jitter } from '../retry-policy.js';
 import type { JobContext, SendResult } from '../senders.js';
-import { DEFAULT_VOTIFIER_PORT, parseVotifierPublicKey, sendVotifierVote, v1Block, v1Plaintext, v2Frame, v2Message, VotifierError } from '../votifier.js';
+import {
+  DEFAULT_VOTIFIER_PORT,
+  parseVotifierPublicKey,
+  sendVotifierVote,
+  v1Block,
+  v1Plaintext,
+  v2Frame,
+  v2Message,
+  VotifierError,
+} from '../../votifier/client.js';
 import type { CallbackKind } from './callback-kind.js';
 
 const HOST = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$|^\[?[0-9A-Fa-f:.]+\]?$/;
@@ -78,7 +87,12 @@ export const votifierCallback: CallbackKind = {
   },
   /** What a delivery would send for a sample vote (the real challenge comes from the server's greeting). */
   testRender(deps, callback, values, now) {
-    const vote = { serviceName: callback.serviceName ?? DEFAULT_SERVICE_NAME, username: values.voter_name, address: '127.0.0.1', timestamp: now.getTime() };
+    const vote = {
+      serviceName: callback.serviceName ?? DEFAULT_SERVICE_NAME,
+      username: values.voter_name,
+      address: '127.0.0.1',
+      timestamp: String(now.getTime()),
+    };
     if (callback.votifierTokenEnc) {
       const message = v2Message(vote, deps.secrets.open(callback.votifierTokenEnc), CHALLENGE_PLACEHOLDER);
       const frame = v2Frame(message);
@@ -128,7 +142,7 @@ async function sendVotifierCallback(deps: AppDeps, ctx: JobContext): Promise<Sen
         publicKey: callback.votifierPublicKey,
         timeoutMs: callback.timeoutMs,
       },
-      { serviceName: callback.serviceName ?? DEFAULT_SERVICE_NAME, username: vote.voterName, address, timestamp: vote.receivedAt.getTime() },
+      { serviceName: callback.serviceName ?? DEFAULT_SERVICE_NAME, username: vote.voterName, address, timestamp: String(vote.receivedAt.getTime()) },
       { allowPrivateTargets: deps.config.allowPrivateTargets, resolver: deps.http.resolver },
     );
   } catch (err) {

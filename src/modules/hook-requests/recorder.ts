@@ -13,7 +13,7 @@ import { timeOrderedId } from '../../time-ordered-id.js';
 import { mayHaveListeners } from './hook-request-feed.js';
 import type { AppDeps } from '../../app-deps.js';
 import { SLUG_PATTERN } from '../organization/organization.service.js';
-import { parseVotifierKeys } from '../../votifier/wire.js';
+import { parseVotifierKeys } from '../../votifier/protocol.js';
 import type { HookObservation, HookObservers } from './observation.js';
 import { BODY_HELD_BYTES, redactBody, redactHeaders, redactPath, redactQuery, scrubSecrets, utf8Prefix, type RedactionRules } from './redaction.js';
 import {

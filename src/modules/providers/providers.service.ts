@@ -12,7 +12,7 @@ import { findTemplate } from '../templates/catalogue.js';
 import { dropFromRoutes } from '../../delivery/callback-health.js';
 import { generateProviderSecret, pastedSecretSchema } from './provider-secret.js';
 import { REAL_VOTES } from '../../domain/votes.js';
-import { newVotifierKeys, parseVotifierKeys, publicKeyOf } from '../../votifier/wire.js';
+import { newVotifierKeys, parseVotifierKeys, publicKeyOf } from '../../votifier/protocol.js';
 import { HEADER_NAME, PAYLOAD_SOURCES, SIGNATURE_FORMATS, type AuthConfig, type PayloadSource } from './auth-methods/auth-method.js';
 import { AUTH_METHOD_NAMES, authMethodOf, providerWebhookUrl } from './auth-methods/registry.js';
 

@@ -9,7 +9,7 @@ import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../json-depth.js';
 import { peekPoint, takePoint, type LimitOutcome } from '../../auth/rate-limits.js';
 import { authMethodOf } from '../providers/auth-methods/registry.js';
 import { findTemplate } from '../templates/catalogue.js';
-import { MAX_VOTIFIER_USERNAME } from '../../votifier/wire.js';
+import { MAX_VOTIFIER_USERNAME } from '../../votifier/protocol.js';
 import { buildTestDelivery, DEFAULT_TEST_VOTER, testVoterProblem } from './test-vote.js';
 import type { AuthenticatedContent, VotifierSession } from '../providers/auth-methods/auth-method.js';
 import { SLUG_PATTERN } from '../organization/organization.service.js';

@@ -2,7 +2,7 @@
 // the provider's own settings (auth method, payload source, votee_path, event filter, body timestamp) and, when it
 // was made from a template, that site's example, so that it goes through the provider's real hook path.
 import { parsePath, readPath } from '../../json-path.js';
-import { MAX_VOTIFIER_USERNAME } from '../../votifier/wire.js';
+import { MAX_VOTIFIER_USERNAME } from '../../votifier/protocol.js';
 import type { AuthConfig, AuthMethodDefinition } from '../providers/auth-methods/auth-method.js';
 import type { ProviderTemplate } from '../templates/catalogue.js';
 

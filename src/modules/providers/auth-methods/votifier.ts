@@ -1,4 +1,4 @@
-// `votifier`: the Votifier protocol (src/votifier/wire.ts). The provider's secret is a key pair and a token made
+// `votifier`: the Votifier protocol (src/votifier/protocol.ts). The provider's secret is a key pair and a token made
 // here; lists are given the public key (v1) or the token (v2), the host and the port. Deliveries arrive on the
 // Votifier TCP listener (src/votifier/listener.ts, which names the session's protocol and challenge) or on the
 // provider's own hook URL over HTTP: a base64 v1 block, or the v2 JSON {payload, signature} with no challenge.
@@ -16,8 +16,8 @@ import {
   v2SignatureValid,
   v2Vote,
   type VotifierVote,
-} from '../../../votifier/wire.js';
-import { v2Message } from '../../../delivery/votifier.js';
+} from '../../../votifier/protocol.js';
+import { v2Message } from '../../../votifier/client.js';
 import { refused, unsignedProblems, type AuthMethodDefinition, type Verification } from './auth-method.js';
 
 /** How far a sender's clock may be ahead of ours. */
@@ -106,13 +106,13 @@ export const votifierMethod: AuthMethodDefinition = {
     } catch {
       // no example: the defaults below
     }
-    // Signed as a Votifier client signs (delivery/votifier.ts); over HTTP there is no challenge to answer.
+    // Signed as a Votifier client signs (votifier/client.ts); over HTTP there is no challenge to answer.
     const message = v2Message(
       {
         serviceName: String(example.serviceName ?? 'Vote Relay test'),
         username: String(example.username ?? 'TestVoter'),
         address: String(example.address ?? '127.0.0.1'),
-        timestamp: Math.floor(nowSeconds / 300) * 300 * 1000,
+        timestamp: String(Math.floor(nowSeconds / 300) * 300 * 1000),
       },
       keys.token,
       '',

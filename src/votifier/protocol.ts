@@ -24,11 +24,12 @@ export const V1_BLOCK_BYTES = 256;
 /** NuVotifier refuses longer usernames ("Username too long"). */
 export const MAX_VOTIFIER_USERNAME = 16;
 
+/** One vote as the protocol carries it, received (listener.ts, the HTTP auth method) or sent (client.ts). */
 export interface VotifierVote {
   serviceName: string;
   username: string;
   address: string;
-  /** As sent (NuVotifier keeps it as text: a number, usually epoch milliseconds). */
+  /** As text, as NuVotifier keeps it: a number, usually epoch milliseconds (sent as a JSON number in v2). */
   timestamp: string;
 }
 

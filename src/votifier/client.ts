@@ -8,17 +8,9 @@
 import { constants, createHmac, createPublicKey, publicEncrypt, type KeyObject } from 'node:crypto';
 import { connect, isIP, type Socket } from 'node:net';
 import { PRIVATE_TARGETS_HINT, guardedLookup, isPublicAddress, systemResolver, type Resolver } from '../net/ssrf-guard.js';
-import { MAX_V2_FRAME, MAX_VOTIFIER_USERNAME, PROTOCOL_2_MAGIC } from '../votifier/wire.js';
+import { MAX_V2_FRAME, MAX_VOTIFIER_USERNAME, PROTOCOL_2_MAGIC, type VotifierVote } from './protocol.js';
 
 export const DEFAULT_VOTIFIER_PORT = 8192;
-
-export interface VotifierVote {
-  serviceName: string;
-  username: string;
-  address: string;
-  /** Milliseconds since the epoch (NuVotifier reads it as a long). */
-  timestamp: number;
-}
 
 /** A readable reason; `permanent` when sending the same vote again cannot succeed (no retry, the attempt fails). */
 export class VotifierError extends Error {
@@ -49,7 +41,9 @@ export function parseVotifierPublicKey(text: string): KeyObject {
 }
 
 export function v2Message(vote: VotifierVote, token: string, challenge: string): string {
-  const payload = JSON.stringify({ serviceName: vote.serviceName, username: vote.username, address: vote.address, timestamp: vote.timestamp, challenge });
+  // NuVotifier reads the timestamp as a long: a number in the JSON when it is one.
+  const timestamp = /^\d{1,15}$/.test(vote.timestamp) ? Number(vote.timestamp) : vote.timestamp;
+  const payload = JSON.stringify({ serviceName: vote.serviceName, username: vote.username, address: vote.address, timestamp, challenge });
   const signature = createHmac('sha256', Buffer.from(token, 'utf8')).update(payload, 'utf8').digest('base64');
   return JSON.stringify({ payload, signature });
 }
