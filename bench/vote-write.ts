@@ -66,6 +66,7 @@ async function prepare(dropIndex: string | null) {
     chatNotificationsEnabled: true,
     chatWebhookUrl: 'https://chat.example/hook',
     serverCallbackUrl: null,
+    timeZone: 'UTC',
   };
   db.prepare(
     `INSERT INTO "Organization" (id, slug, name, plan, status, chatNotificationsEnabled, chatWebhookUrl, createdAt, updatedAt) VALUES (?, ?, 'Bench', 'business', 'active', 1, ?, ?, ?)`,

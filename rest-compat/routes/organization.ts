@@ -16,6 +16,7 @@ export const ORGANIZATION_FIELDS = `
     admin_permanent_fail_alerts: adminPermanentFailAlerts
     admin_usage_warnings: adminUsageWarnings
     server_callback_url: serverCallbackUrl
+    time_zone: timeZone
   }
   usage {
     votes_this_month: votesThisMonth

@@ -93,9 +93,17 @@ export const voteRoutes: RestRoute[] = [
     path: '/votes/:id',
     summary: 'Read a vote',
     document: `query ($id: String!) { vote(publicId: $id) { ${VOTE_FIELDS}
-      chat_sent_at: chatSentAt callback_sent_at: callbackSentAt callback_attempts: callbackAttempts recovered } }`,
+      chat_sent_at: chatSentAt callback_sent_at: callbackSentAt callback_attempts: callbackAttempts recovered
+      voter_total: voterTotal voter_month_total: voterMonthTotal voter_streak_days: voterStreakDays
+      voter_best_streak_days: voterBestStreakDays provider_voter_total: providerVoterTotal next_vote_at: nextVoteAt } }`,
     variables: (req) => ({ id: req.params.id }),
-    // The interface's vote, with `recovered: true` only on a vote recovered after an outage.
-    data: ({ vote: { recovered, ...vote } }) => (recovered ? { ...vote, recovered } : vote),
+    // The interface's vote, with `recovered: true` only on a vote recovered after an outage, and the standing the
+    // vote made (README "Rewards") only where it counts.
+    data: ({ vote: { recovered, ...vote } }) => {
+      const read: Record<string, unknown> = recovered ? { ...vote, recovered } : { ...vote };
+      for (const key of ['voter_total', 'voter_month_total', 'voter_streak_days', 'voter_best_streak_days', 'provider_voter_total', 'next_vote_at'])
+        if (read[key] === null) delete read[key];
+      return read;
+    },
   },
 ];

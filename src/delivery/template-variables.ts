@@ -24,6 +24,32 @@ export const TEMPLATE_VARIABLES: readonly TemplateVariable[] = [
     example: 'false',
     type: 'boolean',
   },
+  {
+    name: 'voter_total',
+    description: "The voter's counted votes in your organization, this one included (every site; test votes never count)",
+    example: '42',
+    type: 'integer',
+  },
+  {
+    name: 'voter_month_total',
+    description: "The voter's counted votes this month, in your organization's time zone (settings.time_zone)",
+    example: '7',
+    type: 'integer',
+  },
+  {
+    name: 'voter_streak_days',
+    description: "Consecutive days, ending today in your organization's time zone, with at least one vote by this voter",
+    example: '3',
+    type: 'integer',
+  },
+  { name: 'voter_best_streak_days', description: "The voter's longest streak of consecutive voting days", example: '12', type: 'integer' },
+  { name: 'provider_voter_total', description: "The voter's counted votes on this site", example: '30', type: 'integer' },
+  {
+    name: 'next_vote_at',
+    description: "When the voter may vote again on this site (ISO 8601, UTC), from the provider's vote_cooldown; empty when unknown",
+    example: '2026-02-01T11:59:59.123Z',
+    type: 'timestamp',
+  },
   { name: 'raw_payload', description: 'The inbound vote body as a JSON string', example: '{"username":"Steve"}', type: 'json' },
   {
     name: 'payload.<path>',
@@ -44,5 +70,11 @@ export function sampleTemplateValues(now: Date, organization: { slug: string; na
     organization_name: organization.name,
     raw_payload: JSON.stringify({ username: 'TestVoter', test: true }),
     test: false,
+    voter_total: '42',
+    voter_month_total: '7',
+    voter_streak_days: '3',
+    voter_best_streak_days: '12',
+    provider_voter_total: '30',
+    next_vote_at: new Date(now.getTime() + 12 * 3_600_000).toISOString(),
   };
 }

@@ -16,6 +16,17 @@ export interface VoteTemplateValues {
   raw_payload: string;
   /** A test vote (README "Test votes"); absent = a real vote. */
   test?: boolean;
+  /**
+   * The standing this vote made (README "Rewards"), as text; empty for a vote that does not count (a test vote, one
+   * over the plan's limit) or was stored before standings were kept.
+   */
+  voter_total?: string;
+  voter_month_total?: string;
+  voter_streak_days?: string;
+  voter_best_streak_days?: string;
+  provider_voter_total?: string;
+  /** ISO 8601; empty when the site's vote cooldown is unknown. */
+  next_vote_at?: string;
 }
 
 /**
@@ -39,7 +50,7 @@ export function voteLookup(values: VoteTemplateValues, payload?: unknown): Looku
       case 'received_at_unix':
         return String(Math.floor(Date.parse(values.received_at) / 1000));
       default:
-        if (Object.hasOwn(values, name)) return values[name as Exclude<keyof VoteTemplateValues, 'test'>];
+        if (Object.hasOwn(values, name)) return values[name as Exclude<keyof VoteTemplateValues, 'test'>] ?? '';
         if (name.startsWith('payload.')) {
           if (parsed === undefined) {
             try {

@@ -1,12 +1,30 @@
 // The template values of one vote, as chat messages and callback payloads see them.
 import type { VoteTemplateValues } from './template.js';
 
+/** A vote's standing columns (README "Rewards"); null where the vote does not count. */
+export interface VoteStandingColumns {
+  voterTotal: number | null;
+  voterMonthTotal: number | null;
+  voterStreakDays: number | null;
+  voterBestStreakDays: number | null;
+  providerVoterTotal: number | null;
+  nextVoteAt: Date | null;
+}
+
+const text = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
+
 export function voteTemplateValues(
-  vote: { publicId: string; voterName: string; receivedAt: Date; rawPayload: string; test: boolean },
+  vote: { publicId: string; voterName: string; receivedAt: Date; rawPayload: string; test: boolean } & Partial<VoteStandingColumns>,
   provider: { key: string; name: string },
   org: { slug: string; name: string },
 ): VoteTemplateValues {
   return {
+    voter_total: text(vote.voterTotal),
+    voter_month_total: text(vote.voterMonthTotal),
+    voter_streak_days: text(vote.voterStreakDays),
+    voter_best_streak_days: text(vote.voterBestStreakDays),
+    provider_voter_total: text(vote.providerVoterTotal),
+    next_vote_at: vote.nextVoteAt ? vote.nextVoteAt.toISOString() : '',
     voter_name: vote.voterName,
     provider_name: provider.name,
     provider_key: provider.key,

@@ -10,6 +10,7 @@ const org = (plan: string): HookOrg => ({
   chatNotificationsEnabled: true,
   chatWebhookUrl: null,
   serverCallbackUrl: null,
+  timeZone: 'UTC',
 });
 
 describe('how a new vote counts (both vote writers)', () => {

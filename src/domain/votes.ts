@@ -13,6 +13,8 @@ export interface HookOrg {
   chatNotificationsEnabled: boolean;
   chatWebhookUrl: string | null;
   serverCallbackUrl: string | null;
+  /** IANA zone of the organization's days for voter standings (README "Rewards"). */
+  timeZone: string;
 }
 
 export interface HookProvider {
@@ -31,6 +33,8 @@ export interface HookProvider {
   enabled: boolean;
   bodyTimestampPath: string | null;
   bodyTimestampMaxAgeS: number | null;
+  /** When a voter may vote again on the site (vote-cooldown.ts), as stored. */
+  voteCooldownJson: string | null;
 }
 
 export interface NewVote {

@@ -249,6 +249,7 @@ describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () =>
       chatNotificationsEnabled: false,
       chatWebhookUrl: null,
       serverCallbackUrl: null,
+      timeZone: 'UTC',
     };
     const hookProvider = { ...provider, enabled: true } as never;
     const vote = (name: string, providerId = provider.id) => ({

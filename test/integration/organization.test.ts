@@ -40,6 +40,7 @@ describe.skipIf(databaseUnavailable)('organization (GET/PATCH /v1/organization, 
         admin_permanent_fail_alerts: false,
         admin_usage_warnings: false,
         server_callback_url: null,
+        time_zone: 'UTC',
       },
       usage: { votes_this_month: 0, votes_limit: 10_000, providers_count: 0, providers_limit: 10 },
     });

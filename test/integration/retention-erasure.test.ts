@@ -141,9 +141,18 @@ describe.skipIf(databaseUnavailable)('retention and erasure', () => {
     expect(await verifyRollups(app.deps.db, s.org.id)).toEqual([]);
     const board = (await app.request('GET', '/v1/stats/leaderboard', { key: s.org.key })).body.data;
     expect(JSON.stringify(board)).not.toMatch(/dave/i);
+    // Their standing went too (README "Rewards"): a vote after the erasure is their first; erin's is untouched.
+    for (const table of ['voterStanding', 'voterDay', 'providerVoterStanding'] as const) {
+      expect(await (app.deps.db.prisma[table] as { count(a: unknown): Promise<number> }).count({ where: { organizationId: s.org.id, voterKey: 'dave' } })).toBe(0);
+    }
+    const again = await s.vote('Dave', 0);
+    expect((await app.request('GET', `/v1/votes/${again}`, { key: s.org.key })).body.data).toMatchObject({ voter_total: 1, provider_voter_total: 1 });
+    const erin = await s.vote('erin', 0);
+    expect((await app.request('GET', `/v1/votes/${erin}`, { key: s.org.key })).body.data).toMatchObject({ voter_total: 3 });
     // Another organization's voter of the same name is untouched.
     expect(await stranger.total()).toBe(1);
-    // Nothing left: 0 removed, not an error.
+    // Nothing left but the vote after the erasure: 1 removed, not an error.
+    expect((await app.request('DELETE', '/v1/voters/dave', { key: s.org.key })).body.data.votes_deleted).toBe(1);
     expect((await app.request('DELETE', '/v1/voters/dave', { key: s.org.key })).body.data.votes_deleted).toBe(0);
     expect((await app.request('DELETE', `/v1/voters/${'x'.repeat(300)}`, { key: s.org.key })).status).toBe(400);
   }, 120_000);

@@ -848,6 +848,62 @@ describe.skipIf(databaseUnavailable)('statistics, vote list and export over a kn
       expect(votes.filter((v) => v.at >= t('2025-12-31T23:59:59.999Z') && v.at <= t('2026-01-01T00:00:00.000Z'))).toHaveLength(2);
     });
 
+    /**
+     * The standing a vote made (README "Rewards"), counted here from its definition over the votes posted up to it
+     * (the organization's days are UTC; every vote here counts): totals, the month of the voter's latest day, the
+     * run of consecutive days ending on it, the longest run, and the total on the vote's site.
+     */
+    function expectedStanding(v: GenVote) {
+      const upTo = votes.slice(0, votes.indexOf(v) + 1).filter((w) => w.voterKey === v.voterKey);
+      const days = [...new Set(upTo.map((w) => iso(w.at).slice(0, 10)))].sort();
+      const last = days[days.length - 1];
+      const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / 86_400_000;
+      let best = 0;
+      let run = 0;
+      days.forEach((day, i) => {
+        run = i > 0 && dayNumber(day) - dayNumber(days[i - 1]) === 1 ? run + 1 : 1;
+        best = Math.max(best, run);
+      });
+      return {
+        voter_total: upTo.length,
+        voter_month_total: upTo.filter((w) => iso(w.at).slice(0, 7) === last.slice(0, 7)).length,
+        voter_streak_days: run,
+        voter_best_streak_days: best,
+        provider_voter_total: upTo.filter((w) => w.provider === v.provider).length,
+      };
+    }
+
+    it('every vote carries the standing it made, counted from the votes before it', async () => {
+      const read: Record<string, unknown>[] = [];
+      for (let page = 1; ; page++) {
+        const res = await app.request('POST', '/graphql', {
+          key: org.key,
+          body: {
+            query: `{ votes(page: ${page}, limit: 100) { pages votes { publicId voterTotal voterMonthTotal voterStreakDays voterBestStreakDays providerVoterTotal nextVoteAt } } }`,
+          },
+        });
+        read.push(...res.body.data.votes.votes);
+        if (page >= res.body.data.votes.pages) break;
+      }
+      expect(read).toHaveLength(votes.length);
+      const byId = new Map(read.map((r) => [r.publicId, r]));
+      const streaks = new Set<number>();
+      for (const v of votes) {
+        const e = expectedStanding(v);
+        streaks.add(e.voter_streak_days);
+        expect(byId.get(v.publicId), `${v.voter} at ${iso(v.at)}`).toEqual({
+          publicId: v.publicId,
+          voterTotal: e.voter_total,
+          voterMonthTotal: e.voter_month_total,
+          voterStreakDays: e.voter_streak_days,
+          voterBestStreakDays: e.voter_best_streak_days,
+          providerVoterTotal: e.provider_voter_total,
+          nextVoteAt: null,
+        });
+      }
+      expect(Math.max(...streaks)).toBeGreaterThan(2); // the data set has streaks worth checking
+    });
+
     it("GET /v1/votes/:public_id returns the full vote; another organization's vote is NOT_FOUND", async () => {
       const chatSent = votes.find((v) => v.chatStatus === 'sent')!;
       const cbSent = votes.find((v) => v.callbackStatus === 'sent')!;
@@ -869,6 +925,7 @@ describe.skipIf(databaseUnavailable)('statistics, vote list and export over a kn
           callback_sent_at: v.callbackSentAt,
           callback_attempts: v.callbackAttempts,
           test: false,
+          ...expectedStanding(v),
         });
       }
       const other = await app.createOrg({ plan: 'business' });

@@ -31,6 +31,9 @@ const OrganizationSettings = builder.objectRef<Organization>('OrganizationSettin
     adminPermanentFailAlerts: t.exposeBoolean('adminPermanentFailAlerts'),
     adminUsageWarnings: t.exposeBoolean('adminUsageWarnings'),
     serverCallbackUrl: t.exposeString('serverCallbackUrl', { nullable: true, deprecationReason: 'Use callbacks' }),
+    timeZone: t.exposeString('timeZone', {
+      description: 'IANA time zone of the organization\'s days for voter streaks and month totals (README "Rewards"); default UTC',
+    }),
   }),
 });
 
@@ -73,6 +76,7 @@ const OrganizationSettingsInput = builder.inputType('OrganizationSettingsInput',
     adminPermanentFailAlerts: t.boolean(),
     adminUsageWarnings: t.boolean(),
     serverCallbackUrl: t.string(),
+    timeZone: t.string({ description: 'IANA time zone name; applies to votes from then on (days already counted keep their day)' }),
   }),
 });
 

@@ -6,6 +6,7 @@ import { PLAN_LIMITS, isPlan, planAtLeast, planOf } from '../../domain/plans.js'
 import { nameSchema, parseInput } from '../../validation.js';
 import type { Organization } from '../../generated/sqlite/client.js';
 import { utcDay, utcMonthStart } from '../../time.js';
+import { isTimeZone } from '../../domain/voter-standing.js';
 
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 export const slugSchema = z.string().regex(SLUG_PATTERN, 'must be 1-63 lowercase letters, digits or hyphens, not starting or ending with a hyphen');
@@ -46,6 +47,7 @@ const settingsSchema = z
     adminPermanentFailAlerts: z.boolean(),
     adminUsageWarnings: z.boolean(),
     serverCallbackUrl: urlOrNull,
+    timeZone: z.string().max(64).refine(isTimeZone, 'must be an IANA time zone name, e.g. "UTC", "Europe/Berlin" or "America/New_York"'),
   })
   .partial();
 

@@ -8,6 +8,7 @@ import { AUTH_METHOD_NAMES } from './auth-methods/registry.js';
 import { PAYLOAD_SOURCES, SIGNATURE_FORMATS } from './auth-methods/auth-method.js';
 import type { VotifierSetup } from './providers.service.js';
 import { findTemplate } from '../templates/catalogue.js';
+import { cooldownOf } from '../../domain/vote-cooldown.js';
 
 export const AuthMethodEnum = builder.enumType('AuthMethod', {
   description: 'How a voting site proves a delivery is its own',
@@ -69,6 +70,12 @@ export const ProviderRef = builder.prismaObject('Provider', {
     eventPath: t.exposeString('eventPath', { nullable: true }),
     voteEvents: t.stringList({ nullable: true, resolve: (p) => events(p.voteEventsJson) }),
     testEvents: t.stringList({ nullable: true, resolve: (p) => events(p.testEventsJson) }),
+    voteCooldown: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'When a voter may vote again: {"hours": N} or {"daily_reset": "HH:MM", "time_zone": "<IANA>"}; null when unknown',
+      resolve: (p) => cooldownOf(p.voteCooldownJson),
+    }),
     enabled: t.exposeBoolean('enabled'),
     bodyTimestampPath: t.exposeString('bodyTimestampPath', {
       nullable: true,
@@ -163,6 +170,10 @@ const CreateProviderInput = builder.inputType('CreateProviderInput', {
     bodyTimestampMaxAge: t.int({ description: 'Seconds; an older body timestamp is refused (default 300)' }),
     apiToken: t.string({ description: "top.gg providers: the project's API token, to recover votes the hook missed; never returned; null removes it" }),
     votifierPort: t.int({ description: 'votifier only: a port of its own within VOTIFIER_DEDICATED_PORTS (v1 without routing)' }),
+    voteCooldown: t.field({
+      type: 'JSON',
+      description: 'When a voter may vote again on the site: {"hours": N} or {"daily_reset": "HH:MM", "time_zone": "<IANA>"}; null: unknown',
+    }),
   }),
 });
 
@@ -183,6 +194,10 @@ const UpdateProviderInput = builder.inputType('UpdateProviderInput', {
     bodyTimestampMaxAge: t.int({ description: 'Seconds; an older body timestamp is refused (default 300)' }),
     apiToken: t.string({ description: "top.gg providers: the project's API token, to recover votes the hook missed; never returned; null removes it" }),
     votifierPort: t.int({ description: 'votifier only: a port of its own within VOTIFIER_DEDICATED_PORTS; null goes back to the shared port' }),
+    voteCooldown: t.field({
+      type: 'JSON',
+      description: 'When a voter may vote again on the site: {"hours": N} or {"daily_reset": "HH:MM", "time_zone": "<IANA>"}; null: unknown',
+    }),
   }),
 });
 

@@ -15,6 +15,8 @@ import { REAL_VOTES } from '../../domain/votes.js';
 import { newVotifierKeys, parseVotifierKeys, publicKeyOf } from '../../votifier/protocol.js';
 import { HEADER_NAME, PAYLOAD_SOURCES, SIGNATURE_FORMATS, type AuthConfig, type PayloadSource } from './auth-methods/auth-method.js';
 import { AUTH_METHOD_NAMES, authMethodOf, providerWebhookUrl } from './auth-methods/registry.js';
+import { cooldownProblem, type VoteCooldown } from '../../domain/vote-cooldown.js';
+import { isTimeZone } from '../../domain/voter-standing.js';
 
 export const PROVIDER_KEY_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
@@ -57,6 +59,15 @@ const optionalFields = {
     .optional(),
   // The owner's API token at the site (top.gg), for recovering votes the hook missed; never returned.
   apiToken: z.string().trim().min(8, 'must be at least 8 characters').max(2_000).nullable().optional(),
+  // When a voter may vote again on the site (src/domain/vote-cooldown.ts): next_vote_at and reminders read it.
+  voteCooldown: z
+    .unknown()
+    .superRefine((value, ctx) => {
+      const problem = cooldownProblem(value, isTimeZone);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .transform((value) => value as VoteCooldown | null)
+    .optional(),
 };
 
 const votifierPortSchema = z.number().int().min(1).max(65535).nullable();
@@ -187,6 +198,7 @@ export function createProviderService(deps: AppDeps) {
         signatureFormat: template.signatureFormat === 'topgg' ? 'topgg' : template.authMethod === 'hmac' ? 'plain' : null,
         bodyTimestampPath: template.bodyTimestampPath ?? null,
         bodyTimestampMaxAge: template.bodyTimestampMaxAgeSeconds ?? null,
+        voteCooldown: template.voteCooldown ?? null,
         ...defined,
       };
       // A secret the site issues cannot be invented here: the site would never know it.
@@ -240,6 +252,7 @@ export function createProviderService(deps: AppDeps) {
           testEventsJson: toJson(parsed.testEvents) ?? null,
           enabled: parsed.enabled ?? true,
           votifierPort: parsed.votifierPort ?? null,
+          voteCooldownJson: parsed.voteCooldown ? JSON.stringify(parsed.voteCooldown) : null,
         },
       })
       .catch((err: unknown) => {
@@ -284,7 +297,7 @@ export function createProviderService(deps: AppDeps) {
     // A new token reads the list from the provider's last real vote (src/recovery/ ignores test votes), or from now
     // when it has none: a test vote sent before the token must not send recovery back to the provider's creation.
     const hasVotes = input.apiToken ? (await prisma.vote.count({ where: { providerId: provider.id, ...REAL_VOTES }, take: 1 })) > 0 : false;
-    const { voteEvents, testEvents, bodyTimestampMaxAge, apiToken, ...plain } = input;
+    const { voteEvents, testEvents, bodyTimestampMaxAge, apiToken, voteCooldown, ...plain } = input;
     const stampPath = plain.bodyTimestampPath !== undefined ? plain.bodyTimestampPath : provider.bodyTimestampPath;
     const maxAge = bodyTimestampMaxAge !== undefined ? bodyTimestampMaxAge : provider.bodyTimestampMaxAgeS;
     return prisma.provider
@@ -304,6 +317,7 @@ export function createProviderService(deps: AppDeps) {
             : {}),
           ...(voteEvents !== undefined ? { voteEventsJson: toJson(voteEvents) } : {}),
           ...(testEvents !== undefined ? { testEventsJson: toJson(testEvents) } : {}),
+          ...(voteCooldown !== undefined ? { voteCooldownJson: voteCooldown ? JSON.stringify(voteCooldown) : null } : {}),
         },
       })
       .catch((err: unknown) => {

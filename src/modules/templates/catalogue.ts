@@ -19,6 +19,7 @@
  */
 
 import type { AuthMethod } from '../providers/auth-methods/auth-method.js';
+import type { VoteCooldown } from '../../domain/vote-cooldown.js';
 
 /**
  * How the site signs (used by docs and by tests that sign payload examples the way the site does):
@@ -69,6 +70,8 @@ export interface ProviderTemplate {
   retryHorizonSeconds?: number;
   /** The site has a vote list API that votes missed during an outage are recovered from (src/recovery/). */
   recovery?: 'topgg';
+  /** When a voter may vote again, by the site's documentation (README "Rewards"); absent where it does not say. */
+  voteCooldown?: VoteCooldown;
 }
 
 const GENERATED_SECRET_STEP = 'Create the provider here with auth_value "auto" (or leave it out) and copy the auth_value shown once in the response.';
@@ -278,6 +281,8 @@ const TEMPLATES: ProviderTemplate[] = [
     // 3 retries 1 s, 2 s and 4 s apart, each after a 5 s timeout.
     retryHorizonSeconds: 30,
     recovery: 'topgg',
+    // top.gg's documentation: a user can vote for a bot or server every 12 hours.
+    voteCooldown: { hours: 12 },
   },
   {
     id: 'tpl_topgg_legacy',
@@ -316,6 +321,7 @@ const TEMPLATES: ProviderTemplate[] = [
     // Up to 10 retries over about 17 minutes (docs.top.gg, legacy webhooks).
     retryHorizonSeconds: 17 * 60,
     recovery: 'topgg',
+    voteCooldown: { hours: 12 },
   },
   {
     id: 'tpl_discordbotlist',

@@ -51,7 +51,12 @@ export function createVoterService(deps: AppDeps) {
         }
         const emptied = await tx.providerDailyCount.deleteMany({ where: { organizationId, count: { lte: 0 } } });
         const deleted = await tx.voterDailyCount.deleteMany({ where: { organizationId, voterKey } });
-        return deleted.count + emptied.count;
+        // The voter's standing (README "Rewards") goes with them: a returning voter starts from nothing.
+        const standings =
+          (await tx.voterStanding.deleteMany({ where: { organizationId, voterKey } })).count +
+          (await tx.voterDay.deleteMany({ where: { organizationId, voterKey } })).count +
+          (await tx.providerVoterStanding.deleteMany({ where: { organizationId, voterKey } })).count;
+        return deleted.count + emptied.count + standings;
       },
       { timeout: 60_000 },
     );

@@ -40,6 +40,22 @@ export const VoteRef = builder.prismaObject('Vote', {
     overLimit: t.exposeBoolean('overLimit'),
     recovered: t.exposeBoolean('recovered', { description: "Not received by the hook: read from the site's vote list after an outage" }),
     test: t.exposeBoolean('test', { description: 'A test vote (sendTestVote): delivered marked as a test, counted in no statistics, usage or limit' }),
+    voterTotal: t.exposeInt('voterTotal', {
+      nullable: true,
+      description: 'The voter\'s counted votes in the organization with this one (README "Rewards"); null for a vote that does not count',
+    }),
+    voterMonthTotal: t.exposeInt('voterMonthTotal', { nullable: true, description: "The voter's counted votes in this vote's month (organization time zone)" }),
+    voterStreakDays: t.exposeInt('voterStreakDays', {
+      nullable: true,
+      description: 'Consecutive voting days ending on this vote’s day (organization time zone)',
+    }),
+    voterBestStreakDays: t.exposeInt('voterBestStreakDays', { nullable: true, description: "The voter's longest streak so far" }),
+    providerVoterTotal: t.exposeInt('providerVoterTotal', { nullable: true, description: "The voter's counted votes on this vote's site" }),
+    nextVoteAt: t.expose('nextVoteAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: "When the voter may vote again on this site; null when the site's cooldown is unknown",
+    }),
     deliveryJobs: t.relation('jobs', { query: { orderBy: [{ priority: 'asc' }, { createdAt: 'asc' }] } }),
     deliveryAttempts: t.relation('attempts', { query: { orderBy: [{ createdAt: 'asc' }, { attempt: 'asc' }] } }),
   }),

@@ -19,6 +19,8 @@ import { spellingWins, spellingWinsSql, voterKeyOf } from '../../domain/voter-na
 import { initialStatuses, planJobs, type PlanningCallback, type PlanRules } from '../../domain/job-plan.js';
 import { utcDay } from '../../time.js';
 import { countingOf, monthRange, type HookOrg, type HookProvider, type HookTarget, type NewVote, type StoredVote } from '../../domain/votes.js';
+import { localDay, standingBatch, type StoredStanding, type VoteStanding } from '../../domain/voter-standing.js';
+import { cooldownOf, nextVoteAt } from '../../domain/vote-cooldown.js';
 import type { BatchWriter, VoteStore } from '../ports.js';
 
 const SQL = {
@@ -28,13 +30,14 @@ const SQL = {
     text: `SELECT k.i::int AS i,
              json_build_object('id', o.id, 'slug', o.slug, 'plan', o.plan, 'status', o.status,
                'chatNotificationsEnabled', o."chatNotificationsEnabled", 'chatWebhookUrl', o."chatWebhookUrl",
-               'serverCallbackUrl', o."serverCallbackUrl") AS org,
+               'serverCallbackUrl', o."serverCallbackUrl", 'timeZone', o."timeZone") AS org,
              CASE WHEN p.id IS NULL THEN NULL ELSE json_build_object('id', p.id, 'key', p.key, 'authMethod', p."authMethod",
                'authField', p."authField", 'authValueEnc', p."authValueEnc", 'authTimestampField', p."authTimestampField",
                'signatureFormat', p."signatureFormat", 'payloadSource', p."payloadSource",
                'voteePath', p."voteePath", 'eventPath', p."eventPath", 'voteEventsJson', p."voteEventsJson",
                'testEventsJson', p."testEventsJson", 'enabled', p.enabled,
-               'bodyTimestampPath', p."bodyTimestampPath", 'bodyTimestampMaxAgeS', p."bodyTimestampMaxAgeS") END AS provider
+               'bodyTimestampPath', p."bodyTimestampPath", 'bodyTimestampMaxAgeS', p."bodyTimestampMaxAgeS",
+               'voteCooldownJson', p."voteCooldownJson") END AS provider
            FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(slug, key, i)
            JOIN "Organization" AS o ON o.slug = k.slug
            LEFT JOIN "Provider" AS p ON p."organizationId" = o.id AND p.key = k.key`,
@@ -65,17 +68,55 @@ const SQL = {
              EXISTS (SELECT 1 FROM "PluginToken" WHERE "organizationId" = k.o AND "revokedAt" IS NULL)
            FROM unnest($5::text[], $6::text[], $7::text[]) AS k(o, f, t)`,
   },
-  // One statement writes the batch: its votes, their jobs (the job queue's part, parameters from $26), one row per
+  // The batch's voters' standings and their totals on each provider (src/domain/voter-standing.ts), read after the
+  // locks (one per voter is among them), so they stay true until the batch commits.
+  standings: {
+    name: 'vr_vote_standings',
+    text: `SELECT 's' AS t, s."organizationId" AS o, s."voterKey" AS k, NULL::text AS p, s.total, s."monthTotal", s."streakDays",
+             s."bestStreakDays", s."lastDay", (extract(epoch FROM s."lastVoteAt") * 1000)::float8 AS "lastVoteAt"
+           FROM unnest($1::text[], $2::text[]) AS u(o, k) JOIN "VoterStanding" AS s ON s."organizationId" = u.o AND s."voterKey" = u.k
+           UNION ALL
+           SELECT 'p', NULL, ps."voterKey", ps."providerId", ps.total, NULL, NULL, NULL, NULL, NULL
+           FROM unnest($3::text[], $4::text[]) AS u(p, k) JOIN "ProviderVoterStanding" AS ps ON ps."providerId" = u.p AND ps."voterKey" = u.k`,
+  },
+  // A voter's days, for a vote older than their latest (a vote recovered after an outage): rare.
+  days: {
+    name: 'vr_vote_standing_days',
+    text: `SELECT "voterKey" AS k, day, count FROM "VoterDay" WHERE "organizationId" = $1 AND "voterKey" = $2`,
+  },
+  // The standings a batch made: absolute values per voter and per (provider, voter), days as increments.
+  standingWrite: {
+    name: 'vr_vote_standing_write',
+    text: `WITH standings AS (
+             INSERT INTO "VoterStanding" AS t ("organizationId", "voterKey", total, "monthTotal", "streakDays", "bestStreakDays", "lastDay", "lastVoteAt")
+             SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::int[], $6::int[], $7::text[], $8::timestamp(3)[])
+             ON CONFLICT ("organizationId", "voterKey") DO UPDATE SET total = excluded.total, "monthTotal" = excluded."monthTotal",
+               "streakDays" = excluded."streakDays", "bestStreakDays" = excluded."bestStreakDays", "lastDay" = excluded."lastDay",
+               "lastVoteAt" = GREATEST(t."lastVoteAt", excluded."lastVoteAt")
+           ),
+           days AS (
+             INSERT INTO "VoterDay" AS t ("organizationId", "voterKey", day, count)
+             SELECT * FROM unnest($9::text[], $10::text[], $11::text[], $12::int[])
+             ON CONFLICT ("organizationId", "voterKey", day) DO UPDATE SET count = t.count + excluded.count
+           )
+           INSERT INTO "ProviderVoterStanding" AS t ("organizationId", "providerId", "voterKey", total, "lastVoteAt")
+           SELECT * FROM unnest($13::text[], $14::text[], $15::text[], $16::int[], $17::timestamp(3)[])
+           ON CONFLICT ("providerId", "voterKey") DO UPDATE SET total = excluded.total, "lastVoteAt" = GREATEST(t."lastVoteAt", excluded."lastVoteAt")`,
+  },
+  // One statement writes the batch: its votes, their jobs (the job queue's part, parameters from $32), one row per
   // (provider, voter, day) in key order (the later vote decides lastVoteAt and the spelling), and last one row per
   // (provider, day), which every vote of a provider on a day updates.
   write: (jobs: string) => ({
     name: 'vr_vote_write',
     text: `WITH votes AS (
              INSERT INTO "Vote" (id, "publicId", "organizationId", "providerId", "voterName", "voterKey", "receivedAt", "rawPayload", "dedupKey",
-               "overLimit", "chatStatus", "callbackStatus", "callbackAttempts", "idempotencyKey", recovered, test)
-             SELECT id, 'vt_' || id, o, p, n, k, r, raw, d, ol, cs, cbs, 0, idem, rec, tst
+               "overLimit", "chatStatus", "callbackStatus", "callbackAttempts", "idempotencyKey", recovered, test,
+               "voterTotal", "voterMonthTotal", "voterStreakDays", "voterBestStreakDays", "providerVoterTotal", "nextVoteAt")
+             SELECT id, 'vt_' || id, o, p, n, k, r, raw, d, ol, cs, cbs, 0, idem, rec, tst, vt, vm, vs, vb, pt, nv
              FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamp(3)[], $7::text[], $8::text[], $9::boolean[],
-                         $10::text[], $11::text[], $12::text[], $24::boolean[], $25::boolean[]) AS v(id, o, p, n, k, r, raw, d, ol, cs, cbs, idem, rec, tst)
+                         $10::text[], $11::text[], $12::text[], $24::boolean[], $25::boolean[],
+                         $26::int[], $27::int[], $28::int[], $29::int[], $30::int[], $31::timestamp(3)[])
+               AS v(id, o, p, n, k, r, raw, d, ol, cs, cbs, idem, rec, tst, vt, vm, vs, vb, pt, nv)
            ),
            jobs AS (${jobs}),
            voter_days AS (
@@ -101,13 +142,21 @@ const ts = (at: Date) => at.toISOString();
 const keysOf = (vote: NewVote) => (vote.idempotencyKey ? [vote.dedupKey, vote.idempotencyKey] : [vote.dedupKey]);
 
 /**
- * The batch's advisory locks, one per (provider, delivery key), taken in ascending order (every batch, on every
+ * The batch's advisory locks, one per (provider, delivery key) and one per counted voter, taken in ascending order (every batch, on every
  * instance, in the same order); sent with BEGIN. The lock ids are 64-bit integers from a hash, written as literals.
  */
 function lockStatement(batch: NewVote[]): string {
   const ids = new Set<bigint>();
   for (const vote of batch) {
     for (const key of keysOf(vote)) ids.add(createHash('sha256').update(`${vote.provider.id}:${key}`).digest().readBigInt64BE(0));
+    // The voter's standing rows (read, advanced and written by this batch).
+    if (!vote.test)
+      ids.add(
+        createHash('sha256')
+          .update(`voter:${vote.org.id}:${voterKeyOf(vote.voterName)}`)
+          .digest()
+          .readBigInt64BE(0),
+      );
   }
   const sorted = [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return `SELECT count(pg_advisory_xact_lock(h)) FROM (SELECT h FROM (VALUES ${sorted.map((id) => `(${id}::bigint)`).join(', ')}) AS v(h) ORDER BY h) AS s`;
@@ -176,6 +225,48 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
       fresh.push(i);
     });
 
+    // Voter standings, read for the batch's fresh votes (a superset of those that will count), and each voter's
+    // days when one of its votes is older than its latest (rare: recovered votes).
+    const candidates = fresh.filter((i) => !batch[i].test);
+    const dayOf = new Map(candidates.map((i) => [i, localDay(batch[i].receivedAt, batch[i].org.timeZone)]));
+    const storedStandings = new Map<string, StoredStanding>();
+    const providerTotals = new Map<string, number>();
+    const storedDays = new Map<string, { day: string; count: number }[]>();
+    if (candidates.length > 0) {
+      const voters = new Map(candidates.map((i) => [`${batch[i].org.id}\u0000${voterKeyOf(batch[i].voterName)}`, i]));
+      const pairs = new Map(candidates.map((i) => [`${batch[i].provider.id}\u0000${voterKeyOf(batch[i].voterName)}`, i]));
+      type StandingRow = StoredStanding & { t: 's' | 'p'; o: string; k: string; p: string };
+      const read = await query<StandingRow>({
+        ...SQL.standings,
+        values: [
+          [...voters.values()].map((i) => batch[i].org.id),
+          [...voters.values()].map((i) => voterKeyOf(batch[i].voterName)),
+          [...pairs.values()].map((i) => batch[i].provider.id),
+          [...pairs.values()].map((i) => voterKeyOf(batch[i].voterName)),
+        ],
+      });
+      for (const row of read.rows) {
+        if (row.t === 's') storedStandings.set(`${row.o}\u0000${row.k}`, row);
+        else providerTotals.set(`${row.p}\u0000${row.k}`, row.total);
+      }
+      const latest = new Map<string, string>();
+      for (const i of candidates) {
+        const key = `${batch[i].org.id}\u0000${voterKeyOf(batch[i].voterName)}`;
+        const last = latest.get(key) ?? storedStandings.get(key)?.lastDay;
+        const day = dayOf.get(i)!;
+        if (last !== undefined && day < last && !storedDays.has(key)) {
+          const days = await query<{ day: string; count: number }>({ ...SQL.days, values: [batch[i].org.id, voterKeyOf(batch[i].voterName)] });
+          storedDays.set(key, days.rows);
+        }
+        latest.set(key, last !== undefined && last > day ? last : day);
+      }
+    }
+    const standings = standingBatch({
+      standing: (o, k) => storedStandings.get(`${o}\u0000${k}`) ?? null,
+      providerTotal: (p, k) => providerTotals.get(`${p}\u0000${k}`) ?? 0,
+      days: (o, k) => storedDays.get(`${o}\u0000${k}`) ?? [],
+    });
+
     const votes = {
       id: [] as string[],
       o: [] as string[],
@@ -191,6 +282,12 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
       idem: [] as (string | null)[],
       rec: [] as boolean[],
       tst: [] as boolean[],
+      vt: [] as (number | null)[],
+      vm: [] as (number | null)[],
+      vs: [] as (number | null)[],
+      vb: [] as (number | null)[],
+      pt: [] as (number | null)[],
+      nv: [] as (string | null)[],
     };
     const jobs: NewJob[] = [];
     const voterDays = new Map<string, { o: string; p: string; k: string; d: string; n: string; c: number; l: string; at: number }>();
@@ -231,6 +328,16 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
       const statuses = initialStatuses(planned);
       votes.cs.push(statuses.chatStatus);
       votes.cbs.push(statuses.callbackStatus);
+      const standing: VoteStanding | null = counts
+        ? standings.count({ organizationId: org.id, providerId: provider.id, voterKey, day: dayOf.get(i)!, at: receivedAt.getTime() })
+        : null;
+      const cooldown = counts ? cooldownOf(provider.voteCooldownJson) : null;
+      votes.vt.push(standing?.voterTotal ?? null);
+      votes.vm.push(standing?.voterMonthTotal ?? null);
+      votes.vs.push(standing?.voterStreakDays ?? null);
+      votes.vb.push(standing?.voterBestStreakDays ?? null);
+      votes.pt.push(standing?.providerVoterTotal ?? null);
+      votes.nv.push(cooldown ? ts(nextVoteAt(cooldown, receivedAt)) : null);
       const lease = batch[i].lease;
       for (const job of planned)
         jobs.push({ ...job, organizationId: org.id, voteId: id, runAt: receivedAt, ...(lease && sentAtOnce(job.kind) ? { lease } : {}) });
@@ -268,7 +375,7 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
     if (votes.id.length > 0) {
       const voterRows = byKey(voterDays);
       const providerRows = byKey(providerDays);
-      const jobPart = jobInsert(26, jobs);
+      const jobPart = jobInsert(32, jobs);
       for (const job of jobPart.leased) results[indexOfVote.get(job.voteId!)!]!.jobs!.push(job);
       await query({
         ...SQL.write(jobPart.sql),
@@ -298,9 +405,40 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
           providerRows.map((r) => r.c),
           votes.rec,
           votes.tst,
+          votes.vt,
+          votes.vm,
+          votes.vs,
+          votes.vb,
+          votes.pt,
+          votes.nv,
           ...jobPart.values,
         ],
       });
+      const rows = standings.rows();
+      if (rows.standings.length > 0) {
+        await query({
+          ...SQL.standingWrite,
+          values: [
+            rows.standings.map((r) => r.organizationId),
+            rows.standings.map((r) => r.voterKey),
+            rows.standings.map((r) => r.total),
+            rows.standings.map((r) => r.monthTotal),
+            rows.standings.map((r) => r.streakDays),
+            rows.standings.map((r) => r.bestStreakDays),
+            rows.standings.map((r) => r.lastDay),
+            rows.standings.map((r) => ts(new Date(r.lastVoteAt))),
+            rows.days.map((r) => r.organizationId),
+            rows.days.map((r) => r.voterKey),
+            rows.days.map((r) => r.day),
+            rows.days.map((r) => r.count),
+            rows.providers.map((r) => r.organizationId),
+            rows.providers.map((r) => r.providerId),
+            rows.providers.map((r) => r.voterKey),
+            rows.providers.map((r) => r.total),
+            rows.providers.map((r) => ts(new Date(r.lastVoteAt))),
+          ],
+        });
+      }
     }
     return results as StoredVote[];
   }

@@ -11,13 +11,17 @@ import { initialStatuses, planJobs, type PlanningCallback, type PlanRules } from
 import { utcDay } from '../../time.js';
 import { spellingWins, spellingWinsSql, voterKeyOf } from '../../domain/voter-name.js';
 import { countingOf, monthRange, type HookOrg, type HookProvider, type NewVote, type StoredVote } from '../../domain/votes.js';
+import { localDay, standingBatch, type StoredStanding, type VoteStanding } from '../../domain/voter-standing.js';
+import { cooldownOf, nextVoteAt } from '../../domain/vote-cooldown.js';
 import type { BatchWriter, VoteStore } from '../ports.js';
 
 export function createSqliteVoteStore(db: Sqlite.Database, votes: BatchWriter<NewVote, StoredVote>): VoteStore {
-  const orgBySlug = db.prepare('SELECT id, slug, plan, status, chatNotificationsEnabled, chatWebhookUrl, serverCallbackUrl FROM "Organization" WHERE slug = ?');
+  const orgBySlug = db.prepare(
+    'SELECT id, slug, plan, status, chatNotificationsEnabled, chatWebhookUrl, serverCallbackUrl, timeZone FROM "Organization" WHERE slug = ?',
+  );
   const providerByKey = db.prepare(
     `SELECT id, key, authMethod, authField, authValueEnc, authTimestampField, signatureFormat, payloadSource, voteePath, eventPath, voteEventsJson, testEventsJson, enabled,
-       bodyTimestampPath, bodyTimestampMaxAgeS
+       bodyTimestampPath, bodyTimestampMaxAgeS, voteCooldownJson
      FROM "Provider" WHERE organizationId = ? AND key = ?`,
   );
   const toOrg = (row: Record<string, unknown> | undefined): HookOrg | null =>
@@ -50,9 +54,34 @@ export function createSqliteVoteWrite(
   );
   const activePluginTokens = db.prepare('SELECT COUNT(*) AS n FROM "PluginToken" WHERE organizationId = ? AND revokedAt IS NULL');
   const insertVote = db.prepare(
-    `INSERT INTO "Vote" (id, publicId, organizationId, providerId, voterName, voterKey, receivedAt, rawPayload, dedupKey, idempotencyKey, overLimit, chatStatus, callbackStatus, callbackAttempts, recovered, test)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
+    `INSERT INTO "Vote" (id, publicId, organizationId, providerId, voterName, voterKey, receivedAt, rawPayload, dedupKey, idempotencyKey, overLimit, chatStatus, callbackStatus, callbackAttempts, recovered, test,
+       voterTotal, voterMonthTotal, voterStreakDays, voterBestStreakDays, providerVoterTotal, nextVoteAt)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  // Voter standings (src/domain/voter-standing.ts): read as the batch begins, written once per voter at its end.
+  const readStanding = db.prepare(
+    'SELECT total, monthTotal, streakDays, bestStreakDays, lastDay, lastVoteAt FROM "VoterStanding" WHERE organizationId = ? AND voterKey = ?',
+  );
+  const readProviderTotal = db.prepare('SELECT total FROM "ProviderVoterStanding" WHERE providerId = ? AND voterKey = ?');
+  const readDays = db.prepare('SELECT day, count FROM "VoterDay" WHERE organizationId = ? AND voterKey = ?');
+  const writeStanding = db.prepare(
+    `INSERT INTO "VoterStanding" (organizationId, voterKey, total, monthTotal, streakDays, bestStreakDays, lastDay, lastVoteAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (organizationId, voterKey) DO UPDATE SET total = excluded.total, monthTotal = excluded.monthTotal, streakDays = excluded.streakDays,
+       bestStreakDays = excluded.bestStreakDays, lastDay = excluded.lastDay, lastVoteAt = MAX(lastVoteAt, excluded.lastVoteAt)`,
+  );
+  const bumpLocalDay = db.prepare(
+    `INSERT INTO "VoterDay" (organizationId, voterKey, day, count) VALUES (?, ?, ?, ?)
+     ON CONFLICT (organizationId, voterKey, day) DO UPDATE SET count = count + excluded.count`,
+  );
+  const writeProviderStanding = db.prepare(
+    `INSERT INTO "ProviderVoterStanding" (organizationId, providerId, voterKey, total, lastVoteAt) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (providerId, voterKey) DO UPDATE SET total = excluded.total, lastVoteAt = MAX(lastVoteAt, excluded.lastVoteAt)`,
+  );
+  const standingSource = {
+    standing: (organizationId: string, voterKey: string) => (readStanding.get(organizationId, voterKey) as StoredStanding | undefined) ?? null,
+    providerTotal: (providerId: string, voterKey: string) => (readProviderTotal.get(providerId, voterKey) as { total: number } | undefined)?.total ?? 0,
+    days: (organizationId: string, voterKey: string) => readDays.all(organizationId, voterKey) as { day: string; count: number }[],
+  };
   const bumpProviderDay = db.prepare(
     `INSERT INTO "ProviderDailyCount" (organizationId, providerId, day, count) VALUES (?, ?, ?, ?)
      ON CONFLICT (providerId, day) DO UPDATE SET count = count + excluded.count`,
@@ -74,6 +103,7 @@ export function createSqliteVoteWrite(
     const pullOf = new Map<string, boolean>();
     const providerDays = new Map<string, { o: string; p: string; d: string; n: number }>();
     const voterDays = new Map<string, { o: string; p: string; k: string; d: string; name: string; at: number; n: number }>();
+    const standings = standingBatch(standingSource);
     const stored = batch.map((vote): StoredVote => {
       const { org, provider, receivedAt } = vote;
       const at = receivedAt.getTime();
@@ -104,6 +134,10 @@ export function createSqliteVoteWrite(
       const uuid = timeOrderedId(at);
       const voterKey = voterKeyOf(vote.voterName);
       const { chatStatus, callbackStatus } = initialStatuses(jobs);
+      const standing: VoteStanding | null = counts
+        ? standings.count({ organizationId: org.id, providerId: provider.id, voterKey, day: localDay(receivedAt, org.timeZone), at })
+        : null;
+      const cooldown = counts ? cooldownOf(provider.voteCooldownJson) : null;
       insertVote.run(
         uuid,
         `vt_${uuid}`,
@@ -120,6 +154,12 @@ export function createSqliteVoteWrite(
         callbackStatus,
         vote.recovered ? 1 : 0,
         vote.test ? 1 : 0,
+        standing?.voterTotal ?? null,
+        standing?.voterMonthTotal ?? null,
+        standing?.voterStreakDays ?? null,
+        standing?.voterBestStreakDays ?? null,
+        standing?.providerVoterTotal ?? null,
+        cooldown ? nextVoteAt(cooldown, receivedAt).getTime() : null,
       );
       const leased = insertJobs(
         jobs.map((job) => ({
@@ -148,6 +188,11 @@ export function createSqliteVoteWrite(
     });
     for (const r of providerDays.values()) bumpProviderDay.run(r.o, r.p, r.d, r.n);
     for (const r of voterDays.values()) bumpVoterDay.run(r.o, r.p, r.k, r.d, r.name, r.n, r.at);
+    const rows = standings.rows();
+    for (const r of rows.standings)
+      writeStanding.run(r.organizationId, r.voterKey, r.total, r.monthTotal, r.streakDays, r.bestStreakDays, r.lastDay, r.lastVoteAt);
+    for (const r of rows.days) bumpLocalDay.run(r.organizationId, r.voterKey, r.day, r.count);
+    for (const r of rows.providers) writeProviderStanding.run(r.organizationId, r.providerId, r.voterKey, r.total, r.lastVoteAt);
     return stored;
   };
 }

@@ -77,6 +77,8 @@ export type CreateProviderInput = {
   /** Template id or slug (GET /v1/templates); fills what is left out */
   template?: string | null | undefined;
   testEvents?: Array<string> | null | undefined;
+  /** When a voter may vote again on the site: {"hours": N} or {"daily_reset": "HH:MM", "time_zone": "<IANA>"}; null: unknown */
+  voteCooldown?: unknown;
   voteEvents?: Array<string> | null | undefined;
   voteePath?: string | null | undefined;
   /** votifier only: a port of its own within VOTIFIER_DEDICATED_PORTS (v1 without routing) */
@@ -157,6 +159,8 @@ export type OrganizationSettingsInput = {
   chatNotificationsEnabled?: boolean | null | undefined;
   chatWebhookUrl?: string | null | undefined;
   serverCallbackUrl?: string | null | undefined;
+  /** IANA time zone name; applies to votes from then on (days already counted keep their day) */
+  timeZone?: string | null | undefined;
 };
 
 /** Where a provider reads votes from */
@@ -244,6 +248,8 @@ export type UpdateProviderInput = {
   /** hmac only; default plain */
   signatureFormat?: SignatureFormat | null | undefined;
   testEvents?: Array<string> | null | undefined;
+  /** When a voter may vote again on the site: {"hours": N} or {"daily_reset": "HH:MM", "time_zone": "<IANA>"}; null: unknown */
+  voteCooldown?: unknown;
   voteEvents?: Array<string> | null | undefined;
   voteePath?: string | null | undefined;
   /** votifier only: a port of its own within VOTIFIER_DEDICATED_PORTS; null goes back to the shared port */
