@@ -107,7 +107,7 @@ async function run(argv: string[]): Promise<{ json: unknown; human: string; exit
           json: { consistent: differences.length === 0, differences },
           human:
             differences.length === 0
-              ? 'Per-day counts match the raw votes.'
+              ? 'Per-day counts match the raw votes, and voter standings match the per-day counts.'
               : `${differences.length} difference(s):\n${differences.map((d) => `  ${d.table} ${d.key}: expected ${d.expected}, found ${d.actual}`).join('\n')}`,
           exitCode: differences.length === 0 ? 0 : 1,
         };
@@ -116,7 +116,10 @@ async function run(argv: string[]): Promise<{ json: unknown; human: string; exit
       return withServices(config, async (s, db) => {
         const orgId = typeof values.org === 'string' ? (await s.organizations.bySlug(values.org)).id : undefined;
         const rebuilt = await db.rollups.rebuild((await votesKeptFrom(db.prisma)) ?? '', orgId);
-        return { json: { rebuilt }, human: `Rebuilt ${rebuilt.providerDays} provider-day and ${rebuilt.voterDays} voter-day rows.` };
+        return {
+          json: { rebuilt },
+          human: `Rebuilt ${rebuilt.providerDays} provider-day and ${rebuilt.voterDays} voter-day rows, and ${rebuilt.voterStandings} voter standings.`,
+        };
       });
     case 'voter erase':
       return withServices(config, async (s) => {

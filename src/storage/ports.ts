@@ -76,7 +76,7 @@ export interface FailedAttempts {
 
 /** The per-day rollups' consistency with the raw votes (`cli stats verify` / `rebuild`, voter erasure). */
 export interface RollupDifference {
-  table: 'ProviderDailyCount' | 'VoterDailyCount';
+  table: 'ProviderDailyCount' | 'VoterDailyCount' | 'VoterDay' | 'VoterStanding' | 'ProviderVoterStanding';
   key: string;
   expected: number;
   actual: number;
@@ -85,7 +85,7 @@ export interface RollupDifference {
 export interface Rollups {
   /** Days from `keptFrom` on (the retention horizon: older days have no raw votes to compare with). */
   verify(keptFrom: string, organizationId?: string): Promise<RollupDifference[]>;
-  rebuild(keptFrom: string, organizationId?: string): Promise<{ providerDays: number; voterDays: number }>;
+  rebuild(keptFrom: string, organizationId?: string): Promise<{ providerDays: number; voterDays: number; voterStandings: number }>;
   /** Inside `tx`: holds off vote writers until it commits (voter erasure takes counts off). */
   lockAgainstVoteWriters(tx: Tx): Promise<void>;
 }

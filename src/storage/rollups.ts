@@ -3,8 +3,14 @@
 // the lock that holds vote writers off) comes from its folder (RollupSql). Days before the retention horizon
 // (`keptFrom`, src/retention/retention.ts) have no raw votes any more: their rollups are the record, neither compared
 // nor replaced. Test votes are in no rollup (README "Test votes"), so they are left out here too.
+//
+// Voter standings (README "Rewards") are checked against the rollups, which hold every counted vote whatever
+// retention removed: each voter's days (VoterDay, in the organization's time zone) add up to their per-provider
+// days (VoterDailyCount, UTC), a site's total to that provider's days, and a standing follows from its voter's days
+// (src/domain/voter-standing.ts). A rebuild makes the standings and the site totals again from those rows.
 import { latestSpellingSql } from '../domain/voter-name.js';
 import { realVotesSql } from '../domain/votes.js';
+import { standingFromDays } from '../domain/voter-standing.js';
 import type { Db, RollupDifference, Rollups, Tx } from './ports.js';
 
 /** What the rollup statements need of one database's SQL. */
@@ -89,7 +95,88 @@ async function verifyRollups(prisma: Db, sql: RollupSql, keptFrom: string, organ
     new Map(mine(expected.voterDays).map((r) => [`${r.providerId}/${r.voterKey}/${r.day}`, r.count])),
     new Map(voterRows.map((r) => [`${r.providerId}/${r.voterKey}/${r.day}`, r.count])),
   );
+  differences.push(...(await verifyStandings(prisma, organizationId)));
   return differences;
+}
+
+/** The standings' rows as the rollups say they should be (see the head of this file). */
+async function standingsFromRollups(prisma: Db, organizationId?: string) {
+  const where = organizationId ? { organizationId } : {};
+  const [perProvider, perVoter, days] = await Promise.all([
+    prisma.voterDailyCount.groupBy({ by: ['organizationId', 'providerId', 'voterKey'], where, _sum: { count: true }, _max: { lastVoteAt: true } }),
+    prisma.voterDailyCount.groupBy({ by: ['organizationId', 'voterKey'], where, _sum: { count: true }, _max: { lastVoteAt: true } }),
+    prisma.voterDay.findMany({ where, select: { organizationId: true, voterKey: true, day: true, count: true } }),
+  ]);
+  const daysOf = new Map<string, { day: string; count: number }[]>();
+  for (const d of days) {
+    const key = `${d.organizationId}/${d.voterKey}`;
+    daysOf.set(key, [...(daysOf.get(key) ?? []), { day: d.day, count: d.count }]);
+  }
+  return {
+    providers: perProvider.map((g) => ({
+      organizationId: g.organizationId,
+      providerId: g.providerId,
+      voterKey: g.voterKey,
+      total: g._sum.count ?? 0,
+      lastVoteAt: g._max.lastVoteAt!,
+    })),
+    voters: perVoter.map((g) => ({ organizationId: g.organizationId, voterKey: g.voterKey, total: g._sum.count ?? 0, lastVoteAt: g._max.lastVoteAt! })),
+    daysOf,
+  };
+}
+
+async function verifyStandings(prisma: Db, organizationId?: string): Promise<RollupDifference[]> {
+  const where = organizationId ? { organizationId } : {};
+  const want = await standingsFromRollups(prisma, organizationId);
+  const [sites, standings] = await Promise.all([prisma.providerVoterStanding.findMany({ where }), prisma.voterStanding.findMany({ where })]);
+  const differences: RollupDifference[] = [];
+  const compare = (table: RollupDifference['table'], expected: Map<string, number>, actual: Map<string, number>) => {
+    for (const key of new Set([...expected.keys(), ...actual.keys()])) {
+      const e = expected.get(key) ?? 0;
+      const a = actual.get(key) ?? 0;
+      if (e !== a) differences.push({ table, key, expected: e, actual: a });
+    }
+  };
+  compare(
+    'ProviderVoterStanding',
+    new Map(want.providers.map((r) => [`${r.providerId}/${r.voterKey}`, r.total])),
+    new Map(sites.map((r) => [`${r.providerId}/${r.voterKey}`, r.total])),
+  );
+  compare(
+    'VoterDay',
+    new Map(want.voters.map((r) => [`${r.organizationId}/${r.voterKey}`, r.total])),
+    new Map([...want.daysOf].map(([key, days]) => [key, days.reduce((sum, d) => sum + d.count, 0)])),
+  );
+  // Each number of a standing, as its voter's days give it.
+  const stored = new Map(standings.map((s) => [`${s.organizationId}/${s.voterKey}`, s]));
+  for (const key of new Set([...want.daysOf.keys(), ...stored.keys()])) {
+    const expected = standingFromDays(want.daysOf.get(key) ?? []);
+    const actual = stored.get(key);
+    for (const field of ['total', 'monthTotal', 'streakDays', 'bestStreakDays'] as const) {
+      const e = expected?.[field] ?? 0;
+      const a = actual?.[field] ?? 0;
+      if (e !== a) differences.push({ table: 'VoterStanding', key: `${key}/${field}`, expected: e, actual: a });
+    }
+  }
+  return differences;
+}
+
+/** Replaces the standings and the site totals with what the rollups say (inside the rebuild's transaction). */
+async function rebuildStandings(tx: Tx, organizationId?: string): Promise<number> {
+  const want = await standingsFromRollups(tx as unknown as Db, organizationId);
+  const where = organizationId ? { organizationId } : {};
+  await tx.providerVoterStanding.deleteMany({ where });
+  await tx.voterStanding.deleteMany({ where });
+  await tx.providerVoterStanding.createMany({ data: want.providers });
+  const lastVoteAt = new Map(want.voters.map((v) => [`${v.organizationId}/${v.voterKey}`, v.lastVoteAt]));
+  const standings = [...want.daysOf].flatMap(([key, days]) => {
+    const standing = standingFromDays(days);
+    const [organizationId_, voterKey] = key.split('/');
+    const at = lastVoteAt.get(key);
+    return standing && at ? [{ organizationId: organizationId_, voterKey, ...standing, lastVoteAt: at }] : [];
+  });
+  await tx.voterStanding.createMany({ data: standings });
+  return standings.length;
 }
 
 /**
@@ -97,7 +184,12 @@ async function verifyRollups(prisma: Db, sql: RollupSql, keptFrom: string, organ
  * On PostgreSQL the rollup tables are locked first: a vote being written waits, then adds itself on top of the
  * rebuilt rows, so nothing is counted twice or lost. SQLite has a single writer anyway.
  */
-async function rebuildRollups(prisma: Db, sql: RollupSql, keptFrom: string, organizationId?: string): Promise<{ providerDays: number; voterDays: number }> {
+async function rebuildRollups(
+  prisma: Db,
+  sql: RollupSql,
+  keptFrom: string,
+  organizationId?: string,
+): Promise<{ providerDays: number; voterDays: number; voterStandings: number }> {
   const day = sql.day('"receivedAt"');
   // Only the days whose raw votes are all kept: the first parameter is the horizon, then the organization.
   const p = sql.param;
@@ -122,12 +214,13 @@ async function rebuildRollups(prisma: Db, sql: RollupSql, keptFrom: string, orga
                FROM "Vote" ${voteFilter} GROUP BY "organizationId", "providerId", "voterKey", ${day}) AS g`,
         ...args,
       );
+      const voterStandings = await rebuildStandings(tx, organizationId);
       // Counts may have changed either way: cached leaderboards must rank again (stats/leaderboard.ts).
       await tx.$executeRawUnsafe(
         `UPDATE "Organization" SET "statsEpoch" = "statsEpoch" + 1 ${organizationId ? `WHERE id = ${p(1)}` : ''}`,
         ...(organizationId ? [organizationId] : []),
       );
-      return { providerDays, voterDays };
+      return { providerDays, voterDays, voterStandings };
     },
     { timeout: 600_000, maxWait: 60_000 },
   );

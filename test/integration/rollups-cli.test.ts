@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_SECRET_KEY, databaseUnavailable, startTestApp, testDatabaseUrl, type TestApp } from '../kit/app.js';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { TEST_SECRET_KEY, createOwnPostgresDatabase, databaseUnavailable, dialect, startTestApp, testDatabaseUrl, type TestApp } from '../kit/app.js';
 import { runCli } from '../kit/processes.js';
 
 describe.skipIf(databaseUnavailable)('cli stats verify / rebuild', () => {
@@ -40,6 +42,84 @@ describe.skipIf(databaseUnavailable)('cli stats verify / rebuild', () => {
       ['bob', 1],
     ]);
   }, 60_000);
+
+  it('finds a voter standing or a site total that disagrees with the per-day counts, and rebuilds them', async () => {
+    const org = await app.createOrg({ plan: 'business' });
+    const made = (
+      await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })
+    ).body.data;
+    for (const user of ['cat', 'Cat', 'dan']) expect((await app.request('POST', new URL(made.webhook_url).pathname, { body: { user } })).status).toBe(200);
+    const prisma = app.deps.db.prisma;
+    await prisma.voterStanding.updateMany({ where: { organizationId: org.id, voterKey: 'cat' }, data: { streakDays: 9, total: 7 } });
+    await prisma.providerVoterStanding.updateMany({ where: { providerId: made.id, voterKey: 'dan' }, data: { total: 4 } });
+
+    const broken = await runCli(['stats', 'verify', '--org', org.slug, '--json'], env);
+    expect(broken.code).toBe(1);
+    expect(broken.json.differences).toEqual(
+      expect.arrayContaining([
+        { table: 'ProviderVoterStanding', key: `${made.id}/dan`, expected: 1, actual: 4 },
+        { table: 'VoterStanding', key: `${org.id}/cat/total`, expected: 2, actual: 7 },
+        { table: 'VoterStanding', key: `${org.id}/cat/streakDays`, expected: 1, actual: 9 },
+      ]),
+    );
+    expect(broken.json.differences).toHaveLength(3);
+
+    const rebuilt = await runCli(['stats', 'rebuild', '--org', org.slug, '--json'], env);
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    expect(rebuilt.json.rebuilt.voterStandings).toBe(2);
+    expect((await runCli(['stats', 'verify', '--org', org.slug, '--json'], env)).json).toEqual({ consistent: true, differences: [] });
+    const next = await app.request('POST', new URL(made.webhook_url).pathname, { body: { user: 'cat', n: 2 } });
+    expect((await app.request('GET', `/v1/votes/${next.body.data.vote_id}`, { key: org.key })).body.data).toMatchObject({
+      voter_total: 3,
+      voter_streak_days: 1,
+      provider_voter_total: 3,
+    });
+  }, 60_000);
+
+  it("the upgrade's backfill (its migration) makes from the rollups the standings the writers keep", async () => {
+    // A database of its own: the backfill fills every organization's standings, as an upgrade does.
+    const own = dialect === 'postgresql' ? await createOwnPostgresDatabase() : null;
+    const app = await startTestApp({}, { databaseUrl: own?.url ?? testDatabaseUrl() });
+    try {
+      await backfillMatchesWriters(app);
+    } finally {
+      await app.stop();
+      await own?.drop();
+    }
+  }, 60_000);
+
+  async function backfillMatchesWriters(app: TestApp) {
+    const env = { DATABASE_URL: app.config.databaseUrl, SECRET_KEY: TEST_SECRET_KEY };
+    const org = await app.createOrg({ plan: 'business' });
+    const made = (
+      await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })
+    ).body.data;
+    for (const user of ['eve', 'EVE', 'fay']) expect((await app.request('POST', new URL(made.webhook_url).pathname, { body: { user } })).status).toBe(200);
+    const prisma = app.deps.db.prisma;
+    const before = await prisma.voterStanding.findMany({ where: { organizationId: org.id }, orderBy: { voterKey: 'asc' } });
+    expect(before.map((r) => [r.voterKey, r.total])).toEqual([
+      ['eve', 2],
+      ['fay', 1],
+    ]);
+    // As before the upgrade: no standings at all (the backfill fills every organization's, so all are removed).
+    await prisma.voterStanding.deleteMany({});
+    await prisma.voterDay.deleteMany({});
+    await prisma.providerVoterStanding.deleteMany({});
+    const folder = join('prisma', dialect, 'migrations');
+    const migration = readdirSync(folder).find((name) => name.endsWith('_voter_standing'))!;
+    const sql = readFileSync(join(folder, migration, 'migration.sql'), 'utf8');
+    const backfill = sql.slice(sql.indexOf('-- Backfill'));
+    for (const statement of backfill
+      .split(/;\s*\n/)
+      .map((x) => x.trim())
+      .filter((x) => x.replace(/--.*$/gm, '').trim()))
+      await prisma.$executeRawUnsafe(statement);
+    const after = await prisma.voterStanding.findMany({ where: { organizationId: org.id }, orderBy: { voterKey: 'asc' } });
+    expect(after.map(({ lastVoteAt, ...rest }) => ({ ...rest, lastVoteAt: new Date(lastVoteAt).getTime() }))).toEqual(
+      before.map(({ lastVoteAt, ...rest }) => ({ ...rest, lastVoteAt: new Date(lastVoteAt).getTime() })),
+    );
+    expect((await runCli(['stats', 'verify', '--org', org.slug, '--json'], env)).json).toEqual({ consistent: true, differences: [] });
+  }
 
   it("rebuild keeps the spelling the writers show: the day's latest vote, not the greatest string", async () => {
     const org = await app.createOrg({ plan: 'business' });
