@@ -143,7 +143,9 @@ describe.skipIf(databaseUnavailable)('retention and erasure', () => {
     expect(JSON.stringify(board)).not.toMatch(/dave/i);
     // Their standing went too (README "Rewards"): a vote after the erasure is their first; erin's is untouched.
     for (const table of ['voterStanding', 'voterDay', 'providerVoterStanding'] as const) {
-      expect(await (app.deps.db.prisma[table] as { count(a: unknown): Promise<number> }).count({ where: { organizationId: s.org.id, voterKey: 'dave' } })).toBe(0);
+      expect(await (app.deps.db.prisma[table] as { count(a: unknown): Promise<number> }).count({ where: { organizationId: s.org.id, voterKey: 'dave' } })).toBe(
+        0,
+      );
     }
     const again = await s.vote('Dave', 0);
     expect((await app.request('GET', `/v1/votes/${again}`, { key: s.org.key })).body.data).toMatchObject({ voter_total: 1, provider_voter_total: 1 });
