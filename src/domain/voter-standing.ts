@@ -113,7 +113,7 @@ export type StoredStanding = Standing & { lastVoteAt: number };
 /** What a vote writer reads for a batch, as the database held it when the batch began. */
 export interface StandingSource {
   standing(organizationId: string, voterKey: string): StoredStanding | null;
-  providerTotal(providerId: string, voterKey: string): number;
+  providerTotal(providerId: string, voterKey: string, organizationId: string): number;
   /** The voter's stored days; asked only for a vote older than the voter's latest. */
   days(organizationId: string, voterKey: string): { day: string; count: number }[];
 }
@@ -160,7 +160,7 @@ export function standingBatch(source: StandingSource) {
       const providerId_ = `${providerId}\u0000${voterKey}`;
       let provider = providers.get(providerId_);
       if (!provider) {
-        provider = { organizationId, providerId, voterKey, total: source.providerTotal(providerId, voterKey), lastVoteAt: at };
+        provider = { organizationId, providerId, voterKey, total: source.providerTotal(providerId, voterKey, organizationId), lastVoteAt: at };
         providers.set(providerId_, provider);
       }
       provider.total++;

@@ -77,9 +77,17 @@ export function createSqliteVoteWrite(
     `INSERT INTO "ProviderVoterStanding" (organizationId, providerId, voterKey, total, lastVoteAt) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (providerId, voterKey) DO UPDATE SET total = excluded.total, lastVoteAt = MAX(lastVoteAt, excluded.lastVoteAt)`,
   );
+  // A voter with no standing has no site total either (both are written together, rebuilt together and erased
+  // together): the first vote of a new voter, the usual case, costs one read.
+  const newVoters = new Set<string>();
   const standingSource = {
-    standing: (organizationId: string, voterKey: string) => (readStanding.get(organizationId, voterKey) as StoredStanding | undefined) ?? null,
-    providerTotal: (providerId: string, voterKey: string) => (readProviderTotal.get(providerId, voterKey) as { total: number } | undefined)?.total ?? 0,
+    standing: (organizationId: string, voterKey: string) => {
+      const row = (readStanding.get(organizationId, voterKey) as StoredStanding | undefined) ?? null;
+      if (!row) newVoters.add(`${organizationId}\u0000${voterKey}`);
+      return row;
+    },
+    providerTotal: (providerId: string, voterKey: string, organizationId: string) =>
+      newVoters.has(`${organizationId}\u0000${voterKey}`) ? 0 : ((readProviderTotal.get(providerId, voterKey) as { total: number } | undefined)?.total ?? 0),
     days: (organizationId: string, voterKey: string) => readDays.all(organizationId, voterKey) as { day: string; count: number }[],
   };
   const bumpProviderDay = db.prepare(
@@ -103,6 +111,7 @@ export function createSqliteVoteWrite(
     const pullOf = new Map<string, boolean>();
     const providerDays = new Map<string, { o: string; p: string; d: string; n: number }>();
     const voterDays = new Map<string, { o: string; p: string; k: string; d: string; name: string; at: number; n: number }>();
+    newVoters.clear();
     const standings = standingBatch(standingSource);
     const stored = batch.map((vote): StoredVote => {
       const { org, provider, receivedAt } = vote;

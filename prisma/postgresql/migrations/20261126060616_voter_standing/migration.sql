@@ -47,9 +47,6 @@ CREATE TABLE "ProviderVoterStanding" (
     CONSTRAINT "ProviderVoterStanding_pkey" PRIMARY KEY ("providerId","voterKey")
 );
 
--- CreateIndex
-CREATE INDEX "ProviderVoterStanding_organizationId_voterKey_idx" ON "ProviderVoterStanding"("organizationId", "voterKey");
-
 -- AddForeignKey
 ALTER TABLE "VoterStanding" ADD CONSTRAINT "VoterStanding_organizationId_fkey" FOREIGN KEY ("organizationId") REFERENCES "Organization"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 

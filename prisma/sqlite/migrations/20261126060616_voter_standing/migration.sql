@@ -22,7 +22,7 @@ CREATE TABLE "VoterStanding" (
 
     PRIMARY KEY ("organizationId", "voterKey"),
     CONSTRAINT "VoterStanding_organizationId_fkey" FOREIGN KEY ("organizationId") REFERENCES "Organization" ("id") ON DELETE CASCADE ON UPDATE CASCADE
-);
+) WITHOUT ROWID;
 
 -- CreateTable
 CREATE TABLE "VoterDay" (
@@ -33,7 +33,7 @@ CREATE TABLE "VoterDay" (
 
     PRIMARY KEY ("organizationId", "voterKey", "day"),
     CONSTRAINT "VoterDay_organizationId_fkey" FOREIGN KEY ("organizationId") REFERENCES "Organization" ("id") ON DELETE CASCADE ON UPDATE CASCADE
-);
+) WITHOUT ROWID;
 
 -- CreateTable
 CREATE TABLE "ProviderVoterStanding" (
@@ -45,7 +45,7 @@ CREATE TABLE "ProviderVoterStanding" (
 
     PRIMARY KEY ("providerId", "voterKey"),
     CONSTRAINT "ProviderVoterStanding_providerId_fkey" FOREIGN KEY ("providerId") REFERENCES "Provider" ("id") ON DELETE CASCADE ON UPDATE CASCADE
-);
+) WITHOUT ROWID;
 
 -- RedefineTables
 PRAGMA defer_foreign_keys=ON;
@@ -79,9 +79,6 @@ ALTER TABLE "new_Organization" RENAME TO "Organization";
 CREATE UNIQUE INDEX "Organization_slug_key" ON "Organization"("slug");
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
-
--- CreateIndex
-CREATE INDEX "ProviderVoterStanding_organizationId_voterKey_idx" ON "ProviderVoterStanding"("organizationId", "voterKey");
 
 -- Backfill (README "Rewards"): every organization's days are UTC until its owner sets a time zone, so the standings
 -- of the votes counted so far follow exactly from the per-provider voter rollups, which retention keeps.
