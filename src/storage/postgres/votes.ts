@@ -84,26 +84,8 @@ const SQL = {
     name: 'vr_vote_standing_days',
     text: `SELECT "voterKey" AS k, day, count FROM "VoterDay" WHERE "organizationId" = $1 AND "voterKey" = $2`,
   },
-  // The standings a batch made: absolute values per voter and per (provider, voter), days as increments.
-  standingWrite: {
-    name: 'vr_vote_standing_write',
-    text: `WITH standings AS (
-             INSERT INTO "VoterStanding" AS t ("organizationId", "voterKey", total, "monthTotal", "streakDays", "bestStreakDays", "lastDay", "lastVoteAt")
-             SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::int[], $6::int[], $7::text[], $8::timestamp(3)[])
-             ON CONFLICT ("organizationId", "voterKey") DO UPDATE SET total = excluded.total, "monthTotal" = excluded."monthTotal",
-               "streakDays" = excluded."streakDays", "bestStreakDays" = excluded."bestStreakDays", "lastDay" = excluded."lastDay",
-               "lastVoteAt" = GREATEST(t."lastVoteAt", excluded."lastVoteAt")
-           ),
-           days AS (
-             INSERT INTO "VoterDay" AS t ("organizationId", "voterKey", day, count)
-             SELECT * FROM unnest($9::text[], $10::text[], $11::text[], $12::int[])
-             ON CONFLICT ("organizationId", "voterKey", day) DO UPDATE SET count = t.count + excluded.count
-           )
-           INSERT INTO "ProviderVoterStanding" AS t ("organizationId", "providerId", "voterKey", total, "lastVoteAt")
-           SELECT * FROM unnest($13::text[], $14::text[], $15::text[], $16::int[], $17::timestamp(3)[])
-           ON CONFLICT ("providerId", "voterKey") DO UPDATE SET total = excluded.total, "lastVoteAt" = GREATEST(t."lastVoteAt", excluded."lastVoteAt")`,
-  },
-  // One statement writes the batch: its votes, their jobs (the job queue's part, parameters from $32), one row per
+  // One statement writes the batch: its votes, their jobs (the job queue's part, parameters from $49), the voters'
+  // standings, one row per
   // (provider, voter, day) in key order (the later vote decides lastVoteAt and the spelling), and last one row per
   // (provider, day), which every vote of a provider on a day updates.
   write: (jobs: string) => ({
@@ -119,6 +101,25 @@ const SQL = {
                AS v(id, o, p, n, k, r, raw, d, ol, cs, cbs, idem, rec, tst, vt, vm, vs, vb, pt, nv)
            ),
            jobs AS (${jobs}),
+           -- The standings the batch made (src/domain/voter-standing.ts): absolute values per voter and per
+           -- (provider, voter), local days as increments.
+           standings AS (
+             INSERT INTO "VoterStanding" AS t ("organizationId", "voterKey", total, "monthTotal", "streakDays", "bestStreakDays", "lastDay", "lastVoteAt")
+             SELECT * FROM unnest($32::text[], $33::text[], $34::int[], $35::int[], $36::int[], $37::int[], $38::text[], $39::timestamp(3)[])
+             ON CONFLICT ("organizationId", "voterKey") DO UPDATE SET total = excluded.total, "monthTotal" = excluded."monthTotal",
+               "streakDays" = excluded."streakDays", "bestStreakDays" = excluded."bestStreakDays", "lastDay" = excluded."lastDay",
+               "lastVoteAt" = GREATEST(t."lastVoteAt", excluded."lastVoteAt")
+           ),
+           standing_days AS (
+             INSERT INTO "VoterDay" AS t ("organizationId", "voterKey", day, count)
+             SELECT * FROM unnest($40::text[], $41::text[], $42::text[], $43::int[])
+             ON CONFLICT ("organizationId", "voterKey", day) DO UPDATE SET count = t.count + excluded.count
+           ),
+           site_totals AS (
+             INSERT INTO "ProviderVoterStanding" AS t ("organizationId", "providerId", "voterKey", total, "lastVoteAt")
+             SELECT * FROM unnest($44::text[], $45::text[], $46::text[], $47::int[], $48::timestamp(3)[])
+             ON CONFLICT ("providerId", "voterKey") DO UPDATE SET total = excluded.total, "lastVoteAt" = GREATEST(t."lastVoteAt", excluded."lastVoteAt")
+           ),
            voter_days AS (
              INSERT INTO "VoterDailyCount" AS t ("organizationId", "providerId", "voterKey", day, "voterName", count, "lastVoteAt")
              SELECT o, p, k, d, n, c, l FROM unnest($13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::int[], $19::timestamp(3)[])
@@ -375,7 +376,13 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
     if (votes.id.length > 0) {
       const voterRows = byKey(voterDays);
       const providerRows = byKey(providerDays);
-      const jobPart = jobInsert(32, jobs);
+      const jobPart = jobInsert(49, jobs);
+      // In a fixed order (as the rollups are), so two batches touching the same rows lock them alike.
+      const standingRows = standings.rows();
+      const order = <T>(rows: T[], key: (r: T) => string) => rows.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+      order(standingRows.standings, (r) => `${r.organizationId}\u0000${r.voterKey}`);
+      order(standingRows.days, (r) => `${r.organizationId}\u0000${r.voterKey}\u0000${r.day}`);
+      order(standingRows.providers, (r) => `${r.providerId}\u0000${r.voterKey}`);
       for (const job of jobPart.leased) results[indexOfVote.get(job.voteId!)!]!.jobs!.push(job);
       await query({
         ...SQL.write(jobPart.sql),
@@ -411,34 +418,26 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
           votes.vb,
           votes.pt,
           votes.nv,
+          standingRows.standings.map((r) => r.organizationId),
+          standingRows.standings.map((r) => r.voterKey),
+          standingRows.standings.map((r) => r.total),
+          standingRows.standings.map((r) => r.monthTotal),
+          standingRows.standings.map((r) => r.streakDays),
+          standingRows.standings.map((r) => r.bestStreakDays),
+          standingRows.standings.map((r) => r.lastDay),
+          standingRows.standings.map((r) => ts(new Date(r.lastVoteAt))),
+          standingRows.days.map((r) => r.organizationId),
+          standingRows.days.map((r) => r.voterKey),
+          standingRows.days.map((r) => r.day),
+          standingRows.days.map((r) => r.count),
+          standingRows.providers.map((r) => r.organizationId),
+          standingRows.providers.map((r) => r.providerId),
+          standingRows.providers.map((r) => r.voterKey),
+          standingRows.providers.map((r) => r.total),
+          standingRows.providers.map((r) => ts(new Date(r.lastVoteAt))),
           ...jobPart.values,
         ],
       });
-      const rows = standings.rows();
-      if (rows.standings.length > 0) {
-        await query({
-          ...SQL.standingWrite,
-          values: [
-            rows.standings.map((r) => r.organizationId),
-            rows.standings.map((r) => r.voterKey),
-            rows.standings.map((r) => r.total),
-            rows.standings.map((r) => r.monthTotal),
-            rows.standings.map((r) => r.streakDays),
-            rows.standings.map((r) => r.bestStreakDays),
-            rows.standings.map((r) => r.lastDay),
-            rows.standings.map((r) => ts(new Date(r.lastVoteAt))),
-            rows.days.map((r) => r.organizationId),
-            rows.days.map((r) => r.voterKey),
-            rows.days.map((r) => r.day),
-            rows.days.map((r) => r.count),
-            rows.providers.map((r) => r.organizationId),
-            rows.providers.map((r) => r.providerId),
-            rows.providers.map((r) => r.voterKey),
-            rows.providers.map((r) => r.total),
-            rows.providers.map((r) => ts(new Date(r.lastVoteAt))),
-          ],
-        });
-      }
     }
     return results as StoredVote[];
   }
