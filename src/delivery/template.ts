@@ -17,8 +17,8 @@ export interface VoteTemplateValues {
   /** A test vote (README "Test votes"); absent = a real vote. */
   test?: boolean;
   /**
-   * The standing this vote made (README "Rewards"), as text; empty for a vote that does not count (a test vote, one
-   * over the plan's limit) or was stored before standings were kept.
+   * The standing this vote made (README "Rewards"), as text; empty for a test vote (it counts nowhere) and for a
+   * vote stored before standings were kept.
    */
   voter_total?: string;
   voter_month_total?: string;

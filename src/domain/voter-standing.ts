@@ -1,6 +1,6 @@
 // A voter's standing in an organization (README "Rewards"): how many votes, how many this month, the current and
 // the best streak of consecutive days with at least one vote. Counted over the votes the statistics count (never a
-// test vote, never one over the plan's limit: `countingOf` in votes.ts), with days in the organization's time zone.
+// test vote: `countingOf` in votes.ts), with days in the organization's time zone.
 // One rule for every place that needs it: both vote writers (in the vote's own transaction, so a vote's callbacks
 // carry the standing it made), `stats rebuild`/`verify` and voter erasure (from the per-day rows, `standingFromDays`),
 // and reads (`standingOn`, which lets a streak lapse and a month roll over without a write).

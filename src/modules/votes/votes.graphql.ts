@@ -42,7 +42,7 @@ export const VoteRef = builder.prismaObject('Vote', {
     test: t.exposeBoolean('test', { description: 'A test vote (sendTestVote): delivered marked as a test, counted in no statistics, usage or limit' }),
     voterTotal: t.exposeInt('voterTotal', {
       nullable: true,
-      description: 'The voter\'s counted votes in the organization with this one (README "Rewards"); null for a vote that does not count',
+      description: 'The voter\'s counted votes in the organization with this one (README "Rewards"); null for a test vote',
     }),
     voterMonthTotal: t.exposeInt('voterMonthTotal', { nullable: true, description: "The voter's counted votes in this vote's month (organization time zone)" }),
     voterStreakDays: t.exposeInt('voterStreakDays', {
