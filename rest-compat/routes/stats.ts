@@ -38,6 +38,8 @@ export const statsRoutes: RestRoute[] = [
       voterStats(voterName: $voterName, page: $page, limit: $limit, provider: $provider, from: $from, to: $to) {
         voter_name: voterName
         summary { total today this_week: thisWeek this_month: thisMonth first_vote: firstVote last_vote: lastVote }
+        standing { total month_total: monthTotal streak_days: streakDays best_streak_days: bestStreakDays last_vote_at: lastVoteAt
+          time_zone: timeZone sites { key name total last_vote_at: lastVoteAt next_vote_at: nextVoteAt } }
         by_provider: byProvider { key name count }
         daily_trend: dailyTrend { date count }
         votes { ${VOTE_FIELDS} }

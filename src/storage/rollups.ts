@@ -68,6 +68,15 @@ async function fromVotes(prisma: Db, sql: RollupSql, organizationId?: string) {
   };
 }
 
+/** Every key whose count differs between what should be (`expected`) and what is (`actual`); a missing key is 0. */
+function differencesOf(table: RollupDifference['table'], expected: Map<string, number>, actual: Map<string, number>): RollupDifference[] {
+  return [...new Set([...expected.keys(), ...actual.keys()])].flatMap((key) => {
+    const e = expected.get(key) ?? 0;
+    const a = actual.get(key) ?? 0;
+    return e === a ? [] : [{ table, key, expected: e, actual: a }];
+  });
+}
+
 async function verifyRollups(prisma: Db, sql: RollupSql, keptFrom: string, organizationId?: string): Promise<RollupDifference[]> {
   const expected = await fromVotes(prisma, sql);
   const where = { ...(organizationId ? { organizationId } : {}), day: { gte: keptFrom } };
@@ -76,13 +85,8 @@ async function verifyRollups(prisma: Db, sql: RollupSql, keptFrom: string, organ
     prisma.voterDailyCount.findMany({ where, select: { providerId: true, voterKey: true, day: true, count: true, organizationId: true } }),
   ]);
   const differences: RollupDifference[] = [];
-  const compare = (table: RollupDifference['table'], want: Map<string, number>, have: Map<string, number>) => {
-    for (const key of new Set([...want.keys(), ...have.keys()])) {
-      const e = want.get(key) ?? 0;
-      const a = have.get(key) ?? 0;
-      if (e !== a) differences.push({ table, key, expected: e, actual: a });
-    }
-  };
+  const compare = (table: RollupDifference['table'], want: Map<string, number>, have: Map<string, number>) =>
+    differences.push(...differencesOf(table, want, have));
   const mine = <T extends { organizationId: string; day: string }>(rows: T[]) =>
     rows.filter((r) => (!organizationId || r.organizationId === organizationId) && r.day >= keptFrom);
   compare(
@@ -130,13 +134,8 @@ async function verifyStandings(prisma: Db, organizationId?: string): Promise<Rol
   const want = await standingsFromRollups(prisma, organizationId);
   const [sites, standings] = await Promise.all([prisma.providerVoterStanding.findMany({ where }), prisma.voterStanding.findMany({ where })]);
   const differences: RollupDifference[] = [];
-  const compare = (table: RollupDifference['table'], expected: Map<string, number>, actual: Map<string, number>) => {
-    for (const key of new Set([...expected.keys(), ...actual.keys()])) {
-      const e = expected.get(key) ?? 0;
-      const a = actual.get(key) ?? 0;
-      if (e !== a) differences.push({ table, key, expected: e, actual: a });
-    }
-  };
+  const compare = (table: RollupDifference['table'], expected: Map<string, number>, actual: Map<string, number>) =>
+    differences.push(...differencesOf(table, expected, actual));
   compare(
     'ProviderVoterStanding',
     new Map(want.providers.map((r) => [`${r.providerId}/${r.voterKey}`, r.total])),

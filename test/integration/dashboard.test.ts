@@ -754,6 +754,11 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
       const voter = page.getByRole('region', { name: 'A voter' });
       await voter.getByText('MC List 3').waitFor({ timeout: 5_000 });
       expect(await voter.locator('dt:has-text("Total") + dd').textContent()).toBe('3');
+      // Three votes today: a one-day streak, this month's three, and no cooldown known for this custom site.
+      expect(await voter.getByTestId('voter-streak').textContent()).toBe('1 day in a row (best 1 day)');
+      expect(await voter.locator('dt:has-text("This month") + dd').textContent()).toBe('3 votes');
+      expect(await voter.locator('dt:has-text("Can vote again") + dd').textContent()).toBe('MC List: unknown (no vote cooldown set)');
+      await shot('voter');
       // A voter with no votes is an answer, not an error page.
       await voter.getByLabel('Name').fill('Nobody');
       await voter.getByRole('button', { name: 'Show' }).click();

@@ -270,6 +270,32 @@ describe.skipIf(databaseUnavailable)('statistics, vote list and export over a kn
   let app: TestApp;
   let org: TestOrg;
   let votes: GenVote[] = [];
+
+  /**
+   * The standing a vote made (README "Rewards"), counted here from its definition over the votes posted up to it
+   * (the organization's days are UTC; every vote here counts): totals, the month of the voter's latest day, the
+   * run of consecutive days ending on it, the longest run, and the total on the vote's site.
+   */
+  function expectedStanding(v: GenVote) {
+    const upTo = votes.slice(0, votes.indexOf(v) + 1).filter((w) => w.voterKey === v.voterKey);
+    const days = [...new Set(upTo.map((w) => iso(w.at).slice(0, 10)))].sort();
+    const last = days[days.length - 1];
+    const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / 86_400_000;
+    let best = 0;
+    let run = 0;
+    days.forEach((day, i) => {
+      run = i > 0 && dayNumber(day) - dayNumber(days[i - 1]) === 1 ? run + 1 : 1;
+      best = Math.max(best, run);
+    });
+    return {
+      voter_total: upTo.length,
+      voter_month_total: upTo.filter((w) => iso(w.at).slice(0, 7) === last.slice(0, 7)).length,
+      voter_streak_days: run,
+      voter_best_streak_days: best,
+      provider_voter_total: upTo.filter((w) => w.provider === v.provider).length,
+    };
+  }
+
   const hookPaths: Record<string, string> = {};
   let seq = 0;
 
@@ -743,6 +769,24 @@ describe.skipIf(databaseUnavailable)('statistics, vote list and export over a kn
       expect(d.daily_trend).toEqual(last30Days(mine));
       expect(d.pagination).toEqual({ page: 1, limit: 5, total: mine.length, pages: Math.ceil(mine.length / 5) });
       expectSameVotes(d.votes, newestFirst(mine).slice(0, 5));
+      // The standing now (README "Rewards"): steve voted today, so the streak is current and the month is this one.
+      const now = expectedStanding(mine[mine.length - 1]);
+      expect(d.standing).toEqual({
+        total: now.voter_total,
+        month_total: now.voter_month_total,
+        streak_days: now.voter_streak_days,
+        best_streak_days: now.voter_best_streak_days,
+        last_vote_at: iso(Math.max(...mine.map((v) => v.at))),
+        time_zone: 'UTC',
+        sites: expect.any(Array),
+      });
+      expect(Object.fromEntries(d.standing.sites.map((site: { key: string; total: number }) => [site.key, site.total]))).toEqual(
+        Object.fromEntries(
+          expectedProviderCounts(mine, 0, Infinity)
+            .filter((p) => p.count > 0)
+            .map((p) => [p.key, p.count]),
+        ),
+      );
     });
 
     it('pages through every vote newest first (default limit 20)', async () => {
@@ -847,31 +891,6 @@ describe.skipIf(databaseUnavailable)('statistics, vote list and export over a kn
       }
       expect(votes.filter((v) => v.at >= t('2025-12-31T23:59:59.999Z') && v.at <= t('2026-01-01T00:00:00.000Z'))).toHaveLength(2);
     });
-
-    /**
-     * The standing a vote made (README "Rewards"), counted here from its definition over the votes posted up to it
-     * (the organization's days are UTC; every vote here counts): totals, the month of the voter's latest day, the
-     * run of consecutive days ending on it, the longest run, and the total on the vote's site.
-     */
-    function expectedStanding(v: GenVote) {
-      const upTo = votes.slice(0, votes.indexOf(v) + 1).filter((w) => w.voterKey === v.voterKey);
-      const days = [...new Set(upTo.map((w) => iso(w.at).slice(0, 10)))].sort();
-      const last = days[days.length - 1];
-      const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / 86_400_000;
-      let best = 0;
-      let run = 0;
-      days.forEach((day, i) => {
-        run = i > 0 && dayNumber(day) - dayNumber(days[i - 1]) === 1 ? run + 1 : 1;
-        best = Math.max(best, run);
-      });
-      return {
-        voter_total: upTo.length,
-        voter_month_total: upTo.filter((w) => iso(w.at).slice(0, 7) === last.slice(0, 7)).length,
-        voter_streak_days: run,
-        voter_best_streak_days: best,
-        provider_voter_total: upTo.filter((w) => w.provider === v.provider).length,
-      };
-    }
 
     it('every vote carries the standing it made, counted from the votes before it', async () => {
       const read: Record<string, unknown>[] = [];

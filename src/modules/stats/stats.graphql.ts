@@ -70,9 +70,34 @@ const VoterSummary = builder.objectRef<VoterStatsShape['summary']>('VoterSummary
 const Pagination = builder.objectRef<VoterStatsShape['pagination']>('Pagination').implement({
   fields: (t) => ({ page: t.exposeInt('page'), limit: t.exposeInt('limit'), total: t.exposeInt('total'), pages: t.exposeInt('pages') }),
 });
+type StandingShape = NonNullable<VoterStatsShape['standing']>;
+const VoterSite = builder.objectRef<StandingShape['sites'][number]>('VoterSite').implement({
+  description: "The voter on one site: their counted votes there, and when they may vote again (the provider's vote_cooldown)",
+  fields: (t) => ({
+    key: t.exposeString('key'),
+    name: t.exposeString('name'),
+    total: t.exposeInt('total'),
+    lastVoteAt: t.expose('lastVoteAt', { type: 'DateTime' }),
+    nextVoteAt: t.expose('nextVoteAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+const VoterStanding = builder.objectRef<StandingShape>('VoterStanding').implement({
+  description:
+    'The voter\'s standing now (README "Rewards"): counted votes, this month, the current streak (0 once a day was missed) and the best one, days in the organization\'s time zone',
+  fields: (t) => ({
+    total: t.exposeInt('total'),
+    monthTotal: t.exposeInt('monthTotal'),
+    streakDays: t.exposeInt('streakDays'),
+    bestStreakDays: t.exposeInt('bestStreakDays'),
+    lastVoteAt: t.expose('lastVoteAt', { type: 'DateTime' }),
+    timeZone: t.exposeString('timeZone'),
+    sites: t.field({ type: [VoterSite], resolve: (s) => s.sites }),
+  }),
+});
 const VoterStats = builder.objectRef<VoterStatsShape>('VoterStats').implement({
   fields: (t) => ({
     voterName: t.exposeString('voterName'),
+    standing: t.field({ type: VoterStanding, nullable: true, description: 'null for a voter with no counted vote', resolve: (v) => v.standing }),
     summary: t.field({ type: VoterSummary, resolve: (v) => v.summary }),
     byProvider: t.field({ type: [ProviderCount], resolve: (v) => v.byProvider }),
     dailyTrend: t.field({ type: [TrendPoint], resolve: (v) => v.dailyTrend }),

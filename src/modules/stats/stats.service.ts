@@ -9,6 +9,8 @@ import { parseRange, requireRange, type DateRange } from './date-range.js';
 import { createLeaderboard } from './leaderboard.js';
 import { voterKeyOf } from '../../domain/voter-name.js';
 import { REAL_VOTES } from '../../domain/votes.js';
+import { localDay, standingOn } from '../../domain/voter-standing.js';
+import { cooldownOf, nextVoteAt } from '../../domain/vote-cooldown.js';
 
 export type Granularity = 'day' | 'week' | 'month';
 const DAY = 86_400_000;
@@ -243,6 +245,7 @@ export function createStatsService(deps: AppDeps) {
     const trendRange = { from: new Date(`${last30}T00:00:00.000Z`), toExclusive: addDays(utcDayStart(now), 1) };
     return {
       voterName: voterName.trim(),
+      standing: await standingOf(organizationId, voterKey, now),
       summary: { total, today, thisWeek: week, thisMonth: month, firstVote: first?.receivedAt ?? null, lastVote: last?.receivedAt ?? null },
       byProvider: byProvider(
         providerRows,
@@ -255,6 +258,43 @@ export function createStatsService(deps: AppDeps) {
       ),
       voteIds: votes.map((v) => v.id),
       pagination: { page, limit, total: matching, pages: Math.ceil(matching / limit) },
+    };
+  }
+
+  /**
+   * A voter's standing as it reads now (README "Rewards"): a streak whose last day is before yesterday in the
+   * organization's time zone has lapsed, and this month starts at 0; per site, the total and when they may vote again.
+   */
+  async function standingOf(organizationId: string, voterKey: string, now: Date) {
+    const [org, stored, sites] = await Promise.all([
+      prisma.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { timeZone: true } }),
+      prisma.voterStanding.findUnique({ where: { organizationId_voterKey: { organizationId, voterKey } } }),
+      prisma.providerVoterStanding.findMany({
+        where: { organizationId, voterKey },
+        select: { total: true, lastVoteAt: true, provider: { select: { key: true, name: true, voteCooldownJson: true } } },
+      }),
+    ]);
+    if (!stored) return null;
+    const current = standingOn(stored, localDay(now, org.timeZone));
+    return {
+      total: current.total,
+      monthTotal: current.monthTotal,
+      streakDays: current.streakDays,
+      bestStreakDays: current.bestStreakDays,
+      lastVoteAt: stored.lastVoteAt,
+      timeZone: org.timeZone,
+      sites: sites
+        .map((site) => {
+          const cooldown = cooldownOf(site.provider.voteCooldownJson);
+          return {
+            key: site.provider.key,
+            name: site.provider.name,
+            total: site.total,
+            lastVoteAt: site.lastVoteAt,
+            nextVoteAt: cooldown ? nextVoteAt(cooldown, site.lastVoteAt) : null,
+          };
+        })
+        .sort((a, b) => b.total - a.total || a.key.localeCompare(b.key)),
     };
   }
 

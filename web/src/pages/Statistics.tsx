@@ -20,7 +20,10 @@ const LeaderboardQuery = graphql(`
 `);
 const VoterQuery = graphql(`
   query VoterPage($name: String!) {
-    voterStats(voterName: $name) { voterName summary { total today thisWeek thisMonth firstVote lastVote } byProvider { key name count } }
+    voterStats(voterName: $name) {
+      voterName summary { total today thisWeek thisMonth firstVote lastVote } byProvider { key name count }
+      standing { streakDays bestStreakDays monthTotal timeZone sites { key name total nextVoteAt } }
+    }
   }
 `);
 
@@ -185,6 +188,32 @@ function ProStats() {
             </dd>
             <dt>By provider</dt>
             <dd>{stats.byProvider.map((p) => `${p.name} ${p.count}`).join(', ') || '—'}</dd>
+            {stats.standing && (
+              <>
+                <dt>Streak</dt>
+                <dd data-testid="voter-streak">
+                  {plural(stats.standing.streakDays, 'day')} in a row (best {plural(stats.standing.bestStreakDays, 'day')})
+                </dd>
+                <dt>This month ({stats.standing.timeZone})</dt>
+                <dd>{plural(stats.standing.monthTotal, 'vote')}</dd>
+                <dt>Can vote again</dt>
+                <dd>
+                  {stats.standing.sites.map((site, i) => (
+                    <span key={site.key}>
+                      {i > 0 && ', '}
+                      {site.name}:{' '}
+                      {!site.nextVoteAt ? (
+                        'unknown (no vote cooldown set)'
+                      ) : Date.parse(site.nextVoteAt) <= Date.now() ? (
+                        'now'
+                      ) : (
+                        <Time value={site.nextVoteAt} />
+                      )}
+                    </span>
+                  ))}
+                </dd>
+              </>
+            )}
           </dl>
         )}
       </section>
