@@ -3,7 +3,7 @@
 // injected clock placing each vote on a chosen day; read back from the callbacks' payloads (template variables) and
 // from the vote reads; test votes never count.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
+import { databaseUnavailable, dialect, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 import { startReceiver, type Receiver } from '../kit/receiver.js';
 
 const clock = {
@@ -157,6 +157,29 @@ describe.skipIf(databaseUnavailable)('voter standings at vote time', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.details).toEqual([expect.objectContaining({ field: 'settings.time_zone' })]);
   });
+
+  it('50 votes of one voter at once, on two instances on PostgreSQL: each vote gets its own total, 1 to 50', async () => {
+    const s = await setup();
+    const list = await s.site('rush');
+    clock.at = new Date('2026-04-01T12:00:00Z').getTime();
+    // PostgreSQL: a second instance on the same database takes half of them (SQLite has one writer per file).
+    const second = dialect === 'postgresql' ? await startTestApp({}, { clock, databaseUrl: app.config.databaseUrl }) : null;
+    try {
+      const path = new URL(list.webhook_url).pathname;
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => (i % 2 === 1 && second ? second : app).request('POST', path, { body: { user: 'Rush', n: i } })),
+      );
+      for (const answer of answers) expect(answer.status, answer.text).toBe(200);
+      const totals = await Promise.all(
+        answers.map(async (a) => (await app.request('GET', `/v1/votes/${a.body.data.vote_id}`, { key: s.org.key })).body.data.voter_total as number),
+      );
+      expect([...totals].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+      const now = await app.request('GET', '/v1/stats/voter/rush', { key: s.org.key });
+      expect(now.body.data.standing).toMatchObject({ total: 50, month_total: 50, streak_days: 1, sites: [{ key: 'rush', total: 50 }] });
+    } finally {
+      await second?.stop();
+    }
+  }, 60_000);
 
   it("gives next_vote_at from the site's cooldown: the top.gg template's 12 hours, or a daily reset the owner sets", async () => {
     const s = await setup();
