@@ -7,9 +7,23 @@ export type VoteCooldown = { hours: number } | { daily_reset: string; time_zone:
 
 const RESET = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
+/** Parsed cooldowns by their stored text: the vote writers read one per counted vote. */
+const parsed = new Map<string, VoteCooldown | null>();
+const PARSED_MAX = 1_000;
+
 /** The cooldown stored on a provider (voteCooldownJson); null when unset or not one this version reads. */
-export function cooldownOf(json: string | null): VoteCooldown | null {
+export function cooldownOf(json: string | null | undefined): VoteCooldown | null {
   if (!json) return null;
+  let cooldown = parsed.get(json);
+  if (cooldown === undefined) {
+    cooldown = parseCooldown(json);
+    if (parsed.size >= PARSED_MAX) parsed.clear();
+    parsed.set(json, cooldown);
+  }
+  return cooldown;
+}
+
+function parseCooldown(json: string): VoteCooldown | null {
   try {
     const value = JSON.parse(json) as Record<string, unknown>;
     if (typeof value.hours === 'number' && value.hours > 0) return { hours: value.hours };
