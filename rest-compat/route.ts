@@ -42,3 +42,12 @@ export interface RestRoute {
   /** Codes a service may answer beyond those the field's access rule and the route's inputs imply. */
   errors?: ErrorCode[];
 }
+
+/**
+ * Leaves out the named fields of an answer when they are null: fields only some resources have, so that the others'
+ * answers keep their documented shape.
+ */
+export function onlyIfSet(fields: readonly string[]) {
+  return <T extends Record<string, unknown> | null>(data: T): T =>
+    data && (Object.fromEntries(Object.entries(data).filter(([k, v]) => !(v === null && fields.includes(k)))) as T);
+}

@@ -28,3 +28,16 @@ export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.in
 }
 
 export const nameSchema = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+
+/**
+ * A numbered page of a list: `page` from 1, `limit` from 1 to `maxLimit` (`defaultLimit` when not given). A value
+ * out of range is refused with its field's name.
+ */
+export function pageOf(input: { page?: number | null; limit?: number | null }, defaultLimit: number, maxLimit = 100): { page: number; limit: number } {
+  const page = input.page ?? 1;
+  const limit = input.limit ?? defaultLimit;
+  if (!Number.isInteger(page) || page < 1) throw validationError([{ field: 'page', message: 'must be an integer of at least 1' }]);
+  if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit)
+    throw validationError([{ field: 'limit', message: `must be an integer from 1 to ${maxLimit}` }]);
+  return { page, limit };
+}

@@ -1,5 +1,5 @@
 // /v1/providers: list, create, read, partial update, delete, regenerate the secret.
-import type { RestRoute } from '../route.js';
+import { onlyIfSet, type RestRoute } from '../route.js';
 
 const PROVIDER_FIELDS = `id key name
   auth_method: authMethod auth_field: authField auth_timestamp_field: authTimestampField
@@ -13,12 +13,7 @@ const PROVIDER_FIELDS = `id key name
 const VOTIFIER_SETUP = `votifier { host port public_key: publicKey token }`;
 
 /** Fields only some providers have (a null one is left out): other providers' answers keep their documented shape. */
-const ONLY_IF_SET = ['votifier', 'body_timestamp_path', 'body_timestamp_max_age', 'recovery', 'vote_cooldown'];
-
-function votifierOnlyIfSet<T extends Record<string, unknown> | null>(data: T): T {
-  if (!data) return data;
-  return Object.fromEntries(Object.entries(data).filter(([k, v]) => !(ONLY_IF_SET.includes(k) && v === null))) as T;
-}
+const votifierOnlyIfSet = onlyIfSet(['votifier', 'body_timestamp_path', 'body_timestamp_max_age', 'recovery', 'vote_cooldown']);
 
 export const providerRoutes: RestRoute[] = [
   {

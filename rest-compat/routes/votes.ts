@@ -3,12 +3,22 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import type { Request } from 'express';
-import type { RestRoute } from '../route.js';
+import { onlyIfSet, type RestRoute } from '../route.js';
 
 export const VOTE_FIELDS = `id public_id: publicId voter_name: voterName provider_key: providerKey provider_name: providerName
   received_at: receivedAt chat_status: chatStatus callback_status: callbackStatus test`;
 
 const range = (req: Request) => ({ from: req.query.from, to: req.query.to });
+
+/** The standing a vote made, on the votes that count only: other votes keep the interface's shape. */
+const standingOnlyIfSet = onlyIfSet([
+  'voter_total',
+  'voter_month_total',
+  'voter_streak_days',
+  'voter_best_streak_days',
+  'provider_voter_total',
+  'next_vote_at',
+]);
 
 export const voteRoutes: RestRoute[] = [
   {
@@ -99,11 +109,6 @@ export const voteRoutes: RestRoute[] = [
     variables: (req) => ({ id: req.params.id }),
     // The interface's vote, with `recovered: true` only on a vote recovered after an outage, and the standing the
     // vote made (README "Rewards") only where it counts.
-    data: ({ vote: { recovered, ...vote } }) => {
-      const read: Record<string, unknown> = recovered ? { ...vote, recovered } : { ...vote };
-      for (const key of ['voter_total', 'voter_month_total', 'voter_streak_days', 'voter_best_streak_days', 'provider_voter_total', 'next_vote_at'])
-        if (read[key] === null) delete read[key];
-      return read;
-    },
+    data: ({ vote: { recovered, ...vote } }) => standingOnlyIfSet(recovered ? { ...vote, recovered } : vote),
   },
 ];

@@ -1,7 +1,7 @@
 // The job queue's rare writes, the same on both databases through Prisma: a vote's failed jobs queued again
 // (redeliver), a pull job handed to the plugin that settles it, and a pull job parked for an offline player.
 import { voteStatusFrom } from '../domain/jobs.js';
-import type { Db } from './ports.js';
+import type { Db, Tx } from './ports.js';
 
 export async function requeueFailedWithPrisma(prisma: Db, voteId: string, now: Date, budget: (kind: string) => number): Promise<number> {
   return prisma.$transaction(async (tx) => {
@@ -12,13 +12,7 @@ export async function requeueFailedWithPrisma(prisma: Db, voteId: string, now: D
         data: { status: 'pending', runAt: now, maxAttempts: job.attempts + budget(job.kind), lockedBy: null, lockedUntil: null },
       });
     }
-    if (failed.length > 0) {
-      const jobs = await tx.deliveryJob.findMany({
-        where: { voteId },
-        select: { kind: true, status: true, attempts: true, sentAt: true, callbackId: true, createdAt: true },
-      });
-      await tx.vote.update({ where: { id: voteId }, data: voteStatusFrom(jobs) });
-    }
+    if (failed.length > 0) await refreshVoteStatuses(tx, voteId);
     return failed.length;
   });
 }
@@ -36,13 +30,16 @@ export async function parkPullWithPrisma(prisma: Db, jobId: string, holder: stri
     if (parked.count === 0) return false;
     // A pull job given up before it was parked is waiting again: the vote's statuses say so.
     const job = await tx.deliveryJob.findUniqueOrThrow({ where: { id: jobId }, select: { voteId: true } });
-    if (job.voteId) {
-      const jobs = await tx.deliveryJob.findMany({
-        where: { voteId: job.voteId },
-        select: { kind: true, status: true, attempts: true, sentAt: true, callbackId: true, createdAt: true },
-      });
-      await tx.vote.update({ where: { id: job.voteId }, data: voteStatusFrom(jobs) });
-    }
+    if (job.voteId) await refreshVoteStatuses(tx, job.voteId);
     return true;
   });
+}
+
+/** A vote's chat and callback statuses again from its jobs (voteStatusFrom), after a write outside a batch of finishes. */
+async function refreshVoteStatuses(tx: Tx, voteId: string): Promise<void> {
+  const jobs = await tx.deliveryJob.findMany({
+    where: { voteId },
+    select: { kind: true, status: true, attempts: true, sentAt: true, callbackId: true, createdAt: true },
+  });
+  await tx.vote.update({ where: { id: voteId }, data: voteStatusFrom(jobs) });
 }

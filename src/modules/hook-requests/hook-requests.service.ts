@@ -7,6 +7,7 @@ import { parseRange } from '../stats/date-range.js';
 import { entryOf, type HintProvider, type HookRequestEntry } from './entry.js';
 import type { HookOutcome } from './observation.js';
 import { MAX_DROP_ROWS } from '../../storage/hook-log.js';
+import { pageOf } from '../../validation.js';
 
 export interface HookRequestFilter {
   outcome?: HookOutcome | null;
@@ -70,10 +71,7 @@ export function createHookRequestService(deps: AppDeps) {
 
   /** A numbered page, as the vote list pages (page from 1, limit 1–100, default 50). providerKey null: the organization-level log. */
   async function page(organizationId: string, providerKey: string | null, input: HookRequestFilter & { page?: number | null; limit?: number | null }) {
-    const pageNo = input.page ?? 1;
-    const limit = input.limit ?? 50;
-    if (!Number.isInteger(pageNo) || pageNo < 1) throw validationError([{ field: 'page', message: 'must be an integer of at least 1' }]);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw validationError([{ field: 'limit', message: 'must be an integer from 1 to 100' }]);
+    const { page: pageNo, limit } = pageOf(input, 50);
     const scope = providerKey === null ? null : await providerId(organizationId, providerKey);
     const filter = where(organizationId, scope, input);
     const [total, rows, dropped] = await Promise.all([

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { notFound, validationError } from '../../errors.js';
 import { PLUGIN_TOKEN_PREFIX, generateToken } from '../../auth/api-key-token.js';
-import { nameSchema, parseInput } from '../../validation.js';
+import { nameSchema, pageOf, parseInput } from '../../validation.js';
 import { voterKeyOf } from '../../domain/voter-name.js';
 import type { ClaimedJob } from '../../domain/jobs.js';
 
@@ -26,6 +26,8 @@ export const PLAYER_OFFLINE = 'player_offline';
 const MAX_PLAYER_NAME = 64;
 export const PARKED_DEFAULT_LIMIT = 50;
 export const PARKED_MAX_LIMIT = 500;
+/** Parked pull jobs: parked, or held right now by their player's own poll (still parked if it is never settled). */
+const PARKED = { kind: 'pull', parkedAt: { not: null }, status: { in: ['parked', 'running'] } };
 
 export type Connection = 'connected' | 'intermittent' | 'disconnected' | 'never';
 export function connectionOf(lastPolledAt: Date | null, now: Date): Connection {
@@ -51,7 +53,7 @@ export function createPullService(deps: AppDeps) {
       prisma.deliveryJob.count({ where: { organizationId, kind: 'pull', status: { in: ['pending', 'retrying', 'running'] }, parkedAt: null } }),
       prisma.deliveryJob.groupBy({
         by: ['parkedBy'],
-        where: { organizationId, kind: 'pull', parkedAt: { not: null }, status: { in: ['parked', 'running'] } },
+        where: { organizationId, ...PARKED },
         _count: { _all: true },
       }),
     ]);
@@ -192,15 +194,10 @@ export function createPullService(deps: AppDeps) {
 
   /** The votes parked for offline players by one plugin token, most recently parked first (README "Offline players"). */
   async function listParked(organizationId: string, tokenId: string, input: { page?: number | null; limit?: number | null }) {
-    const page = input.page ?? 1;
-    const limit = input.limit ?? PARKED_DEFAULT_LIMIT;
-    if (!Number.isInteger(page) || page < 1) throw validationError([{ field: 'page', message: 'must be an integer of 1 or more' }]);
-    if (!Number.isInteger(limit) || limit < 1 || limit > PARKED_MAX_LIMIT)
-      throw validationError([{ field: 'limit', message: `must be an integer from 1 to ${PARKED_MAX_LIMIT}` }]);
+    const { page, limit } = pageOf(input, PARKED_DEFAULT_LIMIT, PARKED_MAX_LIMIT);
     const token = await prisma.pluginToken.findFirst({ where: { id: tokenId, organizationId }, select: { id: true } });
     if (!token) throw notFound('Plugin token');
-    // Parked, or held by the player's own poll right now (still parked if that poll's plugin never settles it).
-    const where = { organizationId, kind: 'pull', parkedBy: tokenId, parkedAt: { not: null }, status: { in: ['parked', 'running'] } };
+    const where = { organizationId, parkedBy: tokenId, ...PARKED };
     const [total, jobs] = await Promise.all([
       prisma.deliveryJob.count({ where }),
       prisma.deliveryJob.findMany({

@@ -11,6 +11,7 @@ import { voterKeyOf } from '../../domain/voter-name.js';
 import { REAL_VOTES } from '../../domain/votes.js';
 import { localDay, standingOn } from '../../domain/voter-standing.js';
 import { cooldownOf, nextVoteAt } from '../../domain/vote-cooldown.js';
+import { pageOf } from '../../validation.js';
 
 export type Granularity = 'day' | 'week' | 'month';
 const DAY = 86_400_000;
@@ -200,10 +201,7 @@ export function createStatsService(deps: AppDeps) {
     voterName: string,
     input: { page?: number | null; limit?: number | null; provider?: string | null; from?: string | null; to?: string | null },
   ) {
-    const page = input.page ?? 1;
-    const limit = input.limit ?? 20;
-    if (!Number.isInteger(page) || page < 1) throw validationError([{ field: 'page', message: 'must be an integer of at least 1' }]);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw validationError([{ field: 'limit', message: 'must be an integer from 1 to 100' }]);
+    const { page, limit } = pageOf(input, 20);
     const range = parseRange(input, { from: null, to: null });
     const onlyProvider = await providerId(organizationId, input.provider);
     const voterKey = voterKeyOf(voterName.trim());

@@ -10,6 +10,7 @@ import type { Prisma } from '../../generated/sqlite/client.js';
 import type { StatsService } from '../stats/stats.service.js';
 import { votesKeptFrom } from '../../retention/retention.js';
 import { TEST_VOTES } from '../../domain/votes.js';
+import { pageOf } from '../../validation.js';
 
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'sent', 'failed', 'skipped'] as const;
 export const STARTER_VOTE_LIMIT = 10;
@@ -130,10 +131,7 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
       const total = Math.min(await prisma.vote.count({ where }), STARTER_VOTE_LIMIT);
       return { where, skip: 0, take: STARTER_VOTE_LIMIT, page: 1, limit: STARTER_VOTE_LIMIT, total, pages: total > 0 ? 1 : 0 };
     }
-    const page = input.page ?? 1;
-    const limit = input.limit ?? 50;
-    if (!Number.isInteger(page) || page < 1) throw validationError([{ field: 'page', message: 'must be an integer of at least 1' }]);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw validationError([{ field: 'limit', message: 'must be an integer from 1 to 100' }]);
+    const { page, limit } = pageOf(input, 50);
     const where = await filters(organizationId, input);
     // Provider and date filters only: the total comes from the per-day rollups instead of counting raw votes, from
     // the retention horizon on (the days before it keep their rollups but no votes to list).
