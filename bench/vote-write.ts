@@ -67,6 +67,12 @@ async function prepare(dropIndex: string | null) {
     chatWebhookUrl: 'https://chat.example/hook',
     serverCallbackUrl: null,
     timeZone: 'UTC',
+    milestonesJson: null,
+    votePartyEvery: null,
+    votePartyProviderId: null,
+    remindersEnabled: false,
+    chatMilestoneTemplate: null,
+    chatVotePartyTemplate: null,
   };
   db.prepare(
     `INSERT INTO "Organization" (id, slug, name, plan, status, chatNotificationsEnabled, chatWebhookUrl, createdAt, updatedAt) VALUES (?, ?, 'Bench', 'business', 'active', 1, ?, ?, ?)`,

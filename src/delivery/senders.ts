@@ -54,7 +54,7 @@ export function createUnknownWebhookMemory() {
 }
 export type UnknownWebhookMemory = ReturnType<typeof createUnknownWebhookMemory>;
 
-async function sendChatBody(deps: AppDeps, ctx: JobContext, url: string, body: unknown, unknown: UnknownWebhookMemory): Promise<SendResult> {
+export async function sendChatBody(deps: AppDeps, ctx: JobContext, url: string, body: unknown, unknown: UnknownWebhookMemory): Promise<SendResult> {
   const attempt = ctx.job.attempts + 1;
   if (unknown.has(url)) {
     return {

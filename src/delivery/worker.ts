@@ -6,9 +6,9 @@
 import type { AppDeps } from '../app-deps.js';
 import { planAtLeast } from '../domain/plans.js';
 import type { ClaimedJob, JobResolution } from '../domain/jobs.js';
-import { createUnknownWebhookMemory, redactUrl, sendAlert, sendChat, type JobContext, type SendResult } from './senders.js';
-import { callbackKindOf } from './callback-kinds/registry.js';
-import { sendHttpCallback } from './callback-kinds/http.js';
+import { createUnknownWebhookMemory, type JobContext, type SendResult } from './senders.js';
+import { jobKindOf } from './job-kinds/registry.js';
+import type { JobKindEnv } from './job-kinds/job-kind.js';
 import { permanentFailureAlert } from './alerts.js';
 import { TemplateError } from './template.js';
 import { callbackOutcome, chatOutcome, jitter } from './retry-policy.js';
@@ -49,7 +49,7 @@ export interface DeliveryWorker {
 
 export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptions): DeliveryWorker {
   const { workerId } = options;
-  const unknownWebhooks = createUnknownWebhookMemory();
+  const env: JobKindEnv = { unknownWebhooks: createUnknownWebhookMemory() };
   const { prisma } = deps.db;
   let inFlight = 0;
   let running = false;
@@ -98,21 +98,8 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
   }
 
   async function attempt(ctx: JobContext): Promise<SendResult> {
-    switch (ctx.job.kind) {
-      case 'chat':
-        return sendChat(deps, ctx, unknownWebhooks);
-      case 'alert':
-        return sendAlert(deps, ctx, unknownWebhooks);
-      case 'callback': {
-        if (!ctx.callback) return { attempt: null, outcome: { kind: 'skipped' }, error: 'The callback was deleted' };
-        const kind = callbackKindOf(ctx.callback.kind);
-        return kind ? kind.send(deps, ctx) : { attempt: null, outcome: { kind: 'failed' }, error: `Unknown callback kind ${ctx.callback.kind}` };
-      }
-      case 'legacy_callback':
-        return sendHttpCallback(deps, ctx);
-      default:
-        return { attempt: null, outcome: { kind: 'failed' }, error: `Unknown job kind ${ctx.job.kind}` };
-    }
+    const kind = jobKindOf(ctx.job.kind);
+    return kind ? kind.send(deps, ctx, env) : { attempt: null, outcome: { kind: 'failed' }, error: `Unknown job kind ${ctx.job.kind}` };
   }
 
   /** Puts the job back without an attempt (held, or waiting for its pacing slot). */
@@ -129,7 +116,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
   async function pace(ctx: JobContext): Promise<{ waitedMs: number } | { until: Date }> {
     const rate = ctx.callback?.maxPerSecond;
     // Put back for pacing before: its due time was its slot.
-    if (!rate || ctx.job.kind !== 'callback' || ctx.job.pacedMs > 0) return { waitedMs: 0 };
+    if (!rate || ctx.job.pacedMs > 0) return { waitedMs: 0 };
     const now = deps.clock.now().getTime();
     const [slot] = await deps.pacer.reserve(ctx.callback!.id, rate, 1, now);
     const wait = Math.max(0, slot - now);
@@ -151,8 +138,8 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
       await putBack(ctx, { status: 'paced', runAt: after, pacedMs: ctx.job.pacedMs });
       return after;
     }
-    // A callback disabled (by hand, or for failing) keeps its votes held until it is enabled again.
-    if (ctx.job.kind === 'callback' && ctx.callback && !ctx.callback.enabled) {
+    // A callback disabled (by hand, or for failing) keeps its votes and events held until it is enabled again.
+    if (ctx.callback && !ctx.callback.enabled) {
       await putBack(ctx, { status: 'held' });
       return undefined;
     }
@@ -189,10 +176,10 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
       if (result.attempt) deps.metrics.deliveryAttempt(ctx.job.kind, resolution.status);
       if (resolution.status === 'sent' || resolution.status === 'failed' || resolution.status === 'skipped')
         deps.metrics.jobFinished(ctx.job.kind, resolution.status);
-      if (resolution.status === 'failed' && (ctx.job.kind === 'callback' || ctx.job.kind === 'legacy_callback')) {
+      if (resolution.status === 'failed' && jobKindOf(ctx.job.kind)?.alertsWhenFailed) {
         await raisePermanentFailure(ctx, result);
       }
-      if (ctx.job.kind === 'callback' && ctx.callback && result.attempt && !result.attempt.success && !result.attempt.voteRefused) {
+      if (ctx.callback && result.attempt && !result.attempt.success && !result.attempt.voteRefused) {
         await disableIfFailingTooLong(deps, ctx.callback, ctx.org, now);
       }
     });
@@ -220,15 +207,12 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
       );
     const error = template ? (err as Error).message : 'Internal error while sending';
     const attemptNumber = ctx.job.attempts + 1;
-    const target = ctx.callback
-      ? (callbackKindOf(ctx.callback.kind)?.target(ctx.callback) ?? '')
-      : ctx.job.kind === 'legacy_callback'
-        ? (ctx.org.serverCallbackUrl ?? '')
-        : redactUrl(ctx.org.chatWebhookUrl ?? '');
+    const kind = jobKindOf(ctx.job.kind);
+    const target = kind?.target(ctx) ?? '';
     const retryable = { status: null, retryAfterMs: null };
     const outcome = template
       ? ({ kind: 'failed' } as const)
-      : ctx.job.kind === 'chat' || ctx.job.kind === 'alert'
+      : kind?.retries === 'chat'
         ? chatOutcome(retryable, attemptNumber, ctx.job.maxAttempts, jitter(deps.config.retryJitter))
         : callbackOutcome(retryable, attemptNumber, deps.config.retryScheduleMs, jitter(deps.config.retryJitter));
     return { attempt: { attempt: attemptNumber, target, statusCode: null, success: false, durationMs: 0, error, responseExcerpt: null }, outcome, error };
@@ -279,28 +263,9 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     const firstFailure = resolution.status === 'retrying' && result.attempt?.attempt === 1 && !result.attempt.success;
     if (!failedForGood && !firstFailure) return;
     const { job, callback, org, vote } = ctx;
-    const what =
-      job.kind === 'callback'
-        ? callback
-          ? `callback "${callback.name}" (${callback.kind})`
-          : 'a deleted callback'
-        : job.kind === 'legacy_callback'
-          ? 'server_callback_url'
-          : job.kind === 'chat'
-            ? 'chat notification'
-            : job.kind === 'alert'
-              ? 'admin alert'
-              : `${job.kind} delivery`;
-    const url =
-      result.attempt?.target ??
-      (callback
-        ? callbackKindOf(callback.kind)?.target(callback)
-        : job.kind === 'legacy_callback'
-          ? org.serverCallbackUrl
-          : job.kind === 'alert'
-            ? org.chatAdminWebhookUrl
-            : org.chatWebhookUrl) ??
-      '';
+    const kind = jobKindOf(job.kind);
+    const what = kind?.describe(ctx) ?? `${job.kind} delivery`;
+    const url = result.attempt?.target ?? kind?.target(ctx) ?? '';
     const target = hostOf(url);
     const line = troubleLines.take(`${failedForGood ? 'failed' : 'first'}:${callback?.id ?? `${job.kind}:${org.id}`}`, {
       failedForGood,
@@ -356,7 +321,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     const byVote = new Map<string, ClaimedJob[]>();
     const singles: ClaimedJob[][] = [];
     for (const job of jobs) {
-      if (job.kind === 'callback' || job.kind === 'legacy_callback') {
+      if (jobKindOf(job.kind)?.inVoteOrder) {
         const key = job.voteId ?? job.id;
         byVote.set(key, [...(byVote.get(key) ?? []), job]);
       } else singles.push([job]);

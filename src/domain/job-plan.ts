@@ -27,6 +27,8 @@ export interface PlanningCallback {
   priority: number;
   providerIdsJson: string | null;
   enabled: boolean | number;
+  /** The events it takes (JSON array; README "Rewards"); absent: votes only. */
+  eventsJson?: string | null;
 }
 
 /**
@@ -59,6 +61,24 @@ function routeSetOf(json: string): Set<string> {
     if (routeSets.size >= ROUTE_SETS_KEPT) routeSets.clear();
     set = new Set(JSON.parse(json) as string[]);
     routeSets.set(json, set);
+  }
+  return set;
+}
+
+// The events a callback takes, parsed once per distinct list like the routes.
+const eventSets = new Map<string, Set<string>>();
+/** The events a callback takes (its eventsJson; votes only when unset). */
+export function eventsOf(json: string | null | undefined): Set<string> {
+  const key = json ?? '["vote"]';
+  let set = eventSets.get(key);
+  if (!set) {
+    if (eventSets.size >= ROUTE_SETS_KEPT) eventSets.clear();
+    try {
+      set = new Set(JSON.parse(key) as string[]);
+    } catch {
+      set = new Set(['vote']);
+    }
+    eventSets.set(key, set);
   }
   return set;
 }
@@ -101,7 +121,7 @@ export function planJobs(
       ? [{ kind: 'chat' as const, priority: 0, maxAttempts: config.chatMaxAttempts, callbackId: null, origin }]
       : []),
     ...callbacks
-      .filter((cb) => routes(cb, providerId) && (toGameServers || rules.testMarkingKinds.includes(cb.kind)))
+      .filter((cb) => eventsOf(cb.eventsJson).has('vote') && routes(cb, providerId) && (toGameServers || rules.testMarkingKinds.includes(cb.kind)))
       .map((cb) => ({ kind: 'callback' as const, priority: cb.priority, maxAttempts: callbackAttempts, callbackId: cb.id, origin, held: !cb.enabled })),
     ...(org.serverCallbackUrl
       ? [{ kind: 'legacy_callback' as const, priority: LEGACY_CALLBACK_PRIORITY, maxAttempts: callbackAttempts, callbackId: null, origin }]

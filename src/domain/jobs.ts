@@ -115,6 +115,9 @@ export interface JobForStatus {
   createdAt?: Date | number | null;
 }
 
+/** The jobs a vote's callback_status and callback_attempts are about (events beyond the vote are not). */
+const TO_GAME_SERVERS = new Set(['callback', 'legacy_callback', 'pull']);
+
 /** A replay queues a new job for a vote and callback: the latest job of each callback is the one that counts. */
 function latestPerCallback(jobs: JobForStatus[]): JobForStatus[] {
   const latest = new Map<string, JobForStatus>();
@@ -138,7 +141,7 @@ function latestPerCallback(jobs: JobForStatus[]): JobForStatus[] {
 export function voteStatusFrom(all: JobForStatus[]) {
   const jobs = latestPerCallback(all);
   const chat = jobs.filter((j) => j.kind === 'chat');
-  const callbacks = jobs.filter((j) => j.kind === 'callback' || j.kind === 'legacy_callback' || j.kind === 'pull');
+  const callbacks = jobs.filter((j) => TO_GAME_SERVERS.has(j.kind));
   const aggregate = (list: typeof jobs): string => {
     if (list.length === 0) return 'skipped';
     if (list.some((j) => j.status === 'failed')) return 'failed';
@@ -152,7 +155,7 @@ export function voteStatusFrom(all: JobForStatus[]) {
     chatSentAt: lastSent(chat),
     callbackStatus: aggregate(callbacks),
     callbackSentAt: lastSent(callbacks),
-    callbackAttempts: all.filter((j) => j.kind !== 'chat').reduce((sum, j) => sum + j.attempts, 0),
+    callbackAttempts: all.filter((j) => TO_GAME_SERVERS.has(j.kind)).reduce((sum, j) => sum + j.attempts, 0),
   };
 }
 

@@ -107,6 +107,9 @@ export interface VoteStanding {
   providerVoterTotal: number;
 }
 
+/** What counting a vote returns: the standing it made, and the voter's current streak before it (milestones). */
+export type CountedStanding = VoteStanding & { streakBefore: number };
+
 /** A stored standing with the time of the voter's latest counted vote (epoch ms). */
 export type StoredStanding = Standing & { lastVoteAt: number };
 
@@ -136,7 +139,7 @@ export function standingBatch(source: StandingSource) {
   const providers = new Map<string, StandingRows['providers'][number]>();
 
   return {
-    count(vote: { organizationId: string; providerId: string; voterKey: string; day: string; at: number }): VoteStanding {
+    count(vote: { organizationId: string; providerId: string; voterKey: string; day: string; at: number }): CountedStanding {
       const { organizationId, providerId, voterKey, day, at } = vote;
       const voterId = `${organizationId}\u0000${voterKey}`;
       let voter = voters.get(voterId);
@@ -149,6 +152,7 @@ export function standingBatch(source: StandingSource) {
       const dayRow = added.get(dayId);
       if (dayRow) dayRow.count++;
       else added.set(dayId, { organizationId, voterKey, day, count: 1 });
+      const before = voter.standing;
       voter.standing =
         advance(voter.standing, day) ??
         standingFromDays([
@@ -166,7 +170,10 @@ export function standingBatch(source: StandingSource) {
       provider.total++;
       provider.lastVoteAt = Math.max(provider.lastVoteAt, at);
       const s = voter.standing!;
+      // The streak this vote continues (the one ending on its last day or the day before), else none.
+      const streakBefore = before && (before.lastDay === s.lastDay || nextDay(before.lastDay) === s.lastDay) ? before.streakDays : 0;
       return {
+        streakBefore,
         voterTotal: s.total,
         voterMonthTotal: s.monthTotal,
         voterStreakDays: s.streakDays,

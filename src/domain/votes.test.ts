@@ -11,6 +11,12 @@ const org = (plan: string): HookOrg => ({
   chatWebhookUrl: null,
   serverCallbackUrl: null,
   timeZone: 'UTC',
+  milestonesJson: null,
+  votePartyEvery: null,
+  votePartyProviderId: null,
+  remindersEnabled: false,
+  chatMilestoneTemplate: null,
+  chatVotePartyTemplate: null,
 });
 
 describe('how a new vote counts (both vote writers)', () => {

@@ -15,6 +15,13 @@ export interface HookOrg {
   serverCallbackUrl: string | null;
   /** IANA zone of the organization's days for voter standings (README "Rewards"). */
   timeZone: string;
+  /** Rewards events (reward-events.ts): milestone rules, the vote party, reminders, chat posts of events. */
+  milestonesJson: string | null;
+  votePartyEvery: number | null;
+  votePartyProviderId: string | null;
+  remindersEnabled: boolean;
+  chatMilestoneTemplate: string | null;
+  chatVotePartyTemplate: string | null;
 }
 
 export interface HookProvider {

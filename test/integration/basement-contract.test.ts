@@ -250,6 +250,12 @@ describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () =>
       chatWebhookUrl: null,
       serverCallbackUrl: null,
       timeZone: 'UTC',
+      milestonesJson: null,
+      votePartyEvery: null,
+      votePartyProviderId: null,
+      remindersEnabled: false,
+      chatMilestoneTemplate: null,
+      chatVotePartyTemplate: null,
     };
     const hookProvider = { ...provider, enabled: true } as never;
     const vote = (name: string, providerId = provider.id) => ({

@@ -64,15 +64,24 @@ export async function sendHttpCallback(deps: AppDeps, ctx: JobContext): Promise<
   if (!vote || !url || (!legacy && !callback)) {
     return { attempt: null, outcome: { kind: 'skipped' }, error: legacy ? 'server_callback_url was removed' : 'The callback was deleted' };
   }
-  const attempt = job.attempts + 1;
   const template = legacy ? DEFAULT_PAYLOAD_TEMPLATE : JSON.parse(callback!.payloadTemplateJson);
   const body = JSON.stringify(renderJson(template, voteLookup(voteTemplateValues(vote, vote.provider, org))));
+  return postSigned(deps, ctx, url, body, vote.test);
+}
+
+/**
+ * One signed POST of a callback's job (a vote or an event): Standard Webhooks headers whose webhook-id is the job
+ * id (stable across retries, so receivers can drop a redelivery they already applied), the callback's bearer
+ * secret when set; the deprecated server_callback_url is not signed.
+ */
+export async function postSigned(deps: AppDeps, ctx: JobContext, url: string, body: string, test: boolean): Promise<SendResult> {
+  const { job, callback } = ctx;
+  const attempt = job.attempts + 1;
   const now = deps.clock.now();
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   // Beside `{{test}}` in the body: a receiver whose template predates it can still skip a test vote's reward.
-  if (vote.test) headers[TEST_VOTE_HEADER] = 'true';
+  if (test) headers[TEST_VOTE_HEADER] = 'true';
   if (callback) {
-    // webhook-id is the job id: stable across retries, so receivers can drop a redelivery they already applied.
     Object.assign(headers, standardWebhookHeaders(signingSecretsOf(callback, deps.secrets.open, now), `msg_${job.id}`, Math.floor(now.getTime() / 1000), body));
     if (callback.authSecretEnc) headers.authorization = `Bearer ${deps.secrets.open(callback.authSecretEnc)}`;
   } else {

@@ -16,10 +16,11 @@ import type { PgNamedWrite, Query } from './transaction.js';
 import { jobInsert } from './jobs.js';
 import { sentAtOnce, type NewJob } from '../../domain/jobs.js';
 import { spellingWins, spellingWinsSql, voterKeyOf } from '../../domain/voter-name.js';
-import { initialStatuses, planJobs, type PlanningCallback, type PlanRules } from '../../domain/job-plan.js';
+import { attemptBudget, initialStatuses, planJobs, type PlanningCallback, type PlanRules } from '../../domain/job-plan.js';
+import { rewardBatch } from '../../domain/reward-events.js';
 import { utcDay } from '../../time.js';
 import { countingOf, monthRange, type HookOrg, type HookProvider, type HookTarget, type NewVote, type StoredVote } from '../../domain/votes.js';
-import { localDay, standingBatch, type StoredStanding, type VoteStanding } from '../../domain/voter-standing.js';
+import { localDay, standingBatch, type CountedStanding, type StoredStanding } from '../../domain/voter-standing.js';
 import { cooldownOf, nextVoteAt } from '../../domain/vote-cooldown.js';
 import type { BatchWriter, VoteStore } from '../ports.js';
 
@@ -30,7 +31,10 @@ const SQL = {
     text: `SELECT k.i::int AS i,
              json_build_object('id', o.id, 'slug', o.slug, 'plan', o.plan, 'status', o.status,
                'chatNotificationsEnabled', o."chatNotificationsEnabled", 'chatWebhookUrl', o."chatWebhookUrl",
-               'serverCallbackUrl', o."serverCallbackUrl", 'timeZone', o."timeZone") AS org,
+               'serverCallbackUrl', o."serverCallbackUrl", 'timeZone', o."timeZone",
+               'milestonesJson', o."milestonesJson", 'votePartyEvery', o."votePartyEvery", 'votePartyProviderId', o."votePartyProviderId",
+               'remindersEnabled', o."remindersEnabled", 'chatMilestoneTemplate', o."chatMilestoneTemplate",
+               'chatVotePartyTemplate', o."chatVotePartyTemplate") AS org,
              CASE WHEN p.id IS NULL THEN NULL ELSE json_build_object('id', p.id, 'key', p.key, 'authMethod', p."authMethod",
                'authField', p."authField", 'authValueEnc', p."authValueEnc", 'authTimestampField', p."authTimestampField",
                'signatureFormat', p."signatureFormat", 'payloadSource', p."payloadSource",
@@ -51,21 +55,23 @@ const SQL = {
   // filters the whole window for every vote once the table has grown: so this statement is not prepared.
   reads: {
     text: `SELECT 'd' AS t, k.i::int AS i, v."publicId", (extract(epoch FROM v."receivedAt") * 1000)::float8 AS at,
-             NULL::text AS "organizationId", NULL::text AS "from", NULL::int AS used, NULL::json AS callbacks, NULL::boolean AS pull
+             NULL::text AS "organizationId", NULL::text AS "from", NULL::int AS used, NULL::json AS callbacks, NULL::boolean AS pull,
+             NULL::int AS party
            FROM unnest($1::text[], $2::text[], $3::timestamp(3)[], $4::text[]) WITH ORDINALITY AS k(p, d, since, idem, i)
            JOIN "Vote" AS v ON v."providerId" = k.p AND v."dedupKey" = k.d
            WHERE v."receivedAt" + interval '0' >= k.since
            UNION ALL
-           SELECT 'd', k.i::int, v."publicId", (extract(epoch FROM v."receivedAt") * 1000)::float8, NULL, NULL, NULL, NULL, NULL
+           SELECT 'd', k.i::int, v."publicId", (extract(epoch FROM v."receivedAt") * 1000)::float8, NULL, NULL, NULL, NULL, NULL, NULL
            FROM unnest($1::text[], $2::text[], $3::timestamp(3)[], $4::text[]) WITH ORDINALITY AS k(p, d, since, idem, i)
            JOIN "Vote" AS v ON v."providerId" = k.p AND v."idempotencyKey" = k.idem
            WHERE k.idem IS NOT NULL AND v."receivedAt" + interval '0' >= k.since
            UNION ALL
            SELECT 'f', NULL, NULL, NULL, k.o, k.f,
              (SELECT COALESCE(SUM(count), 0)::int FROM "ProviderDailyCount" WHERE "organizationId" = k.o AND day >= k.f AND day <= k.t),
-             COALESCE((SELECT json_agg(json_build_object('id', c.id, 'kind', c.kind, 'priority', c.priority, 'providerIdsJson', c."providerIdsJson", 'enabled', c.enabled) ORDER BY c.priority, c."createdAt")
+             COALESCE((SELECT json_agg(json_build_object('id', c.id, 'kind', c.kind, 'priority', c.priority, 'providerIdsJson', c."providerIdsJson", 'enabled', c.enabled, 'eventsJson', c."eventsJson") ORDER BY c.priority, c."createdAt")
                        FROM "Callback" AS c WHERE c."organizationId" = k.o AND (c.enabled OR c."disabledReason" IS NOT NULL)), '[]'::json),
-             EXISTS (SELECT 1 FROM "PluginToken" WHERE "organizationId" = k.o AND "revokedAt" IS NULL)
+             EXISTS (SELECT 1 FROM "PluginToken" WHERE "organizationId" = k.o AND "revokedAt" IS NULL),
+             (SELECT count FROM "VotePartyCounter" WHERE "organizationId" = k.o)
            FROM unnest($5::text[], $6::text[], $7::text[]) AS k(o, f, t)`,
   },
   // The batch's voters' standings and their totals on each provider (src/domain/voter-standing.ts), read after the
@@ -134,6 +140,20 @@ const SQL = {
            ORDER BY p, d
            ON CONFLICT ("providerId", day) DO UPDATE SET count = t.count + excluded.count`,
   }),
+  // The batch's rewards (src/domain/reward-events.ts): party counts (absolute: the batch holds the party lock) and
+  // reminders moved to each voter's next vote (the later due time wins). Sent only when the batch has any.
+  rewards: {
+    name: 'vr_vote_rewards',
+    text: `WITH parties AS (
+             INSERT INTO "VotePartyCounter" AS t ("organizationId", count) SELECT * FROM unnest($1::text[], $2::int[])
+             ON CONFLICT ("organizationId") DO UPDATE SET count = excluded.count
+           )
+           INSERT INTO "Reminder" AS t ("organizationId", "providerId", "voterKey", "voterName", "dueAt", "voteId")
+           SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::timestamp(3)[], $8::text[])
+           ON CONFLICT ("providerId", "voterKey") DO UPDATE SET "voterName" = excluded."voterName",
+             "voteId" = CASE WHEN excluded."dueAt" >= t."dueAt" THEN excluded."voteId" ELSE t."voteId" END,
+             "dueAt" = GREATEST(t."dueAt", excluded."dueAt")`,
+  },
 } as const;
 
 /** `timestamp(3)` columns hold UTC; an ISO string's offset is ignored on the cast, so this stores the UTC time. */
@@ -149,19 +169,18 @@ const keysOf = (vote: NewVote) => (vote.idempotencyKey ? [vote.dedupKey, vote.id
 function lockStatement(batch: NewVote[]): string {
   const ids = new Set<bigint>();
   for (const vote of batch) {
-    for (const key of keysOf(vote)) ids.add(createHash('sha256').update(`${vote.provider.id}:${key}`).digest().readBigInt64BE(0));
-    // The voter's standing rows (read, advanced and written by this batch).
-    if (!vote.test)
-      ids.add(
-        createHash('sha256')
-          .update(`voter:${vote.org.id}:${voterKeyOf(vote.voterName)}`)
-          .digest()
-          .readBigInt64BE(0),
-      );
+    for (const key of keysOf(vote)) ids.add(lockId(`${vote.provider.id}:${key}`));
+    // The voter's standing rows (read, advanced and written by this batch), and the organization's party count.
+    if (!vote.test) {
+      ids.add(lockId(`voter:${vote.org.id}:${voterKeyOf(vote.voterName)}`));
+      if (vote.org.votePartyEvery) ids.add(lockId(`party:${vote.org.id}`));
+    }
   }
   const sorted = [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return `SELECT count(pg_advisory_xact_lock(h)) FROM (SELECT h FROM (VALUES ${sorted.map((id) => `(${id}::bigint)`).join(', ')}) AS v(h) ORDER BY h) AS s`;
 }
+
+const lockId = (text: string) => createHash('sha256').update(text).digest().readBigInt64BE(0);
 
 function byKey<T>(rows: Map<string, T>): T[] {
   return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
@@ -169,6 +188,7 @@ function byKey<T>(rows: Map<string, T>): T[] {
 
 /** The vote write, a named write (writes.ts): on the write thread's own pool in the service, the shared one in one-shot commands. */
 export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrite<NewVote, StoredVote> {
+  const budgets = { callback: attemptBudget(config, 'callback'), chat: attemptBudget(config, 'chat') };
   async function writeBatch(query: Query, batch: NewVote[]): Promise<StoredVote[]> {
     const results: (StoredVote | null)[] = batch.map(() => null);
     const factKeys = new Map<string, { o: string; f: string; t: string }>();
@@ -187,6 +207,7 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
       used: number;
       callbacks: PlanningCallback[];
       pull: boolean;
+      party: number | null;
     };
     const read = await query<ReadRow>({
       ...SQL.reads,
@@ -202,9 +223,11 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
     });
     const earliest = new Map<number, { publicId: string; at: number }>();
     const facts = new Map<string, { used: number; callbacks: PlanningCallback[]; pull: boolean }>();
+    const partyCounts = new Map<string, number>();
     for (const row of read.rows) {
       if (row.t === 'f') {
         facts.set(`${row.organizationId}|${row.from}`, { used: row.used, callbacks: row.callbacks, pull: row.pull });
+        partyCounts.set(row.organizationId, row.party ?? 0);
         continue;
       }
       const seen = earliest.get(row.i);
@@ -267,6 +290,7 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
       providerTotal: (p, k) => providerTotals.get(`${p}\u0000${k}`) ?? 0,
       days: (o, k) => storedDays.get(`${o}\u0000${k}`) ?? [],
     });
+    const rewards = rewardBatch({ partyCount: (o) => partyCounts.get(o) ?? 0 }, budgets);
 
     const votes = {
       id: [] as string[],
@@ -329,18 +353,28 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
       const statuses = initialStatuses(planned);
       votes.cs.push(statuses.chatStatus);
       votes.cbs.push(statuses.callbackStatus);
-      const standing: VoteStanding | null = counts
+      const standing: CountedStanding | null = counts
         ? standings.count({ organizationId: org.id, providerId: provider.id, voterKey, day: dayOf.get(i)!, at: receivedAt.getTime() })
         : null;
       const cooldown = counts ? cooldownOf(provider.voteCooldownJson) : null;
+      const next = cooldown ? nextVoteAt(cooldown, receivedAt) : null;
+      const events = standing
+        ? rewards.count(
+            { org, provider, voteId: id, voterKey, voterName, recovered: batch[i].recovered === true },
+            standing,
+            next,
+            overLimit ? [] : fact.callbacks,
+            overLimit,
+          )
+        : [];
       votes.vt.push(standing?.voterTotal ?? null);
       votes.vm.push(standing?.voterMonthTotal ?? null);
       votes.vs.push(standing?.voterStreakDays ?? null);
       votes.vb.push(standing?.voterBestStreakDays ?? null);
       votes.pt.push(standing?.providerVoterTotal ?? null);
-      votes.nv.push(cooldown ? ts(nextVoteAt(cooldown, receivedAt)) : null);
+      votes.nv.push(next ? ts(next) : null);
       const lease = batch[i].lease;
-      for (const job of planned)
+      for (const job of [...planned, ...events])
         jobs.push({ ...job, organizationId: org.id, voteId: id, runAt: receivedAt, ...(lease && sentAtOnce(job.kind) ? { lease } : {}) });
       results[i] = { id, publicId: `vt_${id}`, duplicate: false, ...(lease ? { jobs: [] } : {}) };
       indexOfVote.set(id, i);
@@ -438,6 +472,22 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
           ...jobPart.values,
         ],
       });
+      const rewardRows = rewards.rows();
+      if (rewardRows.parties.length > 0 || rewardRows.reminders.length > 0) {
+        await query({
+          ...SQL.rewards,
+          values: [
+            rewardRows.parties.map((r) => r.organizationId),
+            rewardRows.parties.map((r) => r.count),
+            rewardRows.reminders.map((r) => r.organizationId),
+            rewardRows.reminders.map((r) => r.providerId),
+            rewardRows.reminders.map((r) => r.voterKey),
+            rewardRows.reminders.map((r) => r.voterName),
+            rewardRows.reminders.map((r) => ts(new Date(r.dueAt))),
+            rewardRows.reminders.map((r) => r.voteId),
+          ],
+        });
+      }
     }
     return results as StoredVote[];
   }

@@ -7,17 +7,20 @@ import { timeOrderedId } from '../../time-ordered-id.js';
 import type Sqlite from 'better-sqlite3';
 import type { Config } from '../../config.js';
 import { sentAtOnce, type ClaimedJob, type NewJob } from '../../domain/jobs.js';
-import { initialStatuses, planJobs, type PlanningCallback, type PlanRules } from '../../domain/job-plan.js';
+import { attemptBudget, initialStatuses, planJobs, type PlanningCallback, type PlanRules } from '../../domain/job-plan.js';
+import { rewardBatch } from '../../domain/reward-events.js';
 import { utcDay } from '../../time.js';
 import { spellingWins, spellingWinsSql, voterKeyOf } from '../../domain/voter-name.js';
 import { countingOf, monthRange, type HookOrg, type HookProvider, type NewVote, type StoredVote } from '../../domain/votes.js';
-import { localDay, standingBatch, type StoredStanding, type VoteStanding } from '../../domain/voter-standing.js';
+import { localDay, standingBatch, type CountedStanding, type StoredStanding } from '../../domain/voter-standing.js';
 import { cooldownOf, nextVoteAt } from '../../domain/vote-cooldown.js';
 import type { BatchWriter, VoteStore } from '../ports.js';
 
 export function createSqliteVoteStore(db: Sqlite.Database, votes: BatchWriter<NewVote, StoredVote>): VoteStore {
   const orgBySlug = db.prepare(
-    'SELECT id, slug, plan, status, chatNotificationsEnabled, chatWebhookUrl, serverCallbackUrl, timeZone FROM "Organization" WHERE slug = ?',
+    `SELECT id, slug, plan, status, chatNotificationsEnabled, chatWebhookUrl, serverCallbackUrl, timeZone,
+       milestonesJson, votePartyEvery, votePartyProviderId, remindersEnabled, chatMilestoneTemplate, chatVotePartyTemplate
+     FROM "Organization" WHERE slug = ?`,
   );
   const providerByKey = db.prepare(
     `SELECT id, key, authMethod, authField, authValueEnc, authTimestampField, signatureFormat, payloadSource, voteePath, eventPath, voteEventsJson, testEventsJson, enabled,
@@ -25,7 +28,7 @@ export function createSqliteVoteStore(db: Sqlite.Database, votes: BatchWriter<Ne
      FROM "Provider" WHERE organizationId = ? AND key = ?`,
   );
   const toOrg = (row: Record<string, unknown> | undefined): HookOrg | null =>
-    row ? ({ ...row, chatNotificationsEnabled: row.chatNotificationsEnabled === 1 } as unknown as HookOrg) : null;
+    row ? ({ ...row, chatNotificationsEnabled: row.chatNotificationsEnabled === 1, remindersEnabled: row.remindersEnabled === 1 } as unknown as HookOrg) : null;
   const toProvider = (row: Record<string, unknown> | undefined): HookProvider | null =>
     row ? ({ ...row, enabled: row.enabled === 1 } as unknown as HookProvider) : null;
 
@@ -50,7 +53,7 @@ export function createSqliteVoteWrite(
   );
   const monthCount = db.prepare('SELECT COALESCE(SUM(count), 0) AS n FROM "ProviderDailyCount" WHERE organizationId = ? AND day >= ? AND day <= ?');
   const enabledCallbacks = db.prepare(
-    'SELECT id, kind, priority, providerIdsJson, enabled FROM "Callback" WHERE organizationId = ? AND (enabled = 1 OR disabledReason IS NOT NULL) ORDER BY priority ASC, createdAt ASC',
+    'SELECT id, kind, priority, providerIdsJson, enabled, eventsJson FROM "Callback" WHERE organizationId = ? AND (enabled = 1 OR disabledReason IS NOT NULL) ORDER BY priority ASC, createdAt ASC',
   );
   const activePluginTokens = db.prepare('SELECT COUNT(*) AS n FROM "PluginToken" WHERE organizationId = ? AND revokedAt IS NULL');
   const insertVote = db.prepare(
@@ -90,6 +93,19 @@ export function createSqliteVoteWrite(
       newVoters.has(`${organizationId}\u0000${voterKey}`) ? 0 : ((readProviderTotal.get(providerId, voterKey) as { total: number } | undefined)?.total ?? 0),
     days: (organizationId: string, voterKey: string) => readDays.all(organizationId, voterKey) as { day: string; count: number }[],
   };
+  // Rewards events (src/domain/reward-events.ts): the party count read as the batch begins, written at its end;
+  // reminders moved to each voter's next vote.
+  const readParty = db.prepare('SELECT count FROM "VotePartyCounter" WHERE organizationId = ?');
+  const writeParty = db.prepare(
+    'INSERT INTO "VotePartyCounter" (organizationId, count) VALUES (?, ?) ON CONFLICT (organizationId) DO UPDATE SET count = excluded.count',
+  );
+  const writeReminder = db.prepare(
+    `INSERT INTO "Reminder" (organizationId, providerId, voterKey, voterName, dueAt, voteId) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (providerId, voterKey) DO UPDATE SET voterName = excluded.voterName,
+       voteId = CASE WHEN excluded.dueAt >= dueAt THEN excluded.voteId ELSE voteId END, dueAt = MAX(dueAt, excluded.dueAt)`,
+  );
+  const partySource = { partyCount: (organizationId: string) => (readParty.get(organizationId) as { count: number } | undefined)?.count ?? 0 };
+  const budgets = { callback: attemptBudget(config, 'callback'), chat: attemptBudget(config, 'chat') };
   const bumpProviderDay = db.prepare(
     `INSERT INTO "ProviderDailyCount" (organizationId, providerId, day, count) VALUES (?, ?, ?, ?)
      ON CONFLICT (providerId, day) DO UPDATE SET count = count + excluded.count`,
@@ -113,6 +129,7 @@ export function createSqliteVoteWrite(
     const voterDays = new Map<string, { o: string; p: string; k: string; d: string; name: string; at: number; n: number }>();
     newVoters.clear();
     const standings = standingBatch(standingSource);
+    const rewards = rewardBatch(partySource, budgets);
     const stored = batch.map((vote): StoredVote => {
       const { org, provider, receivedAt } = vote;
       const at = receivedAt.getTime();
@@ -143,10 +160,20 @@ export function createSqliteVoteWrite(
       const uuid = timeOrderedId(at);
       const voterKey = voterKeyOf(vote.voterName);
       const { chatStatus, callbackStatus } = initialStatuses(jobs);
-      const standing: VoteStanding | null = counts
+      const standing: CountedStanding | null = counts
         ? standings.count({ organizationId: org.id, providerId: provider.id, voterKey, day: localDay(receivedAt, org.timeZone), at })
         : null;
       const cooldown = counts ? cooldownOf(provider.voteCooldownJson) : null;
+      const next = cooldown ? nextVoteAt(cooldown, receivedAt) : null;
+      const events = standing
+        ? rewards.count(
+            { org, provider, voteId: uuid, voterKey, voterName: vote.voterName, recovered: vote.recovered === true },
+            standing,
+            next,
+            callbacksOf.get(org.id) ?? [],
+            overLimit,
+          )
+        : [];
       insertVote.run(
         uuid,
         `vt_${uuid}`,
@@ -168,10 +195,10 @@ export function createSqliteVoteWrite(
         standing?.voterStreakDays ?? null,
         standing?.voterBestStreakDays ?? null,
         standing?.providerVoterTotal ?? null,
-        cooldown ? nextVoteAt(cooldown, receivedAt).getTime() : null,
+        next ? next.getTime() : null,
       );
       const leased = insertJobs(
-        jobs.map((job) => ({
+        [...jobs, ...events].map((job) => ({
           ...job,
           organizationId: org.id,
           voteId: uuid,
@@ -202,6 +229,9 @@ export function createSqliteVoteWrite(
       writeStanding.run(r.organizationId, r.voterKey, r.total, r.monthTotal, r.streakDays, r.bestStreakDays, r.lastDay, r.lastVoteAt);
     for (const r of rows.days) bumpLocalDay.run(r.organizationId, r.voterKey, r.day, r.count);
     for (const r of rows.providers) writeProviderStanding.run(r.organizationId, r.providerId, r.voterKey, r.total, r.lastVoteAt);
+    const rewardRows = rewards.rows();
+    for (const r of rewardRows.parties) writeParty.run(r.organizationId, r.count);
+    for (const r of rewardRows.reminders) writeReminder.run(r.organizationId, r.providerId, r.voterKey, r.voterName, r.dueAt, r.voteId);
     return stored;
   };
 }

@@ -1,0 +1,13 @@
+// An admin alert or summary (the organization's admin chat webhook); its body is rendered when it is queued.
+import { redactUrl, sendAlert } from '../senders.js';
+import type { JobKind } from './job-kind.js';
+
+export const alertJob: JobKind = {
+  name: 'alert',
+  describe: () => 'admin alert',
+  target: (ctx) => redactUrl(ctx.org.chatAdminWebhookUrl ?? ''),
+  retries: 'chat',
+  inVoteOrder: false,
+  alertsWhenFailed: false,
+  send: (deps, ctx, env) => sendAlert(deps, ctx, env.unknownWebhooks),
+};

@@ -1,0 +1,13 @@
+// A vote's chat notification (the organization's chat webhook, Discord-compatible).
+import { redactUrl, sendChat } from '../senders.js';
+import type { JobKind } from './job-kind.js';
+
+export const chatJob: JobKind = {
+  name: 'chat',
+  describe: () => 'chat notification',
+  target: (ctx) => redactUrl(ctx.org.chatWebhookUrl ?? ''),
+  retries: 'chat',
+  inVoteOrder: false,
+  alertsWhenFailed: false,
+  send: (deps, ctx, env) => sendChat(deps, ctx, env.unknownWebhooks),
+};

@@ -1,0 +1,78 @@
+// An event beyond a vote (README "Rewards": milestone, vote_party, reminder) to a callback that takes it, signed and
+// retried like a vote's callback, or (milestones and parties, when the organization set a message for them) to the
+// chat webhook. The job carries the event (src/domain/reward-events.ts); its payload is rendered at each attempt
+// from the callback's template for that event, or the event's default.
+import type { EventData } from '../../domain/reward-events.js';
+import { eventsOf } from '../../domain/job-plan.js';
+import { buildChatMessage } from '../chat-message.js';
+import { DEFAULT_EVENT_TEMPLATES } from '../callback-defaults.js';
+import { postSigned } from '../callback-kinds/http.js';
+import { redactUrl, sendChatBody, type JobContext } from '../senders.js';
+import { renderJson, voteLookup, type Lookup } from '../template.js';
+import { voteTemplateValues } from '../vote-values.js';
+import type { JobKind } from './job-kind.js';
+
+/** The event's own variables (GET /v1/callbacks/variables lists them), as text; numbers also typed. */
+export function eventValues(data: EventData): Record<string, string | number> {
+  switch (data.event) {
+    case 'milestone':
+      return { event: 'milestone', milestone_type: data.milestone.type, milestone_value: data.milestone.value };
+    case 'vote_party':
+      return { event: 'vote_party', party_count: data.party.count, party_every: data.party.every, party_number: data.party.number };
+    case 'reminder':
+      return {
+        event: 'reminder',
+        voter_name: data.reminder.voterName,
+        provider_key: data.reminder.providerKey,
+        provider_name: data.reminder.providerName,
+        vote_url: data.reminder.voteUrl ?? '',
+        next_vote_at: data.reminder.nextVoteAt,
+      };
+  }
+}
+
+/** The lookup of an event: its own values over its vote's (a reminder may outlive its vote: then its own only). */
+export function eventLookup(data: EventData, base: Lookup | null, org: { slug: string; name: string }): Lookup {
+  const own = eventValues(data);
+  const lookup: Lookup = (name) => {
+    if (Object.hasOwn(own, name)) return String(own[name]);
+    if (name === 'organization_slug') return org.slug;
+    if (name === 'organization_name') return org.name;
+    return base ? base(name) : name === 'test' ? 'false' : undefined;
+  };
+  lookup.typed = (name) => (typeof own[name] === 'number' ? own[name] : name === 'test' ? (base?.typed?.(name) ?? false) : undefined);
+  return lookup;
+}
+
+const dataOf = (ctx: JobContext) => JSON.parse(ctx.job.payloadJson ?? '{}') as EventData;
+
+export const eventJob: JobKind = {
+  name: 'event',
+  describe: (ctx) => {
+    const event = dataOf(ctx).event ?? 'event';
+    if (!ctx.job.callbackId) return `${event} chat message`;
+    return ctx.callback ? `${event} event to callback "${ctx.callback.name}"` : `${event} event to a deleted callback`;
+  },
+  target: (ctx) => (ctx.job.callbackId ? (ctx.callback?.url ?? '') : redactUrl(ctx.org.chatWebhookUrl ?? '')),
+  retries: 'callback',
+  inVoteOrder: false,
+  alertsWhenFailed: true,
+  async send(deps, ctx, env) {
+    const { org, vote, callback } = ctx;
+    const data = dataOf(ctx);
+    const base = vote ? voteLookup(voteTemplateValues(vote, vote.provider, org)) : null;
+    const lookup = eventLookup(data, base, org);
+    if (!ctx.job.callbackId) {
+      const template = data.event === 'milestone' ? org.chatMilestoneTemplate : data.event === 'vote_party' ? org.chatVotePartyTemplate : null;
+      if (!template || !org.chatWebhookUrl || !org.chatNotificationsEnabled)
+        return { attempt: null, outcome: { kind: 'skipped' }, error: `Chat messages for ${data.event} were turned off before sending` };
+      return sendChatBody(deps, ctx, org.chatWebhookUrl, buildChatMessage({ type: 'simple', template, embedTemplate: null }, lookup), env.unknownWebhooks);
+    }
+    if (!callback?.url) return { attempt: null, outcome: { kind: 'skipped' }, error: 'The callback was deleted' };
+    if (!eventsOf(callback.eventsJson).has(data.event))
+      return { attempt: null, outcome: { kind: 'skipped' }, error: `The callback no longer takes ${data.event} events` };
+    const templates = callback.eventTemplatesJson ? (JSON.parse(callback.eventTemplatesJson) as Record<string, unknown>) : {};
+    const template = templates[data.event] ?? DEFAULT_EVENT_TEMPLATES[data.event];
+    return postSigned(deps, ctx, callback.url, JSON.stringify(renderJson(template, lookup)), false);
+  },
+};

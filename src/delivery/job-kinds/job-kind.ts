@@ -1,0 +1,25 @@
+// What a kind of delivery job is (one file per kind, listed in registry.ts): how one attempt is sent, how the
+// operator's log names it and its target, which retry rules it follows, and how the worker orders it. The worker
+// (../worker.ts) looks a job's kind up here; adding a kind means one new file here plus its tests.
+import type { AppDeps } from '../../app-deps.js';
+import type { JobContext, SendResult, UnknownWebhookMemory } from '../senders.js';
+
+/** What the worker lends every kind: webhook URLs that answered 404 (Discord's Unknown Webhook), not called again. */
+export interface JobKindEnv {
+  unknownWebhooks: UnknownWebhookMemory;
+}
+
+export interface JobKind {
+  name: string;
+  /** How the operator's log names this job's delivery: `chat notification`, `callback "Lobby" (http)`. */
+  describe(ctx: JobContext): string;
+  /** Where its attempts go (the log shows its host; a crashed attempt's record names it). */
+  target(ctx: JobContext): string;
+  /** The retry rules of a failed attempt: chat's (attempt budget, Discord's rate limits) or the callback schedule. */
+  retries: 'chat' | 'callback';
+  /** A vote's jobs of such kinds go one after another in priority order (a game server's callbacks). */
+  inVoteOrder: boolean;
+  /** Failing for good raises the organization's permanent-failure alert (admin chat). */
+  alertsWhenFailed: boolean;
+  send(deps: AppDeps, ctx: JobContext, env: JobKindEnv): Promise<SendResult>;
+}
