@@ -23,6 +23,7 @@ import { voteRoutes } from './routes/votes.js';
 import { statsRoutes } from './routes/stats.js';
 import { pluginRoutes } from './routes/plugin.js';
 import { voterRoutes } from './routes/voters.js';
+import { rewardRoutes } from './routes/rewards.js';
 import { testVoteRoutes } from './routes/test-votes.js';
 import { hookRequestRoutes } from './routes/hook-requests.js';
 
@@ -36,6 +37,7 @@ export const REST_ROUTES: RestRoute[] = [
   ...statsRoutes,
   ...pluginRoutes,
   ...voterRoutes,
+  ...rewardRoutes,
   ...testVoteRoutes,
   ...hookRequestRoutes,
 ];

@@ -35,6 +35,7 @@ import { createDeliveryWorker, type DeliveryWorker } from './delivery/worker.js'
 import { deliveryThread } from './delivery/delivery-thread.js';
 import { startVotifierListener, type VotifierListener } from './votifier/listener.js';
 import { createAlertScheduler, type AlertScheduler } from './alerts/scheduler.js';
+import { createReminderScheduler, type ReminderScheduler } from './modules/rewards/reminder-scheduler.js';
 import { createRecoveryReconciler, type RecoveryReconciler } from './recovery/topgg.js';
 import { createRetention, type Retention } from './retention/retention.js';
 import { createHookRequestRecorder, type HookRequestRecorder } from './modules/hook-requests/recorder.js';
@@ -62,6 +63,7 @@ export interface RunningApp {
   services: Services;
   /** Scheduled admin alerts; tests drive `tick()` with an injected clock. */
   scheduler: AlertScheduler;
+  reminders: ReminderScheduler;
   /** Votes recovered from top.gg's vote list; tests drive `tick()` with an injected clock. */
   recovery: RecoveryReconciler;
   /** Vote and payload retention; tests drive `tick()` with an injected clock. */
@@ -189,6 +191,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
   let services: Services | null = null;
   let worker: DeliveryWorker | null = null;
   let scheduler: AlertScheduler | null = null;
+  let reminders: ReminderScheduler | null = null;
   let recovery: RecoveryReconciler | null = null;
   let retention: Retention | null = null;
   let metrics: Metrics | null = null;
@@ -277,6 +280,8 @@ export function createApp(config: Config, options: AppOptions = {}) {
     }
     scheduler = createAlertScheduler(deps, { intervalMs: config.alertsIntervalMs, onQueued: () => worker?.wake() });
     if (config.alertsIntervalMs > 0) scheduler.start();
+    reminders = createReminderScheduler(deps, { intervalMs: config.remindersIntervalMs, batch: config.remindersBatch, onQueued: () => worker?.wake() });
+    if (config.remindersIntervalMs > 0) reminders.start();
     recovery = createRecoveryReconciler(deps, services.ingest, { intervalMs: config.recoveryIntervalMs });
     if (config.recoveryIntervalMs > 0) recovery.start();
     retention = createRetention(deps, { intervalMs: config.retentionIntervalMs });
@@ -290,6 +295,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
       deps,
       services,
       scheduler,
+      reminders,
       recovery,
       retention,
       liveSubscribers: () => liveHub?.subscriberCount() ?? 0,
@@ -320,6 +326,8 @@ export function createApp(config: Config, options: AppOptions = {}) {
     await hookRequestLog?.stop(); // writes what is still queued
     hookRequestLog = null;
     scheduler?.stop();
+    await reminders?.stop();
+    reminders = null;
     await recovery?.stop();
     recovery = null;
     await retention?.stop();

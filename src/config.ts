@@ -89,6 +89,9 @@ const envSchema = z.object({
   DELIVERY_LEASE_MS: z.coerce.number().int().min(1_000).default(120_000),
   DELIVERY_POLL_MS: z.coerce.number().int().min(10).default(1_000),
   ALERTS_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
+  // Due reminders are looked for this often (a seek along the due-time index, never a scan); 0: not in this process.
+  REMINDERS_INTERVAL_MS: z.coerce.number().int().min(0).default(1_000),
+  REMINDERS_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
   GRAPHQL_INTROSPECTION: bool.default(true),
   TRUST_PROXY: z.string().default('loopback'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -188,6 +191,8 @@ export interface Config {
   deliveryPollMs: number;
   /** How often scheduled admin alerts are checked; 0 turns the scheduler off in this process. */
   alertsIntervalMs: number;
+  remindersIntervalMs: number;
+  remindersBatch: number;
   graphqlIntrospection: boolean;
   trustProxy: string;
   shutdownTimeoutMs: number;
@@ -343,6 +348,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     deliveryLeaseMs: e.DELIVERY_LEASE_MS,
     deliveryPollMs: e.DELIVERY_POLL_MS,
     alertsIntervalMs: e.ALERTS_INTERVAL_MS,
+    remindersIntervalMs: e.REMINDERS_INTERVAL_MS,
+    remindersBatch: e.REMINDERS_BATCH,
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION,
     trustProxy: e.TRUST_PROXY,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,

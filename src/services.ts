@@ -10,6 +10,7 @@ import { createVoteService } from './modules/votes/votes.service.js';
 import { createStatsService } from './modules/stats/stats.service.js';
 import { createPullService } from './modules/plugin/pull.service.js';
 import { createVoterService } from './modules/voters/voters.service.js';
+import { createRewardService } from './modules/rewards/rewards.service.js';
 
 export function createServices(deps: AppDeps) {
   const organizations = createOrganizationService(deps);
@@ -25,6 +26,7 @@ export function createServices(deps: AppDeps) {
     stats,
     pull: createPullService(deps),
     voters: createVoterService(deps),
+    rewards: createRewardService(deps),
   };
 }
 

@@ -3,12 +3,12 @@
 import type { RestRoute } from '../route.js';
 
 const CALLBACK_FIELDS = `id name kind url timeout_ms: timeoutMs enabled priority payload_template: payloadTemplate
-  providers max_per_second: maxPerSecond disabled_reason: disabledReason disabled_at: disabledAt failing_since: failingSince
+  providers events event_templates: eventTemplates max_per_second: maxPerSecond disabled_reason: disabledReason disabled_at: disabledAt failing_since: failingSince
   created_at: createdAt updated_at: updatedAt host port service_name: serviceName has_token: hasToken public_key: publicKey`;
 
 const VOTIFIER_ONLY = ['host', 'port', 'service_name', 'has_token', 'public_key'];
 /** What a votifier callback does not use: it sends the Votifier vote (no URL, no template) and is not signed. */
-const HTTP_ONLY = ['url', 'payload_template', 'signing_secret'];
+const HTTP_ONLY = ['url', 'payload_template', 'signing_secret', 'event_templates'];
 /** HTTP callbacks keep the interface's fields; votifier ones add theirs and leave out what does not apply. */
 const shape = (cb: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(cb).filter(([k]) => !(cb.kind === 'votifier' ? HTTP_ONLY : VOTIFIER_ONLY).includes(k)));
@@ -18,7 +18,7 @@ export const callbackRoutes: RestRoute[] = [
     method: 'get',
     path: '/callbacks/variables',
     summary: 'List the variables a payload template may use',
-    document: `query { callbackVariables { name description example type } }`,
+    document: `query { callbackVariables { name description example type events } }`,
     data: (r) => ({ variables: r.callbackVariables }),
   },
   {

@@ -17,6 +17,12 @@ export const ORGANIZATION_FIELDS = `
     admin_usage_warnings: adminUsageWarnings
     server_callback_url: serverCallbackUrl
     time_zone: timeZone
+    milestones { type every at provider }
+    vote_party_every: votePartyEvery
+    vote_party_provider: votePartyProvider
+    reminders_enabled: remindersEnabled
+    chat_milestone_template: chatMilestoneTemplate
+    chat_vote_party_template: chatVotePartyTemplate
   }
   usage {
     votes_this_month: votesThisMonth

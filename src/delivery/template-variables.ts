@@ -1,14 +1,22 @@
 // The variables a chat or callback template may use (GET /v1/callbacks/variables) and the sample values tests use.
 import type { VoteTemplateValues } from './template.js';
+import type { EventType } from '../domain/reward-events.js';
 
 export interface TemplateVariable {
   name: string;
   description: string;
   example: string;
   type: 'string' | 'integer' | 'timestamp' | 'json' | 'boolean';
+  /** The events whose templates have it (README "Rewards"); a milestone's and a party's carry their vote's too. */
+  events: readonly EventType[];
 }
 
-export const TEMPLATE_VARIABLES: readonly TemplateVariable[] = [
+const WITH_VOTE: readonly EventType[] = ['vote', 'milestone', 'vote_party'];
+const EVERY_EVENT: readonly EventType[] = ['vote', 'milestone', 'vote_party', 'reminder'];
+/** Variables every event's template has, and those a vote (or the vote behind a milestone or a party) adds. */
+const ON_EVERY_EVENT = new Set(['voter_name', 'provider_name', 'provider_key', 'organization_slug', 'organization_name', 'test', 'next_vote_at']);
+
+const VOTE_VARIABLES: readonly Omit<TemplateVariable, 'events'>[] = [
   { name: 'voter_name', description: "The voter's name as the voting site sent it", example: 'Steve', type: 'string' },
   { name: 'provider_name', description: 'Display name of the provider that received the vote', example: 'top.gg', type: 'string' },
   { name: 'provider_key', description: 'Key of the provider (as in its webhook URL)', example: 'topgg', type: 'string' },
@@ -57,6 +65,46 @@ export const TEMPLATE_VARIABLES: readonly TemplateVariable[] = [
     example: 'payload.username',
     type: 'string',
   },
+];
+
+/** The variables only an event other than a vote has. */
+const EVENT_VARIABLES: readonly TemplateVariable[] = [
+  {
+    name: 'event',
+    description: 'The event: milestone, vote_party or reminder',
+    example: 'milestone',
+    type: 'string',
+    events: ['milestone', 'vote_party', 'reminder'],
+  },
+  { name: 'milestone_type', description: "The milestone rule's type: total or streak", example: 'total', type: 'string', events: ['milestone'] },
+  {
+    name: 'milestone_value',
+    description: 'The value reached (votes, or streak days); a JSON number where a string is exactly this variable',
+    example: '100',
+    type: 'integer',
+    events: ['milestone'],
+  },
+  {
+    name: 'party_count',
+    description: 'The party count this vote made (a multiple of party_every); a JSON number where a string is exactly this variable',
+    example: '500',
+    type: 'integer',
+    events: ['vote_party'],
+  },
+  { name: 'party_every', description: 'settings.vote_party_every when the party completed', example: '100', type: 'integer', events: ['vote_party'] },
+  { name: 'party_number', description: 'Which party this is (party_count / party_every)', example: '5', type: 'integer', events: ['vote_party'] },
+  {
+    name: 'vote_url',
+    description: "The site's vote page (the provider's vote_url, rendered with the vote that set the reminder); empty when unknown",
+    example: 'https://top.gg/bot/264811613708746752/vote',
+    type: 'string',
+    events: ['reminder'],
+  },
+];
+
+export const TEMPLATE_VARIABLES: readonly TemplateVariable[] = [
+  ...VOTE_VARIABLES.map((v) => ({ ...v, events: ON_EVERY_EVENT.has(v.name) ? EVERY_EVENT : WITH_VOTE })),
+  ...EVENT_VARIABLES,
 ];
 
 export function sampleTemplateValues(now: Date, organization: { slug: string; name: string }): VoteTemplateValues {

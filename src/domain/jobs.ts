@@ -139,7 +139,8 @@ function latestPerCallback(jobs: JobForStatus[]): JobForStatus[] {
  * when all sent, `skipped` when there was none to send.
  */
 export function voteStatusFrom(all: JobForStatus[]) {
-  const jobs = latestPerCallback(all);
+  // A vote's own deliveries: an event it set off (a milestone to the same callback) is a delivery of its own.
+  const jobs = latestPerCallback(all.filter((j) => j.kind === 'chat' || TO_GAME_SERVERS.has(j.kind)));
   const chat = jobs.filter((j) => j.kind === 'chat');
   const callbacks = jobs.filter((j) => TO_GAME_SERVERS.has(j.kind));
   const aggregate = (list: typeof jobs): string => {

@@ -155,7 +155,7 @@ export interface ReminderRow {
  * batch order from what the database held when the batch began, under the writer's lock), and its reminder.
  */
 export function rewardBatch(source: { partyCount(organizationId: string): number }, budgets: { callback: number; chat: number }) {
-  const parties = new Map<string, number>();
+  const parties = new Map<string, { read: number; count: number }>();
   const reminders = new Map<string, ReminderRow>();
   return {
     /** Whether votes of this provider count toward the organization's party. */
@@ -179,8 +179,13 @@ export function rewardBatch(source: { partyCount(organizationId: string): number
         providerKey: provider.key,
       });
       if (this.partyCounts(org, provider.id)) {
-        const count = (parties.get(org.id) ?? source.partyCount(org.id)) + 1;
-        parties.set(org.id, count);
+        let tally = parties.get(org.id);
+        if (!tally) {
+          const read = source.partyCount(org.id);
+          tally = { read, count: read };
+          parties.set(org.id, tally);
+        }
+        const count = ++tally.count;
         const party = partyCompleted(count, org.votePartyEvery, org.votePartyProviderId ? provider.key : null);
         if (party) events.push(party);
       }
@@ -201,11 +206,14 @@ export function rewardBatch(source: { partyCount(organizationId: string): number
       if (overLimit) return [];
       return events.flatMap((event) => planEventJobs(budgets, org, provider.id, callbacks, event));
     },
-    /** The party counts to store (absolute), and the reminders to write, in key order (the writers lock alike). */
+    /**
+     * The votes each party count gains (added to what is stored, so a reset by a settings change meanwhile is kept),
+     * and the reminders to write, in key order (the writers lock alike).
+     */
     rows() {
       const byKey = <T>(m: Map<string, T>) => [...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => ({ key: k, ...v }));
       return {
-        parties: [...parties.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([organizationId, count]) => ({ organizationId, count })),
+        parties: [...parties.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([organizationId, p]) => ({ organizationId, added: p.count - p.read })),
         reminders: byKey(reminders).map(({ key: _key, ...row }) => row as ReminderRow),
       };
     },

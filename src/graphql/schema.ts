@@ -10,6 +10,7 @@ import '../modules/votes/votes.graphql.js';
 import '../modules/stats/stats.graphql.js';
 import '../modules/plugin/plugin.graphql.js';
 import '../modules/voters/voters.graphql.js';
+import '../modules/rewards/rewards.graphql.js';
 import '../modules/hook-requests/hook-requests.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

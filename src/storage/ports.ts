@@ -66,6 +66,25 @@ export interface JobQueue {
   enqueue(tx: Tx, jobs: NewJob[]): Promise<number>;
 }
 
+/** A reminder the scheduler took (README "Reminders"): deleted in the transaction that queues its jobs. */
+export interface DueReminder {
+  organizationId: string;
+  providerId: string;
+  voterKey: string;
+  voterName: string;
+  dueAt: Date;
+  voteId: string | null;
+}
+
+export interface ReminderStore {
+  /**
+   * Takes up to `limit` reminders due by `now`, earliest first, each by one taker only (several instances may take
+   * at once), and inserts the jobs `plan` makes of them in the same transaction: a crash before its commit leaves
+   * them due, after it they are queued; never both, never neither. Returns how many were taken and queued.
+   */
+  takeDue(now: Date, limit: number, plan: (tx: Tx, due: DueReminder[]) => Promise<NewJob[]>): Promise<{ taken: number; queued: number }>;
+}
+
 /** A failed callback attempt count per callback (the failing-callbacks panel). */
 export interface FailedAttempts {
   callbackId: string;
@@ -110,6 +129,7 @@ export interface Storage {
   hookLog: BatchWriter<HookLogItem, HookLogResult>;
   rollups: Rollups;
   reports: Reports;
+  reminders: ReminderStore;
   /** Slots of paced callbacks (max_per_second), shared by every instance where there can be several. */
   pacer: Pacer;
   /** For the operator: which database, and where (the file, or the server without credentials). */

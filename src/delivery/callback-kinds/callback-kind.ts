@@ -7,10 +7,14 @@ import type { Callback } from '../../generated/sqlite/client.js';
 import type { FieldError } from '../../errors.js';
 import type { JobContext, SendResult } from '../senders.js';
 import type { VoteTemplateValues } from '../template.js';
+import type { EventType } from '../../domain/reward-events.js';
 
 /** The row columns a kind owns (the rest, shared by every kind, are the service's). */
 export type KindColumns = Partial<
-  Pick<Callback, 'url' | 'host' | 'port' | 'serviceName' | 'votifierTokenEnc' | 'votifierPublicKey' | 'payloadTemplateJson' | 'authSecretEnc'>
+  Pick<
+    Callback,
+    'url' | 'host' | 'port' | 'serviceName' | 'votifierTokenEnc' | 'votifierPublicKey' | 'payloadTemplateJson' | 'authSecretEnc' | 'eventTemplatesJson'
+  >
 >;
 
 /** What the test endpoint answers: the request a delivery would send, with sample values; nothing is sent. */
@@ -29,6 +33,8 @@ export interface CallbackKind {
    * no test flag) reaches a game server that would pay the reward, so it gets a test vote only when its sender asks.
    */
   marksTests: boolean;
+  /** The events it can carry (README "Rewards"): a Votifier server takes votes only. */
+  events: readonly EventType[];
   /** Zod rules of the fields only this kind reads (all optional here; `check` says which are required). */
   fields: Record<string, z.ZodType>;
   /**

@@ -12,16 +12,23 @@ import { renderJson, voteLookup } from '../template.js';
 import { voteTemplateValues } from '../vote-values.js';
 import type { CallbackKind } from './callback-kind.js';
 
+import { EVENT_TYPES } from '../../domain/reward-events.js';
+
 const payloadTemplate = z.record(z.string(), z.unknown()).refine((v) => JSON.stringify(v).length <= 16_384, 'must be at most 16 KiB of JSON');
 
 export const httpCallback: CallbackKind = {
   name: 'http',
   // `{{test}}` in the payload and the x-vote-relay-test header on every attempt.
   marksTests: true,
+  events: EVENT_TYPES,
   fields: {
     url: z.string().max(2000),
     authSecret: z.string().min(1).max(500).nullable(),
     payloadTemplate,
+    // Its own payload per event other than vote (README "Rewards"); an event left out gets its default.
+    eventTemplates: z
+      .strictObject({ milestone: payloadTemplate.optional(), vote_party: payloadTemplate.optional(), reminder: payloadTemplate.optional() })
+      .nullable(),
   },
   check(input, existing) {
     if (!existing && !input.url) return { problems: [{ field: 'url', message: 'is required' }] };
@@ -32,6 +39,7 @@ export const httpCallback: CallbackKind = {
       url: input.url as string,
       payloadTemplateJson: JSON.stringify(input.payloadTemplate ?? DEFAULT_PAYLOAD_TEMPLATE),
       authSecretEnc: input.authSecret ? deps.secrets.seal(input.authSecret as string) : null,
+      eventTemplatesJson: input.eventTemplates ? JSON.stringify(input.eventTemplates) : null,
     };
   },
   update(input, _existing, deps) {
@@ -39,6 +47,7 @@ export const httpCallback: CallbackKind = {
       ...(input.url !== undefined ? { url: input.url as string } : {}),
       ...(input.payloadTemplate !== undefined ? { payloadTemplateJson: JSON.stringify(input.payloadTemplate) } : {}),
       ...(input.authSecret !== undefined ? { authSecretEnc: input.authSecret === null ? null : deps.secrets.seal(input.authSecret as string) } : {}),
+      ...(input.eventTemplates !== undefined ? { eventTemplatesJson: input.eventTemplates === null ? null : JSON.stringify(input.eventTemplates) } : {}),
     };
   },
   testRender(deps, callback, values, now) {

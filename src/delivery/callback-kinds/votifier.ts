@@ -28,6 +28,7 @@ const target = (callback: Pick<Callback, 'host' | 'port'>) => `votifier://${call
 
 export const votifierCallback: CallbackKind = {
   name: 'votifier',
+  events: ['vote'],
   marksTests: false,
   fields: {
     host: z.string().regex(HOST, 'must be a host name or IP address'),

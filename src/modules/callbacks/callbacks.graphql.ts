@@ -1,12 +1,19 @@
 // Callbacks: list (with count and limit), read, create, update, delete, test render, rotate the signing secret,
 // and the template variables they may use.
 import { builder } from '../../graphql/builder.js';
+import { EVENT_TYPES } from '../../domain/reward-events.js';
+import { eventsOf } from '../../domain/job-plan.js';
 import { requireViewer } from '../../auth/access.js';
 import { PLAN_LIMITS, planOf } from '../../domain/plans.js';
 import type { Callback } from '../../generated/sqlite/client.js';
 import { TEMPLATE_VARIABLES, type TemplateVariable } from '../../delivery/template-variables.js';
 import { FAILING_CALLBACK_STATES, type CreatedCallback, type FailingCallback, type Replayed } from './callbacks.service.js';
 import { CALLBACK_KIND_NAMES } from '../../delivery/callback-kinds/registry.js';
+
+const CallbackEventEnum = builder.enumType('CallbackEvent', {
+  description: 'vote: each vote; milestone, vote_party, reminder: events beyond a vote (README "Rewards")',
+  values: [...EVENT_TYPES] as string[],
+});
 
 const CallbackKindEnum = builder.enumType('CallbackKind', {
   description: 'http: a signed POST; votifier: the Votifier protocol',
@@ -55,6 +62,17 @@ export const CallbackRef = builder.prismaObject('Callback', {
       nullable: true,
       description: 'http only (a votifier callback sends the Votifier vote, not a template)',
       resolve: (c) => (c.kind === 'http' ? JSON.parse(c.payloadTemplateJson) : null),
+    }),
+    events: t.field({
+      type: [CallbackEventEnum],
+      description: 'The events it takes (README "Rewards"); votifier callbacks take votes only',
+      resolve: (c) => [...eventsOf(c.eventsJson)],
+    }),
+    eventTemplates: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'http only: its own payload per event other than vote (milestone, vote_party, reminder); an event left out gets its default',
+      resolve: (c) => (c.kind === 'http' && c.eventTemplatesJson ? JSON.parse(c.eventTemplatesJson) : null),
     }),
     hasAuthSecret: t.boolean({ resolve: (c) => c.authSecretEnc !== null }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -115,6 +133,11 @@ const TemplateVariableRef = builder.objectRef<TemplateVariable>('TemplateVariabl
     description: t.exposeString('description'),
     example: t.exposeString('example'),
     type: t.exposeString('type'),
+    events: t.field({
+      type: [CallbackEventEnum],
+      description: "The events whose templates have it (a milestone or a party also has its vote's variables)",
+      resolve: (v) => [...v.events],
+    }),
   }),
 });
 
@@ -129,6 +152,11 @@ const callbackFields = (t: any) => ({
   payloadTemplate: t.field({ type: 'JSON' }),
   providers: t.stringList({ description: 'Keys of the providers whose votes it takes; empty = every provider' }),
   maxPerSecond: t.int({ description: 'At most this many deliveries start per second (1-1000); null = no limit' }),
+  events: t.field({ type: [CallbackEventEnum], description: 'The events it takes; default [vote]' }),
+  eventTemplates: t.field({
+    type: 'JSON',
+    description: 'http only: {milestone?, vote_party?, reminder?}, each a payload template; null: the defaults',
+  }),
   host: t.string({ description: 'votifier: the Votifier server host' }),
   port: t.int({ description: 'votifier: port (default 8192)' }),
   serviceName: t.string({ description: 'votifier: the service name the server sees' }),

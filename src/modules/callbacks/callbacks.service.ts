@@ -16,6 +16,7 @@ import { attemptBudget } from '../../domain/job-plan.js';
 import { voteStatusFrom } from '../../domain/jobs.js';
 import { parseBound } from '../stats/date-range.js';
 import { REAL_VOTES } from '../../domain/votes.js';
+import { EVENT_TYPES } from '../../domain/reward-events.js';
 
 export const MIN_TIMEOUT_MS = 1_000;
 
@@ -27,6 +28,11 @@ const sharedFields = {
   priority: z.number().int('must be an integer').min(-1_000_000).max(1_000_000),
   // Routing: the provider keys whose votes it takes; empty = every provider.
   providers: z.array(z.string().min(1).max(100)).max(100, 'must list at most 100 providers'),
+  // The events it takes (README "Rewards"); default ["vote"].
+  events: z
+    .array(z.enum(EVENT_TYPES, `each must be one of ${EVENT_TYPES.join(', ')}`))
+    .min(1, 'must list at least one event')
+    .refine((list) => new Set(list).size === list.length, 'lists an event twice'),
   // Pacing: at most this many deliveries start per second; null = no limit.
   maxPerSecond: z.number().int('must be an integer').min(1, 'must be at least 1').max(1_000, 'must be at most 1000').nullable(),
 };
@@ -40,6 +46,7 @@ const createSchema = z.object({
   priority: sharedFields.priority.optional(),
   providers: sharedFields.providers.optional(),
   maxPerSecond: sharedFields.maxPerSecond.optional(),
+  events: sharedFields.events.optional(),
 });
 const replaySchema = z.object({
   since: z.string().min(1, 'is required'),
@@ -109,6 +116,9 @@ export function createCallbackService(deps: AppDeps) {
   /** The plan's timeout ceiling, the kind's own rules, and the SSRF guard on its target: every problem at once. */
   async function check(org: Organization, kind: CallbackKind, input: Record<string, unknown>, existing: Callback | null) {
     const { problems, target } = kind.check(input, existing);
+    const carried = Array.isArray(input.events) ? (input.events as string[]).filter((e) => !kind.events.includes(e as never)) : [];
+    if (carried.length > 0)
+      problems.push({ field: 'events', message: `a ${kind.name} callback takes ${kind.events.join(', ')} only, not ${carried.join(', ')}` });
     if (typeof input.timeoutMs === 'number') {
       const ceiling = PLAN_LIMITS[planOf(org)].callbackTimeoutMsCeiling;
       if (input.timeoutMs < MIN_TIMEOUT_MS || input.timeoutMs > ceiling) {
@@ -149,11 +159,12 @@ export function createCallbackService(deps: AppDeps) {
       priority?: number;
       providers?: string[];
       maxPerSecond?: number | null;
+      events?: string[];
     };
     const kind = callbackKindOf(input.kind)!;
     const own = ownFields(kind, input);
     const org = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });
-    await check(org, kind, { ...own, timeoutMs: input.timeoutMs }, null);
+    await check(org, kind, { ...own, timeoutMs: input.timeoutMs, events: input.events }, null);
     const providerIdsJson = await routesOf(organizationId, input.providers);
     const limit = PLAN_LIMITS[planOf(org)].callbacks;
     const current = await prisma.callback.count({ where: { organizationId } });
@@ -172,6 +183,7 @@ export function createCallbackService(deps: AppDeps) {
         priority: input.priority ?? 0,
         providerIdsJson: providerIdsJson ?? null,
         maxPerSecond: input.maxPerSecond ?? null,
+        ...(input.events ? { eventsJson: JSON.stringify(input.events) } : {}),
         signingSecretEnc: deps.secrets.seal(signingSecret),
       },
     });
@@ -186,12 +198,13 @@ export function createCallbackService(deps: AppDeps) {
       priority?: number;
       providers?: string[];
       maxPerSecond?: number | null;
+      events?: string[];
     };
     const callback = await get(organizationId, id);
     const kind = callbackKindOf(callback.kind)!;
     const own = ownFields(kind, input);
     const org = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });
-    await check(org, kind, { ...own, timeoutMs: input.timeoutMs }, callback);
+    await check(org, kind, { ...own, timeoutMs: input.timeoutMs, events: input.events }, callback);
     const providerIdsJson = await routesOf(organizationId, input.providers);
     if (input.enabled === true && callback.providerIdsJson === '[]' && providerIdsJson === undefined) {
       throw validationError([{ field: 'providers', message: 'its providers were deleted: give the providers it takes (an empty list for all of them)' }]);
@@ -204,6 +217,7 @@ export function createCallbackService(deps: AppDeps) {
         priority: input.priority,
         providerIdsJson,
         maxPerSecond: input.maxPerSecond,
+        eventsJson: input.events ? JSON.stringify(input.events) : undefined,
       }).filter(([, v]) => v !== undefined),
     );
     const now = deps.clock.now();

@@ -13,6 +13,36 @@ const MessageTypeEnum = builder.enumType('ChatMessageType', {
   values: ['simple', 'embed'] as string[],
 });
 
+const MilestoneTypeEnum = builder.enumType('MilestoneType', {
+  description: "total: the voter's counted votes (in the organization, or on one site with provider); streak: consecutive voting days",
+  values: ['total', 'streak'] as string[],
+});
+
+interface MilestoneRuleShape {
+  type: string;
+  every?: number;
+  at?: number[];
+  provider?: string;
+}
+const MilestoneRuleRef = builder.objectRef<MilestoneRuleShape>('MilestoneRule').implement({
+  description: 'Reached when the value is a multiple of every or one of at (README "Milestones")',
+  fields: (t) => ({
+    type: t.expose('type', { type: MilestoneTypeEnum }),
+    every: t.int({ nullable: true, resolve: (r) => r.every ?? null }),
+    at: t.intList({ nullable: true, resolve: (r) => r.at ?? null }),
+    provider: t.string({ nullable: true, description: 'A provider key: the total on that site only', resolve: (r) => r.provider ?? null }),
+  }),
+});
+
+const MilestoneRuleInput = builder.inputType('MilestoneRuleInput', {
+  fields: (t) => ({
+    type: t.field({ type: MilestoneTypeEnum, required: true }),
+    every: t.int(),
+    at: t.intList(),
+    provider: t.string(),
+  }),
+});
+
 const OrganizationSettings = builder.objectRef<Organization>('OrganizationSettings').implement({
   fields: (t) => ({
     chatWebhookUrl: t.exposeString('chatWebhookUrl', { nullable: true }),
@@ -34,6 +64,25 @@ const OrganizationSettings = builder.objectRef<Organization>('OrganizationSettin
     timeZone: t.exposeString('timeZone', {
       description: 'IANA time zone of the organization\'s days for voter streaks and month totals (README "Rewards"); default UTC',
     }),
+    milestones: t.field({
+      type: [MilestoneRuleRef],
+      description: 'Milestone rules: a vote that reaches one sends a milestone event (README "Milestones")',
+      resolve: (org) => (org.milestonesJson ? (JSON.parse(org.milestonesJson) as MilestoneRuleShape[]) : []),
+    }),
+    votePartyEvery: t.exposeInt('votePartyEvery', { nullable: true, description: 'Every this many counted votes, a vote_party event; null: no party' }),
+    votePartyProvider: t.string({
+      nullable: true,
+      description: "Key of the only provider whose votes count toward the party; null: every site's",
+      resolve: async (org, _args, ctx) =>
+        org.votePartyProviderId
+          ? ((await ctx.deps.db.prisma.provider.findUnique({ where: { id: org.votePartyProviderId }, select: { key: true } }))?.key ?? null)
+          : null,
+    }),
+    remindersEnabled: t.exposeBoolean('remindersEnabled', {
+      description: 'Reminder events when a voter\'s cooldown on a site ends and they have not voted again (README "Reminders")',
+    }),
+    chatMilestoneTemplate: t.exposeString('chatMilestoneTemplate', { nullable: true, description: 'Chat message for milestones; null: not posted' }),
+    chatVotePartyTemplate: t.exposeString('chatVotePartyTemplate', { nullable: true, description: 'Chat message for vote parties; null: not posted' }),
   }),
 });
 
@@ -77,6 +126,12 @@ const OrganizationSettingsInput = builder.inputType('OrganizationSettingsInput',
     adminUsageWarnings: t.boolean(),
     serverCallbackUrl: t.string(),
     timeZone: t.string({ description: 'IANA time zone name; applies to votes from then on (days already counted keep their day)' }),
+    milestones: t.field({ type: [MilestoneRuleInput], description: 'Replaces every rule; [] removes them' }),
+    votePartyEvery: t.int({ description: 'At least 2; null turns the party off; a change starts the count over' }),
+    votePartyProvider: t.string({ description: 'A provider key, or null for every site; a change starts the count over' }),
+    remindersEnabled: t.boolean(),
+    chatMilestoneTemplate: t.string(),
+    chatVotePartyTemplate: t.string(),
   }),
 });
 

@@ -32,6 +32,21 @@ export const embedTemplateSchema = z
   .strict();
 
 const urlOrNull = z.string().max(2000).nullable();
+const chatTemplate = z.string().min(1, 'must not be empty (null turns it off)').max(2000, 'must be at most 2000 characters').nullable();
+
+/** A milestone rule (README "Milestones"); provider: a provider's key, for a total on that site only. */
+const milestoneRule = z
+  .strictObject({
+    type: z.enum(['total', 'streak'], 'must be total or streak'),
+    every: z.number().int().min(1).max(1_000_000).optional(),
+    at: z.array(z.number().int().min(1).max(100_000_000)).min(1).max(100, 'at most 100 values').optional(),
+    provider: z.string().min(1).max(64).optional(),
+  })
+  .refine((rule) => rule.every !== undefined || rule.at !== undefined, 'needs every or at (or both)')
+  .refine((rule) => rule.type === 'total' || rule.provider === undefined, {
+    message: 'streaks count days across every site: provider applies to total rules only',
+    path: ['provider'],
+  });
 
 const settingsSchema = z
   .object({
@@ -48,6 +63,12 @@ const settingsSchema = z
     adminUsageWarnings: z.boolean(),
     serverCallbackUrl: urlOrNull,
     timeZone: z.string().max(64).refine(isTimeZone, 'must be an IANA time zone name, e.g. "UTC", "Europe/Berlin" or "America/New_York"'),
+    milestones: z.array(milestoneRule).max(50, 'at most 50 rules'),
+    votePartyEvery: z.number().int().min(2, 'must be at least 2 (null turns the party off)').max(1_000_000).nullable(),
+    votePartyProvider: z.string().min(1).max(64).nullable(),
+    remindersEnabled: z.boolean(),
+    chatMilestoneTemplate: chatTemplate,
+    chatVotePartyTemplate: chatTemplate,
   })
   .partial();
 
@@ -144,18 +165,49 @@ export function createOrganizationService(deps: AppDeps) {
       const taken = await prisma.organization.findUnique({ where: { slug: input.slug }, select: { id: true } });
       if (taken) problems.push({ field: 'slug', message: 'is already taken' });
     }
+    // Provider keys named by the rewards settings must be the organization's.
+    const keys = new Set([
+      ...(settings.milestones ?? []).flatMap((rule) => (rule.provider ? [rule.provider] : [])),
+      ...(settings.votePartyProvider ? [settings.votePartyProvider] : []),
+    ]);
+    const providerIds = new Map(
+      keys.size > 0
+        ? (await prisma.provider.findMany({ where: { organizationId: org.id, key: { in: [...keys] } }, select: { id: true, key: true } })).map((p) => [
+            p.key,
+            p.id,
+          ])
+        : [],
+    );
+    (settings.milestones ?? []).forEach((rule, i) => {
+      if (rule.provider && !providerIds.has(rule.provider))
+        problems.push({ field: `settings.milestones[${i}].provider`, message: `no provider has the key "${rule.provider}"` });
+    });
+    if (settings.votePartyProvider && !providerIds.has(settings.votePartyProvider))
+      problems.push({ field: 'settings.vote_party_provider', message: `no provider has the key "${settings.votePartyProvider}"` });
     if (problems.length > 0) throw validationError(problems);
 
-    const { chatEmbedTemplate, ...plainSettings } = settings;
+    const { chatEmbedTemplate, milestones, votePartyProvider, ...plainSettings } = settings;
+    const partyProviderId = votePartyProvider === undefined ? undefined : votePartyProvider === null ? null : providerIds.get(votePartyProvider)!;
+    // A party whose size or site changes starts counting again from zero.
+    const partyChanged =
+      (settings.votePartyEvery !== undefined && settings.votePartyEvery !== org.votePartyEvery) ||
+      (partyProviderId !== undefined && partyProviderId !== org.votePartyProviderId);
     try {
-      return await prisma.organization.update({
-        where: { id: org.id },
-        data: {
-          ...(input.name !== undefined ? { name: input.name } : {}),
-          ...(input.slug !== undefined ? { slug: input.slug } : {}),
-          ...plainSettings,
-          ...(chatEmbedTemplate !== undefined ? { chatEmbedTemplateJson: chatEmbedTemplate === null ? null : JSON.stringify(chatEmbedTemplate) } : {}),
-        },
+      return await prisma.$transaction(async (tx) => {
+        if (partyChanged) {
+          await tx.votePartyCounter.upsert({ where: { organizationId: org.id }, create: { organizationId: org.id, count: 0 }, update: { count: 0 } });
+        }
+        return tx.organization.update({
+          where: { id: org.id },
+          data: {
+            ...(input.name !== undefined ? { name: input.name } : {}),
+            ...(input.slug !== undefined ? { slug: input.slug } : {}),
+            ...plainSettings,
+            ...(chatEmbedTemplate !== undefined ? { chatEmbedTemplateJson: chatEmbedTemplate === null ? null : JSON.stringify(chatEmbedTemplate) } : {}),
+            ...(milestones !== undefined ? { milestonesJson: milestones.length > 0 ? JSON.stringify(milestones) : null } : {}),
+            ...(partyProviderId !== undefined ? { votePartyProviderId: partyProviderId } : {}),
+          },
+        });
       });
     } catch (err) {
       // Two requests racing for one slug: the unique index decides.

@@ -76,6 +76,10 @@ export const ProviderRef = builder.prismaObject('Provider', {
       description: 'When a voter may vote again: {"hours": N} or {"daily_reset": "HH:MM", "time_zone": "<IANA>"}; null when unknown',
       resolve: (p) => cooldownOf(p.voteCooldownJson),
     }),
+    voteUrl: t.exposeString('voteUrl', {
+      nullable: true,
+      description: "The site's page where a voter votes (reminder events carry it, rendered with the vote's variables)",
+    }),
     enabled: t.exposeBoolean('enabled'),
     bodyTimestampPath: t.exposeString('bodyTimestampPath', {
       nullable: true,
@@ -174,6 +178,7 @@ const CreateProviderInput = builder.inputType('CreateProviderInput', {
       type: 'JSON',
       description: 'When a voter may vote again on the site: {"hours": N} or {"daily_reset": "HH:MM", "time_zone": "<IANA>"}; null: unknown',
     }),
+    voteUrl: t.string({ description: "The site's vote page for reminders (http(s); may hold variables such as {{payload.bot}}); null: none" }),
   }),
 });
 
@@ -198,6 +203,7 @@ const UpdateProviderInput = builder.inputType('UpdateProviderInput', {
       type: 'JSON',
       description: 'When a voter may vote again on the site: {"hours": N} or {"daily_reset": "HH:MM", "time_zone": "<IANA>"}; null: unknown',
     }),
+    voteUrl: t.string({ description: "The site's vote page for reminders (http(s); may hold variables such as {{payload.bot}}); null: none" }),
   }),
 });
 

@@ -68,6 +68,13 @@ const optionalFields = {
     })
     .transform((value) => value as VoteCooldown | null)
     .optional(),
+  // The site's page where a voter votes (reminders carry it); may hold vote variables such as {{payload.bot}}.
+  voteUrl: z
+    .string()
+    .max(2_000)
+    .regex(/^https?:\/\/\S+$/, 'must be an http(s) URL (it may hold template variables such as {{payload.bot}})')
+    .nullable()
+    .optional(),
 };
 
 const votifierPortSchema = z.number().int().min(1).max(65535).nullable();
@@ -199,6 +206,7 @@ export function createProviderService(deps: AppDeps) {
         bodyTimestampPath: template.bodyTimestampPath ?? null,
         bodyTimestampMaxAge: template.bodyTimestampMaxAgeSeconds ?? null,
         voteCooldown: template.voteCooldown ?? null,
+        voteUrl: template.voteUrl ?? null,
         ...defined,
       };
       // A secret the site issues cannot be invented here: the site would never know it.
@@ -253,6 +261,7 @@ export function createProviderService(deps: AppDeps) {
           enabled: parsed.enabled ?? true,
           votifierPort: parsed.votifierPort ?? null,
           voteCooldownJson: parsed.voteCooldown ? JSON.stringify(parsed.voteCooldown) : null,
+          voteUrl: parsed.voteUrl ?? null,
         },
       })
       .catch((err: unknown) => {

@@ -72,6 +72,8 @@ export interface ProviderTemplate {
   recovery?: 'topgg';
   /** When a voter may vote again, by the site's documentation (README "Rewards"); absent where it does not say. */
   voteCooldown?: VoteCooldown;
+  /** The page where a voter votes (reminders carry it), with vote variables where the site sends the id. */
+  voteUrl?: string;
 }
 
 const GENERATED_SECRET_STEP = 'Create the provider here with auth_value "auto" (or leave it out) and copy the auth_value shown once in the response.';

@@ -6,6 +6,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { validationError } from '../../errors.js';
 import { MAX_VOTER_NAME_LENGTH } from '../votes/ingest.service.js';
 import { voterKeyOf } from '../../domain/voter-name.js';
+import { EVENT_JOB_KIND, type EventData } from '../../domain/reward-events.js';
 
 /** Votes removed per transaction before the counts are adjusted. */
 const ERASE_BATCH = 1_000;
@@ -56,7 +57,21 @@ export function createVoterService(deps: AppDeps) {
           (await tx.voterStanding.deleteMany({ where: { organizationId, voterKey } })).count +
           (await tx.voterDay.deleteMany({ where: { organizationId, voterKey } })).count +
           (await tx.providerVoterStanding.deleteMany({ where: { organizationId, voterKey } })).count;
-        return deleted.count + emptied.count + standings;
+        // Their reminders (README "Reminders") and opt-out go too, and reminder events queued for them after the
+        // vote that set them was gone (a reminder's job otherwise goes with its vote).
+        const reminders =
+          (await tx.reminder.deleteMany({ where: { organizationId, voterKey } })).count +
+          (await tx.reminderOptOut.deleteMany({ where: { organizationId, voterKey } })).count;
+        const orphanEvents = await tx.deliveryJob.findMany({
+          where: { organizationId, kind: EVENT_JOB_KIND, voteId: null },
+          select: { id: true, payloadJson: true },
+        });
+        const theirs = orphanEvents.filter((job) => {
+          const data = JSON.parse(job.payloadJson ?? '{}') as EventData;
+          return data.event === 'reminder' && voterKeyOf(data.reminder.voterName) === voterKey;
+        });
+        if (theirs.length > 0) await tx.deliveryJob.deleteMany({ where: { id: { in: theirs.map((job) => job.id) } } });
+        return deleted.count + emptied.count + standings + reminders + theirs.length;
       },
       { timeout: 60_000 },
     );

@@ -8,6 +8,7 @@ import type { StorageOptions } from '../options.js';
 import type { Db, FailedAttempts, Storage } from '../ports.js';
 import { withQueryLog } from '../query-log.js';
 import { createRollups } from '../rollups.js';
+import { createReminderStore } from '../reminder-store.js';
 import { FAILED_ATTEMPT_STATUSES, failedAttemptsOf, pingStorage } from '../reports.js';
 import { openPgPool } from './connection.js';
 import { exportVotesPostgres } from './export.js';
@@ -39,10 +40,23 @@ export async function openPostgresStorage(config: Config, options: StorageOption
   queries.attach(prisma);
   const finishes = createGroupCommit({ maxBatch: config.writeBatchMax, commit: pgCommit(pool, finishesWrite) });
 
+  const jobs = createPostgresJobQueue(prisma, pool, finishes);
   return {
     prisma,
     votes: createPgVoteStore(config, pool, writes.votes),
-    jobs: createPostgresJobQueue(prisma, pool, finishes),
+    jobs,
+    // Several instances take due reminders at once: each row goes to one of them (SKIP LOCKED), earliest first.
+    reminders: createReminderStore(
+      prisma,
+      {
+        text: `DELETE FROM "Reminder" AS r
+               USING (SELECT "providerId", "voterKey" FROM "Reminder" WHERE "dueAt" <= $1::timestamp(3) ORDER BY "dueAt" LIMIT $2 FOR UPDATE SKIP LOCKED) AS d
+               WHERE r."providerId" = d."providerId" AND r."voterKey" = d."voterKey"
+               RETURNING r."organizationId", r."providerId", r."voterKey", r."voterName", (extract(epoch FROM r."dueAt") * 1000)::float8 AS "dueAt", r."voteId"`,
+        at: (now) => now.toISOString(),
+      },
+      (tx, due) => jobs.enqueue(tx, due),
+    ),
     hookLog: writes.hookLog,
     rollups: createRollups(prisma, {
       day: (column) => `to_char(${column}, 'YYYY-MM-DD')`,

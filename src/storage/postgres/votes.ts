@@ -140,13 +140,13 @@ const SQL = {
            ORDER BY p, d
            ON CONFLICT ("providerId", day) DO UPDATE SET count = t.count + excluded.count`,
   }),
-  // The batch's rewards (src/domain/reward-events.ts): party counts (absolute: the batch holds the party lock) and
+  // The batch's rewards (src/domain/reward-events.ts): what the party counts gained (under the party lock) and
   // reminders moved to each voter's next vote (the later due time wins). Sent only when the batch has any.
   rewards: {
     name: 'vr_vote_rewards',
     text: `WITH parties AS (
              INSERT INTO "VotePartyCounter" AS t ("organizationId", count) SELECT * FROM unnest($1::text[], $2::int[])
-             ON CONFLICT ("organizationId") DO UPDATE SET count = excluded.count
+             ON CONFLICT ("organizationId") DO UPDATE SET count = t.count + excluded.count
            )
            INSERT INTO "Reminder" AS t ("organizationId", "providerId", "voterKey", "voterName", "dueAt", "voteId")
            SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::timestamp(3)[], $8::text[])
@@ -478,7 +478,7 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
           ...SQL.rewards,
           values: [
             rewardRows.parties.map((r) => r.organizationId),
-            rewardRows.parties.map((r) => r.count),
+            rewardRows.parties.map((r) => r.added),
             rewardRows.reminders.map((r) => r.organizationId),
             rewardRows.reminders.map((r) => r.providerId),
             rewardRows.reminders.map((r) => r.voterKey),

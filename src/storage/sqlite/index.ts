@@ -12,6 +12,7 @@ import { createMemoryPacer } from '../pacer.js';
 import type { FailedAttempts, Storage } from '../ports.js';
 import { withQueryLog } from '../query-log.js';
 import { createRollups } from '../rollups.js';
+import { createReminderStore } from '../reminder-store.js';
 import { FAILED_ATTEMPT_STATUSES, failedAttemptsOf, pingStorage } from '../reports.js';
 import { openSqliteConnection, sqlitePathFromUrl } from './connection.js';
 import { exportRowsSqlite } from './export.js';
@@ -49,6 +50,16 @@ export async function openSqliteStorage(config: Config, options: StorageOptions)
     votes: createSqliteVoteStore(sqlite, writes.votes as never),
     jobs,
     hookLog: writes.hookLog as never,
+    // One writer: the take is atomic as it is.
+    reminders: createReminderStore(
+      prisma,
+      {
+        text: `DELETE FROM "Reminder" WHERE ("providerId", "voterKey") IN (SELECT "providerId", "voterKey" FROM "Reminder" WHERE "dueAt" <= ? ORDER BY "dueAt" LIMIT ?)
+               RETURNING "organizationId", "providerId", "voterKey", "voterName", "dueAt", "voteId"`,
+        at: (now) => now.getTime(),
+      },
+      (tx, due) => jobs.enqueue(tx, due),
+    ),
     rollups: createRollups(prisma, { day: (column) => `strftime('%Y-%m-%d', ${column} / 1000, 'unixepoch')`, param: () => '?', lockRollups: null }),
     reports: {
       async failedAttemptsSince(organizationId, dueSince, since): Promise<FailedAttempts[]> {

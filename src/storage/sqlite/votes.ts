@@ -97,7 +97,7 @@ export function createSqliteVoteWrite(
   // reminders moved to each voter's next vote.
   const readParty = db.prepare('SELECT count FROM "VotePartyCounter" WHERE organizationId = ?');
   const writeParty = db.prepare(
-    'INSERT INTO "VotePartyCounter" (organizationId, count) VALUES (?, ?) ON CONFLICT (organizationId) DO UPDATE SET count = excluded.count',
+    'INSERT INTO "VotePartyCounter" (organizationId, count) VALUES (?, ?) ON CONFLICT (organizationId) DO UPDATE SET count = count + excluded.count',
   );
   const writeReminder = db.prepare(
     `INSERT INTO "Reminder" (organizationId, providerId, voterKey, voterName, dueAt, voteId) VALUES (?, ?, ?, ?, ?, ?)
@@ -230,7 +230,7 @@ export function createSqliteVoteWrite(
     for (const r of rows.days) bumpLocalDay.run(r.organizationId, r.voterKey, r.day, r.count);
     for (const r of rows.providers) writeProviderStanding.run(r.organizationId, r.providerId, r.voterKey, r.total, r.lastVoteAt);
     const rewardRows = rewards.rows();
-    for (const r of rewardRows.parties) writeParty.run(r.organizationId, r.count);
+    for (const r of rewardRows.parties) writeParty.run(r.organizationId, r.added);
     for (const r of rewardRows.reminders) writeReminder.run(r.organizationId, r.providerId, r.voterKey, r.voterName, r.dueAt, r.voteId);
     return stored;
   };

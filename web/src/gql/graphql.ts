@@ -12,6 +12,13 @@ export type AuthMethod =
   | 'url_path'
   | 'votifier';
 
+/** vote: each vote; milestone, vote_party, reminder: events beyond a vote (README "Rewards") */
+export type CallbackEvent =
+  | 'milestone'
+  | 'reminder'
+  | 'vote'
+  | 'vote_party';
+
 /** http: a signed POST; votifier: the Votifier protocol */
 export type CallbackKind =
   | 'http'
@@ -31,6 +38,10 @@ export type CreateCallbackInput = {
   /** Sent as Authorization: Bearer <auth_secret>; never returned */
   authSecret?: string | null | undefined;
   enabled?: boolean | null | undefined;
+  /** http only: {milestone?, vote_party?, reminder?}, each a payload template; null: the defaults */
+  eventTemplates?: unknown;
+  /** The events it takes; default [vote] */
+  events?: Array<CallbackEvent> | null | undefined;
   /** votifier: the Votifier server host */
   host?: string | null | undefined;
   /** Default http */
@@ -80,6 +91,8 @@ export type CreateProviderInput = {
   /** When a voter may vote again on the site: {"hours": N} or {"daily_reset": "HH:MM", "time_zone": "<IANA>"}; null: unknown */
   voteCooldown?: unknown;
   voteEvents?: Array<string> | null | undefined;
+  /** The site's vote page for reminders (http(s); may hold variables such as {{payload.bot}}); null: none */
+  voteUrl?: string | null | undefined;
   voteePath?: string | null | undefined;
   /** votifier only: a port of its own within VOTIFIER_DEDICATED_PORTS (v1 without routing) */
   votifierPort?: number | null | undefined;
@@ -146,6 +159,18 @@ export type HookRequestProtocol =
   | 'votifier_v1'
   | 'votifier_v2';
 
+export type MilestoneRuleInput = {
+  at?: Array<number> | null | undefined;
+  every?: number | null | undefined;
+  provider?: string | null | undefined;
+  type: MilestoneType;
+};
+
+/** total: the voter's counted votes (in the organization, or on one site with provider); streak: consecutive voting days */
+export type MilestoneType =
+  | 'streak'
+  | 'total';
+
 export type OrganizationSettingsInput = {
   adminDailySummary?: boolean | null | undefined;
   adminPermanentFailAlerts?: boolean | null | undefined;
@@ -156,11 +181,20 @@ export type OrganizationSettingsInput = {
   chatEmbedTemplate?: unknown;
   chatMessageTemplate?: string | null | undefined;
   chatMessageType?: ChatMessageType | null | undefined;
+  chatMilestoneTemplate?: string | null | undefined;
   chatNotificationsEnabled?: boolean | null | undefined;
+  chatVotePartyTemplate?: string | null | undefined;
   chatWebhookUrl?: string | null | undefined;
+  /** Replaces every rule; [] removes them */
+  milestones?: Array<MilestoneRuleInput> | null | undefined;
+  remindersEnabled?: boolean | null | undefined;
   serverCallbackUrl?: string | null | undefined;
   /** IANA time zone name; applies to votes from then on (days already counted keep their day) */
   timeZone?: string | null | undefined;
+  /** At least 2; null turns the party off; a change starts the count over */
+  votePartyEvery?: number | null | undefined;
+  /** A provider key, or null for every site; a change starts the count over */
+  votePartyProvider?: string | null | undefined;
 };
 
 /** Where a provider reads votes from */
@@ -203,6 +237,10 @@ export type UpdateCallbackInput = {
   /** Sent as Authorization: Bearer <auth_secret>; never returned */
   authSecret?: string | null | undefined;
   enabled?: boolean | null | undefined;
+  /** http only: {milestone?, vote_party?, reminder?}, each a payload template; null: the defaults */
+  eventTemplates?: unknown;
+  /** The events it takes; default [vote] */
+  events?: Array<CallbackEvent> | null | undefined;
   /** votifier: the Votifier server host */
   host?: string | null | undefined;
   /** At most this many deliveries start per second (1-1000); null = no limit */
@@ -251,6 +289,8 @@ export type UpdateProviderInput = {
   /** When a voter may vote again on the site: {"hours": N} or {"daily_reset": "HH:MM", "time_zone": "<IANA>"}; null: unknown */
   voteCooldown?: unknown;
   voteEvents?: Array<string> | null | undefined;
+  /** The site's vote page for reminders (http(s); may hold variables such as {{payload.bot}}); null: none */
+  voteUrl?: string | null | undefined;
   voteePath?: string | null | undefined;
   /** votifier only: a port of its own within VOTIFIER_DEDICATED_PORTS; null goes back to the shared port */
   votifierPort?: number | null | undefined;
