@@ -54,6 +54,8 @@ export function testConfig(env: Record<string, string> = {}, databaseUrl = testD
     ALLOW_PRIVATE_TARGETS: 'true',
     // Scheduled alerts run on the real clock against the shared database: only tests that drive them turn them on.
     ALERTS_INTERVAL_MS: '0',
+    // Reminders come due by the injected clock: tests that expect them take them (reminders.tick()).
+    REMINDERS_INTERVAL_MS: '0',
     // Tests run many services at once: the Votifier listener only where a test asks for one (a free port).
     VOTIFIER_PORT: '0',
     // Recovery would poll top.gg for other tests' providers: only tests that drive it (tick()) point it at a fake.

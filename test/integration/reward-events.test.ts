@@ -1,0 +1,217 @@
+// Events beyond votes (README "Rewards"): milestones and vote parties decided exactly once in the vote's own
+// transaction, even for 50 votes at once and (on PostgreSQL) two instances; callbacks that choose their events;
+// chat posts of milestones and parties; reminders that come due once when a voter's cooldown ends, not after an
+// early vote or an opt-out, and once across a restart. Through HTTP with an injected clock, on both databases.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { databaseUnavailable, dialect, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
+import { startReceiver, type Receiver, type ReceivedRequest } from '../kit/receiver.js';
+
+const clock = {
+  at: new Date('2026-05-01T12:00:00Z').getTime(),
+  now() {
+    return new Date(this.at);
+  },
+};
+const HOUR = 3_600_000;
+
+describe.skipIf(databaseUnavailable)('rewards events', () => {
+  let app: TestApp;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    app = await startTestApp({}, { clock });
+    receiver = await startReceiver({ status: 200 });
+  });
+  afterAll(async () => {
+    await app?.stop();
+    await receiver?.close();
+  });
+
+  const mine = (org: TestOrg, path = 'events') => receiver.requests.filter((r) => r.path === `/${org.slug}/${path}`);
+  async function until<T>(read: () => T[], count: number, what: string): Promise<T[]> {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const found = read();
+      if (found.length >= count) return found;
+      if (Date.now() > deadline) throw new Error(`${found.length} of ${count} ${what} arrived`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  async function setup(settings: Record<string, unknown>, events: string[], provider: Record<string, unknown> = {}) {
+    const org = await app.createOrg({ plan: 'pro' });
+    const made = await app.request('POST', '/v1/providers', {
+      key: org.key,
+      body: { key: 'list', name: 'The list', auth_method: 'url_path', auth_field: 's', votee_path: 'user', ...provider },
+    });
+    expect(made.status, made.text).toBe(201);
+    const set = await app.request('PATCH', '/v1/organization', { key: org.key, body: { settings } });
+    expect(set.status, set.text).toBe(200);
+    const callback = await app.request('POST', '/v1/callbacks', { key: org.key, body: { name: 'Events', url: `${receiver.url}/${org.slug}/events`, events } });
+    expect(callback.status, callback.text).toBe(201);
+    expect(callback.body.data.events).toEqual(events);
+    const path = new URL(made.body.data.webhook_url as string).pathname;
+    const vote = (user: string, extra: Record<string, unknown> = {}, on: TestApp = app) => on.request('POST', path, { body: { user, ...extra } });
+    return { org, vote, secret: callback.body.data.signing_secret as string };
+  }
+
+  const ofEvent = (requests: ReceivedRequest[], event: string) => requests.filter((r) => r.json?.event === event);
+
+  it('milestones and vote parties fire exactly once each under 50 concurrent votes (two instances on PostgreSQL)', async () => {
+    // Real time: standardwebhooks checks each signature's timestamp against its own clock.
+    clock.at = Date.now();
+    const s = await setup(
+      {
+        chat_webhook_url: `${receiver.url}/CHAT`,
+        milestones: [{ type: 'total', every: 5 }],
+        vote_party_every: 10,
+        chat_milestone_template: '{{voter_name}} reached {{milestone_value}} votes',
+        chat_vote_party_template: 'Vote party #{{party_number}}! {{party_count}} votes, the last by {{voter_name}}',
+      },
+      ['vote', 'milestone', 'vote_party'],
+    );
+    const second = dialect === 'postgresql' ? await startTestApp({}, { clock, databaseUrl: app.config.databaseUrl }) : null;
+    try {
+      // 25 votes by one voter (milestones at 5, 10, 15, 20, 25) and 25 by as many others (1 each: none).
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => s.vote(i % 2 === 0 ? 'Rush' : `Other${i}`, { n: i }, i % 4 === 1 && second ? second : app)),
+      );
+      for (const answer of answers) expect(answer.status, answer.text).toBe(200);
+      const all = await until(() => mine(s.org), 50 + 5 + 5, 'callbacks');
+      await new Promise((r) => setTimeout(r, 500)); // nothing more comes
+      const received = mine(s.org);
+      expect(ofEvent(received, 'vote')).toHaveLength(50);
+      const milestones = ofEvent(received, 'milestone');
+      expect(milestones.map((r) => r.json.milestone.value).sort((a: number, b: number) => a - b)).toEqual([5, 10, 15, 20, 25]);
+      expect(new Set(milestones.map((r) => r.json.voter_name))).toEqual(new Set(['Rush']));
+      expect(milestones[0].json).toMatchObject({ event: 'milestone', milestone: { type: 'total' }, provider: 'list' });
+      const parties = ofEvent(received, 'vote_party');
+      expect(parties.map((r) => r.json.party.count).sort((a: number, b: number) => a - b)).toEqual([10, 20, 30, 40, 50]);
+      expect(parties.map((r) => r.json.party.number).sort((a: number, b: number) => a - b)).toEqual([1, 2, 3, 4, 5]);
+      expect(all.length).toBe(received.length);
+      // Each event is its own signed delivery (standardwebhooks verifies it).
+      const wh = new Webhook(s.secret);
+      for (const r of [...milestones, ...parties]) expect(() => wh.verify(r.body, r.headers as Record<string, string>)).not.toThrow();
+      expect(new Set(received.map((r) => r.headers['webhook-id'])).size).toBe(received.length);
+      // Chat posts the milestones and parties with their own templates (the votes' own messages too).
+      const chat = await until(() => receiver.requests.filter((r) => r.path === '/CHAT' && /reached|party/.test(r.json?.content ?? '')), 10, 'chat posts');
+      expect(chat.filter((r) => r.json.content.startsWith('Rush reached')).length).toBe(5);
+      expect(chat.map((r) => r.json.content)).toContain(
+        'Vote party #5! 50 votes, the last by ' + parties.find((p) => p.json.party.count === 50)!.json.voter_name,
+      );
+
+      const party = await app.request('GET', '/v1/vote-party', { key: s.org.readKey });
+      expect(party.body.data).toEqual({ enabled: true, every: 10, provider: null, count: 50, progress: 0, remaining: 10, completed: 5 });
+      // The events are the votes' deliveries too: listed in their vote's delivery log, and not its callback status.
+      const last = parties.find((p) => p.json.party.count === 50)!.json.vote_id as string;
+      const read = await app.request('GET', `/v1/votes/${last}`, { key: s.org.key });
+      expect(read.body.data.callback_status).toBe('sent');
+    } finally {
+      await second?.stop();
+    }
+  }, 90_000);
+
+  it('a streak milestone fires on the day the streak reaches it, once; a callback gets only the events it takes', async () => {
+    const s = await setup(
+      {
+        milestones: [
+          { type: 'streak', at: [3] },
+          { type: 'total', at: [2], provider: 'list' },
+        ],
+      },
+      ['milestone'],
+    );
+    const days = ['2026-06-01T10:00:00Z', '2026-06-02T10:00:00Z', '2026-06-02T20:00:00Z', '2026-06-03T09:00:00Z', '2026-06-03T10:00:00Z'];
+    for (const day of days) {
+      clock.at = new Date(day).getTime();
+      expect((await s.vote('Alex', { day })).status).toBe(200);
+    }
+    const got = await until(() => mine(s.org), 2, 'milestones');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(mine(s.org).map((r) => r.json.event)).toEqual(['milestone', 'milestone']);
+    const values = mine(s.org).map((r) => [r.json.milestone.type, r.json.milestone.value, r.json.voter_streak_days]);
+    expect(values).toEqual([
+      ['total', 2, '2'],
+      ['streak', 3, '3'],
+    ]);
+    expect(got).toHaveLength(2);
+  });
+
+  it('refuses milestone rules and event lists that cannot work, by name', async () => {
+    const org = await app.createOrg({ plan: 'pro' });
+    const bad = await app.request('PATCH', '/v1/organization', {
+      key: org.key,
+      body: { settings: { milestones: [{ type: 'streak', every: 7, provider: 'nope' }, { type: 'total' }], vote_party_every: 1 } },
+    });
+    expect(bad.status).toBe(400);
+    const fields = (bad.body.error.details as { field: string }[]).map((d) => d.field);
+    expect(fields).toEqual(expect.arrayContaining(['settings.milestones[0].provider', 'settings.milestones[1]', 'settings.vote_party_every']));
+    const unknownKey = await app.request('PATCH', '/v1/organization', {
+      key: org.key,
+      body: { settings: { milestones: [{ type: 'total', every: 5, color: 'red' }] } },
+    });
+    expect(unknownKey.status).toBe(400);
+    expect(unknownKey.text).toContain('color');
+    const votifier = await app.request('POST', '/v1/callbacks', {
+      key: org.key,
+      body: { name: 'MC', kind: 'votifier', host: '127.0.0.1', port: 8192, token: 'tok', events: ['vote', 'milestone'] },
+    });
+    expect(votifier.status).toBe(400);
+    expect(votifier.body.error.details).toEqual([expect.objectContaining({ field: 'events' })]);
+    const twice = await app.request('POST', '/v1/callbacks', { key: org.key, body: { name: 'X', url: `${receiver.url}/x`, events: ['vote', 'vote'] } });
+    expect(twice.status).toBe(400);
+    const party = await app.request('GET', '/v1/vote-party', { key: org.key });
+    expect(party.body.data).toMatchObject({ enabled: false, every: null });
+  });
+
+  it('a reminder arrives once when the cooldown ends; not after an early vote or an opt-out; once across a restart', async () => {
+    const start = new Date('2026-07-01T08:00:00Z').getTime();
+    clock.at = start;
+    const s = await setup({ reminders_enabled: true }, ['reminder'], {
+      vote_cooldown: { hours: 12 },
+      vote_url: 'https://vote.example/servers/{{payload.server}}/vote',
+    });
+    for (const user of ['Ada', 'Bea', 'Cy', 'Dee']) expect((await s.vote(user, { server: 'mythlane' })).status).toBe(200);
+    clock.at = start + 6 * HOUR;
+    expect((await s.vote('Bea', { server: 'mythlane', again: true })).status).toBe(200); // early: moves Bea's to +18 h
+    const optOut = await app.request('POST', '/v1/voters/cy/reminders', { key: s.org.key, body: { enabled: false } });
+    expect(optOut.status, optOut.text).toBe(200);
+    expect(optOut.body.data).toEqual({ voter_name: 'cy', enabled: false });
+    const list = await app.request('GET', '/v1/reminders/opt-outs', { key: s.org.readKey });
+    expect(list.body.data.opt_outs).toEqual([expect.objectContaining({ voter_name: 'cy' })]);
+
+    clock.at = start + 12 * HOUR - 1_000;
+    expect(await app.reminders.tick()).toBe(0);
+    // A restart between the vote and the end of the cooldown: the reminder is still there, sent once.
+    const databaseUrl = app.config.databaseUrl;
+    await app.stop();
+    app = await startTestApp({}, { clock, databaseUrl });
+    clock.at = start + 12 * HOUR + 1_000;
+    expect(await app.reminders.tick()).toBe(2); // Ada and Dee
+    expect(await app.reminders.tick()).toBe(0);
+    const first = await until(() => mine(s.org), 2, 'reminders');
+    expect(first.map((r) => r.json.voter_name).sort()).toEqual(['Ada', 'Dee']);
+    expect(first[0].json).toEqual({
+      event: 'reminder',
+      voter_name: first[0].json.voter_name,
+      provider: 'list',
+      provider_name: 'The list',
+      vote_url: 'https://vote.example/servers/mythlane/vote',
+      next_vote_at: new Date(start + 12 * HOUR).toISOString(),
+    });
+    clock.at = start + 18 * HOUR + 1_000;
+    expect(await app.reminders.tick()).toBe(1); // Bea, from her second vote
+    await until(() => mine(s.org), 3, 'reminders');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(
+      mine(s.org)
+        .map((r) => r.json.voter_name)
+        .sort(),
+    ).toEqual(['Ada', 'Bea', 'Dee']);
+    expect(mine(s.org).find((r) => r.json.voter_name === 'Bea')!.json.next_vote_at).toBe(new Date(start + 18 * HOUR).toISOString());
+    // Back on: the next vote schedules one again.
+    expect((await app.request('POST', '/v1/voters/Cy/reminders', { key: s.org.key, body: { enabled: true } })).body.data.enabled).toBe(true);
+    expect((await app.request('POST', '/v1/voters/Cy/reminders', { key: s.org.key, body: { enabled: 'no' } })).status).toBe(400);
+  }, 60_000);
+});
