@@ -1,6 +1,6 @@
 // /v1/callbacks: variables, list, create, read, partial update, delete, test render, rotate the signing secret,
 // replay a window of votes.
-import type { RestRoute } from '../route.js';
+import { onlyIfSet, type RestRoute } from '../route.js';
 
 const CALLBACK_FIELDS = `id name kind url timeout_ms: timeoutMs enabled priority payload_template: payloadTemplate
   providers events event_templates: eventTemplates max_per_second: maxPerSecond disabled_reason: disabledReason disabled_at: disabledAt failing_since: failingSince
@@ -10,8 +10,10 @@ const VOTIFIER_ONLY = ['host', 'port', 'service_name', 'has_token', 'public_key'
 /** What a votifier callback does not use: it sends the Votifier vote (no URL, no template) and is not signed. */
 const HTTP_ONLY = ['url', 'payload_template', 'signing_secret', 'event_templates'];
 /** HTTP callbacks keep the interface's fields; votifier ones add theirs and leave out what does not apply. */
+/** A callback's own payloads per event (README "Rewards") are shown where it has some. */
+const eventTemplatesIfSet = onlyIfSet(['event_templates']);
 const shape = (cb: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(cb).filter(([k]) => !(cb.kind === 'votifier' ? HTTP_ONLY : VOTIFIER_ONLY).includes(k)));
+  eventTemplatesIfSet(Object.fromEntries(Object.entries(cb).filter(([k]) => !(cb.kind === 'votifier' ? HTTP_ONLY : VOTIFIER_ONLY).includes(k))));
 
 export const callbackRoutes: RestRoute[] = [
   {

@@ -16,6 +16,7 @@ const CALLBACK_KEYS = [
   'disabled_at',
   'disabled_reason',
   'enabled',
+  'events',
   'failing_since',
   'id',
   'kind',
@@ -83,6 +84,7 @@ describe.skipIf(databaseUnavailable)('callbacks (/v1/callbacks)', () => {
       payload_template: DEFAULT_TEMPLATE,
       providers: [],
       max_per_second: null,
+      events: ['vote'],
       disabled_reason: null,
       disabled_at: null,
       failing_since: null,
@@ -272,8 +274,9 @@ describe.skipIf(databaseUnavailable)('callbacks (/v1/callbacks)', () => {
       const variables = res.body.data.variables as Record<string, unknown>[];
       expect(Array.isArray(variables)).toBe(true);
       for (const v of variables) {
-        expect(Object.keys(v).sort()).toEqual(['description', 'example', 'name', 'type']);
+        expect(Object.keys(v).sort()).toEqual(['description', 'events', 'example', 'name', 'type']);
         for (const field of ['name', 'description', 'example', 'type']) expect(typeof v[field], `${v.name}.${field}`).toBe('string');
+        expect((v.events as string[]).length, String(v.name)).toBeGreaterThan(0);
         expect((v.description as string).length).toBeGreaterThan(0);
       }
       const names = variables.map((v) => v.name);

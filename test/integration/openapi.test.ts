@@ -229,6 +229,11 @@ describe.skipIf(databaseUnavailable)('OpenAPI document and the answers it descri
     await call('GET', '/v1/plugin/votes', { key: plugin.token, query: { player: pulled[0].voter_name } });
     await call('DELETE', '/v1/plugin-tokens/{id}', { ...full, params: { id: plugin.id } });
 
+    // Rewards (README "Rewards")
+    await call('GET', '/v1/vote-party', read);
+    await call('POST', '/v1/voters/{voter_name}/reminders', { ...full, params: { voter_name: 'Dana' }, body: { enabled: false } });
+    await call('GET', '/v1/reminders/opt-outs', { ...read, query: { limit: '10' } });
+
     // Deletions last
     await call('DELETE', '/v1/voters/{voter_name}', { ...full, params: { voter_name: 'Carol' } });
     await call('DELETE', '/v1/callbacks/{id}', { ...full, params: { id: vcb.id } });

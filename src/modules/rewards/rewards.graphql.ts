@@ -22,6 +22,7 @@ const VotePartyRef = builder.objectRef<VotePartyProgress>('VoteParty').implement
 builder.queryField('voteParty', (t) =>
   t.field({
     type: VotePartyRef,
+    nullable: true,
     description: "The vote party's progress (enabled false when settings.vote_party_every is not set)",
     authScopes: { access: { scope: 'read' } },
     resolve: (_root, _args, ctx) => ctx.services.rewards.partyProgress(requireViewer(ctx.auth).organizationId),
@@ -94,6 +95,7 @@ const OptOutPage = builder.objectRef<{ optOuts: ReminderOptOutRow[]; total: numb
 builder.queryField('reminderOptOuts', (t) =>
   t.field({
     type: OptOutPage,
+    nullable: true,
     description: 'Voters who turned reminders off, newest first',
     authScopes: { access: { scope: 'read' } },
     args: { page: t.arg.int(), limit: t.arg.int() },
