@@ -67,6 +67,7 @@ async function prepare(dropIndex: string | null) {
     chatWebhookUrl: 'https://chat.example/hook',
     serverCallbackUrl: null,
     timeZone: 'UTC',
+    localDaysKept: false,
     milestonesJson: null,
     votePartyEvery: null,
     votePartyProviderId: null,

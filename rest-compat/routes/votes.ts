@@ -5,6 +5,8 @@ import { stringify } from 'csv-stringify/sync';
 import type { Request } from 'express';
 import { onlyIfSet, type RestRoute } from '../route.js';
 
+const eventIfSet = onlyIfSet(['event']);
+
 export const VOTE_FIELDS = `id public_id: publicId voter_name: voterName provider_key: providerKey provider_name: providerName
   received_at: receivedAt chat_status: chatStatus callback_status: callbackStatus test`;
 
@@ -81,13 +83,14 @@ export const voteRoutes: RestRoute[] = [
       public_id: publicId chat_status: chatStatus callback_status: callbackStatus callback_attempts: callbackAttempts
       recovered test
       jobs: deliveryJobs { id kind target callback_id: callbackId status origin attempts max_attempts: maxAttempts
-        next_attempt_at: nextAttemptAt paced_ms: pacedMs last_error: lastError sent_at: sentAt }
+        next_attempt_at: nextAttemptAt paced_ms: pacedMs last_error: lastError sent_at: sentAt event }
       attempts: deliveryAttempts { id job_id: jobId kind attempt target status_code: statusCode success
         duration_ms: durationMs paced_ms: pacedMs error response_excerpt: responseExcerpt created_at: createdAt } } }`,
     variables: (req) => ({ id: req.params.id }),
     data: (r) => {
-      const { public_id, ...rest } = r.vote;
-      return { vote_id: public_id, ...rest };
+      const { public_id, jobs, ...rest } = r.vote;
+      // `event` names an event job's event (README "Rewards"); other jobs keep their documented shape.
+      return { vote_id: public_id, ...rest, jobs: jobs.map(eventIfSet) };
     },
   },
   {

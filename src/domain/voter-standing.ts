@@ -117,15 +117,21 @@ export type StoredStanding = Standing & { lastVoteAt: number };
 export interface StandingSource {
   standing(organizationId: string, voterKey: string): StoredStanding | null;
   providerTotal(providerId: string, voterKey: string, organizationId: string): number;
-  /** The voter's stored days; asked only for a vote older than the voter's latest. */
+  /**
+   * The voter's days as the database holds them (local days, or their UTC rollups summed per day: StandingRows);
+   * asked only for a vote older than the voter's latest.
+   */
   days(organizationId: string, voterKey: string): { day: string; count: number }[];
 }
 
-/** The rows a batch writes: standings and provider totals as absolute values, days as increments. */
+/**
+ * The rows a batch writes: standings as absolute values, local days as increments (kept only by organizations whose
+ * days are not UTC days: the writers leave the others out). A site total is not written: it is the voter's
+ * per-provider day rows, which the batch writes anyway.
+ */
 export interface StandingRows {
   standings: (StoredStanding & { organizationId: string; voterKey: string })[];
   days: { organizationId: string; voterKey: string; day: string; count: number }[];
-  providers: { organizationId: string; providerId: string; voterKey: string; total: number; lastVoteAt: number }[];
 }
 
 /**
@@ -136,7 +142,7 @@ export interface StandingRows {
 export function standingBatch(source: StandingSource) {
   const voters = new Map<string, { organizationId: string; voterKey: string; standing: Standing | null; lastVoteAt: number }>();
   const added = new Map<string, { organizationId: string; voterKey: string; day: string; count: number }>();
-  const providers = new Map<string, StandingRows['providers'][number]>();
+  const providers = new Map<string, { total: number }>();
 
   return {
     count(vote: { organizationId: string; providerId: string; voterKey: string; day: string; at: number }): CountedStanding {
@@ -161,14 +167,13 @@ export function standingBatch(source: StandingSource) {
         ]);
       voter.lastVoteAt = Math.max(voter.lastVoteAt, at);
 
-      const providerId_ = `${providerId}\u0000${voterKey}`;
-      let provider = providers.get(providerId_);
+      const pair = `${providerId}\u0000${voterKey}`;
+      let provider = providers.get(pair);
       if (!provider) {
-        provider = { organizationId, providerId, voterKey, total: source.providerTotal(providerId, voterKey, organizationId), lastVoteAt: at };
-        providers.set(providerId_, provider);
+        provider = { total: source.providerTotal(providerId, voterKey, organizationId) };
+        providers.set(pair, provider);
       }
       provider.total++;
-      provider.lastVoteAt = Math.max(provider.lastVoteAt, at);
       const s = voter.standing!;
       // The streak this vote continues (the one ending on its last day or the day before), else none.
       const streakBefore = before && (before.lastDay === s.lastDay || nextDay(before.lastDay) === s.lastDay) ? before.streakDays : 0;
@@ -187,7 +192,6 @@ export function standingBatch(source: StandingSource) {
           v.standing ? [{ ...v.standing, organizationId: v.organizationId, voterKey: v.voterKey, lastVoteAt: v.lastVoteAt }] : [],
         ),
         days: [...added.values()],
-        providers: [...providers.values()],
       };
     },
   };

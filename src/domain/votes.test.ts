@@ -11,6 +11,7 @@ const org = (plan: string): HookOrg => ({
   chatWebhookUrl: null,
   serverCallbackUrl: null,
   timeZone: 'UTC',
+  localDaysKept: false,
   milestonesJson: null,
   votePartyEvery: null,
   votePartyProviderId: null,

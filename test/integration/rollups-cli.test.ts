@@ -43,7 +43,7 @@ describe.skipIf(databaseUnavailable)('cli stats verify / rebuild', () => {
     ]);
   }, 60_000);
 
-  it('finds a voter standing or a site total that disagrees with the per-day counts, and rebuilds them', async () => {
+  it('finds a voter standing that disagrees with the per-day counts, and rebuilds it; local days are checked too', async () => {
     const org = await app.createOrg({ plan: 'business' });
     const made = (
       await app.request('POST', '/v1/providers', { key: org.key, body: { key: 'p', name: 'P', auth_method: 'url_path', auth_field: 's', votee_path: 'user' } })
@@ -51,18 +51,16 @@ describe.skipIf(databaseUnavailable)('cli stats verify / rebuild', () => {
     for (const user of ['cat', 'Cat', 'dan']) expect((await app.request('POST', new URL(made.webhook_url).pathname, { body: { user } })).status).toBe(200);
     const prisma = app.deps.db.prisma;
     await prisma.voterStanding.updateMany({ where: { organizationId: org.id, voterKey: 'cat' }, data: { streakDays: 9, total: 7 } });
-    await prisma.providerVoterStanding.updateMany({ where: { providerId: made.id, voterKey: 'dan' }, data: { total: 4 } });
 
     const broken = await runCli(['stats', 'verify', '--org', org.slug, '--json'], env);
     expect(broken.code).toBe(1);
     expect(broken.json.differences).toEqual(
       expect.arrayContaining([
-        { table: 'ProviderVoterStanding', key: `${made.id}/dan`, expected: 1, actual: 4 },
         { table: 'VoterStanding', key: `${org.id}/cat/total`, expected: 2, actual: 7 },
         { table: 'VoterStanding', key: `${org.id}/cat/streakDays`, expected: 1, actual: 9 },
       ]),
     );
-    expect(broken.json.differences).toHaveLength(3);
+    expect(broken.json.differences).toHaveLength(2);
 
     const rebuilt = await runCli(['stats', 'rebuild', '--org', org.slug, '--json'], env);
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
@@ -74,6 +72,25 @@ describe.skipIf(databaseUnavailable)('cli stats verify / rebuild', () => {
       voter_streak_days: 1,
       provider_voter_total: 3,
     });
+
+    // An organization whose days are not UTC days keeps its voters' local days, from the UTC days counted so far.
+    const zoned = await app.createOrg({ plan: 'business' });
+    const site = (
+      await app.request('POST', '/v1/providers', {
+        key: zoned.key,
+        body: { key: 'z', name: 'Z', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+      })
+    ).body.data;
+    expect((await app.request('POST', new URL(site.webhook_url).pathname, { body: { user: 'gus' } })).status).toBe(200);
+    expect(await prisma.voterDay.count({ where: { organizationId: zoned.id } })).toBe(0);
+    const set = await app.request('PATCH', '/v1/organization', { key: zoned.key, body: { settings: { time_zone: 'Asia/Tokyo' } } });
+    expect(set.status, set.text).toBe(200);
+    expect((await app.request('POST', new URL(site.webhook_url).pathname, { body: { user: 'gus', n: 2 } })).status).toBe(200);
+    expect((await prisma.voterDay.findMany({ where: { organizationId: zoned.id } })).reduce((sum, d) => sum + d.count, 0)).toBe(2);
+    expect((await runCli(['stats', 'verify', '--org', zoned.slug, '--json'], env)).json).toEqual({ consistent: true, differences: [] });
+    await prisma.voterDay.updateMany({ where: { organizationId: zoned.id }, data: { count: 5 } });
+    const drifted = await runCli(['stats', 'verify', '--org', zoned.slug, '--json'], env);
+    expect(drifted.json.differences).toEqual(expect.arrayContaining([expect.objectContaining({ table: 'VoterDay', key: `${zoned.id}/gus` })]));
   }, 60_000);
 
   it("the upgrade's backfill (its migration) makes from the rollups the standings the writers keep", async () => {
@@ -104,15 +121,18 @@ describe.skipIf(databaseUnavailable)('cli stats verify / rebuild', () => {
     // As before the upgrade: no standings at all (the backfill fills every organization's, so all are removed).
     await prisma.voterStanding.deleteMany({});
     await prisma.voterDay.deleteMany({});
-    await prisma.providerVoterStanding.deleteMany({});
+    // The backfill as an upgrade from before standings runs it: the first migration's (but the site totals, whose
+    // table a later migration drops), then the later one's data statements.
     const folder = join('prisma', dialect, 'migrations');
-    const migration = readdirSync(folder).find((name) => name.endsWith('_voter_standing'))!;
-    const sql = readFileSync(join(folder, migration, 'migration.sql'), 'utf8');
-    const backfill = sql.slice(sql.indexOf('-- Backfill'));
-    for (const statement of backfill
-      .split(/;\s*\n/)
-      .map((x) => x.trim())
-      .filter((x) => x.replace(/--.*$/gm, '').trim()))
+    const statementsOf = (suffix: string, from: string) => {
+      const sql = readFileSync(join(folder, readdirSync(folder).find((name) => name.endsWith(suffix))!, 'migration.sql'), 'utf8');
+      return sql
+        .slice(sql.indexOf(from))
+        .split(/;\s*\n/)
+        .map((x) => x.trim())
+        .filter((x) => x.replace(/--.*$/gm, '').trim() && !x.includes('ProviderVoterStanding'));
+    };
+    for (const statement of [...statementsOf('_voter_standing', '-- Backfill'), ...statementsOf('_voter_days_when_needed', '-- Organizations whose days')])
       await prisma.$executeRawUnsafe(statement);
     const after = await prisma.voterStanding.findMany({ where: { organizationId: org.id }, orderBy: { voterKey: 'asc' } });
     expect(after.map(({ lastVoteAt, ...rest }) => ({ ...rest, lastVoteAt: new Date(lastVoteAt).getTime() }))).toEqual(

@@ -143,6 +143,25 @@ describe.skipIf(databaseUnavailable)('voter standings at vote time', () => {
     });
   });
 
+  for (const timeZone of ['UTC', 'Asia/Tokyo']) {
+    it(`a late vote (older than the voter's latest) counts on its own day and joins the streaks (${timeZone})`, async () => {
+      const s = await setup(timeZone === 'UTC' ? undefined : timeZone);
+      const list = await s.site('late');
+      await s.vote(list, 'Lou', '2026-05-01T05:00:00Z');
+      await s.vote(list, 'Lou', '2026-05-03T05:00:00Z');
+      // Arrives after the 3rd's vote but belongs to the 2nd (a recovered vote, or a clock behind): days 1, 2, 3.
+      const late = await s.vote(list, 'Lou', '2026-05-02T05:00:00Z');
+      expect((await app.request('GET', `/v1/votes/${late}`, { key: s.org.key })).body.data).toMatchObject({
+        voter_total: 3,
+        voter_streak_days: 3,
+        voter_best_streak_days: 3,
+        provider_voter_total: 3,
+      });
+      const verify = await app.deps.db.rollups.verify('2000-01-01', s.org.id);
+      expect(verify).toEqual([]);
+    });
+  }
+
   it("counts days and months in the organization's time zone", async () => {
     const s = await setup('America/New_York');
     const list = await s.site('ny');

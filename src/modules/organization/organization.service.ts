@@ -194,6 +194,16 @@ export function createOrganizationService(deps: AppDeps) {
       (partyProviderId !== undefined && partyProviderId !== org.votePartyProviderId);
     try {
       return await prisma.$transaction(async (tx) => {
+        // Days stop being UTC days: from now on the voters' local days are kept (VoterDay), starting from the UTC
+        // days counted so far (days already counted keep their day). Vote writers are held off while they are copied.
+        const keepLocalDays = settings.timeZone !== undefined && settings.timeZone !== 'UTC' && !org.localDaysKept;
+        if (keepLocalDays) {
+          await deps.db.rollups.lockAgainstVoteWriters(tx);
+          await tx.$executeRaw`INSERT INTO "VoterDay" ("organizationId", "voterKey", day, count)
+            SELECT "organizationId", "voterKey", day, SUM(count) FROM "VoterDailyCount" WHERE "organizationId" = ${org.id}
+            GROUP BY "organizationId", "voterKey", day`;
+          await tx.organization.update({ where: { id: org.id }, data: { localDaysKept: true } });
+        }
         if (partyChanged) {
           await tx.votePartyCounter.upsert({ where: { organizationId: org.id }, create: { organizationId: org.id, count: 0 }, update: { count: 0 } });
         }

@@ -264,15 +264,25 @@ export function createStatsService(deps: AppDeps) {
    * organization's time zone has lapsed, and this month starts at 0; per site, the total and when they may vote again.
    */
   async function standingOf(organizationId: string, voterKey: string, now: Date) {
-    const [org, stored, sites] = await Promise.all([
+    // A voter's total on a site is their per-day rows there (src/storage/rollups.ts).
+    const [org, stored, perSite] = await Promise.all([
       prisma.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { timeZone: true } }),
       prisma.voterStanding.findUnique({ where: { organizationId_voterKey: { organizationId, voterKey } } }),
-      prisma.providerVoterStanding.findMany({
-        where: { organizationId, voterKey },
-        select: { total: true, lastVoteAt: true, provider: { select: { key: true, name: true, voteCooldownJson: true } } },
-      }),
+      prisma.voterDailyCount.groupBy({ by: ['providerId'], where: { organizationId, voterKey }, _sum: { count: true }, _max: { lastVoteAt: true } }),
     ]);
     if (!stored) return null;
+    const providers = new Map(
+      (
+        await prisma.provider.findMany({
+          where: { id: { in: perSite.map((g) => g.providerId) } },
+          select: { id: true, key: true, name: true, voteCooldownJson: true },
+        })
+      ).map((p) => [p.id, p]),
+    );
+    const sites = perSite.flatMap((g) => {
+      const provider = providers.get(g.providerId);
+      return provider && g._max.lastVoteAt ? [{ provider, total: g._sum.count ?? 0, lastVoteAt: g._max.lastVoteAt }] : [];
+    });
     const current = standingOn(stored, localDay(now, org.timeZone));
     return {
       total: current.total,

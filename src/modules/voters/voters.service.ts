@@ -55,8 +55,7 @@ export function createVoterService(deps: AppDeps) {
         // The voter's standing (README "Rewards") goes with them: a returning voter starts from nothing.
         const standings =
           (await tx.voterStanding.deleteMany({ where: { organizationId, voterKey } })).count +
-          (await tx.voterDay.deleteMany({ where: { organizationId, voterKey } })).count +
-          (await tx.providerVoterStanding.deleteMany({ where: { organizationId, voterKey } })).count;
+          (await tx.voterDay.deleteMany({ where: { organizationId, voterKey } })).count;
         // Their reminders (README "Reminders") and opt-out go too, and reminder events queued for them after the
         // vote that set them was gone (a reminder's job otherwise goes with its vote).
         const reminders =

@@ -20,8 +20,9 @@ const JobOriginEnum = builder.enumType('DeliveryJobOrigin', {
   values: ['vote', 'recovered', 'replay'] as string[],
 });
 const JobKindEnum = builder.enumType('DeliveryJobKind', {
-  description: 'chat: the chat notification; callback: a callback; legacy_callback: server_callback_url; pull: a plugin poll; alert: an admin alert',
-  values: ['chat', 'callback', 'legacy_callback', 'pull', 'alert'] as string[],
+  description:
+    'chat: the chat notification; callback: a callback; legacy_callback: server_callback_url; pull: a plugin poll; alert: an admin alert; event: an event the vote set off (milestone, vote_party, reminder: see `event`)',
+  values: ['chat', 'callback', 'legacy_callback', 'pull', 'alert', 'event'] as string[],
 });
 
 export const VoteRef = builder.prismaObject('Vote', {
@@ -69,7 +70,18 @@ builder.prismaObject('DeliveryJob', {
     target: t.string({
       nullable: true,
       select: { callback: { select: { name: true } } },
-      resolve: (j) => (j.kind === 'chat' ? 'chat_webhook_url' : j.kind === 'legacy_callback' ? 'server_callback_url' : (j.callback?.name ?? null)),
+      resolve: (j) =>
+        j.kind === 'chat' || (j.kind === 'event' && !j.callbackId)
+          ? 'chat_webhook_url'
+          : j.kind === 'legacy_callback'
+            ? 'server_callback_url'
+            : (j.callback?.name ?? null),
+    }),
+    event: t.string({
+      nullable: true,
+      description: 'kind event: which (milestone, vote_party, reminder; README "Rewards")',
+      select: { payloadJson: true },
+      resolve: (j) => (j.kind === 'event' && j.payloadJson ? ((JSON.parse(j.payloadJson) as { event?: string }).event ?? null) : null),
     }),
     status: t.expose('status', { type: JobStatusEnum }),
     origin: t.expose('origin', { type: JobOriginEnum }),

@@ -31,7 +31,7 @@ const SQL = {
     text: `SELECT k.i::int AS i,
              json_build_object('id', o.id, 'slug', o.slug, 'plan', o.plan, 'status', o.status,
                'chatNotificationsEnabled', o."chatNotificationsEnabled", 'chatWebhookUrl', o."chatWebhookUrl",
-               'serverCallbackUrl', o."serverCallbackUrl", 'timeZone', o."timeZone",
+               'serverCallbackUrl', o."serverCallbackUrl", 'timeZone', o."timeZone", 'localDaysKept', o."localDaysKept",
                'milestonesJson', o."milestonesJson", 'votePartyEvery', o."votePartyEvery", 'votePartyProviderId', o."votePartyProviderId",
                'remindersEnabled', o."remindersEnabled", 'chatMilestoneTemplate', o."chatMilestoneTemplate",
                'chatVotePartyTemplate', o."chatVotePartyTemplate") AS org,
@@ -82,15 +82,21 @@ const SQL = {
              s."bestStreakDays", s."lastDay", (extract(epoch FROM s."lastVoteAt") * 1000)::float8 AS "lastVoteAt"
            FROM unnest($1::text[], $2::text[]) AS u(o, k) JOIN "VoterStanding" AS s ON s."organizationId" = u.o AND s."voterKey" = u.k
            UNION ALL
-           SELECT 'p', NULL, ps."voterKey", ps."providerId", ps.total, NULL, NULL, NULL, NULL, NULL
-           FROM unnest($3::text[], $4::text[]) AS u(p, k) JOIN "ProviderVoterStanding" AS ps ON ps."providerId" = u.p AND ps."voterKey" = u.k`,
+           SELECT 'p', NULL, u.k, u.p, SUM(c.count)::int, NULL, NULL, NULL, NULL, NULL
+           FROM unnest($3::text[], $4::text[]) AS u(p, k) JOIN "VoterDailyCount" AS c ON c."providerId" = u.p AND c."voterKey" = u.k
+           GROUP BY u.p, u.k`,
   },
-  // A voter's days, for a vote older than their latest (a vote recovered after an outage): rare.
-  days: {
-    name: 'vr_vote_standing_days',
-    text: `SELECT "voterKey" AS k, day, count FROM "VoterDay" WHERE "organizationId" = $1 AND "voterKey" = $2`,
+  // A voter's days, for a vote older than their latest (a vote recovered after an outage): rare. Local days where the
+  // organization keeps them, else their per-provider UTC days summed per day.
+  localDays: {
+    name: 'vr_vote_standing_local_days',
+    text: `SELECT day, count FROM "VoterDay" WHERE "organizationId" = $1 AND "voterKey" = $2`,
   },
-  // One statement writes the batch: its votes, their jobs (the job queue's part, parameters from $49), the voters'
+  utcDays: {
+    name: 'vr_vote_standing_utc_days',
+    text: `SELECT day, SUM(count)::int AS count FROM "VoterDailyCount" WHERE "organizationId" = $1 AND "voterKey" = $2 GROUP BY day`,
+  },
+  // One statement writes the batch: its votes, their jobs (the job queue's part, parameters from $44), the voters'
   // standings, one row per
   // (provider, voter, day) in key order (the later vote decides lastVoteAt and the spelling), and last one row per
   // (provider, day), which every vote of a provider on a day updates.
@@ -120,11 +126,6 @@ const SQL = {
              INSERT INTO "VoterDay" AS t ("organizationId", "voterKey", day, count)
              SELECT * FROM unnest($40::text[], $41::text[], $42::text[], $43::int[])
              ON CONFLICT ("organizationId", "voterKey", day) DO UPDATE SET count = t.count + excluded.count
-           ),
-           site_totals AS (
-             INSERT INTO "ProviderVoterStanding" AS t ("organizationId", "providerId", "voterKey", total, "lastVoteAt")
-             SELECT * FROM unnest($44::text[], $45::text[], $46::text[], $47::int[], $48::timestamp(3)[])
-             ON CONFLICT ("providerId", "voterKey") DO UPDATE SET total = excluded.total, "lastVoteAt" = GREATEST(t."lastVoteAt", excluded."lastVoteAt")
            ),
            voter_days AS (
              INSERT INTO "VoterDailyCount" AS t ("organizationId", "providerId", "voterKey", day, "voterName", count, "lastVoteAt")
@@ -279,7 +280,10 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
         const last = latest.get(key) ?? storedStandings.get(key)?.lastDay;
         const day = dayOf.get(i)!;
         if (last !== undefined && day < last && !storedDays.has(key)) {
-          const days = await query<{ day: string; count: number }>({ ...SQL.days, values: [batch[i].org.id, voterKeyOf(batch[i].voterName)] });
+          const days = await query<{ day: string; count: number }>({
+            ...(batch[i].org.localDaysKept ? SQL.localDays : SQL.utcDays),
+            values: [batch[i].org.id, voterKeyOf(batch[i].voterName)],
+          });
           storedDays.set(key, days.rows);
         }
         latest.set(key, last !== undefined && last > day ? last : day);
@@ -410,13 +414,15 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
     if (votes.id.length > 0) {
       const voterRows = byKey(voterDays);
       const providerRows = byKey(providerDays);
-      const jobPart = jobInsert(49, jobs);
+      const jobPart = jobInsert(44, jobs);
       // In a fixed order (as the rollups are), so two batches touching the same rows lock them alike.
       const standingRows = standings.rows();
       const order = <T>(rows: T[], key: (r: T) => string) => rows.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
       order(standingRows.standings, (r) => `${r.organizationId}\u0000${r.voterKey}`);
       order(standingRows.days, (r) => `${r.organizationId}\u0000${r.voterKey}\u0000${r.day}`);
-      order(standingRows.providers, (r) => `${r.providerId}\u0000${r.voterKey}`);
+      // Local days only where the organization keeps them (HookOrg.localDaysKept).
+      const keeps = new Set(batch.filter((v) => v.org.localDaysKept).map((v) => v.org.id));
+      standingRows.days = standingRows.days.filter((r) => keeps.has(r.organizationId));
       for (const job of jobPart.leased) results[indexOfVote.get(job.voteId!)!]!.jobs!.push(job);
       await query({
         ...SQL.write(jobPart.sql),
@@ -464,11 +470,6 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
           standingRows.days.map((r) => r.voterKey),
           standingRows.days.map((r) => r.day),
           standingRows.days.map((r) => r.count),
-          standingRows.providers.map((r) => r.organizationId),
-          standingRows.providers.map((r) => r.providerId),
-          standingRows.providers.map((r) => r.voterKey),
-          standingRows.providers.map((r) => r.total),
-          standingRows.providers.map((r) => ts(new Date(r.lastVoteAt))),
           ...jobPart.values,
         ],
       });

@@ -18,7 +18,7 @@ import type { BatchWriter, VoteStore } from '../ports.js';
 
 export function createSqliteVoteStore(db: Sqlite.Database, votes: BatchWriter<NewVote, StoredVote>): VoteStore {
   const orgBySlug = db.prepare(
-    `SELECT id, slug, plan, status, chatNotificationsEnabled, chatWebhookUrl, serverCallbackUrl, timeZone,
+    `SELECT id, slug, plan, status, chatNotificationsEnabled, chatWebhookUrl, serverCallbackUrl, timeZone, localDaysKept,
        milestonesJson, votePartyEvery, votePartyProviderId, remindersEnabled, chatMilestoneTemplate, chatVotePartyTemplate
      FROM "Organization" WHERE slug = ?`,
   );
@@ -28,7 +28,14 @@ export function createSqliteVoteStore(db: Sqlite.Database, votes: BatchWriter<Ne
      FROM "Provider" WHERE organizationId = ? AND key = ?`,
   );
   const toOrg = (row: Record<string, unknown> | undefined): HookOrg | null =>
-    row ? ({ ...row, chatNotificationsEnabled: row.chatNotificationsEnabled === 1, remindersEnabled: row.remindersEnabled === 1 } as unknown as HookOrg) : null;
+    row
+      ? ({
+          ...row,
+          chatNotificationsEnabled: row.chatNotificationsEnabled === 1,
+          remindersEnabled: row.remindersEnabled === 1,
+          localDaysKept: row.localDaysKept === 1,
+        } as unknown as HookOrg)
+      : null;
   const toProvider = (row: Record<string, unknown> | undefined): HookProvider | null =>
     row ? ({ ...row, enabled: row.enabled === 1 } as unknown as HookProvider) : null;
 
@@ -65,8 +72,10 @@ export function createSqliteVoteWrite(
   const readStanding = db.prepare(
     'SELECT total, monthTotal, streakDays, bestStreakDays, lastDay, lastVoteAt FROM "VoterStanding" WHERE organizationId = ? AND voterKey = ?',
   );
-  const readProviderTotal = db.prepare('SELECT total FROM "ProviderVoterStanding" WHERE providerId = ? AND voterKey = ?');
-  const readDays = db.prepare('SELECT day, count FROM "VoterDay" WHERE organizationId = ? AND voterKey = ?');
+  // A voter's total on a site is their day rows there (the primary key's range: no row of its own).
+  const readProviderTotal = db.prepare('SELECT COALESCE(SUM(count), 0) AS total FROM "VoterDailyCount" WHERE providerId = ? AND voterKey = ?');
+  const readLocalDays = db.prepare('SELECT day, count FROM "VoterDay" WHERE organizationId = ? AND voterKey = ?');
+  const readUtcDays = db.prepare('SELECT day, SUM(count) AS count FROM "VoterDailyCount" WHERE organizationId = ? AND voterKey = ? GROUP BY day');
   const writeStanding = db.prepare(
     `INSERT INTO "VoterStanding" (organizationId, voterKey, total, monthTotal, streakDays, bestStreakDays, lastDay, lastVoteAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (organizationId, voterKey) DO UPDATE SET total = excluded.total, monthTotal = excluded.monthTotal, streakDays = excluded.streakDays,
@@ -76,13 +85,11 @@ export function createSqliteVoteWrite(
     `INSERT INTO "VoterDay" (organizationId, voterKey, day, count) VALUES (?, ?, ?, ?)
      ON CONFLICT (organizationId, voterKey, day) DO UPDATE SET count = count + excluded.count`,
   );
-  const writeProviderStanding = db.prepare(
-    `INSERT INTO "ProviderVoterStanding" (organizationId, providerId, voterKey, total, lastVoteAt) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (providerId, voterKey) DO UPDATE SET total = excluded.total, lastVoteAt = MAX(lastVoteAt, excluded.lastVoteAt)`,
-  );
-  // A voter with no standing has no site total either (both are written together, rebuilt together and erased
-  // together): the first vote of a new voter, the usual case, costs one read.
+  // A voter with no standing has no site total either (both come from the same votes, rebuilt and erased
+  // together): the first vote of a new voter, the usual case, costs one read. Organizations that keep local days
+  // (HookOrg.localDaysKept) are noted per batch: their voters' days are read from and written to VoterDay.
   const newVoters = new Set<string>();
+  const keepsLocalDays = new Set<string>();
   const standingSource = {
     standing: (organizationId: string, voterKey: string) => {
       const row = (readStanding.get(organizationId, voterKey) as StoredStanding | undefined) ?? null;
@@ -90,8 +97,9 @@ export function createSqliteVoteWrite(
       return row;
     },
     providerTotal: (providerId: string, voterKey: string, organizationId: string) =>
-      newVoters.has(`${organizationId}\u0000${voterKey}`) ? 0 : ((readProviderTotal.get(providerId, voterKey) as { total: number } | undefined)?.total ?? 0),
-    days: (organizationId: string, voterKey: string) => readDays.all(organizationId, voterKey) as { day: string; count: number }[],
+      newVoters.has(`${organizationId}\u0000${voterKey}`) ? 0 : (readProviderTotal.get(providerId, voterKey) as { total: number }).total,
+    days: (organizationId: string, voterKey: string) =>
+      (keepsLocalDays.has(organizationId) ? readLocalDays : readUtcDays).all(organizationId, voterKey) as { day: string; count: number }[],
   };
   // Rewards events (src/domain/reward-events.ts): the party count read as the batch begins, written at its end;
   // reminders moved to each voter's next vote.
@@ -128,6 +136,8 @@ export function createSqliteVoteWrite(
     const providerDays = new Map<string, { o: string; p: string; d: string; n: number }>();
     const voterDays = new Map<string, { o: string; p: string; k: string; d: string; name: string; at: number; n: number }>();
     newVoters.clear();
+    keepsLocalDays.clear();
+    for (const vote of batch) if (vote.org.localDaysKept) keepsLocalDays.add(vote.org.id);
     const standings = standingBatch(standingSource);
     const rewards = rewardBatch(partySource, budgets);
     const stored = batch.map((vote): StoredVote => {
@@ -227,8 +237,7 @@ export function createSqliteVoteWrite(
     const rows = standings.rows();
     for (const r of rows.standings)
       writeStanding.run(r.organizationId, r.voterKey, r.total, r.monthTotal, r.streakDays, r.bestStreakDays, r.lastDay, r.lastVoteAt);
-    for (const r of rows.days) bumpLocalDay.run(r.organizationId, r.voterKey, r.day, r.count);
-    for (const r of rows.providers) writeProviderStanding.run(r.organizationId, r.providerId, r.voterKey, r.total, r.lastVoteAt);
+    for (const r of rows.days) if (keepsLocalDays.has(r.organizationId)) bumpLocalDay.run(r.organizationId, r.voterKey, r.day, r.count);
     const rewardRows = rewards.rows();
     for (const r of rewardRows.parties) writeParty.run(r.organizationId, r.added);
     for (const r of rewardRows.reminders) writeReminder.run(r.organizationId, r.providerId, r.voterKey, r.voterName, r.dueAt, r.voteId);
