@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { loadConfig } from '../src/config.js';
 import { PLAN_RULES } from '../src/delivery/callback-kinds/registry.js';
-import type { NewVote } from '../src/domain/votes.js';
+import { NEW_ORG_DEFAULTS, type NewVote } from '../src/domain/votes.js';
 import { applyMigrations } from '../src/storage/index.js';
 import { createSqliteJobWrites } from '../src/storage/sqlite/jobs.js';
 import { createSqliteVoteWrite } from '../src/storage/sqlite/votes.js';
@@ -66,14 +66,7 @@ async function prepare(dropIndex: string | null) {
     chatNotificationsEnabled: true,
     chatWebhookUrl: 'https://chat.example/hook',
     serverCallbackUrl: null,
-    timeZone: 'UTC',
-    localDaysKept: false,
-    milestonesJson: null,
-    votePartyEvery: null,
-    votePartyProviderId: null,
-    remindersEnabled: false,
-    chatMilestoneTemplate: null,
-    chatVotePartyTemplate: null,
+    ...NEW_ORG_DEFAULTS,
   };
   db.prepare(
     `INSERT INTO "Organization" (id, slug, name, plan, status, chatNotificationsEnabled, chatWebhookUrl, createdAt, updatedAt) VALUES (?, ?, 'Bench', 'business', 'active', 1, ?, ?, ?)`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PLAN_LIMITS } from './plans.js';
-import { countingOf, type HookOrg } from './votes.js';
+import { countingOf, NEW_ORG_DEFAULTS, type HookOrg } from './votes.js';
 
 const org = (plan: string): HookOrg => ({
   id: 'o',
@@ -10,14 +10,7 @@ const org = (plan: string): HookOrg => ({
   chatNotificationsEnabled: true,
   chatWebhookUrl: null,
   serverCallbackUrl: null,
-  timeZone: 'UTC',
-  localDaysKept: false,
-  milestonesJson: null,
-  votePartyEvery: null,
-  votePartyProviderId: null,
-  remindersEnabled: false,
-  chatMilestoneTemplate: null,
-  chatVotePartyTemplate: null,
+  ...NEW_ORG_DEFAULTS,
 });
 
 describe('how a new vote counts (both vote writers)', () => {

@@ -26,6 +26,18 @@ export interface HookOrg {
   chatVotePartyTemplate: string | null;
 }
 
+/** What a new organization's HookOrg holds besides its identity and chat settings: days in UTC, no rewards set. */
+export const NEW_ORG_DEFAULTS = {
+  timeZone: 'UTC',
+  localDaysKept: false,
+  milestonesJson: null,
+  votePartyEvery: null,
+  votePartyProviderId: null,
+  remindersEnabled: false,
+  chatMilestoneTemplate: null,
+  chatVotePartyTemplate: null,
+} as const satisfies Partial<HookOrg>;
+
 export interface HookProvider {
   id: string;
   key: string;

@@ -9,6 +9,7 @@ import { commitEach, createGroupCommit } from '../../src/storage/group-commit.js
 import type { BatchWriter } from '../../src/storage/index.js';
 import { pgTransaction } from '../../src/storage/postgres/transaction.js';
 import type { ClaimedJob } from '../../src/domain/jobs.js';
+import { NEW_ORG_DEFAULTS } from '../../src/domain/votes.js';
 import { createOwnPostgresDatabase, databaseUnavailable, dialect, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 
 describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () => {
@@ -249,14 +250,7 @@ describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () =>
       chatNotificationsEnabled: false,
       chatWebhookUrl: null,
       serverCallbackUrl: null,
-      timeZone: 'UTC',
-      localDaysKept: false,
-      milestonesJson: null,
-      votePartyEvery: null,
-      votePartyProviderId: null,
-      remindersEnabled: false,
-      chatMilestoneTemplate: null,
-      chatVotePartyTemplate: null,
+      ...NEW_ORG_DEFAULTS,
     };
     const hookProvider = { ...provider, enabled: true } as never;
     const vote = (name: string, providerId = provider.id) => ({
