@@ -148,6 +148,44 @@ describe.skipIf(databaseUnavailable)('rewards events', () => {
     expect(got).toHaveLength(2);
   });
 
+  it("an event is retried on the schedule, fails for good like a vote, and is sent again by the vote's redeliver", async () => {
+    const quick = await startTestApp({ RETRY_SCHEDULE: '100ms', DELIVERY_POLL_MS: '50' });
+    const down = await startReceiver({ status: 500 });
+    try {
+      const org = await quick.createOrg({ plan: 'pro' });
+      const made = await quick.request('POST', '/v1/providers', {
+        key: org.key,
+        body: { key: 'list', name: 'The list', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+      });
+      await quick.request('PATCH', '/v1/organization', { key: org.key, body: { settings: { milestones: [{ type: 'total', at: [1] }] } } });
+      const cb = await quick.request('POST', '/v1/callbacks', { key: org.key, body: { name: 'Down', url: `${down.url}/m`, events: ['milestone'] } });
+      expect(cb.status, cb.text).toBe(201);
+      const voted = await quick.request('POST', new URL(made.body.data.webhook_url).pathname, { body: { user: 'Ivy' } });
+      const id = voted.body.data.vote_id as string;
+      const failed = async () => {
+        for (let i = 0; i < 100; i++) {
+          const log = await quick.request('GET', `/v1/votes/${id}/deliveries`, { key: org.key });
+          const job = log.body.data.jobs.find((j: { kind: string }) => j.kind === 'event');
+          if (job?.status === 'failed') return job;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        throw new Error('the milestone never failed for good');
+      };
+      expect(await failed()).toMatchObject({ event: 'milestone', attempts: 2, max_attempts: 2, last_error: 'HTTP 500' });
+      expect(down.requests).toHaveLength(2);
+      expect(new Set(down.requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
+      down.fallback = { status: 204 };
+      const again = await quick.request('POST', `/v1/votes/${id}/redeliver`, { key: org.key });
+      expect(again.body.data).toMatchObject({ requeued: 1 });
+      await down.waitFor(3);
+      expect(down.requests[2].json).toMatchObject({ event: 'milestone', voter_name: 'Ivy', milestone: { type: 'total', value: 1 } });
+      expect(down.requests[2].headers['webhook-id']).toBe(down.requests[0].headers['webhook-id']);
+    } finally {
+      await quick.stop();
+      await down.close();
+    }
+  }, 30_000);
+
   it('refuses milestone rules and event lists that cannot work, by name', async () => {
     const org = await app.createOrg({ plan: 'pro' });
     const bad = await app.request('PATCH', '/v1/organization', {
