@@ -267,7 +267,8 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     const what = kind?.describe(ctx) ?? `${job.kind} delivery`;
     const url = result.attempt?.target ?? kind?.target(ctx) ?? '';
     const target = hostOf(url);
-    const line = troubleLines.take(`${failedForGood ? 'failed' : 'first'}:${callback?.id ?? `${job.kind}:${org.id}`}`, {
+    // Per target and kind of delivery: a callback's votes and its milestones are counted apart.
+    const line = troubleLines.take(`${failedForGood ? 'failed' : 'first'}:${callback?.id ?? org.id}:${what}`, {
       failedForGood,
       what: `${what} to ${target}`,
       fields: { organization: org.slug, jobKind: job.kind, ...(callback ? { callback: callback.name, callbackId: callback.id } : {}), target },
