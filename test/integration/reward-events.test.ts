@@ -4,6 +4,7 @@
 // early vote or an opt-out, and once across a restart. Through HTTP with an injected clock, on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
+import { createClient } from 'graphql-sse';
 import { databaseUnavailable, dialect, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 import { startReceiver, type Receiver, type ReceivedRequest } from '../kit/receiver.js';
 
@@ -185,6 +186,46 @@ describe.skipIf(databaseUnavailable)('rewards events', () => {
       await down.close();
     }
   }, 30_000);
+
+  it('the party progress streams live to a graphql-sse client: as it stands, then after each vote; another organization sees none', async () => {
+    clock.at = Date.now();
+    const s = await setup({ vote_party_every: 3 }, ['vote_party']);
+    const stranger = await app.createOrg({ plan: 'pro' });
+    type Progress = { count: number; progress: number; completed: number };
+    const watch = (key: string) => {
+      const client = createClient({ url: `${app.url}/graphql`, headers: { authorization: `Bearer ${key}` }, retryAttempts: 0 });
+      const seen: Progress[] = [];
+      const stop = client.subscribe(
+        { query: 'subscription { votePartyProgress { enabled every count progress remaining completed } }' },
+        {
+          next: (value) => seen.push((value.data as { votePartyProgress: Progress }).votePartyProgress),
+          error: () => {},
+          complete: () => {},
+        },
+      );
+      return {
+        seen,
+        close: () => {
+          stop();
+          client.dispose();
+        },
+      };
+    };
+    const mine = watch(s.org.readKey);
+    const theirs = watch(stranger.readKey);
+    try {
+      await until(() => mine.seen, 1, 'first progress');
+      expect(mine.seen[0]).toEqual({ enabled: true, every: 3, count: 0, progress: 0, remaining: 3, completed: 0 });
+      for (const user of ['A', 'B', 'C', 'D']) expect((await s.vote(user)).status).toBe(200);
+      await until(() => mine.seen.filter((p) => p.count === 4), 1, 'the fourth vote');
+      expect(mine.seen.at(-1)).toEqual({ enabled: true, every: 3, count: 4, progress: 1, remaining: 2, completed: 1 });
+      await until(() => theirs.seen, 1, "the stranger's first progress");
+      expect(theirs.seen).toEqual([{ enabled: false, every: null, count: 0, progress: 0, remaining: null, completed: 0 }]);
+    } finally {
+      mine.close();
+      theirs.close();
+    }
+  });
 
   it('refuses milestone rules and event lists that cannot work, by name', async () => {
     const org = await app.createOrg({ plan: 'pro' });
