@@ -28,9 +28,19 @@ function voteUrlOf(
   org: { slug: string; name: string },
 ): string | null {
   if (!provider.voteUrl) return null;
-  const lookup = vote ? voteLookup(voteTemplateValues(vote, provider, org)) : () => undefined;
-  const url = renderText(provider.voteUrl, lookup, encodeURIComponent);
-  return /\{[^}]*\}/.test(url) ? null : url;
+  const values = vote ? voteLookup(voteTemplateValues(vote, provider, org)) : () => undefined;
+  let missing = false;
+  // A variable the vote cannot fill (no vote, or a server project's payload without the bot id) leaves no URL.
+  const url = renderText(
+    provider.voteUrl,
+    (name) => {
+      const value = values(name);
+      if (!value) missing = true;
+      return value;
+    },
+    encodeURIComponent,
+  );
+  return missing ? null : url;
 }
 
 export function createReminderScheduler(deps: AppDeps, options: { intervalMs: number; batch: number; onQueued?: () => void }): ReminderScheduler {

@@ -324,6 +324,8 @@ const TEMPLATES: ProviderTemplate[] = [
     retryHorizonSeconds: 17 * 60,
     recovery: 'topgg',
     voteCooldown: { hours: 12 },
+    // Bot webhooks send the bot's id as `bot`; a server webhook's reminders carry no URL unless it is set by hand.
+    voteUrl: 'https://top.gg/bot/{{payload.bot}}/vote',
   },
   {
     id: 'tpl_discordbotlist',
