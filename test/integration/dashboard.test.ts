@@ -2,16 +2,19 @@
 // a provider from the top.gg template, a signed vote that appears live on the overview, the votes table and its
 // CSV export, a field error where it belongs, callbacks routed to chosen providers at a chosen rate, resending a
 // window of votes, a delivery log with its origins and pacing waits, a top.gg API token that is never shown back,
-// a read key's disabled write controls, and not one request to a host other than the service. Without Chromium (outside CI) the suite says it was skipped; in CI it must run.
+// a read key's disabled write controls, rewards (milestone rules, a vote party that moves live on the overview, chat
+// messages for events, reminders and a voter's opt-out, a callback's events), and not one request to a host other
+// than the service. Without Chromium (outside CI) the suite says it was skipped; in CI it must run.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { databaseUnavailable, dialect, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 import { signatureHeaders } from '../kit/signing.js';
 import { startReceiver, type Receiver } from '../kit/receiver.js';
 import { startTcpProxy } from '../kit/tcp-proxy.js';
 import { freePort, v2Frame, votifierSession } from '../kit/votifier-sender.js';
+import { until } from '../kit/wait.js';
 import { findTemplate } from '../../src/modules/templates/catalogue.js';
 import { createRequire } from 'node:module';
 
@@ -110,6 +113,17 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
       if (!SHOTS) return;
       mkdirSync(SHOTS, { recursive: true });
       await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+    };
+
+    /** A screenshot at a width (a phone's 375 px, or 1280): of one part of the page, or of the whole page. */
+    const shotAt = async (name: string, width: number, part?: Locator) => {
+      if (!SHOTS) return;
+      mkdirSync(SHOTS, { recursive: true });
+      await page.setViewportSize({ width, height: width < 600 ? 800 : 900 });
+      await page.waitForFunction((w) => document.documentElement.scrollWidth <= w, width, { timeout: 2_000 }).catch(() => undefined);
+      const path = join(SHOTS, `${name}.png`);
+      await (part ? part.screenshot({ path }) : page.screenshot({ path, fullPage: true }));
+      await page.setViewportSize({ width: 1280, height: 900 });
     };
 
     /** Every page passes axe (WCAG A/AA) in light and dark, and fits a phone (wide tables scroll in their own box). */
@@ -839,6 +853,223 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
         await page.keyboard.press('Enter');
         await page.getByRole('heading', { level: 1, name: heading }).waitFor({ timeout: 5_000 });
         await expectAccessible(link);
+      }
+    });
+
+    /** The rewards tests' own organization (two url_path providers), so their votes and events leave the others' counts alone. */
+    let realm: TestOrg;
+    let realmVote: (provider: 'mc' | 'other', user: string) => Promise<void>;
+
+    it('rewards: milestone rules are shown in plain words and saved exactly; a bad rule shows its error beside it, wherever it moves', async () => {
+      realm = await app.createOrg({ plan: 'growth', name: 'Reward Realm' });
+      const hooks: Record<string, string> = {};
+      for (const [key, name] of [
+        ['mc', 'MC List'],
+        ['other', 'Other List'],
+      ]) {
+        const made = await app.request('POST', '/v1/providers', {
+          key: realm.key,
+          body: { key, name, auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+        });
+        expect(made.status, made.text).toBe(201);
+        hooks[key] = new URL(made.body.data.webhook_url).pathname;
+      }
+      let sent = 0;
+      realmVote = async (provider, user) => {
+        // Distinct bodies: the same body within the window is one vote delivered twice.
+        const res = await app.request('POST', hooks[provider], { body: { user, n: ++sent } });
+        expect(res.status, res.text).toBe(200);
+      };
+      await page.goto(`${app.url}/`);
+      await page.evaluate(() => sessionStorage.clear());
+      await signIn(realm.key);
+      await page.getByRole('heading', { level: 1, name: 'Reward Realm' }).waitFor({ timeout: 10_000 });
+      await page.getByRole('link', { name: 'Settings' }).click();
+      const card = page.getByRole('region', { name: 'Milestones', exact: true });
+      await card.getByText('No rule: no milestone events are sent.').waitFor();
+      const rule = (n: number) => card.getByRole('group', { name: new RegExp(`^Rule ${n}:`) });
+      const add = () => card.getByRole('button', { name: 'Add a rule' }).click();
+
+      await add();
+      await rule(1).getByLabel('Every', { exact: true }).fill('10');
+      await rule(1).getByText('Every 10 votes', { exact: true }).waitFor();
+      await add();
+      await rule(2).getByLabel('Counts', { exact: true }).selectOption('streak');
+      await rule(2).getByLabel('At', { exact: true }).fill('3, 7, 30');
+      await rule(2).getByText('At 3, 7 and 30 day streaks', { exact: true }).waitFor();
+      // Streaks count days across every site: the site is offered for vote totals only.
+      expect(await rule(2).getByLabel('On', { exact: true }).count()).toBe(0);
+      await add();
+      await rule(3).getByLabel('Every', { exact: true }).fill('5');
+      await rule(3).getByLabel('On', { exact: true }).selectOption('mc');
+      await rule(3).getByText('Every 5 votes on MC List', { exact: true }).waitFor();
+      // A rule with neither "every" nor "at": the service refuses it, and says so beside that rule only.
+      await add();
+      await card.getByRole('button', { name: 'Save milestones' }).click();
+      await rule(4)
+        .getByText(/^settings\.milestones\[3\]: needs every or at/)
+        .waitFor({ timeout: 5_000 });
+      for (const n of [1, 2, 3]) expect(await rule(n).locator('.field-error').count(), `rule ${n}`).toBe(0);
+      expect((await app.request('GET', '/v1/organization', { key: realm.key })).body.data.settings.milestones).toEqual([]);
+      // The error follows its rule when a rule above it goes: the fourth rule is now the third.
+      await rule(2).getByRole('button', { name: 'Remove rule 2' }).click();
+      await rule(3)
+        .getByText(/^settings\.milestones\[3\]: needs every or at/)
+        .waitFor();
+      await expectAccessible('Settings, a refused milestone rule');
+      await rule(3).getByRole('button', { name: 'Remove rule 3' }).click();
+      await add();
+      await rule(3).getByLabel('Counts', { exact: true }).selectOption('streak');
+      await rule(3).getByLabel('At', { exact: true }).fill('3 7 30');
+      await card.getByRole('button', { name: 'Save milestones' }).click();
+      await card.getByText('Saved.').waitFor({ timeout: 5_000 });
+      expect(await card.locator('.field-error').count()).toBe(0);
+      expect((await app.request('GET', '/v1/organization', { key: realm.key })).body.data.settings.milestones).toEqual([
+        { type: 'total', every: 10, at: null, provider: null },
+        { type: 'total', every: 5, at: null, provider: 'mc' },
+        { type: 'streak', every: null, at: [3, 7, 30], provider: null },
+      ]);
+      // Read again, the page shows what was saved, in the same words.
+      await page.reload();
+      await card.locator('.rule-words').nth(2).waitFor();
+      expect(await card.locator('.rule-words').allTextContents()).toEqual(['Every 10 votes', 'Every 5 votes on MC List', 'At 3, 7 and 30 day streaks']);
+    });
+
+    it('rewards: a vote party set from Settings (which says the count starts over) is saved exactly; the overview shows it and moves live', async () => {
+      const card = page.getByRole('region', { name: 'Vote party', exact: true });
+      await card.getByRole('checkbox', { name: 'Hold a vote party' }).check();
+      await card.getByLabel('Votes per party').fill('1');
+      await card.getByLabel('Votes that count').selectOption('mc');
+      await card.getByText('Changing the number of votes or the site starts the count over').waitFor();
+      // Under 2: refused beside its field.
+      await card.getByRole('button', { name: 'Save vote party' }).click();
+      await card.getByText(/^settings\.vote_party_every: must be at least 2/).waitFor({ timeout: 5_000 });
+      await card.getByLabel('Votes per party').fill('3');
+      await card.getByRole('button', { name: 'Save vote party' }).click();
+      await card.getByText('Saved.').waitFor({ timeout: 5_000 });
+      expect((await app.request('GET', '/v1/organization', { key: realm.key })).body.data.settings).toMatchObject({
+        vote_party_every: 3,
+        vote_party_provider: 'mc',
+      });
+
+      // The page's load settles here, before the overview's live streams open (they never close, so the network is
+      // never idle again until the next full load: expectAccessible waits for that idle).
+      await page.waitForLoadState('networkidle');
+      await page.getByRole('link', { name: 'Overview' }).click();
+      const party = page.getByRole('region', { name: 'Vote party', exact: true });
+      await party.getByText('0 of 3').waitFor({ timeout: 5_000 });
+      await party.getByText('0 parties so far.').waitFor();
+      const bar = party.getByRole('progressbar', { name: 'Vote party' });
+      await page.waitForTimeout(500); // the live subscriptions are open
+      await realmVote('mc', 'PartyGoer');
+      await realmVote('mc', 'PartyGoer');
+      await party.getByText('2 of 3').waitFor({ timeout: 2_000 });
+      expect(await bar.evaluate((el) => [(el as HTMLProgressElement).value, (el as HTMLProgressElement).max])).toEqual([2, 3]);
+      await party.getByText('1 vote to the next party (only MC List').waitFor();
+      await shotAt('overview-vote-party', 1280);
+      await shotAt('overview-vote-party-phone', 375);
+      // Only MC List's votes count: another site's vote moves nothing, the third on MC List completes the party.
+      await realmVote('other', 'PartyGoer');
+      await realmVote('mc', 'PartyGoer');
+      await party.getByText('1 party so far.').waitFor({ timeout: 2_000 });
+      await party.getByText('0 of 3').waitFor();
+      expect((await app.request('GET', '/v1/vote-party', { key: realm.key })).body.data).toMatchObject({ count: 3, progress: 0, completed: 1 });
+      await expectAccessible('Overview, vote party');
+    });
+
+    it('rewards: chat messages for events are off until ticked, previewed and saved as typed; reminders are turned on, and a voter opted out and back in', async () => {
+      await page.getByRole('link', { name: 'Settings' }).click();
+      const messages = page.getByRole('region', { name: 'Chat messages for milestones and parties', exact: true });
+      await messages.getByRole('checkbox', { name: 'Post a message when a voter reaches a milestone' }).waitFor();
+      expect(await messages.getByRole('textbox').count()).toBe(0);
+      // No chat webhook here: the page says nothing is posted until there is one.
+      await messages.getByText(/set the webhook and tick "Post a message for every vote" first/).waitFor();
+      await messages.getByRole('checkbox', { name: 'Post a message when a voter reaches a milestone' }).check();
+      await messages.getByLabel('Milestone message', { exact: true }).fill('**{{voter_name}}** reached {{milestone_value}} votes!');
+      // The preview fills the variables with the API's own examples.
+      await messages.getByLabel('Milestone message, as Discord shows it').locator('strong', { hasText: 'Steve' }).waitFor();
+      expect(await messages.getByLabel('Milestone message, as Discord shows it').textContent()).toBe('Steve reached 100 votes!');
+      await messages.getByRole('button', { name: 'Save chat messages' }).click();
+      await messages.getByText('Saved.').waitFor({ timeout: 5_000 });
+
+      const reminders = page.getByRole('region', { name: 'Reminders', exact: true });
+      await reminders.getByRole('checkbox', { name: 'Send reminders' }).check();
+      await reminders.getByRole('button', { name: 'Save reminders' }).click();
+      await reminders.getByText('Saved.').waitFor({ timeout: 5_000 });
+      expect((await app.request('GET', '/v1/organization', { key: realm.key })).body.data.settings).toMatchObject({
+        chat_milestone_template: '**{{voter_name}}** reached {{milestone_value}} votes!',
+        chat_vote_party_template: null,
+        reminders_enabled: true,
+      });
+
+      await reminders.getByText('No voter turned them off.').waitFor();
+      await reminders.getByLabel('Turn reminders off for').fill('Steve');
+      await reminders.getByRole('button', { name: 'Turn off', exact: true }).click();
+      await reminders.getByText('Reminders are off for Steve.').waitFor({ timeout: 5_000 });
+      const list = reminders.getByTestId('reminder-opt-outs');
+      await list.getByRole('listitem').filter({ hasText: 'Steve' }).waitFor();
+      const optedOut = await app.request('GET', '/v1/reminders/opt-outs', { key: realm.key });
+      expect(optedOut.body.data).toMatchObject({ total: 1, opt_outs: [{ voter_name: 'Steve' }] });
+      await expectAccessible('Settings, rewards');
+      await shotAt('settings-rewards', 1280, page.getByRole('region', { name: 'Rewards', exact: true }));
+      await shotAt('settings-rewards-phone', 375, page.getByRole('region', { name: 'Rewards', exact: true }));
+      await list.getByRole('button', { name: 'Turn back on for Steve' }).click();
+      await reminders.getByText('Reminders are on again for Steve.').waitFor({ timeout: 5_000 });
+      await reminders.getByText('No voter turned them off.').waitFor();
+      expect((await app.request('GET', '/v1/reminders/opt-outs', { key: realm.key })).body.data).toMatchObject({ total: 0, opt_outs: [] });
+    });
+
+    it('rewards: a callback created with the milestone box ticked takes vote and milestone (over REST) and gets the milestone a vote reaches; a Votifier one offers votes only', async () => {
+      await page.getByRole('link', { name: 'Callbacks' }).click();
+      const form = page.getByRole('region', { name: 'Add a callback' });
+      await form.getByLabel('Name').fill('Rewards');
+      await form.getByLabel('URL').fill(`${game.url}/rewards`);
+      expect(await form.getByRole('checkbox', { name: /^vote\W/ }).isChecked()).toBe(true);
+      await form.getByRole('checkbox', { name: /^milestone\W/ }).check();
+      await form.getByText('It takes: vote, milestone.').waitFor();
+      await form.getByLabel(/^Event payloads/).waitFor();
+      await form.getByRole('button', { name: 'Create callback' }).click();
+      await page.getByLabel('Signing secret').waitFor({ timeout: 5_000 });
+      await page.getByRole('button', { name: 'Done' }).click();
+      const made = (await app.request('GET', '/v1/callbacks', { key: realm.key })).body.data.callbacks.find((c: { name: string }) => c.name === 'Rewards');
+      expect(made.events).toEqual(['vote', 'milestone']);
+      await page
+        .getByRole('row', { name: /^Rewards / })
+        .getByRole('cell', { name: 'vote, milestone', exact: true })
+        .waitFor();
+      // PartyGoer has 3 votes on MC List: the fifth reaches "every 5 votes on MC List".
+      const before = game.requests.length;
+      await realmVote('mc', 'PartyGoer');
+      await realmVote('mc', 'PartyGoer');
+      await until(
+        async () => game.requests.slice(before).filter((r) => r.path === '/rewards' && r.json?.event === 'milestone'),
+        (found) => found.length === 1,
+        5_000,
+      );
+      const milestone = game.requests.slice(before).find((r) => r.path === '/rewards' && r.json?.event === 'milestone')!;
+      expect(milestone.json).toMatchObject({ event: 'milestone', voter_name: 'PartyGoer', milestone: { type: 'total', value: 5 }, provider: 'mc' });
+      // A Votifier server takes votes only: the other boxes are disabled.
+      await form.getByLabel('Kind').selectOption('votifier');
+      for (const event of ['milestone', 'vote_party', 'reminder'])
+        expect(await form.getByRole('checkbox', { name: new RegExp(`^${event}\\W`) }).isDisabled()).toBe(true);
+      expect(await form.getByRole('checkbox', { name: /^vote\W/ }).isEnabled()).toBe(true);
+      await form.getByLabel('Kind').selectOption('http');
+    });
+
+    it('rewards: a read key sees the reward settings and the party with every write control disabled, saying why', async () => {
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await signIn(realm.readKey);
+      await page.getByText('read only').waitFor({ timeout: 10_000 });
+      await page
+        .getByRole('region', { name: 'Vote party', exact: true })
+        .getByText(/ of 3$/)
+        .waitFor({ timeout: 5_000 });
+      await page.getByRole('link', { name: 'Settings' }).click();
+      await page.getByRole('region', { name: 'Milestones', exact: true }).getByText('Every 10 votes', { exact: true }).waitFor({ timeout: 5_000 });
+      for (const name of ['Save milestones', 'Save vote party', 'Save chat messages', 'Save reminders', 'Turn off']) {
+        const button = page.getByRole('button', { name, exact: true });
+        expect(await button.isDisabled(), name).toBe(true);
+        expect(await button.getAttribute('title'), name).toMatch(/read scope/);
       }
     });
 

@@ -1,8 +1,9 @@
 // The PostgreSQL hook path: plain SQL on the pool Prisma also uses (named, prepared statements) and group commit.
 // Votes that arrive while earlier batches are being written join the next batch; a batch is one transaction of four
-// round trips whatever its size (BEGIN with the batch's locks; one read of duplicates and organization facts; one
-// statement writing votes, jobs and both rollups; COMMIT), and each caller's promise resolves only after its batch
-// committed. Several instances may write at once:
+// round trips whatever its size (BEGIN with the batch's locks; one read of duplicates, organization facts and voter
+// standings; one statement writing votes, jobs, standings and both rollups; COMMIT; a fifth, only where a vote party
+// or reminders are set, writes those), and each caller's promise resolves only after its batch committed. Several
+// instances may write at once:
 //   - two identical deliveries racing (even on two instances) serialize on a transaction-scoped advisory lock per
 //     (provider, dedup key) and (provider, idempotency key), so the second one finds the first;
 //   - every batch takes its locks in one global order (advisory locks by key hash, then voter rows, then provider
@@ -48,7 +49,10 @@ const SQL = {
   },
   // One read after the locks: for each vote (by position, kind 'd'), the earlier votes of the same provider and
   // delivery within its window (usually none; the earliest is picked in code), and per (organization, month) of the
-  // batch (kind 'f') the votes counted so far this month, the enabled callbacks and whether plugins poll.
+  // batch (kind 'f') the votes counted so far this month, the enabled callbacks, whether plugins poll and the party
+  // count; and the standings of the batch's voters (kind 's', src/domain/voter-standing.ts) with their totals on
+  // each provider (kind 'p': their day rows there), read after the locks (one per voter is among them), so they stay
+  // true until the batch commits. Every real vote's voter is read, a superset of those that will count.
   // The duplicate halves are written so that only the index made for each fits: equality on both of its leading
   // columns, and a time bound no index can take. Young statistics (autovacuum analyzed the table while it was small)
   // otherwise make ("providerId", "receivedAt") look as cheap, and a prepared statement would keep that plan, which
@@ -72,18 +76,16 @@ const SQL = {
                        FROM "Callback" AS c WHERE c."organizationId" = k.o AND (c.enabled OR c."disabledReason" IS NOT NULL)), '[]'::json),
              EXISTS (SELECT 1 FROM "PluginToken" WHERE "organizationId" = k.o AND "revokedAt" IS NULL),
              (SELECT count FROM "VotePartyCounter" WHERE "organizationId" = k.o)
-           FROM unnest($5::text[], $6::text[], $7::text[]) AS k(o, f, t)`,
-  },
-  // The batch's voters' standings and their totals on each provider (src/domain/voter-standing.ts), read after the
-  // locks (one per voter is among them), so they stay true until the batch commits.
-  standings: {
-    name: 'vr_vote_standings',
-    text: `SELECT 's' AS t, s."organizationId" AS o, s."voterKey" AS k, NULL::text AS p, s.total, s."monthTotal", s."streakDays",
-             s."bestStreakDays", s."lastDay", (extract(epoch FROM s."lastVoteAt") * 1000)::float8 AS "lastVoteAt"
-           FROM unnest($1::text[], $2::text[]) AS u(o, k) JOIN "VoterStanding" AS s ON s."organizationId" = u.o AND s."voterKey" = u.k
+           FROM unnest($5::text[], $6::text[], $7::text[]) AS k(o, f, t)
            UNION ALL
-           SELECT 'p', NULL, u.k, u.p, SUM(c.count)::int, NULL, NULL, NULL, NULL, NULL
-           FROM unnest($3::text[], $4::text[]) AS u(p, k) JOIN "VoterDailyCount" AS c ON c."providerId" = u.p AND c."voterKey" = u.k
+           SELECT 's', NULL, NULL, NULL, s."organizationId", NULL, NULL,
+             json_build_object('k', s."voterKey", 'total', s.total, 'monthTotal', s."monthTotal", 'streakDays', s."streakDays",
+               'bestStreakDays', s."bestStreakDays", 'lastDay', s."lastDay", 'lastVoteAt', (extract(epoch FROM s."lastVoteAt") * 1000)::float8),
+             NULL, NULL
+           FROM unnest($8::text[], $9::text[]) AS u(o, k) JOIN "VoterStanding" AS s ON s."organizationId" = u.o AND s."voterKey" = u.k
+           UNION ALL
+           SELECT 'p', NULL, NULL, NULL, NULL, NULL, SUM(c.count)::int, json_build_object('p', u.p, 'k', u.k), NULL, NULL
+           FROM unnest($10::text[], $11::text[]) AS u(p, k) JOIN "VoterDailyCount" AS c ON c."providerId" = u.p AND c."voterKey" = u.k
            GROUP BY u.p, u.k`,
   },
   // A voter's days, for a vote older than their latest (a vote recovered after an outage): rare. Local days where the
@@ -198,8 +200,12 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
       factKeys.set(`${vote.org.id}|${month.from}`, { o: vote.org.id, f: month.from, t: month.to });
     }
     const keys = [...factKeys.values()];
+    // Every real vote's voter and (provider, voter) pair, for their standings in the same read.
+    const real = batch.filter((v) => !v.test);
+    const voters = new Map(real.map((v) => [`${v.org.id}\u0000${voterKeyOf(v.voterName)}`, v]));
+    const pairs = new Map(real.map((v) => [`${v.provider.id}\u0000${voterKeyOf(v.voterName)}`, v]));
     type ReadRow = {
-      t: 'd' | 'f';
+      t: 'd' | 'f' | 's' | 'p';
       i: number;
       publicId: string;
       at: number;
@@ -220,12 +226,28 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
         keys.map((k) => k.o),
         keys.map((k) => k.f),
         keys.map((k) => k.t),
+        [...voters.values()].map((v) => v.org.id),
+        [...voters.values()].map((v) => voterKeyOf(v.voterName)),
+        [...pairs.values()].map((v) => v.provider.id),
+        [...pairs.values()].map((v) => voterKeyOf(v.voterName)),
       ],
     });
     const earliest = new Map<number, { publicId: string; at: number }>();
     const facts = new Map<string, { used: number; callbacks: PlanningCallback[]; pull: boolean }>();
     const partyCounts = new Map<string, number>();
+    const storedStandings = new Map<string, StoredStanding>();
+    const providerTotals = new Map<string, number>();
     for (const row of read.rows) {
+      if (row.t === 's') {
+        const standing = row.callbacks as unknown as StoredStanding & { k: string };
+        storedStandings.set(`${row.organizationId}\u0000${standing.k}`, standing);
+        continue;
+      }
+      if (row.t === 'p') {
+        const pair = row.callbacks as unknown as { p: string; k: string };
+        providerTotals.set(`${pair.p}\u0000${pair.k}`, row.used);
+        continue;
+      }
       if (row.t === 'f') {
         facts.set(`${row.organizationId}|${row.from}`, { used: row.used, callbacks: row.callbacks, pull: row.pull });
         partyCounts.set(row.organizationId, row.party ?? 0);
@@ -250,30 +272,12 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
       fresh.push(i);
     });
 
-    // Voter standings, read for the batch's fresh votes (a superset of those that will count), and each voter's
-    // days when one of its votes is older than its latest (rare: recovered votes).
+    // Each voter's days when one of its votes is older than its latest (rare: recovered votes); their standings came
+    // with the batch's read.
     const candidates = fresh.filter((i) => !batch[i].test);
     const dayOf = new Map(candidates.map((i) => [i, localDay(batch[i].receivedAt, batch[i].org.timeZone)]));
-    const storedStandings = new Map<string, StoredStanding>();
-    const providerTotals = new Map<string, number>();
     const storedDays = new Map<string, { day: string; count: number }[]>();
     if (candidates.length > 0) {
-      const voters = new Map(candidates.map((i) => [`${batch[i].org.id}\u0000${voterKeyOf(batch[i].voterName)}`, i]));
-      const pairs = new Map(candidates.map((i) => [`${batch[i].provider.id}\u0000${voterKeyOf(batch[i].voterName)}`, i]));
-      type StandingRow = StoredStanding & { t: 's' | 'p'; o: string; k: string; p: string };
-      const read = await query<StandingRow>({
-        ...SQL.standings,
-        values: [
-          [...voters.values()].map((i) => batch[i].org.id),
-          [...voters.values()].map((i) => voterKeyOf(batch[i].voterName)),
-          [...pairs.values()].map((i) => batch[i].provider.id),
-          [...pairs.values()].map((i) => voterKeyOf(batch[i].voterName)),
-        ],
-      });
-      for (const row of read.rows) {
-        if (row.t === 's') storedStandings.set(`${row.o}\u0000${row.k}`, row);
-        else providerTotals.set(`${row.p}\u0000${row.k}`, row.total);
-      }
       const latest = new Map<string, string>();
       for (const i of candidates) {
         const key = `${batch[i].org.id}\u0000${voterKeyOf(batch[i].voterName)}`;

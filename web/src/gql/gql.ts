@@ -15,31 +15,26 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  */
 type Documents = {
     "\n  query Viewer {\n    viewer { scope }\n    organization { name slug plan }\n  }\n": typeof types.ViewerDocument,
-    "\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks {\n      id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate providers allProviders maxPerSecond disabledReason disabledAt\n    } }\n    callbackVariables { name description example }\n    providers { providers { key name } }\n  }\n": typeof types.CallbacksDocument,
-    "\n  mutation CreateCallback($input: CreateCallbackInput!) {\n    createCallback(input: $input) { signingSecret callback { id name } }\n  }\n": typeof types.CreateCallbackDocument,
-    "\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id enabled priority providers allProviders maxPerSecond disabledReason disabledAt }\n  }\n": typeof types.UpdateCallbackDocument,
-    "\n  mutation DeleteCallback($id: ID!) { deleteCallback(id: $id) { id } }\n": typeof types.DeleteCallbackDocument,
-    "\n  mutation RotateCallbackSecret($id: ID!) { rotateCallbackSecret(id: $id) { id signingSecret } }\n": typeof types.RotateCallbackSecretDocument,
-    "\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload } }\n": typeof types.TestCallbackDocument,
-    "\n  mutation ReplayCallback($id: ID!, $since: String!, $until: String, $onlyFailed: Boolean) {\n    replayCallback(id: $id, since: $since, until: $until, onlyFailed: $onlyFailed) { callbackId queued since until onlyFailed }\n  }\n": typeof types.ReplayCallbackDocument,
     "\n  query PluginTokens { pluginTokens { waiting parked tokens { id name prefix connection lastPollAt createdAt parked } } }\n": typeof types.PluginTokensDocument,
     "\n  query ParkedVotes($tokenId: ID!, $page: Int) {\n    parkedVotes(tokenId: $tokenId, page: $page, limit: 50) { page pages total votes { id voterName providerName receivedAt parkedAt test } }\n  }\n": typeof types.ParkedVotesDocument,
     "\n  mutation CreatePluginToken($name: String!) { createPluginToken(name: $name) { id name token } }\n": typeof types.CreatePluginTokenDocument,
     "\n  mutation RevokePluginToken($id: ID!) { revokePluginToken(id: $id) { id } }\n": typeof types.RevokePluginTokenDocument,
-    "\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } state failedAttemptsLast24h retryingDeliveries failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt test } }\n  }\n": typeof types.OverviewDocument,
+    "\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } state failedAttemptsLast24h retryingDeliveries failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt test } }\n    voteParty { enabled every provider count progress remaining completed }\n    providers { providers { key name } }\n  }\n": typeof types.OverviewDocument,
     "\n  subscription LiveVotes {\n    voteReceived { publicId voterName providerKey providerName receivedAt test }\n  }\n": typeof types.LiveVotesDocument,
-    "\n  query Settings {\n    organization { name slug plan settings {\n      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate\n      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings\n    } }\n  }\n": typeof types.SettingsDocument,
-    "\n  mutation UpdateOrganization($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { name slug settings {\n      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate\n      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings\n    } }\n  }\n": typeof types.UpdateOrganizationDocument,
-    "\n  mutation TestChatWebhook($input: TestChatWebhookInput!) { testChatWebhook(input: $input) { success message } }\n": typeof types.TestChatWebhookDocument,
-    "\n  query ApiKeys { apiKeys { id name prefix scope lastUsedAt createdAt } }\n": typeof types.ApiKeysDocument,
-    "\n  mutation CreateApiKey($input: CreateApiKeyInput!) { createApiKey(input: $input) { id name key scope } }\n": typeof types.CreateApiKeyDocument,
-    "\n  mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) { id } }\n": typeof types.RevokeApiKeyDocument,
+    "\n  subscription LiveVoteParty {\n    votePartyProgress { enabled every provider count progress remaining completed }\n  }\n": typeof types.LiveVotePartyDocument,
     "\n  query Statistics($from: String, $to: String, $granularity: Granularity) {\n    voteTrend(from: $from, to: $to, granularity: $granularity) { granularity trend { date count } }\n    votesByProvider(from: $from, to: $to) { total providers { key name count percentage } }\n  }\n": typeof types.StatisticsDocument,
     "\n  query Leaderboard($days: Int) { leaderboard(days: $days, limit: 25) { voters { name votes lastVote } } }\n": typeof types.LeaderboardDocument,
     "\n  query VoterPage($name: String!) {\n    voterStats(voterName: $name) {\n      voterName summary { total today thisWeek thisMonth firstVote lastVote } byProvider { key name count }\n      standing { streakDays bestStreakDays monthTotal timeZone sites { key name total nextVoteAt } }\n    }\n  }\n": typeof types.VoterPageDocument,
     "\n  query VoteDetail($publicId: String!) {\n    vote(publicId: $publicId) {\n      publicId voterName providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts recovered test\n      deliveryJobs { id kind origin target status attempts maxAttempts nextAttemptAt lastError sentAt }\n      deliveryAttempts { id jobId kind attempt target statusCode success durationMs pacedMs error createdAt }\n    }\n  }\n": typeof types.VoteDetailDocument,
     "\n  mutation RedeliverVote($publicId: String!) {\n    redeliverVote(publicId: $publicId) { voteId requeued }\n  }\n": typeof types.RedeliverVoteDocument,
     "\n  query Votes($page: Int, $provider: String, $voter: String, $from: String, $to: String, $chatStatus: DeliveryStatus, $callbackStatus: DeliveryStatus) {\n    votes(page: $page, limit: 25, provider: $provider, voter: $voter, from: $from, to: $to, chatStatus: $chatStatus, callbackStatus: $callbackStatus) {\n      page pages total\n      votes { publicId voterName providerKey providerName receivedAt chatStatus callbackStatus test }\n    }\n    providers { providers { key name } }\n  }\n": typeof types.VotesDocument,
+    "\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks {\n      id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate eventTemplates events providers allProviders maxPerSecond disabledReason disabledAt\n    } }\n    callbackVariables { name description example events }\n    providers { providers { key name } }\n  }\n": typeof types.CallbacksDocument,
+    "\n  mutation CreateCallback($input: CreateCallbackInput!) {\n    createCallback(input: $input) { signingSecret callback { id name } }\n  }\n": typeof types.CreateCallbackDocument,
+    "\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id enabled priority events eventTemplates providers allProviders maxPerSecond disabledReason disabledAt }\n  }\n": typeof types.UpdateCallbackDocument,
+    "\n  mutation DeleteCallback($id: ID!) { deleteCallback(id: $id) { id } }\n": typeof types.DeleteCallbackDocument,
+    "\n  mutation RotateCallbackSecret($id: ID!) { rotateCallbackSecret(id: $id) { id signingSecret } }\n": typeof types.RotateCallbackSecretDocument,
+    "\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload } }\n": typeof types.TestCallbackDocument,
+    "\n  mutation ReplayCallback($id: ID!, $since: String!, $until: String, $onlyFailed: Boolean) {\n    replayCallback(id: $id, since: $since, until: $until, onlyFailed: $onlyFailed) { callbackId queued since until onlyFailed }\n  }\n": typeof types.ReplayCallbackDocument,
     "\n  query AddProviderChoices {\n    organization { slug hookBaseUrl }\n    templates { id slug name description websiteUrl authMethod authField authKeySource setupInstructions }\n    providers { count limit providers { key webhookUrl } }\n  }\n": typeof types.AddProviderChoicesDocument,
     "\n  mutation CreateProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) {\n      id key name authMethod authValue webhookUrl votifier { host port publicKey token }\n      provider { authField authTimestampField signatureFormat payloadSource voteePath }\n    }\n  }\n": typeof types.CreateProviderDocument,
     "\n  mutation EditProvider($key: String!, $input: UpdateProviderInput!) {\n    updateProvider(key: $key, input: $input) { id key name webhookUrl }\n  }\n": typeof types.EditProviderDocument,
@@ -53,34 +48,42 @@ type Documents = {
     "\n  mutation SendTestVote($key: String!, $voterName: String, $deliverToGameServers: Boolean) {\n    sendTestVote(key: $key, voterName: $voterName, deliverToGameServers: $deliverToGameServers) {\n      received voteId duplicate test ignored testVote voterName deliverToGameServers\n    }\n  }\n": typeof types.SendTestVoteDocument,
     "\n  query UnmatchedRequests($outcome: HookRequestOutcome, $page: Int, $limit: Int) {\n    hookRequests(outcome: $outcome, page: $page, limit: $limit) {\n      page pages total\n      requests { id receivedAt clientIp method path protocol outcome status errorCode reason hint voterName voteId durationMs headers body bodyBytes providerKey }\n      dropped { clientIp count firstAt lastAt }\n    }\n  }\n": typeof types.UnmatchedRequestsDocument,
     "\n  subscription LiveOrganizationRequests {\n    hookRequestReceived {\n      id receivedAt clientIp method path protocol outcome status errorCode reason hint voterName voteId durationMs headers body bodyBytes providerKey matched\n    }\n  }\n": typeof types.LiveOrganizationRequestsDocument,
+    "\n  query RewardSettings {\n    organization { id settings {\n      milestones { type every at provider }\n      votePartyEvery votePartyProvider chatMilestoneTemplate chatVotePartyTemplate remindersEnabled chatWebhookUrl chatNotificationsEnabled\n    } }\n    providers { providers { key name } }\n    voteParty { enabled every progress completed }\n    callbackVariables { name example }\n  }\n": typeof types.RewardSettingsDocument,
+    "\n  query Settings {\n    organization { name slug plan settings {\n      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate\n      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings\n    } }\n  }\n": typeof types.SettingsDocument,
+    "\n  mutation UpdateOrganization($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { name slug settings {\n      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate\n      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings\n    } }\n  }\n": typeof types.UpdateOrganizationDocument,
+    "\n  mutation TestChatWebhook($input: TestChatWebhookInput!) { testChatWebhook(input: $input) { success message } }\n": typeof types.TestChatWebhookDocument,
+    "\n  query ApiKeys { apiKeys { id name prefix scope lastUsedAt createdAt } }\n": typeof types.ApiKeysDocument,
+    "\n  mutation CreateApiKey($input: CreateApiKeyInput!) { createApiKey(input: $input) { id name key scope } }\n": typeof types.CreateApiKeyDocument,
+    "\n  mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) { id } }\n": typeof types.RevokeApiKeyDocument,
+    "\n  mutation UpdateEventMessages($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { id settings { chatMilestoneTemplate chatVotePartyTemplate } }\n  }\n": typeof types.UpdateEventMessagesDocument,
+    "\n  mutation UpdateMilestones($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { id settings { milestones { type every at provider } } }\n  }\n": typeof types.UpdateMilestonesDocument,
+    "\n  mutation UpdateReminders($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { id settings { remindersEnabled } }\n  }\n": typeof types.UpdateRemindersDocument,
+    "\n  query ReminderOptOuts($page: Int) {\n    reminderOptOuts(page: $page, limit: 20) { total page limit optOuts { voterName createdAt } }\n  }\n": typeof types.ReminderOptOutsDocument,
+    "\n  mutation SetVoterReminders($voterName: String!, $enabled: Boolean!) { setVoterReminders(voterName: $voterName, enabled: $enabled) { voterName enabled } }\n": typeof types.SetVoterRemindersDocument,
+    "\n  mutation UpdateVoteParty($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { id settings { votePartyEvery votePartyProvider } }\n  }\n": typeof types.UpdateVotePartyDocument,
 };
 const documents: Documents = {
     "\n  query Viewer {\n    viewer { scope }\n    organization { name slug plan }\n  }\n": types.ViewerDocument,
-    "\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks {\n      id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate providers allProviders maxPerSecond disabledReason disabledAt\n    } }\n    callbackVariables { name description example }\n    providers { providers { key name } }\n  }\n": types.CallbacksDocument,
-    "\n  mutation CreateCallback($input: CreateCallbackInput!) {\n    createCallback(input: $input) { signingSecret callback { id name } }\n  }\n": types.CreateCallbackDocument,
-    "\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id enabled priority providers allProviders maxPerSecond disabledReason disabledAt }\n  }\n": types.UpdateCallbackDocument,
-    "\n  mutation DeleteCallback($id: ID!) { deleteCallback(id: $id) { id } }\n": types.DeleteCallbackDocument,
-    "\n  mutation RotateCallbackSecret($id: ID!) { rotateCallbackSecret(id: $id) { id signingSecret } }\n": types.RotateCallbackSecretDocument,
-    "\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload } }\n": types.TestCallbackDocument,
-    "\n  mutation ReplayCallback($id: ID!, $since: String!, $until: String, $onlyFailed: Boolean) {\n    replayCallback(id: $id, since: $since, until: $until, onlyFailed: $onlyFailed) { callbackId queued since until onlyFailed }\n  }\n": types.ReplayCallbackDocument,
     "\n  query PluginTokens { pluginTokens { waiting parked tokens { id name prefix connection lastPollAt createdAt parked } } }\n": types.PluginTokensDocument,
     "\n  query ParkedVotes($tokenId: ID!, $page: Int) {\n    parkedVotes(tokenId: $tokenId, page: $page, limit: 50) { page pages total votes { id voterName providerName receivedAt parkedAt test } }\n  }\n": types.ParkedVotesDocument,
     "\n  mutation CreatePluginToken($name: String!) { createPluginToken(name: $name) { id name token } }\n": types.CreatePluginTokenDocument,
     "\n  mutation RevokePluginToken($id: ID!) { revokePluginToken(id: $id) { id } }\n": types.RevokePluginTokenDocument,
-    "\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } state failedAttemptsLast24h retryingDeliveries failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt test } }\n  }\n": types.OverviewDocument,
+    "\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } state failedAttemptsLast24h retryingDeliveries failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt test } }\n    voteParty { enabled every provider count progress remaining completed }\n    providers { providers { key name } }\n  }\n": types.OverviewDocument,
     "\n  subscription LiveVotes {\n    voteReceived { publicId voterName providerKey providerName receivedAt test }\n  }\n": types.LiveVotesDocument,
-    "\n  query Settings {\n    organization { name slug plan settings {\n      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate\n      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings\n    } }\n  }\n": types.SettingsDocument,
-    "\n  mutation UpdateOrganization($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { name slug settings {\n      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate\n      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings\n    } }\n  }\n": types.UpdateOrganizationDocument,
-    "\n  mutation TestChatWebhook($input: TestChatWebhookInput!) { testChatWebhook(input: $input) { success message } }\n": types.TestChatWebhookDocument,
-    "\n  query ApiKeys { apiKeys { id name prefix scope lastUsedAt createdAt } }\n": types.ApiKeysDocument,
-    "\n  mutation CreateApiKey($input: CreateApiKeyInput!) { createApiKey(input: $input) { id name key scope } }\n": types.CreateApiKeyDocument,
-    "\n  mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) { id } }\n": types.RevokeApiKeyDocument,
+    "\n  subscription LiveVoteParty {\n    votePartyProgress { enabled every provider count progress remaining completed }\n  }\n": types.LiveVotePartyDocument,
     "\n  query Statistics($from: String, $to: String, $granularity: Granularity) {\n    voteTrend(from: $from, to: $to, granularity: $granularity) { granularity trend { date count } }\n    votesByProvider(from: $from, to: $to) { total providers { key name count percentage } }\n  }\n": types.StatisticsDocument,
     "\n  query Leaderboard($days: Int) { leaderboard(days: $days, limit: 25) { voters { name votes lastVote } } }\n": types.LeaderboardDocument,
     "\n  query VoterPage($name: String!) {\n    voterStats(voterName: $name) {\n      voterName summary { total today thisWeek thisMonth firstVote lastVote } byProvider { key name count }\n      standing { streakDays bestStreakDays monthTotal timeZone sites { key name total nextVoteAt } }\n    }\n  }\n": types.VoterPageDocument,
     "\n  query VoteDetail($publicId: String!) {\n    vote(publicId: $publicId) {\n      publicId voterName providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts recovered test\n      deliveryJobs { id kind origin target status attempts maxAttempts nextAttemptAt lastError sentAt }\n      deliveryAttempts { id jobId kind attempt target statusCode success durationMs pacedMs error createdAt }\n    }\n  }\n": types.VoteDetailDocument,
     "\n  mutation RedeliverVote($publicId: String!) {\n    redeliverVote(publicId: $publicId) { voteId requeued }\n  }\n": types.RedeliverVoteDocument,
     "\n  query Votes($page: Int, $provider: String, $voter: String, $from: String, $to: String, $chatStatus: DeliveryStatus, $callbackStatus: DeliveryStatus) {\n    votes(page: $page, limit: 25, provider: $provider, voter: $voter, from: $from, to: $to, chatStatus: $chatStatus, callbackStatus: $callbackStatus) {\n      page pages total\n      votes { publicId voterName providerKey providerName receivedAt chatStatus callbackStatus test }\n    }\n    providers { providers { key name } }\n  }\n": types.VotesDocument,
+    "\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks {\n      id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate eventTemplates events providers allProviders maxPerSecond disabledReason disabledAt\n    } }\n    callbackVariables { name description example events }\n    providers { providers { key name } }\n  }\n": types.CallbacksDocument,
+    "\n  mutation CreateCallback($input: CreateCallbackInput!) {\n    createCallback(input: $input) { signingSecret callback { id name } }\n  }\n": types.CreateCallbackDocument,
+    "\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id enabled priority events eventTemplates providers allProviders maxPerSecond disabledReason disabledAt }\n  }\n": types.UpdateCallbackDocument,
+    "\n  mutation DeleteCallback($id: ID!) { deleteCallback(id: $id) { id } }\n": types.DeleteCallbackDocument,
+    "\n  mutation RotateCallbackSecret($id: ID!) { rotateCallbackSecret(id: $id) { id signingSecret } }\n": types.RotateCallbackSecretDocument,
+    "\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload } }\n": types.TestCallbackDocument,
+    "\n  mutation ReplayCallback($id: ID!, $since: String!, $until: String, $onlyFailed: Boolean) {\n    replayCallback(id: $id, since: $since, until: $until, onlyFailed: $onlyFailed) { callbackId queued since until onlyFailed }\n  }\n": types.ReplayCallbackDocument,
     "\n  query AddProviderChoices {\n    organization { slug hookBaseUrl }\n    templates { id slug name description websiteUrl authMethod authField authKeySource setupInstructions }\n    providers { count limit providers { key webhookUrl } }\n  }\n": types.AddProviderChoicesDocument,
     "\n  mutation CreateProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) {\n      id key name authMethod authValue webhookUrl votifier { host port publicKey token }\n      provider { authField authTimestampField signatureFormat payloadSource voteePath }\n    }\n  }\n": types.CreateProviderDocument,
     "\n  mutation EditProvider($key: String!, $input: UpdateProviderInput!) {\n    updateProvider(key: $key, input: $input) { id key name webhookUrl }\n  }\n": types.EditProviderDocument,
@@ -94,6 +97,19 @@ const documents: Documents = {
     "\n  mutation SendTestVote($key: String!, $voterName: String, $deliverToGameServers: Boolean) {\n    sendTestVote(key: $key, voterName: $voterName, deliverToGameServers: $deliverToGameServers) {\n      received voteId duplicate test ignored testVote voterName deliverToGameServers\n    }\n  }\n": types.SendTestVoteDocument,
     "\n  query UnmatchedRequests($outcome: HookRequestOutcome, $page: Int, $limit: Int) {\n    hookRequests(outcome: $outcome, page: $page, limit: $limit) {\n      page pages total\n      requests { id receivedAt clientIp method path protocol outcome status errorCode reason hint voterName voteId durationMs headers body bodyBytes providerKey }\n      dropped { clientIp count firstAt lastAt }\n    }\n  }\n": types.UnmatchedRequestsDocument,
     "\n  subscription LiveOrganizationRequests {\n    hookRequestReceived {\n      id receivedAt clientIp method path protocol outcome status errorCode reason hint voterName voteId durationMs headers body bodyBytes providerKey matched\n    }\n  }\n": types.LiveOrganizationRequestsDocument,
+    "\n  query RewardSettings {\n    organization { id settings {\n      milestones { type every at provider }\n      votePartyEvery votePartyProvider chatMilestoneTemplate chatVotePartyTemplate remindersEnabled chatWebhookUrl chatNotificationsEnabled\n    } }\n    providers { providers { key name } }\n    voteParty { enabled every progress completed }\n    callbackVariables { name example }\n  }\n": types.RewardSettingsDocument,
+    "\n  query Settings {\n    organization { name slug plan settings {\n      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate\n      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings\n    } }\n  }\n": types.SettingsDocument,
+    "\n  mutation UpdateOrganization($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { name slug settings {\n      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate\n      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings\n    } }\n  }\n": types.UpdateOrganizationDocument,
+    "\n  mutation TestChatWebhook($input: TestChatWebhookInput!) { testChatWebhook(input: $input) { success message } }\n": types.TestChatWebhookDocument,
+    "\n  query ApiKeys { apiKeys { id name prefix scope lastUsedAt createdAt } }\n": types.ApiKeysDocument,
+    "\n  mutation CreateApiKey($input: CreateApiKeyInput!) { createApiKey(input: $input) { id name key scope } }\n": types.CreateApiKeyDocument,
+    "\n  mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) { id } }\n": types.RevokeApiKeyDocument,
+    "\n  mutation UpdateEventMessages($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { id settings { chatMilestoneTemplate chatVotePartyTemplate } }\n  }\n": types.UpdateEventMessagesDocument,
+    "\n  mutation UpdateMilestones($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { id settings { milestones { type every at provider } } }\n  }\n": types.UpdateMilestonesDocument,
+    "\n  mutation UpdateReminders($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { id settings { remindersEnabled } }\n  }\n": types.UpdateRemindersDocument,
+    "\n  query ReminderOptOuts($page: Int) {\n    reminderOptOuts(page: $page, limit: 20) { total page limit optOuts { voterName createdAt } }\n  }\n": types.ReminderOptOutsDocument,
+    "\n  mutation SetVoterReminders($voterName: String!, $enabled: Boolean!) { setVoterReminders(voterName: $voterName, enabled: $enabled) { voterName enabled } }\n": types.SetVoterRemindersDocument,
+    "\n  mutation UpdateVoteParty($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { id settings { votePartyEvery votePartyProvider } }\n  }\n": types.UpdateVotePartyDocument,
 };
 
 /**
@@ -117,34 +133,6 @@ export function graphql(source: "\n  query Viewer {\n    viewer { scope }\n    o
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks {\n      id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate providers allProviders maxPerSecond disabledReason disabledAt\n    } }\n    callbackVariables { name description example }\n    providers { providers { key name } }\n  }\n"): (typeof documents)["\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks {\n      id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate providers allProviders maxPerSecond disabledReason disabledAt\n    } }\n    callbackVariables { name description example }\n    providers { providers { key name } }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation CreateCallback($input: CreateCallbackInput!) {\n    createCallback(input: $input) { signingSecret callback { id name } }\n  }\n"): (typeof documents)["\n  mutation CreateCallback($input: CreateCallbackInput!) {\n    createCallback(input: $input) { signingSecret callback { id name } }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id enabled priority providers allProviders maxPerSecond disabledReason disabledAt }\n  }\n"): (typeof documents)["\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id enabled priority providers allProviders maxPerSecond disabledReason disabledAt }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation DeleteCallback($id: ID!) { deleteCallback(id: $id) { id } }\n"): (typeof documents)["\n  mutation DeleteCallback($id: ID!) { deleteCallback(id: $id) { id } }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation RotateCallbackSecret($id: ID!) { rotateCallbackSecret(id: $id) { id signingSecret } }\n"): (typeof documents)["\n  mutation RotateCallbackSecret($id: ID!) { rotateCallbackSecret(id: $id) { id signingSecret } }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload } }\n"): (typeof documents)["\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload } }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation ReplayCallback($id: ID!, $since: String!, $until: String, $onlyFailed: Boolean) {\n    replayCallback(id: $id, since: $since, until: $until, onlyFailed: $onlyFailed) { callbackId queued since until onlyFailed }\n  }\n"): (typeof documents)["\n  mutation ReplayCallback($id: ID!, $since: String!, $until: String, $onlyFailed: Boolean) {\n    replayCallback(id: $id, since: $since, until: $until, onlyFailed: $onlyFailed) { callbackId queued since until onlyFailed }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
 export function graphql(source: "\n  query PluginTokens { pluginTokens { waiting parked tokens { id name prefix connection lastPollAt createdAt parked } } }\n"): (typeof documents)["\n  query PluginTokens { pluginTokens { waiting parked tokens { id name prefix connection lastPollAt createdAt parked } } }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -161,7 +149,7 @@ export function graphql(source: "\n  mutation RevokePluginToken($id: ID!) { revo
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } state failedAttemptsLast24h retryingDeliveries failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt test } }\n  }\n"): (typeof documents)["\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } state failedAttemptsLast24h retryingDeliveries failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt test } }\n  }\n"];
+export function graphql(source: "\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } state failedAttemptsLast24h retryingDeliveries failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt test } }\n    voteParty { enabled every provider count progress remaining completed }\n    providers { providers { key name } }\n  }\n"): (typeof documents)["\n  query Overview {\n    organization { name plan usage { votesThisMonth votesLimit providersCount providersLimit } }\n    dashboardStats {\n      summary { today thisWeek thisMonth allTime }\n      byProvider { key name count }\n      dailyTrend { date count }\n    }\n    failingCallbacks { callback { id name } state failedAttemptsLast24h retryingDeliveries failedLast24h lastError lastFailedAt }\n    votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt test } }\n    voteParty { enabled every provider count progress remaining completed }\n    providers { providers { key name } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -169,27 +157,7 @@ export function graphql(source: "\n  subscription LiveVotes {\n    voteReceived 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Settings {\n    organization { name slug plan settings {\n      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate\n      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings\n    } }\n  }\n"): (typeof documents)["\n  query Settings {\n    organization { name slug plan settings {\n      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate\n      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings\n    } }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation UpdateOrganization($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { name slug settings {\n      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate\n      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings\n    } }\n  }\n"): (typeof documents)["\n  mutation UpdateOrganization($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { name slug settings {\n      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate\n      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings\n    } }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation TestChatWebhook($input: TestChatWebhookInput!) { testChatWebhook(input: $input) { success message } }\n"): (typeof documents)["\n  mutation TestChatWebhook($input: TestChatWebhookInput!) { testChatWebhook(input: $input) { success message } }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query ApiKeys { apiKeys { id name prefix scope lastUsedAt createdAt } }\n"): (typeof documents)["\n  query ApiKeys { apiKeys { id name prefix scope lastUsedAt createdAt } }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation CreateApiKey($input: CreateApiKeyInput!) { createApiKey(input: $input) { id name key scope } }\n"): (typeof documents)["\n  mutation CreateApiKey($input: CreateApiKeyInput!) { createApiKey(input: $input) { id name key scope } }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) { id } }\n"): (typeof documents)["\n  mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) { id } }\n"];
+export function graphql(source: "\n  subscription LiveVoteParty {\n    votePartyProgress { enabled every provider count progress remaining completed }\n  }\n"): (typeof documents)["\n  subscription LiveVoteParty {\n    votePartyProgress { enabled every provider count progress remaining completed }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -214,6 +182,34 @@ export function graphql(source: "\n  mutation RedeliverVote($publicId: String!) 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query Votes($page: Int, $provider: String, $voter: String, $from: String, $to: String, $chatStatus: DeliveryStatus, $callbackStatus: DeliveryStatus) {\n    votes(page: $page, limit: 25, provider: $provider, voter: $voter, from: $from, to: $to, chatStatus: $chatStatus, callbackStatus: $callbackStatus) {\n      page pages total\n      votes { publicId voterName providerKey providerName receivedAt chatStatus callbackStatus test }\n    }\n    providers { providers { key name } }\n  }\n"): (typeof documents)["\n  query Votes($page: Int, $provider: String, $voter: String, $from: String, $to: String, $chatStatus: DeliveryStatus, $callbackStatus: DeliveryStatus) {\n    votes(page: $page, limit: 25, provider: $provider, voter: $voter, from: $from, to: $to, chatStatus: $chatStatus, callbackStatus: $callbackStatus) {\n      page pages total\n      votes { publicId voterName providerKey providerName receivedAt chatStatus callbackStatus test }\n    }\n    providers { providers { key name } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks {\n      id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate eventTemplates events providers allProviders maxPerSecond disabledReason disabledAt\n    } }\n    callbackVariables { name description example events }\n    providers { providers { key name } }\n  }\n"): (typeof documents)["\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks {\n      id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate eventTemplates events providers allProviders maxPerSecond disabledReason disabledAt\n    } }\n    callbackVariables { name description example events }\n    providers { providers { key name } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateCallback($input: CreateCallbackInput!) {\n    createCallback(input: $input) { signingSecret callback { id name } }\n  }\n"): (typeof documents)["\n  mutation CreateCallback($input: CreateCallbackInput!) {\n    createCallback(input: $input) { signingSecret callback { id name } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id enabled priority events eventTemplates providers allProviders maxPerSecond disabledReason disabledAt }\n  }\n"): (typeof documents)["\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id enabled priority events eventTemplates providers allProviders maxPerSecond disabledReason disabledAt }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteCallback($id: ID!) { deleteCallback(id: $id) { id } }\n"): (typeof documents)["\n  mutation DeleteCallback($id: ID!) { deleteCallback(id: $id) { id } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RotateCallbackSecret($id: ID!) { rotateCallbackSecret(id: $id) { id signingSecret } }\n"): (typeof documents)["\n  mutation RotateCallbackSecret($id: ID!) { rotateCallbackSecret(id: $id) { id signingSecret } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload } }\n"): (typeof documents)["\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ReplayCallback($id: ID!, $since: String!, $until: String, $onlyFailed: Boolean) {\n    replayCallback(id: $id, since: $since, until: $until, onlyFailed: $onlyFailed) { callbackId queued since until onlyFailed }\n  }\n"): (typeof documents)["\n  mutation ReplayCallback($id: ID!, $since: String!, $until: String, $onlyFailed: Boolean) {\n    replayCallback(id: $id, since: $since, until: $until, onlyFailed: $onlyFailed) { callbackId queued since until onlyFailed }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -266,6 +262,58 @@ export function graphql(source: "\n  query UnmatchedRequests($outcome: HookReque
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  subscription LiveOrganizationRequests {\n    hookRequestReceived {\n      id receivedAt clientIp method path protocol outcome status errorCode reason hint voterName voteId durationMs headers body bodyBytes providerKey matched\n    }\n  }\n"): (typeof documents)["\n  subscription LiveOrganizationRequests {\n    hookRequestReceived {\n      id receivedAt clientIp method path protocol outcome status errorCode reason hint voterName voteId durationMs headers body bodyBytes providerKey matched\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query RewardSettings {\n    organization { id settings {\n      milestones { type every at provider }\n      votePartyEvery votePartyProvider chatMilestoneTemplate chatVotePartyTemplate remindersEnabled chatWebhookUrl chatNotificationsEnabled\n    } }\n    providers { providers { key name } }\n    voteParty { enabled every progress completed }\n    callbackVariables { name example }\n  }\n"): (typeof documents)["\n  query RewardSettings {\n    organization { id settings {\n      milestones { type every at provider }\n      votePartyEvery votePartyProvider chatMilestoneTemplate chatVotePartyTemplate remindersEnabled chatWebhookUrl chatNotificationsEnabled\n    } }\n    providers { providers { key name } }\n    voteParty { enabled every progress completed }\n    callbackVariables { name example }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Settings {\n    organization { name slug plan settings {\n      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate\n      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings\n    } }\n  }\n"): (typeof documents)["\n  query Settings {\n    organization { name slug plan settings {\n      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate\n      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings\n    } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateOrganization($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { name slug settings {\n      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate\n      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings\n    } }\n  }\n"): (typeof documents)["\n  mutation UpdateOrganization($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { name slug settings {\n      chatWebhookUrl chatNotificationsEnabled chatMessageType chatMessageTemplate chatEmbedTemplate\n      chatAdminWebhookUrl adminDailySummary adminWeeklySummary adminVoteSpikeAlerts adminPermanentFailAlerts adminUsageWarnings\n    } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation TestChatWebhook($input: TestChatWebhookInput!) { testChatWebhook(input: $input) { success message } }\n"): (typeof documents)["\n  mutation TestChatWebhook($input: TestChatWebhookInput!) { testChatWebhook(input: $input) { success message } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ApiKeys { apiKeys { id name prefix scope lastUsedAt createdAt } }\n"): (typeof documents)["\n  query ApiKeys { apiKeys { id name prefix scope lastUsedAt createdAt } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateApiKey($input: CreateApiKeyInput!) { createApiKey(input: $input) { id name key scope } }\n"): (typeof documents)["\n  mutation CreateApiKey($input: CreateApiKeyInput!) { createApiKey(input: $input) { id name key scope } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) { id } }\n"): (typeof documents)["\n  mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) { id } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateEventMessages($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { id settings { chatMilestoneTemplate chatVotePartyTemplate } }\n  }\n"): (typeof documents)["\n  mutation UpdateEventMessages($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { id settings { chatMilestoneTemplate chatVotePartyTemplate } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateMilestones($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { id settings { milestones { type every at provider } } }\n  }\n"): (typeof documents)["\n  mutation UpdateMilestones($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { id settings { milestones { type every at provider } } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateReminders($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { id settings { remindersEnabled } }\n  }\n"): (typeof documents)["\n  mutation UpdateReminders($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { id settings { remindersEnabled } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ReminderOptOuts($page: Int) {\n    reminderOptOuts(page: $page, limit: 20) { total page limit optOuts { voterName createdAt } }\n  }\n"): (typeof documents)["\n  query ReminderOptOuts($page: Int) {\n    reminderOptOuts(page: $page, limit: 20) { total page limit optOuts { voterName createdAt } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetVoterReminders($voterName: String!, $enabled: Boolean!) { setVoterReminders(voterName: $voterName, enabled: $enabled) { voterName enabled } }\n"): (typeof documents)["\n  mutation SetVoterReminders($voterName: String!, $enabled: Boolean!) { setVoterReminders(voterName: $voterName, enabled: $enabled) { voterName enabled } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateVoteParty($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { id settings { votePartyEvery votePartyProvider } }\n  }\n"): (typeof documents)["\n  mutation UpdateVoteParty($input: UpdateOrganizationInput!) {\n    updateOrganization(input: $input) { id settings { votePartyEvery votePartyProvider } }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -1,6 +1,7 @@
-// The landing page: counters, the 30-day trend, share by provider, usage against the plan, failing callbacks, and
-// the latest votes, which grow live (voteReceived over graphql-sse) and move the counters, the chart and the shares
-// without a reload. Test votes show in the live list, marked, and count nowhere (as in the statistics themselves).
+// The landing page: counters, the 30-day trend, share by provider, usage against the plan, failing callbacks, the
+// vote party's progress (live: votePartyProgress), and the latest votes, which grow live (voteReceived over
+// graphql-sse) and move the counters, the chart and the shares without a reload. Test votes show in the live list,
+// marked, and count nowhere (as in the statistics themselves).
 import { useEffect, useState } from 'react';
 import { useQuery, useSubscription } from 'urql';
 import { graphql } from '../gql';
@@ -21,12 +22,20 @@ const OverviewQuery = graphql(`
     }
     failingCallbacks { callback { id name } state failedAttemptsLast24h retryingDeliveries failedLast24h lastError lastFailedAt }
     votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt test } }
+    voteParty { enabled every provider count progress remaining completed }
+    providers { providers { key name } }
   }
 `);
 
 const LiveVotes = graphql(`
   subscription LiveVotes {
     voteReceived { publicId voterName providerKey providerName receivedAt test }
+  }
+`);
+
+const LiveParty = graphql(`
+  subscription LiveVoteParty {
+    votePartyProgress { enabled every provider count progress remaining completed }
   }
 `);
 
@@ -100,6 +109,9 @@ export function Overview() {
     }
     return event;
   });
+  // The party as the stream last told it (it tells it on joining, then after votes); until then, as read. No party
+  // set, no stream: the card is not shown.
+  const [{ data: liveParty }] = useSubscription({ query: LiveParty, pause: !data?.voteParty?.enabled });
 
   if (fetching && !data)
     return (
@@ -114,6 +126,7 @@ export function Overview() {
       </p>
     );
   const { organization, dashboardStats: stats } = data;
+  const party = liveParty?.votePartyProgress ?? data.voteParty;
   const usage = organization.usage;
   const summary = stats?.summary;
   const arrived = arrivals.total;
@@ -146,6 +159,12 @@ export function Overview() {
             <h2 id="trend-title">Last 30 days</h2>
             <TrendChart points={trendWith(stats.dailyTrend, arrivals.byDay)} label="Votes per day, last 30 days" />
           </section>
+        )}
+        {party?.enabled && (
+          <PartyProgress
+            party={party}
+            site={party.provider ? (data.providers?.providers.find((p) => p.key === party.provider)?.name ?? party.provider) : null}
+          />
         )}
         <section className="card" aria-labelledby="latest-title">
           <h2 id="latest-title">
@@ -216,6 +235,31 @@ export function Overview() {
         </section>
       </div>
     </>
+  );
+}
+
+/** "Vote party: 63 of 100", a progress bar, and the parties so far; `site` is the counted provider's name. */
+function PartyProgress({
+  party,
+  site,
+}: {
+  party: { every?: number | null; progress: number; remaining?: number | null; completed: number };
+  site: string | null;
+}) {
+  const every = party.every ?? 0;
+  const remaining = party.remaining ?? every - party.progress;
+  return (
+    <section className="card party" aria-labelledby="party-progress-title" data-testid="vote-party">
+      <h2 id="party-progress-title">Vote party</h2>
+      <p className="party-count">
+        {party.progress.toLocaleString()} <span className="muted">of {every.toLocaleString()}</span>
+      </p>
+      <progress max={every} value={party.progress} aria-labelledby="party-progress-title" aria-describedby="party-next" />
+      <p id="party-next" className="party-line">
+        {plural(remaining, 'vote')} to the next party{site ? ` (only ${site}'s votes count)` : ''}.
+      </p>
+      <p className="party-line muted">{plural(party.completed, 'party', 'parties')} so far.</p>
+    </section>
   );
 }
 

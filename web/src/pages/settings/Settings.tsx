@@ -1,15 +1,17 @@
 // Settings: name and slug (a slug change moves every hook URL), the chat webhook with a test message, the simple
-// message template, and API keys (create shows the key once, revoke, last used; Growth+).
+// message template, admin alerts, API keys (create shows the key once, revoke, last used; Growth+), and rewards
+// (./Rewards.tsx).
 import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
-import { graphql } from '../gql';
-import type { Scope } from '../gql/graphql';
-import { READ_ONLY_REASON, UpgradeBadge, planAtLeast, useAccess } from '../access';
-import { FieldErrors, fieldErrorsOf } from '../field-errors';
-import { Time } from '../time';
-import { CopyField } from '../copy-field';
-import { EmbedEditor, EmbedPreview, withSamples, type Embed } from '../EmbedEditor';
-import { DiscordMarkdown } from '../discord-markdown';
+import { graphql } from '../../gql';
+import type { Scope } from '../../gql/graphql';
+import { READ_ONLY_REASON, UpgradeBadge, planAtLeast, useAccess } from '../../access';
+import { FieldErrors, fieldErrorsOf } from '../../field-errors';
+import { Time } from '../../time';
+import { CopyField } from '../../copy-field';
+import { EmbedEditor, EmbedPreview, withSamples, type Embed } from '../../EmbedEditor';
+import { DiscordMarkdown } from '../../discord-markdown';
+import { Rewards } from './Rewards';
 
 const SettingsQuery = graphql(`
   query Settings {
@@ -66,6 +68,7 @@ export function Settings() {
       ) : (
         <UpgradeBadge plan="growth">API keys are managed here from the growth plan on (the operator CLI creates them on any plan).</UpgradeBadge>
       )}
+      <Rewards readOnly={readOnly} />
     </div>
   );
 }

@@ -1,21 +1,24 @@
 // Callbacks: HTTP callbacks (signed POSTs to a game server) and Votifier ones; create, enable/disable (with the
-// reason when it was disabled automatically), priority, the providers each takes and its rate, payload template
-// with a preview from the test endpoint, rotate the signing secret (shown once), resend a window of votes, delete.
+// reason when it was disabled automatically), priority, the providers and events each takes (./event-fields.tsx) and
+// its rate, payload template with a preview from the test endpoint, rotate the signing secret (shown once), resend a
+// window of votes, delete.
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
-import { graphql } from '../gql';
-import { READ_ONLY_REASON, useAccess } from '../access';
-import { FieldErrors, fieldErrorsOf, type FieldErrorMap } from '../field-errors';
-import { Time } from '../time';
-import { plural } from '../plural';
-import { CopyField } from '../copy-field';
+import { graphql } from '../../gql';
+import { READ_ONLY_REASON, useAccess } from '../../access';
+import { FieldErrors, fieldErrorsOf, type FieldErrorMap } from '../../field-errors';
+import { Time } from '../../time';
+import { plural } from '../../plural';
+import { CopyField } from '../../copy-field';
+import type { CallbackEvent, CallbackKind } from '../../gql/graphql';
+import { EventFields, eventsFor, parseEventTemplates, type TemplateVariable } from './event-fields';
 
 const CallbacksQuery = graphql(`
   query Callbacks {
     callbacks(includeDisabled: true) { count limit callbacks {
-      id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate providers allProviders maxPerSecond disabledReason disabledAt
+      id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate eventTemplates events providers allProviders maxPerSecond disabledReason disabledAt
     } }
-    callbackVariables { name description example }
+    callbackVariables { name description example events }
     providers { providers { key name } }
   }
 `);
@@ -26,7 +29,7 @@ const CreateCallback = graphql(`
 `);
 const UpdateCallback = graphql(`
   mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {
-    updateCallback(id: $id, input: $input) { id enabled priority providers allProviders maxPerSecond disabledReason disabledAt }
+    updateCallback(id: $id, input: $input) { id enabled priority events eventTemplates providers allProviders maxPerSecond disabledReason disabledAt }
   }
 `);
 const DeleteCallback = graphql(`
@@ -125,6 +128,7 @@ export function Callbacks() {
                 <th scope="col">Kind</th>
                 <th scope="col">Target</th>
                 <th scope="col">Providers</th>
+                <th scope="col">Events</th>
                 <th scope="col" className="num">
                   Rate
                 </th>
@@ -152,6 +156,14 @@ export function Callbacks() {
                               <code>{key}</code>
                             </span>
                           ))}
+                  </td>
+                  <td>
+                    {c.events.map((event, i) => (
+                      <span key={event}>
+                        {i > 0 && ', '}
+                        <code>{event}</code>
+                      </span>
+                    ))}
                   </td>
                   <td className="num">{c.maxPerSecond ? `${c.maxPerSecond}/s` : <span className="muted">no limit</span>}</td>
                   <td className="num">
@@ -267,6 +279,7 @@ export function Callbacks() {
           key={editing}
           callback={list.callbacks.find((c) => c.id === editing)!}
           providers={providers}
+          variables={data?.callbackVariables ?? []}
           onDone={() => {
             setEditing(null);
             reload();
@@ -417,23 +430,30 @@ function NewCallback({
   onCreated,
 }: {
   readOnly: boolean;
-  variables: { name: string; description: string; example: string }[];
+  variables: TemplateVariable[];
   providers: ProviderOption[];
   onCreated: (name: string, secret: string | null) => void;
 }) {
   const [name, setName] = useState('');
-  const [kind, setKind] = useState<'http' | 'votifier'>('http');
+  const [kind, setKind] = useState<CallbackKind>('http');
   const [url, setUrl] = useState('');
   const [votifier, setVotifier] = useState({ host: '', port: '8192', serviceName: 'VoteRelay', token: '', publicKey: '' });
   const [template, setTemplate] = useState(DEFAULT_TEMPLATE);
   const [templateProblem, setTemplateProblem] = useState<string | null>(null);
   const [chosen, setChosen] = useState<string[]>([]);
   const [rate, setRate] = useState('');
+  const [events, setEvents] = useState<CallbackEvent[]>(['vote']);
+  const [eventTemplates, setEventTemplates] = useState('');
+  const [eventTemplatesProblem, setEventTemplatesProblem] = useState<string | null>(null);
   const [result, create] = useMutation(CreateCallback);
   const errors = fieldErrorsOf(result.error);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const routing = { ...(chosen.length > 0 ? { providers: chosen } : {}), ...(rate.trim() ? { maxPerSecond: Number(rate) } : {}) };
+    const routing = {
+      ...(chosen.length > 0 ? { providers: chosen } : {}),
+      ...(rate.trim() ? { maxPerSecond: Number(rate) } : {}),
+      events: eventsFor(kind, events),
+    };
     let input;
     if (kind === 'votifier') {
       input = {
@@ -448,9 +468,11 @@ function NewCallback({
       };
     } else {
       const parsed = parseTemplate(template);
+      const parsedEvents = parseEventTemplates(events.some((e) => e !== 'vote') ? eventTemplates : '');
       setTemplateProblem(parsed.problem);
-      if (parsed.problem !== null) return;
-      input = { ...routing, name, url, payloadTemplate: parsed.value };
+      setEventTemplatesProblem(parsedEvents.problem);
+      if (parsed.problem !== null || parsedEvents.problem !== null) return;
+      input = { ...routing, name, url, payloadTemplate: parsed.value, ...(parsedEvents.value ? { eventTemplates: parsedEvents.value } : {}) };
     }
     const answer = await create({ input });
     const made = answer.data?.createCallback;
@@ -459,6 +481,8 @@ function NewCallback({
       setUrl('');
       setChosen([]);
       setRate('');
+      setEvents(['vote']);
+      setEventTemplates('');
       onCreated(made.callback.name, made.signingSecret);
     }
   };
@@ -470,7 +494,7 @@ function NewCallback({
         <input id="callback-name" value={name} onChange={(e) => setName(e.target.value)} aria-invalid={!!errors.name} />
         <FieldErrors errors={errors} field="name" />
         <label htmlFor="callback-kind">Kind</label>
-        <select id="callback-kind" value={kind} onChange={(e) => setKind(e.target.value as 'http' | 'votifier')}>
+        <select id="callback-kind" value={kind} onChange={(e) => setKind(e.target.value as CallbackKind)}>
           <option value="http">HTTP: a signed POST to your server</option>
           <option value="votifier">Votifier: to a NuVotifier / Votifier port</option>
         </select>
@@ -536,16 +560,29 @@ function NewCallback({
             <details>
               <summary>Variables</summary>
               <ul>
-                {variables.map((v) => (
-                  <li key={v.name}>
-                    <code>{`{{${v.name}}}`}</code>: {v.description} <span className="muted">(e.g. {v.example})</span>
-                  </li>
-                ))}
+                {variables
+                  .filter((v) => v.events.includes('vote'))
+                  .map((v) => (
+                    <li key={v.name}>
+                      <code>{`{{${v.name}}}`}</code>: {v.description} <span className="muted">(e.g. {v.example})</span>
+                    </li>
+                  ))}
               </ul>
             </details>
           </>
         )}
         <RoutingFields id="callback" providers={providers} chosen={chosen} setChosen={setChosen} rate={rate} setRate={setRate} errors={errors} />
+        <EventFields
+          id="callback"
+          kind={kind}
+          chosen={events}
+          setChosen={setEvents}
+          templates={eventTemplates}
+          setTemplates={setEventTemplates}
+          templatesProblem={eventTemplatesProblem}
+          variables={variables}
+          errors={errors}
+        />
         <FieldErrors errors={errors} field="*" />
         <div className="row">
           <button type="submit" disabled={readOnly || result.fetching} title={readOnly ? READ_ONLY_REASON : undefined}>
@@ -571,16 +608,29 @@ type EditableCallback = {
   publicKey?: string | null;
   providers: string[];
   maxPerSecond?: number | null;
+  events: CallbackEvent[];
+  eventTemplates?: unknown;
 };
 
 /**
  * A callback's settings changed in place, errors beside each field: an HTTP callback's name, URL, timeout and
  * payload template; a Votifier callback's name, host, port, service name, timeout and its v2 token or v1 public
  * key (a new one replaces the other; the token is never shown, so an empty field keeps it); for both, the
- * providers it takes and its rate. The providers are always sent: saving with none ticked is choosing all of them
- * (which is what a callback whose providers were all deleted needs before it can be enabled again).
+ * providers and events it takes and its rate (an HTTP one's event payloads too). The providers are always sent:
+ * saving with none ticked is choosing all of them (which is what a callback whose providers were all deleted needs
+ * before it can be enabled again).
  */
-function EditCallback({ callback, providers, onDone }: { callback: EditableCallback; providers: ProviderOption[]; onDone: () => void }) {
+function EditCallback({
+  callback,
+  providers,
+  variables,
+  onDone,
+}: {
+  callback: EditableCallback;
+  providers: ProviderOption[];
+  variables: TemplateVariable[];
+  onDone: () => void;
+}) {
   const votifier = callback.kind === 'votifier';
   const [name, setName] = useState(callback.name);
   const [url, setUrl] = useState(callback.url ?? '');
@@ -596,11 +646,15 @@ function EditCallback({ callback, providers, onDone }: { callback: EditableCallb
   const [problem, setProblem] = useState<string | null>(null);
   const [chosen, setChosen] = useState<string[]>(callback.providers);
   const [rate, setRate] = useState(callback.maxPerSecond ? String(callback.maxPerSecond) : '');
+  const [events, setEvents] = useState<CallbackEvent[]>(callback.events);
+  const [eventTemplates, setEventTemplates] = useState(callback.eventTemplates ? JSON.stringify(callback.eventTemplates, null, 2) : '');
+  const [eventTemplatesProblem, setEventTemplatesProblem] = useState<string | null>(null);
   const [result, update] = useMutation(UpdateCallback);
   const errors = fieldErrorsOf(result.error);
+  const kind: CallbackKind = votifier ? 'votifier' : 'http';
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const routing = { providers: chosen, maxPerSecond: rate.trim() ? Number(rate) : null };
+    const routing = { providers: chosen, maxPerSecond: rate.trim() ? Number(rate) : null, events: eventsFor(kind, events) };
     let input;
     if (votifier) {
       input = {
@@ -615,9 +669,20 @@ function EditCallback({ callback, providers, onDone }: { callback: EditableCallb
       };
     } else {
       const parsed = parseTemplate(template);
+      // With only votes ticked the event payloads are hidden, and left as they are.
+      const beyondVotes = events.some((e) => e !== 'vote');
+      const parsedEvents = parseEventTemplates(beyondVotes ? eventTemplates : '');
       setProblem(parsed.problem);
-      if (parsed.problem !== null) return;
-      input = { ...routing, name, url, timeoutMs: Number(timeoutMs), payloadTemplate: parsed.value };
+      setEventTemplatesProblem(parsedEvents.problem);
+      if (parsed.problem !== null || parsedEvents.problem !== null) return;
+      input = {
+        ...routing,
+        name,
+        url,
+        timeoutMs: Number(timeoutMs),
+        payloadTemplate: parsed.value,
+        ...(beyondVotes ? { eventTemplates: parsedEvents.value } : {}),
+      };
     }
     const answer = await update({ id: callback.id, input });
     if (answer.data?.updateCallback) onDone();
@@ -692,6 +757,17 @@ function EditCallback({ callback, providers, onDone }: { callback: EditableCallb
           </>
         )}
         <RoutingFields id="edit" providers={providers} chosen={chosen} setChosen={setChosen} rate={rate} setRate={setRate} errors={errors} />
+        <EventFields
+          id="edit"
+          kind={kind}
+          chosen={events}
+          setChosen={setEvents}
+          templates={eventTemplates}
+          setTemplates={setEventTemplates}
+          templatesProblem={eventTemplatesProblem}
+          variables={variables}
+          errors={errors}
+        />
         <FieldErrors errors={errors} field="*" />
         <div className="row">
           <button type="submit" disabled={result.fetching}>

@@ -1,0 +1,62 @@
+// Settings → Rewards (README "Rewards"): milestone rules, the vote party, chat messages for both, and reminders with
+// the voters who turned them off. Each card saves only its own settings.
+import { useQuery } from 'urql';
+import { graphql } from '../../gql';
+import { MilestoneRules } from './milestone-rules';
+import { VotePartySettings } from './vote-party-settings';
+import { EventMessages } from './event-messages';
+import { ReminderSettings } from './reminder-settings';
+
+const RewardSettingsQuery = graphql(`
+  query RewardSettings {
+    organization { id settings {
+      milestones { type every at provider }
+      votePartyEvery votePartyProvider chatMilestoneTemplate chatVotePartyTemplate remindersEnabled chatWebhookUrl chatNotificationsEnabled
+    } }
+    providers { providers { key name } }
+    voteParty { enabled every progress completed }
+    callbackVariables { name example }
+  }
+`);
+
+export function Rewards({ readOnly }: { readOnly: boolean }) {
+  const [{ data, error }] = useQuery({ query: RewardSettingsQuery });
+  const settings = data?.organization?.settings;
+  const sites = data?.providers?.providers ?? [];
+  return (
+    <section className="stack" aria-labelledby="rewards-title">
+      <h2 id="rewards-title" className="section-title">
+        Rewards
+      </h2>
+      {!settings ? (
+        error ? (
+          <p role="alert" className="error">
+            {error.message}
+          </p>
+        ) : (
+          <p className="loading" role="status">
+            Loading the reward settings…
+          </p>
+        )
+      ) : (
+        <>
+          <MilestoneRules readOnly={readOnly} rules={settings.milestones} sites={sites} />
+          <VotePartySettings
+            readOnly={readOnly}
+            every={settings.votePartyEvery}
+            provider={settings.votePartyProvider}
+            sites={sites}
+            standing={data.voteParty}
+          />
+          <EventMessages
+            readOnly={readOnly}
+            templates={{ chatMilestoneTemplate: settings.chatMilestoneTemplate, chatVotePartyTemplate: settings.chatVotePartyTemplate }}
+            chatReady={!!settings.chatWebhookUrl && settings.chatNotificationsEnabled}
+            variables={data.callbackVariables ?? []}
+          />
+          <ReminderSettings readOnly={readOnly} enabled={settings.remindersEnabled} />
+        </>
+      )}
+    </section>
+  );
+}
