@@ -86,10 +86,12 @@ describe('planEventJobs', () => {
     expect(JSON.parse(jobs[0].payloadJson)).toEqual(milestone);
   });
 
-  it('no chat for an event without a message, or with chat off; never for reminders', () => {
+  it('no chat for an event without a message or without a chat webhook; never for reminders', () => {
     const party = { event: 'vote_party' as const, party: { count: 10, every: 10, number: 1, provider: null } };
     expect(planEventJobs({ callback: 6, chat: 5 }, org, 'p1', [], party)).toEqual([]);
-    expect(planEventJobs({ callback: 6, chat: 5 }, { ...org, chatNotificationsEnabled: false }, 'p1', [], milestone)).toEqual([]);
+    expect(planEventJobs({ callback: 6, chat: 5 }, { ...org, chatWebhookUrl: null }, 'p1', [], milestone)).toEqual([]);
+    // The message for every vote may be off: an event's message is its own.
+    expect(planEventJobs({ callback: 6, chat: 5 }, { ...org, chatNotificationsEnabled: false }, 'p1', [], milestone)).toHaveLength(1);
   });
 });
 

@@ -125,7 +125,8 @@ export function planEventJobs(
     .filter((cb) => cb.kind === 'http' && takesEvent(cb, data.event, providerId))
     .map((cb) => ({ kind: EVENT_JOB_KIND, priority: cb.priority, maxAttempts: budgets.callback, callbackId: cb.id, payloadJson, held: !cb.enabled }));
   const chatTemplate = data.event === 'milestone' ? org.chatMilestoneTemplate : data.event === 'vote_party' ? org.chatVotePartyTemplate : null;
-  if (chatTemplate && org.chatNotificationsEnabled && org.chatWebhookUrl) {
+  // Its own switch (a message set): chat_notifications_enabled is about the message for every vote.
+  if (chatTemplate && org.chatWebhookUrl) {
     jobs.unshift({ kind: EVENT_JOB_KIND, priority: 0, maxAttempts: budgets.chat, callbackId: null, payloadJson });
   }
   return jobs;

@@ -227,6 +227,38 @@ describe.skipIf(databaseUnavailable)('rewards events', () => {
     }
   });
 
+  it('a renamed site carries its milestone rules along; a deleted one takes its rules and its own vote party with it', async () => {
+    const s = await setup({}, ['milestone']);
+    const other = await app.request('POST', '/v1/providers', {
+      key: s.org.key,
+      body: { key: 'other', name: 'Other', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+    });
+    expect(other.status, other.text).toBe(201);
+    const set = await app.request('PATCH', '/v1/organization', {
+      key: s.org.key,
+      body: {
+        settings: {
+          milestones: [
+            { type: 'total', every: 5, provider: 'list' },
+            { type: 'total', every: 5, provider: 'other' },
+          ],
+          vote_party_every: 10,
+          vote_party_provider: 'list',
+        },
+      },
+    });
+    expect(set.status, set.text).toBe(200);
+    expect((await app.request('PATCH', '/v1/providers/list', { key: s.org.key, body: { key: 'renamed' } })).status).toBe(200);
+    const renamed = (await app.request('GET', '/v1/organization', { key: s.org.key })).body.data.settings;
+    expect(renamed.milestones.map((r: { provider: string }) => r.provider)).toEqual(['renamed', 'other']);
+    expect(renamed.vote_party_provider).toBe('renamed');
+    expect((await app.request('DELETE', '/v1/providers/renamed', { key: s.org.key })).status).toBe(200);
+    const after = (await app.request('GET', '/v1/organization', { key: s.org.key })).body.data.settings;
+    expect(after.milestones.map((r: { provider: string }) => r.provider)).toEqual(['other']);
+    expect(after).toMatchObject({ vote_party_every: null, vote_party_provider: null });
+    expect((await app.request('GET', '/v1/vote-party', { key: s.org.key })).body.data.enabled).toBe(false);
+  });
+
   it('refuses milestone rules and event lists that cannot work, by name', async () => {
     const org = await app.createOrg({ plan: 'pro' });
     const bad = await app.request('PATCH', '/v1/organization', {

@@ -64,7 +64,7 @@ export const eventJob: JobKind = {
     const lookup = eventLookup(data, base, org);
     if (!ctx.job.callbackId) {
       const template = data.event === 'milestone' ? org.chatMilestoneTemplate : data.event === 'vote_party' ? org.chatVotePartyTemplate : null;
-      if (!template || !org.chatWebhookUrl || !org.chatNotificationsEnabled)
+      if (!template || !org.chatWebhookUrl)
         return { attempt: null, outcome: { kind: 'skipped' }, error: `Chat messages for ${data.event} were turned off before sending` };
       return sendChatBody(deps, ctx, org.chatWebhookUrl, buildChatMessage({ type: 'simple', template, embedTemplate: null }, lookup), env.unknownWebhooks);
     }

@@ -12,6 +12,7 @@ import { findTemplate } from '../templates/catalogue.js';
 import { dropFromRoutes } from '../../delivery/callback-health.js';
 import { generateProviderSecret, pastedSecretSchema } from './provider-secret.js';
 import { REAL_VOTES } from '../../domain/votes.js';
+import { milestoneRulesOf } from '../../domain/reward-events.js';
 import { newVotifierKeys, parseVotifierKeys, publicKeyOf } from '../../votifier/protocol.js';
 import { HEADER_NAME, PAYLOAD_SOURCES, SIGNATURE_FORMATS, type AuthConfig, type PayloadSource } from './auth-methods/auth-method.js';
 import { AUTH_METHOD_NAMES, authMethodOf, providerWebhookUrl } from './auth-methods/registry.js';
@@ -309,7 +310,7 @@ export function createProviderService(deps: AppDeps) {
     const { voteEvents, testEvents, bodyTimestampMaxAge, apiToken, voteCooldown, ...plain } = input;
     const stampPath = plain.bodyTimestampPath !== undefined ? plain.bodyTimestampPath : provider.bodyTimestampPath;
     const maxAge = bodyTimestampMaxAge !== undefined ? bodyTimestampMaxAge : provider.bodyTimestampMaxAgeS;
-    return prisma.provider
+    const updated = await prisma.provider
       .update({
         where: { id: provider.id },
         data: {
@@ -334,6 +335,16 @@ export function createProviderService(deps: AppDeps) {
         const field = input.votifierPort != null && String((err as Error).message).includes('votifierPort') ? 'votifier_port' : 'key';
         throw validationError([{ field, message: 'is already used by another provider' }]);
       });
+    // Milestone rules name a site by its key (README "Milestones"): a new key carries them along.
+    if (updated.key !== provider.key) {
+      const org = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { milestonesJson: true } });
+      const rules = milestoneRulesOf(org.milestonesJson);
+      if (rules.some((rule) => rule.provider === provider.key)) {
+        const renamed = rules.map((rule) => (rule.provider === provider.key ? { ...rule, provider: updated.key } : rule));
+        await prisma.organization.update({ where: { id: organizationId }, data: { milestonesJson: JSON.stringify(renamed) } });
+      }
+    }
+    return updated;
   }
 
   /** Keys of providers by id (a callback's routes name providers by id, so a renamed key follows). */
@@ -349,8 +360,19 @@ export function createProviderService(deps: AppDeps) {
       const count = await tx.vote.count({ where: { providerId: provider.id } });
       await tx.provider.delete({ where: { id: provider.id } });
       await dropFromRoutes(tx, organizationId, provider, deps.clock.now());
-      // Counts went down: cached leaderboards must rank again (stats/leaderboard.ts).
-      await tx.organization.update({ where: { id: organizationId }, data: { statsEpoch: { increment: 1 } } });
+      // Counts went down: cached leaderboards must rank again (stats/leaderboard.ts). Rewards that counted this site
+      // alone go with it (README "Rewards"): its milestone rules, and a vote party of its votes only (turned off).
+      const org = await tx.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { milestonesJson: true, votePartyProviderId: true } });
+      const rules = milestoneRulesOf(org.milestonesJson);
+      const kept = rules.filter((rule) => rule.provider !== provider.key);
+      await tx.organization.update({
+        where: { id: organizationId },
+        data: {
+          statsEpoch: { increment: 1 },
+          ...(kept.length !== rules.length ? { milestonesJson: kept.length > 0 ? JSON.stringify(kept) : null } : {}),
+          ...(org.votePartyProviderId === provider.id ? { votePartyEvery: null, votePartyProviderId: null } : {}),
+        },
+      });
       return count;
     });
     return { message: `Provider ${provider.key} deleted`, votesDeleted };

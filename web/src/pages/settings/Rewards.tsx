@@ -51,7 +51,7 @@ export function Rewards({ readOnly }: { readOnly: boolean }) {
           <EventMessages
             readOnly={readOnly}
             templates={{ chatMilestoneTemplate: settings.chatMilestoneTemplate, chatVotePartyTemplate: settings.chatVotePartyTemplate }}
-            chatReady={!!settings.chatWebhookUrl && settings.chatNotificationsEnabled}
+            chatReady={!!settings.chatWebhookUrl}
             variables={data.callbackVariables ?? []}
           />
           <ReminderSettings readOnly={readOnly} enabled={settings.remindersEnabled} />

@@ -69,8 +69,8 @@ export function EventMessages({
       <h3 id="event-messages-title">Chat messages for milestones and parties</h3>
       <p className={chatReady ? 'muted' : 'warn-text'}>
         {chatReady
-          ? 'Posted to the chat webhook above, beside the vote messages.'
-          : 'Posted to the chat webhook above while chat notifications are on: set the webhook and tick "Post a message for every vote" first.'}
+          ? 'Posted to the chat webhook above, whether or not every vote gets a message.'
+          : 'Posted to the chat webhook above: set the webhook first (nothing is posted without one).'}
       </p>
       <form onSubmit={submit}>
         {MESSAGES.map((m) => (
