@@ -357,6 +357,8 @@ const TEMPLATES: ProviderTemplate[] = [
       `1. ${GENERATED_SECRET_STEP} ` +
       "2. On discordbotlist.com open your bot's settings and its vote webhook section. " +
       "3. Paste this provider's webhook URL as the webhook URL and the auth_value as the webhook secret, then save.",
+    // "Users can vote once per 12 hours" (docs.discordbotlist.com, Implementing Voting).
+    voteCooldown: { hours: 12 },
   },
   {
     id: 'tpl_discords',
