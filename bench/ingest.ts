@@ -9,6 +9,7 @@
 // Writes its section of BENCHMARKS.md. Options: BENCH_DURATION_S (10), BENCH_CONNECTIONS (50), BENCH_WARMUP_S (2);
 // for investigations: BENCH_TARGETS=ours,a,b (a subset; BENCHMARKS.md is then left alone) and
 // BENCH_SERVICE_NODE_ARGS (extra node flags for ours, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"), and
+// BENCH_REWARDS=1 (ours with rewards events set up: setUpRewards; BENCHMARKS.md is then left alone),
 // BENCH_WEB_CONCURRENCY=N (ours as N processes, PostgreSQL only; BENCHMARKS.md is then left alone) with
 // BENCH_REDIS_URL (ours's REDIS_URL; several processes need one, redis://127.0.0.1:6379 unless set).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -42,6 +43,7 @@ const WARMUP_S = envNumber('BENCH_WARMUP_S', 2, false);
 const PROCESSES = envNumber('BENCH_WEB_CONCURRENCY', 1, true);
 const REDIS_URL = process.env.BENCH_REDIS_URL || (PROCESSES > 1 ? 'redis://127.0.0.1:6379' : '');
 const PIPELINING = 1;
+const REWARDS = process.env.BENCH_REWARDS === '1';
 const AUTH = 'bench-secret-0123456789';
 /** top.gg legacy webhook body; autocannon replaces [<id>] with a fresh id per request. */
 const BODY = '{"bot":"1","user":"[<id>]","type":"upvote","isWeekend":false,"query":""}';
@@ -99,6 +101,25 @@ interface TargetSpec {
   prepare(dir: string): Promise<PreparedTarget>;
 }
 
+/**
+ * BENCH_REWARDS=1: the organization counts rewards events too (README "Rewards"): a milestone rule, a vote party every
+ * 100 votes, reminders on a site with a 12-hour cooldown, and a callback taking those events (delivery stays off, so
+ * their jobs wait in the queue). Every vote then also moves its voter's reminder and the party count.
+ */
+async function setUpRewards(base: string, apiKey: string) {
+  const call = async (method: string, path: string, body: unknown) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
+  };
+  await call('PATCH', '/v1/providers/topgg', { vote_cooldown: { hours: 12 } });
+  await call('PATCH', '/v1/organization', { settings: { milestones: [{ type: 'total', every: 10 }], vote_party_every: 100, reminders_enabled: true } });
+  await call('POST', '/v1/callbacks', { name: 'rewards', url: 'http://127.0.0.1:9/rewards', events: ['milestone', 'vote_party', 'reminder'] });
+}
+
 async function prepareOurs(dir: string): Promise<PreparedTarget> {
   const database = await openBenchDatabase(join(dir, 'vr.db'));
   const env: NodeJS.ProcessEnv = {
@@ -113,6 +134,8 @@ async function prepareOurs(dir: string): Promise<PreparedTarget> {
     API_RATE_LIMIT_PER_MINUTE: '100000000',
     WEB_CONCURRENCY: String(PROCESSES),
     ...(REDIS_URL ? { REDIS_URL } : {}),
+    // The rewards callback's receiver is on this machine (it is never called: delivery is off).
+    ...(REWARDS ? { ALLOW_PRIVATE_TARGETS: 'true' } : {}),
   };
   const created = await runNode(['--import', 'tsx', 'src/cli/main.ts', 'org', 'create', '--slug', 'bench', '--name', 'Bench', '--plan', 'business', '--json'], {
     cwd: ROOT,
@@ -144,6 +167,7 @@ async function prepareOurs(dir: string): Promise<PreparedTarget> {
       body: JSON.stringify({ key: 'topgg', name: 'top.gg', auth_method: 'header', auth_field: 'Authorization', auth_value: AUTH, votee_path: 'user' }),
     });
     if (!res.ok) throw new Error(`POST /v1/providers answered ${res.status}: ${await res.text()}`);
+    if (REWARDS) await setUpRewards(base, apiKey);
     return { child, url: `${base}/hooks/bench/topgg`, count: () => database.count('SELECT COUNT(*) AS n FROM "Vote"'), drop: () => database.drop() };
   } catch (err) {
     await child.stop();
@@ -372,8 +396,8 @@ async function main(): Promise<number> {
     console.error('\nBENCHMARKS.md left unchanged (not every target could be measured).');
     return 1;
   }
-  if (ONLY) {
-    console.log('\nBENCHMARKS.md left unchanged (BENCH_TARGETS ran a subset).');
+  if (ONLY || REWARDS) {
+    console.log(`\nBENCHMARKS.md left unchanged (${ONLY ? 'BENCH_TARGETS ran a subset' : 'BENCH_REWARDS is an investigation'}).`);
     return 0;
   }
   if (PROCESSES > 1 || REDIS_URL) {

@@ -176,7 +176,8 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
       if (result.attempt) deps.metrics.deliveryAttempt(ctx.job.kind, resolution.status);
       if (resolution.status === 'sent' || resolution.status === 'failed' || resolution.status === 'skipped')
         deps.metrics.jobFinished(ctx.job.kind, resolution.status);
-      if (resolution.status === 'failed' && jobKindOf(ctx.job.kind)?.alertsWhenFailed) {
+      const alerts = jobKindOf(ctx.job.kind)?.alertsWhenFailed;
+      if (resolution.status === 'failed' && (typeof alerts === 'function' ? alerts(ctx) : alerts)) {
         await raisePermanentFailure(ctx, result);
       }
       if (ctx.callback && result.attempt && !result.attempt.success && !result.attempt.voteRefused) {

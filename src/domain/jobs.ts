@@ -115,6 +115,12 @@ export interface JobForStatus {
   createdAt?: Date | number | null;
 }
 
+/**
+ * The job kinds a callback sends: its votes and its events (README "Rewards"). Both count for the callback's health
+ * (callback-health.ts) and its failing panel.
+ */
+export const TO_CALLBACKS: ReadonlySet<string> = new Set(['callback', 'event']);
+
 /** The jobs a vote's callback_status and callback_attempts are about (events beyond the vote are not). */
 const TO_GAME_SERVERS = new Set(['callback', 'legacy_callback', 'pull']);
 

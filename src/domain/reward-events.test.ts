@@ -83,7 +83,8 @@ describe('planEventJobs', () => {
       ['takes', 6, false],
       ['disabled', 6, true],
     ]);
-    expect(JSON.parse(jobs[0].payloadJson)).toEqual(milestone);
+    expect(JSON.parse(jobs[0].payloadJson)).toEqual({ ...milestone, chat: true });
+    expect(JSON.parse(jobs[1].payloadJson)).toEqual(milestone);
   });
 
   it('no chat for an event without a message or without a chat webhook; never for reminders', () => {

@@ -127,7 +127,9 @@ export function planEventJobs(
   const chatTemplate = data.event === 'milestone' ? org.chatMilestoneTemplate : data.event === 'vote_party' ? org.chatVotePartyTemplate : null;
   // Its own switch (a message set): chat_notifications_enabled is about the message for every vote.
   if (chatTemplate && org.chatWebhookUrl) {
-    jobs.unshift({ kind: EVENT_JOB_KIND, priority: 0, maxAttempts: budgets.chat, callbackId: null, payloadJson });
+    // Says where it goes in the job itself: a callback's event job keeps going to that callback alone (skipped once
+    // the callback is deleted and its callbackId cleared), never to chat.
+    jobs.unshift({ kind: EVENT_JOB_KIND, priority: 0, maxAttempts: budgets.chat, callbackId: null, payloadJson: JSON.stringify({ ...data, chat: true }) });
   }
   return jobs;
 }
@@ -190,8 +192,9 @@ export function rewardBatch(source: { partyCount(organizationId: string): number
         const party = partyCompleted(count, org.votePartyEvery, org.votePartyProviderId ? provider.key : null);
         if (party) events.push(party);
       }
-      // A vote read from the site's list after an outage is old news: its cooldown has likely ended already.
-      if (org.remindersEnabled && nextVoteAt && !vote.recovered) {
+      // A vote read from the site's list after an outage is old news (its cooldown has likely ended already), and past
+      // the monthly limit nothing is sent.
+      if (org.remindersEnabled && nextVoteAt && !vote.recovered && !overLimit) {
         const key = `${provider.id}\u0000${vote.voterKey}`;
         const seen = reminders.get(key);
         if (!seen || seen.dueAt <= nextVoteAt.getTime())

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { advance, isTimeZone, localDay, nextDay, standingFromDays, standingOn, type Standing } from './voter-standing.js';
+import { advance, isTimeZone, localDay, nextDay, standingBatch, standingFromDays, standingOn, type Standing } from './voter-standing.js';
 
 describe('voter standing', () => {
   it('counts consecutive days as a streak, keeps the best one, and starts a month over', () => {
@@ -69,5 +69,20 @@ describe('voter standing', () => {
     expect(localDay(new Date('2026-02-28T16:00:00Z'), 'Asia/Tokyo')).toBe('2026-03-01');
     expect(isTimeZone('Europe/Berlin')).toBe(true);
     expect(isTimeZone('Mars/Olympus')).toBe(false);
+  });
+
+  it('a late vote that joins two runs counts from the longer of them for milestones (streakBefore)', () => {
+    // Days 1-6 and 8-10 of June stored; a late vote on the 7th joins them into 10 days.
+    const stored = [1, 2, 3, 4, 5, 6, 8, 9, 10].map((d) => ({ day: `2026-06-${String(d).padStart(2, '0')}`, count: 1 }));
+    const batch = standingBatch({
+      standing: () => ({ ...standingFromDays(stored)!, lastVoteAt: 0 }),
+      providerTotal: () => 9,
+      days: () => stored,
+    });
+    const late = batch.count({ organizationId: 'o', providerId: 'p', voterKey: 'k', day: '2026-06-07', at: 1 });
+    expect(late).toMatchObject({ voterTotal: 10, voterStreakDays: 10, voterBestStreakDays: 10, streakBefore: 6 });
+    // A late vote on a day that already had one changes no streak.
+    const again = batch.count({ organizationId: 'o', providerId: 'p', voterKey: 'k', day: '2026-06-04', at: 2 });
+    expect(again).toMatchObject({ voterTotal: 11, voterStreakDays: 10, streakBefore: 10 });
   });
 });

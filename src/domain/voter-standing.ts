@@ -159,12 +159,12 @@ export function standingBatch(source: StandingSource) {
       if (dayRow) dayRow.count++;
       else added.set(dayId, { organizationId, voterKey, day, count: 1 });
       const before = voter.standing;
-      voter.standing =
-        advance(voter.standing, day) ??
-        standingFromDays([
-          ...source.days(organizationId, voterKey),
-          ...[...added.values()].filter((d) => d.organizationId === organizationId && d.voterKey === voterKey),
-        ]);
+      const next = advance(voter.standing, day);
+      // A late vote: the streaks are counted again from the voter's days (this one included).
+      const days = next
+        ? null
+        : [...source.days(organizationId, voterKey), ...[...added.values()].filter((d) => d.organizationId === organizationId && d.voterKey === voterKey)];
+      voter.standing = next ?? standingFromDays(days!);
       voter.lastVoteAt = Math.max(voter.lastVoteAt, at);
 
       const pair = `${providerId}\u0000${voterKey}`;
@@ -176,7 +176,13 @@ export function standingBatch(source: StandingSource) {
       provider.total++;
       const s = voter.standing!;
       // The streak this vote continues (the one ending on its last day or the day before), else none.
-      const streakBefore = before && (before.lastDay === s.lastDay || nextDay(before.lastDay) === s.lastDay) ? before.streakDays : 0;
+      let streakBefore = before && (before.lastDay === s.lastDay || nextDay(before.lastDay) === s.lastDay) ? before.streakDays : 0;
+      // A late vote on a missing day joins the run before it to the current one: that earlier run reached its own
+      // values already, so only values past both runs are new.
+      if (days) {
+        const earlier = standingFromDays(days.filter((d) => d.day < day));
+        if (earlier && nextDay(earlier.lastDay) === day) streakBefore = Math.max(streakBefore, earlier.streakDays);
+      }
       return {
         streakBefore,
         voterTotal: s.total,

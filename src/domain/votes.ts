@@ -15,8 +15,6 @@ export interface HookOrg {
   serverCallbackUrl: string | null;
   /** IANA zone of the organization's days for voter standings (README "Rewards"). */
   timeZone: string;
-  /** Its voters' local days are kept (VoterDay): its days stopped being UTC days once. */
-  localDaysKept: boolean;
   /** Rewards events (reward-events.ts): milestone rules, the vote party, reminders, chat posts of events. */
   milestonesJson: string | null;
   votePartyEvery: number | null;
@@ -29,7 +27,6 @@ export interface HookOrg {
 /** What a new organization's HookOrg holds besides its identity and chat settings: days in UTC, no rewards set. */
 export const NEW_ORG_DEFAULTS = {
   timeZone: 'UTC',
-  localDaysKept: false,
   milestonesJson: null,
   votePartyEvery: null,
   votePartyProviderId: null,

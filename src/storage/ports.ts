@@ -107,6 +107,13 @@ export interface Rollups {
   rebuild(keptFrom: string, organizationId?: string): Promise<{ providerDays: number; voterDays: number; voterStandings: number }>;
   /** Inside `tx`: holds off vote writers until it commits (voter erasure takes counts off). */
   lockAgainstVoteWriters(tx: Tx): Promise<void>;
+  /**
+   * Inside `tx`: holds off the organization's vote batches until it commits, so a change of its local days (a time
+   * zone change) or of its vote party is seen by every vote written after it and by none before.
+   */
+  lockRewards(tx: Tx, organizationId: string): Promise<void>;
+  /** Inside `tx`: the organization's voter standings made again from their days (after a provider took votes away). */
+  recountStandings(tx: Tx, organizationId: string): Promise<number>;
 }
 
 /** Reads whose SQL differs by database. */

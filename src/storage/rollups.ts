@@ -22,6 +22,11 @@ export interface RollupSql {
   param(n: number): string;
   /** Run first in a transaction that must hold off vote writers (null: the database's single write lock does). */
   lockRollups: string | null;
+  /**
+   * Statements (in order) that hold off the vote writers of one organization's rewards while its local days or party
+   * change (null: the database's single write lock does).
+   */
+  lockRewards: ((organizationId: string) => string[]) | null;
 }
 
 interface ProviderDay {
@@ -42,6 +47,10 @@ export function createRollups(prisma: Db, sql: RollupSql): Rollups {
     rebuild: (keptFrom, organizationId) => rebuildRollups(prisma, sql, keptFrom, organizationId),
     async lockAgainstVoteWriters(tx: Tx) {
       if (sql.lockRollups) await tx.$executeRawUnsafe(sql.lockRollups);
+    },
+    recountStandings: (tx: Tx, organizationId: string) => rebuildStandings(tx, organizationId),
+    async lockRewards(tx: Tx, organizationId: string) {
+      for (const statement of sql.lockRewards?.(organizationId) ?? []) await tx.$executeRawUnsafe(statement);
     },
   };
 }
@@ -171,7 +180,9 @@ async function rebuildStandings(tx: Tx, organizationId?: string): Promise<number
   const lastVoteAt = new Map(want.voters.map((v) => [`${v.organizationId}/${v.voterKey}`, v.lastVoteAt]));
   const standings = [...want.daysOf].flatMap(([key, days]) => {
     const standing = standingFromDays(days);
-    const [organizationId_, voterKey] = key.split('/');
+    // The organization's id is a UUID; the voter's key may hold '/' itself.
+    const cut = key.indexOf('/');
+    const [organizationId_, voterKey] = [key.slice(0, cut), key.slice(cut + 1)];
     const at = lastVoteAt.get(key);
     return standing && at ? [{ organizationId: organizationId_, voterKey, ...standing, lastVoteAt: at }] : [];
   });

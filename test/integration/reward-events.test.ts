@@ -259,6 +259,42 @@ describe.skipIf(databaseUnavailable)('rewards events', () => {
     expect((await app.request('GET', '/v1/vote-party', { key: s.org.key })).body.data.enabled).toBe(false);
   });
 
+  it("deleting a site takes its votes out of the voters' standings (verify stays clean); a callback that takes no votes has none to replay", async () => {
+    clock.at = Date.now();
+    const s = await setup({}, ['reminder']);
+    const other = await app.request('POST', '/v1/providers', {
+      key: s.org.key,
+      body: { key: 'other', name: 'Other', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+    });
+    for (const n of [1, 2, 3]) expect((await s.vote('Kai', { n })).status).toBe(200);
+    expect((await app.request('POST', new URL(other.body.data.webhook_url).pathname, { body: { user: 'Kai' } })).status).toBe(200);
+    const standing = async () => (await app.request('GET', '/v1/stats/voter/kai', { key: s.org.key })).body.data.standing;
+    expect(await standing()).toMatchObject({
+      total: 4,
+      sites: [
+        { key: 'list', total: 3 },
+        { key: 'other', total: 1 },
+      ],
+    });
+    expect((await app.request('DELETE', '/v1/providers/list', { key: s.org.key })).status).toBe(200);
+    expect(await standing()).toMatchObject({ total: 1, sites: [{ key: 'other', total: 1 }] });
+    expect(await app.deps.db.rollups.verify('2000-01-01', s.org.id)).toEqual([]);
+
+    const callbacks = (await app.request('GET', '/v1/callbacks', { key: s.org.key })).body.data.callbacks;
+    const replay = await app.request('POST', `/v1/callbacks/${callbacks[0].id}/replay`, { key: s.org.key, body: { since: '2026-01-01' } });
+    expect(replay.status).toBe(400);
+    expect(replay.body.error.details).toEqual([expect.objectContaining({ field: 'events' })]);
+    // Another kind's field is refused by name, never dropped.
+    const votifier = await app.request('POST', '/v1/callbacks', {
+      key: s.org.key,
+      body: { name: 'MC', kind: 'votifier', host: '127.0.0.1', port: 8192, token: 'tok' },
+    });
+    expect(votifier.status, votifier.text).toBe(201);
+    const misplaced = await app.request('PATCH', `/v1/callbacks/${votifier.body.data.id}`, { key: s.org.key, body: { event_templates: { milestone: {} } } });
+    expect(misplaced.status).toBe(400);
+    expect(misplaced.text).toContain('event_templates');
+  });
+
   it('refuses milestone rules and event lists that cannot work, by name', async () => {
     const org = await app.createOrg({ plan: 'pro' });
     const bad = await app.request('PATCH', '/v1/organization', {

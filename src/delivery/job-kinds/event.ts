@@ -11,6 +11,8 @@ import { redactUrl, sendChatBody, type JobContext } from '../senders.js';
 import { renderJson, voteLookup, type Lookup } from '../template.js';
 import { voteTemplateValues } from '../vote-values.js';
 import type { JobKind } from './job-kind.js';
+import type { AppDeps } from '../../app-deps.js';
+import { voterKeyOf } from '../../domain/voter-name.js';
 
 /** The event's own variables (GET /v1/callbacks/variables lists them), as text; numbers also typed. */
 export function eventValues(data: EventData): Record<string, string | number> {
@@ -44,31 +46,49 @@ export function eventLookup(data: EventData, base: Lookup | null, org: { slug: s
   return lookup;
 }
 
-const dataOf = (ctx: JobContext) => JSON.parse(ctx.job.payloadJson ?? '{}') as EventData;
+/** The event, and whether this job is its chat message (planEventJobs marks it). */
+const dataOf = (ctx: JobContext) => JSON.parse(ctx.job.payloadJson ?? '{}') as EventData & { chat?: boolean };
+
+/** Why a queued reminder is no longer sent, or null: reminders turned off, or the voter opted out meanwhile. */
+async function reminderStopped(deps: AppDeps, organizationId: string, voterName: string): Promise<string | null> {
+  const { prisma } = deps.db;
+  const [org, optOut] = await Promise.all([
+    prisma.organization.findUnique({ where: { id: organizationId }, select: { remindersEnabled: true } }),
+    prisma.reminderOptOut.findUnique({ where: { organizationId_voterKey: { organizationId, voterKey: voterKeyOf(voterName) } }, select: { voterKey: true } }),
+  ]);
+  if (!org?.remindersEnabled) return 'Reminders were turned off before sending';
+  return optOut ? 'The voter turned reminders off before sending' : null;
+}
 
 export const eventJob: JobKind = {
   name: 'event',
   describe: (ctx) => {
-    const event = dataOf(ctx).event ?? 'event';
-    if (!ctx.job.callbackId) return `${event} chat message`;
-    return ctx.callback ? `${event} event to callback "${ctx.callback.name}"` : `${event} event to a deleted callback`;
+    const data = dataOf(ctx);
+    if (data.chat) return `${data.event} chat message`;
+    return ctx.callback ? `${data.event} event to callback "${ctx.callback.name}"` : `${data.event} event to a deleted callback`;
   },
-  target: (ctx) => (ctx.job.callbackId ? (ctx.callback?.url ?? '') : redactUrl(ctx.org.chatWebhookUrl ?? '')),
+  target: (ctx) => (dataOf(ctx).chat ? redactUrl(ctx.org.chatWebhookUrl ?? '') : (ctx.callback?.url ?? '')),
   retries: 'callback',
   inVoteOrder: false,
-  alertsWhenFailed: true,
+  // A callback's event failing for good is the admin's business, as its votes are; a chat message is not.
+  alertsWhenFailed: (ctx) => !dataOf(ctx).chat,
   async send(deps, ctx, env) {
     const { org, vote, callback } = ctx;
     const data = dataOf(ctx);
     const base = vote ? voteLookup(voteTemplateValues(vote, vote.provider, org)) : null;
     const lookup = eventLookup(data, base, org);
-    if (!ctx.job.callbackId) {
+    if (data.chat) {
       const template = data.event === 'milestone' ? org.chatMilestoneTemplate : data.event === 'vote_party' ? org.chatVotePartyTemplate : null;
       if (!template || !org.chatWebhookUrl)
         return { attempt: null, outcome: { kind: 'skipped' }, error: `Chat messages for ${data.event} were turned off before sending` };
       return sendChatBody(deps, ctx, org.chatWebhookUrl, buildChatMessage({ type: 'simple', template, embedTemplate: null }, lookup), env.unknownWebhooks);
     }
     if (!callback?.url) return { attempt: null, outcome: { kind: 'skipped' }, error: 'The callback was deleted' };
+    // A reminder goes only while reminders are on and the voter has not asked to stop (README "Reminders").
+    if (data.event === 'reminder') {
+      const stop = await reminderStopped(deps, org.id, data.reminder.voterName);
+      if (stop) return { attempt: null, outcome: { kind: 'skipped' }, error: stop };
+    }
     if (!eventsOf(callback.eventsJson).has(data.event))
       return { attempt: null, outcome: { kind: 'skipped' }, error: `The callback no longer takes ${data.event} events` };
     const templates = callback.eventTemplatesJson ? (JSON.parse(callback.eventTemplatesJson) as Record<string, unknown>) : {};

@@ -19,7 +19,7 @@ export interface JobKind {
   retries: 'chat' | 'callback';
   /** A vote's jobs of such kinds go one after another in priority order (a game server's callbacks). */
   inVoteOrder: boolean;
-  /** Failing for good raises the organization's permanent-failure alert (admin chat). */
-  alertsWhenFailed: boolean;
+  /** Whether this job failing for good raises the organization's permanent-failure alert (admin chat). */
+  alertsWhenFailed: boolean | ((ctx: JobContext) => boolean);
   send(deps: AppDeps, ctx: JobContext, env: JobKindEnv): Promise<SendResult>;
 }

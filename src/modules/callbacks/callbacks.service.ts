@@ -12,8 +12,8 @@ import { DEFAULT_PAYLOAD_TEMPLATE, DEFAULT_TIMEOUT_MS } from '../../delivery/cal
 import type { CallbackKind } from '../../delivery/callback-kinds/callback-kind.js';
 import { CALLBACK_KINDS, CALLBACK_KIND_NAMES, callbackKindOf } from '../../delivery/callback-kinds/registry.js';
 import { holdJobs, resumeJobs } from '../../delivery/callback-health.js';
-import { attemptBudget } from '../../domain/job-plan.js';
-import { voteStatusFrom } from '../../domain/jobs.js';
+import { attemptBudget, eventsOf } from '../../domain/job-plan.js';
+import { TO_CALLBACKS, voteStatusFrom } from '../../domain/jobs.js';
 import { parseBound } from '../stats/date-range.js';
 import { REAL_VOTES } from '../../domain/votes.js';
 import { EVENT_TYPES } from '../../domain/reward-events.js';
@@ -57,8 +57,19 @@ const replaySchema = z.object({
 const REPLAY_CHUNK = 500;
 const updateSchema = z.object({ ...kindFields, ...sharedFields }).partial();
 
-/** Only the fields of `kind` (another kind's fields in an update are ignored, as they always were). */
-const ownFields = (kind: CallbackKind, input: Record<string, unknown>) => Object.fromEntries(Object.entries(input).filter(([name]) => name in kind.fields));
+/**
+ * The fields of `kind`; another kind's field (a Votifier callback's `event_templates`, an HTTP one's `host`) is refused
+ * by name, never dropped.
+ */
+function ownFields(kind: CallbackKind, input: Record<string, unknown>): Record<string, unknown> {
+  const foreign = Object.keys(input).filter((name) => name in kindFields && !(name in kind.fields) && input[name] !== undefined);
+  if (foreign.length > 0) {
+    throw validationError(
+      foreign.map((name) => ({ field: name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), message: `a ${kind.name} callback does not take it` })),
+    );
+  }
+  return Object.fromEntries(Object.entries(input).filter(([name]) => name in kind.fields));
+}
 
 export interface CreatedCallback {
   callback: Callback;
@@ -240,6 +251,8 @@ export function createCallbackService(deps: AppDeps) {
     const input = parseInput(replaySchema, rawInput ?? {});
     const callback = await get(organizationId, id);
     if (!callback.enabled) throw validationError([{ field: 'enabled', message: 'the callback is disabled; enable it first (its held votes resume then)' }]);
+    if (!eventsOf(callback.eventsJson).has('vote'))
+      throw validationError([{ field: 'events', message: 'the callback does not take votes (its events), so it has none to resend' }]);
     const now = deps.clock.now();
     const since = parseBound(input.since, 'since', false);
     // [since, until): a date-only until covers that whole UTC day; a timestamp is the first instant left out.
@@ -253,7 +266,7 @@ export function createCallbackService(deps: AppDeps) {
       ...REAL_VOTES, // a replay resends real votes only; a test vote never reaches a game server unasked (README "Test votes")
       receivedAt: { gte: since, lt: until },
       ...(routed ? { providerId: { in: routed } } : {}),
-      ...(onlyFailed ? { jobs: { some: { callbackId: callback.id, status: 'failed' } } } : {}),
+      ...(onlyFailed ? { jobs: { some: { callbackId: callback.id, kind: 'callback', status: 'failed' } } } : {}),
     };
     const [total, waiting] = await Promise.all([
       prisma.vote.count({ where }),
@@ -284,7 +297,9 @@ export function createCallbackService(deps: AppDeps) {
       // only_failed: the vote's latest delivery to this callback is the failed one (a replay since may have sent it).
       const chosen = onlyFailed
         ? votes.filter(
-            (v) => v.jobs.filter((j) => j.callbackId === callback.id).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0]?.status === 'failed',
+            (v) =>
+              v.jobs.filter((j) => j.callbackId === callback.id && j.kind === 'callback').sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0]
+                ?.status === 'failed',
           )
         : votes;
       if (chosen.length === 0) continue;
@@ -362,12 +377,12 @@ export function createCallbackService(deps: AppDeps) {
       failedAttemptsSince(organizationId, since),
       prisma.deliveryJob.groupBy({
         by: ['callbackId'],
-        where: { organizationId, kind: 'callback', status: 'retrying', callbackId: { not: null } },
+        where: { organizationId, kind: { in: [...TO_CALLBACKS] }, status: 'retrying', callbackId: { not: null } },
         _count: { _all: true },
       }),
       prisma.deliveryJob.groupBy({
         by: ['callbackId'],
-        where: { organizationId, status: 'failed', kind: 'callback', updatedAt: { gte: since }, callbackId: { not: null } },
+        where: { organizationId, status: 'failed', kind: { in: [...TO_CALLBACKS] }, updatedAt: { gte: since }, callbackId: { not: null } },
         _count: { _all: true },
       }),
       prisma.callback.findMany({ where: { organizationId, disabledReason: { not: null } }, orderBy: { disabledAt: 'desc' } }),

@@ -5,6 +5,7 @@ import { AppError, notFound, validationError, type FieldError } from '../../erro
 import { PLAN_LIMITS, isPlan, planAtLeast, planOf } from '../../domain/plans.js';
 import { nameSchema, parseInput } from '../../validation.js';
 import type { Organization } from '../../generated/sqlite/client.js';
+import type { Tx } from '../../storage/ports.js';
 import { utcDay, utcMonthStart } from '../../time.js';
 import { isTimeZone } from '../../domain/voter-standing.js';
 
@@ -106,6 +107,21 @@ export interface Usage {
   providersLimit: number;
 }
 
+/**
+ * From now on the organization keeps its voters' local days (VoterDay), starting from the UTC days counted so far
+ * (days already counted keep their day); once only, whoever else changes the zone at the same time. Inside the
+ * transaction that holds its vote writers off (rollups.lockRewards).
+ */
+export async function keepLocalDays(tx: Tx, organizationId: string): Promise<void> {
+  const { localDaysKept } = await tx.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { localDaysKept: true } });
+  if (localDaysKept) return;
+  await tx.$executeRaw`INSERT INTO "VoterDay" ("organizationId", "voterKey", day, count)
+    SELECT "organizationId", "voterKey", day, SUM(count) FROM "VoterDailyCount" WHERE "organizationId" = ${organizationId}
+    GROUP BY "organizationId", "voterKey", day
+    ON CONFLICT ("organizationId", "voterKey", day) DO NOTHING`;
+  await tx.organization.update({ where: { id: organizationId }, data: { localDaysKept: true } });
+}
+
 export function createOrganizationService(deps: AppDeps) {
   const { prisma } = deps.db;
 
@@ -194,15 +210,11 @@ export function createOrganizationService(deps: AppDeps) {
       (partyProviderId !== undefined && partyProviderId !== org.votePartyProviderId);
     try {
       return await prisma.$transaction(async (tx) => {
-        // Days stop being UTC days: from now on the voters' local days are kept (VoterDay), starting from the UTC
-        // days counted so far (days already counted keep their day). Vote writers are held off while they are copied.
-        const keepLocalDays = settings.timeZone !== undefined && settings.timeZone !== 'UTC' && !org.localDaysKept;
-        if (keepLocalDays) {
-          await deps.db.rollups.lockAgainstVoteWriters(tx);
-          await tx.$executeRaw`INSERT INTO "VoterDay" ("organizationId", "voterKey", day, count)
-            SELECT "organizationId", "voterKey", day, SUM(count) FROM "VoterDailyCount" WHERE "organizationId" = ${org.id}
-            GROUP BY "organizationId", "voterKey", day`;
-          await tx.organization.update({ where: { id: org.id }, data: { localDaysKept: true } });
+        // Days stop being UTC days: from now on the voters' local days are kept (keepLocalDays). A party that changes
+        // starts from zero. Either way the organization's vote batches are held off until this commits.
+        if ((settings.timeZone !== undefined && settings.timeZone !== 'UTC' && !org.localDaysKept) || partyChanged) {
+          await deps.db.rollups.lockRewards(tx, org.id);
+          if (settings.timeZone !== undefined && settings.timeZone !== 'UTC') await keepLocalDays(tx, org.id);
         }
         if (partyChanged) {
           await tx.votePartyCounter.upsert({ where: { organizationId: org.id }, create: { organizationId: org.id, count: 0 }, update: { count: 0 } });

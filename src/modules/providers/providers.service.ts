@@ -17,7 +17,8 @@ import { newVotifierKeys, parseVotifierKeys, publicKeyOf } from '../../votifier/
 import { HEADER_NAME, PAYLOAD_SOURCES, SIGNATURE_FORMATS, type AuthConfig, type PayloadSource } from './auth-methods/auth-method.js';
 import { AUTH_METHOD_NAMES, authMethodOf, providerWebhookUrl } from './auth-methods/registry.js';
 import { cooldownProblem, type VoteCooldown } from '../../domain/vote-cooldown.js';
-import { isTimeZone } from '../../domain/voter-standing.js';
+import { isTimeZone, localDay } from '../../domain/voter-standing.js';
+import type { Tx } from '../../storage/ports.js';
 
 export const PROVIDER_KEY_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
@@ -160,6 +161,22 @@ export interface CreatedProvider {
 const VOTIFIER_DEFAULTS = { authField: 'votifier', voteePath: 'username' };
 
 const toJson = (list: string[] | null | undefined) => (list === undefined ? undefined : list === null ? null : JSON.stringify(list));
+
+/** Takes one provider's counted votes (those retention still keeps) off the voters' local days. */
+async function forgetLocalDays(tx: Tx, organizationId: string, providerId: string, timeZone: string): Promise<void> {
+  const votes = await tx.vote.findMany({ where: { providerId, ...REAL_VOTES }, select: { voterKey: true, receivedAt: true } });
+  const less = new Map<string, { voterKey: string; day: string; count: number }>();
+  for (const vote of votes) {
+    const day = localDay(vote.receivedAt, timeZone);
+    const row = less.get(`${vote.voterKey}\u0000${day}`) ?? { voterKey: vote.voterKey, day, count: 0 };
+    row.count++;
+    less.set(`${vote.voterKey}\u0000${day}`, row);
+  }
+  for (const row of less.values()) {
+    await tx.voterDay.updateMany({ where: { organizationId, voterKey: row.voterKey, day: row.day }, data: { count: { decrement: row.count } } });
+  }
+  await tx.voterDay.deleteMany({ where: { organizationId, count: { lte: 0 } } });
+}
 
 export function createProviderService(deps: AppDeps) {
   const { prisma } = deps.db;
@@ -310,40 +327,44 @@ export function createProviderService(deps: AppDeps) {
     const { voteEvents, testEvents, bodyTimestampMaxAge, apiToken, voteCooldown, ...plain } = input;
     const stampPath = plain.bodyTimestampPath !== undefined ? plain.bodyTimestampPath : provider.bodyTimestampPath;
     const maxAge = bodyTimestampMaxAge !== undefined ? bodyTimestampMaxAge : provider.bodyTimestampMaxAgeS;
-    const updated = await prisma.provider
-      .update({
-        where: { id: provider.id },
-        data: {
-          ...plain,
-          bodyTimestampMaxAgeS: stampPath ? (maxAge ?? DEFAULT_BODY_TIMESTAMP_MAX_AGE_S) : null,
-          // A new token starts recovery over; null turns recovery off.
-          ...(apiToken !== undefined
-            ? {
-                apiTokenEnc: apiToken ? deps.secrets.seal(apiToken) : null,
-                recoveryCursor: apiToken && !hasVotes ? deps.clock.now().toISOString() : null,
-                recoveryError: null,
-                recoveryCheckedAt: null,
-              }
-            : {}),
-          ...(voteEvents !== undefined ? { voteEventsJson: toJson(voteEvents) } : {}),
-          ...(testEvents !== undefined ? { testEventsJson: toJson(testEvents) } : {}),
-          ...(voteCooldown !== undefined ? { voteCooldownJson: voteCooldown ? JSON.stringify(voteCooldown) : null } : {}),
-        },
+    const updated = await prisma
+      .$transaction(async (tx) => {
+        const row = await tx.provider.update({
+          where: { id: provider.id },
+          data: {
+            ...plain,
+            bodyTimestampMaxAgeS: stampPath ? (maxAge ?? DEFAULT_BODY_TIMESTAMP_MAX_AGE_S) : null,
+            // A new token starts recovery over; null turns recovery off.
+            ...(apiToken !== undefined
+              ? {
+                  apiTokenEnc: apiToken ? deps.secrets.seal(apiToken) : null,
+                  recoveryCursor: apiToken && !hasVotes ? deps.clock.now().toISOString() : null,
+                  recoveryError: null,
+                  recoveryCheckedAt: null,
+                }
+              : {}),
+            ...(voteEvents !== undefined ? { voteEventsJson: toJson(voteEvents) } : {}),
+            ...(testEvents !== undefined ? { testEventsJson: toJson(testEvents) } : {}),
+            ...(voteCooldown !== undefined ? { voteCooldownJson: voteCooldown ? JSON.stringify(voteCooldown) : null } : {}),
+          },
+        });
+        // Milestone rules name a site by its key (README "Milestones"): a new key carries them along, in the same
+        // transaction.
+        if (row.key !== provider.key) {
+          const org = await tx.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { milestonesJson: true } });
+          const rules = milestoneRulesOf(org.milestonesJson);
+          if (rules.some((rule) => rule.provider === provider.key)) {
+            const renamed = rules.map((rule) => (rule.provider === provider.key ? { ...rule, provider: row.key } : rule));
+            await tx.organization.update({ where: { id: organizationId }, data: { milestonesJson: JSON.stringify(renamed) } });
+          }
+        }
+        return row;
       })
       .catch((err: unknown) => {
         if ((err as { code?: string }).code !== 'P2002') throw err;
         const field = input.votifierPort != null && String((err as Error).message).includes('votifierPort') ? 'votifier_port' : 'key';
         throw validationError([{ field, message: 'is already used by another provider' }]);
       });
-    // Milestone rules name a site by its key (README "Milestones"): a new key carries them along.
-    if (updated.key !== provider.key) {
-      const org = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { milestonesJson: true } });
-      const rules = milestoneRulesOf(org.milestonesJson);
-      if (rules.some((rule) => rule.provider === provider.key)) {
-        const renamed = rules.map((rule) => (rule.provider === provider.key ? { ...rule, provider: updated.key } : rule));
-        await prisma.organization.update({ where: { id: organizationId }, data: { milestonesJson: JSON.stringify(renamed) } });
-      }
-    }
     return updated;
   }
 
@@ -357,8 +378,16 @@ export function createProviderService(deps: AppDeps) {
     const provider = await get(organizationId, key);
     // Votes, their jobs and attempts, and the per-day rollups go with the provider (foreign-key cascades).
     const votesDeleted = await prisma.$transaction(async (tx) => {
+      // Its votes leave the voters' standings too (README "Rewards"), the organization's vote batches held off
+      // meanwhile: kept local days lose the site's votes still kept (older ones stay counted: their days are not known
+      // by site), then every standing is counted again from what is left.
+      await deps.db.rollups.lockRewards(tx, organizationId);
+      await deps.db.rollups.lockAgainstVoteWriters(tx);
+      const keeps = await tx.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { localDaysKept: true, timeZone: true } });
+      if (keeps.localDaysKept) await forgetLocalDays(tx, organizationId, provider.id, keeps.timeZone);
       const count = await tx.vote.count({ where: { providerId: provider.id } });
       await tx.provider.delete({ where: { id: provider.id } });
+      await deps.db.rollups.recountStandings(tx, organizationId);
       await dropFromRoutes(tx, organizationId, provider, deps.clock.now());
       // Counts went down: cached leaderboards must rank again (stats/leaderboard.ts). Rewards that counted this site
       // alone go with it (README "Rewards"): its milestone rules, and a vote party of its votes only (turned off).

@@ -69,9 +69,9 @@ builder.prismaObject('DeliveryJob', {
     callbackId: t.exposeString('callbackId', { nullable: true }),
     target: t.string({
       nullable: true,
-      select: { callback: { select: { name: true } } },
+      select: { callback: { select: { name: true } }, payloadJson: true },
       resolve: (j) =>
-        j.kind === 'chat' || (j.kind === 'event' && !j.callbackId)
+        j.kind === 'chat' || (j.kind === 'event' && (JSON.parse(j.payloadJson ?? '{}') as { chat?: boolean }).chat)
           ? 'chat_webhook_url'
           : j.kind === 'legacy_callback'
             ? 'server_callback_url'

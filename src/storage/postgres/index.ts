@@ -14,7 +14,7 @@ import { openPgPool } from './connection.js';
 import { exportVotesPostgres } from './export.js';
 import { createPostgresJobQueue, finishesWrite } from './jobs.js';
 import { createPostgresPacer } from './pacer.js';
-import { createPgVoteStore } from './votes.js';
+import { createPgVoteStore, rewardLockIds } from './votes.js';
 import { pgCommit, pgWriters } from './writes.js';
 
 /** "db.example:5432/vote_relay": the server for the operator's log, never a user or password. */
@@ -63,6 +63,8 @@ export async function openPostgresStorage(config: Config, options: StorageOption
       param: (n) => `$${n}`,
       // A vote being written waits, then adds itself on top of the rebuilt rows: nothing counted twice or lost.
       lockRollups: 'LOCK TABLE "ProviderDailyCount", "VoterDailyCount" IN EXCLUSIVE MODE',
+      // The vote batches' own advisory locks (votes.ts lockStatement), in the order they take them.
+      lockRewards: (organizationId) => rewardLockIds(organizationId).map((id) => `SELECT pg_advisory_xact_lock(${id}::bigint)`),
     }),
     reports: {
       async failedAttemptsSince(organizationId, dueSince, since): Promise<FailedAttempts[]> {
@@ -71,7 +73,7 @@ export async function openPostgresStorage(config: Config, options: StorageOption
              (extract(epoch FROM MAX(a."createdAt")) * 1000)::float8 AS "lastFailedAt",
              (array_agg(a.error ORDER BY a."createdAt" DESC))[1] AS "lastError"
            FROM "DeliveryJob" j JOIN "DeliveryAttempt" a ON a."jobId" = j.id
-           WHERE j."organizationId" = $1 AND j.kind = 'callback' AND j.status IN (${FAILED_ATTEMPT_STATUSES}) AND j."runAt" >= $2::timestamp(3)
+           WHERE j."organizationId" = $1 AND j.kind IN ('callback', 'event') AND j.status IN (${FAILED_ATTEMPT_STATUSES}) AND j."runAt" >= $2::timestamp(3)
              AND j."callbackId" IS NOT NULL AND a.success = false AND a."createdAt" >= $3::timestamp(3)
            GROUP BY j."callbackId"`,
           organizationId,

@@ -4,7 +4,16 @@
 // statement (jobInsert): inside a vote batch's write (votes.ts), and in a Prisma transaction for replays and alerts.
 import { timeOrderedId } from '../../time-ordered-id.js';
 import type pg from 'pg';
-import { finishedRow, leaseStillCovers, voteStatusFrom, type ClaimedJob, type Finish, type JobForStatus, type NewJob } from '../../domain/jobs.js';
+import {
+  finishedRow,
+  leaseStillCovers,
+  TO_CALLBACKS,
+  voteStatusFrom,
+  type ClaimedJob,
+  type Finish,
+  type JobForStatus,
+  type NewJob,
+} from '../../domain/jobs.js';
 import { CLAIM_COLUMNS, candidates, leasedJobOf, playerPullClaimSql, pullClaimSql } from '../claim-sql.js';
 import type { BatchWriter, Db, JobQueue, Tx } from '../ports.js';
 import { holdWithPrisma, parkPullWithPrisma, requeueFailedWithPrisma } from '../prisma-jobs.js';
@@ -176,7 +185,7 @@ async function writeFinishes(query: Query, items: Finish[]): Promise<boolean[]> 
   // Each callback's latest attempt of the batch says whether its run of failures goes on or ends.
   const health = new Map<string, { ok: boolean; at: string }>();
   for (const f of attempts) {
-    if (f.job.kind === 'callback' && f.job.callbackId && recorded.has(f.job.id) && !f.attempt!.voteRefused)
+    if (TO_CALLBACKS.has(f.job.kind) && f.job.callbackId && recorded.has(f.job.id) && !f.attempt!.voteRefused)
       health.set(f.job.callbackId, { ok: f.attempt!.success, at: f.now.toISOString() });
   }
   if (health.size > 0) {

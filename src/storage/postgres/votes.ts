@@ -32,7 +32,7 @@ const SQL = {
     text: `SELECT k.i::int AS i,
              json_build_object('id', o.id, 'slug', o.slug, 'plan', o.plan, 'status', o.status,
                'chatNotificationsEnabled', o."chatNotificationsEnabled", 'chatWebhookUrl', o."chatWebhookUrl",
-               'serverCallbackUrl', o."serverCallbackUrl", 'timeZone', o."timeZone", 'localDaysKept', o."localDaysKept",
+               'serverCallbackUrl', o."serverCallbackUrl", 'timeZone', o."timeZone",
                'milestonesJson', o."milestonesJson", 'votePartyEvery', o."votePartyEvery", 'votePartyProviderId', o."votePartyProviderId",
                'remindersEnabled', o."remindersEnabled", 'chatMilestoneTemplate', o."chatMilestoneTemplate",
                'chatVotePartyTemplate', o."chatVotePartyTemplate") AS org,
@@ -60,12 +60,12 @@ const SQL = {
   reads: {
     text: `SELECT 'd' AS t, k.i::int AS i, v."publicId", (extract(epoch FROM v."receivedAt") * 1000)::float8 AS at,
              NULL::text AS "organizationId", NULL::text AS "from", NULL::int AS used, NULL::json AS callbacks, NULL::boolean AS pull,
-             NULL::int AS party
+             NULL::int AS party, NULL::boolean AS kept
            FROM unnest($1::text[], $2::text[], $3::timestamp(3)[], $4::text[]) WITH ORDINALITY AS k(p, d, since, idem, i)
            JOIN "Vote" AS v ON v."providerId" = k.p AND v."dedupKey" = k.d
            WHERE v."receivedAt" + interval '0' >= k.since
            UNION ALL
-           SELECT 'd', k.i::int, v."publicId", (extract(epoch FROM v."receivedAt") * 1000)::float8, NULL, NULL, NULL, NULL, NULL, NULL
+           SELECT 'd', k.i::int, v."publicId", (extract(epoch FROM v."receivedAt") * 1000)::float8, NULL, NULL, NULL, NULL, NULL, NULL, NULL
            FROM unnest($1::text[], $2::text[], $3::timestamp(3)[], $4::text[]) WITH ORDINALITY AS k(p, d, since, idem, i)
            JOIN "Vote" AS v ON v."providerId" = k.p AND v."idempotencyKey" = k.idem
            WHERE k.idem IS NOT NULL AND v."receivedAt" + interval '0' >= k.since
@@ -75,16 +75,17 @@ const SQL = {
              COALESCE((SELECT json_agg(json_build_object('id', c.id, 'kind', c.kind, 'priority', c.priority, 'providerIdsJson', c."providerIdsJson", 'enabled', c.enabled, 'eventsJson', c."eventsJson") ORDER BY c.priority, c."createdAt")
                        FROM "Callback" AS c WHERE c."organizationId" = k.o AND (c.enabled OR c."disabledReason" IS NOT NULL)), '[]'::json),
              EXISTS (SELECT 1 FROM "PluginToken" WHERE "organizationId" = k.o AND "revokedAt" IS NULL),
-             (SELECT count FROM "VotePartyCounter" WHERE "organizationId" = k.o)
+             (SELECT count FROM "VotePartyCounter" WHERE "organizationId" = k.o),
+             (SELECT "localDaysKept" FROM "Organization" WHERE id = k.o)
            FROM unnest($5::text[], $6::text[], $7::text[]) AS k(o, f, t)
            UNION ALL
            SELECT 's', NULL, NULL, NULL, s."organizationId", NULL, NULL,
              json_build_object('k', s."voterKey", 'total', s.total, 'monthTotal', s."monthTotal", 'streakDays', s."streakDays",
                'bestStreakDays', s."bestStreakDays", 'lastDay', s."lastDay", 'lastVoteAt', (extract(epoch FROM s."lastVoteAt") * 1000)::float8),
-             NULL, NULL
+             NULL, NULL, NULL
            FROM unnest($8::text[], $9::text[]) AS u(o, k) JOIN "VoterStanding" AS s ON s."organizationId" = u.o AND s."voterKey" = u.k
            UNION ALL
-           SELECT 'p', NULL, NULL, NULL, NULL, NULL, SUM(c.count)::int, json_build_object('p', u.p, 'k', u.k), NULL, NULL
+           SELECT 'p', NULL, NULL, NULL, NULL, NULL, SUM(c.count)::int, json_build_object('p', u.p, 'k', u.k), NULL, NULL, NULL
            FROM unnest($10::text[], $11::text[]) AS u(p, k) JOIN "VoterDailyCount" AS c ON c."providerId" = u.p AND c."voterKey" = u.k
            GROUP BY u.p, u.k`,
   },
@@ -171,16 +172,31 @@ const keysOf = (vote: NewVote) => (vote.idempotencyKey ? [vote.dedupKey, vote.id
  */
 function lockStatement(batch: NewVote[]): string {
   const ids = new Set<bigint>();
+  const shared = new Set<bigint>();
   for (const vote of batch) {
     for (const key of keysOf(vote)) ids.add(lockId(`${vote.provider.id}:${key}`));
-    // The voter's standing rows (read, advanced and written by this batch), and the organization's party count.
+    // The voter's standing rows (read, advanced and written by this batch), and the organization's party count; and,
+    // shared with every other batch, its local-days setting (a time zone change takes it alone: lockRewards).
     if (!vote.test) {
       ids.add(lockId(`voter:${vote.org.id}:${voterKeyOf(vote.voterName)}`));
       if (vote.org.votePartyEvery) ids.add(lockId(`party:${vote.org.id}`));
+      shared.add(lockId(`localdays:${vote.org.id}`));
     }
   }
-  const sorted = [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return `SELECT count(pg_advisory_xact_lock(h)) FROM (SELECT h FROM (VALUES ${sorted.map((id) => `(${id}::bigint)`).join(', ')}) AS v(h) ORDER BY h) AS s`;
+  const sorted = (set: Set<bigint>) => [...set].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const values = (set: Set<bigint>) =>
+    sorted(set)
+      .map((id) => `(${id}::bigint)`)
+      .join(', ');
+  // The shared locks first: a batch waiting for one holds no other lock.
+  const first =
+    shared.size > 0 ? `SELECT count(pg_advisory_xact_lock_shared(h)) FROM (SELECT h FROM (VALUES ${values(shared)}) AS v(h) ORDER BY h) AS s; ` : '';
+  return `${first}SELECT count(pg_advisory_xact_lock(h)) FROM (SELECT h FROM (VALUES ${values(ids)}) AS v(h) ORDER BY h) AS s`;
+}
+
+/** The locks an organization's rewards settings change takes alone: its local days and its party (see lockStatement). */
+export function rewardLockIds(organizationId: string): bigint[] {
+  return [lockId(`localdays:${organizationId}`), lockId(`party:${organizationId}`)];
 }
 
 const lockId = (text: string) => createHash('sha256').update(text).digest().readBigInt64BE(0);
@@ -215,6 +231,7 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
       callbacks: PlanningCallback[];
       pull: boolean;
       party: number | null;
+      kept: boolean | null;
     };
     const read = await query<ReadRow>({
       ...SQL.reads,
@@ -235,6 +252,9 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
     const earliest = new Map<number, { publicId: string; at: number }>();
     const facts = new Map<string, { used: number; callbacks: PlanningCallback[]; pull: boolean }>();
     const partyCounts = new Map<string, number>();
+    // Organizations that keep their voters' local days (Organization.localDaysKept), read under the batch's shared
+    // lock against a time zone change (lockStatement), so a change never misses a vote being written.
+    const keeps = new Set<string>();
     const storedStandings = new Map<string, StoredStanding>();
     const providerTotals = new Map<string, number>();
     for (const row of read.rows) {
@@ -251,6 +271,7 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
       if (row.t === 'f') {
         facts.set(`${row.organizationId}|${row.from}`, { used: row.used, callbacks: row.callbacks, pull: row.pull });
         partyCounts.set(row.organizationId, row.party ?? 0);
+        if (row.kept) keeps.add(row.organizationId);
         continue;
       }
       const seen = earliest.get(row.i);
@@ -285,7 +306,7 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
         const day = dayOf.get(i)!;
         if (last !== undefined && day < last && !storedDays.has(key)) {
           const days = await query<{ day: string; count: number }>({
-            ...(batch[i].org.localDaysKept ? SQL.localDays : SQL.utcDays),
+            ...(keeps.has(batch[i].org.id) ? SQL.localDays : SQL.utcDays),
             values: [batch[i].org.id, voterKeyOf(batch[i].voterName)],
           });
           storedDays.set(key, days.rows);
@@ -424,8 +445,7 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
       const order = <T>(rows: T[], key: (r: T) => string) => rows.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
       order(standingRows.standings, (r) => `${r.organizationId}\u0000${r.voterKey}`);
       order(standingRows.days, (r) => `${r.organizationId}\u0000${r.voterKey}\u0000${r.day}`);
-      // Local days only where the organization keeps them (HookOrg.localDaysKept).
-      const keeps = new Set(batch.filter((v) => v.org.localDaysKept).map((v) => v.org.id));
+      // Local days only where the organization keeps them.
       standingRows.days = standingRows.days.filter((r) => keeps.has(r.organizationId));
       for (const job of jobPart.leased) results[indexOfVote.get(job.voteId!)!]!.jobs!.push(job);
       await query({

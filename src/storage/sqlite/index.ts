@@ -60,7 +60,12 @@ export async function openSqliteStorage(config: Config, options: StorageOptions)
       },
       (tx, due) => jobs.enqueue(tx, due),
     ),
-    rollups: createRollups(prisma, { day: (column) => `strftime('%Y-%m-%d', ${column} / 1000, 'unixepoch')`, param: () => '?', lockRollups: null }),
+    rollups: createRollups(prisma, {
+      day: (column) => `strftime('%Y-%m-%d', ${column} / 1000, 'unixepoch')`,
+      param: () => '?',
+      lockRollups: null,
+      lockRewards: null,
+    }),
     reports: {
       async failedAttemptsSince(organizationId, dueSince, since): Promise<FailedAttempts[]> {
         // The bare a.error comes from the row holding MAX(a."createdAt") (SQLite's documented min/max rule).
@@ -69,7 +74,7 @@ export async function openSqliteStorage(config: Config, options: StorageOptions)
         >(
           `SELECT j."callbackId" AS "callbackId", COUNT(*) AS "failedAttempts", MAX(a."createdAt") AS "lastFailedAt", a.error AS "lastError"
            FROM "DeliveryJob" j JOIN "DeliveryAttempt" a ON a."jobId" = j.id
-           WHERE j."organizationId" = ? AND j.kind = 'callback' AND j.status IN (${FAILED_ATTEMPT_STATUSES}) AND j."runAt" >= ?
+           WHERE j."organizationId" = ? AND j.kind IN ('callback', 'event') AND j.status IN (${FAILED_ATTEMPT_STATUSES}) AND j."runAt" >= ?
              AND j."callbackId" IS NOT NULL AND a.success = 0 AND a."createdAt" >= ?
            GROUP BY j."callbackId"`,
           organizationId,

@@ -5,7 +5,16 @@
 // written shares the next transaction and fsync.
 import { timeOrderedId } from '../../time-ordered-id.js';
 import type Sqlite from 'better-sqlite3';
-import { finishedRow, leaseStillCovers, voteStatusFrom, type ClaimedJob, type Finish, type JobForStatus, type NewJob } from '../../domain/jobs.js';
+import {
+  finishedRow,
+  leaseStillCovers,
+  TO_CALLBACKS,
+  voteStatusFrom,
+  type ClaimedJob,
+  type Finish,
+  type JobForStatus,
+  type NewJob,
+} from '../../domain/jobs.js';
 import { CLAIM_COLUMNS, candidates, leasedJobOf, playerPullClaimSql, pullClaimSql } from '../claim-sql.js';
 import type { BatchWriter, JobQueue, Tx } from '../ports.js';
 import { holdWithPrisma, parkPullWithPrisma, requeueFailedWithPrisma } from '../prisma-jobs.js';
@@ -171,7 +180,7 @@ export function createSqliteJobWrites(db: Sqlite.Database): SqliteJobWrites {
           Math.round(a.pacedMs ?? 0),
           at,
         );
-        if (f.job.kind === 'callback' && f.job.callbackId && !a.voteRefused) health.set(f.job.callbackId, { ok: a.success, at });
+        if (TO_CALLBACKS.has(f.job.kind) && f.job.callbackId && !a.voteRefused) health.set(f.job.callbackId, { ok: a.success, at });
       }
       if (f.job.voteId) votes.add(f.job.voteId);
       return true;

@@ -18,7 +18,7 @@ import type { BatchWriter, VoteStore } from '../ports.js';
 
 export function createSqliteVoteStore(db: Sqlite.Database, votes: BatchWriter<NewVote, StoredVote>): VoteStore {
   const orgBySlug = db.prepare(
-    `SELECT id, slug, plan, status, chatNotificationsEnabled, chatWebhookUrl, serverCallbackUrl, timeZone, localDaysKept,
+    `SELECT id, slug, plan, status, chatNotificationsEnabled, chatWebhookUrl, serverCallbackUrl, timeZone,
        milestonesJson, votePartyEvery, votePartyProviderId, remindersEnabled, chatMilestoneTemplate, chatVotePartyTemplate
      FROM "Organization" WHERE slug = ?`,
   );
@@ -33,7 +33,6 @@ export function createSqliteVoteStore(db: Sqlite.Database, votes: BatchWriter<Ne
           ...row,
           chatNotificationsEnabled: row.chatNotificationsEnabled === 1,
           remindersEnabled: row.remindersEnabled === 1,
-          localDaysKept: row.localDaysKept === 1,
         } as unknown as HookOrg)
       : null;
   const toProvider = (row: Record<string, unknown> | undefined): HookProvider | null =>
@@ -87,7 +86,9 @@ export function createSqliteVoteWrite(
   );
   // A voter with no standing has no site total either (both come from the same votes, rebuilt and erased
   // together): the first vote of a new voter, the usual case, costs one read. Organizations that keep local days
-  // (HookOrg.localDaysKept) are noted per batch: their voters' days are read from and written to VoterDay.
+  // (Organization.localDaysKept, read in the batch's own transaction: the one writer sees a time zone change before or
+  // after the whole batch) are noted per batch: their voters' days are read from and written to VoterDay.
+  const readKept = db.prepare('SELECT localDaysKept AS kept FROM "Organization" WHERE id = ?');
   const newVoters = new Set<string>();
   const keepsLocalDays = new Set<string>();
   const standingSource = {
@@ -137,7 +138,7 @@ export function createSqliteVoteWrite(
     const voterDays = new Map<string, { o: string; p: string; k: string; d: string; name: string; at: number; n: number }>();
     newVoters.clear();
     keepsLocalDays.clear();
-    for (const vote of batch) if (vote.org.localDaysKept) keepsLocalDays.add(vote.org.id);
+    for (const id of new Set(batch.map((vote) => vote.org.id))) if ((readKept.get(id) as { kept: number } | undefined)?.kept) keepsLocalDays.add(id);
     const standings = standingBatch(standingSource);
     const rewards = rewardBatch(partySource, budgets);
     const stored = batch.map((vote): StoredVote => {

@@ -49,7 +49,17 @@ CREATE UNIQUE INDEX "Organization_slug_key" ON "Organization"("slug");
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
 
--- Organizations whose days are not UTC days keep their voters' local days (VoterDay); the others' days are their
--- UTC rollups (VoterDailyCount), so their VoterDay rows go.
-UPDATE "Organization" SET "localDaysKept" = 1 WHERE "timeZone" <> 'UTC';
+-- Organizations whose days are not UTC days keep their voters' local days (VoterDay), and so do those whose local days
+-- differ from their UTC rollups summed per day (a time zone set once and since changed back to UTC: the days counted
+-- then keep their day); the others' days are their UTC rollups (VoterDailyCount), so their VoterDay rows go.
+UPDATE "Organization" SET "localDaysKept" = 1 WHERE "timeZone" <> 'UTC' OR id IN (
+  SELECT d."organizationId" FROM "VoterDay" AS d
+  LEFT JOIN (SELECT "organizationId", "voterKey", day, SUM(count) AS c FROM "VoterDailyCount" GROUP BY "organizationId", "voterKey", day) AS u
+    ON u."organizationId" = d."organizationId" AND u."voterKey" = d."voterKey" AND u.day = d.day
+  WHERE u.c IS NULL OR u.c <> d.count
+  UNION
+  SELECT u."organizationId" FROM (SELECT "organizationId", "voterKey", day FROM "VoterDailyCount" GROUP BY "organizationId", "voterKey", day) AS u
+  LEFT JOIN "VoterDay" AS d ON d."organizationId" = u."organizationId" AND d."voterKey" = u."voterKey" AND d.day = u.day
+  WHERE d.count IS NULL
+);
 DELETE FROM "VoterDay" WHERE "organizationId" IN (SELECT id FROM "Organization" WHERE "localDaysKept" = 0);
