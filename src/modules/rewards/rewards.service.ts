@@ -77,7 +77,7 @@ export function createRewardService(deps: AppDeps) {
         create: { organizationId, voterKey, voterName: name, createdAt: deps.clock.now() },
         update: {},
       });
-      await tx.reminder.deleteMany({ where: { organizationId, voterKey } });
+      await tx.reminder.deleteMany({ where: { voterKey, provider: { organizationId } } });
     });
     return { voterName: name, enabled };
   }

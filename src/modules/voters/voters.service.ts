@@ -59,7 +59,7 @@ export function createVoterService(deps: AppDeps) {
         // Their reminders (README "Reminders") and opt-out go too, and reminder events queued for them after the
         // vote that set them was gone (a reminder's job otherwise goes with its vote).
         const reminders =
-          (await tx.reminder.deleteMany({ where: { organizationId, voterKey } })).count +
+          (await tx.reminder.deleteMany({ where: { voterKey, provider: { organizationId } } })).count +
           (await tx.reminderOptOut.deleteMany({ where: { organizationId, voterKey } })).count;
         const orphanEvents = await tx.deliveryJob.findMany({
           where: { organizationId, kind: EVENT_JOB_KIND, voteId: null },

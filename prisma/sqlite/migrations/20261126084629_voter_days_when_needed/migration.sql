@@ -49,9 +49,9 @@ CREATE UNIQUE INDEX "Organization_slug_key" ON "Organization"("slug");
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
 
--- Organizations whose days are not UTC days keep their voters' local days (VoterDay), and so do those whose local days
+-- Organizations whose days are not UTC days keep their voters local days (VoterDay), and so do those whose local days
 -- differ from their UTC rollups summed per day (a time zone set once and since changed back to UTC: the days counted
--- then keep their day); the others' days are their UTC rollups (VoterDailyCount), so their VoterDay rows go.
+-- then keep their day). The other organizations have their UTC rollups (VoterDailyCount) as days: their VoterDay rows go.
 UPDATE "Organization" SET "localDaysKept" = 1 WHERE "timeZone" <> 'UTC' OR id IN (
   SELECT d."organizationId" FROM "VoterDay" AS d
   LEFT JOIN (SELECT "organizationId", "voterKey", day, SUM(count) AS c FROM "VoterDailyCount" GROUP BY "organizationId", "voterKey", day) AS u

@@ -1,0 +1,2 @@
+-- DropIndex
+DROP INDEX "Reminder_organizationId_voterKey_idx";
