@@ -1,9 +1,8 @@
 // The PostgreSQL hook path: plain SQL on the pool Prisma also uses (named, prepared statements) and group commit.
 // Votes that arrive while earlier batches are being written join the next batch; a batch is one transaction of four
 // round trips whatever its size (BEGIN with the batch's locks; one read of duplicates, organization facts and voter
-// standings; one statement writing votes, jobs, standings and both rollups; COMMIT; a fifth, only where a vote party
-// or reminders are set, writes those), and each caller's promise resolves only after its batch committed. Several
-// instances may write at once:
+// standings; one statement writing votes, jobs, standings, rewards and both rollups; COMMIT), and each caller's
+// promise resolves only after its batch committed. Several instances may write at once:
 //   - two identical deliveries racing (even on two instances) serialize on a transaction-scoped advisory lock per
 //     (provider, dedup key) and (provider, idempotency key), so the second one finds the first;
 //   - every batch takes its locks in one global order (advisory locks by key hash, then voter rows, then provider
@@ -99,7 +98,7 @@ const SQL = {
     name: 'vr_vote_standing_utc_days',
     text: `SELECT day, SUM(count)::int AS count FROM "VoterDailyCount" WHERE "organizationId" = $1 AND "voterKey" = $2 GROUP BY day`,
   },
-  // One statement writes the batch: its votes, their jobs (the job queue's part, parameters from $44), the voters'
+  // One statement writes the batch: its votes, their jobs (the job queue's part, parameters from $52), the voters'
   // standings, one row per
   // (provider, voter, day) in key order (the later vote decides lastVoteAt and the spelling), and last one row per
   // (provider, day), which every vote of a provider on a day updates.
@@ -130,6 +129,19 @@ const SQL = {
              SELECT * FROM unnest($40::text[], $41::text[], $42::text[], $43::int[])
              ON CONFLICT ("organizationId", "voterKey", day) DO UPDATE SET count = t.count + excluded.count
            ),
+           -- The batch's rewards (src/domain/reward-events.ts): what the party counts gained (under the party lock),
+           -- and reminders moved to each voter's next vote (the later due time wins). Empty without a party or reminders.
+           parties AS (
+             INSERT INTO "VotePartyCounter" AS t ("organizationId", count) SELECT * FROM unnest($44::text[], $45::int[])
+             ON CONFLICT ("organizationId") DO UPDATE SET count = t.count + excluded.count
+           ),
+           reminders AS (
+             INSERT INTO "Reminder" AS t ("organizationId", "providerId", "voterKey", "voterName", "dueAt", "voteId")
+             SELECT * FROM unnest($46::text[], $47::text[], $48::text[], $49::text[], $50::timestamp(3)[], $51::text[])
+             ON CONFLICT ("providerId", "voterKey") DO UPDATE SET "voterName" = excluded."voterName",
+               "voteId" = CASE WHEN excluded."dueAt" >= t."dueAt" THEN excluded."voteId" ELSE t."voteId" END,
+               "dueAt" = GREATEST(t."dueAt", excluded."dueAt")
+           ),
            voter_days AS (
              INSERT INTO "VoterDailyCount" AS t ("organizationId", "providerId", "voterKey", day, "voterName", count, "lastVoteAt")
              SELECT o, p, k, d, n, c, l FROM unnest($13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::int[], $19::timestamp(3)[])
@@ -144,20 +156,6 @@ const SQL = {
            ORDER BY p, d
            ON CONFLICT ("providerId", day) DO UPDATE SET count = t.count + excluded.count`,
   }),
-  // The batch's rewards (src/domain/reward-events.ts): what the party counts gained (under the party lock) and
-  // reminders moved to each voter's next vote (the later due time wins). Sent only when the batch has any.
-  rewards: {
-    name: 'vr_vote_rewards',
-    text: `WITH parties AS (
-             INSERT INTO "VotePartyCounter" AS t ("organizationId", count) SELECT * FROM unnest($1::text[], $2::int[])
-             ON CONFLICT ("organizationId") DO UPDATE SET count = t.count + excluded.count
-           )
-           INSERT INTO "Reminder" AS t ("organizationId", "providerId", "voterKey", "voterName", "dueAt", "voteId")
-           SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::timestamp(3)[], $8::text[])
-           ON CONFLICT ("providerId", "voterKey") DO UPDATE SET "voterName" = excluded."voterName",
-             "voteId" = CASE WHEN excluded."dueAt" >= t."dueAt" THEN excluded."voteId" ELSE t."voteId" END,
-             "dueAt" = GREATEST(t."dueAt", excluded."dueAt")`,
-  },
 } as const;
 
 /** `timestamp(3)` columns hold UTC; an ISO string's offset is ignored on the cast, so this stores the UTC time. */
@@ -439,9 +437,10 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
     if (votes.id.length > 0) {
       const voterRows = byKey(voterDays);
       const providerRows = byKey(providerDays);
-      const jobPart = jobInsert(44, jobs);
+      const jobPart = jobInsert(52, jobs);
       // In a fixed order (as the rollups are), so two batches touching the same rows lock them alike.
       const standingRows = standings.rows();
+      const rewardRows = rewards.rows();
       const order = <T>(rows: T[], key: (r: T) => string) => rows.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
       order(standingRows.standings, (r) => `${r.organizationId}\u0000${r.voterKey}`);
       order(standingRows.days, (r) => `${r.organizationId}\u0000${r.voterKey}\u0000${r.day}`);
@@ -494,25 +493,17 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
           standingRows.days.map((r) => r.voterKey),
           standingRows.days.map((r) => r.day),
           standingRows.days.map((r) => r.count),
+          rewardRows.parties.map((r) => r.organizationId),
+          rewardRows.parties.map((r) => r.added),
+          rewardRows.reminders.map((r) => r.organizationId),
+          rewardRows.reminders.map((r) => r.providerId),
+          rewardRows.reminders.map((r) => r.voterKey),
+          rewardRows.reminders.map((r) => r.voterName),
+          rewardRows.reminders.map((r) => ts(new Date(r.dueAt))),
+          rewardRows.reminders.map((r) => r.voteId),
           ...jobPart.values,
         ],
       });
-      const rewardRows = rewards.rows();
-      if (rewardRows.parties.length > 0 || rewardRows.reminders.length > 0) {
-        await query({
-          ...SQL.rewards,
-          values: [
-            rewardRows.parties.map((r) => r.organizationId),
-            rewardRows.parties.map((r) => r.added),
-            rewardRows.reminders.map((r) => r.organizationId),
-            rewardRows.reminders.map((r) => r.providerId),
-            rewardRows.reminders.map((r) => r.voterKey),
-            rewardRows.reminders.map((r) => r.voterName),
-            rewardRows.reminders.map((r) => ts(new Date(r.dueAt))),
-            rewardRows.reminders.map((r) => r.voteId),
-          ],
-        });
-      }
     }
     return results as StoredVote[];
   }
