@@ -26,6 +26,8 @@ const PAYLOADS_CLEARED_BEFORE = 'payloads_cleared_before';
 
 export interface RetentionRun {
   votesDeleted: number;
+  /** Finished delivery jobs of no vote (admin alerts, reminders whose vote was gone) older than the votes kept. */
+  jobsDeleted: number;
   payloadsCleared: number;
   hookRequestsDeleted: number;
   /** The first UTC day whose raw votes are all kept (null: retention never deleted votes). */
@@ -80,6 +82,27 @@ export function createRetention(deps: AppDeps, options: { intervalMs: number }):
     return { deleted, done: true };
   }
 
+  /**
+   * Finished jobs that belong to no vote (a vote's go with it): admin alerts, and reminder events sent after the vote
+   * that set them was gone, which carry the voter's name. Along the queue's (status, runAt) index.
+   */
+  async function deleteVotelessJobs(before: Date): Promise<number> {
+    let deleted = 0;
+    for (let batches = 0; batches < MAX_BATCHES_PER_RUN; batches++) {
+      const count = await paced(async () => {
+        const ids = await prisma.deliveryJob.findMany({
+          where: { status: { in: ['sent', 'failed', 'skipped'] }, runAt: { lt: before }, voteId: null },
+          select: { id: true },
+          take: RETENTION_BATCH,
+        });
+        return ids.length === 0 ? 0 : (await prisma.deliveryJob.deleteMany({ where: { id: { in: ids.map((j) => j.id) } } })).count;
+      });
+      if (count === 0) break;
+      deleted += count;
+    }
+    return deleted;
+  }
+
   /** Per organization from where the last run finished, moving on by time, so cleared rows are not read again. */
   async function clearPayloads(from: Date, before: Date): Promise<{ cleared: number; done: boolean }> {
     let cleared = 0;
@@ -127,6 +150,7 @@ export function createRetention(deps: AppDeps, options: { intervalMs: number }):
   async function run(): Promise<RetentionRun> {
     const today = utcDayStart(deps.clock.now());
     let votesDeleted = 0;
+    let jobsDeleted = 0;
     let payloadsCleared = 0;
     if (voteRetentionDays > 0) {
       // Whole days: a day is either all kept or all gone, so its rollups can be checked against raw votes or not.
@@ -136,6 +160,7 @@ export function createRetention(deps: AppDeps, options: { intervalMs: number }):
       const current = await state(VOTES_KEPT_FROM);
       if (!current || current < keptFrom) await setState(VOTES_KEPT_FROM, keptFrom);
       votesDeleted = (await deleteVotes(before)).deleted;
+      jobsDeleted = await deleteVotelessJobs(before);
     }
     if (rawPayloadRetentionDays > 0) {
       const before = addDays(today, -rawPayloadRetentionDays);
@@ -146,8 +171,9 @@ export function createRetention(deps: AppDeps, options: { intervalMs: number }):
     }
     const hookRequestsDeleted =
       deps.config.hookLogRetentionMs > 0 ? await deleteHookRequests(new Date(deps.clock.now().getTime() - deps.config.hookLogRetentionMs)) : 0;
-    if (votesDeleted + payloadsCleared + hookRequestsDeleted > 0) deps.logger.info({ votesDeleted, payloadsCleared, hookRequestsDeleted }, 'retention run');
-    return { votesDeleted, payloadsCleared, hookRequestsDeleted, keptFrom: await state(VOTES_KEPT_FROM) };
+    if (votesDeleted + jobsDeleted + payloadsCleared + hookRequestsDeleted > 0)
+      deps.logger.info({ votesDeleted, jobsDeleted, payloadsCleared, hookRequestsDeleted }, 'retention run');
+    return { votesDeleted, jobsDeleted, payloadsCleared, hookRequestsDeleted, keptFrom: await state(VOTES_KEPT_FROM) };
   }
 
   function tick(): Promise<RetentionRun> {

@@ -82,8 +82,23 @@ describe.skipIf(databaseUnavailable)('retention and erasure', () => {
     expect(await s.stats()).toBe(allTime);
     const oldRows = await app.deps.db.prisma.vote.findMany({ where: { publicId: { in: old } }, select: { id: true } });
 
+    // Finished jobs of no vote (an admin alert, a reminder sent after its vote was gone): old ones go, recent ones stay.
+    const votelessJob = (uniqueKey: string, runAt: Date) =>
+      app.deps.db.prisma.$transaction((tx) =>
+        app.deps.jobs.enqueue(tx, [
+          { organizationId: s.org.id, voteId: null, callbackId: null, kind: 'alert', priority: 0, maxAttempts: 1, uniqueKey, payloadJson: '{}', runAt },
+        ]),
+      );
+    await votelessJob(`old:${s.org.id}`, new Date(Date.now() - 60 * DAY));
+    await votelessJob(`recent:${s.org.id}`, new Date(Date.now() - 2 * DAY));
+    await app.deps.db.prisma.deliveryJob.updateMany({ where: { uniqueKey: { in: [`old:${s.org.id}`, `recent:${s.org.id}`] } }, data: { status: 'sent' } });
+
     const run = await app.retention.tick();
     expect(run.votesDeleted).toBeGreaterThanOrEqual(old.length);
+    expect(run.jobsDeleted).toBeGreaterThanOrEqual(1);
+    expect(
+      (await app.deps.db.prisma.deliveryJob.findMany({ where: { uniqueKey: { in: [`old:${s.org.id}`, `recent:${s.org.id}`] } } })).map((j) => j.uniqueKey),
+    ).toEqual([`recent:${s.org.id}`]);
     expect(run.keptFrom).toBe(
       new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate()) - 30 * DAY).toISOString().slice(0, 10),
     );
