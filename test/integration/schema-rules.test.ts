@@ -40,7 +40,9 @@ describe('GraphQL schema rules', () => {
     expect(enumOf('Vote', 'chatStatus')).toEqual(['failed', 'pending', 'retrying', 'sent', 'skipped']);
     expect(enumOf('Vote', 'callbackStatus')).toEqual(['failed', 'pending', 'retrying', 'sent', 'skipped']);
     expect(enumOf('DeliveryJob', 'status')).toContain('running');
-    expect(enumOf('DeliveryJob', 'kind')).toEqual(['alert', 'callback', 'chat', 'legacy_callback', 'pull']);
+    expect(enumOf('DeliveryJob', 'kind')).toEqual(['alert', 'callback', 'chat', 'event', 'legacy_callback', 'pull']);
+    expect(enumOf('Callback', 'events')).toEqual(['milestone', 'reminder', 'vote', 'vote_party']);
+    expect(enumOf('MilestoneRule', 'type')).toEqual(['streak', 'total']);
     expect(enumOf('Callback', 'kind')).toEqual(['http', 'votifier']);
     expect(enumOf('Organization', 'plan')).toEqual(['business', 'growth', 'pro', 'starter']);
     expect(enumOf('Organization', 'status')).toEqual(['active', 'suspended']);
