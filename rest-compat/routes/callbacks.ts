@@ -69,8 +69,8 @@ export const callbackRoutes: RestRoute[] = [
     method: 'post',
     path: '/callbacks/:id/test',
     summary: 'Render a test delivery (nothing is sent)',
-    document: `mutation ($id: ID!) { testCallback(id: $id) { url method headers payload sent } }`,
-    variables: (req) => ({ id: req.params.id }),
+    document: `mutation ($id: ID!, $event: CallbackEvent) { testCallback(id: $id, event: $event) { url method headers payload sent } }`,
+    variables: (req) => ({ id: req.params.id, event: req.body?.event }),
     data: (r) => r.testCallback,
   },
   {

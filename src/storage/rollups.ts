@@ -20,11 +20,11 @@ export interface RollupSql {
   day(column: string): string;
   /** The n-th (1-based) parameter. */
   param(n: number): string;
-  /** Run first in a transaction that must hold off vote writers (null: the database's single write lock does). */
+  /** Run first in a transaction that must hold off vote writers (null: nothing to run). */
   lockRollups: string | null;
   /**
    * Statements (in order) that hold off the vote writers of one organization's rewards while its local days or party
-   * change (null: the database's single write lock does).
+   * change (null: nothing to run).
    */
   lockRewards: ((organizationId: string) => string[]) | null;
 }

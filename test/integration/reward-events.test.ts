@@ -295,6 +295,26 @@ describe.skipIf(databaseUnavailable)('rewards events', () => {
     expect(misplaced.text).toContain('event_templates');
   });
 
+  it("the callback test renders an event's payload from its own template (or the default), signed; an event it does not take is refused", async () => {
+    const s = await setup({}, ['vote', 'milestone']);
+    const id = (await app.request('GET', '/v1/callbacks', { key: s.org.key })).body.data.callbacks[0].id as string;
+    const plain = await app.request('POST', `/v1/callbacks/${id}/test`, { key: s.org.key, body: { event: 'milestone' } });
+    expect(plain.status, plain.text).toBe(200);
+    expect(plain.body.data.payload).toMatchObject({ event: 'milestone', voter_name: 'TestVoter', milestone: { type: 'total', value: 10 } });
+    expect(plain.body.data.headers).toHaveProperty('webhook-signature');
+    const own = await app.request('PATCH', `/v1/callbacks/${id}`, {
+      key: s.org.key,
+      body: { event_templates: { milestone: { say: '{{voter_name}} hit {{milestone_value}}', n: '{{milestone_value}}' } } },
+    });
+    expect(own.status, own.text).toBe(200);
+    const custom = await app.request('POST', `/v1/callbacks/${id}/test`, { key: s.org.key, body: { event: 'milestone' } });
+    expect(custom.body.data.payload).toEqual({ say: 'TestVoter hit 10', n: 10 });
+    expect((await app.request('POST', `/v1/callbacks/${id}/test`, { key: s.org.key })).body.data.payload).toMatchObject({ event: 'vote' });
+    const refused = await app.request('POST', `/v1/callbacks/${id}/test`, { key: s.org.key, body: { event: 'reminder' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details).toEqual([expect.objectContaining({ field: 'event' })]);
+  });
+
   it('refuses milestone rules and event lists that cannot work, by name', async () => {
     const org = await app.createOrg({ plan: 'pro' });
     const bad = await app.request('PATCH', '/v1/organization', {

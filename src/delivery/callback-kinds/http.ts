@@ -10,7 +10,7 @@ import { post, record, type JobContext, type SendResult } from '../senders.js';
 import { signingSecretsOf, standardWebhookHeaders } from '../signing.js';
 import { renderJson, voteLookup } from '../template.js';
 import { voteTemplateValues } from '../vote-values.js';
-import type { CallbackKind } from './callback-kind.js';
+import type { CallbackKind, CallbackTestRender } from './callback-kind.js';
 
 import { EVENT_TYPES } from '../../domain/reward-events.js';
 
@@ -51,18 +51,22 @@ export const httpCallback: CallbackKind = {
     };
   },
   testRender(deps, callback, values, now) {
-    const payload = renderJson(JSON.parse(callback.payloadTemplateJson), voteLookup(values));
-    const body = JSON.stringify(payload);
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      ...standardWebhookHeaders(signingSecretsOf(callback, deps.secrets.open, now), `msg_test_${callback.id}`, Math.floor(now.getTime() / 1000), body),
-      ...(callback.authSecretEnc ? { authorization: 'Bearer [auth_secret]' } : {}),
-    };
-    return { url: callback.url ?? '', method: 'POST', headers, payload, sent: false };
+    return testRequest(deps, callback, renderJson(JSON.parse(callback.payloadTemplateJson), voteLookup(values)), now);
   },
   send: sendHttpCallback,
   target: (callback: Callback) => callback.url ?? '',
 };
+
+/** The request an HTTP callback's delivery of `payload` would make (the test render: nothing is sent). */
+export function testRequest(deps: AppDeps, callback: Callback, payload: unknown, now: Date): CallbackTestRender {
+  const body = JSON.stringify(payload);
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    ...standardWebhookHeaders(signingSecretsOf(callback, deps.secrets.open, now), `msg_test_${callback.id}`, Math.floor(now.getTime() / 1000), body),
+    ...(callback.authSecretEnc ? { authorization: 'Bearer [auth_secret]' } : {}),
+  };
+  return { url: callback.url ?? '', method: 'POST', headers, payload, sent: false };
+}
 
 /** One attempt of an HTTP callback, or of the deprecated server_callback_url (job kind legacy_callback). */
 export async function sendHttpCallback(deps: AppDeps, ctx: JobContext): Promise<SendResult> {

@@ -238,8 +238,11 @@ builder.mutationField('testCallback', (t) =>
     description: 'Renders what a delivery would send, with sample values; nothing is sent',
     nullable: true,
     authScopes: { access: { scope: 'full' } },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, ctx) => ctx.services.callbacks.test(orgId(ctx), String(id)),
+    args: {
+      id: t.arg.id({ required: true }),
+      event: t.arg({ type: CallbackEventEnum, description: 'Which delivery to render: vote (default) or an event the callback takes' }),
+    },
+    resolve: (_root, { id, event }, ctx) => ctx.services.callbacks.test(orgId(ctx), String(id), event),
   }),
 );
 

@@ -8,7 +8,7 @@ import { nameSchema, parseInput } from '../../validation.js';
 import type { Callback, Organization } from '../../generated/sqlite/client.js';
 import { generateSigningSecret } from '../../delivery/signing.js';
 import { sampleTemplateValues } from '../../delivery/template-variables.js';
-import { DEFAULT_PAYLOAD_TEMPLATE, DEFAULT_TIMEOUT_MS } from '../../delivery/callback-defaults.js';
+import { DEFAULT_EVENT_TEMPLATES, DEFAULT_PAYLOAD_TEMPLATE, DEFAULT_TIMEOUT_MS } from '../../delivery/callback-defaults.js';
 import type { CallbackKind } from '../../delivery/callback-kinds/callback-kind.js';
 import { CALLBACK_KINDS, CALLBACK_KIND_NAMES, callbackKindOf } from '../../delivery/callback-kinds/registry.js';
 import { holdJobs, resumeJobs } from '../../delivery/callback-health.js';
@@ -16,7 +16,10 @@ import { attemptBudget, eventsOf } from '../../domain/job-plan.js';
 import { TO_CALLBACKS, voteStatusFrom } from '../../domain/jobs.js';
 import { parseBound } from '../stats/date-range.js';
 import { REAL_VOTES } from '../../domain/votes.js';
-import { EVENT_TYPES } from '../../domain/reward-events.js';
+import { EVENT_TYPES, type EventData, type EventType } from '../../domain/reward-events.js';
+import { testRequest } from '../../delivery/callback-kinds/http.js';
+import { eventLookup } from '../../delivery/job-kinds/event.js';
+import { renderJson, voteLookup, type VoteTemplateValues } from '../../delivery/template.js';
 
 export const MIN_TIMEOUT_MS = 1_000;
 
@@ -69,6 +72,27 @@ function ownFields(kind: CallbackKind, input: Record<string, unknown>): Record<s
     );
   }
   return Object.fromEntries(Object.entries(input).filter(([name]) => name in kind.fields));
+}
+
+/** An event with sample values, for the test render (the vote's own values are the sample vote's). */
+function sampleEvent(event: Exclude<EventType, 'vote'>, values: VoteTemplateValues, now: Date): EventData {
+  switch (event) {
+    case 'milestone':
+      return { event, milestone: { type: 'total', every: 10, value: 10, rule: 0 } };
+    case 'vote_party':
+      return { event, party: { count: 100, every: 100, number: 1, provider: null } };
+    case 'reminder':
+      return {
+        event,
+        reminder: {
+          voterName: values.voter_name,
+          providerKey: values.provider_key,
+          providerName: values.provider_name,
+          voteUrl: 'https://example.com/vote',
+          nextVoteAt: now.toISOString(),
+        },
+      };
+  }
 }
 
 export interface CreatedCallback {
@@ -357,12 +381,22 @@ export function createCallbackService(deps: AppDeps) {
     return { id: callback.id, signingSecret };
   }
 
-  /** Exactly what a delivery would send, with sample values; nothing is sent. */
-  async function test(organizationId: string, id: string) {
+  /**
+   * Exactly what a delivery would send, with sample values; nothing is sent. `event` (default vote): an event it takes
+   * (README "Rewards"), rendered from its template for that event, or the event's default.
+   */
+  async function test(organizationId: string, id: string, event?: string | null) {
     const callback = await get(organizationId, id);
     const org = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });
     const now = deps.clock.now();
-    return callbackKindOf(callback.kind)!.testRender(deps, callback, sampleTemplateValues(now, org), now);
+    const values = sampleTemplateValues(now, org);
+    if (!event || event === 'vote') return callbackKindOf(callback.kind)!.testRender(deps, callback, values, now);
+    if (callback.kind !== 'http' || !eventsOf(callback.eventsJson).has(event))
+      throw validationError([{ field: 'event', message: `the callback does not take ${event} events (its events)` }]);
+    const data = sampleEvent(event as Exclude<EventType, 'vote'>, values, now);
+    const templates = callback.eventTemplatesJson ? (JSON.parse(callback.eventTemplatesJson) as Record<string, unknown>) : {};
+    const lookup = eventLookup(data, data.event === 'reminder' ? null : voteLookup(values), org);
+    return testRequest(deps, callback, renderJson(templates[event] ?? DEFAULT_EVENT_TEMPLATES[data.event], lookup), now);
   }
 
   /**

@@ -22,6 +22,13 @@ import { sqliteWriters } from './writes.js';
 import type { BatchWriter } from '../ports.js';
 import type { ClaimedJob } from '../../domain/jobs.js';
 
+/**
+ * Takes the database's one write lock at once, first in a transaction that reads before it writes: a transaction
+ * that read first and then writes after the write thread committed is refused outright (WAL's busy snapshot),
+ * while one that asks for the lock first waits for it (busy_timeout). It writes one row, the first time only.
+ */
+const TAKE_WRITE_LOCK = `INSERT INTO "ServiceState" ("key", "value", "updatedAt") VALUES ('write_lock', '', 0) ON CONFLICT ("key") DO NOTHING`;
+
 export async function openSqliteStorage(config: Config, options: StorageOptions): Promise<Storage> {
   const queries = withQueryLog(options.countQueries);
   const path = sqlitePathFromUrl(config.databaseUrl);
@@ -63,8 +70,8 @@ export async function openSqliteStorage(config: Config, options: StorageOptions)
     rollups: createRollups(prisma, {
       day: (column) => `strftime('%Y-%m-%d', ${column} / 1000, 'unixepoch')`,
       param: () => '?',
-      lockRollups: null,
-      lockRewards: null,
+      lockRollups: TAKE_WRITE_LOCK,
+      lockRewards: () => [TAKE_WRITE_LOCK],
     }),
     reports: {
       async failedAttemptsSince(organizationId, dueSince, since): Promise<FailedAttempts[]> {
