@@ -7,8 +7,6 @@ import type { CountedStanding } from './voter-standing.js';
 
 export const EVENT_TYPES = ['vote', 'milestone', 'vote_party', 'reminder'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
-/** The events a callback takes when its creator names none. */
-export const DEFAULT_EVENTS: readonly EventType[] = ['vote'];
 /** The job kind of every event other than a vote (src/delivery/job-kinds/event.ts). */
 export const EVENT_JOB_KIND = 'event';
 
