@@ -24,3 +24,13 @@ export function createReminderStore(prisma: Db, take: ReminderTakeSql, enqueue: 
       }),
   };
 }
+
+/**
+ * Deletes reminders of one organization: a voter's, or one site's. Along the primary key (providerId, voterKey) of
+ * each of the organization's providers: the table has no foreign keys and no index by organization.
+ */
+export async function deleteReminders(tx: Tx, organizationId: string, where: { voterKey: string } | { providerId: string }): Promise<number> {
+  if ('providerId' in where) return (await tx.reminder.deleteMany({ where: { organizationId, providerId: where.providerId } })).count;
+  const providers = await tx.provider.findMany({ where: { organizationId }, select: { id: true } });
+  return (await tx.reminder.deleteMany({ where: { voterKey: where.voterKey, providerId: { in: providers.map((p) => p.id) } } })).count;
+}

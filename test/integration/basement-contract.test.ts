@@ -7,7 +7,7 @@ import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { commitEach, createGroupCommit } from '../../src/storage/group-commit.js';
 import type { BatchWriter } from '../../src/storage/index.js';
-import { pgTransaction } from '../../src/storage/postgres/transaction.js';
+import { inlineParameters, pgTransaction } from '../../src/storage/postgres/transaction.js';
 import type { ClaimedJob } from '../../src/domain/jobs.js';
 import { NEW_ORG_DEFAULTS } from '../../src/domain/votes.js';
 import { createOwnPostgresDatabase, databaseUnavailable, dialect, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
@@ -339,6 +339,35 @@ describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () =>
       await expect(queued).resolves.toBe(1);
       await expect(writer.submit('after-close')).rejects.toThrow(/closed/);
       expect(await committed(['before-close', 'after-close'])).toBe(1);
+    });
+  });
+
+  describe.skipIf(dialect !== 'postgresql')('values written into the simple query sent with BEGIN (the vote batch read)', () => {
+    it('read back exactly as sent, hostile text included; NUL refused before anything is sent', async () => {
+      const pool = new pg.Pool({ connectionString: app.config.databaseUrl, max: 1, idleTimeoutMillis: 100 });
+      pool.on('error', () => {});
+      const texts = ["it's", "back\\slash \\'", '\'); DROP TABLE "Vote"; --', '$1 $2 $$ $x$', 'Ünïcødé 🗳️', '', "E'\\x41'"];
+      const sql = 'SELECT t, n, b, at FROM unnest($1::text[], $2::int[], $3::boolean[], $4::timestamp(3)[]) AS u(t, n, b, at)';
+      const values = [
+        texts,
+        texts.map((_, i) => (i % 2 ? null : i)),
+        texts.map((_, i) => i % 3 === 0),
+        texts.map((_, i) => new Date(Date.UTC(2026, 0, i + 1, 12)).toISOString()),
+      ];
+      try {
+        const read = pgTransaction<number, unknown[]>(
+          pool,
+          async (_query, _items, begun) => begun!.rows.map((r) => [r.t, r.n, r.b, (r.at as Date).toISOString()]),
+          () => `SET LOCAL statement_timeout = 5000; ${inlineParameters(sql, values)}`,
+        );
+        expect(await read([1])).toEqual(texts.map((t, i) => [t, values[1][i], values[2][i], values[3][i]]));
+        // The hostile text stayed a value: the table it names is still there.
+        await expect(pool.query('SELECT 1 FROM "Vote" LIMIT 1')).resolves.toBeDefined();
+        expect(() => inlineParameters(sql, [['a\u0000b'], [1], [true], [null]])).toThrow(/NUL/);
+        expect(() => inlineParameters('SELECT $2', [1])).toThrow(/\$2/);
+      } finally {
+        await pool.end();
+      }
     });
   });
 });

@@ -261,7 +261,7 @@ describe.skipIf(databaseUnavailable)('rewards events', () => {
 
   it("deleting a site takes its votes out of the voters' standings (verify stays clean); a callback that takes no votes has none to replay", async () => {
     clock.at = Date.now();
-    const s = await setup({}, ['reminder']);
+    const s = await setup({ reminders_enabled: true }, ['reminder'], { vote_cooldown: { hours: 12 } });
     const other = await app.request('POST', '/v1/providers', {
       key: s.org.key,
       body: { key: 'other', name: 'Other', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
@@ -276,8 +276,12 @@ describe.skipIf(databaseUnavailable)('rewards events', () => {
         { key: 'other', total: 1 },
       ],
     });
+    const reminders = () => app.deps.db.prisma.reminder.findMany({ where: { organizationId: s.org.id }, select: { voterKey: true } });
+    expect(await reminders()).toEqual([{ voterKey: 'kai' }]);
     expect((await app.request('DELETE', '/v1/providers/list', { key: s.org.key })).status).toBe(200);
     expect(await standing()).toMatchObject({ total: 1, sites: [{ key: 'other', total: 1 }] });
+    // Its reminders go with it (the table has no foreign keys: the deletion removes them).
+    expect(await reminders()).toEqual([]);
     expect(await app.deps.db.rollups.verify('2000-01-01', s.org.id)).toEqual([]);
 
     const callbacks = (await app.request('GET', '/v1/callbacks', { key: s.org.key })).body.data.callbacks;

@@ -19,6 +19,7 @@ import { AUTH_METHOD_NAMES, authMethodOf, providerWebhookUrl } from './auth-meth
 import { cooldownProblem, type VoteCooldown } from '../../domain/vote-cooldown.js';
 import { isTimeZone, localDay } from '../../domain/voter-standing.js';
 import type { Tx } from '../../storage/ports.js';
+import { deleteReminders } from '../../storage/reminder-store.js';
 
 export const PROVIDER_KEY_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
@@ -376,7 +377,8 @@ export function createProviderService(deps: AppDeps) {
 
   async function remove(organizationId: string, key: string): Promise<{ message: string; votesDeleted: number }> {
     const provider = await get(organizationId, key);
-    // Votes, their jobs and attempts, and the per-day rollups go with the provider (foreign-key cascades).
+    // Votes, their jobs and attempts, and the per-day rollups go with the provider (foreign-key cascades); its
+    // reminders are deleted here (no foreign key).
     const votesDeleted = await prisma.$transaction(
       async (tx) => {
         // Its votes leave the voters' standings too (README "Rewards"), the organization's vote batches held off
@@ -388,6 +390,7 @@ export function createProviderService(deps: AppDeps) {
         if (keeps.localDaysKept) await forgetLocalDays(tx, organizationId, provider.id, keeps.timeZone);
         const count = await tx.vote.count({ where: { providerId: provider.id } });
         await tx.provider.delete({ where: { id: provider.id } });
+        await deleteReminders(tx, organizationId, { providerId: provider.id });
         await deps.db.rollups.recountStandings(tx, organizationId);
         await dropFromRoutes(tx, organizationId, provider, deps.clock.now());
         // Counts went down: cached leaderboards must rank again (stats/leaderboard.ts). Rewards that counted this site

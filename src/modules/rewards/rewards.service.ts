@@ -5,6 +5,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { validationError } from '../../errors.js';
 import { voterKeyOf } from '../../domain/voter-name.js';
 import { pageOf } from '../../validation.js';
+import { deleteReminders } from '../../storage/reminder-store.js';
 import { MAX_VOTER_NAME_LENGTH } from '../votes/ingest.service.js';
 
 export interface VotePartyProgress {
@@ -77,7 +78,7 @@ export function createRewardService(deps: AppDeps) {
         create: { organizationId, voterKey, voterName: name, createdAt: deps.clock.now() },
         update: {},
       });
-      await tx.reminder.deleteMany({ where: { voterKey, provider: { organizationId } } });
+      await deleteReminders(tx, organizationId, { voterKey });
     });
     return { voterName: name, enabled };
   }

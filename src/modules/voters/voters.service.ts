@@ -7,6 +7,7 @@ import { validationError } from '../../errors.js';
 import { MAX_VOTER_NAME_LENGTH } from '../votes/ingest.service.js';
 import { voterKeyOf } from '../../domain/voter-name.js';
 import { EVENT_JOB_KIND, type EventData } from '../../domain/reward-events.js';
+import { deleteReminders } from '../../storage/reminder-store.js';
 
 /** Votes removed per transaction before the counts are adjusted. */
 const ERASE_BATCH = 1_000;
@@ -59,8 +60,7 @@ export function createVoterService(deps: AppDeps) {
         // Their reminders (README "Reminders") and opt-out go too, and reminder events queued for them after the
         // vote that set them was gone (a reminder's job otherwise goes with its vote).
         const reminders =
-          (await tx.reminder.deleteMany({ where: { voterKey, provider: { organizationId } } })).count +
-          (await tx.reminderOptOut.deleteMany({ where: { organizationId, voterKey } })).count;
+          (await deleteReminders(tx, organizationId, { voterKey })) + (await tx.reminderOptOut.deleteMany({ where: { organizationId, voterKey } })).count;
         const orphanEvents = await tx.deliveryJob.findMany({
           where: { organizationId, kind: EVENT_JOB_KIND, voteId: null },
           select: { id: true, payloadJson: true },

@@ -1,6 +1,6 @@
 // One PostgreSQL transaction per group-committed batch (group-commit.ts) on one pooled connection: a fixed number of
 // round trips whatever the batch size; deadlocks and serialization failures are retried.
-import type pg from 'pg';
+import pg from 'pg';
 
 /** A statement that has not answered after this long fails its batch (nothing committed). */
 const STATEMENT_TIMEOUT_MS = 15_000;
@@ -13,8 +13,11 @@ export type Query = <R extends pg.QueryResultRow = pg.QueryResultRow>(config: {
   values?: unknown[];
 }) => Promise<pg.QueryResult<R>>;
 
-/** Writes one batch inside an open transaction; returns one result per item, in order. */
-export type PgBatchWrite<I, O> = (query: Query, items: I[]) => Promise<O[]>;
+/**
+ * Writes one batch inside an open transaction; returns one result per item, in order. `begun` is what the last
+ * statement of `begin` answered (a read sent in the same round trip as BEGIN).
+ */
+export type PgBatchWrite<I, O> = (query: Query, items: I[], begun: pg.QueryResult | undefined) => Promise<O[]>;
 
 /** A named write (writes.ts): its batch write, and what its transaction starts with. */
 export interface PgNamedWrite<I, O> {
@@ -23,8 +26,8 @@ export interface PgNamedWrite<I, O> {
 }
 
 /**
- * `begin`: statements run right after BEGIN, in the same round trip (SET LOCAL …, a batch's locks). Simple query
- * protocol, no parameters: only literals the caller made safe (numbers).
+ * `begin`: statements run right after BEGIN, in the same round trip (SET LOCAL …, a batch's locks, its first read).
+ * Simple query protocol, no parameters: only literals the caller made safe (numbers, or text through sqlLiteral).
  */
 export function pgTransaction<I, O>(pool: pg.Pool, write: PgBatchWrite<I, O>, begin?: string | ((items: I[]) => string)): (items: I[]) => Promise<O[]> {
   const beginOf = (items: I[]) => {
@@ -42,8 +45,8 @@ export function pgTransaction<I, O>(pool: pg.Pool, write: PgBatchWrite<I, O>, be
       const query: Query = (config) => client.query({ ...config, query_timeout: STATEMENT_TIMEOUT_MS } as pg.QueryConfig);
       let broken = false;
       try {
-        await query({ text: beginOf(items) });
-        const results = await write(query, items);
+        const begun = (await query({ text: beginOf(items) })) as pg.QueryResult | pg.QueryResult[];
+        const results = await write(query, items, Array.isArray(begun) ? begun.at(-1) : begun);
         await query({ text: 'COMMIT' });
         return results;
       } catch (err) {
@@ -59,4 +62,31 @@ export function pgTransaction<I, O>(pool: pg.Pool, write: PgBatchWrite<I, O>, be
       }
     }
   };
+}
+
+/**
+ * A value as a SQL literal for `begin`'s simple-protocol text: text quoted by pg's escapeLiteral (E'…' when it holds a
+ * backslash, so it reads the same whatever standard_conforming_strings is), arrays as ARRAY[…] (the statement casts
+ * them), null as NULL. NUL cannot be sent in a simple query's text: refused (hashes, ids and voter keys never hold it).
+ */
+export function sqlLiteral(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (Array.isArray(value)) return `ARRAY[${value.map(sqlLiteral).join(',')}]`;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
+    return String(value);
+  }
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  const text = String(value);
+  if (text.includes('\u0000')) throw new Error('a NUL character cannot be sent as a literal');
+  return pg.escapeLiteral(text);
+}
+
+/** `sql` with each parameter $n replaced by the literal of values[n - 1] (sqlLiteral). */
+export function inlineParameters(sql: string, values: unknown[]): string {
+  return sql.replace(/\$(\d+)/g, (_, n: string) => {
+    const index = Number(n) - 1;
+    if (index < 0 || index >= values.length) throw new Error(`no value for $${n}`);
+    return sqlLiteral(values[index]);
+  });
 }

@@ -1,18 +1,18 @@
 // The PostgreSQL hook path: plain SQL on the pool Prisma also uses (named, prepared statements) and group commit.
-// Votes that arrive while earlier batches are being written join the next batch; a batch is one transaction of four
-// round trips whatever its size (BEGIN with the batch's locks; one read of duplicates, organization facts and voter
-// standings; one statement writing votes, jobs, standings, rewards and both rollups; COMMIT), and each caller's
-// promise resolves only after its batch committed. Several instances may write at once:
+// Votes that arrive while earlier batches are being written join the next batch; a batch is one transaction of three
+// round trips whatever its size (BEGIN with the batch's locks and then one read of duplicates, organization facts and
+// voter standings, as one simple query; one statement writing votes, jobs, standings, rewards and both rollups;
+// COMMIT), and each caller's promise resolves only after its batch committed. Several instances may write at once:
 //   - two identical deliveries racing (even on two instances) serialize on a transaction-scoped advisory lock per
 //     (provider, dedup key) and (provider, idempotency key), so the second one finds the first;
 //   - every batch takes its locks in one global order (advisory locks by key hash, then voter rows, then provider
 //     rows, each sorted), so batches never deadlock each other; a deadlock with other work is retried.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { timeOrderedId } from '../../time-ordered-id.js';
 import DataLoader from 'dataloader';
 import type pg from 'pg';
 import type { Config } from '../../config.js';
-import type { PgNamedWrite, Query } from './transaction.js';
+import { inlineParameters, type PgNamedWrite, type Query } from './transaction.js';
 import { jobInsert } from './jobs.js';
 import { sentAtOnce, type NewJob } from '../../domain/jobs.js';
 import { spellingWins, spellingWinsSql, voterKeyOf } from '../../domain/voter-name.js';
@@ -49,13 +49,16 @@ const SQL = {
   // One read after the locks: for each vote (by position, kind 'd'), the earlier votes of the same provider and
   // delivery within its window (usually none; the earliest is picked in code), and per (organization, month) of the
   // batch (kind 'f') the votes counted so far this month, the enabled callbacks, whether plugins poll and the party
-  // count; and the standings of the batch's voters (kind 's', src/domain/voter-standing.ts) with their totals on
-  // each provider (kind 'p': their day rows there), read after the locks (one per voter is among them), so they stay
-  // true until the batch commits. Every real vote's voter is read, a superset of those that will count.
+  // count; and the standings of the batch's voters (kind 's', src/domain/voter-standing.ts), one row per (provider,
+  // voter) with their total on that provider (their day rows there), read after the locks (one per voter is among
+  // them), so they stay true until the batch commits. Every real vote's voter is read, a superset of those that will
+  // count. A voter without a standing has no counted vote (the writers, erasure and rebuilds keep both together), so
+  // a new voter costs one index probe.
   // The duplicate halves are written so that only the index made for each fits: equality on both of its leading
   // columns, and a time bound no index can take. Young statistics (autovacuum analyzed the table while it was small)
   // otherwise make ("providerId", "receivedAt") look as cheap, and a prepared statement would keep that plan, which
-  // filters the whole window for every vote once the table has grown: so this statement is not prepared.
+  // filters the whole window for every vote once the table has grown: so this statement is not prepared (it is sent
+  // with BEGIN and the locks, its values written in as literals: readStatement).
   reads: {
     text: `SELECT 'd' AS t, k.i::int AS i, v."publicId", (extract(epoch FROM v."receivedAt") * 1000)::float8 AS at,
              NULL::text AS "organizationId", NULL::text AS "from", NULL::int AS used, NULL::json AS callbacks, NULL::boolean AS pull,
@@ -78,15 +81,12 @@ const SQL = {
              (SELECT "localDaysKept" FROM "Organization" WHERE id = k.o)
            FROM unnest($5::text[], $6::text[], $7::text[]) AS k(o, f, t)
            UNION ALL
-           SELECT 's', NULL, NULL, NULL, s."organizationId", NULL, NULL,
-             json_build_object('k', s."voterKey", 'total', s.total, 'monthTotal', s."monthTotal", 'streakDays', s."streakDays",
+           SELECT 's', NULL, NULL, NULL, s."organizationId", NULL,
+             (SELECT COALESCE(SUM(c.count), 0)::int FROM "VoterDailyCount" AS c WHERE c."providerId" = u.p AND c."voterKey" = u.k),
+             json_build_object('k', s."voterKey", 'p', u.p, 'total', s.total, 'monthTotal', s."monthTotal", 'streakDays', s."streakDays",
                'bestStreakDays', s."bestStreakDays", 'lastDay', s."lastDay", 'lastVoteAt', (extract(epoch FROM s."lastVoteAt") * 1000)::float8),
              NULL, NULL, NULL
-           FROM unnest($8::text[], $9::text[]) AS u(o, k) JOIN "VoterStanding" AS s ON s."organizationId" = u.o AND s."voterKey" = u.k
-           UNION ALL
-           SELECT 'p', NULL, NULL, NULL, NULL, NULL, SUM(c.count)::int, json_build_object('p', u.p, 'k', u.k), NULL, NULL, NULL
-           FROM unnest($10::text[], $11::text[]) AS u(p, k) JOIN "VoterDailyCount" AS c ON c."providerId" = u.p AND c."voterKey" = u.k
-           GROUP BY u.p, u.k`,
+           FROM unnest($8::text[], $9::text[], $10::text[]) AS u(o, p, k) JOIN "VoterStanding" AS s ON s."organizationId" = u.o AND s."voterKey" = u.k`,
   },
   // A voter's days, for a vote older than their latest (a vote recovered after an outage): rare. Local days where the
   // organization keeps them, else their per-provider UTC days summed per day.
@@ -197,7 +197,7 @@ export function rewardLockIds(organizationId: string): bigint[] {
   return [lockId(`localdays:${organizationId}`), lockId(`party:${organizationId}`)];
 }
 
-const lockId = (text: string) => createHash('sha256').update(text).digest().readBigInt64BE(0);
+const lockId = (text: string) => hash('sha256', text, 'buffer').readBigInt64BE(0);
 
 function byKey<T>(rows: Map<string, T>): T[] {
   return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
@@ -206,20 +206,34 @@ function byKey<T>(rows: Map<string, T>): T[] {
 /** The vote write, a named write (writes.ts): on the write thread's own pool in the service, the shared one in one-shot commands. */
 export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrite<NewVote, StoredVote> {
   const budgets = { callback: attemptBudget(config, 'callback'), chat: attemptBudget(config, 'chat') };
-  async function writeBatch(query: Query, batch: NewVote[]): Promise<StoredVote[]> {
-    const results: (StoredVote | null)[] = batch.map(() => null);
+  /** The batch's first read (SQL.reads) with its values written in: it is sent with BEGIN and the locks (begin). */
+  function readStatement(batch: NewVote[]): string {
     const factKeys = new Map<string, { o: string; f: string; t: string }>();
     for (const vote of batch) {
       const month = monthRange(vote.receivedAt);
       factKeys.set(`${vote.org.id}|${month.from}`, { o: vote.org.id, f: month.from, t: month.to });
     }
     const keys = [...factKeys.values()];
-    // Every real vote's voter and (provider, voter) pair, for their standings in the same read.
-    const real = batch.filter((v) => !v.test);
-    const voters = new Map(real.map((v) => [`${v.org.id}\u0000${voterKeyOf(v.voterName)}`, v]));
-    const pairs = new Map(real.map((v) => [`${v.provider.id}\u0000${voterKeyOf(v.voterName)}`, v]));
+    // Every real vote's (provider, voter) pair, for their standings in the same read.
+    const pairs = [...new Map(batch.filter((v) => !v.test).map((v) => [`${v.provider.id}\u0000${voterKeyOf(v.voterName)}`, v])).values()];
+    return inlineParameters(SQL.reads.text, [
+      batch.map((v) => v.provider.id),
+      batch.map((v) => v.dedupKey),
+      batch.map((v) => ts(new Date(v.receivedAt.getTime() - config.duplicateWindowMs))),
+      batch.map((v) => v.idempotencyKey),
+      keys.map((k) => k.o),
+      keys.map((k) => k.f),
+      keys.map((k) => k.t),
+      pairs.map((v) => v.org.id),
+      pairs.map((v) => v.provider.id),
+      pairs.map((v) => voterKeyOf(v.voterName)),
+    ]);
+  }
+
+  async function writeBatch(query: Query, batch: NewVote[], begun: pg.QueryResult | undefined): Promise<StoredVote[]> {
+    const results: (StoredVote | null)[] = batch.map(() => null);
     type ReadRow = {
-      t: 'd' | 'f' | 's' | 'p';
+      t: 'd' | 'f' | 's';
       i: number;
       publicId: string;
       at: number;
@@ -231,22 +245,8 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
       party: number | null;
       kept: boolean | null;
     };
-    const read = await query<ReadRow>({
-      ...SQL.reads,
-      values: [
-        batch.map((v) => v.provider.id),
-        batch.map((v) => v.dedupKey),
-        batch.map((v) => ts(new Date(v.receivedAt.getTime() - config.duplicateWindowMs))),
-        batch.map((v) => v.idempotencyKey),
-        keys.map((k) => k.o),
-        keys.map((k) => k.f),
-        keys.map((k) => k.t),
-        [...voters.values()].map((v) => v.org.id),
-        [...voters.values()].map((v) => voterKeyOf(v.voterName)),
-        [...pairs.values()].map((v) => v.provider.id),
-        [...pairs.values()].map((v) => voterKeyOf(v.voterName)),
-      ],
-    });
+    if (!begun) throw new Error('the vote batch began without its read');
+    const read = begun as pg.QueryResult<ReadRow>;
     const earliest = new Map<number, { publicId: string; at: number }>();
     const facts = new Map<string, { used: number; callbacks: PlanningCallback[]; pull: boolean }>();
     const partyCounts = new Map<string, number>();
@@ -257,13 +257,9 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
     const providerTotals = new Map<string, number>();
     for (const row of read.rows) {
       if (row.t === 's') {
-        const standing = row.callbacks as unknown as StoredStanding & { k: string };
+        const standing = row.callbacks as unknown as StoredStanding & { k: string; p: string };
         storedStandings.set(`${row.organizationId}\u0000${standing.k}`, standing);
-        continue;
-      }
-      if (row.t === 'p') {
-        const pair = row.callbacks as unknown as { p: string; k: string };
-        providerTotals.set(`${pair.p}\u0000${pair.k}`, row.used);
+        providerTotals.set(`${standing.p}\u0000${standing.k}`, row.used);
         continue;
       }
       if (row.t === 'f') {
@@ -510,7 +506,9 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
 
   // A new table's first statistics (autovacuum analyzes it after ~50 rows) make a sequential scan look cheap, and
   // prepared statements keep such a plan while the table grows.
-  return { write: writeBatch, begin: (batch) => `SET LOCAL enable_seqscan = off; ${lockStatement(batch)}` };
+  // The first read goes in the same round trip as BEGIN and the locks (each statement of a simple query reads a
+  // snapshot of its own, so the read sees everything committed before the locks were granted).
+  return { write: writeBatch, begin: (batch) => `SET LOCAL enable_seqscan = off; ${lockStatement(batch)}; ${readStatement(batch)}` };
 }
 
 export function createPgVoteStore(config: Config, pool: pg.Pool, votes: BatchWriter<NewVote, StoredVote>): VoteStore {
