@@ -10,6 +10,7 @@
 // for investigations: BENCH_TARGETS=ours,a,b (a subset; BENCHMARKS.md is then left alone) and
 // BENCH_SERVICE_NODE_ARGS (extra node flags for ours, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"), and
 // BENCH_REWARDS=1 (ours with rewards events set up: setUpRewards; BENCHMARKS.md is then left alone),
+// BENCH_VOTERS=N (votes from N returning voters in turn instead of a new voter per vote; BENCHMARKS.md is then left alone),
 // BENCH_WEB_CONCURRENCY=N (ours as N processes, PostgreSQL only; BENCHMARKS.md is then left alone) with
 // BENCH_REDIS_URL (ours's REDIS_URL; several processes need one, redis://127.0.0.1:6379 unless set).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -44,6 +45,8 @@ const PROCESSES = envNumber('BENCH_WEB_CONCURRENCY', 1, true);
 const REDIS_URL = process.env.BENCH_REDIS_URL || (PROCESSES > 1 ? 'redis://127.0.0.1:6379' : '');
 const PIPELINING = 1;
 const REWARDS = process.env.BENCH_REWARDS === '1';
+/** BENCH_VOTERS=N: votes come from N returning voters in turn (each body still unique), not a new voter per vote. */
+const VOTERS = process.env.BENCH_VOTERS ? envNumber('BENCH_VOTERS', 1, true) : null;
 const AUTH = 'bench-secret-0123456789';
 /** top.gg legacy webhook body; autocannon replaces [<id>] with a fresh id per request. */
 const BODY = '{"bot":"1","user":"[<id>]","type":"upvote","isWeekend":false,"query":""}';
@@ -228,6 +231,13 @@ interface LoadResult {
   errorKinds: Map<string, number>;
 }
 
+let sent = 0;
+/** BENCH_VOTERS: the next voter of the pool, with a body no earlier request had (a new vote, not a duplicate). */
+function returningVoter(request: { body?: string }) {
+  const n = sent++;
+  return { ...request, body: JSON.stringify({ bot: '1', user: `voter-${n % VOTERS!}`, type: 'upvote', isWeekend: false, query: `?n=${n}` }) };
+}
+
 async function load(url: string, durationS: number): Promise<LoadResult> {
   const latencies: number[] = [];
   const errorKinds = new Map<string, number>();
@@ -237,6 +247,7 @@ async function load(url: string, durationS: number): Promise<LoadResult> {
     headers: HEADERS,
     body: BODY,
     idReplacement: true,
+    ...(VOTERS ? { requests: [{ setupRequest: returningVoter }] } : {}),
     connections: CONNECTIONS,
     pipelining: PIPELINING,
     duration: durationS,
@@ -396,8 +407,8 @@ async function main(): Promise<number> {
     console.error('\nBENCHMARKS.md left unchanged (not every target could be measured).');
     return 1;
   }
-  if (ONLY || REWARDS) {
-    console.log(`\nBENCHMARKS.md left unchanged (${ONLY ? 'BENCH_TARGETS ran a subset' : 'BENCH_REWARDS is an investigation'}).`);
+  if (ONLY || REWARDS || VOTERS) {
+    console.log(`\nBENCHMARKS.md left unchanged (${ONLY ? 'BENCH_TARGETS ran a subset' : 'BENCH_REWARDS and BENCH_VOTERS are investigations'}).`);
     return 0;
   }
   if (PROCESSES > 1 || REDIS_URL) {
