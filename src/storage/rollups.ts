@@ -15,6 +15,12 @@ import { standingFromDays } from '../domain/voter-standing.js';
 import type { Db, RollupDifference, Rollups, Tx } from './ports.js';
 
 /** What the rollup statements need of one database's SQL. */
+/**
+ * Options of a Prisma transaction that copies or recounts an organization's standings (a first non-UTC time zone, a
+ * provider's deletion): on a large organization that takes longer than Prisma's 5 s default.
+ */
+export const RECOUNT_TRANSACTION = { timeout: 120_000, maxWait: 30_000 };
+
 export interface RollupSql {
   /** The UTC day ('YYYY-MM-DD') of a timestamp column. */
   day(column: string): string;

@@ -390,8 +390,9 @@ export function createCallbackService(deps: AppDeps) {
     const org = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });
     const now = deps.clock.now();
     const values = sampleTemplateValues(now, org);
-    if (!event || event === 'vote') return callbackKindOf(callback.kind)!.testRender(deps, callback, values, now);
-    if (callback.kind !== 'http' || !eventsOf(callback.eventsJson).has(event))
+    const kind = callbackKindOf(callback.kind)!;
+    if (!event || event === 'vote') return kind.testRender(deps, callback, values, now);
+    if (!kind.events.includes(event as EventType) || !eventsOf(callback.eventsJson).has(event))
       throw validationError([{ field: 'event', message: `the callback does not take ${event} events (its events)` }]);
     const data = sampleEvent(event as Exclude<EventType, 'vote'>, values, now);
     const templates = callback.eventTemplatesJson ? (JSON.parse(callback.eventTemplatesJson) as Record<string, unknown>) : {};

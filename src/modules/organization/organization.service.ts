@@ -6,6 +6,7 @@ import { PLAN_LIMITS, isPlan, planAtLeast, planOf } from '../../domain/plans.js'
 import { nameSchema, parseInput } from '../../validation.js';
 import type { Organization } from '../../generated/sqlite/client.js';
 import type { Tx } from '../../storage/ports.js';
+import { RECOUNT_TRANSACTION } from '../../storage/rollups.js';
 import { utcDay, utcMonthStart } from '../../time.js';
 import { isTimeZone } from '../../domain/voter-standing.js';
 
@@ -209,31 +210,28 @@ export function createOrganizationService(deps: AppDeps) {
       (settings.votePartyEvery !== undefined && settings.votePartyEvery !== org.votePartyEvery) ||
       (partyProviderId !== undefined && partyProviderId !== org.votePartyProviderId);
     try {
-      return await prisma.$transaction(
-        async (tx) => {
-          // Days stop being UTC days: from now on the voters' local days are kept (keepLocalDays). A party that changes
-          // starts from zero. Either way the organization's vote batches are held off until this commits.
-          if ((settings.timeZone !== undefined && settings.timeZone !== 'UTC' && !org.localDaysKept) || partyChanged) {
-            await deps.db.rollups.lockRewards(tx, org.id);
-            if (settings.timeZone !== undefined && settings.timeZone !== 'UTC') await keepLocalDays(tx, org.id);
-          }
-          if (partyChanged) {
-            await tx.votePartyCounter.upsert({ where: { organizationId: org.id }, create: { organizationId: org.id, count: 0 }, update: { count: 0 } });
-          }
-          return tx.organization.update({
-            where: { id: org.id },
-            data: {
-              ...(input.name !== undefined ? { name: input.name } : {}),
-              ...(input.slug !== undefined ? { slug: input.slug } : {}),
-              ...plainSettings,
-              ...(chatEmbedTemplate !== undefined ? { chatEmbedTemplateJson: chatEmbedTemplate === null ? null : JSON.stringify(chatEmbedTemplate) } : {}),
-              ...(milestones !== undefined ? { milestonesJson: milestones.length > 0 ? JSON.stringify(milestones) : null } : {}),
-              ...(partyProviderId !== undefined ? { votePartyProviderId: partyProviderId } : {}),
-            },
-          });
-        },
-        { timeout: 120_000, maxWait: 30_000 },
-      ); // copying an organization's days can take a while
+      return await prisma.$transaction(async (tx) => {
+        // Days stop being UTC days: from now on the voters' local days are kept (keepLocalDays). A party that changes
+        // starts from zero. Either way the organization's vote batches are held off until this commits.
+        if ((settings.timeZone !== undefined && settings.timeZone !== 'UTC' && !org.localDaysKept) || partyChanged) {
+          await deps.db.rollups.lockRewards(tx, org.id);
+          if (settings.timeZone !== undefined && settings.timeZone !== 'UTC') await keepLocalDays(tx, org.id);
+        }
+        if (partyChanged) {
+          await tx.votePartyCounter.upsert({ where: { organizationId: org.id }, create: { organizationId: org.id, count: 0 }, update: { count: 0 } });
+        }
+        return tx.organization.update({
+          where: { id: org.id },
+          data: {
+            ...(input.name !== undefined ? { name: input.name } : {}),
+            ...(input.slug !== undefined ? { slug: input.slug } : {}),
+            ...plainSettings,
+            ...(chatEmbedTemplate !== undefined ? { chatEmbedTemplateJson: chatEmbedTemplate === null ? null : JSON.stringify(chatEmbedTemplate) } : {}),
+            ...(milestones !== undefined ? { milestonesJson: milestones.length > 0 ? JSON.stringify(milestones) : null } : {}),
+            ...(partyProviderId !== undefined ? { votePartyProviderId: partyProviderId } : {}),
+          },
+        });
+      }, RECOUNT_TRANSACTION);
     } catch (err) {
       // Two requests racing for one slug: the unique index decides.
       if ((err as { code?: string }).code === 'P2002') throw validationError([{ field: 'slug', message: 'is already taken' }]);

@@ -20,6 +20,7 @@ import { cooldownProblem, type VoteCooldown } from '../../domain/vote-cooldown.j
 import { isTimeZone, localDay } from '../../domain/voter-standing.js';
 import type { Tx } from '../../storage/ports.js';
 import { deleteReminders } from '../../storage/reminder-store.js';
+import { RECOUNT_TRANSACTION } from '../../storage/rollups.js';
 
 export const PROVIDER_KEY_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
@@ -379,38 +380,34 @@ export function createProviderService(deps: AppDeps) {
     const provider = await get(organizationId, key);
     // Votes, their jobs and attempts, and the per-day rollups go with the provider (foreign-key cascades); its
     // reminders are deleted here (no foreign key).
-    const votesDeleted = await prisma.$transaction(
-      async (tx) => {
-        // Its votes leave the voters' standings too (README "Rewards"), the organization's vote batches held off
-        // meanwhile: kept local days lose the site's votes still kept (older ones stay counted: their days are not known
-        // by site), then every standing is counted again from what is left.
-        await deps.db.rollups.lockRewards(tx, organizationId);
-        await deps.db.rollups.lockAgainstVoteWriters(tx);
-        const keeps = await tx.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { localDaysKept: true, timeZone: true } });
-        if (keeps.localDaysKept) await forgetLocalDays(tx, organizationId, provider.id, keeps.timeZone);
-        const count = await tx.vote.count({ where: { providerId: provider.id } });
-        await tx.provider.delete({ where: { id: provider.id } });
-        await deleteReminders(tx, organizationId, { providerId: provider.id });
-        await deps.db.rollups.recountStandings(tx, organizationId);
-        await dropFromRoutes(tx, organizationId, provider, deps.clock.now());
-        // Counts went down: cached leaderboards must rank again (stats/leaderboard.ts). Rewards that counted this site
-        // alone go with it (README "Rewards"): its milestone rules, and a vote party of its votes only (turned off).
-        const org = await tx.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { milestonesJson: true, votePartyProviderId: true } });
-        const rules = milestoneRulesOf(org.milestonesJson);
-        const kept = rules.filter((rule) => rule.provider !== provider.key);
-        await tx.organization.update({
-          where: { id: organizationId },
-          data: {
-            statsEpoch: { increment: 1 },
-            ...(kept.length !== rules.length ? { milestonesJson: kept.length > 0 ? JSON.stringify(kept) : null } : {}),
-            ...(org.votePartyProviderId === provider.id ? { votePartyEvery: null, votePartyProviderId: null } : {}),
-          },
-        });
-        return count;
-        // Recounting an organization's standings takes a while on a large one: more than Prisma's 5 s default.
-      },
-      { timeout: 120_000, maxWait: 30_000 },
-    );
+    const votesDeleted = await prisma.$transaction(async (tx) => {
+      // Its votes leave the voters' standings too (README "Rewards"), the organization's vote batches held off
+      // meanwhile: kept local days lose the site's votes still kept (older ones stay counted: their days are not known
+      // by site), then every standing is counted again from what is left.
+      await deps.db.rollups.lockRewards(tx, organizationId);
+      await deps.db.rollups.lockAgainstVoteWriters(tx);
+      const keeps = await tx.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { localDaysKept: true, timeZone: true } });
+      if (keeps.localDaysKept) await forgetLocalDays(tx, organizationId, provider.id, keeps.timeZone);
+      const count = await tx.vote.count({ where: { providerId: provider.id } });
+      await tx.provider.delete({ where: { id: provider.id } });
+      await deleteReminders(tx, organizationId, { providerId: provider.id });
+      await deps.db.rollups.recountStandings(tx, organizationId);
+      await dropFromRoutes(tx, organizationId, provider, deps.clock.now());
+      // Counts went down: cached leaderboards must rank again (stats/leaderboard.ts). Rewards that counted this site
+      // alone go with it (README "Rewards"): its milestone rules, and a vote party of its votes only (turned off).
+      const org = await tx.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { milestonesJson: true, votePartyProviderId: true } });
+      const rules = milestoneRulesOf(org.milestonesJson);
+      const kept = rules.filter((rule) => rule.provider !== provider.key);
+      await tx.organization.update({
+        where: { id: organizationId },
+        data: {
+          statsEpoch: { increment: 1 },
+          ...(kept.length !== rules.length ? { milestonesJson: kept.length > 0 ? JSON.stringify(kept) : null } : {}),
+          ...(org.votePartyProviderId === provider.id ? { votePartyEvery: null, votePartyProviderId: null } : {}),
+        },
+      });
+      return count;
+    }, RECOUNT_TRANSACTION);
     return { message: `Provider ${provider.key} deleted`, votesDeleted };
   }
 
