@@ -194,8 +194,21 @@ export function standingBatch(source: StandingSource) {
     },
     rows(): StandingRows {
       return {
-        standings: [...voters.values()].flatMap((v) =>
-          v.standing ? [{ ...v.standing, organizationId: v.organizationId, voterKey: v.voterKey, lastVoteAt: v.lastVoteAt }] : [],
+        standings: [...voters.values()].flatMap(({ standing: s, organizationId, voterKey, lastVoteAt }) =>
+          s
+            ? [
+                {
+                  total: s.total,
+                  monthTotal: s.monthTotal,
+                  streakDays: s.streakDays,
+                  bestStreakDays: s.bestStreakDays,
+                  lastDay: s.lastDay,
+                  organizationId,
+                  voterKey,
+                  lastVoteAt,
+                },
+              ]
+            : [],
         ),
         days: [...added.values()],
       };

@@ -64,6 +64,9 @@ export function pgTransaction<I, O>(pool: pg.Pool, write: PgBatchWrite<I, O>, be
   };
 }
 
+/** What escapeLiteral changes: a quote or a backslash. */
+const QUOTED = /['\\]/;
+
 /**
  * A value as a SQL literal for `begin`'s simple-protocol text: text quoted by pg's escapeLiteral (E'…' when it holds a
  * backslash, so it reads the same whatever standard_conforming_strings is), arrays as ARRAY[…] (the statement casts
@@ -79,7 +82,8 @@ export function sqlLiteral(value: unknown): string {
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   const text = String(value);
   if (text.includes('\u0000')) throw new Error('a NUL character cannot be sent as a literal');
-  return pg.escapeLiteral(text);
+  // Ids, hashes and keys hold neither quote nor backslash: quoted as they are (what escapeLiteral would return).
+  return QUOTED.test(text) ? pg.escapeLiteral(text) : `'${text}'`;
 }
 
 /** `sql` with each parameter $n replaced by the literal of values[n - 1] (sqlLiteral). */

@@ -171,14 +171,18 @@ const keysOf = (vote: NewVote) => (vote.idempotencyKey ? [vote.dedupKey, vote.id
 function lockStatement(batch: NewVote[]): string {
   const ids = new Set<bigint>();
   const shared = new Set<bigint>();
+  const orgs = new Set<string>();
   for (const vote of batch) {
     for (const key of keysOf(vote)) ids.add(lockId(`${vote.provider.id}:${key}`));
     // The voter's standing rows (read, advanced and written by this batch), and the organization's party count; and,
     // shared with every other batch, its local-days setting (a time zone change takes it alone: lockRewards).
     if (!vote.test) {
       ids.add(lockId(`voter:${vote.org.id}:${voterKeyOf(vote.voterName)}`));
-      if (vote.org.votePartyEvery) ids.add(lockId(`party:${vote.org.id}`));
-      shared.add(lockId(`localdays:${vote.org.id}`));
+      if (!orgs.has(vote.org.id)) {
+        orgs.add(vote.org.id);
+        if (vote.org.votePartyEvery) ids.add(lockId(`party:${vote.org.id}`));
+        shared.add(lockId(`localdays:${vote.org.id}`));
+      }
     }
   }
   const sorted = (set: Set<bigint>) => [...set].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -201,6 +205,14 @@ const lockId = (text: string) => hash('sha256', text, 'buffer').readBigInt64BE(0
 
 function byKey<T>(rows: Map<string, T>): T[] {
   return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+}
+
+/** `rows` in the order of `key` (each row's key made once). */
+function sortedBy<T>(rows: T[], key: (row: T) => string): T[] {
+  return rows
+    .map((row) => [key(row), row] as const)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, row]) => row);
 }
 
 /** The vote write, a named write (writes.ts): on the write thread's own pool in the service, the shared one in one-shot commands. */
@@ -437,11 +449,10 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
       // In a fixed order (as the rollups are), so two batches touching the same rows lock them alike.
       const standingRows = standings.rows();
       const rewardRows = rewards.rows();
-      const order = <T>(rows: T[], key: (r: T) => string) => rows.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-      order(standingRows.standings, (r) => `${r.organizationId}\u0000${r.voterKey}`);
-      order(standingRows.days, (r) => `${r.organizationId}\u0000${r.voterKey}\u0000${r.day}`);
       // Local days only where the organization keeps them.
       standingRows.days = standingRows.days.filter((r) => keeps.has(r.organizationId));
+      standingRows.standings = sortedBy(standingRows.standings, (r) => `${r.organizationId}\u0000${r.voterKey}`);
+      standingRows.days = sortedBy(standingRows.days, (r) => `${r.organizationId}\u0000${r.voterKey}\u0000${r.day}`);
       for (const job of jobPart.leased) results[indexOfVote.get(job.voteId!)!]!.jobs!.push(job);
       await query({
         ...SQL.write(jobPart.sql),
