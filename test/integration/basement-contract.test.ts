@@ -346,7 +346,22 @@ describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () =>
     it('read back exactly as sent, hostile text included; NUL refused before anything is sent', async () => {
       const pool = new pg.Pool({ connectionString: app.config.databaseUrl, max: 1, idleTimeoutMillis: 100 });
       pool.on('error', () => {});
-      const texts = ["it's", "back\\slash \\'", '\'); DROP TABLE "Vote"; --', '$1 $2 $$ $x$', 'Ünïcødé 🗳️', '', "E'\\x41'"];
+      const texts = [
+        "it's",
+        "back\\slash \\'",
+        '\'); DROP TABLE "Vote"; --',
+        '$1 $2 $$ $x$',
+        'Ünïcødé 🗳️',
+        '',
+        "E'\\x41'",
+        'say "hi"',
+        'NULL',
+        '{a,b}',
+        'a,b',
+        ' spaced ',
+        'trailing\\',
+        '\\"',
+      ];
       const sql = 'SELECT t, n, b, at FROM unnest($1::text[], $2::int[], $3::boolean[], $4::timestamp(3)[]) AS u(t, n, b, at)';
       const values = [
         texts,

@@ -9,7 +9,10 @@ describe('sqlLiteral', () => {
   });
 
   it('writes arrays, numbers, booleans and null, and refuses NUL and non-finite numbers', () => {
-    expect(sqlLiteral(['a', "b'c", null, 2, true])).toBe(`ARRAY['a',${pg.escapeLiteral("b'c")},NULL,2,true]`);
+    expect(sqlLiteral(['a', "b'c", null, 2, true, 'NULL', ''])).toBe(`'{"a","b''c",NULL,"2","true","NULL",""}'`);
+    expect(sqlLiteral(['say "hi"', 'back\\slash'])).toBe(pg.escapeLiteral('{"say \\"hi\\"","back\\\\slash"}'));
+    expect(sqlLiteral([])).toBe("'{}'");
+    expect(() => sqlLiteral([['nested']])).toThrow(/array element/);
     expect(sqlLiteral(undefined)).toBe('NULL');
     expect(() => sqlLiteral('a\u0000b')).toThrow(/NUL/);
     expect(() => sqlLiteral(Number.NaN)).toThrow(/finite/);

@@ -67,23 +67,35 @@ export function pgTransaction<I, O>(pool: pg.Pool, write: PgBatchWrite<I, O>, be
 /** What escapeLiteral changes: a quote or a backslash. */
 const QUOTED = /['\\]/;
 
+/** Text as a quoted literal, exactly as pg's escapeLiteral quotes it; NUL cannot be sent in a simple query's text. */
+function quoted(text: string): string {
+  if (text.includes('\u0000')) throw new Error('a NUL character cannot be sent as a literal');
+  // Ids, hashes and keys hold neither quote nor backslash: quoted as they are (what escapeLiteral would return).
+  return QUOTED.test(text) ? pg.escapeLiteral(text) : `'${text}'`;
+}
+
+/** One element of an array literal: NULL, or the value in double quotes with `"` and `\` escaped by a backslash. */
+function arrayElement(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (Array.isArray(value) || (typeof value === 'number' && !Number.isFinite(value))) throw new Error(`not an array element: ${String(value)}`);
+  return `"${String(value).replace(/["\\]/g, '\\$&')}"`;
+}
+
 /**
- * A value as a SQL literal for `begin`'s simple-protocol text: text quoted by pg's escapeLiteral (E'…' when it holds a
- * backslash, so it reads the same whatever standard_conforming_strings is), arrays as ARRAY[…] (the statement casts
- * them), null as NULL. NUL cannot be sent in a simple query's text: refused (hashes, ids and voter keys never hold it).
+ * A value as a SQL literal for `begin`'s simple-protocol text: text quoted as pg's escapeLiteral quotes it (E'…' when
+ * it holds a backslash, so it reads the same whatever standard_conforming_strings is), an array as one array literal
+ * ('{"a","b",NULL}', which the statement casts: one constant for the server to read, not one per element), null as
+ * NULL. NUL cannot be sent in a simple query's text: refused (hashes, ids and voter keys never hold it).
  */
 export function sqlLiteral(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
-  if (Array.isArray(value)) return `ARRAY[${value.map(sqlLiteral).join(',')}]`;
+  if (Array.isArray(value)) return quoted(`{${value.map(arrayElement).join(',')}}`);
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
     return String(value);
   }
   if (typeof value === 'boolean') return value ? 'true' : 'false';
-  const text = String(value);
-  if (text.includes('\u0000')) throw new Error('a NUL character cannot be sent as a literal');
-  // Ids, hashes and keys hold neither quote nor backslash: quoted as they are (what escapeLiteral would return).
-  return QUOTED.test(text) ? pg.escapeLiteral(text) : `'${text}'`;
+  return quoted(String(value));
 }
 
 /** `sql` with each parameter $n replaced by the literal of values[n - 1] (sqlLiteral). */
