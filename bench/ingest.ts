@@ -6,6 +6,8 @@
 // Each target is its own child process; autocannon drives it from this process (warm-up first, not counted),
 // with a unique body per request (the service answers repeated bodies as duplicates without storing them).
 // Only 2xx answers count as accepted; afterwards the target's database must hold at least that many new rows.
+// On Linux it also prints each target's CPU per accepted vote over the measured run (its process, every thread, and on
+// PostgreSQL the backends serving it: bench/lib/cpu.ts), which says where the time went when the machine's speed moves.
 // Writes its section of BENCHMARKS.md. Options: BENCH_DURATION_S (10), BENCH_CONNECTIONS (50), BENCH_WARMUP_S (2);
 // for investigations: BENCH_TARGETS=ours,a,b (a subset; BENCHMARKS.md is then left alone) and
 // BENCH_SERVICE_NODE_ARGS (extra node flags for ours, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"), and
@@ -22,6 +24,7 @@ import autocannon from 'autocannon';
 import { runNode, startChild, type RunningChild } from './lib/child.js';
 import { consoleTable, gitCommit, machineDescription, markdownTable, writeSection } from './lib/report.js';
 import { benchDialect, openBenchDatabase } from './lib/database.js';
+import { cpuSeconds } from './lib/cpu.js';
 
 const DIALECT = benchDialect();
 
@@ -96,6 +99,8 @@ interface PreparedTarget {
   count(): Promise<number>;
   /** Drops a PostgreSQL database made for the run (nothing for SQLite files). */
   drop(): Promise<void>;
+  /** The database server's processes serving the target (PostgreSQL backends; none for SQLite). */
+  backendPids(): Promise<number[]>;
 }
 
 interface TargetSpec {
@@ -171,7 +176,13 @@ async function prepareOurs(dir: string): Promise<PreparedTarget> {
     });
     if (!res.ok) throw new Error(`POST /v1/providers answered ${res.status}: ${await res.text()}`);
     if (REWARDS) await setUpRewards(base, apiKey);
-    return { child, url: `${base}/hooks/bench/topgg`, count: () => database.count('SELECT COUNT(*) AS n FROM "Vote"'), drop: () => database.drop() };
+    return {
+      child,
+      url: `${base}/hooks/bench/topgg`,
+      count: () => database.count('SELECT COUNT(*) AS n FROM "Vote"'),
+      drop: () => database.drop(),
+      backendPids: () => database.backendPids(),
+    };
   } catch (err) {
     await child.stop();
     throw err;
@@ -192,7 +203,13 @@ function baseline(script: string, path: string) {
       WEBHOOK_AUTH: AUTH,
     };
     const child = await startChild({ name: script, args: ['--import', 'tsx', `bench/baselines/${script}`], cwd: ROOT, env, listeningMessage: 'listening' });
-    return { child, url: `http://127.0.0.1:${child.port}${path}`, count: () => database.count('SELECT COUNT(*) AS n FROM votes'), drop: () => database.drop() };
+    return {
+      child,
+      url: `http://127.0.0.1:${child.port}${path}`,
+      count: () => database.count('SELECT COUNT(*) AS n FROM votes'),
+      drop: () => database.drop(),
+      backendPids: () => database.backendPids(),
+    };
   };
 }
 
@@ -294,7 +311,22 @@ async function measure(spec: TargetSpec, dir: string): Promise<Measurement> {
     const warmup = await load(target.url, WARMUP_S);
     const before = await settledCount(target);
     console.log(`[${spec.id}] measuring ${DURATION_S} s with ${CONNECTIONS} connections`);
+    const processes = { service: [target.child.process.pid!], database: await target.backendPids() };
+    const cpuBefore = { service: cpuSeconds(processes.service), database: cpuSeconds(processes.database) };
     const run = await load(target.url, DURATION_S);
+    // CPU per accepted vote over the measured run: the target's process (every thread) and, on PostgreSQL, the
+    // backends serving it. Several processes (BENCH_WEB_CONCURRENCY) are not summed: left out.
+    const cpuAfter = { service: cpuSeconds(processes.service), database: cpuSeconds(processes.database) };
+    const perVote = (key: 'service' | 'database') => {
+      const [from, to] = [cpuBefore[key], cpuAfter[key]];
+      return from === null || to === null || PROCESSES > 1 || run.accepted === 0 ? null : ((to - from) * 1e6) / run.accepted;
+    };
+    const cpu = { service: perVote('service'), database: processes.database.length > 0 ? perVote('database') : null };
+    if (cpu.service !== null)
+      console.log(
+        `[${spec.id}] CPU per accepted vote: ${Math.round(cpu.service)} µs in the target's process` +
+          (cpu.database !== null ? `, ${Math.round(cpu.database)} µs in its ${processes.database.length} database backends` : ''),
+      );
     // Stopping the target lets requests still in flight finish; then every acknowledged vote must be on disk.
     await target.child.stop();
     const after = await target.count();

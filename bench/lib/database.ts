@@ -11,6 +11,8 @@ export interface BenchDatabase {
   url: string;
   /** One number from a query written with `?` placeholders (numbered for PostgreSQL). */
   count(sql: string, ...params: unknown[]): Promise<number>;
+  /** The process ids of the server backends connected to this database (PostgreSQL); none for SQLite (in-process). */
+  backendPids(): Promise<number[]>;
   drop(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export function sqliteBenchDatabase(sqliteFile: string): BenchDatabase {
         db.close();
       }
     },
+    backendPids: async () => [],
     drop: async () => {},
   };
 }
@@ -69,6 +72,18 @@ export async function openBenchDatabase(sqliteFile: string): Promise<BenchDataba
           params,
         );
         return Number(Object.values(result.rows[0] ?? {})[0] ?? 0);
+      } finally {
+        await client.end();
+      }
+    },
+    async backendPids() {
+      const client = new pg.Client({ connectionString: url.toString() });
+      await client.connect();
+      try {
+        const result = await client.query<{ pid: number }>(
+          "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
+        );
+        return result.rows.map((row) => row.pid);
       } finally {
         await client.end();
       }
