@@ -109,7 +109,7 @@ describe('rewardBatch', () => {
   const callbacks = [{ id: 'c', kind: 'http', priority: 0, providerIdsJson: null, enabled: true, eventsJson: '["milestone","vote_party"]' }];
 
   it('counts the party from the stored count in batch order, milestones from each standing, and keeps the latest reminder', () => {
-    const standings = standingBatch({ standing: () => null, providerTotal: () => 0, days: () => [] });
+    const standings = standingBatch({ standing: () => null, days: () => [] });
     const rewards = rewardBatch({ partyCount: () => 7 }, { callback: 6, chat: 5 });
     const events = [0, 1, 2].map((i) => {
       const standing = standings.count({ organizationId: 'o1', providerId: 'p', voterKey: 'a', day: '2026-01-01', at: i });
@@ -130,7 +130,7 @@ describe('rewardBatch', () => {
   });
 
   it('over the monthly limit: counted, nothing sent; a recovered vote schedules no reminder', () => {
-    const standings = standingBatch({ standing: () => null, providerTotal: () => 0, days: () => [] });
+    const standings = standingBatch({ standing: () => null, days: () => [] });
     const rewards = rewardBatch({ partyCount: () => 2 }, { callback: 6, chat: 5 });
     const standing = standings.count({ organizationId: 'o1', providerId: 'p', voterKey: 'b', day: '2026-01-01', at: 1 });
     const vote = { org, provider: { id: 'p', key: 'k' }, voteId: 'v', voterKey: 'b', voterName: 'B', recovered: true };

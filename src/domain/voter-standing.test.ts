@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { advance, isTimeZone, localDay, nextDay, standingBatch, standingFromDays, standingOn, type Standing } from './voter-standing.js';
+import { advance, isTimeZone, localDay, nextDay, providerTotalsOf, standingBatch, standingFromDays, standingOn, type Standing } from './voter-standing.js';
 
 describe('voter standing', () => {
   it('counts consecutive days as a streak, keeps the best one, and starts a month over', () => {
@@ -75,8 +75,7 @@ describe('voter standing', () => {
     // Days 1-6 and 8-10 of June stored; a late vote on the 7th joins them into 10 days.
     const stored = [1, 2, 3, 4, 5, 6, 8, 9, 10].map((d) => ({ day: `2026-06-${String(d).padStart(2, '0')}`, count: 1 }));
     const batch = standingBatch({
-      standing: () => ({ ...standingFromDays(stored)!, lastVoteAt: 0 }),
-      providerTotal: () => 9,
+      standing: () => ({ ...standingFromDays(stored)!, lastVoteAt: 0, providerTotals: { p: 9 } }),
       days: () => stored,
     });
     const late = batch.count({ organizationId: 'o', providerId: 'p', voterKey: 'k', day: '2026-06-07', at: 1 });
@@ -84,5 +83,23 @@ describe('voter standing', () => {
     // A late vote on a day that already had one changes no streak.
     const again = batch.count({ organizationId: 'o', providerId: 'p', voterKey: 'k', day: '2026-06-04', at: 2 });
     expect(again).toMatchObject({ voterTotal: 11, voterStreakDays: 10, streakBefore: 10 });
+  });
+
+  it('keeps each site total with the standing: a first vote on a site starts at 1, the others are carried over', () => {
+    const batch = standingBatch({
+      standing: () => ({ total: 5, monthTotal: 5, streakDays: 1, bestStreakDays: 2, lastDay: '2026-06-01', lastVoteAt: 0, providerTotals: { a: 4, b: 1 } }),
+      days: () => [],
+    });
+    expect(batch.count({ organizationId: 'o', providerId: 'a', voterKey: 'k', day: '2026-06-02', at: 1 }).providerVoterTotal).toBe(5);
+    expect(batch.count({ organizationId: 'o', providerId: 'c', voterKey: 'k', day: '2026-06-02', at: 2 }).providerVoterTotal).toBe(1);
+    expect(batch.rows().standings[0]).toMatchObject({ total: 7, providerTotals: { a: 5, b: 1, c: 1 } });
+  });
+
+  it('reads stored site totals, refusing anything but positive whole counts', () => {
+    expect(providerTotalsOf('{"a":3,"b":1}')).toEqual({ a: 3, b: 1 });
+    expect(providerTotalsOf('{"a":-1,"b":1.5,"c":"2","d":2}')).toEqual({ d: 2 });
+    expect(providerTotalsOf('[1]')).toEqual({});
+    expect(providerTotalsOf('not json')).toEqual({});
+    expect(providerTotalsOf(null)).toEqual({});
   });
 });

@@ -110,13 +110,28 @@ export interface VoteStanding {
 /** What counting a vote returns: the standing it made, and the voter's current streak before it (milestones). */
 export type CountedStanding = VoteStanding & { streakBefore: number };
 
-/** A stored standing with the time of the voter's latest counted vote (epoch ms). */
-export type StoredStanding = Standing & { lastVoteAt: number };
+/** Counted votes per site (provider id → votes), kept with the standing: a vote reads its site total from there. */
+export type ProviderTotals = Record<string, number>;
+
+/** A stored standing with the time of the voter's latest counted vote (epoch ms) and their total on each site. */
+export type StoredStanding = Standing & { lastVoteAt: number; providerTotals: ProviderTotals };
+
+/** The provider totals as stored (VoterStanding.providerTotalsJson); anything but an object of counts reads as none. */
+export function providerTotalsOf(json: string | null | undefined): ProviderTotals {
+  if (!json) return {};
+  try {
+    const value = JSON.parse(json) as unknown;
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
+    return Object.fromEntries(Object.entries(value).filter(([, n]) => Number.isInteger(n) && (n as number) > 0)) as ProviderTotals;
+  } catch {
+    return {};
+  }
+}
 
 /** What a vote writer reads for a batch, as the database held it when the batch began. */
 export interface StandingSource {
+  /** The voter's stored standing, their site totals with it (a voter without one has no counted vote anywhere). */
   standing(organizationId: string, voterKey: string): StoredStanding | null;
-  providerTotal(providerId: string, voterKey: string, organizationId: string): number;
   /**
    * The voter's days as the database holds them (local days, or their UTC rollups summed per day: StandingRows);
    * asked only for a vote older than the voter's latest.
@@ -126,8 +141,8 @@ export interface StandingSource {
 
 /**
  * The rows a batch writes: standings as absolute values, local days as increments (kept only by organizations whose
- * days are not UTC days: the writers leave the others out). A site total is not written: it is the voter's
- * per-provider day rows, which the batch writes anyway.
+ * days are not UTC days: the writers leave the others out). Each standing carries the voter's site totals (all of
+ * them, the ones this batch moved included).
  */
 export interface StandingRows {
   standings: (StoredStanding & { organizationId: string; voterKey: string })[];
@@ -140,9 +155,8 @@ export interface StandingRows {
  * one writer; PostgreSQL's per-voter advisory locks), so what was read stays true until the batch commits.
  */
 export function standingBatch(source: StandingSource) {
-  const voters = new Map<string, { organizationId: string; voterKey: string; standing: Standing | null; lastVoteAt: number }>();
+  const voters = new Map<string, { organizationId: string; voterKey: string; standing: Standing | null; lastVoteAt: number; providerTotals: ProviderTotals }>();
   const added = new Map<string, { organizationId: string; voterKey: string; day: string; count: number }>();
-  const providers = new Map<string, { total: number }>();
 
   return {
     count(vote: { organizationId: string; providerId: string; voterKey: string; day: string; at: number }): CountedStanding {
@@ -151,7 +165,7 @@ export function standingBatch(source: StandingSource) {
       let voter = voters.get(voterId);
       if (!voter) {
         const stored = source.standing(organizationId, voterKey);
-        voter = { organizationId, voterKey, standing: stored, lastVoteAt: stored?.lastVoteAt ?? at };
+        voter = { organizationId, voterKey, standing: stored, lastVoteAt: stored?.lastVoteAt ?? at, providerTotals: { ...stored?.providerTotals } };
         voters.set(voterId, voter);
       }
       const dayId = `${voterId}\u0000${day}`;
@@ -167,13 +181,8 @@ export function standingBatch(source: StandingSource) {
       voter.standing = next ?? standingFromDays(days!);
       voter.lastVoteAt = Math.max(voter.lastVoteAt, at);
 
-      const pair = `${providerId}\u0000${voterKey}`;
-      let provider = providers.get(pair);
-      if (!provider) {
-        provider = { total: source.providerTotal(providerId, voterKey, organizationId) };
-        providers.set(pair, provider);
-      }
-      provider.total++;
+      const providerTotal = (voter.providerTotals[providerId] ?? 0) + 1;
+      voter.providerTotals[providerId] = providerTotal;
       const s = voter.standing!;
       // The streak this vote continues (the one ending on its last day or the day before), else none.
       let streakBefore = before && (before.lastDay === s.lastDay || nextDay(before.lastDay) === s.lastDay) ? before.streakDays : 0;
@@ -189,12 +198,12 @@ export function standingBatch(source: StandingSource) {
         voterMonthTotal: s.monthTotal,
         voterStreakDays: s.streakDays,
         voterBestStreakDays: s.bestStreakDays,
-        providerVoterTotal: provider.total,
+        providerVoterTotal: providerTotal,
       };
     },
     rows(): StandingRows {
       return {
-        standings: [...voters.values()].flatMap(({ standing: s, organizationId, voterKey, lastVoteAt }) =>
+        standings: [...voters.values()].flatMap(({ standing: s, organizationId, voterKey, lastVoteAt, providerTotals }) =>
           s
             ? [
                 {
@@ -206,6 +215,7 @@ export function standingBatch(source: StandingSource) {
                   organizationId,
                   voterKey,
                   lastVoteAt,
+                  providerTotals,
                 },
               ]
             : [],

@@ -8,10 +8,10 @@
 // retention removed: a standing follows from its voter's days (src/domain/voter-standing.ts), which are their
 // per-provider days (VoterDailyCount, UTC) summed per day, or, for an organization whose days are not UTC days
 // (localDaysKept), their VoterDay rows, which must add up to the same total. A rebuild makes the standings again
-// from those rows. A voter's total on one site is read from VoterDailyCount itself: nothing to check.
+// from those rows. A voter's total on each site, kept with their standing, is their VoterDailyCount rows there.
 import { latestSpellingSql } from '../domain/voter-name.js';
 import { realVotesSql } from '../domain/votes.js';
-import { standingFromDays } from '../domain/voter-standing.js';
+import { providerTotalsOf, standingFromDays, type ProviderTotals } from '../domain/voter-standing.js';
 import type { Db, RollupDifference, Rollups, Tx } from './ports.js';
 
 /** What the rollup statements need of one database's SQL. */
@@ -125,8 +125,9 @@ async function standingsFromRollups(prisma: Db, organizationId?: string) {
   const kept = (
     await prisma.organization.findMany({ where: { ...(organizationId ? { id: organizationId } : {}), localDaysKept: true }, select: { id: true } })
   ).map((o) => o.id);
-  const [perVoter, utcDays, localDays] = await Promise.all([
+  const [perVoter, perSite, utcDays, localDays] = await Promise.all([
     prisma.voterDailyCount.groupBy({ by: ['organizationId', 'voterKey'], where, _sum: { count: true }, _max: { lastVoteAt: true } }),
+    prisma.voterDailyCount.groupBy({ by: ['organizationId', 'voterKey', 'providerId'], where, _sum: { count: true } }),
     prisma.voterDailyCount.groupBy({
       by: ['organizationId', 'voterKey', 'day'],
       where: { ...where, organizationId: { ...(organizationId ? { equals: organizationId } : {}), notIn: kept } },
@@ -143,8 +144,16 @@ async function standingsFromRollups(prisma: Db, organizationId?: string) {
   };
   for (const d of utcDays) add(d.organizationId, d.voterKey, d.day, d._sum.count ?? 0);
   for (const d of localDays) add(d.organizationId, d.voterKey, d.day, d.count);
+  const providerTotals = new Map<string, ProviderTotals>();
+  for (const g of perSite) {
+    const key = `${g.organizationId}/${g.voterKey}`;
+    const totals = providerTotals.get(key) ?? {};
+    if (g._sum.count) totals[g.providerId] = g._sum.count;
+    providerTotals.set(key, totals);
+  }
   return {
     kept: new Set(kept),
+    providerTotals,
     voters: perVoter.map((g) => ({ organizationId: g.organizationId, voterKey: g.voterKey, total: g._sum.count ?? 0, lastVoteAt: g._max.lastVoteAt! })),
     daysOf,
   };
@@ -174,6 +183,13 @@ async function verifyStandings(prisma: Db, organizationId?: string): Promise<Rol
       const a = actual?.[field] ?? 0;
       if (e !== a) differences.push({ table: 'VoterStanding', key: `${key}/${field}`, expected: e, actual: a });
     }
+    // Each site total it carries, as the voter's day rows on that site give it.
+    const wantTotals = want.providerTotals.get(key) ?? {};
+    const haveTotals = actual ? providerTotalsOf(actual.providerTotalsJson) : {};
+    for (const providerId of new Set([...Object.keys(wantTotals), ...Object.keys(haveTotals)])) {
+      const [e, a] = [wantTotals[providerId] ?? 0, haveTotals[providerId] ?? 0];
+      if (e !== a) differences.push({ table: 'VoterStanding', key: `${key}/providerTotals/${providerId}`, expected: e, actual: a });
+    }
   }
   return differences;
 }
@@ -190,7 +206,8 @@ async function rebuildStandings(tx: Tx, organizationId?: string): Promise<number
     const cut = key.indexOf('/');
     const [organizationId_, voterKey] = [key.slice(0, cut), key.slice(cut + 1)];
     const at = lastVoteAt.get(key);
-    return standing && at ? [{ organizationId: organizationId_, voterKey, ...standing, lastVoteAt: at }] : [];
+    const providerTotalsJson = JSON.stringify(want.providerTotals.get(key) ?? {});
+    return standing && at ? [{ organizationId: organizationId_, voterKey, ...standing, lastVoteAt: at, providerTotalsJson }] : [];
   });
   await tx.voterStanding.createMany({ data: standings });
   return standings.length;

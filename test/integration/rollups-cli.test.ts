@@ -50,7 +50,10 @@ describe.skipIf(databaseUnavailable)('cli stats verify / rebuild', () => {
     ).body.data;
     for (const user of ['cat', 'Cat', 'dan']) expect((await app.request('POST', new URL(made.webhook_url).pathname, { body: { user } })).status).toBe(200);
     const prisma = app.deps.db.prisma;
-    await prisma.voterStanding.updateMany({ where: { organizationId: org.id, voterKey: 'cat' }, data: { streakDays: 9, total: 7 } });
+    await prisma.voterStanding.updateMany({
+      where: { organizationId: org.id, voterKey: 'cat' },
+      data: { streakDays: 9, total: 7, providerTotalsJson: JSON.stringify({ [made.id]: 5, 'gone-site': 1 }) },
+    });
 
     const broken = await runCli(['stats', 'verify', '--org', org.slug, '--json'], env);
     expect(broken.code).toBe(1);
@@ -58,9 +61,11 @@ describe.skipIf(databaseUnavailable)('cli stats verify / rebuild', () => {
       expect.arrayContaining([
         { table: 'VoterStanding', key: `${org.id}/cat/total`, expected: 2, actual: 7 },
         { table: 'VoterStanding', key: `${org.id}/cat/streakDays`, expected: 1, actual: 9 },
+        { table: 'VoterStanding', key: `${org.id}/cat/providerTotals/${made.id}`, expected: 2, actual: 5 },
+        { table: 'VoterStanding', key: `${org.id}/cat/providerTotals/gone-site`, expected: 0, actual: 1 },
       ]),
     );
-    expect(broken.json.differences).toHaveLength(2);
+    expect(broken.json.differences).toHaveLength(4);
 
     const rebuilt = await runCli(['stats', 'rebuild', '--org', org.slug, '--json'], env);
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
@@ -122,7 +127,7 @@ describe.skipIf(databaseUnavailable)('cli stats verify / rebuild', () => {
     await prisma.voterStanding.deleteMany({});
     await prisma.voterDay.deleteMany({});
     // The backfill as an upgrade from before standings runs it: the first migration's (but the site totals, whose
-    // table a later migration drops), then the later one's data statements.
+    // table a later migration drops), then the later ones' data statements (local days, site totals in the standing).
     const folder = join('prisma', dialect, 'migrations');
     const statementsOf = (suffix: string, from: string) => {
       const sql = readFileSync(join(folder, readdirSync(folder).find((name) => name.endsWith(suffix))!, 'migration.sql'), 'utf8');
@@ -132,12 +137,21 @@ describe.skipIf(databaseUnavailable)('cli stats verify / rebuild', () => {
         .map((x) => x.trim())
         .filter((x) => x.replace(/--.*$/gm, '').trim() && !x.includes('ProviderVoterStanding'));
     };
-    for (const statement of [...statementsOf('_voter_standing', '-- Backfill'), ...statementsOf('_voter_days_when_needed', '-- Organizations whose days')])
+    for (const statement of [
+      ...statementsOf('_voter_standing', '-- Backfill'),
+      ...statementsOf('_voter_days_when_needed', '-- Organizations whose days'),
+      ...statementsOf('_voter_standing_provider_totals', '-- Each standing gets'),
+    ])
       await prisma.$executeRawUnsafe(statement);
     const after = await prisma.voterStanding.findMany({ where: { organizationId: org.id }, orderBy: { voterKey: 'asc' } });
-    expect(after.map(({ lastVoteAt, ...rest }) => ({ ...rest, lastVoteAt: new Date(lastVoteAt).getTime() }))).toEqual(
-      before.map(({ lastVoteAt, ...rest }) => ({ ...rest, lastVoteAt: new Date(lastVoteAt).getTime() })),
-    );
+    // The site totals as JSON values (PostgreSQL's json_object_agg spaces its text differently).
+    const comparable = ({ lastVoteAt, providerTotalsJson, ...rest }: (typeof before)[number]) => ({
+      ...rest,
+      lastVoteAt: new Date(lastVoteAt).getTime(),
+      providerTotals: JSON.parse(providerTotalsJson) as unknown,
+    });
+    expect(after.map(comparable)).toEqual(before.map(comparable));
+    expect(before.map((r) => JSON.parse(r.providerTotalsJson) as unknown)).toEqual([{ [made.id]: 2 }, { [made.id]: 1 }]);
     expect((await runCli(['stats', 'verify', '--org', org.slug, '--json'], env)).json).toEqual({ consistent: true, differences: [] });
   }
 

@@ -20,7 +20,7 @@ import { attemptBudget, initialStatuses, planJobs, type PlanningCallback, type P
 import { rewardBatch } from '../../domain/reward-events.js';
 import { utcDay } from '../../time.js';
 import { countingOf, monthRange, type HookOrg, type HookProvider, type HookTarget, type NewVote, type StoredVote } from '../../domain/votes.js';
-import { localDay, standingBatch, type CountedStanding, type StoredStanding } from '../../domain/voter-standing.js';
+import { localDay, providerTotalsOf, standingBatch, type CountedStanding, type StoredStanding } from '../../domain/voter-standing.js';
 import { cooldownOf, nextVoteAt } from '../../domain/vote-cooldown.js';
 import type { BatchWriter, VoteStore } from '../ports.js';
 
@@ -49,11 +49,9 @@ const SQL = {
   // One read after the locks: for each vote (by position, kind 'd'), the earlier votes of the same provider and
   // delivery within its window (usually none; the earliest is picked in code), and per (organization, month) of the
   // batch (kind 'f') the votes counted so far this month, the enabled callbacks, whether plugins poll and the party
-  // count; and the standings of the batch's voters (kind 's', src/domain/voter-standing.ts), one row per (provider,
-  // voter) with their total on that provider (their day rows there), read after the locks (one per voter is among
-  // them), so they stay true until the batch commits. Every real vote's voter is read, a superset of those that will
-  // count. A voter without a standing has no counted vote (the writers, erasure and rebuilds keep both together), so
-  // a new voter costs one index probe.
+  // count; and the standings of the batch's voters (kind 's', src/domain/voter-standing.ts) with their site totals,
+  // read after the locks (one per voter is among them), so they stay true until the batch commits. Every real vote's
+  // voter is read, a superset of those that will count: one index probe each, whatever their history.
   // The duplicate halves are written so that only the index made for each fits: equality on both of its leading
   // columns, and a time bound no index can take. Young statistics (autovacuum analyzed the table while it was small)
   // otherwise make ("providerId", "receivedAt") look as cheap, and a prepared statement would keep that plan, which
@@ -81,12 +79,12 @@ const SQL = {
              (SELECT "localDaysKept" FROM "Organization" WHERE id = k.o)
            FROM unnest($5::text[], $6::text[], $7::text[]) AS k(o, f, t)
            UNION ALL
-           SELECT 's', NULL, NULL, NULL, s."organizationId", NULL,
-             (SELECT COALESCE(SUM(c.count), 0)::int FROM "VoterDailyCount" AS c WHERE c."providerId" = u.p AND c."voterKey" = u.k),
-             json_build_object('k', s."voterKey", 'p', u.p, 'total', s.total, 'monthTotal', s."monthTotal", 'streakDays', s."streakDays",
-               'bestStreakDays', s."bestStreakDays", 'lastDay', s."lastDay", 'lastVoteAt', (extract(epoch FROM s."lastVoteAt") * 1000)::float8),
+           SELECT 's', NULL, NULL, NULL, s."organizationId", NULL, NULL,
+             json_build_object('k', s."voterKey", 'total', s.total, 'monthTotal', s."monthTotal", 'streakDays', s."streakDays",
+               'bestStreakDays', s."bestStreakDays", 'lastDay', s."lastDay", 'lastVoteAt', (extract(epoch FROM s."lastVoteAt") * 1000)::float8,
+               'providerTotalsJson', s."providerTotalsJson"),
              NULL, NULL, NULL
-           FROM unnest($8::text[], $9::text[], $10::text[]) AS u(o, p, k) JOIN "VoterStanding" AS s ON s."organizationId" = u.o AND s."voterKey" = u.k`,
+           FROM unnest($8::text[], $9::text[]) AS u(o, k) JOIN "VoterStanding" AS s ON s."organizationId" = u.o AND s."voterKey" = u.k`,
   },
   // A voter's days, for a vote older than their latest (a vote recovered after an outage): rare. Local days where the
   // organization keeps them, else their per-provider UTC days summed per day.
@@ -98,7 +96,7 @@ const SQL = {
     name: 'vr_vote_standing_utc_days',
     text: `SELECT day, SUM(count)::int AS count FROM "VoterDailyCount" WHERE "organizationId" = $1 AND "voterKey" = $2 GROUP BY day`,
   },
-  // One statement writes the batch: its votes, their jobs (the job queue's part, parameters from $52), the voters'
+  // One statement writes the batch: its votes, their jobs (the job queue's part, parameters from $53), the voters'
   // standings, one row per
   // (provider, voter, day) in key order (the later vote decides lastVoteAt and the spelling), and last one row per
   // (provider, day), which every vote of a provider on a day updates.
@@ -118,11 +116,12 @@ const SQL = {
            -- The standings the batch made (src/domain/voter-standing.ts): absolute values per voter and per
            -- (provider, voter), local days as increments.
            standings AS (
-             INSERT INTO "VoterStanding" AS t ("organizationId", "voterKey", total, "monthTotal", "streakDays", "bestStreakDays", "lastDay", "lastVoteAt")
-             SELECT * FROM unnest($32::text[], $33::text[], $34::int[], $35::int[], $36::int[], $37::int[], $38::text[], $39::timestamp(3)[])
+             INSERT INTO "VoterStanding" AS t ("organizationId", "voterKey", total, "monthTotal", "streakDays", "bestStreakDays", "lastDay", "lastVoteAt",
+               "providerTotalsJson")
+             SELECT * FROM unnest($32::text[], $33::text[], $34::int[], $35::int[], $36::int[], $37::int[], $38::text[], $39::timestamp(3)[], $52::text[])
              ON CONFLICT ("organizationId", "voterKey") DO UPDATE SET total = excluded.total, "monthTotal" = excluded."monthTotal",
                "streakDays" = excluded."streakDays", "bestStreakDays" = excluded."bestStreakDays", "lastDay" = excluded."lastDay",
-               "lastVoteAt" = GREATEST(t."lastVoteAt", excluded."lastVoteAt")
+               "lastVoteAt" = GREATEST(t."lastVoteAt", excluded."lastVoteAt"), "providerTotalsJson" = excluded."providerTotalsJson"
            ),
            standing_days AS (
              INSERT INTO "VoterDay" AS t ("organizationId", "voterKey", day, count)
@@ -226,8 +225,8 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
       factKeys.set(`${vote.org.id}|${month.from}`, { o: vote.org.id, f: month.from, t: month.to });
     }
     const keys = [...factKeys.values()];
-    // Every real vote's (provider, voter) pair, for their standings in the same read.
-    const pairs = [...new Map(batch.filter((v) => !v.test).map((v) => [`${v.provider.id}\u0000${voterKeyOf(v.voterName)}`, v])).values()];
+    // Every real vote's voter, for their standings in the same read.
+    const voters = [...new Map(batch.filter((v) => !v.test).map((v) => [`${v.org.id}\u0000${voterKeyOf(v.voterName)}`, v])).values()];
     return inlineParameters(SQL.reads.text, [
       batch.map((v) => v.provider.id),
       batch.map((v) => v.dedupKey),
@@ -236,9 +235,8 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
       keys.map((k) => k.o),
       keys.map((k) => k.f),
       keys.map((k) => k.t),
-      pairs.map((v) => v.org.id),
-      pairs.map((v) => v.provider.id),
-      pairs.map((v) => voterKeyOf(v.voterName)),
+      voters.map((v) => v.org.id),
+      voters.map((v) => voterKeyOf(v.voterName)),
     ]);
   }
 
@@ -266,12 +264,13 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
     // lock against a time zone change (lockStatement), so a change never misses a vote being written.
     const keeps = new Set<string>();
     const storedStandings = new Map<string, StoredStanding>();
-    const providerTotals = new Map<string, number>();
     for (const row of read.rows) {
       if (row.t === 's') {
-        const standing = row.callbacks as unknown as StoredStanding & { k: string; p: string };
-        storedStandings.set(`${row.organizationId}\u0000${standing.k}`, standing);
-        providerTotals.set(`${standing.p}\u0000${standing.k}`, row.used);
+        const { k, providerTotalsJson, ...standing } = row.callbacks as unknown as Omit<StoredStanding, 'providerTotals'> & {
+          k: string;
+          providerTotalsJson: string;
+        };
+        storedStandings.set(`${row.organizationId}\u0000${k}`, { ...standing, providerTotals: providerTotalsOf(providerTotalsJson) });
         continue;
       }
       if (row.t === 'f') {
@@ -322,7 +321,6 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
     }
     const standings = standingBatch({
       standing: (o, k) => storedStandings.get(`${o}\u0000${k}`) ?? null,
-      providerTotal: (p, k) => providerTotals.get(`${p}\u0000${k}`) ?? 0,
       days: (o, k) => storedDays.get(`${o}\u0000${k}`) ?? [],
     });
     const rewards = rewardBatch({ partyCount: (o) => partyCounts.get(o) ?? 0 }, budgets);
@@ -445,7 +443,7 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
     if (votes.id.length > 0) {
       const voterRows = byKey(voterDays);
       const providerRows = byKey(providerDays);
-      const jobPart = jobInsert(52, jobs);
+      const jobPart = jobInsert(53, jobs);
       // In a fixed order (as the rollups are), so two batches touching the same rows lock them alike.
       const standingRows = standings.rows();
       const rewardRows = rewards.rows();
@@ -508,6 +506,7 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
           rewardRows.reminders.map((r) => r.voterName),
           rewardRows.reminders.map((r) => ts(new Date(r.dueAt))),
           rewardRows.reminders.map((r) => r.voteId),
+          standingRows.standings.map((r) => JSON.stringify(r.providerTotals)),
           ...jobPart.values,
         ],
       });

@@ -12,7 +12,7 @@ import { rewardBatch } from '../../domain/reward-events.js';
 import { utcDay } from '../../time.js';
 import { spellingWins, spellingWinsSql, voterKeyOf } from '../../domain/voter-name.js';
 import { countingOf, monthRange, type HookOrg, type HookProvider, type NewVote, type StoredVote } from '../../domain/votes.js';
-import { localDay, standingBatch, type CountedStanding, type StoredStanding } from '../../domain/voter-standing.js';
+import { localDay, providerTotalsOf, standingBatch, type CountedStanding, type StandingSource, type StoredStanding } from '../../domain/voter-standing.js';
 import { cooldownOf, nextVoteAt } from '../../domain/vote-cooldown.js';
 import type { BatchWriter, VoteStore } from '../ports.js';
 
@@ -69,36 +69,33 @@ export function createSqliteVoteWrite(
   );
   // Voter standings (src/domain/voter-standing.ts): read as the batch begins, written once per voter at its end.
   const readStanding = db.prepare(
-    'SELECT total, monthTotal, streakDays, bestStreakDays, lastDay, lastVoteAt FROM "VoterStanding" WHERE organizationId = ? AND voterKey = ?',
+    'SELECT total, monthTotal, streakDays, bestStreakDays, lastDay, lastVoteAt, providerTotalsJson FROM "VoterStanding" WHERE organizationId = ? AND voterKey = ?',
   );
-  // A voter's total on a site is their day rows there (the primary key's range: no row of its own).
-  const readProviderTotal = db.prepare('SELECT COALESCE(SUM(count), 0) AS total FROM "VoterDailyCount" WHERE providerId = ? AND voterKey = ?');
   const readLocalDays = db.prepare('SELECT day, count FROM "VoterDay" WHERE organizationId = ? AND voterKey = ?');
   const readUtcDays = db.prepare('SELECT day, SUM(count) AS count FROM "VoterDailyCount" WHERE organizationId = ? AND voterKey = ? GROUP BY day');
   const writeStanding = db.prepare(
-    `INSERT INTO "VoterStanding" (organizationId, voterKey, total, monthTotal, streakDays, bestStreakDays, lastDay, lastVoteAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO "VoterStanding" (organizationId, voterKey, total, monthTotal, streakDays, bestStreakDays, lastDay, lastVoteAt, providerTotalsJson)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (organizationId, voterKey) DO UPDATE SET total = excluded.total, monthTotal = excluded.monthTotal, streakDays = excluded.streakDays,
-       bestStreakDays = excluded.bestStreakDays, lastDay = excluded.lastDay, lastVoteAt = MAX(lastVoteAt, excluded.lastVoteAt)`,
+       bestStreakDays = excluded.bestStreakDays, lastDay = excluded.lastDay, lastVoteAt = MAX(lastVoteAt, excluded.lastVoteAt),
+       providerTotalsJson = excluded.providerTotalsJson`,
   );
   const bumpLocalDay = db.prepare(
     `INSERT INTO "VoterDay" (organizationId, voterKey, day, count) VALUES (?, ?, ?, ?)
      ON CONFLICT (organizationId, voterKey, day) DO UPDATE SET count = count + excluded.count`,
   );
-  // A voter with no standing has no site total either (both come from the same votes, rebuilt and erased
-  // together): the first vote of a new voter, the usual case, costs one read. Organizations that keep local days
+  // A voter's standing carries their site totals: one read per voter, whatever their history. Organizations that keep local days
   // (Organization.localDaysKept, read in the batch's own transaction: the one writer sees a time zone change before or
   // after the whole batch) are noted per batch: their voters' days are read from and written to VoterDay.
   const readKept = db.prepare('SELECT localDaysKept AS kept FROM "Organization" WHERE id = ?');
-  const newVoters = new Set<string>();
   const keepsLocalDays = new Set<string>();
-  const standingSource = {
+  const standingSource: StandingSource = {
     standing: (organizationId: string, voterKey: string) => {
-      const row = (readStanding.get(organizationId, voterKey) as StoredStanding | undefined) ?? null;
-      if (!row) newVoters.add(`${organizationId}\u0000${voterKey}`);
-      return row;
+      const row = readStanding.get(organizationId, voterKey) as (Omit<StoredStanding, 'providerTotals'> & { providerTotalsJson: string }) | undefined;
+      if (!row) return null;
+      const { providerTotalsJson, ...standing } = row;
+      return { ...standing, providerTotals: providerTotalsOf(providerTotalsJson) };
     },
-    providerTotal: (providerId: string, voterKey: string, organizationId: string) =>
-      newVoters.has(`${organizationId}\u0000${voterKey}`) ? 0 : (readProviderTotal.get(providerId, voterKey) as { total: number }).total,
     days: (organizationId: string, voterKey: string) =>
       (keepsLocalDays.has(organizationId) ? readLocalDays : readUtcDays).all(organizationId, voterKey) as { day: string; count: number }[],
   };
@@ -136,7 +133,6 @@ export function createSqliteVoteWrite(
     const pullOf = new Map<string, boolean>();
     const providerDays = new Map<string, { o: string; p: string; d: string; n: number }>();
     const voterDays = new Map<string, { o: string; p: string; k: string; d: string; name: string; at: number; n: number }>();
-    newVoters.clear();
     keepsLocalDays.clear();
     for (const id of new Set(batch.map((vote) => vote.org.id))) if ((readKept.get(id) as { kept: number } | undefined)?.kept) keepsLocalDays.add(id);
     const standings = standingBatch(standingSource);
@@ -237,7 +233,17 @@ export function createSqliteVoteWrite(
     for (const r of voterDays.values()) bumpVoterDay.run(r.o, r.p, r.k, r.d, r.name, r.n, r.at);
     const rows = standings.rows();
     for (const r of rows.standings)
-      writeStanding.run(r.organizationId, r.voterKey, r.total, r.monthTotal, r.streakDays, r.bestStreakDays, r.lastDay, r.lastVoteAt);
+      writeStanding.run(
+        r.organizationId,
+        r.voterKey,
+        r.total,
+        r.monthTotal,
+        r.streakDays,
+        r.bestStreakDays,
+        r.lastDay,
+        r.lastVoteAt,
+        JSON.stringify(r.providerTotals),
+      );
     for (const r of rows.days) if (keepsLocalDays.has(r.organizationId)) bumpLocalDay.run(r.organizationId, r.voterKey, r.day, r.count);
     const rewardRows = rewards.rows();
     for (const r of rewardRows.parties) writeParty.run(r.organizationId, r.added);
