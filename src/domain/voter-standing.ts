@@ -142,12 +142,16 @@ export interface StandingSource {
 /**
  * The rows a batch writes: standings as absolute values, local days as increments (kept only by organizations whose
  * days are not UTC days: the writers leave the others out). Each standing carries the voter's site totals (all of
- * them, the ones this batch moved included).
+ * them, the ones this batch moved included). Both in key order (organization, voter, day), so two batches writing the
+ * same rows lock them alike.
  */
 export interface StandingRows {
   standings: (StoredStanding & { organizationId: string; voterKey: string })[];
   days: { organizationId: string; voterKey: string; day: string; count: number }[];
 }
+
+/** A map's values in the order of their keys. */
+const inKeyOrder = <T>(rows: Map<string, T>): T[] => [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
 
 /**
  * The standings of one batch of votes: each counted vote advances its voter's standing in batch order and gets the
@@ -203,7 +207,7 @@ export function standingBatch(source: StandingSource) {
     },
     rows(): StandingRows {
       return {
-        standings: [...voters.values()].flatMap(({ standing: s, organizationId, voterKey, lastVoteAt, providerTotals }) =>
+        standings: inKeyOrder(voters).flatMap(({ standing: s, organizationId, voterKey, lastVoteAt, providerTotals }) =>
           s
             ? [
                 {
@@ -220,7 +224,7 @@ export function standingBatch(source: StandingSource) {
               ]
             : [],
         ),
-        days: [...added.values()],
+        days: inKeyOrder(added),
       };
     },
   };

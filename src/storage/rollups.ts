@@ -14,13 +14,13 @@ import { realVotesSql } from '../domain/votes.js';
 import { providerTotalsOf, standingFromDays, type ProviderTotals } from '../domain/voter-standing.js';
 import type { Db, RollupDifference, Rollups, Tx } from './ports.js';
 
-/** What the rollup statements need of one database's SQL. */
 /**
  * Options of a Prisma transaction that copies or recounts an organization's standings (a first non-UTC time zone, a
  * provider's deletion): on a large organization that takes longer than Prisma's 5 s default.
  */
 export const RECOUNT_TRANSACTION = { timeout: 120_000, maxWait: 30_000 };
 
+/** What the rollup statements need of one database's SQL. */
 export interface RollupSql {
   /** The UTC day ('YYYY-MM-DD') of a timestamp column. */
   day(column: string): string;
@@ -125,9 +125,8 @@ async function standingsFromRollups(prisma: Db, organizationId?: string) {
   const kept = (
     await prisma.organization.findMany({ where: { ...(organizationId ? { id: organizationId } : {}), localDaysKept: true }, select: { id: true } })
   ).map((o) => o.id);
-  const [perVoter, perSite, utcDays, localDays] = await Promise.all([
-    prisma.voterDailyCount.groupBy({ by: ['organizationId', 'voterKey'], where, _sum: { count: true }, _max: { lastVoteAt: true } }),
-    prisma.voterDailyCount.groupBy({ by: ['organizationId', 'voterKey', 'providerId'], where, _sum: { count: true } }),
+  const [perSite, utcDays, localDays] = await Promise.all([
+    prisma.voterDailyCount.groupBy({ by: ['organizationId', 'voterKey', 'providerId'], where, _sum: { count: true }, _max: { lastVoteAt: true } }),
     prisma.voterDailyCount.groupBy({
       by: ['organizationId', 'voterKey', 'day'],
       where: { ...where, organizationId: { ...(organizationId ? { equals: organizationId } : {}), notIn: kept } },
@@ -144,19 +143,18 @@ async function standingsFromRollups(prisma: Db, organizationId?: string) {
   };
   for (const d of utcDays) add(d.organizationId, d.voterKey, d.day, d._sum.count ?? 0);
   for (const d of localDays) add(d.organizationId, d.voterKey, d.day, d.count);
-  const providerTotals = new Map<string, ProviderTotals>();
+  // Each voter's votes, latest vote and total on each site, from their rows per site.
+  const voters = new Map<string, { organizationId: string; voterKey: string; total: number; lastVoteAt: Date; providerTotals: ProviderTotals }>();
   for (const g of perSite) {
     const key = `${g.organizationId}/${g.voterKey}`;
-    const totals = providerTotals.get(key) ?? {};
-    if (g._sum.count) totals[g.providerId] = g._sum.count;
-    providerTotals.set(key, totals);
+    const count = g._sum.count ?? 0;
+    const voter = voters.get(key) ?? { organizationId: g.organizationId, voterKey: g.voterKey, total: 0, lastVoteAt: g._max.lastVoteAt!, providerTotals: {} };
+    voter.total += count;
+    if (g._max.lastVoteAt! > voter.lastVoteAt) voter.lastVoteAt = g._max.lastVoteAt!;
+    if (count) voter.providerTotals[g.providerId] = count;
+    voters.set(key, voter);
   }
-  return {
-    kept: new Set(kept),
-    providerTotals,
-    voters: perVoter.map((g) => ({ organizationId: g.organizationId, voterKey: g.voterKey, total: g._sum.count ?? 0, lastVoteAt: g._max.lastVoteAt! })),
-    daysOf,
-  };
+  return { kept: new Set(kept), voters, daysOf };
 }
 
 async function verifyStandings(prisma: Db, organizationId?: string): Promise<RollupDifference[]> {
@@ -165,7 +163,7 @@ async function verifyStandings(prisma: Db, organizationId?: string): Promise<Rol
   const standings = await prisma.voterStanding.findMany({ where });
   const differences: RollupDifference[] = [];
   // An organization's local days add up to its voters' per-provider days.
-  const keptVoters = want.voters.filter((v) => want.kept.has(v.organizationId));
+  const keptVoters = [...want.voters.values()].filter((v) => want.kept.has(v.organizationId));
   differences.push(
     ...differencesOf(
       'VoterDay',
@@ -184,7 +182,7 @@ async function verifyStandings(prisma: Db, organizationId?: string): Promise<Rol
       if (e !== a) differences.push({ table: 'VoterStanding', key: `${key}/${field}`, expected: e, actual: a });
     }
     // Each site total it carries, as the voter's day rows on that site give it.
-    const wantTotals = want.providerTotals.get(key) ?? {};
+    const wantTotals = want.voters.get(key)?.providerTotals ?? {};
     const haveTotals = actual ? providerTotalsOf(actual.providerTotalsJson) : {};
     for (const providerId of new Set([...Object.keys(wantTotals), ...Object.keys(haveTotals)])) {
       const [e, a] = [wantTotals[providerId] ?? 0, haveTotals[providerId] ?? 0];
@@ -199,15 +197,12 @@ async function rebuildStandings(tx: Tx, organizationId?: string): Promise<number
   const want = await standingsFromRollups(tx as unknown as Db, organizationId);
   const where = organizationId ? { organizationId } : {};
   await tx.voterStanding.deleteMany({ where });
-  const lastVoteAt = new Map(want.voters.map((v) => [`${v.organizationId}/${v.voterKey}`, v.lastVoteAt]));
   const standings = [...want.daysOf].flatMap(([key, days]) => {
     const standing = standingFromDays(days);
-    // The organization's id is a UUID; the voter's key may hold '/' itself.
-    const cut = key.indexOf('/');
-    const [organizationId_, voterKey] = [key.slice(0, cut), key.slice(cut + 1)];
-    const at = lastVoteAt.get(key);
-    const providerTotalsJson = JSON.stringify(want.providerTotals.get(key) ?? {});
-    return standing && at ? [{ organizationId: organizationId_, voterKey, ...standing, lastVoteAt: at, providerTotalsJson }] : [];
+    const voter = want.voters.get(key);
+    if (!standing || !voter) return [];
+    const { organizationId: organizationId_, voterKey, lastVoteAt, providerTotals } = voter;
+    return [{ organizationId: organizationId_, voterKey, ...standing, lastVoteAt, providerTotalsJson: JSON.stringify(providerTotals) }];
   });
   await tx.voterStanding.createMany({ data: standings });
   return standings.length;

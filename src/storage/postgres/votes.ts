@@ -113,8 +113,8 @@ const SQL = {
                AS v(id, o, p, n, k, r, raw, d, ol, cs, cbs, idem, rec, tst, vt, vm, vs, vb, pt, nv)
            ),
            jobs AS (${jobs}),
-           -- The standings the batch made (src/domain/voter-standing.ts): absolute values per voter and per
-           -- (provider, voter), local days as increments.
+           -- The standings the batch made (src/domain/voter-standing.ts): absolute values per voter, their site
+           -- totals with them, local days as increments.
            standings AS (
              INSERT INTO "VoterStanding" AS t ("organizationId", "voterKey", total, "monthTotal", "streakDays", "bestStreakDays", "lastDay", "lastVoteAt",
                "providerTotalsJson")
@@ -204,14 +204,6 @@ const lockId = (text: string) => hash('sha256', text, 'buffer').readBigInt64BE(0
 
 function byKey<T>(rows: Map<string, T>): T[] {
   return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
-}
-
-/** `rows` in the order of `key` (each row's key made once). */
-function sortedBy<T>(rows: T[], key: (row: T) => string): T[] {
-  return rows
-    .map((row) => [key(row), row] as const)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([, row]) => row);
 }
 
 /** The vote write, a named write (writes.ts): on the write thread's own pool in the service, the shared one in one-shot commands. */
@@ -449,8 +441,6 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
       const rewardRows = rewards.rows();
       // Local days only where the organization keeps them.
       standingRows.days = standingRows.days.filter((r) => keeps.has(r.organizationId));
-      standingRows.standings = sortedBy(standingRows.standings, (r) => `${r.organizationId}\u0000${r.voterKey}`);
-      standingRows.days = sortedBy(standingRows.days, (r) => `${r.organizationId}\u0000${r.voterKey}\u0000${r.day}`);
       for (const job of jobPart.leased) results[indexOfVote.get(job.voteId!)!]!.jobs!.push(job);
       await query({
         ...SQL.write(jobPart.sql),
