@@ -50,18 +50,26 @@ export function cooldownProblem(value: unknown, isZone: (zone: string) => boolea
   return 'must be {"hours": N} or {"daily_reset": "HH:MM", "time_zone": "<IANA zone>"}';
 }
 
+/** One formatter per time zone: making one costs far more than using it, and a daily-reset site's votes use two. */
+const wallClocks = new Map<string, Intl.DateTimeFormat>();
+
 /** Milliseconds `timeZone` is ahead of UTC at `at`. */
 function offsetMs(at: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(new Date(at));
+  let wallClock = wallClocks.get(timeZone);
+  if (!wallClock) {
+    wallClock = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    wallClocks.set(timeZone, wallClock);
+  }
+  const parts = wallClock.formatToParts(new Date(at));
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) - Math.floor(at / 1000) * 1000;
 }

@@ -1,6 +1,9 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { inlineParameters, sqlLiteral } from './transaction.js';
+import { createRequire } from 'node:module';
+import { arrayParameter, inlineParameters, sqlLiteral } from './transaction.js';
+
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue(value: unknown): unknown };
 
 describe('sqlLiteral', () => {
   it('quotes text exactly as pg.escapeLiteral does, with or without quotes and backslashes', () => {
@@ -17,5 +20,24 @@ describe('sqlLiteral', () => {
     expect(() => sqlLiteral('a\u0000b')).toThrow(/NUL/);
     expect(() => sqlLiteral(Number.NaN)).toThrow(/finite/);
     expect(inlineParameters('SELECT $1, $2', ['x', 3])).toBe("SELECT 'x', 3");
+  });
+});
+
+describe('arrayParameter', () => {
+  it('writes an array of text, numbers, booleans and nulls exactly as pg would', () => {
+    const arrays: unknown[][] = [
+      [],
+      ['a', 'vt_0191abc', '2026-11-26T10:00:00.000Z'],
+      ['say "hi"', 'back\\slash', '\\"', '{braces}', 'comma,inside', 'NULL', '', ' spaced ', '😀 ünï', "o'brien"],
+      [1, -2, 0, 3.5, null, undefined],
+      [true, false, null],
+      ['mixed', 7, false, null],
+    ];
+    for (const array of arrays) expect(arrayParameter(array)).toBe(prepareValue(array));
+  });
+
+  it('leaves everything else to pg', () => {
+    const date = new Date(0);
+    for (const value of ['text', 3, null, [date], [['nested']], [Buffer.from('x')], [{ a: 1 }], [Number.NaN]]) expect(arrayParameter(value)).toBe(value);
   });
 });

@@ -42,7 +42,8 @@ export function pgTransaction<I, O>(pool: pg.Pool, write: PgBatchWrite<I, O>, be
       const ignore = () => {};
       client.on('error', ignore);
       // A statement that never answers (a half-open connection) fails the batch instead of holding the queue.
-      const query: Query = (config) => client.query({ ...config, query_timeout: STATEMENT_TIMEOUT_MS } as pg.QueryConfig);
+      const query: Query = (config) =>
+        client.query({ ...config, values: config.values?.map(arrayParameter), query_timeout: STATEMENT_TIMEOUT_MS } as pg.QueryConfig);
       let broken = false;
       try {
         const begun = (await query({ text: beginOf(items) })) as pg.QueryResult | pg.QueryResult[];
@@ -74,11 +75,37 @@ function quoted(text: string): string {
   return QUOTED.test(text) ? pg.escapeLiteral(text) : `'${text}'`;
 }
 
+/** What an array element escapes with a backslash: a double quote or a backslash. */
+const ESCAPED_IN_ARRAY = /["\\]/;
+
 /** One element of an array literal: NULL, or the value in double quotes with `"` and `\` escaped by a backslash. */
 function arrayElement(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
   if (Array.isArray(value) || (typeof value === 'number' && !Number.isFinite(value))) throw new Error(`not an array element: ${String(value)}`);
-  return `"${String(value).replace(/["\\]/g, '\\$&')}"`;
+  const text = String(value);
+  // Ids, keys and timestamps hold neither: quoted as they are.
+  return ESCAPED_IN_ARRAY.test(text) ? `"${text.replace(/["\\]/g, '\\$&')}"` : `"${text}"`;
+}
+
+/**
+ * A bound parameter as pg sends it, with an array of text, numbers, booleans and nulls written here as one array
+ * literal: the same text pg's own arrayString writes ('{"a","2",NULL}'), with less garbage (pg escapes every element
+ * with two replacements, the largest share of what the write thread allocated per vote in a sampling heap profile
+ * under bench/ingest.ts). Other values, and arrays holding anything else (dates, buffers, nested arrays), are left
+ * to pg.
+ */
+export function arrayParameter(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  let literal = '{';
+  for (let i = 0; i < value.length; i++) {
+    const element: unknown = value[i];
+    if (i > 0) literal += ',';
+    if (element === null || element === undefined) literal += 'NULL';
+    else if (typeof element === 'string') literal += ESCAPED_IN_ARRAY.test(element) ? `"${element.replace(/["\\]/g, '\\$&')}"` : `"${element}"`;
+    else if (typeof element === 'boolean' || (typeof element === 'number' && Number.isFinite(element))) literal += `"${element}"`;
+    else return value;
+  }
+  return `${literal}}`;
 }
 
 /**
