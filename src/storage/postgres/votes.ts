@@ -1,8 +1,9 @@
 // The PostgreSQL hook path: plain SQL on the pool Prisma also uses (named, prepared statements) and group commit.
-// Votes that arrive while earlier batches are being written join the next batch; a batch is one transaction of three
-// round trips whatever its size (BEGIN with the batch's locks and then one read of duplicates, organization facts and
-// voter standings, as one simple query; one statement writing votes, jobs, standings, rewards and both rollups;
-// COMMIT), and each caller's promise resolves only after its batch committed. Several instances may write at once:
+// Votes that arrive while earlier batches are being written join the next batch; a batch is one transaction of four
+// round trips whatever its size (BEGIN with the batch's locks and its read of duplicates, as one simple query; one
+// prepared read of organization facts and voter standings; one statement writing votes, jobs, standings, rewards and
+// both rollups; COMMIT), and each caller's promise resolves only after its batch committed. Several instances may
+// write at once:
 //   - two identical deliveries racing (even on two instances) serialize on a transaction-scoped advisory lock per
 //     (provider, dedup key) and (provider, idempotency key), so the second one finds the first;
 //   - every batch takes its locks in one global order (advisory locks by key hash, then voter rows, then provider
@@ -46,22 +47,16 @@ const SQL = {
            JOIN "Organization" AS o ON o.slug = k.slug
            LEFT JOIN "Provider" AS p ON p."organizationId" = o.id AND p.key = k.key`,
   },
-  // One read after the locks: for each vote (by position, kind 'd'), the earlier votes of the same provider and
-  // delivery within its window (usually none; the earliest is picked in code), and per (organization, month) of the
-  // batch (kind 'f') the votes counted so far this month, the enabled callbacks, whether plugins poll and the party
-  // count; and the standings of the batch's voters (kind 's', src/domain/voter-standing.ts) with their site totals,
-  // read after the locks (one per voter is among them), so they stay true until the batch commits. Every real vote's
-  // voter is read, a superset of those that will count: one index probe each, whatever their history.
-  // The duplicate halves are written so that only the index made for each fits: equality on both of its leading
-  // columns, and a time bound no index can take. Young statistics (autovacuum analyzed the table while it was small)
-  // otherwise make ("providerId", "receivedAt") look as cheap, and a prepared statement would keep that plan, which
-  // filters the whole window for every vote once the table has grown: so this statement is not prepared (it is sent
-  // with BEGIN and the locks, its values written in as literals: readStatement). The idempotency half is left out of
-  // a batch where no vote carries an idempotency key (most sites send none): planning it cost as much as the half
-  // that finds something. Each standing is one probe of its primary key (LATERAL … LIMIT 1): joined to the keys, the
-  // planner hashed them against every standing row while the table was small (1.7 ms against 0.4 ms for 41 voters
-  // among 1,000).
-  reads: (idempotent: boolean) => ({
+  // The batch's reads after the locks (so what they read stays true until the batch commits), in two statements.
+  // First, sent with BEGIN and the locks: for each vote (by position, kind 'd'), the earlier votes of the same provider
+  // and delivery within its window (usually none; the earliest is picked in code). Its two halves are written so that
+  // only the index made for each fits: equality on both of its leading columns, and a time bound no index can take.
+  // Young statistics (autovacuum analyzed the table while it was small) otherwise make ("providerId", "receivedAt")
+  // look as cheap, and a prepared statement would keep that plan, which filters the whole window for every vote once
+  // the table has grown: so this statement is not prepared (its values are written in as literals:
+  // duplicateStatement). The idempotency half is left out of a batch where no vote carries an idempotency key (most
+  // sites send none): planning it cost as much as the half that finds something.
+  duplicates: (idempotent: boolean) => ({
     text: `SELECT 'd' AS t, k.i::int AS i, v."publicId", (extract(epoch FROM v."receivedAt") * 1000)::float8 AS at,
              NULL::text AS "organizationId", NULL::text AS "from", NULL::int AS used, NULL::json AS callbacks, NULL::boolean AS pull,
              NULL::int AS party, NULL::boolean AS kept
@@ -76,25 +71,34 @@ const SQL = {
            JOIN "Vote" AS v ON v."providerId" = k.p AND v."idempotencyKey" = k.idem
            WHERE k.idem IS NOT NULL AND v."receivedAt" + interval '0' >= k.since`
                : ''
-           }
-           UNION ALL
-           SELECT 'f', NULL, NULL, NULL, k.o, k.f,
-             (SELECT COALESCE(SUM(count), 0)::int FROM "ProviderDailyCount" WHERE "organizationId" = k.o AND day >= k.f AND day <= k.t),
+           }`,
+  }),
+  // Then, prepared (planning it with its values written in cost 0.5–1 ms a batch, more than running it): per
+  // (organization, month) of the batch (kind 'f') the votes counted so far this month, the enabled callbacks, whether
+  // plugins poll and the party count; and the standings of the batch's voters (kind 's',
+  // src/domain/voter-standing.ts) with their site totals (one lock per voter is among the batch's). Every real vote's
+  // voter is read, a superset of those that will count: one probe of the primary key each (LATERAL … LIMIT 1: joined
+  // to the keys, the planner hashed them against every standing row while the table was small, 1.7 ms against
+  // 0.4 ms for 41 voters among 1,000). Every part is a lookup by primary key or organization: one plan fits all.
+  facts: {
+    name: 'vr_vote_facts',
+    text: `SELECT 'f' AS t, NULL::int AS i, NULL::text AS "publicId", NULL::float8 AS at, k.o AS "organizationId", k.f AS "from",
+             (SELECT COALESCE(SUM(count), 0)::int FROM "ProviderDailyCount" WHERE "organizationId" = k.o AND day >= k.f AND day <= k.t) AS used,
              COALESCE((SELECT json_agg(json_build_object('id', c.id, 'kind', c.kind, 'priority', c.priority, 'providerIdsJson', c."providerIdsJson", 'enabled', c.enabled, 'eventsJson', c."eventsJson") ORDER BY c.priority, c."createdAt")
-                       FROM "Callback" AS c WHERE c."organizationId" = k.o AND (c.enabled OR c."disabledReason" IS NOT NULL)), '[]'::json),
-             EXISTS (SELECT 1 FROM "PluginToken" WHERE "organizationId" = k.o AND "revokedAt" IS NULL),
-             (SELECT count FROM "VotePartyCounter" WHERE "organizationId" = k.o),
-             (SELECT "localDaysKept" FROM "Organization" WHERE id = k.o)
-           FROM unnest($5::text[], $6::text[], $7::text[]) AS k(o, f, t)
+                       FROM "Callback" AS c WHERE c."organizationId" = k.o AND (c.enabled OR c."disabledReason" IS NOT NULL)), '[]'::json) AS callbacks,
+             EXISTS (SELECT 1 FROM "PluginToken" WHERE "organizationId" = k.o AND "revokedAt" IS NULL) AS pull,
+             (SELECT count FROM "VotePartyCounter" WHERE "organizationId" = k.o) AS party,
+             (SELECT "localDaysKept" FROM "Organization" WHERE id = k.o) AS kept
+           FROM unnest($1::text[], $2::text[], $3::text[]) AS k(o, f, t)
            UNION ALL
            SELECT 's', NULL, NULL, NULL, s."organizationId", NULL, NULL,
              json_build_object('k', s."voterKey", 'total', s.total, 'monthTotal', s."monthTotal", 'streakDays', s."streakDays",
                'bestStreakDays', s."bestStreakDays", 'lastDay', s."lastDay", 'lastVoteAt', (extract(epoch FROM s."lastVoteAt") * 1000)::float8,
                'providerTotalsJson', s."providerTotalsJson"),
              NULL, NULL, NULL
-           FROM unnest($8::text[], $9::text[]) AS u(o, k)
+           FROM unnest($4::text[], $5::text[]) AS u(o, k)
            CROSS JOIN LATERAL (SELECT * FROM "VoterStanding" WHERE "organizationId" = u.o AND "voterKey" = u.k LIMIT 1) AS s`,
-  }),
+  },
   // A voter's days, for a vote older than their latest (a vote recovered after an outage): rare. Local days where the
   // organization keeps them, else their per-provider UTC days summed per day.
   localDays: {
@@ -193,15 +197,11 @@ function lockStatement(batch: NewVote[]): string {
       }
     }
   }
-  const sorted = (set: Set<bigint>) => [...set].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const values = (set: Set<bigint>) =>
-    sorted(set)
-      .map((id) => `(${id}::bigint)`)
-      .join(', ');
+  // Each set as one array literal (one constant for the server to read, not a VALUES row per lock), in ascending order.
+  const literal = (set: Set<bigint>) => `'{${[...set].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).join(',')}}'::bigint[]`;
+  const take = (lock: string, set: Set<bigint>) => `SELECT count(${lock}(h)) FROM (SELECT h FROM unnest(${literal(set)}) AS h ORDER BY h) AS s`;
   // The shared locks first: a batch waiting for one holds no other lock.
-  const first =
-    shared.size > 0 ? `SELECT count(pg_advisory_xact_lock_shared(h)) FROM (SELECT h FROM (VALUES ${values(shared)}) AS v(h) ORDER BY h) AS s; ` : '';
-  return `${first}SELECT count(pg_advisory_xact_lock(h)) FROM (SELECT h FROM (VALUES ${values(ids)}) AS v(h) ORDER BY h) AS s`;
+  return `${shared.size > 0 ? `${take('pg_advisory_xact_lock_shared', shared)}; ` : ''}${take('pg_advisory_xact_lock', ids)}`;
 }
 
 /** The locks an organization's rewards settings change takes alone: its local days and its party (see lockStatement). */
@@ -219,7 +219,7 @@ function byKey<T>(rows: Map<string, T>): T[] {
 // about half a second, and every object shape it had not seen yet (a duplicate, a milestone's job, a recovered vote)
 // threw that code away and compiled it again, which the optimizing compiler's threads did continuously under load.
 
-/** One row of the batch's read (SQL.reads): a duplicate ('d'), an organization's month facts ('f') or a standing ('s'). */
+/** One row of the batch's reads (SQL.duplicates, SQL.facts): a duplicate ('d'), an organization's month facts ('f') or a standing ('s'). */
 type ReadRow = {
   t: 'd' | 'f' | 's';
   i: number;
@@ -234,7 +234,7 @@ type ReadRow = {
   kept: boolean | null;
 };
 
-/** What the batch's read found. */
+/** What the batch's reads found. */
 interface BatchRead {
   /** The earliest stored vote each batch position (from 1) duplicates. */
   earliest: Map<number, { publicId: string; at: number }>;
@@ -250,9 +250,26 @@ interface BatchRead {
   standings: Map<string, StoredStanding>;
 }
 
-function batchReadOf(read: pg.QueryResult<ReadRow>): BatchRead {
+/** The values of SQL.facts: the batch's (organization, month) pairs, and every real vote's voter. */
+function factValues(batch: NewVote[]): string[][] {
+  const months = new Map<string, { o: string; f: string; t: string }>();
+  for (const vote of batch) {
+    const month = monthRange(vote.receivedAt);
+    months.set(`${vote.org.id}|${month.from}`, { o: vote.org.id, f: month.from, t: month.to });
+  }
+  const keys = [...months.values()];
+  const voters = new Map<string, { o: string; k: string }>();
+  for (const vote of batch) {
+    if (vote.test) continue;
+    const k = voterKeyOf(vote.voterName);
+    voters.set(`${vote.org.id}\u0000${k}`, { o: vote.org.id, k });
+  }
+  return [keys.map((m) => m.o), keys.map((m) => m.f), keys.map((m) => m.t), [...voters.values()].map((v) => v.o), [...voters.values()].map((v) => v.k)];
+}
+
+function batchReadOf(rows: ReadRow[]): BatchRead {
   const result: BatchRead = { earliest: new Map(), facts: new Map(), partyCounts: new Map(), keeps: new Set(), standings: new Map() };
-  for (const row of read.rows) {
+  for (const row of rows) {
     if (row.t === 's') {
       const { k, providerTotalsJson, ...standing } = row.callbacks as unknown as Omit<StoredStanding, 'providerTotals'> & {
         k: string;
@@ -515,32 +532,20 @@ function writeValues(
 /** The vote write, a named write (writes.ts): on the write thread's own pool in the service, the shared one in one-shot commands. */
 export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrite<NewVote, StoredVote> {
   const budgets = { callback: attemptBudget(config, 'callback'), chat: attemptBudget(config, 'chat') };
-  /** The batch's first read (SQL.reads) with its values written in: it is sent with BEGIN and the locks (begin). */
-  function readStatement(batch: NewVote[]): string {
-    const factKeys = new Map<string, { o: string; f: string; t: string }>();
-    for (const vote of batch) {
-      const month = monthRange(vote.receivedAt);
-      factKeys.set(`${vote.org.id}|${month.from}`, { o: vote.org.id, f: month.from, t: month.to });
-    }
-    const keys = [...factKeys.values()];
-    // Every real vote's voter, for their standings in the same read.
-    const voters = [...new Map(batch.filter((v) => !v.test).map((v) => [`${v.org.id}\u0000${voterKeyOf(v.voterName)}`, v])).values()];
-    return inlineParameters(SQL.reads(batch.some((v) => typeof v.idempotencyKey === 'string')).text, [
+  /** The batch's duplicate read (SQL.duplicates) with its values written in: it is sent with BEGIN and the locks (begin). */
+  function duplicateStatement(batch: NewVote[]): string {
+    return inlineParameters(SQL.duplicates(batch.some((v) => typeof v.idempotencyKey === 'string')).text, [
       batch.map((v) => v.provider.id),
       batch.map((v) => v.dedupKey),
       batch.map((v) => ts(new Date(v.receivedAt.getTime() - config.duplicateWindowMs))),
       batch.map((v) => v.idempotencyKey),
-      keys.map((k) => k.o),
-      keys.map((k) => k.f),
-      keys.map((k) => k.t),
-      voters.map((v) => v.org.id),
-      voters.map((v) => voterKeyOf(v.voterName)),
     ]);
   }
 
   async function writeBatch(query: Query, batch: NewVote[], begun: pg.QueryResult | undefined): Promise<StoredVote[]> {
     if (!begun) throw new Error('the vote batch began without its read');
-    const read = batchReadOf(begun as pg.QueryResult<ReadRow>);
+    const facts = await query<ReadRow>({ ...SQL.facts, values: factValues(batch) });
+    const read = batchReadOf([...(begun as pg.QueryResult<ReadRow>).rows, ...facts.rows]);
     const results: (StoredVote | null)[] = batch.map(() => null);
     for (const [i, row] of read.earliest) results[i - 1] = { id: null, publicId: row.publicId, duplicate: true };
     const { fresh, firstOf } = freshVotes(batch, results);
@@ -577,7 +582,7 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
   // prepared statements keep such a plan while the table grows.
   // The first read goes in the same round trip as BEGIN and the locks (each statement of a simple query reads a
   // snapshot of its own, so the read sees everything committed before the locks were granted).
-  return { write: writeBatch, begin: (batch) => `SET LOCAL enable_seqscan = off; ${lockStatement(batch)}; ${readStatement(batch)}` };
+  return { write: writeBatch, begin: (batch) => `SET LOCAL enable_seqscan = off; ${lockStatement(batch)}; ${duplicateStatement(batch)}` };
 }
 
 export function createPgVoteStore(config: Config, pool: pg.Pool, votes: BatchWriter<NewVote, StoredVote>): VoteStore {
