@@ -2,6 +2,7 @@
 // reminders that a voter may vote again. Both vote writers decide milestones and parties in the vote's own
 // transaction (over the standing the vote made and the party count they hold locked), so each is decided once
 // whatever the concurrency; the reminder scheduler plans reminders. Rules only: no database here.
+import { entriesInKeyOrder, inKeyOrder } from './key-order.js';
 import { eventsOf, routes, type PlanningCallback } from './job-plan.js';
 import type { CountedStanding } from './voter-standing.js';
 
@@ -213,10 +214,9 @@ export function rewardBatch(source: { partyCount(organizationId: string): number
      * and the reminders to write, in key order (the writers lock alike).
      */
     rows() {
-      const byKey = <T>(m: Map<string, T>) => [...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => ({ key: k, ...v }));
       return {
-        parties: [...parties.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([organizationId, p]) => ({ organizationId, added: p.count - p.read })),
-        reminders: byKey(reminders).map(({ key: _key, ...row }) => row as ReminderRow),
+        parties: entriesInKeyOrder(parties).map(([organizationId, p]) => ({ organizationId, added: p.count - p.read })),
+        reminders: inKeyOrder(reminders),
       };
     },
   };

@@ -4,6 +4,7 @@
 // One rule for every place that needs it: both vote writers (in the vote's own transaction, so a vote's callbacks
 // carry the standing it made), `stats rebuild`/`verify` and voter erasure (from the per-day rows, `standingFromDays`),
 // and reads (`standingOn`, which lets a streak lapse and a month roll over without a write).
+import { inKeyOrder } from './key-order.js';
 
 /** What is kept per voter (VoterStanding). `lastDay` is the local day of the voter's latest counted vote. */
 export interface Standing {
@@ -149,9 +150,6 @@ export interface StandingRows {
   standings: (StoredStanding & { organizationId: string; voterKey: string })[];
   days: { organizationId: string; voterKey: string; day: string; count: number }[];
 }
-
-/** A map's values in the order of their keys. */
-const inKeyOrder = <T>(rows: Map<string, T>): T[] => [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
 
 /**
  * The standings of one batch of votes: each counted vote advances its voter's standing in batch order and gets the

@@ -201,8 +201,8 @@ async function rebuildStandings(tx: Tx, organizationId?: string): Promise<number
     const standing = standingFromDays(days);
     const voter = want.voters.get(key);
     if (!standing || !voter) return [];
-    const { organizationId: organizationId_, voterKey, lastVoteAt, providerTotals } = voter;
-    return [{ organizationId: organizationId_, voterKey, ...standing, lastVoteAt, providerTotalsJson: JSON.stringify(providerTotals) }];
+    const { organizationId: id, voterKey, lastVoteAt, providerTotals } = voter;
+    return [{ organizationId: id, voterKey, ...standing, lastVoteAt, providerTotalsJson: JSON.stringify(providerTotals) }];
   });
   await tx.voterStanding.createMany({ data: standings });
   return standings.length;

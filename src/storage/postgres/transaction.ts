@@ -82,10 +82,11 @@ const ESCAPED_IN_ARRAY = /["\\]/;
 function arrayElement(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
   if (Array.isArray(value) || (typeof value === 'number' && !Number.isFinite(value))) throw new Error(`not an array element: ${String(value)}`);
-  const text = String(value);
-  // Ids, keys and timestamps hold neither: quoted as they are.
-  return ESCAPED_IN_ARRAY.test(text) ? `"${text.replace(/["\\]/g, '\\$&')}"` : `"${text}"`;
+  return quotedElement(String(value));
 }
+
+/** Text in double quotes, `"` and `\` escaped by a backslash (ids, keys and timestamps hold neither: quoted as they are). */
+const quotedElement = (text: string) => (ESCAPED_IN_ARRAY.test(text) ? `"${text.replace(/["\\]/g, '\\$&')}"` : `"${text}"`);
 
 /**
  * A bound parameter as pg sends it, with an array of text, numbers, booleans and nulls written here as one array
@@ -101,7 +102,7 @@ export function arrayParameter(value: unknown): unknown {
     const element: unknown = value[i];
     if (i > 0) literal += ',';
     if (element === null || element === undefined) literal += 'NULL';
-    else if (typeof element === 'string') literal += ESCAPED_IN_ARRAY.test(element) ? `"${element.replace(/["\\]/g, '\\$&')}"` : `"${element}"`;
+    else if (typeof element === 'string') literal += quotedElement(element);
     else if (typeof element === 'boolean' || (typeof element === 'number' && Number.isFinite(element))) literal += `"${element}"`;
     else return value;
   }

@@ -13,7 +13,8 @@ import { timeOrderedId } from '../../time-ordered-id.js';
 import DataLoader from 'dataloader';
 import type pg from 'pg';
 import type { Config } from '../../config.js';
-import { inlineParameters, type PgNamedWrite, type Query } from './transaction.js';
+import { inlineParameters, sqlLiteral, type PgNamedWrite, type Query } from './transaction.js';
+import { inKeyOrder } from '../../domain/key-order.js';
 import { jobInsert } from './jobs.js';
 import { sentAtOnce, type NewJob } from '../../domain/jobs.js';
 import { spellingWins, spellingWinsSql, voterKeyOf } from '../../domain/voter-name.js';
@@ -198,8 +199,9 @@ function lockStatement(batch: NewVote[]): string {
     }
   }
   // Each set as one array literal (one constant for the server to read, not a VALUES row per lock), in ascending order.
-  const literal = (set: Set<bigint>) => `'{${[...set].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).join(',')}}'::bigint[]`;
-  const take = (lock: string, set: Set<bigint>) => `SELECT count(${lock}(h)) FROM (SELECT h FROM unnest(${literal(set)}) AS h ORDER BY h) AS s`;
+  const sorted = (set: Set<bigint>) => [...set].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const take = (lock: string, set: Set<bigint>) =>
+    `SELECT count(${lock}(h)) FROM (SELECT h FROM unnest(${sqlLiteral(sorted(set))}::bigint[]) AS h ORDER BY h) AS s`;
   // The shared locks first: a batch waiting for one holds no other lock.
   return `${shared.size > 0 ? `${take('pg_advisory_xact_lock_shared', shared)}; ` : ''}${take('pg_advisory_xact_lock', ids)}`;
 }
@@ -210,10 +212,6 @@ export function rewardLockIds(organizationId: string): bigint[] {
 }
 
 const lockId = (text: string) => hash('sha256', text, 'buffer').readBigInt64BE(0);
-
-function byKey<T>(rows: Map<string, T>): T[] {
-  return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
-}
 
 // The vote write's steps, each a function of its own: one function holding them all compiled (optimized by V8) in
 // about half a second, and every object shape it had not seen yet (a duplicate, a milestone's job, a recovered vote)
@@ -258,13 +256,14 @@ function factValues(batch: NewVote[]): string[][] {
     months.set(`${vote.org.id}|${month.from}`, { o: vote.org.id, f: month.from, t: month.to });
   }
   const keys = [...months.values()];
-  const voters = new Map<string, { o: string; k: string }>();
+  const byVoter = new Map<string, { o: string; k: string }>();
   for (const vote of batch) {
     if (vote.test) continue;
     const k = voterKeyOf(vote.voterName);
-    voters.set(`${vote.org.id}\u0000${k}`, { o: vote.org.id, k });
+    byVoter.set(`${vote.org.id}\u0000${k}`, { o: vote.org.id, k });
   }
-  return [keys.map((m) => m.o), keys.map((m) => m.f), keys.map((m) => m.t), [...voters.values()].map((v) => v.o), [...voters.values()].map((v) => v.k)];
+  const voters = [...byVoter.values()];
+  return [keys.map((m) => m.o), keys.map((m) => m.f), keys.map((m) => m.t), voters.map((v) => v.o), voters.map((v) => v.k)];
 }
 
 function batchReadOf(rows: ReadRow[]): BatchRead {
@@ -467,8 +466,8 @@ function writeValues(
 ): unknown[] {
   const { votes } = rows;
   // In a fixed order (as the rollups are), so two batches touching the same rows lock them alike.
-  const voterRows = byKey(rows.voterDays);
-  const providerRows = byKey(rows.providerDays);
+  const voterRows = inKeyOrder(rows.voterDays);
+  const providerRows = inKeyOrder(rows.providerDays);
   // Local days only where the organization keeps them.
   const days = standingRows.days.filter((r) => keeps.has(r.organizationId));
   const { standings } = standingRows;
@@ -551,7 +550,7 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
     const { fresh, firstOf } = freshVotes(batch, results);
 
     // Each voter's days when one of its votes is older than its latest (rare: recovered votes); their standings came
-    // with the batch's read.
+    // with the facts read.
     const dayOf = new Map<number, string>();
     for (const i of fresh) if (!batch[i].test) dayOf.set(i, localDay(batch[i].receivedAt, batch[i].org.timeZone));
     const storedDays = await olderDays(query, batch, dayOf, read);
