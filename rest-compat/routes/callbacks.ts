@@ -1,21 +1,46 @@
 // /v1/callbacks: variables, list, create, read, partial update, delete, test render, rotate the signing secret,
 // replay a window of votes.
-import { onlyIfSet, type RestRoute } from '../route.js';
+import { ALL_SETTINGS, callbackKindOf } from '../../src/delivery/callback-kinds/registry.js';
+import { hasFlagName, restName } from '../../src/delivery/callback-kinds/settings-schema.js';
+import type { RestRoute } from '../route.js';
 
-const CALLBACK_FIELDS = `id name kind url timeout_ms: timeoutMs enabled priority payload_template: payloadTemplate
-  providers events event_templates: eventTemplates max_per_second: maxPerSecond disabled_reason: disabledReason disabled_at: disabledAt failing_since: failingSince
-  created_at: createdAt updated_at: updatedAt host port service_name: serviceName has_token: hasToken public_key: publicKey`;
+/** A setting's read field, aliased to its REST name (`service_name: serviceName`). */
+const aliased = (name: string) => (restName(name) === name ? name : `${restName(name)}: ${name}`);
+const readField = (setting: (typeof ALL_SETTINGS)[number]) => (setting.writeOnly ? hasFlagName(setting.byKind[0].field) : setting.name);
 
-const VOTIFIER_ONLY = ['host', 'port', 'service_name', 'has_token', 'public_key'];
-/** What a votifier callback does not use: it sends the Votifier vote (no URL, no template) and is not signed. */
-const HTTP_ONLY = ['url', 'payload_template', 'signing_secret', 'event_templates'];
-/** HTTP callbacks keep the interface's fields; votifier ones add theirs and leave out what does not apply. */
-/** A callback's own payloads per event (README "Rewards") are shown where it has some. */
-const eventTemplatesIfSet = onlyIfSet(['event_templates']);
-const shape = (cb: Record<string, unknown>) =>
-  eventTemplatesIfSet(Object.fromEntries(Object.entries(cb).filter(([k]) => !(cb.kind === 'votifier' ? HTTP_ONLY : VOTIFIER_ONLY).includes(k))));
+const SHARED_FIELDS = `id name kind target timeout_ms: timeoutMs enabled priority providers events max_per_second: maxPerSecond
+  disabled_reason: disabledReason disabled_at: disabledAt failing_since: failingSince created_at: createdAt updated_at: updatedAt`;
+/** Every kind's settings are asked for; each answer keeps its own kind's (shape). */
+const CALLBACK_FIELDS = `${SHARED_FIELDS} ${ALL_SETTINGS.map((setting) => aliased(readField(setting))).join(' ')}`;
+const SETTING_FIELDS = new Set(ALL_SETTINGS.map((setting) => restName(readField(setting))));
+
+/**
+ * A callback's answer: the fields every kind has, and its own kind's settings (a Votifier callback has no url, an
+ * HTTP one no host); a setting marked restOmitWhenNull (event_templates) only where it has a value. The signing
+ * secret of a create or a rotation is shown by kinds that sign.
+ */
+function shape(cb: Record<string, unknown>): Record<string, unknown> {
+  const kind = callbackKindOf(cb.kind as string);
+  const own = new Map((kind?.settings ?? []).map((f) => [restName(f.secret && !f.shown ? hasFlagName(f) : f.name), f]));
+  return Object.fromEntries(
+    Object.entries(cb).filter(([key, value]) => {
+      if (key === 'signing_secret') return kind?.signed === true;
+      if (!SETTING_FIELDS.has(key)) return true;
+      const field = own.get(key);
+      return field !== undefined && !(field.restOmitWhenNull && value === null);
+    }),
+  );
+}
 
 export const callbackRoutes: RestRoute[] = [
+  {
+    method: 'get',
+    path: '/callbacks/kinds',
+    summary: 'List the kinds of callback, with their settings',
+    document: `query { callbackKinds { name label description events signed marks_tests: marksTests
+      settings { name rest_name: restName type label help required nullable secret read_as: readAs widget placeholder default } } }`,
+    data: (r) => ({ kinds: r.callbackKinds }),
+  },
   {
     method: 'get',
     path: '/callbacks/variables',
@@ -69,9 +94,10 @@ export const callbackRoutes: RestRoute[] = [
     method: 'post',
     path: '/callbacks/:id/test',
     summary: 'Render a test delivery (nothing is sent)',
-    document: `mutation ($id: ID!, $event: CallbackEvent) { testCallback(id: $id, event: $event) { url method headers payload sent } }`,
+    document: `mutation ($id: ID!, $event: CallbackEvent) { testCallback(id: $id, event: $event) { url method headers payload sent message } }`,
     variables: (req) => ({ id: req.params.id, event: req.body?.event }),
-    data: (r) => r.testCallback,
+    // A render's answer keeps the interface's shape; a live check (RCON) adds what it saw.
+    data: (r) => (r.testCallback.message === null ? Object.fromEntries(Object.entries(r.testCallback).filter(([k]) => k !== 'message')) : r.testCallback),
   },
   {
     method: 'post',

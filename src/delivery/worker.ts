@@ -209,7 +209,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     const error = template ? (err as Error).message : 'Internal error while sending';
     const attemptNumber = ctx.job.attempts + 1;
     const kind = jobKindOf(ctx.job.kind);
-    const target = kind?.target(ctx) ?? '';
+    const target = kind?.target(ctx, deps) ?? '';
     const retryable = { status: null, retryAfterMs: null };
     const outcome = template
       ? ({ kind: 'failed' } as const)
@@ -266,7 +266,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     const { job, callback, org, vote } = ctx;
     const kind = jobKindOf(job.kind);
     const what = kind?.describe(ctx) ?? `${job.kind} delivery`;
-    const url = result.attempt?.target ?? kind?.target(ctx) ?? '';
+    const url = result.attempt?.target ?? kind?.target(ctx, deps) ?? '';
     const target = hostOf(url);
     // Per target and kind of delivery: a callback's votes and its milestones are counted apart.
     const line = troubleLines.take(`${failedForGood ? 'failed' : 'first'}:${callback?.id ?? org.id}:${what}`, {

@@ -121,7 +121,8 @@ export function planEventJobs(
 ): PlannedEventJob[] {
   const payloadJson = JSON.stringify(data);
   const jobs: PlannedEventJob[] = callbacks
-    .filter((cb) => cb.kind === 'http' && takesEvent(cb, data.event, providerId))
+    // A callback's events were checked against its kind's when it was saved (src/delivery/callback-kinds/).
+    .filter((cb) => takesEvent(cb, data.event, providerId))
     .map((cb) => ({ kind: EVENT_JOB_KIND, priority: cb.priority, maxAttempts: budgets.callback, callbackId: cb.id, payloadJson, held: !cb.enabled }));
   const chatTemplate = data.event === 'milestone' ? org.chatMilestoneTemplate : data.event === 'vote_party' ? org.chatVotePartyTemplate : null;
   // Its own switch (a message set): chat_notifications_enabled is about the message for every vote.

@@ -1,53 +1,73 @@
-// What a kind of callback is (one file per kind, listed in registry.ts): the input fields it adds and their rules,
-// how its row is written, what its test render shows, how one delivery attempt is sent, and where it goes.
-// Adding a kind means one new file here plus its tests.
-import type { z } from 'zod';
+// What a kind of callback is: one folder under callback-kinds/ holds all of it, listed by one line in registry.ts.
+// Its settings are one list of fields (settings-schema.ts) from which the service's input rules, the GraphQL input
+// and output fields, the REST body and answer, the OpenAPI schema and the dashboard's form are all derived; the kind
+// adds its events, its own cross-field rules, its test render and its send. Nothing outside its folder names it.
 import type { AppDeps } from '../../app-deps.js';
 import type { Callback } from '../../generated/sqlite/client.js';
 import type { FieldError } from '../../errors.js';
+import type { EventData, EventType } from '../../domain/reward-events.js';
 import type { JobContext, SendResult } from '../senders.js';
-import type { VoteTemplateValues } from '../template.js';
-import type { EventType } from '../../domain/reward-events.js';
+import type { Lookup } from '../template.js';
+import type { SettingField, SettingValues } from './settings-schema.js';
 
-/** The row columns a kind owns (the rest, shared by every kind, are the service's). */
-export type KindColumns = Partial<
-  Pick<
-    Callback,
-    'url' | 'host' | 'port' | 'serviceName' | 'votifierTokenEnc' | 'votifierPublicKey' | 'payloadTemplateJson' | 'authSecretEnc' | 'eventTemplatesJson'
-  >
->;
-
-/** What the test endpoint answers: the request a delivery would send, with sample values; nothing is sent. */
+/** What the test endpoint answers: the request a delivery would send with sample values, or what a live check saw. */
 export interface CallbackTestRender {
   url: string;
   method: string;
   headers: Record<string, string>;
   payload: unknown;
-  sent: false;
+  /** true only for a kind whose test talks to its target (RCON runs `list`); nothing is ever delivered. */
+  sent: boolean;
+  /** What the live check saw, in words ("logged in; 3 players online: …"); null for a render. */
+  message?: string | null;
+}
+
+/** One delivery of a callback's job: a vote (`data` null) or an event beyond it, with its template variables. */
+export interface Delivery {
+  event: EventType;
+  data: EventData | null;
+  lookup: Lookup;
+  /** A test vote (README "Test votes"). */
+  test: boolean;
+}
+
+/** What a kind's send is given: the job's context, the callback's settings (secrets opened), and what to deliver. */
+export interface KindSendContext extends JobContext {
+  callback: Callback;
+  settings: SettingValues;
+  delivery: Delivery;
 }
 
 export interface CallbackKind {
   name: string;
+  /** How the dashboard names it in the kind picker ("RCON: game-server commands, no plugin"). */
+  label: string;
+  /** One sentence for the GraphQL enum and the form. */
+  description: string;
   /**
-   * Whether its request tells the receiver a vote is a test (README "Test votes"). A kind that cannot (Votifier has
-   * no test flag) reaches a game server that would pay the reward, so it gets a test vote only when its sender asks.
+   * Whether its request tells the receiver a vote is a test (README "Test votes"). A kind that cannot (Votifier, RCON
+   * commands) reaches a game server that would pay the reward, so it gets a test vote only when its sender asks.
    */
   marksTests: boolean;
-  /** The events it can carry (README "Rewards"): a Votifier server takes votes only. */
+  /** The events it can carry (README "Rewards"). */
   events: readonly EventType[];
-  /** Zod rules of the fields only this kind reads (all optional here; `check` says which are required). */
-  fields: Record<string, z.ZodType>;
+  /** Its requests are signed with the callback's signing secret (Standard Webhooks), which it then shows and rotates. */
+  signed: boolean;
+  /** The longest voter name its target takes (a Votifier server refuses names over 16 characters); none: no limit. */
+  maxVoterName?: number;
+  /** Its settings; their names are unique across kinds unless two kinds give one name the same type. */
+  settings: readonly SettingField[];
   /**
-   * The kind's own rules over a create (existing = null) or update input, and the target the SSRF guard must
-   * accept (as an http URL), with the input field a refusal is reported under.
+   * Rules over several fields of a create (existing = null) or an update (only the fields given), beyond each field's
+   * own, and the target the SSRF guard must accept (as an http URL), with the field a refusal is reported under.
    */
-  check(input: Record<string, unknown>, existing: Callback | null): { problems: FieldError[]; target?: { url: string; field: string } };
-  /** Columns for a new callback of this kind. */
-  create(input: Record<string, unknown>, deps: AppDeps): KindColumns;
-  /** Columns an update changes (only the fields given). */
-  update(input: Record<string, unknown>, existing: Callback, deps: AppDeps): KindColumns;
-  testRender(deps: AppDeps, callback: Callback, values: VoteTemplateValues, now: Date): CallbackTestRender;
-  send(deps: AppDeps, ctx: JobContext): Promise<SendResult>;
-  /** Where its attempts go, as the delivery log shows it. */
-  target(callback: Callback): string;
+  check?(input: SettingValues, existing: SettingValues | null): { problems: FieldError[]; target?: { url: string; field: string } | null };
+  /** Settings an update changes besides those given (a Votifier token replaces the public key). */
+  alsoChanges?(input: SettingValues): SettingValues;
+  /** Where its attempts go, as the delivery log and the dashboard show it (no secret in it). */
+  target(settings: SettingValues): string;
+  /** The test endpoint: a render with sample values (nothing sent), or a live check of the target. */
+  test(deps: AppDeps, callback: Callback, settings: SettingValues, delivery: Delivery, now: Date): Promise<CallbackTestRender> | CallbackTestRender;
+  /** One attempt of one delivery. */
+  send(deps: AppDeps, ctx: KindSendContext): Promise<SendResult>;
 }

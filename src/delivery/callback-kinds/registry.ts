@@ -1,12 +1,19 @@
-// Every kind of callback (one file each). The service's input rules, the GraphQL enum, the test render, the
-// worker's dispatch and the delivery log's target all come from here.
+// Every kind of callback, one line each (each kind is a folder beside this file). The service's input rules, the
+// GraphQL enum, input and output fields, the REST answer, the dashboard's form, the test render, the worker's
+// dispatch and the delivery log's target all come from here.
 import type { CallbackKind } from './callback-kind.js';
 import type { PlanRules } from '../../domain/job-plan.js';
-import { httpCallback } from './http.js';
-import { votifierCallback } from './votifier.js';
+import { unionOfFields } from './settings-schema.js';
+import { httpCallback } from './http/http-callback.js';
+import { votifierCallback } from './votifier/votifier-callback.js';
 
 export const CALLBACK_KINDS: readonly CallbackKind[] = [httpCallback, votifierCallback];
 export const CALLBACK_KIND_NAMES = CALLBACK_KINDS.map((k) => k.name);
+/** The kind a callback gets when its creator names none (the interface's callbacks are HTTP). */
+export const DEFAULT_CALLBACK_KIND = CALLBACK_KINDS[0];
+
+/** Every setting name across the kinds, with its type (GraphQL and REST show the union; each kind reads its own). */
+export const ALL_SETTINGS = unionOfFields(CALLBACK_KINDS);
 
 export function callbackKindOf(name: string | null | undefined): CallbackKind | undefined {
   return CALLBACK_KINDS.find((k) => k.name === name);

@@ -5,10 +5,9 @@
 import type { EventData } from '../../domain/reward-events.js';
 import { eventsOf } from '../../domain/job-plan.js';
 import { buildChatMessage } from '../chat-message.js';
-import { DEFAULT_EVENT_TEMPLATES } from '../callback-defaults.js';
-import { postSigned } from '../callback-kinds/http.js';
+import { sendByKind, targetOf } from '../callback-kinds/dispatch.js';
 import { redactUrl, sendChatBody, type JobContext } from '../senders.js';
-import { renderJson, voteLookup, type Lookup } from '../template.js';
+import { voteLookup, type Lookup } from '../template.js';
 import { voteTemplateValues } from '../vote-values.js';
 import type { JobKind } from './job-kind.js';
 import type { AppDeps } from '../../app-deps.js';
@@ -67,7 +66,7 @@ export const eventJob: JobKind = {
     if (data.chat) return `${data.event} chat message`;
     return ctx.callback ? `${data.event} event to callback "${ctx.callback.name}"` : `${data.event} event to a deleted callback`;
   },
-  target: (ctx) => (dataOf(ctx).chat ? redactUrl(ctx.org.chatWebhookUrl ?? '') : (ctx.callback?.url ?? '')),
+  target: (ctx, deps) => (dataOf(ctx).chat ? redactUrl(ctx.org.chatWebhookUrl ?? '') : ctx.callback ? targetOf(deps, ctx.callback) : ''),
   retries: 'callback',
   inVoteOrder: false,
   // A callback's event failing for good is the admin's business, as its votes are; a chat message is not.
@@ -83,7 +82,7 @@ export const eventJob: JobKind = {
         return { attempt: null, outcome: { kind: 'skipped' }, error: `Chat messages for ${data.event} were turned off before sending` };
       return sendChatBody(deps, ctx, org.chatWebhookUrl, buildChatMessage({ type: 'simple', template, embedTemplate: null }, lookup), env.unknownWebhooks);
     }
-    if (!callback?.url) return { attempt: null, outcome: { kind: 'skipped' }, error: 'The callback was deleted' };
+    if (!callback) return { attempt: null, outcome: { kind: 'skipped' }, error: 'The callback was deleted' };
     // A reminder goes only while reminders are on and the voter has not asked to stop (README "Reminders").
     if (data.event === 'reminder') {
       const stop = await reminderStopped(deps, org.id, data.reminder.voterName);
@@ -91,8 +90,6 @@ export const eventJob: JobKind = {
     }
     if (!eventsOf(callback.eventsJson).has(data.event))
       return { attempt: null, outcome: { kind: 'skipped' }, error: `The callback no longer takes ${data.event} events` };
-    const templates = callback.eventTemplatesJson ? (JSON.parse(callback.eventTemplatesJson) as Record<string, unknown>) : {};
-    const template = templates[data.event] ?? DEFAULT_EVENT_TEMPLATES[data.event];
-    return postSigned(deps, ctx, callback.url, JSON.stringify(renderJson(template, lookup)), false);
+    return sendByKind(deps, ctx, { event: data.event, data, lookup, test: false });
   },
 };

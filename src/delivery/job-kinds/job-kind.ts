@@ -13,8 +13,8 @@ export interface JobKind {
   name: string;
   /** How the operator's log names this job's delivery: `chat notification`, `callback "Lobby" (http)`. */
   describe(ctx: JobContext): string;
-  /** Where its attempts go (the log shows its host; a crashed attempt's record names it). */
-  target(ctx: JobContext): string;
+  /** Where its attempts go (the log shows its host; a crashed attempt's record names it); never with a secret. */
+  target(ctx: JobContext, deps: AppDeps): string;
   /** The retry rules of a failed attempt: chat's (attempt budget, Discord's rate limits) or the callback schedule. */
   retries: 'chat' | 'callback';
   /** A vote's jobs of such kinds go one after another in priority order (a game server's callbacks). */

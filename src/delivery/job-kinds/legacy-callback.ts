@@ -1,5 +1,5 @@
 // A vote to the deprecated server_callback_url setting: the default payload, unsigned, after every callback.
-import { sendHttpCallback } from '../callback-kinds/http.js';
+import { sendLegacyCallback } from '../callback-kinds/http/http-callback.js';
 import type { JobKind } from './job-kind.js';
 
 export const legacyCallbackJob: JobKind = {
@@ -9,5 +9,5 @@ export const legacyCallbackJob: JobKind = {
   retries: 'callback',
   inVoteOrder: true,
   alertsWhenFailed: true,
-  send: (deps, ctx) => sendHttpCallback(deps, ctx),
+  send: (deps, ctx) => sendLegacyCallback(deps, ctx),
 };

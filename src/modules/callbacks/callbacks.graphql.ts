@@ -8,7 +8,10 @@ import { PLAN_LIMITS, planOf } from '../../domain/plans.js';
 import type { Callback } from '../../generated/sqlite/client.js';
 import { TEMPLATE_VARIABLES, type TemplateVariable } from '../../delivery/template-variables.js';
 import { FAILING_CALLBACK_STATES, type CreatedCallback, type FailingCallback, type Replayed } from './callbacks.service.js';
-import { CALLBACK_KIND_NAMES } from '../../delivery/callback-kinds/registry.js';
+import { ALL_SETTINGS, CALLBACK_KINDS, CALLBACK_KIND_NAMES, callbackKindOf } from '../../delivery/callback-kinds/registry.js';
+import { hasFlagName, restName, shownSettings, type SettingValues, type SharedSetting } from '../../delivery/callback-kinds/settings-schema.js';
+import type { CallbackKind } from '../../delivery/callback-kinds/callback-kind.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
 
 const CallbackEventEnum = builder.enumType('CallbackEvent', {
   description: 'vote: each vote; milestone, vote_party, reminder: events beyond a vote (README "Rewards")',
@@ -16,21 +19,58 @@ const CallbackEventEnum = builder.enumType('CallbackEvent', {
 });
 
 const CallbackKindEnum = builder.enumType('CallbackKind', {
-  description: 'http: a signed POST; votifier: the Votifier protocol',
+  description: CALLBACK_KINDS.map((k) => `${k.name}: ${k.description}`).join('; '),
   values: [...CALLBACK_KIND_NAMES] as string[],
 });
+
+// What a read shows of a callback's settings, worked out once per row (a list reads many fields of each).
+const shownCache = new WeakMap<Callback, SettingValues>();
+function shownOf(callback: Callback, secrets: Pick<SecretBox, 'open'>): SettingValues {
+  let shown = shownCache.get(callback);
+  if (!shown) {
+    shown = shownSettings(callbackKindOf(callback.kind)?.settings ?? [], callback, secrets);
+    shownCache.set(callback, shown);
+  }
+  return shown;
+}
+const shownValue = (callback: Callback, ctx: { deps: { secrets: SecretBox } }, name: string) => shownOf(callback, ctx.deps.secrets)[name] ?? null;
 
 export const CallbackRef = builder.prismaObject('Callback', {
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
     kind: t.expose('kind', { type: CallbackKindEnum }),
-    url: t.exposeString('url', { nullable: true }),
-    host: t.exposeString('host', { nullable: true }),
-    port: t.exposeInt('port', { nullable: true }),
-    serviceName: t.exposeString('serviceName', { nullable: true }),
-    hasToken: t.boolean({ resolve: (c) => c.votifierTokenEnc !== null }),
-    publicKey: t.exposeString('votifierPublicKey', { nullable: true }),
+    target: t.string({
+      description: "Where its deliveries go, as the delivery log names it (no secret in it: a broker URL's password is left out)",
+      resolve: (c, _args, ctx) => {
+        const kind = callbackKindOf(c.kind);
+        return kind ? kind.target(shownOf(c, ctx.deps.secrets)) : '';
+      },
+    }),
+    // Each kind's settings (src/delivery/callback-kinds/): null where this callback's kind has no such setting; a
+    // secret is never shown (has<Name> tells whether it is set).
+    ...Object.fromEntries(
+      ALL_SETTINGS.map((setting) => {
+        const description = setting.description;
+        if (setting.writeOnly)
+          return [
+            hasFlagName(setting.byKind[0].field),
+            t.boolean({ description, resolve: (c, _a, ctx) => shownValue(c, ctx, hasFlagName(setting.byKind[0].field)) === true }),
+          ];
+        switch (setting.type) {
+          case 'string':
+            return [setting.name, t.string({ nullable: true, description, resolve: (c, _a, ctx) => shownValue(c, ctx, setting.name) as string | null })];
+          case 'int':
+            return [setting.name, t.int({ nullable: true, description, resolve: (c, _a, ctx) => shownValue(c, ctx, setting.name) as number | null })];
+          case 'boolean':
+            return [setting.name, t.boolean({ nullable: true, description, resolve: (c, _a, ctx) => shownValue(c, ctx, setting.name) as boolean | null })];
+          case 'strings':
+            return [setting.name, t.stringList({ nullable: true, description, resolve: (c, _a, ctx) => shownValue(c, ctx, setting.name) as string[] | null })];
+          case 'json':
+            return [setting.name, t.field({ type: 'JSON', nullable: true, description, resolve: (c, _a, ctx) => shownValue(c, ctx, setting.name) })];
+        }
+      }),
+    ),
     timeoutMs: t.exposeInt('timeoutMs'),
     enabled: t.exposeBoolean('enabled'),
     priority: t.exposeInt('priority'),
@@ -57,24 +97,11 @@ export const CallbackRef = builder.prismaObject('Callback', {
       nullable: true,
       description: 'Start of its current run of failed attempts (null after a success)',
     }),
-    payloadTemplate: t.field({
-      type: 'JSON',
-      nullable: true,
-      description: 'http only (a votifier callback sends the Votifier vote, not a template)',
-      resolve: (c) => (c.kind === 'http' ? JSON.parse(c.payloadTemplateJson) : null),
-    }),
     events: t.field({
       type: [CallbackEventEnum],
-      description: 'The events it takes (README "Rewards"); votifier callbacks take votes only',
+      description: 'The events it takes (README "Rewards"); each kind takes the events callbackKinds lists for it',
       resolve: (c) => [...eventsOf(c.eventsJson)],
     }),
-    eventTemplates: t.field({
-      type: 'JSON',
-      nullable: true,
-      description: 'http only: its own payload per event other than vote (milestone, vote_party, reminder); an event left out gets its default',
-      resolve: (c) => (c.kind === 'http' && c.eventTemplatesJson ? JSON.parse(c.eventTemplatesJson) : null),
-    }),
-    hasAuthSecret: t.boolean({ resolve: (c) => c.authSecretEnc !== null }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -92,7 +119,7 @@ const CreatedCallbackRef = builder.objectRef<CreatedCallback>('CreatedCallback')
   description: 'A new callback; signingSecret is shown only here and by rotateCallbackSecret',
   fields: (t) => ({
     callback: t.field({ type: CallbackRef, resolve: (c) => c.callback }),
-    signingSecret: t.exposeString('signingSecret', { nullable: true, description: 'http only (votifier callbacks are not signed)' }),
+    signingSecret: t.exposeString('signingSecret', { nullable: true, description: 'Kinds that sign their requests only (callbackKinds: signed)' }),
   }),
 });
 
@@ -116,16 +143,61 @@ const DeletedCallback = builder.objectRef<{ message: string; id: string }>('Dele
 });
 
 const CallbackTest = builder
-  .objectRef<{ url: string; method: string; headers: Record<string, string>; payload: unknown; sent: boolean }>('CallbackTest')
+  .objectRef<{ url: string; method: string; headers: Record<string, string>; payload: unknown; sent: boolean; message?: string | null }>('CallbackTest')
   .implement({
     fields: (t) => ({
       url: t.exposeString('url'),
       method: t.exposeString('method'),
       headers: t.field({ type: 'JSON', resolve: (r) => r.headers }),
       payload: t.field({ type: 'JSON', resolve: (r) => r.payload }),
-      sent: t.exposeBoolean('sent'),
+      sent: t.exposeBoolean('sent', { description: 'true when the test talked to the target (RCON logs in and runs list); no vote is ever delivered' }),
+      message: t.string({ nullable: true, description: 'What a live check saw, in words; null for a render', resolve: (r) => r.message ?? null }),
     }),
   });
+
+const CallbackSettingTypeEnum = builder.enumType('CallbackSettingType', {
+  description: 'How a setting is written: string, int, boolean, strings (a list of text), json',
+  values: ['string', 'int', 'boolean', 'strings', 'json'] as const,
+});
+
+const CallbackSettingRef = builder.objectRef<CallbackKind['settings'][number]>('CallbackSetting').implement({
+  description: 'One setting of a callback kind: the dashboard draws its form from these, and the REST body takes it under restName',
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'The GraphQL input and output field' }),
+    restName: t.string({ description: 'The REST body and answer field', resolve: (f) => restName(f.name) }),
+    type: t.field({ type: CallbackSettingTypeEnum, resolve: (f) => f.type }),
+    label: t.exposeString('label'),
+    help: t.exposeString('help'),
+    required: t.boolean({ description: 'Must be given on create', resolve: (f) => f.required === true && f.default === undefined }),
+    nullable: t.boolean({ description: 'null clears it', resolve: (f) => f.nullable === true }),
+    secret: t.boolean({ description: 'Write-only: reads show has<Name> (or a redacted form), never the value', resolve: (f) => f.secret === true }),
+    readAs: t.string({
+      description: 'The Callback field a read shows it under (has<Name> for a secret never shown)',
+      resolve: (f) => (f.secret && !f.shown ? hasFlagName(f) : f.name),
+    }),
+    widget: t.string({
+      description: 'text, password, number, checkbox, lines (one value a line), json, textarea',
+      resolve: (f) => f.widget ?? (f.secret ? 'password' : { string: 'text', int: 'number', boolean: 'checkbox', strings: 'lines', json: 'json' }[f.type]),
+    }),
+    placeholder: t.string({ nullable: true, resolve: (f) => f.placeholder ?? null }),
+    default: t.field({ type: 'JSON', nullable: true, description: 'Its value when a create leaves it out', resolve: (f) => f.default ?? null }),
+  }),
+});
+
+const CallbackKindInfoRef = builder.objectRef<CallbackKind>('CallbackKindInfo').implement({
+  description: 'A kind of callback: what it sends, the events it takes and its settings',
+  fields: (t) => ({
+    name: t.field({ type: CallbackKindEnum, resolve: (k) => k.name }),
+    label: t.exposeString('label'),
+    description: t.exposeString('description'),
+    events: t.field({ type: [CallbackEventEnum], resolve: (k) => [...k.events] }),
+    signed: t.exposeBoolean('signed', { description: 'Its requests are signed (Standard Webhooks): it has a signing secret' }),
+    marksTests: t.exposeBoolean('marksTests', {
+      description: 'Its deliveries tell the target that a vote is a test; otherwise a test vote reaches it only when asked',
+    }),
+    settings: t.field({ type: [CallbackSettingRef], resolve: (k) => [...k.settings] }),
+  }),
+});
 
 const TemplateVariableRef = builder.objectRef<TemplateVariable>('TemplateVariable').implement({
   fields: (t) => ({
@@ -141,38 +213,57 @@ const TemplateVariableRef = builder.objectRef<TemplateVariable>('TemplateVariabl
   }),
 });
 
-// biome-ignore lint/suspicious/noExplicitAny: the same fields serve two input types, each with its own Pothos field builder type
-const callbackFields = (t: any) => ({
+/** The fields every kind shares, and each kind's settings (the union: a callback takes only its own kind's). */
+const callbackInputFields = (t: PothosSchemaTypes.InputFieldBuilder<CallbackSchemaTypes, 'InputObject'>) => ({
   name: t.string(),
-  url: t.string(),
-  authSecret: t.string({ description: 'Sent as Authorization: Bearer <auth_secret>; never returned' }),
   timeoutMs: t.int(),
   enabled: t.boolean(),
   priority: t.int(),
-  payloadTemplate: t.field({ type: 'JSON' }),
   providers: t.stringList({ description: 'Keys of the providers whose votes it takes; empty = every provider' }),
   maxPerSecond: t.int({ description: 'At most this many deliveries start per second (1-1000); null = no limit' }),
   events: t.field({ type: [CallbackEventEnum], description: 'The events it takes; default [vote]' }),
-  eventTemplates: t.field({
-    type: 'JSON',
-    description: 'http only: {milestone?, vote_party?, reminder?}, each a payload template; null: the defaults',
-  }),
-  host: t.string({ description: 'votifier: the Votifier server host' }),
-  port: t.int({ description: 'votifier: port (default 8192)' }),
-  serviceName: t.string({ description: 'votifier: the service name the server sees' }),
-  token: t.string({ description: 'votifier v2: the server token; never returned' }),
-  publicKey: t.string({ description: 'votifier v1: the RSA public key (PEM or base64)' }),
+  ...Object.fromEntries(ALL_SETTINGS.map((setting) => [setting.name, settingInput(t, setting)])),
 });
+function settingInput(t: PothosSchemaTypes.InputFieldBuilder<CallbackSchemaTypes, 'InputObject'>, setting: SharedSetting) {
+  const description = setting.description;
+  switch (setting.type) {
+    case 'string':
+      return t.string({ description });
+    case 'int':
+      return t.int({ description });
+    case 'boolean':
+      return t.boolean({ description });
+    case 'strings':
+      return t.stringList({ description });
+    case 'json':
+      return t.field({ type: 'JSON', description });
+  }
+}
+type CallbackSchemaTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 const CreateCallbackInput = builder.inputType('CreateCallbackInput', {
-  fields: (t) => ({ ...callbackFields(t), kind: t.field({ type: CallbackKindEnum, description: 'Default http' }), name: t.string({ required: true }) }),
+  fields: (t) => ({
+    ...callbackInputFields(t),
+    kind: t.field({ type: CallbackKindEnum, description: `Default ${CALLBACK_KIND_NAMES[0]}` }),
+    name: t.string({ required: true }),
+  }),
 });
-const UpdateCallbackInput = builder.inputType('UpdateCallbackInput', { fields: (t) => callbackFields(t) });
+const UpdateCallbackInput = builder.inputType('UpdateCallbackInput', { fields: (t) => callbackInputFields(t) });
 
 const defined = (input: object) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
 const orgId = (ctx: { auth: Parameters<typeof requireViewer>[0] }) => requireViewer(ctx.auth).organizationId;
 
 builder.queryField('callbackVariables', (t) =>
   t.field({ type: [TemplateVariableRef], nullable: true, authScopes: { access: { scope: 'read' } }, resolve: () => TEMPLATE_VARIABLES }),
+);
+
+builder.queryField('callbackKinds', (t) =>
+  t.field({
+    type: [CallbackKindInfoRef],
+    description: 'Every kind of callback with its settings (the dashboard draws its forms from them)',
+    nullable: true,
+    authScopes: { access: { scope: 'read' } },
+    resolve: () => [...CALLBACK_KINDS],
+  }),
 );
 
 builder.queryField('callbacks', (t) =>

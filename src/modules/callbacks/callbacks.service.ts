@@ -8,18 +8,18 @@ import { nameSchema, parseInput } from '../../validation.js';
 import type { Callback, Organization } from '../../generated/sqlite/client.js';
 import { generateSigningSecret } from '../../delivery/signing.js';
 import { sampleTemplateValues } from '../../delivery/template-variables.js';
-import { DEFAULT_EVENT_TEMPLATES, DEFAULT_PAYLOAD_TEMPLATE, DEFAULT_TIMEOUT_MS } from '../../delivery/callback-defaults.js';
-import type { CallbackKind } from '../../delivery/callback-kinds/callback-kind.js';
-import { CALLBACK_KINDS, CALLBACK_KIND_NAMES, callbackKindOf } from '../../delivery/callback-kinds/registry.js';
+import { DEFAULT_PAYLOAD_TEMPLATE, DEFAULT_TIMEOUT_MS } from '../../delivery/callback-defaults.js';
+import type { CallbackKind, CallbackTestRender } from '../../delivery/callback-kinds/callback-kind.js';
+import { ALL_SETTINGS, CALLBACK_KIND_NAMES, DEFAULT_CALLBACK_KIND, callbackKindOf } from '../../delivery/callback-kinds/registry.js';
+import { inputRule, missingOnCreate, openSettings, restName, settingsColumns, type SettingValues } from '../../delivery/callback-kinds/settings-schema.js';
 import { holdJobs, resumeJobs } from '../../delivery/callback-health.js';
 import { attemptBudget, eventsOf } from '../../domain/job-plan.js';
 import { TO_CALLBACKS, voteStatusFrom } from '../../domain/jobs.js';
 import { parseBound } from '../stats/date-range.js';
 import { REAL_VOTES } from '../../domain/votes.js';
 import { EVENT_TYPES, type EventData, type EventType } from '../../domain/reward-events.js';
-import { testRequest } from '../../delivery/callback-kinds/http.js';
 import { eventLookup } from '../../delivery/job-kinds/event.js';
-import { renderJson, voteLookup, type VoteTemplateValues } from '../../delivery/template.js';
+import { voteLookup, type VoteTemplateValues } from '../../delivery/template.js';
 
 export const MIN_TIMEOUT_MS = 1_000;
 
@@ -39,11 +39,12 @@ const sharedFields = {
   // Pacing: at most this many deliveries start per second; null = no limit.
   maxPerSecond: z.number().int('must be an integer').min(1, 'must be at least 1').max(1_000, 'must be at most 1000').nullable(),
 };
-const kindFields = Object.assign({}, ...CALLBACK_KINDS.map((k) => k.fields)) as Record<string, z.ZodType>;
+// Each kind's own settings are checked by that kind's rules (ownSettings); here they only pass through.
+const kindFields = Object.fromEntries(ALL_SETTINGS.map((setting) => [setting.name, z.unknown().optional()]));
 const createSchema = z.object({
-  ...Object.fromEntries(Object.entries(kindFields).map(([name, rule]) => [name, rule.optional()])),
+  ...kindFields,
   ...sharedFields,
-  kind: z.enum(CALLBACK_KIND_NAMES as [string, ...string[]], `must be ${CALLBACK_KIND_NAMES.join(' or ')}`).default('http'),
+  kind: z.enum(CALLBACK_KIND_NAMES as [string, ...string[]], `must be one of ${CALLBACK_KIND_NAMES.join(', ')}`).default(DEFAULT_CALLBACK_KIND.name),
   timeoutMs: sharedFields.timeoutMs.optional(),
   enabled: sharedFields.enabled.optional(),
   priority: sharedFields.priority.optional(),
@@ -61,17 +62,17 @@ const REPLAY_CHUNK = 500;
 const updateSchema = z.object({ ...kindFields, ...sharedFields }).partial();
 
 /**
- * The fields of `kind`; another kind's field (a Votifier callback's `event_templates`, an HTTP one's `host`) is refused
- * by name, never dropped.
+ * The settings of `kind` in an input, checked by the kind's own rules; another kind's setting (a Votifier callback's
+ * `event_templates`, an HTTP one's `host`) is refused by name, never dropped.
  */
-function ownFields(kind: CallbackKind, input: Record<string, unknown>): Record<string, unknown> {
-  const foreign = Object.keys(input).filter((name) => name in kindFields && !(name in kind.fields) && input[name] !== undefined);
+function ownSettings(kind: CallbackKind, input: Record<string, unknown>): SettingValues {
+  const own = new Set(kind.settings.map((f) => f.name));
+  const foreign = Object.keys(input).filter((name) => name in kindFields && !own.has(name) && input[name] !== undefined);
   if (foreign.length > 0) {
-    throw validationError(
-      foreign.map((name) => ({ field: name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), message: `a ${kind.name} callback does not take it` })),
-    );
+    throw validationError(foreign.map((name) => ({ field: restName(name), message: `a ${kind.name} callback does not take it` })));
   }
-  return Object.fromEntries(Object.entries(input).filter(([name]) => name in kind.fields));
+  const given = Object.fromEntries(Object.entries(input).filter(([name]) => own.has(name) && input[name] !== undefined));
+  return parseInput(z.object(Object.fromEntries(kind.settings.map((f) => [f.name, inputRule(f)]))), given) as SettingValues;
 }
 
 /** An event with sample values, for the test render (the vote's own values are the sample vote's). */
@@ -149,8 +150,10 @@ export function createCallbackService(deps: AppDeps) {
   }
 
   /** The plan's timeout ceiling, the kind's own rules, and the SSRF guard on its target: every problem at once. */
-  async function check(org: Organization, kind: CallbackKind, input: Record<string, unknown>, existing: Callback | null) {
-    const { problems, target } = kind.check(input, existing);
+  async function check(org: Organization, kind: CallbackKind, input: SettingValues & { timeoutMs?: number; events?: string[] }, existing: Callback | null) {
+    const before = existing ? openSettings(kind.settings, existing, deps.secrets) : null;
+    const { problems, target } = kind.check?.(input, before) ?? { problems: [] };
+    if (!existing) problems.unshift(...missingOnCreate(kind.name, kind.settings, input));
     const carried = Array.isArray(input.events) ? (input.events as string[]).filter((e) => !kind.events.includes(e as never)) : [];
     if (carried.length > 0)
       problems.push({ field: 'events', message: `a ${kind.name} callback takes ${kind.events.join(', ')} only, not ${carried.join(', ')}` });
@@ -197,7 +200,7 @@ export function createCallbackService(deps: AppDeps) {
       events?: string[];
     };
     const kind = callbackKindOf(input.kind)!;
-    const own = ownFields(kind, input);
+    const own = ownSettings(kind, input);
     const org = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });
     await check(org, kind, { ...own, timeoutMs: input.timeoutMs, events: input.events }, null);
     const providerIdsJson = await routesOf(organizationId, input.providers);
@@ -205,14 +208,14 @@ export function createCallbackService(deps: AppDeps) {
     const current = await prisma.callback.count({ where: { organizationId } });
     if (current >= limit) throw new AppError('PLAN_LIMIT', `Your plan allows ${limit} callbacks`, { limit, current });
     const signingSecret = generateSigningSecret();
-    const signed = kind.name === 'http';
     const callback = await prisma.callback.create({
       data: {
         organizationId,
         name: input.name,
         kind: kind.name,
+        // A column older than the settings column, which every row must fill; only the HTTP kind reads it.
         payloadTemplateJson: JSON.stringify(DEFAULT_PAYLOAD_TEMPLATE),
-        ...kind.create(own, deps),
+        ...settingsColumns(kind.settings, own, deps.secrets, null),
         timeoutMs: input.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         enabled: input.enabled ?? true,
         priority: input.priority ?? 0,
@@ -222,7 +225,7 @@ export function createCallbackService(deps: AppDeps) {
         signingSecretEnc: deps.secrets.seal(signingSecret),
       },
     });
-    return { callback, signingSecret: signed ? signingSecret : null };
+    return { callback, signingSecret: kind.signed ? signingSecret : null };
   }
 
   async function update(organizationId: string, id: string, rawInput: unknown): Promise<Callback> {
@@ -237,7 +240,7 @@ export function createCallbackService(deps: AppDeps) {
     };
     const callback = await get(organizationId, id);
     const kind = callbackKindOf(callback.kind)!;
-    const own = ownFields(kind, input);
+    const own = ownSettings(kind, input);
     const org = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });
     await check(org, kind, { ...own, timeoutMs: input.timeoutMs, events: input.events }, callback);
     const providerIdsJson = await routesOf(organizationId, input.providers);
@@ -261,7 +264,8 @@ export function createCallbackService(deps: AppDeps) {
     const enabling = input.enabled === true && !callback.enabled;
     const disabling = input.enabled === false && callback.enabled;
     const health = enabling ? { disabledReason: null, disabledAt: null, failingSince: null } : {};
-    const updated = await prisma.callback.update({ where: { id: callback.id }, data: { ...shared, ...health, ...kind.update(own, callback, deps) } });
+    const settings = settingsColumns(kind.settings, { ...own, ...kind.alsoChanges?.(own) }, deps.secrets, callback);
+    const updated = await prisma.callback.update({ where: { id: callback.id }, data: { ...shared, ...health, ...settings } });
     if (enabling) await resumeJobs(deps, callback.id, now);
     if (disabling) await holdJobs(prisma, callback.id);
     return updated;
@@ -369,7 +373,8 @@ export function createCallbackService(deps: AppDeps) {
 
   async function rotateSecret(organizationId: string, id: string): Promise<{ id: string; signingSecret: string }> {
     const callback = await get(organizationId, id);
-    if (callback.kind !== 'http') throw validationError([{ field: 'kind', message: `a ${callback.kind} callback is not signed: it has no signing secret` }]);
+    if (!callbackKindOf(callback.kind)?.signed)
+      throw validationError([{ field: 'kind', message: `a ${callback.kind} callback is not signed: it has no signing secret` }]);
     const signingSecret = generateSigningSecret();
     // The replaced secret keeps signing beside the new one for SIGNING_SECRET_OVERLAP (24 h), so the receiver can
     // be given the new one without a delivery failing meanwhile. A second rotation drops the oldest.
@@ -385,19 +390,19 @@ export function createCallbackService(deps: AppDeps) {
    * Exactly what a delivery would send, with sample values; nothing is sent. `event` (default vote): an event it takes
    * (README "Rewards"), rendered from its template for that event, or the event's default.
    */
-  async function test(organizationId: string, id: string, event?: string | null) {
+  async function test(organizationId: string, id: string, event?: string | null): Promise<CallbackTestRender> {
     const callback = await get(organizationId, id);
     const org = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });
     const now = deps.clock.now();
     const values = sampleTemplateValues(now, org);
     const kind = callbackKindOf(callback.kind)!;
-    if (!event || event === 'vote') return kind.testRender(deps, callback, values, now);
+    const settings = openSettings(kind.settings, callback, deps.secrets);
+    if (!event || event === 'vote') return kind.test(deps, callback, settings, { event: 'vote', data: null, lookup: voteLookup(values), test: false }, now);
     if (!kind.events.includes(event as EventType) || !eventsOf(callback.eventsJson).has(event))
       throw validationError([{ field: 'event', message: `the callback does not take ${event} events (its events)` }]);
     const data = sampleEvent(event as Exclude<EventType, 'vote'>, values, now);
-    const templates = callback.eventTemplatesJson ? (JSON.parse(callback.eventTemplatesJson) as Record<string, unknown>) : {};
     const lookup = eventLookup(data, data.event === 'reminder' ? null : voteLookup(values), org);
-    return testRequest(deps, callback, renderJson(templates[event] ?? DEFAULT_EVENT_TEMPLATES[data.event], lookup), now);
+    return kind.test(deps, callback, settings, { event: data.event, data, lookup, test: false }, now);
   }
 
   /**

@@ -68,7 +68,7 @@ export function createReminderScheduler(deps: AppDeps, options: { intervalMs: nu
     );
     const callbacks = new Map<string, (PlanningCallback & { organizationId: string })[]>();
     for (const cb of await tx.callback.findMany({
-      where: { organizationId: { in: orgIds }, kind: 'http', OR: [{ enabled: true }, { disabledReason: { not: null } }] },
+      where: { organizationId: { in: orgIds }, OR: [{ enabled: true }, { disabledReason: { not: null } }] },
       select: { id: true, organizationId: true, kind: true, priority: true, providerIdsJson: true, enabled: true, eventsJson: true },
       orderBy: [{ priority: 'asc' }, { createdAt: 'asc' }],
     })) {

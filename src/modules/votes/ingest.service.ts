@@ -9,7 +9,7 @@ import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../json-depth.js';
 import { peekPoint, takePoint, type LimitOutcome } from '../../auth/rate-limits.js';
 import { authMethodOf } from '../providers/auth-methods/registry.js';
 import { findTemplate } from '../templates/catalogue.js';
-import { MAX_VOTIFIER_USERNAME } from '../../votifier/protocol.js';
+import { CALLBACK_KINDS, callbackKindOf } from '../../delivery/callback-kinds/registry.js';
 import { buildTestDelivery, DEFAULT_TEST_VOTER, testVoterProblem } from './test-vote.js';
 import type { AuthenticatedContent, VotifierSession } from '../providers/auth-methods/auth-method.js';
 import { SLUG_PATTERN } from '../organization/organization.service.js';
@@ -370,14 +370,14 @@ export function createIngestService(deps: AppDeps) {
     const deliverToGameServers = options.deliverToGameServers ?? false;
     const problem = testVoterProblem(voterName, provider.authMethod === 'votifier', MAX_VOTER_NAME_LENGTH);
     if (problem) throw validationError([{ field: 'voter_name', message: problem }]);
-    if (deliverToGameServers && voterName.length > MAX_VOTIFIER_USERNAME) {
-      const votifierCallbacks = await deps.db.prisma.callback.count({ where: { organizationId, kind: 'votifier', enabled: true } });
-      if (votifierCallbacks > 0) {
+    // A kind whose target refuses long names (NuVotifier: 16 characters) would fail the test vote for good.
+    const strict = CALLBACK_KINDS.filter((k) => k.maxVoterName !== undefined && voterName.length > k.maxVoterName);
+    if (deliverToGameServers && strict.length > 0) {
+      const refusing = await deps.db.prisma.callback.findFirst({ where: { organizationId, kind: { in: strict.map((k) => k.name) }, enabled: true } });
+      const kind = refusing ? callbackKindOf(refusing.kind) : undefined;
+      if (refusing && kind) {
         throw validationError([
-          {
-            field: 'voter_name',
-            message: `must be at most ${MAX_VOTIFIER_USERNAME} characters to reach your Votifier callbacks (NuVotifier refuses longer names)`,
-          },
+          { field: 'voter_name', message: `must be at most ${kind.maxVoterName} characters to reach your callback "${refusing.name}" (${kind.label})` },
         ]);
       }
     }

@@ -19,7 +19,7 @@ export type CallbackEvent =
   | 'vote'
   | 'vote_party';
 
-/** http: a signed POST; votifier: the Votifier protocol */
+/** http: a signed POST of a JSON payload (Standard Webhooks); votifier: the Votifier protocol (NuVotifier v2 with a token, v1 with an RSA key) */
 export type CallbackKind =
   | 'http'
   | 'votifier';
@@ -35,33 +35,35 @@ export type CreateApiKeyInput = {
 };
 
 export type CreateCallbackInput = {
-  /** Sent as Authorization: Bearer <auth_secret>; never returned */
+  /** http: sent as Authorization: Bearer <auth_secret>; never returned */
   authSecret?: string | null | undefined;
   enabled?: boolean | null | undefined;
-  /** http only: {milestone?, vote_party?, reminder?}, each a payload template; null: the defaults */
+  /** http: {milestone?, vote_party?, reminder?}, each a payload template; null: the defaults */
   eventTemplates?: unknown;
   /** The events it takes; default [vote] */
   events?: Array<CallbackEvent> | null | undefined;
-  /** votifier: the Votifier server host */
+  /** votifier: the Votifier server's host name or IP address */
   host?: string | null | undefined;
   /** Default http */
   kind?: CallbackKind | null | undefined;
   /** At most this many deliveries start per second (1-1000); null = no limit */
   maxPerSecond?: number | null | undefined;
   name: string;
+  /** http: the body of a vote’s delivery, with {{variables}} */
   payloadTemplate?: unknown;
-  /** votifier: port (default 8192) */
+  /** votifier: its Votifier port (default 8192) */
   port?: number | null | undefined;
   priority?: number | null | undefined;
   /** Keys of the providers whose votes it takes; empty = every provider */
   providers?: Array<string> | null | undefined;
-  /** votifier v1: the RSA public key (PEM or base64) */
+  /** votifier: protocol v1: the RSA public key (PEM or base64) */
   publicKey?: string | null | undefined;
   /** votifier: the service name the server sees */
   serviceName?: string | null | undefined;
   timeoutMs?: number | null | undefined;
-  /** votifier v2: the server token; never returned */
+  /** votifier: protocol v2: the server token (NuVotifier config.yml, tokens.default); never returned */
   token?: string | null | undefined;
+  /** http: where each delivery is POSTed */
   url?: string | null | undefined;
 };
 
@@ -235,31 +237,33 @@ export type TestChatWebhookInput = {
 };
 
 export type UpdateCallbackInput = {
-  /** Sent as Authorization: Bearer <auth_secret>; never returned */
+  /** http: sent as Authorization: Bearer <auth_secret>; never returned */
   authSecret?: string | null | undefined;
   enabled?: boolean | null | undefined;
-  /** http only: {milestone?, vote_party?, reminder?}, each a payload template; null: the defaults */
+  /** http: {milestone?, vote_party?, reminder?}, each a payload template; null: the defaults */
   eventTemplates?: unknown;
   /** The events it takes; default [vote] */
   events?: Array<CallbackEvent> | null | undefined;
-  /** votifier: the Votifier server host */
+  /** votifier: the Votifier server's host name or IP address */
   host?: string | null | undefined;
   /** At most this many deliveries start per second (1-1000); null = no limit */
   maxPerSecond?: number | null | undefined;
   name?: string | null | undefined;
+  /** http: the body of a vote’s delivery, with {{variables}} */
   payloadTemplate?: unknown;
-  /** votifier: port (default 8192) */
+  /** votifier: its Votifier port (default 8192) */
   port?: number | null | undefined;
   priority?: number | null | undefined;
   /** Keys of the providers whose votes it takes; empty = every provider */
   providers?: Array<string> | null | undefined;
-  /** votifier v1: the RSA public key (PEM or base64) */
+  /** votifier: protocol v1: the RSA public key (PEM or base64) */
   publicKey?: string | null | undefined;
   /** votifier: the service name the server sees */
   serviceName?: string | null | undefined;
   timeoutMs?: number | null | undefined;
-  /** votifier v2: the server token; never returned */
+  /** votifier: protocol v2: the server token (NuVotifier config.yml, tokens.default); never returned */
   token?: string | null | undefined;
+  /** http: where each delivery is POSTed */
   url?: string | null | undefined;
 };
 

@@ -1,13 +1,12 @@
 // Votifier callbacks: the vote forwarded to a NuVotifier / Votifier port, protocol v2 with the server's token or
 // protocol v1 with its RSA public key (one at a time; a new one replaces the other). The wire format is in
-// ../votifier.ts.
+// src/votifier/client.ts.
 import { z } from 'zod';
-import type { AppDeps } from '../../app-deps.js';
-import type { Callback } from '../../generated/sqlite/client.js';
-import type { FieldError } from '../../errors.js';
-import { readPathAsText } from '../../json-path.js';
-import { callbackOutcome, jitter } from '../retry-policy.js';
-import type { JobContext, SendResult } from '../senders.js';
+import type { AppDeps } from '../../../app-deps.js';
+import type { FieldError } from '../../../errors.js';
+import { readPathAsText } from '../../../json-path.js';
+import { callbackOutcome, jitter } from '../../retry-policy.js';
+import type { SendResult } from '../../senders.js';
 import {
   DEFAULT_VOTIFIER_PORT,
   parseVotifierPublicKey,
@@ -17,38 +16,87 @@ import {
   v2Frame,
   v2Message,
   VotifierError,
-} from '../../votifier/client.js';
-import type { CallbackKind } from './callback-kind.js';
+} from '../../../votifier/client.js';
+import { MAX_VOTIFIER_USERNAME } from '../../../votifier/protocol.js';
+import type { CallbackKind, KindSendContext } from '../callback-kind.js';
+import { setting, type SettingField, type SettingValues } from '../settings-schema.js';
 
 const HOST = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$|^\[?[0-9A-Fa-f:.]+\]?$/;
 const CHALLENGE_PLACEHOLDER = '<challenge from the server greeting>';
 const DEFAULT_SERVICE_NAME = 'VoteRelay';
 
-const target = (callback: Pick<Callback, 'host' | 'port'>) => `votifier://${callback.host}:${callback.port}`;
+const settings: SettingField[] = [
+  {
+    name: 'host',
+    type: 'string',
+    rule: z.string().regex(HOST, 'must be a host name or IP address'),
+    required: true,
+    column: 'host',
+    label: 'Host',
+    help: "the Votifier server's host name or IP address",
+    placeholder: 'mc.example.com',
+  },
+  {
+    name: 'port',
+    type: 'int',
+    rule: z.number().int('must be an integer').min(1).max(65_535),
+    default: DEFAULT_VOTIFIER_PORT,
+    column: 'port',
+    label: 'Port',
+    help: 'its Votifier port (default 8192)',
+  },
+  {
+    name: 'serviceName',
+    type: 'string',
+    rule: z.string().min(1).max(64),
+    default: DEFAULT_SERVICE_NAME,
+    column: 'serviceName',
+    label: 'Service name',
+    help: 'the service name the server sees',
+  },
+  {
+    name: 'token',
+    type: 'string',
+    rule: z.string().min(1).max(200),
+    secret: true,
+    column: 'votifierTokenEnc',
+    label: 'Token (protocol v2)',
+    help: 'protocol v2: the server token (NuVotifier config.yml, tokens.default); never returned',
+  },
+  {
+    name: 'publicKey',
+    type: 'string',
+    // null: no public key, as GET answers for a token (v2) callback, so what was read may be sent back.
+    rule: z.string().min(1).max(4_000),
+    nullable: true,
+    column: 'votifierPublicKey',
+    widget: 'textarea',
+    label: 'Public key (protocol v1, instead of a token)',
+    help: 'protocol v1: the RSA public key (PEM or base64)',
+  },
+];
+
+const target = (values: SettingValues) => `votifier://${values.host}:${values.port}`;
 
 export const votifierCallback: CallbackKind = {
   name: 'votifier',
+  label: 'Votifier: to a NuVotifier / Votifier port',
+  description: 'the Votifier protocol (NuVotifier v2 with a token, v1 with an RSA key)',
   events: ['vote'],
   marksTests: false,
-  fields: {
-    host: z.string().regex(HOST, 'must be a host name or IP address'),
-    port: z.number().int('must be an integer').min(1).max(65_535),
-    serviceName: z.string().min(1).max(64),
-    token: z.string().min(1).max(200),
-    // null: no public key, as GET answers for a token (v2) callback, so what was read may be sent back.
-    publicKey: z.string().min(1).max(4_000).nullable(),
-  },
+  signed: false,
+  maxVoterName: MAX_VOTIFIER_USERNAME,
+  settings,
   /** A host and exactly one of token (protocol v2) or public key (v1, RSA-2048). */
   check(input, existing) {
     const problems: FieldError[] = [];
     const creating = existing === null;
-    if (creating && !input.host) problems.push({ field: 'host', message: 'is required for a votifier callback' });
     if (creating && !input.token === !input.publicKey)
       problems.push({ field: 'token', message: 'give exactly one of token (protocol v2) or public_key (protocol v1)' });
     if (!creating && input.token !== undefined && input.publicKey !== undefined && input.publicKey !== null) {
       problems.push({ field: 'token', message: 'give at most one of token (protocol v2) or public_key (protocol v1): a new one replaces the other' });
     }
-    if (input.publicKey === null && !creating && !existing.votifierTokenEnc && !input.token) {
+    if (input.publicKey === null && !creating && !existing.token && !input.token) {
       problems.push({ field: 'public_key', message: 'is the callback’s only credential: send a token to switch to protocol v2 instead' });
     }
     if (typeof input.publicKey === 'string') {
@@ -64,50 +112,37 @@ export const votifierCallback: CallbackKind = {
     const moved = creating || input.host !== undefined || input.port !== undefined;
     const host = (input.host as string | undefined) ?? existing?.host;
     const port = (input.port as number | undefined) ?? existing?.port ?? DEFAULT_VOTIFIER_PORT;
-    return { problems, ...(moved && host ? { target: { url: `http://${host}:${port}/`, field: 'host' } } : {}) };
+    return { problems, target: moved && host ? { url: `http://${host}:${port}/`, field: 'host' } : null };
   },
-  create(input, deps) {
-    return {
-      url: null,
-      host: input.host as string,
-      port: (input.port as number | undefined) ?? DEFAULT_VOTIFIER_PORT,
-      serviceName: (input.serviceName as string | undefined) ?? DEFAULT_SERVICE_NAME,
-      votifierTokenEnc: input.token ? deps.secrets.seal(input.token as string) : null,
-      votifierPublicKey: (input.publicKey as string | undefined) ?? null,
-    };
-  },
-  update(input, _existing, deps) {
-    return {
-      ...(input.host !== undefined ? { host: input.host as string } : {}),
-      ...(input.port !== undefined ? { port: input.port as number } : {}),
-      ...(input.serviceName !== undefined ? { serviceName: input.serviceName as string } : {}),
-      // One protocol at a time: a new token replaces the public key and the other way round.
-      ...(input.token !== undefined ? { votifierTokenEnc: deps.secrets.seal(input.token as string), votifierPublicKey: null } : {}),
-      ...(typeof input.publicKey === 'string' ? { votifierPublicKey: input.publicKey, votifierTokenEnc: null } : {}),
-    };
-  },
+  // One protocol at a time: a new token replaces the public key and the other way round.
+  alsoChanges: (input) => ({
+    ...(input.token !== undefined ? { publicKey: null } : {}),
+    ...(typeof input.publicKey === 'string' ? { token: null } : {}),
+  }),
+  target,
   /** What a delivery would send for a sample vote (the real challenge comes from the server's greeting). */
-  testRender(deps, callback, values, now) {
+  test(_deps, _callback, values, delivery, now) {
     const vote = {
-      serviceName: callback.serviceName ?? DEFAULT_SERVICE_NAME,
-      username: values.voter_name,
+      serviceName: setting<string>(values, 'serviceName'),
+      username: delivery.lookup('voter_name') ?? '',
       address: '127.0.0.1',
       timestamp: String(now.getTime()),
     };
-    if (callback.votifierTokenEnc) {
-      const message = v2Message(vote, deps.secrets.open(callback.votifierTokenEnc), CHALLENGE_PLACEHOLDER);
+    const token = setting<string | null>(values, 'token');
+    if (token) {
+      const message = v2Message(vote, token, CHALLENGE_PLACEHOLDER);
       const frame = v2Frame(message);
       return {
-        url: target(callback),
+        url: target(values),
         method: 'VOTIFIER',
         headers: {},
         payload: { protocol: 2, magic: '0x733A', length: frame.length - 4, message: JSON.parse(message), frame_base64: frame.toString('base64') },
         sent: false,
       };
     }
-    const block = v1Block(vote, parseVotifierPublicKey(callback.votifierPublicKey!));
+    const block = v1Block(vote, parseVotifierPublicKey(setting(values, 'publicKey')));
     return {
-      url: target(callback),
+      url: target(values),
       method: 'VOTIFIER',
       headers: {},
       payload: { protocol: 1, plaintext: v1Plaintext(vote), encrypted_bytes: block.length, encrypted_base64: block.toString('base64') },
@@ -115,13 +150,12 @@ export const votifierCallback: CallbackKind = {
     };
   },
   send: sendVotifierCallback,
-  target,
 };
 
 /** A vote forwarded over the Votifier protocol (v2 with a token, v1 with a public key). */
-async function sendVotifierCallback(deps: AppDeps, ctx: JobContext): Promise<SendResult> {
-  const { job, vote, callback } = ctx;
-  if (!vote || !callback?.host) return { attempt: null, outcome: { kind: 'skipped' }, error: 'The callback was deleted' };
+async function sendVotifierCallback(deps: AppDeps, ctx: KindSendContext): Promise<SendResult> {
+  const { job, vote, callback, settings: values } = ctx;
+  if (!vote) return { attempt: null, outcome: { kind: 'skipped' }, error: 'The vote was deleted' };
   const attempt = job.attempts + 1;
   const started = performance.now();
   let parsedPayload: unknown = null;
@@ -137,13 +171,13 @@ async function sendVotifierCallback(deps: AppDeps, ctx: JobContext): Promise<Sen
   try {
     await sendVotifierVote(
       {
-        host: callback.host,
-        port: callback.port ?? DEFAULT_VOTIFIER_PORT,
-        token: callback.votifierTokenEnc ? deps.secrets.open(callback.votifierTokenEnc) : null,
-        publicKey: callback.votifierPublicKey,
+        host: setting(values, 'host'),
+        port: setting(values, 'port'),
+        token: setting(values, 'token'),
+        publicKey: setting(values, 'publicKey'),
         timeoutMs: callback.timeoutMs,
       },
-      { serviceName: callback.serviceName ?? DEFAULT_SERVICE_NAME, username: vote.voterName, address, timestamp: String(vote.receivedAt.getTime()) },
+      { serviceName: setting(values, 'serviceName'), username: vote.voterName, address, timestamp: String(vote.receivedAt.getTime()) },
       { allowPrivateTargets: deps.config.allowPrivateTargets, resolver: deps.http.resolver },
     );
   } catch (err) {
@@ -159,7 +193,7 @@ async function sendVotifierCallback(deps: AppDeps, ctx: JobContext): Promise<Sen
   return {
     attempt: {
       attempt,
-      target: target(callback),
+      target: target(values),
       statusCode: null,
       success: error === null,
       durationMs,

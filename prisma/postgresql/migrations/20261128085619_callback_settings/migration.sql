@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Callback" ADD COLUMN     "settingsJson" TEXT NOT NULL DEFAULT '{}';
