@@ -92,6 +92,8 @@ const envSchema = z.object({
   // Due reminders are looked for this often (a seek along the due-time index, never a scan); 0: not in this process.
   REMINDERS_INTERVAL_MS: z.coerce.number().int().min(0).default(1_000),
   REMINDERS_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
+  // How often an RCON callback holding votes parked for offline players asks its server who is online (`list`).
+  RCON_ONLINE_POLL: z.string().default('30s'),
   GRAPHQL_INTROSPECTION: bool.default(true),
   TRUST_PROXY: z.string().default('loopback'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -193,6 +195,8 @@ export interface Config {
   alertsIntervalMs: number;
   remindersIntervalMs: number;
   remindersBatch: number;
+  /** How often RCON targets holding parked votes are asked who is online; 0 turns it off in this process. */
+  rconOnlinePollMs: number;
   graphqlIntrospection: boolean;
   trustProxy: string;
   shutdownTimeoutMs: number;
@@ -350,6 +354,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     alertsIntervalMs: e.ALERTS_INTERVAL_MS,
     remindersIntervalMs: e.REMINDERS_INTERVAL_MS,
     remindersBatch: e.REMINDERS_BATCH,
+    rconOnlinePollMs: oneDuration('RCON_ONLINE_POLL', e.RCON_ONLINE_POLL, 0, 3_600_000),
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION,
     trustProxy: e.TRUST_PROXY,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,

@@ -23,6 +23,7 @@ export const ORGANIZATION_FIELDS = `
     reminders_enabled: remindersEnabled
     chat_milestone_template: chatMilestoneTemplate
     chat_vote_party_template: chatVotePartyTemplate
+    bedrock_prefix: bedrockPrefix
   }
   usage {
     votes_this_month: votesThisMonth

@@ -13,7 +13,11 @@ import type { AttemptRecord, ClaimedJob } from '../domain/jobs.js';
 
 export interface SendResult {
   attempt: AttemptRecord | null;
-  outcome: AttemptOutcome | { kind: 'skipped' };
+  /**
+   * parked: kept for its player, who is offline (README "Offline players"), without an attempt; `holder` is what
+   * wakes it (an RCON callback's online check).
+   */
+  outcome: AttemptOutcome | { kind: 'skipped' } | { kind: 'parked'; holder: string };
   error: string | null;
 }
 

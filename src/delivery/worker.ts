@@ -8,6 +8,7 @@ import { planAtLeast } from '../domain/plans.js';
 import type { ClaimedJob, JobResolution } from '../domain/jobs.js';
 import { createUnknownWebhookMemory, type JobContext, type SendResult } from './senders.js';
 import { jobKindOf } from './job-kinds/registry.js';
+import { CALLBACK_KINDS } from './callback-kinds/registry.js';
 import type { JobKindEnv } from './job-kinds/job-kind.js';
 import { permanentFailureAlert } from './alerts.js';
 import { TemplateError } from './template.js';
@@ -160,6 +161,10 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     }
     if (result.attempt) result.attempt.pacedMs = ctx.job.pacedMs + paced.waitedMs;
     const now = deps.clock.now();
+    if (result.outcome.kind === 'parked') {
+      await park(ctx, result.outcome.holder, now);
+      return undefined;
+    }
     const resolution: JobResolution =
       result.outcome.kind === 'retry' ? { status: 'retrying', runAt: new Date(now.getTime() + result.outcome.delayMs) } : { status: result.outcome.kind };
     // Recorded while the worker goes on: the slot is free once the receiver answered, and the record joins the next
@@ -193,6 +198,16 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
       ),
     );
     return undefined;
+  }
+
+  /** Kept for an offline player, with no attempt counted, until what holds it finds the player online. */
+  async function park(ctx: JobContext, holder: string, now: Date): Promise<void> {
+    if (await deps.jobs.park(ctx.job.id, holder, now)) {
+      deps.logger.info(
+        { jobId: ctx.job.id, voteId: ctx.vote?.publicId },
+        `${jobKindOf(ctx.job.kind)?.describe(ctx) ?? ctx.job.kind}: the player is offline; parked until they are seen online`,
+      );
+    }
   }
 
   /**
@@ -467,10 +482,14 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     });
   }
 
+  // The callback kinds' own background work (callback-kind.ts: background), while this worker runs.
+  let kindWork: { stop(): Promise<void> }[] = [];
+
   return {
     start() {
       if (running) return;
       running = true;
+      kindWork = CALLBACK_KINDS.flatMap((kind) => (kind.background ? [kind.background(deps, wake)] : []));
       handedSince = options.handedSince ?? deps.clock.now().getTime();
       timer = setInterval(() => {
         wake();
@@ -486,6 +505,9 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
       if (slotTimer) clearTimeout(slotTimer);
       await Promise.allSettled([...active]);
       await Promise.allSettled([...recordings]);
+      // After the sends under way: an RCON connection is closed once nothing runs on it.
+      await Promise.allSettled(kindWork.map((work) => work.stop()));
+      kindWork = [];
       reportLeftOut(true);
     },
     wake,

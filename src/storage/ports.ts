@@ -44,8 +44,9 @@ export interface JobQueue {
   /** A plugin's poll for one player (voter key): their waiting pull jobs, parked ones included (oldest vote first). */
   claimPlayerPull(holder: string, organizationId: string, voterKey: string, now: Date, leaseMs: number, limit: number): Promise<ClaimedJob[]>;
   /**
-   * Parks a pull job for an offline player (README "Offline players"), whoever holds it: no attempt counted, no
-   * back-off, out of ordinary polls until the player's own poll. False when it was sent already.
+   * Parks a job for an offline player (README "Offline players"), whoever holds it: no attempt counted, no back-off,
+   * out of ordinary claims until its holder wakes it (a pull job: the player's own poll; an RCON callback's job: the
+   * player seen in its server's `list`). False when it was settled already.
    */
   park(jobId: string, holder: string, now: Date): Promise<boolean>;
   /**

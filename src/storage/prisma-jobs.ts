@@ -1,5 +1,5 @@
 // The job queue's rare writes, the same on both databases through Prisma: a vote's failed jobs queued again
-// (redeliver), a pull job handed to the plugin that settles it, and a pull job parked for an offline player.
+// (redeliver), a pull job handed to the plugin that settles it, and a job parked for an offline player.
 import { voteStatusFrom } from '../domain/jobs.js';
 import type { Db, Tx } from './ports.js';
 
@@ -21,10 +21,10 @@ export async function holdWithPrisma(prisma: Db, jobId: string, holder: string):
   await prisma.deliveryJob.updateMany({ where: { id: jobId, status: { not: 'sent' } }, data: { lockedBy: holder } });
 }
 
-export async function parkPullWithPrisma(prisma: Db, jobId: string, holder: string, now: Date): Promise<boolean> {
+export async function parkWithPrisma(prisma: Db, jobId: string, holder: string, now: Date): Promise<boolean> {
   return prisma.$transaction(async (tx) => {
     const parked = await tx.deliveryJob.updateMany({
-      where: { id: jobId, kind: 'pull', status: { not: 'sent' } },
+      where: { id: jobId, status: { notIn: ['sent', 'failed', 'skipped'] } },
       data: { status: 'parked', parkedAt: now, parkedBy: holder, lockedBy: null, lockedUntil: null, lastError: 'player_offline' },
     });
     if (parked.count === 0) return false;

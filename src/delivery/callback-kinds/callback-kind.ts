@@ -70,4 +70,9 @@ export interface CallbackKind {
   test(deps: AppDeps, callback: Callback, settings: SettingValues, delivery: Delivery, now: Date): Promise<CallbackTestRender> | CallbackTestRender;
   /** One attempt of one delivery. */
   send(deps: AppDeps, ctx: KindSendContext): Promise<SendResult>;
+  /**
+   * Work of its own beside the sends, run by the delivery worker while it runs (RCON: asking servers that hold parked
+   * votes who is online); `wake` tells the worker that jobs are due now.
+   */
+  background?(deps: AppDeps, wake: () => void): { stop(): Promise<void> };
 }

@@ -6,8 +6,9 @@ import type { PlanRules } from '../../domain/job-plan.js';
 import { unionOfFields } from './settings-schema.js';
 import { httpCallback } from './http/http-callback.js';
 import { votifierCallback } from './votifier/votifier-callback.js';
+import { rconCallback } from './rcon/rcon-callback.js';
 
-export const CALLBACK_KINDS: readonly CallbackKind[] = [httpCallback, votifierCallback];
+export const CALLBACK_KINDS: readonly CallbackKind[] = [httpCallback, votifierCallback, rconCallback];
 export const CALLBACK_KIND_NAMES = CALLBACK_KINDS.map((k) => k.name);
 /** The kind a callback gets when its creator names none (the interface's callbacks are HTTP). */
 export const DEFAULT_CALLBACK_KIND = CALLBACK_KINDS[0];

@@ -83,6 +83,10 @@ const OrganizationSettings = builder.objectRef<Organization>('OrganizationSettin
     }),
     chatMilestoneTemplate: t.exposeString('chatMilestoneTemplate', { nullable: true, description: 'Chat message for milestones; null: not posted' }),
     chatVotePartyTemplate: t.exposeString('chatVotePartyTemplate', { nullable: true, description: 'Chat message for vote parties; null: not posted' }),
+    bedrockPrefix: t.exposeString('bedrockPrefix', {
+      nullable: true,
+      description: 'The prefix Floodgate puts before Bedrock players\' names (often "."); RCON commands accept such names; null: none',
+    }),
   }),
 });
 
@@ -132,6 +136,7 @@ const OrganizationSettingsInput = builder.inputType('OrganizationSettingsInput',
     remindersEnabled: t.boolean(),
     chatMilestoneTemplate: t.string(),
     chatVotePartyTemplate: t.string(),
+    bedrockPrefix: t.string({ description: 'Floodgate\'s username prefix (e.g. "."); null: none' }),
   }),
 });
 

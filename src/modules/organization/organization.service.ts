@@ -1,5 +1,6 @@
 // Organization use cases: read with usage, update settings (validated, plan-gated), create/suspend from the CLI.
 import { z } from 'zod';
+import { isSafeBedrockPrefix } from '../../domain/player-name.js';
 import type { AppDeps } from '../../app-deps.js';
 import { AppError, notFound, validationError, type FieldError } from '../../errors.js';
 import { PLAN_LIMITS, isPlan, planAtLeast, planOf } from '../../domain/plans.js';
@@ -71,6 +72,10 @@ const settingsSchema = z
     remindersEnabled: z.boolean(),
     chatMilestoneTemplate: chatTemplate,
     chatVotePartyTemplate: chatTemplate,
+    bedrockPrefix: z
+      .string()
+      .refine(isSafeBedrockPrefix, 'must be 1 to 3 printable characters without space, quotes, ; / \\ { } [ ] or @ (Floodgate uses ".")')
+      .nullable(),
   })
   .partial();
 

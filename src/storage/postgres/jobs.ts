@@ -16,7 +16,7 @@ import {
 } from '../../domain/jobs.js';
 import { CLAIM_COLUMNS, candidates, leasedJobOf, playerPullClaimSql, pullClaimSql } from '../claim-sql.js';
 import type { BatchWriter, Db, JobQueue, Tx } from '../ports.js';
-import { holdWithPrisma, parkPullWithPrisma, requeueFailedWithPrisma } from '../prisma-jobs.js';
+import { holdWithPrisma, parkWithPrisma, requeueFailedWithPrisma } from '../prisma-jobs.js';
 import type { PgNamedWrite, Query } from './transaction.js';
 
 const CLAIM = `
@@ -237,7 +237,7 @@ export function createPostgresJobQueue(prisma: Db, pool: pg.Pool, finishes: Batc
     reclaimOwn: (holder, now, leaseMs, limit, before) => reclaimOwn(holder, now, leaseMs, limit, before.toISOString()),
     claimPull: (holder, organizationId, now, leaseMs, limit) => claimPull(holder, now, leaseMs, limit, organizationId),
     claimPlayerPull: (holder, organizationId, voterKey, now, leaseMs, limit) => claimPlayerPull(holder, now, leaseMs, limit, organizationId, voterKey),
-    park: (jobId, holder, now) => parkPullWithPrisma(prisma, jobId, holder, now),
+    park: (jobId, holder, now) => parkWithPrisma(prisma, jobId, holder, now),
     async renew(job, workerId, now, leaseMs, needMs = 0) {
       if (leaseStillCovers(job, now, needMs)) return true;
       job.leaseUntil = now.getTime() + leaseMs;

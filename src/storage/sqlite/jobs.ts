@@ -17,7 +17,7 @@ import {
 } from '../../domain/jobs.js';
 import { CLAIM_COLUMNS, candidates, leasedJobOf, playerPullClaimSql, pullClaimSql } from '../claim-sql.js';
 import type { BatchWriter, JobQueue, Tx } from '../ports.js';
-import { holdWithPrisma, parkPullWithPrisma, requeueFailedWithPrisma } from '../prisma-jobs.js';
+import { holdWithPrisma, parkWithPrisma, requeueFailedWithPrisma } from '../prisma-jobs.js';
 
 const CLAIM = `
 UPDATE "DeliveryJob" SET status = 'running', "lockedBy" = $1, "lockedUntil" = $2, "updatedAt" = $3
@@ -250,7 +250,7 @@ export function createSqliteJobQueue(prisma: Parameters<typeof holdWithPrisma>[0
     reclaimOwn: (holder, now, leaseMs, limit, before) => claim({ holder, now: now.getTime(), limit, ownBefore: before.getTime() }, leaseMs),
     claimPull: (holder, organizationId, now, leaseMs, limit) => claim({ holder, now: now.getTime(), limit, organizationId }, leaseMs),
     claimPlayerPull: (holder, organizationId, voterKey, now, leaseMs, limit) => claim({ holder, now: now.getTime(), limit, organizationId, voterKey }, leaseMs),
-    park: (jobId, holder, now) => parkPullWithPrisma(prisma, jobId, holder, now),
+    park: (jobId, holder, now) => parkWithPrisma(prisma, jobId, holder, now),
     async renew(job, workerId, now, leaseMs, needMs = 0) {
       if (leaseStillCovers(job, now, needMs)) return true;
       job.leaseUntil = now.getTime() + leaseMs;
