@@ -7,8 +7,20 @@ import { unionOfFields } from './settings-schema.js';
 import { httpCallback } from './http/http-callback.js';
 import { votifierCallback } from './votifier/votifier-callback.js';
 import { rconCallback } from './rcon/rcon-callback.js';
+import { redisStreamCallback } from './redis-stream/redis-stream-callback.js';
+import { amqpCallback } from './amqp/amqp-callback.js';
+import { natsCallback } from './nats/nats-callback.js';
+import { mqttCallback } from './mqtt/mqtt-callback.js';
 
-export const CALLBACK_KINDS: readonly CallbackKind[] = [httpCallback, votifierCallback, rconCallback];
+export const CALLBACK_KINDS: readonly CallbackKind[] = [
+  httpCallback,
+  votifierCallback,
+  rconCallback,
+  redisStreamCallback,
+  amqpCallback,
+  natsCallback,
+  mqttCallback,
+];
 export const CALLBACK_KIND_NAMES = CALLBACK_KINDS.map((k) => k.name);
 /** The kind a callback gets when its creator names none (the interface's callbacks are HTTP). */
 export const DEFAULT_CALLBACK_KIND = CALLBACK_KINDS[0];
