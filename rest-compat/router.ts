@@ -26,6 +26,7 @@ import { voterRoutes } from './routes/voters.js';
 import { rewardRoutes } from './routes/rewards.js';
 import { testVoteRoutes } from './routes/test-votes.js';
 import { hookRequestRoutes } from './routes/hook-requests.js';
+import { discordRoutes } from './routes/discord.js';
 
 export const REST_ROUTES: RestRoute[] = [
   ...organizationRoutes,
@@ -33,6 +34,7 @@ export const REST_ROUTES: RestRoute[] = [
   ...templateRoutes,
   ...providerRoutes,
   ...callbackRoutes,
+  ...discordRoutes,
   ...voteRoutes,
   ...statsRoutes,
   ...pluginRoutes,

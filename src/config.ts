@@ -68,6 +68,8 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   REPLAY_MAX_VOTES: z.coerce.number().int().min(1).max(1_000_000).default(50_000),
   TOPGG_API_URL: z.string().url().default('https://top.gg/api'),
+  // Discord's REST API, version included (README "Discord rewards"); tests point it at a local fake.
+  DISCORD_API_URL: z.string().url().default('https://discord.com/api/v10'),
   CHAT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
   CHAT_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(60_000).default(10_000),
   PULL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(1_000).default(100),
@@ -94,6 +96,8 @@ const envSchema = z.object({
   REMINDERS_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
   // How often an RCON callback holding votes parked for offline players asks its server who is online (`list`).
   RCON_ONLINE_POLL: z.string().default('30s'),
+  // How often Discord vote roles past their expiry are looked for and taken away (README "Discord rewards").
+  ROLE_EXPIRY_INTERVAL: z.string().default('5s'),
   GRAPHQL_INTROSPECTION: bool.default(true),
   TRUST_PROXY: z.string().default('loopback'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -167,6 +171,7 @@ export interface Config {
   recoveryIntervalMs: number;
   /** top.gg's API base (its vote list: GET {base}/v1/projects/@me/votes). */
   topggApiUrl: string;
+  discordApiUrl: string;
   /** Each scheduled retry waits its schedule entry ± this fraction (0 = exactly the schedule). */
   retryJitter: number;
   logLevel: string;
@@ -197,6 +202,8 @@ export interface Config {
   remindersBatch: number;
   /** How often RCON targets holding parked votes are asked who is online; 0 turns it off in this process. */
   rconOnlinePollMs: number;
+  /** How often expired Discord vote roles are taken away; 0 turns it off in this process. */
+  roleExpiryIntervalMs: number;
   graphqlIntrospection: boolean;
   trustProxy: string;
   shutdownTimeoutMs: number;
@@ -332,6 +339,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rawPayloadRetentionDays: e.RAW_PAYLOAD_RETENTION_DAYS,
     retentionIntervalMs: oneDuration('RETENTION_INTERVAL', e.RETENTION_INTERVAL, 0, 7 * 86_400_000),
     topggApiUrl: e.TOPGG_API_URL.replace(/\/+$/, ''),
+    discordApiUrl: e.DISCORD_API_URL.replace(/\/+$/, ''),
     chatMaxAttempts: e.CHAT_MAX_ATTEMPTS,
     chatTimeoutMs: e.CHAT_TIMEOUT_MS,
     pullMaxAttempts: e.PULL_MAX_ATTEMPTS,
@@ -355,6 +363,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     remindersIntervalMs: e.REMINDERS_INTERVAL_MS,
     remindersBatch: e.REMINDERS_BATCH,
     rconOnlinePollMs: oneDuration('RCON_ONLINE_POLL', e.RCON_ONLINE_POLL, 0, 3_600_000),
+    roleExpiryIntervalMs: oneDuration('ROLE_EXPIRY_INTERVAL', e.ROLE_EXPIRY_INTERVAL, 0, 3_600_000),
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION,
     trustProxy: e.TRUST_PROXY,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,

@@ -11,6 +11,7 @@ import { createStatsService } from './modules/stats/stats.service.js';
 import { createPullService } from './modules/plugin/pull.service.js';
 import { createVoterService } from './modules/voters/voters.service.js';
 import { createRewardService } from './modules/rewards/rewards.service.js';
+import { createDiscordService } from './modules/discord/discord.service.js';
 
 export function createServices(deps: AppDeps) {
   const organizations = createOrganizationService(deps);
@@ -27,6 +28,7 @@ export function createServices(deps: AppDeps) {
     pull: createPullService(deps),
     voters: createVoterService(deps),
     rewards: createRewardService(deps),
+    discord: createDiscordService(deps),
   };
 }
 

@@ -24,6 +24,9 @@ export const ORGANIZATION_FIELDS = `
     chat_milestone_template: chatMilestoneTemplate
     chat_vote_party_template: chatVotePartyTemplate
     bedrock_prefix: bedrockPrefix
+    discord_bot_token_set: discordBotTokenSet
+    discord_guild_id: discordGuildId
+    leaderboard_posts: leaderboardPosts { period top at }
   }
   usage {
     votes_this_month: votesThisMonth

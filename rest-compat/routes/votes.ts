@@ -12,8 +12,10 @@ export const VOTE_FIELDS = `id public_id: publicId voter_name: voterName provide
 
 const range = (req: Request) => ({ from: req.query.from, to: req.query.to });
 
-/** The standing a vote made, on the votes that count only: other votes keep the interface's shape. */
+/** The standing a vote made, on the votes that count only, and the voter's Discord id where the site sent one: other
+ * votes keep the interface's shape. */
 const standingOnlyIfSet = onlyIfSet([
+  'voter_discord_id',
   'voter_total',
   'voter_month_total',
   'voter_streak_days',
@@ -108,7 +110,8 @@ export const voteRoutes: RestRoute[] = [
     document: `query ($id: String!) { vote(publicId: $id) { ${VOTE_FIELDS}
       chat_sent_at: chatSentAt callback_sent_at: callbackSentAt callback_attempts: callbackAttempts recovered
       voter_total: voterTotal voter_month_total: voterMonthTotal voter_streak_days: voterStreakDays
-      voter_best_streak_days: voterBestStreakDays provider_voter_total: providerVoterTotal next_vote_at: nextVoteAt } }`,
+      voter_best_streak_days: voterBestStreakDays provider_voter_total: providerVoterTotal next_vote_at: nextVoteAt
+      voter_discord_id: voterDiscordId } }`,
     variables: (req) => ({ id: req.params.id }),
     // The interface's vote, with `recovered: true` only on a vote recovered after an outage, and the standing the
     // vote made (README "Rewards") only where it counts.

@@ -14,10 +14,25 @@ export interface TemplateVariable {
 const WITH_VOTE: readonly EventType[] = ['vote', 'milestone', 'vote_party'];
 const EVERY_EVENT: readonly EventType[] = ['vote', 'milestone', 'vote_party', 'reminder'];
 /** Variables every event's template has, and those a vote (or the vote behind a milestone or a party) adds. */
-const ON_EVERY_EVENT = new Set(['voter_name', 'provider_name', 'provider_key', 'organization_slug', 'organization_name', 'test', 'next_vote_at']);
+const ON_EVERY_EVENT = new Set([
+  'voter_name',
+  'voter_discord_id',
+  'provider_name',
+  'provider_key',
+  'organization_slug',
+  'organization_name',
+  'test',
+  'next_vote_at',
+]);
 
 const VOTE_VARIABLES: readonly Omit<TemplateVariable, 'events'>[] = [
   { name: 'voter_name', description: "The voter's name as the voting site sent it", example: 'Steve', type: 'string' },
+  {
+    name: 'voter_discord_id',
+    description: "The voter's Discord user id, where the site sends one (the provider's discord_id_path); empty otherwise",
+    example: '160105994217586689',
+    type: 'string',
+  },
   { name: 'provider_name', description: 'Display name of the provider that received the vote', example: 'top.gg', type: 'string' },
   { name: 'provider_key', description: 'Key of the provider (as in its webhook URL)', example: 'topgg', type: 'string' },
   { name: 'vote_id', description: 'Public id of the vote', example: 'vt_3f1c2b9e-8a4d-4c55-9f0e-2a7b6c1d9e04', type: 'string' },
@@ -110,6 +125,7 @@ export const TEMPLATE_VARIABLES: readonly TemplateVariable[] = [
 export function sampleTemplateValues(now: Date, organization: { slug: string; name: string }): VoteTemplateValues {
   return {
     voter_name: 'TestVoter',
+    voter_discord_id: '160105994217586689',
     provider_name: 'Test Provider',
     provider_key: 'test-provider',
     vote_id: 'vt_00000000-0000-4000-8000-000000000000',

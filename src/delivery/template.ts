@@ -6,6 +6,8 @@ const VARIABLE = /\{\{\s*([A-Za-z_][\w.[\]-]*)\s*\}\}|\{([A-Za-z_][\w.[\]-]*)\}/
 
 export interface VoteTemplateValues {
   voter_name: string;
+  /** The voter's Discord user id where the provider's body has one (Provider.discordIdPath); empty otherwise. */
+  voter_discord_id?: string;
   provider_name: string;
   provider_key: string;
   vote_id: string;

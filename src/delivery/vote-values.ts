@@ -1,5 +1,6 @@
 // The template values of one vote, as chat messages and callback payloads see them.
 import type { VoteTemplateValues } from './template.js';
+import { discordIdIn } from '../domain/discord-id.js';
 
 /** A vote's standing columns (README "Rewards"); null where the vote does not count. */
 export interface VoteStandingColumns {
@@ -15,7 +16,7 @@ const text = (n: number | null | undefined) => (n === null || n === undefined ? 
 
 export function voteTemplateValues(
   vote: { publicId: string; voterName: string; receivedAt: Date; rawPayload: string; test: boolean } & Partial<VoteStandingColumns>,
-  provider: { key: string; name: string },
+  provider: { key: string; name: string; discordIdPath?: string | null },
   org: { slug: string; name: string },
 ): VoteTemplateValues {
   return {
@@ -26,6 +27,7 @@ export function voteTemplateValues(
     provider_voter_total: text(vote.providerVoterTotal),
     next_vote_at: vote.nextVoteAt ? vote.nextVoteAt.toISOString() : '',
     voter_name: vote.voterName,
+    voter_discord_id: discordIdIn(vote.rawPayload, provider.discordIdPath) ?? '',
     provider_name: provider.name,
     provider_key: provider.key,
     vote_id: vote.publicId,

@@ -54,7 +54,19 @@ describe('routing', () => {
   });
 
   it('each registered callback kind says itself whether it gets a test vote unasked (marksTests)', () => {
-    expect(Object.fromEntries(CALLBACK_KINDS.map((k) => [k.name, k.marksTests]))).toEqual({ http: true, votifier: false });
+    // Kinds whose request can say "test" (a payload's {{test}}) get one unasked; a game-server command, a Votifier vote,
+    // a Discord role or DM would hand out the reward.
+    expect(Object.fromEntries(CALLBACK_KINDS.map((k) => [k.name, k.marksTests]))).toEqual({
+      http: true,
+      votifier: false,
+      rcon: false,
+      discord_role: false,
+      discord_dm: false,
+      redis_stream: true,
+      amqp: true,
+      nats: true,
+      mqtt: true,
+    });
     for (const kind of CALLBACK_KINDS) {
       const planned = planJobs(config, org, 'p1', [cb('one', null, true, kind.name)], false, false, false, { deliverToGameServers: false }, PLAN_RULES);
       expect(

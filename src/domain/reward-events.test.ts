@@ -64,7 +64,9 @@ describe('planEventJobs', () => {
   const org = { chatNotificationsEnabled: true, chatWebhookUrl: 'https://chat.example/hook', chatMilestoneTemplate: 'yay', chatVotePartyTemplate: null };
   const milestone = { event: 'milestone' as const, milestone: { type: 'total' as const, every: 10, value: 10, rule: 0 } };
 
-  it('one job per http callback that takes the event and routes the provider, and chat when a message is set', () => {
+  // Which events a callback's kind can carry is checked when the callback is saved (callbacks.service.ts): planning
+  // reads the callback's own events.
+  it('one job per callback that takes the event and routes the provider, and chat when a message is set', () => {
     const jobs = planEventJobs(
       { callback: 6, chat: 5 },
       org,
@@ -73,7 +75,6 @@ describe('planEventJobs', () => {
         cb('takes', { eventsJson: '["vote","milestone"]' }),
         cb('votes-only'),
         cb('other-site', { eventsJson: '["milestone"]', providerIdsJson: '["p2"]' }),
-        cb('votifier', { kind: 'votifier', eventsJson: '["milestone"]' }),
         cb('disabled', { eventsJson: '["milestone"]', enabled: false }),
       ],
       milestone,

@@ -75,7 +75,7 @@ function offsetMs(at: number, timeZone: string): number {
 }
 
 /** The instant the wall clock in `timeZone` shows `time` (HH:MM) on local `day` (twice corrected, for DST). */
-function zoned(day: string, time: string, timeZone: string): number {
+export function zoned(day: string, time: string, timeZone: string): number {
   const [y, m, d] = day.split('-').map(Number);
   const [hh, mm] = time.split(':').map(Number);
   const wall = Date.UTC(y, m - 1, d, hh, mm);

@@ -12,5 +12,6 @@ import '../modules/plugin/plugin.graphql.js';
 import '../modules/voters/voters.graphql.js';
 import '../modules/rewards/rewards.graphql.js';
 import '../modules/hook-requests/hook-requests.graphql.js';
+import '../modules/discord/discord.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -79,7 +79,7 @@ describe.skipIf(databaseUnavailable)('message-broker callbacks', () => {
       const ids = [await s.vote('Steve'), await s.vote('Alex')];
       for (const id of ids) await until(() => s.read(id), sent);
       const entries = await reader.xrange(stream, '-', '+');
-      const fields = entries.map(([, f]) => Object.fromEntries(f.reduce<[string, string][]>((all, v, i) => (i % 2 ? all : [...all, [v, f[i + 1]]]), [])));
+      const fields = entries.map(([, f]) => Object.fromEntries(f.flatMap((v, i) => (i % 2 ? [] : [[v, f[i + 1]]]))));
       expect(fields.map((f) => f.id)).toEqual(ids);
       expect(JSON.parse(fields[0].body)).toEqual({ voter: 'Steve', vote: ids[0], test: false });
     } finally {

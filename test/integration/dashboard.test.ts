@@ -477,12 +477,14 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
         .getByRole('button', { name: 'Edit' })
         .click();
       await page.getByRole('heading', { name: 'Edit Lobby (Votifier)' }).waitFor();
-      expect(await page.getByLabel(/^New v2 token/).inputValue()).toBe('');
+      const lobbyEdit = page.getByRole('region', { name: 'Edit Lobby (Votifier)' });
+      expect(await lobbyEdit.getByLabel(/^Token/).inputValue()).toBe('');
+      expect(await lobbyEdit.locator('label[for="edit-token"]').textContent()).toMatch(/\bset$/);
       await page.locator('#edit-port').fill('70000');
       await page.getByRole('button', { name: 'Save' }).click();
       await page.getByText(/^port: /).waitFor({ timeout: 5_000 });
       await page.locator('#edit-port').fill('25565');
-      await page.locator('#edit-service').fill('Lobby');
+      await page.locator('#edit-serviceName').fill('Lobby');
       await page.getByRole('button', { name: 'Save' }).click();
       await page.getByRole('heading', { name: /^Edit / }).waitFor({ state: 'detached', timeout: 5_000 });
       await page.getByTestId('callbacks-table').getByText('127.0.0.1:25565').waitFor();
@@ -1048,11 +1050,12 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
       );
       const milestone = game.requests.slice(before).find((r) => r.path === '/rewards' && r.json?.event === 'milestone')!;
       expect(milestone.json).toMatchObject({ event: 'milestone', voter_name: 'PartyGoer', milestone: { type: 'total', value: 5 }, provider: 'mc' });
-      // A Votifier server takes votes only: the other boxes are disabled.
+      // A Votifier server takes votes only: only its own event is offered, and the page says which kinds take the others.
       await form.getByLabel('Kind').selectOption('votifier');
       for (const event of ['milestone', 'vote_party', 'reminder'])
-        expect(await form.getByRole('checkbox', { name: new RegExp(`^${event}\\W`) }).isDisabled()).toBe(true);
+        expect(await form.getByRole('checkbox', { name: new RegExp(`^${event}\\W`) }).count()).toBe(0);
       expect(await form.getByRole('checkbox', { name: /^vote\W/ }).isEnabled()).toBe(true);
+      await form.getByText(/A Votifier callback takes vote only; milestone, vote_party and reminder need another kind \(HTTP\b/).waitFor();
       await form.getByLabel('Kind').selectOption('http');
     });
 

@@ -11,11 +11,15 @@ import { redisStreamCallback } from './redis-stream/redis-stream-callback.js';
 import { amqpCallback } from './amqp/amqp-callback.js';
 import { natsCallback } from './nats/nats-callback.js';
 import { mqttCallback } from './mqtt/mqtt-callback.js';
+import { discordRoleCallback } from './discord-role/discord-role-callback.js';
+import { discordDmCallback } from './discord-dm/discord-dm-callback.js';
 
 export const CALLBACK_KINDS: readonly CallbackKind[] = [
   httpCallback,
   votifierCallback,
   rconCallback,
+  discordRoleCallback,
+  discordDmCallback,
   redisStreamCallback,
   amqpCallback,
   natsCallback,

@@ -1,5 +1,6 @@
 // Organization, its settings and usage; the organization query and the settings/test-message mutations.
 import { builder } from '../../graphql/builder.js';
+import type { LeaderboardPosts } from '../../domain/leaderboard-schedule.js';
 import { requireViewer } from '../../auth/access.js';
 import type { Organization } from '../../generated/sqlite/client.js';
 import type { Usage } from './organization.service.js';
@@ -31,6 +32,23 @@ const MilestoneRuleRef = builder.objectRef<MilestoneRuleShape>('MilestoneRule').
     every: t.int({ nullable: true, resolve: (r) => r.every ?? null }),
     at: t.intList({ nullable: true, resolve: (r) => r.at ?? null }),
     provider: t.string({ nullable: true, description: 'A provider key: the total on that site only', resolve: (r) => r.provider ?? null }),
+  }),
+});
+
+const LeaderboardPostsRef = builder.objectRef<LeaderboardPosts>('LeaderboardPosts').implement({
+  description: 'When the top voters are posted to the chat webhook (README "Discord rewards")',
+  fields: (t) => ({
+    period: t.exposeString('period', { description: 'day, week or month: the post covers the period that ends at it' }),
+    top: t.exposeInt('top', { description: 'How many voters it names' }),
+    at: t.exposeString('at', { description: '"HH:MM" (day), "Mon HH:MM" (week), "D HH:MM" (month, D 1 to 28), in settings.time_zone' }),
+  }),
+});
+
+const LeaderboardPostsInput = builder.inputType('LeaderboardPostsInput', {
+  fields: (t) => ({
+    period: t.string({ required: true, description: 'day, week or month' }),
+    top: t.int({ required: true, description: '1 to 25' }),
+    at: t.string({ required: true, description: '"HH:MM" (day), "Mon HH:MM" (week), "D HH:MM" (month, D 1 to 28)' }),
   }),
 });
 
@@ -83,6 +101,17 @@ const OrganizationSettings = builder.objectRef<Organization>('OrganizationSettin
     }),
     chatMilestoneTemplate: t.exposeString('chatMilestoneTemplate', { nullable: true, description: 'Chat message for milestones; null: not posted' }),
     chatVotePartyTemplate: t.exposeString('chatVotePartyTemplate', { nullable: true, description: 'Chat message for vote parties; null: not posted' }),
+    discordBotTokenSet: t.boolean({
+      description: 'Whether the organization\'s Discord bot token is set (it is write-only: README "Discord rewards")',
+      resolve: (org) => org.discordBotTokenEnc !== null,
+    }),
+    discordGuildId: t.exposeString('discordGuildId', { nullable: true, description: 'The Discord server the bot gives vote roles in' }),
+    leaderboardPosts: t.field({
+      type: LeaderboardPostsRef,
+      nullable: true,
+      description: "The period's top voters posted to the chat webhook: {period, top, at}; null: none",
+      resolve: (org) => (org.leaderboardPostsJson ? (JSON.parse(org.leaderboardPostsJson) as LeaderboardPosts) : null),
+    }),
     bedrockPrefix: t.exposeString('bedrockPrefix', {
       nullable: true,
       description: 'The prefix Floodgate puts before Bedrock players\' names (often "."); RCON commands accept such names; null: none',
@@ -137,6 +166,9 @@ const OrganizationSettingsInput = builder.inputType('OrganizationSettingsInput',
     chatMilestoneTemplate: t.string(),
     chatVotePartyTemplate: t.string(),
     bedrockPrefix: t.string({ description: 'Floodgate\'s username prefix (e.g. "."); null: none' }),
+    discordBotToken: t.string({ description: "Your Discord bot's token (checked with Discord when saved; never returned); null removes it" }),
+    discordGuildId: t.string({ description: 'The Discord server (guild) id the bot gives vote roles in' }),
+    leaderboardPosts: t.field({ type: LeaderboardPostsInput, description: "Post the period's top voters to the chat webhook; null: stop" }),
   }),
 });
 

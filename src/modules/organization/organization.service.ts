@@ -1,6 +1,9 @@
 // Organization use cases: read with usage, update settings (validated, plan-gated), create/suspend from the CLI.
 import { z } from 'zod';
 import { isSafeBedrockPrefix } from '../../domain/player-name.js';
+import { DISCORD_ID } from '../../domain/discord-id.js';
+import { leaderboardPostsSchema } from '../../domain/leaderboard-schedule.js';
+import { checkBot, discordApiFor, DiscordError } from '../../discord/discord-api.js';
 import type { AppDeps } from '../../app-deps.js';
 import { AppError, notFound, validationError, type FieldError } from '../../errors.js';
 import { PLAN_LIMITS, isPlan, planAtLeast, planOf } from '../../domain/plans.js';
@@ -72,6 +75,10 @@ const settingsSchema = z
     remindersEnabled: z.boolean(),
     chatMilestoneTemplate: chatTemplate,
     chatVotePartyTemplate: chatTemplate,
+    // The organization's own Discord bot (README "Discord rewards"); checked with Discord when saved.
+    discordBotToken: z.string().trim().min(20, 'is not a bot token (Developer Portal → your app → Bot → Reset Token)').max(200).nullable(),
+    discordGuildId: z.string().regex(DISCORD_ID, 'must be a server id (17 to 20 digits: right-click the server → Copy Server ID)').nullable(),
+    leaderboardPosts: leaderboardPostsSchema.nullable(),
     bedrockPrefix: z
       .string()
       .refine(isSafeBedrockPrefix, 'must be 1 to 3 printable characters without space, quotes, ; / \\ { } [ ] or @ (Floodgate uses ".")')
@@ -158,6 +165,32 @@ export function createOrganizationService(deps: AppDeps) {
     return { votesThisMonth: votes, votesLimit: limits.votesPerMonth, providersCount, providersLimit: limits.providers };
   }
 
+  /**
+   * A new bot token or server is checked with Discord before it is saved (GET /users/@me, GET /guilds/{id}): a bad
+   * token, or a bot that is not in that server, is refused with what to fix.
+   */
+  async function checkDiscordBot(org: Organization, settings: SettingsInput): Promise<void> {
+    if (settings.discordBotToken === undefined && settings.discordGuildId === undefined) return;
+    const token = settings.discordBotToken !== undefined ? settings.discordBotToken : org.discordBotTokenEnc && deps.secrets.open(org.discordBotTokenEnc);
+    const guildId = settings.discordGuildId !== undefined ? settings.discordGuildId : org.discordGuildId;
+    if (!token || !guildId) {
+      if (token || guildId)
+        throw validationError([
+          token
+            ? { field: 'settings.discord_guild_id', message: 'is required with a bot token: the server the bot gives vote roles in' }
+            : { field: 'settings.discord_bot_token', message: 'is required with a server id: the bot that gives vote roles there' },
+        ]);
+      return;
+    }
+    try {
+      const seen = await checkBot(discordApiFor(deps.config.discordApiUrl, token), guildId);
+      if (!seen.ok) throw validationError([{ field: `settings.${seen.field}`, message: seen.message }]);
+    } catch (err) {
+      if (!(err instanceof DiscordError)) throw err;
+      throw validationError([{ field: 'settings.discord_bot_token', message: `Discord could not check it just now (${err.message}); try again` }]);
+    }
+  }
+
   async function update(organizationId: string, rawInput: unknown): Promise<Organization> {
     const input = parseInput(updateSchema, rawInput);
     const org = await get(organizationId);
@@ -207,8 +240,9 @@ export function createOrganizationService(deps: AppDeps) {
     if (settings.votePartyProvider && !providerIds.has(settings.votePartyProvider))
       problems.push({ field: 'settings.vote_party_provider', message: `no provider has the key "${settings.votePartyProvider}"` });
     if (problems.length > 0) throw validationError(problems);
+    await checkDiscordBot(org, settings);
 
-    const { chatEmbedTemplate, milestones, votePartyProvider, ...plainSettings } = settings;
+    const { chatEmbedTemplate, milestones, votePartyProvider, discordBotToken, leaderboardPosts, ...plainSettings } = settings;
     const partyProviderId = votePartyProvider === undefined ? undefined : votePartyProvider === null ? null : providerIds.get(votePartyProvider)!;
     // A party whose size or site changes starts counting again from zero.
     const partyChanged =
@@ -234,6 +268,8 @@ export function createOrganizationService(deps: AppDeps) {
             ...(chatEmbedTemplate !== undefined ? { chatEmbedTemplateJson: chatEmbedTemplate === null ? null : JSON.stringify(chatEmbedTemplate) } : {}),
             ...(milestones !== undefined ? { milestonesJson: milestones.length > 0 ? JSON.stringify(milestones) : null } : {}),
             ...(partyProviderId !== undefined ? { votePartyProviderId: partyProviderId } : {}),
+            ...(discordBotToken !== undefined ? { discordBotTokenEnc: discordBotToken === null ? null : deps.secrets.seal(discordBotToken) } : {}),
+            ...(leaderboardPosts !== undefined ? { leaderboardPostsJson: leaderboardPosts === null ? null : JSON.stringify(leaderboardPosts) } : {}),
           },
         });
       }, RECOUNT_TRANSACTION);

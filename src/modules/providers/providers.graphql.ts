@@ -80,6 +80,10 @@ export const ProviderRef = builder.prismaObject('Provider', {
       nullable: true,
       description: "The site's page where a voter votes (reminder events carry it, rendered with the vote's variables)",
     }),
+    discordIdPath: t.exposeString('discordIdPath', {
+      nullable: true,
+      description: "Where the voter's Discord user id is in a vote's body (Discord sites' templates set it); null: none",
+    }),
     enabled: t.exposeBoolean('enabled'),
     bodyTimestampPath: t.exposeString('bodyTimestampPath', {
       nullable: true,
@@ -179,6 +183,7 @@ const CreateProviderInput = builder.inputType('CreateProviderInput', {
       description: 'When a voter may vote again on the site: {"hours": N} or {"daily_reset": "HH:MM", "time_zone": "<IANA>"}; null: unknown',
     }),
     voteUrl: t.string({ description: "The site's vote page for reminders (http(s); may hold variables such as {{payload.bot}}); null: none" }),
+    discordIdPath: t.string({ description: "Where the voter's Discord user id is in the body (dotted path); null: none" }),
   }),
 });
 
@@ -204,6 +209,7 @@ const UpdateProviderInput = builder.inputType('UpdateProviderInput', {
       description: 'When a voter may vote again on the site: {"hours": N} or {"daily_reset": "HH:MM", "time_zone": "<IANA>"}; null: unknown',
     }),
     voteUrl: t.string({ description: "The site's vote page for reminders (http(s); may hold variables such as {{payload.bot}}); null: none" }),
+    discordIdPath: t.string({ description: "Where the voter's Discord user id is in the body (dotted path); null: none" }),
   }),
 });
 

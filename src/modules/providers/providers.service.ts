@@ -79,6 +79,8 @@ const optionalFields = {
     .regex(/^https?:\/\/\S+$/, 'must be an http(s) URL (it may hold template variables such as {{payload.bot}})')
     .nullable()
     .optional(),
+  // Where the voter's Discord user id is in the body (README "Discord rewards"); null: none.
+  discordIdPath: pathSchema.nullable().optional(),
 };
 
 const votifierPortSchema = z.number().int().min(1).max(65535).nullable();
@@ -227,6 +229,7 @@ export function createProviderService(deps: AppDeps) {
         bodyTimestampMaxAge: template.bodyTimestampMaxAgeSeconds ?? null,
         voteCooldown: template.voteCooldown ?? null,
         voteUrl: template.voteUrl ?? null,
+        discordIdPath: template.discordIdPath ?? null,
         ...defined,
       };
       // A secret the site issues cannot be invented here: the site would never know it.
@@ -282,6 +285,7 @@ export function createProviderService(deps: AppDeps) {
           votifierPort: parsed.votifierPort ?? null,
           voteCooldownJson: parsed.voteCooldown ? JSON.stringify(parsed.voteCooldown) : null,
           voteUrl: parsed.voteUrl ?? null,
+          discordIdPath: parsed.discordIdPath ?? null,
         },
       })
       .catch((err: unknown) => {

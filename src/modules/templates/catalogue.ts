@@ -74,6 +74,8 @@ export interface ProviderTemplate {
   voteCooldown?: VoteCooldown;
   /** The page where a voter votes (reminders carry it), with vote variables where the site sends the id. */
   voteUrl?: string;
+  /** Where the voter's Discord user id is in a vote's body (Discord sites; README "Discord rewards"). */
+  discordIdPath?: string;
 }
 
 const GENERATED_SECRET_STEP = 'Create the provider here with auth_value "auto" (or leave it out) and copy the auth_value shown once in the response.';
@@ -170,6 +172,7 @@ const TEMPLATES: ProviderTemplate[] = [
     authKeySource: null,
     authTimestampField: 'X-HytaleCharts-Timestamp',
     defaultVoteePath: 'voter.username',
+    discordIdPath: 'voter.discord_id',
     eventPath: 'event',
     voteEvents: ['vote'],
     testEvents: ['test'],
@@ -249,6 +252,7 @@ const TEMPLATES: ProviderTemplate[] = [
     authKeySource: null,
     authTimestampField: null,
     defaultVoteePath: 'data.user.name',
+    discordIdPath: 'data.user.platform_id',
     eventPath: 'type',
     voteEvents: ['vote.create'],
     testEvents: ['webhook.test'],
@@ -303,6 +307,7 @@ const TEMPLATES: ProviderTemplate[] = [
     authKeySource: 'generated',
     authTimestampField: null,
     defaultVoteePath: 'user',
+    discordIdPath: 'user',
     eventPath: 'type',
     voteEvents: ['upvote'],
     testEvents: ['test'],
@@ -342,6 +347,7 @@ const TEMPLATES: ProviderTemplate[] = [
     authKeySource: 'generated',
     authTimestampField: null,
     defaultVoteePath: 'username',
+    discordIdPath: 'id',
     eventPath: null,
     voteEvents: null,
     testEvents: null,
@@ -378,6 +384,7 @@ const TEMPLATES: ProviderTemplate[] = [
     authKeySource: 'generated',
     authTimestampField: null,
     defaultVoteePath: 'user',
+    discordIdPath: 'user',
     eventPath: 'type',
     voteEvents: ['vote', 'premium_vote'],
     testEvents: ['test'],
@@ -410,6 +417,7 @@ const TEMPLATES: ProviderTemplate[] = [
     authKeySource: 'generated',
     authTimestampField: null,
     defaultVoteePath: 'user',
+    discordIdPath: 'user',
     eventPath: 'test',
     voteEvents: null,
     testEvents: ['true'],
@@ -442,6 +450,7 @@ const TEMPLATES: ProviderTemplate[] = [
     authKeySource: 'generated',
     authTimestampField: null,
     defaultVoteePath: 'username',
+    discordIdPath: 'user_id',
     eventPath: 'is_test',
     voteEvents: null,
     testEvents: ['true'],
@@ -477,6 +486,7 @@ const TEMPLATES: ProviderTemplate[] = [
     authKeySource: 'generated',
     authTimestampField: null,
     defaultVoteePath: 'username',
+    discordIdPath: 'id',
     eventPath: 'isTest',
     voteEvents: null,
     testEvents: ['true'],

@@ -1,5 +1,6 @@
 // Vote, its delivery jobs and attempts (the delivery log), the single-vote read and redelivery.
 import { builder } from '../../graphql/builder.js';
+import { discordIdIn } from '../../domain/discord-id.js';
 import { requireViewer } from '../../auth/access.js';
 import { validationError } from '../../errors.js';
 import { DELIVERY_STATUSES, type VotePage } from './votes.service.js';
@@ -30,6 +31,12 @@ export const VoteRef = builder.prismaObject('Vote', {
     id: t.exposeID('id'),
     publicId: t.exposeString('publicId'),
     voterName: t.exposeString('voterName'),
+    voterDiscordId: t.string({
+      nullable: true,
+      description: "The voter's Discord user id, where the site sends one (the provider's discordIdPath); null otherwise",
+      select: { rawPayload: true, provider: { select: { discordIdPath: true } } },
+      resolve: (v) => discordIdIn(v.rawPayload, v.provider.discordIdPath),
+    }),
     providerKey: t.string({ select: { provider: { select: { key: true } } }, resolve: (v) => v.provider.key }),
     providerName: t.string({ select: { provider: { select: { name: true } } }, resolve: (v) => v.provider.name }),
     receivedAt: t.expose('receivedAt', { type: 'DateTime' }),

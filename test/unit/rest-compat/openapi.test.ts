@@ -151,8 +151,11 @@ describe('OpenAPI document', () => {
     expect(patch.properties.name.readOnly).toBeUndefined();
     for (const key of ['id', 'plan', 'status', 'usage']) expect(patch.properties[key], key).toMatchObject({ readOnly: true });
     expect(patch.properties.usage.properties).toHaveProperty('votes_this_month');
-    // Every setting it answers is writable: settings stay the input type itself.
-    expect(patch.properties.settings).toEqual({ anyOf: [{ $ref: '#/components/schemas/OrganizationSettingsInput' }, { type: 'null' }] });
+    // The settings it answers are writable, but for what is read only there (whether the write-only bot token is set).
+    expect(patch.properties.settings.additionalProperties).toBe(false);
+    expect(patch.properties.settings.properties.discord_bot_token_set).toMatchObject({ readOnly: true });
+    expect(patch.properties.settings.properties.discord_bot_token.readOnly).toBeUndefined();
+    expect(patch.properties.settings.properties.chat_webhook_url.readOnly).toBeUndefined();
     const provider = doc.paths['/v1/providers/{key}'].patch.requestBody.content['application/json'].schema;
     for (const key of ['id', 'webhook_url', 'votes_total', 'created_at', 'auth_method', 'votifier'])
       expect(provider.properties[key], key).toMatchObject({ readOnly: true });

@@ -28,13 +28,15 @@ type Documents = {
     "\n  query VoteDetail($publicId: String!) {\n    vote(publicId: $publicId) {\n      publicId voterName providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts recovered test\n      deliveryJobs { id kind origin target status attempts maxAttempts nextAttemptAt lastError sentAt }\n      deliveryAttempts { id jobId kind attempt target statusCode success durationMs pacedMs error createdAt }\n    }\n  }\n": typeof types.VoteDetailDocument,
     "\n  mutation RedeliverVote($publicId: String!) {\n    redeliverVote(publicId: $publicId) { voteId requeued }\n  }\n": typeof types.RedeliverVoteDocument,
     "\n  query Votes($page: Int, $provider: String, $voter: String, $from: String, $to: String, $chatStatus: DeliveryStatus, $callbackStatus: DeliveryStatus) {\n    votes(page: $page, limit: 25, provider: $provider, voter: $voter, from: $from, to: $to, chatStatus: $chatStatus, callbackStatus: $callbackStatus) {\n      page pages total\n      votes { publicId voterName providerKey providerName receivedAt chatStatus callbackStatus test }\n    }\n    providers { providers { key name } }\n  }\n": typeof types.VotesDocument,
-    "\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks {\n      id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate eventTemplates events providers allProviders maxPerSecond disabledReason disabledAt\n    } }\n    callbackVariables { name description example events }\n    providers { providers { key name } }\n  }\n": typeof types.CallbacksDocument,
-    "\n  mutation CreateCallback($input: CreateCallbackInput!) {\n    createCallback(input: $input) { signingSecret callback { id name } }\n  }\n": typeof types.CreateCallbackDocument,
-    "\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id enabled priority events eventTemplates providers allProviders maxPerSecond disabledReason disabledAt }\n  }\n": typeof types.UpdateCallbackDocument,
+    "\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks {\n      id name kind target enabled priority timeoutMs events providers allProviders maxPerSecond disabledReason disabledAt\n    } }\n    callbackKinds { ...CallbackKindFields }\n    callbackVariables { name description example events }\n    providers { providers { key name } }\n  }\n": typeof types.CallbacksDocument,
     "\n  mutation DeleteCallback($id: ID!) { deleteCallback(id: $id) { id } }\n": typeof types.DeleteCallbackDocument,
     "\n  mutation RotateCallbackSecret($id: ID!) { rotateCallbackSecret(id: $id) { id signingSecret } }\n": typeof types.RotateCallbackSecretDocument,
-    "\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload } }\n": typeof types.TestCallbackDocument,
+    "\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload sent message } }\n": typeof types.TestCallbackDocument,
     "\n  mutation ReplayCallback($id: ID!, $since: String!, $until: String, $onlyFailed: Boolean) {\n    replayCallback(id: $id, since: $since, until: $until, onlyFailed: $onlyFailed) { callbackId queued since until onlyFailed }\n  }\n": typeof types.ReplayCallbackDocument,
+    "\n  mutation CreateCallback($input: CreateCallbackInput!) {\n    createCallback(input: $input) { signingSecret callback { id name kind } }\n  }\n": typeof types.CreateCallbackDocument,
+    "\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id name target enabled priority timeoutMs events providers allProviders maxPerSecond disabledReason disabledAt }\n  }\n": typeof types.UpdateCallbackDocument,
+    "\n  fragment CallbackSettingFields on CallbackSetting {\n    name restName type label help required nullable secret readAs widget placeholder default\n  }\n": typeof types.CallbackSettingFieldsFragmentDoc,
+    "\n  fragment CallbackKindFields on CallbackKindInfo {\n    name label description events signed marksTests settings { ...CallbackSettingFields }\n  }\n": typeof types.CallbackKindFieldsFragmentDoc,
     "\n  query AddProviderChoices {\n    organization { slug hookBaseUrl }\n    templates { id slug name description websiteUrl authMethod authField authKeySource setupInstructions }\n    providers { count limit providers { key webhookUrl } }\n  }\n": typeof types.AddProviderChoicesDocument,
     "\n  mutation CreateProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) {\n      id key name authMethod authValue webhookUrl votifier { host port publicKey token }\n      provider { authField authTimestampField signatureFormat payloadSource voteePath }\n    }\n  }\n": typeof types.CreateProviderDocument,
     "\n  mutation EditProvider($key: String!, $input: UpdateProviderInput!) {\n    updateProvider(key: $key, input: $input) { id key name webhookUrl }\n  }\n": typeof types.EditProviderDocument,
@@ -77,13 +79,15 @@ const documents: Documents = {
     "\n  query VoteDetail($publicId: String!) {\n    vote(publicId: $publicId) {\n      publicId voterName providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts recovered test\n      deliveryJobs { id kind origin target status attempts maxAttempts nextAttemptAt lastError sentAt }\n      deliveryAttempts { id jobId kind attempt target statusCode success durationMs pacedMs error createdAt }\n    }\n  }\n": types.VoteDetailDocument,
     "\n  mutation RedeliverVote($publicId: String!) {\n    redeliverVote(publicId: $publicId) { voteId requeued }\n  }\n": types.RedeliverVoteDocument,
     "\n  query Votes($page: Int, $provider: String, $voter: String, $from: String, $to: String, $chatStatus: DeliveryStatus, $callbackStatus: DeliveryStatus) {\n    votes(page: $page, limit: 25, provider: $provider, voter: $voter, from: $from, to: $to, chatStatus: $chatStatus, callbackStatus: $callbackStatus) {\n      page pages total\n      votes { publicId voterName providerKey providerName receivedAt chatStatus callbackStatus test }\n    }\n    providers { providers { key name } }\n  }\n": types.VotesDocument,
-    "\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks {\n      id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate eventTemplates events providers allProviders maxPerSecond disabledReason disabledAt\n    } }\n    callbackVariables { name description example events }\n    providers { providers { key name } }\n  }\n": types.CallbacksDocument,
-    "\n  mutation CreateCallback($input: CreateCallbackInput!) {\n    createCallback(input: $input) { signingSecret callback { id name } }\n  }\n": types.CreateCallbackDocument,
-    "\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id enabled priority events eventTemplates providers allProviders maxPerSecond disabledReason disabledAt }\n  }\n": types.UpdateCallbackDocument,
+    "\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks {\n      id name kind target enabled priority timeoutMs events providers allProviders maxPerSecond disabledReason disabledAt\n    } }\n    callbackKinds { ...CallbackKindFields }\n    callbackVariables { name description example events }\n    providers { providers { key name } }\n  }\n": types.CallbacksDocument,
     "\n  mutation DeleteCallback($id: ID!) { deleteCallback(id: $id) { id } }\n": types.DeleteCallbackDocument,
     "\n  mutation RotateCallbackSecret($id: ID!) { rotateCallbackSecret(id: $id) { id signingSecret } }\n": types.RotateCallbackSecretDocument,
-    "\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload } }\n": types.TestCallbackDocument,
+    "\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload sent message } }\n": types.TestCallbackDocument,
     "\n  mutation ReplayCallback($id: ID!, $since: String!, $until: String, $onlyFailed: Boolean) {\n    replayCallback(id: $id, since: $since, until: $until, onlyFailed: $onlyFailed) { callbackId queued since until onlyFailed }\n  }\n": types.ReplayCallbackDocument,
+    "\n  mutation CreateCallback($input: CreateCallbackInput!) {\n    createCallback(input: $input) { signingSecret callback { id name kind } }\n  }\n": types.CreateCallbackDocument,
+    "\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id name target enabled priority timeoutMs events providers allProviders maxPerSecond disabledReason disabledAt }\n  }\n": types.UpdateCallbackDocument,
+    "\n  fragment CallbackSettingFields on CallbackSetting {\n    name restName type label help required nullable secret readAs widget placeholder default\n  }\n": types.CallbackSettingFieldsFragmentDoc,
+    "\n  fragment CallbackKindFields on CallbackKindInfo {\n    name label description events signed marksTests settings { ...CallbackSettingFields }\n  }\n": types.CallbackKindFieldsFragmentDoc,
     "\n  query AddProviderChoices {\n    organization { slug hookBaseUrl }\n    templates { id slug name description websiteUrl authMethod authField authKeySource setupInstructions }\n    providers { count limit providers { key webhookUrl } }\n  }\n": types.AddProviderChoicesDocument,
     "\n  mutation CreateProvider($input: CreateProviderInput!) {\n    createProvider(input: $input) {\n      id key name authMethod authValue webhookUrl votifier { host port publicKey token }\n      provider { authField authTimestampField signatureFormat payloadSource voteePath }\n    }\n  }\n": types.CreateProviderDocument,
     "\n  mutation EditProvider($key: String!, $input: UpdateProviderInput!) {\n    updateProvider(key: $key, input: $input) { id key name webhookUrl }\n  }\n": types.EditProviderDocument,
@@ -185,15 +189,7 @@ export function graphql(source: "\n  query Votes($page: Int, $provider: String, 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks {\n      id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate eventTemplates events providers allProviders maxPerSecond disabledReason disabledAt\n    } }\n    callbackVariables { name description example events }\n    providers { providers { key name } }\n  }\n"): (typeof documents)["\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks {\n      id name kind url host port serviceName hasToken publicKey enabled priority timeoutMs payloadTemplate eventTemplates events providers allProviders maxPerSecond disabledReason disabledAt\n    } }\n    callbackVariables { name description example events }\n    providers { providers { key name } }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation CreateCallback($input: CreateCallbackInput!) {\n    createCallback(input: $input) { signingSecret callback { id name } }\n  }\n"): (typeof documents)["\n  mutation CreateCallback($input: CreateCallbackInput!) {\n    createCallback(input: $input) { signingSecret callback { id name } }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id enabled priority events eventTemplates providers allProviders maxPerSecond disabledReason disabledAt }\n  }\n"): (typeof documents)["\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id enabled priority events eventTemplates providers allProviders maxPerSecond disabledReason disabledAt }\n  }\n"];
+export function graphql(source: "\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks {\n      id name kind target enabled priority timeoutMs events providers allProviders maxPerSecond disabledReason disabledAt\n    } }\n    callbackKinds { ...CallbackKindFields }\n    callbackVariables { name description example events }\n    providers { providers { key name } }\n  }\n"): (typeof documents)["\n  query Callbacks {\n    callbacks(includeDisabled: true) { count limit callbacks {\n      id name kind target enabled priority timeoutMs events providers allProviders maxPerSecond disabledReason disabledAt\n    } }\n    callbackKinds { ...CallbackKindFields }\n    callbackVariables { name description example events }\n    providers { providers { key name } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -205,11 +201,27 @@ export function graphql(source: "\n  mutation RotateCallbackSecret($id: ID!) { r
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload } }\n"): (typeof documents)["\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload } }\n"];
+export function graphql(source: "\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload sent message } }\n"): (typeof documents)["\n  mutation TestCallback($id: ID!) { testCallback(id: $id) { url method headers payload sent message } }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ReplayCallback($id: ID!, $since: String!, $until: String, $onlyFailed: Boolean) {\n    replayCallback(id: $id, since: $since, until: $until, onlyFailed: $onlyFailed) { callbackId queued since until onlyFailed }\n  }\n"): (typeof documents)["\n  mutation ReplayCallback($id: ID!, $since: String!, $until: String, $onlyFailed: Boolean) {\n    replayCallback(id: $id, since: $since, until: $until, onlyFailed: $onlyFailed) { callbackId queued since until onlyFailed }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateCallback($input: CreateCallbackInput!) {\n    createCallback(input: $input) { signingSecret callback { id name kind } }\n  }\n"): (typeof documents)["\n  mutation CreateCallback($input: CreateCallbackInput!) {\n    createCallback(input: $input) { signingSecret callback { id name kind } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id name target enabled priority timeoutMs events providers allProviders maxPerSecond disabledReason disabledAt }\n  }\n"): (typeof documents)["\n  mutation UpdateCallback($id: ID!, $input: UpdateCallbackInput!) {\n    updateCallback(id: $id, input: $input) { id name target enabled priority timeoutMs events providers allProviders maxPerSecond disabledReason disabledAt }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment CallbackSettingFields on CallbackSetting {\n    name restName type label help required nullable secret readAs widget placeholder default\n  }\n"): (typeof documents)["\n  fragment CallbackSettingFields on CallbackSetting {\n    name restName type label help required nullable secret readAs widget placeholder default\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment CallbackKindFields on CallbackKindInfo {\n    name label description events signed marksTests settings { ...CallbackSettingFields }\n  }\n"): (typeof documents)["\n  fragment CallbackKindFields on CallbackKindInfo {\n    name label description events signed marksTests settings { ...CallbackSettingFields }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

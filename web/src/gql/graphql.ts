@@ -19,10 +19,25 @@ export type CallbackEvent =
   | 'vote'
   | 'vote_party';
 
-/** http: a signed POST of a JSON payload (Standard Webhooks); votifier: the Votifier protocol (NuVotifier v2 with a token, v1 with an RSA key) */
+/** http: a signed POST of a JSON payload (Standard Webhooks); votifier: the Votifier protocol (NuVotifier v2 with a token, v1 with an RSA key); rcon: console commands run on a Minecraft server over RCON (server.properties: enable-rcon), no plugin needed; discord_role: a Discord role given to the voter for a while with your own bot (settings.discord_bot_token); discord_dm: a direct message to the voter from your own bot (settings.discord_bot_token): vote thank-yous, milestones, reminders; redis_stream: each delivery added to a Redis stream (XADD … MAXLEN ~); amqp: each delivery published to RabbitMQ, persistent, with publisher confirms; nats: each delivery published to NATS JetStream with Nats-Msg-Id (the server drops a repeat); mqtt: each delivery published to an MQTT topic with QoS 1 */
 export type CallbackKind =
+  | 'amqp'
+  | 'discord_dm'
+  | 'discord_role'
   | 'http'
+  | 'mqtt'
+  | 'nats'
+  | 'rcon'
+  | 'redis_stream'
   | 'votifier';
+
+/** How a setting is written: string, int, boolean, strings (a list of text), json */
+export type CallbackSettingType =
+  | 'boolean'
+  | 'int'
+  | 'json'
+  | 'string'
+  | 'strings';
 
 /** simple: a text message; embed: a rich embed (Growth+) */
 export type ChatMessageType =
@@ -37,34 +52,66 @@ export type CreateApiKeyInput = {
 export type CreateCallbackInput = {
   /** http: sent as Authorization: Bearer <auth_secret>; never returned */
   authSecret?: string | null | undefined;
+  /** rcon: console commands run in order for each vote, with {{variables}} ({{voter_name}} only as a valid player name) */
+  commands?: Array<string> | null | undefined;
+  /** discord_role: how long a vote keeps the role (1m to 90d, e.g. 12h); a vote while it is held starts it again */
+  duration?: string | null | undefined;
   enabled?: boolean | null | undefined;
-  /** http: {milestone?, vote_party?, reminder?}, each a payload template; null: the defaults */
+  /** rcon: {milestone?, vote_party?, reminder?}, each a list of commands; a vote party’s run once per server */
+  eventCommands?: unknown;
+  /** http: {milestone?, vote_party?, reminder?}, each a payload template; null: the defaults; redis_stream: {milestone?, vote_party?, reminder?}, each a payload template; null: the defaults; amqp: {milestone?, vote_party?, reminder?}, each a payload template; null: the defaults; nats: {milestone?, vote_party?, reminder?}, each a payload template; null: the defaults; mqtt: {milestone?, vote_party?, reminder?}, each a payload template; null: the defaults */
   eventTemplates?: unknown;
   /** The events it takes; default [vote] */
   events?: Array<CallbackEvent> | null | undefined;
-  /** votifier: the Votifier server's host name or IP address */
+  /** amqp: an existing exchange to publish to, instead of a queue */
+  exchange?: string | null | undefined;
+  /** discord_dm: where a voter who does not accept DMs gets the message instead, with a mention; null: they get none */
+  fallbackChannelId?: string | null | undefined;
+  /** votifier: the Votifier server's host name or IP address; rcon: the Minecraft server's host name or IP address (RCON is plaintext: keep it on a private network or a tunnel) */
   host?: string | null | undefined;
   /** Default http */
   kind?: CallbackKind | null | undefined;
+  /** redis_stream: MAXLEN ~: Redis trims the stream to about this many entries */
+  maxLen?: number | null | undefined;
   /** At most this many deliveries start per second (1-1000); null = no limit */
   maxPerSecond?: number | null | undefined;
+  /** discord_dm: the DM, with {{variables}} (a reminder has {{vote_url}}); mentions in it ping nobody */
+  message?: string | null | undefined;
   name: string;
-  /** http: the body of a vote’s delivery, with {{variables}} */
+  /** rcon: rcon.password in server.properties; never returned; nats: its password; never returned; mqtt: its password; never returned */
+  password?: string | null | undefined;
+  /** http: the body of a vote’s delivery, with {{variables}}; redis_stream: the message body of a vote, with {{variables}}; amqp: the message body of a vote, with {{variables}}; nats: the message body of a vote, with {{variables}}; mqtt: the message body of a vote, with {{variables}} */
   payloadTemplate?: unknown;
-  /** votifier: its Votifier port (default 8192) */
+  /** votifier: its Votifier port (default 8192); rcon: rcon.port in server.properties (default 25575) */
   port?: number | null | undefined;
   priority?: number | null | undefined;
   /** Keys of the providers whose votes it takes; empty = every provider */
   providers?: Array<string> | null | undefined;
   /** votifier: protocol v1: the RSA public key (PEM or base64) */
   publicKey?: string | null | undefined;
+  /** amqp: a durable queue to declare and publish to (or give exchange) */
+  queue?: string | null | undefined;
+  /** rcon: before a vote’s commands run, `list` must show the player; an offline player’s vote is parked until they join */
+  requireOnline?: boolean | null | undefined;
+  /** discord_role: the role each voter gets (the bot’s own role must be above it) */
+  roleId?: string | null | undefined;
+  /** amqp: with exchange: the routing key */
+  routingKey?: string | null | undefined;
   /** votifier: the service name the server sees */
   serviceName?: string | null | undefined;
+  /** redis_stream: the stream key */
+  stream?: string | null | undefined;
+  /** nats: a subject a JetStream stream takes */
+  subject?: string | null | undefined;
   timeoutMs?: number | null | undefined;
-  /** votifier: protocol v2: the server token (NuVotifier config.yml, tokens.default); never returned */
+  /** votifier: protocol v2: the server token (NuVotifier config.yml, tokens.default); never returned; nats: its auth token; never returned */
   token?: string | null | undefined;
-  /** http: where each delivery is POSTed */
+  /** mqtt: the topic to publish to */
+  topic?: string | null | undefined;
+  /** http: where each delivery is POSTed; redis_stream: the broker (redis:// or rediss://); kept encrypted, read back without its password; amqp: the broker (amqp:// or amqps://); kept encrypted, read back without its password; nats: the broker (nats:// or tls://); kept encrypted, read back without its password; mqtt: the broker (mqtt:// or mqtts://); kept encrypted, read back without its password */
   url?: string | null | undefined;
+  /** nats: its user name (with a password); mqtt: its user name */
+  username?: string | null | undefined;
 };
 
 export type CreateProviderInput = {
@@ -79,6 +126,8 @@ export type CreateProviderInput = {
   bodyTimestampMaxAge?: number | null | undefined;
   /** A timestamp in the signed body (dotted path; epoch s or ms, or ISO 8601); null turns the check off */
   bodyTimestampPath?: string | null | undefined;
+  /** Where the voter's Discord user id is in the body (dotted path); null: none */
+  discordIdPath?: string | null | undefined;
   enabled?: boolean | null | undefined;
   eventPath?: string | null | undefined;
   key?: string | null | undefined;
@@ -162,6 +211,15 @@ export type HookRequestProtocol =
   | 'votifier_v1'
   | 'votifier_v2';
 
+export type LeaderboardPostsInput = {
+  /** "HH:MM" (day), "Mon HH:MM" (week), "D HH:MM" (month, D 1 to 28) */
+  at: string;
+  /** day, week or month */
+  period: string;
+  /** 1 to 25 */
+  top: number;
+};
+
 export type MilestoneRuleInput = {
   at?: Array<number> | null | undefined;
   every?: number | null | undefined;
@@ -180,6 +238,8 @@ export type OrganizationSettingsInput = {
   adminUsageWarnings?: boolean | null | undefined;
   adminVoteSpikeAlerts?: boolean | null | undefined;
   adminWeeklySummary?: boolean | null | undefined;
+  /** Floodgate's username prefix (e.g. "."); null: none */
+  bedrockPrefix?: string | null | undefined;
   chatAdminWebhookUrl?: string | null | undefined;
   chatEmbedTemplate?: unknown;
   chatMessageTemplate?: string | null | undefined;
@@ -188,6 +248,12 @@ export type OrganizationSettingsInput = {
   chatNotificationsEnabled?: boolean | null | undefined;
   chatVotePartyTemplate?: string | null | undefined;
   chatWebhookUrl?: string | null | undefined;
+  /** Your Discord bot's token (checked with Discord when saved; never returned); null removes it */
+  discordBotToken?: string | null | undefined;
+  /** The Discord server (guild) id the bot gives vote roles in */
+  discordGuildId?: string | null | undefined;
+  /** Post the period's top voters to the chat webhook; null: stop */
+  leaderboardPosts?: LeaderboardPostsInput | null | undefined;
   /** Replaces every rule; [] removes them */
   milestones?: Array<MilestoneRuleInput> | null | undefined;
   remindersEnabled?: boolean | null | undefined;
@@ -239,32 +305,64 @@ export type TestChatWebhookInput = {
 export type UpdateCallbackInput = {
   /** http: sent as Authorization: Bearer <auth_secret>; never returned */
   authSecret?: string | null | undefined;
+  /** rcon: console commands run in order for each vote, with {{variables}} ({{voter_name}} only as a valid player name) */
+  commands?: Array<string> | null | undefined;
+  /** discord_role: how long a vote keeps the role (1m to 90d, e.g. 12h); a vote while it is held starts it again */
+  duration?: string | null | undefined;
   enabled?: boolean | null | undefined;
-  /** http: {milestone?, vote_party?, reminder?}, each a payload template; null: the defaults */
+  /** rcon: {milestone?, vote_party?, reminder?}, each a list of commands; a vote party’s run once per server */
+  eventCommands?: unknown;
+  /** http: {milestone?, vote_party?, reminder?}, each a payload template; null: the defaults; redis_stream: {milestone?, vote_party?, reminder?}, each a payload template; null: the defaults; amqp: {milestone?, vote_party?, reminder?}, each a payload template; null: the defaults; nats: {milestone?, vote_party?, reminder?}, each a payload template; null: the defaults; mqtt: {milestone?, vote_party?, reminder?}, each a payload template; null: the defaults */
   eventTemplates?: unknown;
   /** The events it takes; default [vote] */
   events?: Array<CallbackEvent> | null | undefined;
-  /** votifier: the Votifier server's host name or IP address */
+  /** amqp: an existing exchange to publish to, instead of a queue */
+  exchange?: string | null | undefined;
+  /** discord_dm: where a voter who does not accept DMs gets the message instead, with a mention; null: they get none */
+  fallbackChannelId?: string | null | undefined;
+  /** votifier: the Votifier server's host name or IP address; rcon: the Minecraft server's host name or IP address (RCON is plaintext: keep it on a private network or a tunnel) */
   host?: string | null | undefined;
+  /** redis_stream: MAXLEN ~: Redis trims the stream to about this many entries */
+  maxLen?: number | null | undefined;
   /** At most this many deliveries start per second (1-1000); null = no limit */
   maxPerSecond?: number | null | undefined;
+  /** discord_dm: the DM, with {{variables}} (a reminder has {{vote_url}}); mentions in it ping nobody */
+  message?: string | null | undefined;
   name?: string | null | undefined;
-  /** http: the body of a vote’s delivery, with {{variables}} */
+  /** rcon: rcon.password in server.properties; never returned; nats: its password; never returned; mqtt: its password; never returned */
+  password?: string | null | undefined;
+  /** http: the body of a vote’s delivery, with {{variables}}; redis_stream: the message body of a vote, with {{variables}}; amqp: the message body of a vote, with {{variables}}; nats: the message body of a vote, with {{variables}}; mqtt: the message body of a vote, with {{variables}} */
   payloadTemplate?: unknown;
-  /** votifier: its Votifier port (default 8192) */
+  /** votifier: its Votifier port (default 8192); rcon: rcon.port in server.properties (default 25575) */
   port?: number | null | undefined;
   priority?: number | null | undefined;
   /** Keys of the providers whose votes it takes; empty = every provider */
   providers?: Array<string> | null | undefined;
   /** votifier: protocol v1: the RSA public key (PEM or base64) */
   publicKey?: string | null | undefined;
+  /** amqp: a durable queue to declare and publish to (or give exchange) */
+  queue?: string | null | undefined;
+  /** rcon: before a vote’s commands run, `list` must show the player; an offline player’s vote is parked until they join */
+  requireOnline?: boolean | null | undefined;
+  /** discord_role: the role each voter gets (the bot’s own role must be above it) */
+  roleId?: string | null | undefined;
+  /** amqp: with exchange: the routing key */
+  routingKey?: string | null | undefined;
   /** votifier: the service name the server sees */
   serviceName?: string | null | undefined;
+  /** redis_stream: the stream key */
+  stream?: string | null | undefined;
+  /** nats: a subject a JetStream stream takes */
+  subject?: string | null | undefined;
   timeoutMs?: number | null | undefined;
-  /** votifier: protocol v2: the server token (NuVotifier config.yml, tokens.default); never returned */
+  /** votifier: protocol v2: the server token (NuVotifier config.yml, tokens.default); never returned; nats: its auth token; never returned */
   token?: string | null | undefined;
-  /** http: where each delivery is POSTed */
+  /** mqtt: the topic to publish to */
+  topic?: string | null | undefined;
+  /** http: where each delivery is POSTed; redis_stream: the broker (redis:// or rediss://); kept encrypted, read back without its password; amqp: the broker (amqp:// or amqps://); kept encrypted, read back without its password; nats: the broker (nats:// or tls://); kept encrypted, read back without its password; mqtt: the broker (mqtt:// or mqtts://); kept encrypted, read back without its password */
   url?: string | null | undefined;
+  /** nats: its user name (with a password); mqtt: its user name */
+  username?: string | null | undefined;
 };
 
 export type UpdateOrganizationInput = {
@@ -282,6 +380,8 @@ export type UpdateProviderInput = {
   bodyTimestampMaxAge?: number | null | undefined;
   /** A timestamp in the signed body (dotted path; epoch s or ms, or ISO 8601); null turns the check off */
   bodyTimestampPath?: string | null | undefined;
+  /** Where the voter's Discord user id is in the body (dotted path); null: none */
+  discordIdPath?: string | null | undefined;
   enabled?: boolean | null | undefined;
   eventPath?: string | null | undefined;
   key?: string | null | undefined;
@@ -401,22 +501,7 @@ export type VotesQuery = { votes: { page: number, pages: number, total: number, 
 export type CallbacksQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type CallbacksQuery = { callbacks: { count: number, limit: number, callbacks: Array<{ id: string, name: string, kind: CallbackKind, url: string | null, host: string | null, port: number | null, serviceName: string | null, hasToken: boolean, publicKey: string | null, enabled: boolean, priority: number, timeoutMs: number, payloadTemplate: unknown, eventTemplates: unknown, events: Array<CallbackEvent>, providers: Array<string>, allProviders: boolean, maxPerSecond: number | null, disabledReason: string | null, disabledAt: string | null }> } | null, callbackVariables: Array<{ name: string, description: string, example: string, events: Array<CallbackEvent> }> | null, providers: { providers: Array<{ key: string, name: string }> } | null };
-
-export type CreateCallbackMutationVariables = Exact<{
-  input: CreateCallbackInput;
-}>;
-
-
-export type CreateCallbackMutation = { createCallback: { signingSecret: string | null, callback: { id: string, name: string } } | null };
-
-export type UpdateCallbackMutationVariables = Exact<{
-  id: string | number;
-  input: UpdateCallbackInput;
-}>;
-
-
-export type UpdateCallbackMutation = { updateCallback: { id: string, enabled: boolean, priority: number, events: Array<CallbackEvent>, eventTemplates: unknown, providers: Array<string>, allProviders: boolean, maxPerSecond: number | null, disabledReason: string | null, disabledAt: string | null } | null };
+export type CallbacksQuery = { callbacks: { count: number, limit: number, callbacks: Array<{ id: string, name: string, kind: CallbackKind, target: string, enabled: boolean, priority: number, timeoutMs: number, events: Array<CallbackEvent>, providers: Array<string>, allProviders: boolean, maxPerSecond: number | null, disabledReason: string | null, disabledAt: string | null }> } | null, callbackKinds: Array<{ name: CallbackKind, label: string, description: string, events: Array<CallbackEvent>, signed: boolean, marksTests: boolean, settings: Array<{ name: string, restName: string, type: CallbackSettingType, label: string, help: string, required: boolean, nullable: boolean, secret: boolean, readAs: string, widget: string, placeholder: string | null, default: unknown }> }> | null, callbackVariables: Array<{ name: string, description: string, example: string, events: Array<CallbackEvent> }> | null, providers: { providers: Array<{ key: string, name: string }> } | null };
 
 export type DeleteCallbackMutationVariables = Exact<{
   id: string | number;
@@ -437,7 +522,7 @@ export type TestCallbackMutationVariables = Exact<{
 }>;
 
 
-export type TestCallbackMutation = { testCallback: { url: string, method: string, headers: unknown, payload: unknown } | null };
+export type TestCallbackMutation = { testCallback: { url: string, method: string, headers: unknown, payload: unknown, sent: boolean, message: string | null } | null };
 
 export type ReplayCallbackMutationVariables = Exact<{
   id: string | number;
@@ -448,6 +533,25 @@ export type ReplayCallbackMutationVariables = Exact<{
 
 
 export type ReplayCallbackMutation = { replayCallback: { callbackId: string, queued: number, since: string, until: string, onlyFailed: boolean } | null };
+
+export type CreateCallbackMutationVariables = Exact<{
+  input: CreateCallbackInput;
+}>;
+
+
+export type CreateCallbackMutation = { createCallback: { signingSecret: string | null, callback: { id: string, name: string, kind: CallbackKind } } | null };
+
+export type UpdateCallbackMutationVariables = Exact<{
+  id: string | number;
+  input: UpdateCallbackInput;
+}>;
+
+
+export type UpdateCallbackMutation = { updateCallback: { id: string, name: string, target: string, enabled: boolean, priority: number, timeoutMs: number, events: Array<CallbackEvent>, providers: Array<string>, allProviders: boolean, maxPerSecond: number | null, disabledReason: string | null, disabledAt: string | null } | null };
+
+export type CallbackSettingFieldsFragment = { name: string, restName: string, type: CallbackSettingType, label: string, help: string, required: boolean, nullable: boolean, secret: boolean, readAs: string, widget: string, placeholder: string | null, default: unknown };
+
+export type CallbackKindFieldsFragment = { name: CallbackKind, label: string, description: string, events: Array<CallbackEvent>, signed: boolean, marksTests: boolean, settings: Array<{ name: string, restName: string, type: CallbackSettingType, label: string, help: string, required: boolean, nullable: boolean, secret: boolean, readAs: string, widget: string, placeholder: string | null, default: unknown }> };
 
 export type AddProviderChoicesQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -630,7 +734,8 @@ export type UpdateVotePartyMutationVariables = Exact<{
 
 export type UpdateVotePartyMutation = { updateOrganization: { id: string, settings: { votePartyEvery: number | null, votePartyProvider: string | null } } | null };
 
-
+export const CallbackSettingFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CallbackSettingFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"CallbackSetting"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"restName"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"label"}},{"kind":"Field","name":{"kind":"Name","value":"help"}},{"kind":"Field","name":{"kind":"Name","value":"required"}},{"kind":"Field","name":{"kind":"Name","value":"nullable"}},{"kind":"Field","name":{"kind":"Name","value":"secret"}},{"kind":"Field","name":{"kind":"Name","value":"readAs"}},{"kind":"Field","name":{"kind":"Name","value":"widget"}},{"kind":"Field","name":{"kind":"Name","value":"placeholder"}},{"kind":"Field","name":{"kind":"Name","value":"default"}}]}}]} as unknown as DocumentNode<CallbackSettingFieldsFragment, unknown>;
+export const CallbackKindFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CallbackKindFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"CallbackKindInfo"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"label"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"events"}},{"kind":"Field","name":{"kind":"Name","value":"signed"}},{"kind":"Field","name":{"kind":"Name","value":"marksTests"}},{"kind":"Field","name":{"kind":"Name","value":"settings"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"CallbackSettingFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CallbackSettingFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"CallbackSetting"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"restName"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"label"}},{"kind":"Field","name":{"kind":"Name","value":"help"}},{"kind":"Field","name":{"kind":"Name","value":"required"}},{"kind":"Field","name":{"kind":"Name","value":"nullable"}},{"kind":"Field","name":{"kind":"Name","value":"secret"}},{"kind":"Field","name":{"kind":"Name","value":"readAs"}},{"kind":"Field","name":{"kind":"Name","value":"widget"}},{"kind":"Field","name":{"kind":"Name","value":"placeholder"}},{"kind":"Field","name":{"kind":"Name","value":"default"}}]}}]} as unknown as DocumentNode<CallbackKindFieldsFragment, unknown>;
 export const ViewerDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"scope"}}]}},{"kind":"Field","name":{"kind":"Name","value":"organization"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"slug"}},{"kind":"Field","name":{"kind":"Name","value":"plan"}}]}}]}}]} as unknown as DocumentNode<ViewerQuery, ViewerQueryVariables>;
 export const PluginTokensDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PluginTokens"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"pluginTokens"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"waiting"}},{"kind":"Field","name":{"kind":"Name","value":"parked"}},{"kind":"Field","name":{"kind":"Name","value":"tokens"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"prefix"}},{"kind":"Field","name":{"kind":"Name","value":"connection"}},{"kind":"Field","name":{"kind":"Name","value":"lastPollAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"parked"}}]}}]}}]}}]} as unknown as DocumentNode<PluginTokensQuery, PluginTokensQueryVariables>;
 export const ParkedVotesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ParkedVotes"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"tokenId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"page"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"parkedVotes"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"tokenId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"tokenId"}}},{"kind":"Argument","name":{"kind":"Name","value":"page"},"value":{"kind":"Variable","name":{"kind":"Name","value":"page"}}},{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"IntValue","value":"50"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"page"}},{"kind":"Field","name":{"kind":"Name","value":"pages"}},{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"votes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"voterName"}},{"kind":"Field","name":{"kind":"Name","value":"providerName"}},{"kind":"Field","name":{"kind":"Name","value":"receivedAt"}},{"kind":"Field","name":{"kind":"Name","value":"parkedAt"}},{"kind":"Field","name":{"kind":"Name","value":"test"}}]}}]}}]}}]} as unknown as DocumentNode<ParkedVotesQuery, ParkedVotesQueryVariables>;
@@ -645,13 +750,13 @@ export const VoterPageDocument = {"kind":"Document","definitions":[{"kind":"Oper
 export const VoteDetailDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"VoteDetail"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"publicId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"vote"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"publicId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"publicId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"publicId"}},{"kind":"Field","name":{"kind":"Name","value":"voterName"}},{"kind":"Field","name":{"kind":"Name","value":"providerName"}},{"kind":"Field","name":{"kind":"Name","value":"providerKey"}},{"kind":"Field","name":{"kind":"Name","value":"receivedAt"}},{"kind":"Field","name":{"kind":"Name","value":"chatStatus"}},{"kind":"Field","name":{"kind":"Name","value":"callbackStatus"}},{"kind":"Field","name":{"kind":"Name","value":"callbackAttempts"}},{"kind":"Field","name":{"kind":"Name","value":"recovered"}},{"kind":"Field","name":{"kind":"Name","value":"test"}},{"kind":"Field","name":{"kind":"Name","value":"deliveryJobs"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"origin"}},{"kind":"Field","name":{"kind":"Name","value":"target"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"attempts"}},{"kind":"Field","name":{"kind":"Name","value":"maxAttempts"}},{"kind":"Field","name":{"kind":"Name","value":"nextAttemptAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastError"}},{"kind":"Field","name":{"kind":"Name","value":"sentAt"}}]}},{"kind":"Field","name":{"kind":"Name","value":"deliveryAttempts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"jobId"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"attempt"}},{"kind":"Field","name":{"kind":"Name","value":"target"}},{"kind":"Field","name":{"kind":"Name","value":"statusCode"}},{"kind":"Field","name":{"kind":"Name","value":"success"}},{"kind":"Field","name":{"kind":"Name","value":"durationMs"}},{"kind":"Field","name":{"kind":"Name","value":"pacedMs"}},{"kind":"Field","name":{"kind":"Name","value":"error"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]}}]}}]} as unknown as DocumentNode<VoteDetailQuery, VoteDetailQueryVariables>;
 export const RedeliverVoteDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RedeliverVote"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"publicId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"redeliverVote"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"publicId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"publicId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"voteId"}},{"kind":"Field","name":{"kind":"Name","value":"requeued"}}]}}]}}]} as unknown as DocumentNode<RedeliverVoteMutation, RedeliverVoteMutationVariables>;
 export const VotesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Votes"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"page"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"provider"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"voter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"from"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"to"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"chatStatus"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"DeliveryStatus"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"callbackStatus"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"DeliveryStatus"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"votes"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"page"},"value":{"kind":"Variable","name":{"kind":"Name","value":"page"}}},{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"IntValue","value":"25"}},{"kind":"Argument","name":{"kind":"Name","value":"provider"},"value":{"kind":"Variable","name":{"kind":"Name","value":"provider"}}},{"kind":"Argument","name":{"kind":"Name","value":"voter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"voter"}}},{"kind":"Argument","name":{"kind":"Name","value":"from"},"value":{"kind":"Variable","name":{"kind":"Name","value":"from"}}},{"kind":"Argument","name":{"kind":"Name","value":"to"},"value":{"kind":"Variable","name":{"kind":"Name","value":"to"}}},{"kind":"Argument","name":{"kind":"Name","value":"chatStatus"},"value":{"kind":"Variable","name":{"kind":"Name","value":"chatStatus"}}},{"kind":"Argument","name":{"kind":"Name","value":"callbackStatus"},"value":{"kind":"Variable","name":{"kind":"Name","value":"callbackStatus"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"page"}},{"kind":"Field","name":{"kind":"Name","value":"pages"}},{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"votes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"publicId"}},{"kind":"Field","name":{"kind":"Name","value":"voterName"}},{"kind":"Field","name":{"kind":"Name","value":"providerKey"}},{"kind":"Field","name":{"kind":"Name","value":"providerName"}},{"kind":"Field","name":{"kind":"Name","value":"receivedAt"}},{"kind":"Field","name":{"kind":"Name","value":"chatStatus"}},{"kind":"Field","name":{"kind":"Name","value":"callbackStatus"}},{"kind":"Field","name":{"kind":"Name","value":"test"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"providers"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"providers"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]}}]} as unknown as DocumentNode<VotesQuery, VotesQueryVariables>;
-export const CallbacksDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Callbacks"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"callbacks"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"includeDisabled"},"value":{"kind":"BooleanValue","value":true}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"count"}},{"kind":"Field","name":{"kind":"Name","value":"limit"}},{"kind":"Field","name":{"kind":"Name","value":"callbacks"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"host"}},{"kind":"Field","name":{"kind":"Name","value":"port"}},{"kind":"Field","name":{"kind":"Name","value":"serviceName"}},{"kind":"Field","name":{"kind":"Name","value":"hasToken"}},{"kind":"Field","name":{"kind":"Name","value":"publicKey"}},{"kind":"Field","name":{"kind":"Name","value":"enabled"}},{"kind":"Field","name":{"kind":"Name","value":"priority"}},{"kind":"Field","name":{"kind":"Name","value":"timeoutMs"}},{"kind":"Field","name":{"kind":"Name","value":"payloadTemplate"}},{"kind":"Field","name":{"kind":"Name","value":"eventTemplates"}},{"kind":"Field","name":{"kind":"Name","value":"events"}},{"kind":"Field","name":{"kind":"Name","value":"providers"}},{"kind":"Field","name":{"kind":"Name","value":"allProviders"}},{"kind":"Field","name":{"kind":"Name","value":"maxPerSecond"}},{"kind":"Field","name":{"kind":"Name","value":"disabledReason"}},{"kind":"Field","name":{"kind":"Name","value":"disabledAt"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"callbackVariables"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"example"}},{"kind":"Field","name":{"kind":"Name","value":"events"}}]}},{"kind":"Field","name":{"kind":"Name","value":"providers"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"providers"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]}}]} as unknown as DocumentNode<CallbacksQuery, CallbacksQueryVariables>;
-export const CreateCallbackDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateCallback"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateCallbackInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createCallback"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"signingSecret"}},{"kind":"Field","name":{"kind":"Name","value":"callback"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]}}]} as unknown as DocumentNode<CreateCallbackMutation, CreateCallbackMutationVariables>;
-export const UpdateCallbackDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UpdateCallback"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UpdateCallbackInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateCallback"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"enabled"}},{"kind":"Field","name":{"kind":"Name","value":"priority"}},{"kind":"Field","name":{"kind":"Name","value":"events"}},{"kind":"Field","name":{"kind":"Name","value":"eventTemplates"}},{"kind":"Field","name":{"kind":"Name","value":"providers"}},{"kind":"Field","name":{"kind":"Name","value":"allProviders"}},{"kind":"Field","name":{"kind":"Name","value":"maxPerSecond"}},{"kind":"Field","name":{"kind":"Name","value":"disabledReason"}},{"kind":"Field","name":{"kind":"Name","value":"disabledAt"}}]}}]}}]} as unknown as DocumentNode<UpdateCallbackMutation, UpdateCallbackMutationVariables>;
+export const CallbacksDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Callbacks"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"callbacks"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"includeDisabled"},"value":{"kind":"BooleanValue","value":true}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"count"}},{"kind":"Field","name":{"kind":"Name","value":"limit"}},{"kind":"Field","name":{"kind":"Name","value":"callbacks"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"target"}},{"kind":"Field","name":{"kind":"Name","value":"enabled"}},{"kind":"Field","name":{"kind":"Name","value":"priority"}},{"kind":"Field","name":{"kind":"Name","value":"timeoutMs"}},{"kind":"Field","name":{"kind":"Name","value":"events"}},{"kind":"Field","name":{"kind":"Name","value":"providers"}},{"kind":"Field","name":{"kind":"Name","value":"allProviders"}},{"kind":"Field","name":{"kind":"Name","value":"maxPerSecond"}},{"kind":"Field","name":{"kind":"Name","value":"disabledReason"}},{"kind":"Field","name":{"kind":"Name","value":"disabledAt"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"callbackKinds"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"CallbackKindFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"callbackVariables"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"example"}},{"kind":"Field","name":{"kind":"Name","value":"events"}}]}},{"kind":"Field","name":{"kind":"Name","value":"providers"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"providers"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CallbackSettingFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"CallbackSetting"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"restName"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"label"}},{"kind":"Field","name":{"kind":"Name","value":"help"}},{"kind":"Field","name":{"kind":"Name","value":"required"}},{"kind":"Field","name":{"kind":"Name","value":"nullable"}},{"kind":"Field","name":{"kind":"Name","value":"secret"}},{"kind":"Field","name":{"kind":"Name","value":"readAs"}},{"kind":"Field","name":{"kind":"Name","value":"widget"}},{"kind":"Field","name":{"kind":"Name","value":"placeholder"}},{"kind":"Field","name":{"kind":"Name","value":"default"}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CallbackKindFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"CallbackKindInfo"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"label"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"events"}},{"kind":"Field","name":{"kind":"Name","value":"signed"}},{"kind":"Field","name":{"kind":"Name","value":"marksTests"}},{"kind":"Field","name":{"kind":"Name","value":"settings"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"CallbackSettingFields"}}]}}]}}]} as unknown as DocumentNode<CallbacksQuery, CallbacksQueryVariables>;
 export const DeleteCallbackDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DeleteCallback"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deleteCallback"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]} as unknown as DocumentNode<DeleteCallbackMutation, DeleteCallbackMutationVariables>;
 export const RotateCallbackSecretDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RotateCallbackSecret"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"rotateCallbackSecret"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"signingSecret"}}]}}]}}]} as unknown as DocumentNode<RotateCallbackSecretMutation, RotateCallbackSecretMutationVariables>;
-export const TestCallbackDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"TestCallback"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"testCallback"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"method"}},{"kind":"Field","name":{"kind":"Name","value":"headers"}},{"kind":"Field","name":{"kind":"Name","value":"payload"}}]}}]}}]} as unknown as DocumentNode<TestCallbackMutation, TestCallbackMutationVariables>;
+export const TestCallbackDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"TestCallback"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"testCallback"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"method"}},{"kind":"Field","name":{"kind":"Name","value":"headers"}},{"kind":"Field","name":{"kind":"Name","value":"payload"}},{"kind":"Field","name":{"kind":"Name","value":"sent"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]} as unknown as DocumentNode<TestCallbackMutation, TestCallbackMutationVariables>;
 export const ReplayCallbackDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ReplayCallback"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"since"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"until"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"onlyFailed"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Boolean"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"replayCallback"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"since"},"value":{"kind":"Variable","name":{"kind":"Name","value":"since"}}},{"kind":"Argument","name":{"kind":"Name","value":"until"},"value":{"kind":"Variable","name":{"kind":"Name","value":"until"}}},{"kind":"Argument","name":{"kind":"Name","value":"onlyFailed"},"value":{"kind":"Variable","name":{"kind":"Name","value":"onlyFailed"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"callbackId"}},{"kind":"Field","name":{"kind":"Name","value":"queued"}},{"kind":"Field","name":{"kind":"Name","value":"since"}},{"kind":"Field","name":{"kind":"Name","value":"until"}},{"kind":"Field","name":{"kind":"Name","value":"onlyFailed"}}]}}]}}]} as unknown as DocumentNode<ReplayCallbackMutation, ReplayCallbackMutationVariables>;
+export const CreateCallbackDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateCallback"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateCallbackInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createCallback"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"signingSecret"}},{"kind":"Field","name":{"kind":"Name","value":"callback"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}}]}}]}}]}}]} as unknown as DocumentNode<CreateCallbackMutation, CreateCallbackMutationVariables>;
+export const UpdateCallbackDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UpdateCallback"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UpdateCallbackInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateCallback"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"target"}},{"kind":"Field","name":{"kind":"Name","value":"enabled"}},{"kind":"Field","name":{"kind":"Name","value":"priority"}},{"kind":"Field","name":{"kind":"Name","value":"timeoutMs"}},{"kind":"Field","name":{"kind":"Name","value":"events"}},{"kind":"Field","name":{"kind":"Name","value":"providers"}},{"kind":"Field","name":{"kind":"Name","value":"allProviders"}},{"kind":"Field","name":{"kind":"Name","value":"maxPerSecond"}},{"kind":"Field","name":{"kind":"Name","value":"disabledReason"}},{"kind":"Field","name":{"kind":"Name","value":"disabledAt"}}]}}]}}]} as unknown as DocumentNode<UpdateCallbackMutation, UpdateCallbackMutationVariables>;
 export const AddProviderChoicesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AddProviderChoices"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"organization"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"slug"}},{"kind":"Field","name":{"kind":"Name","value":"hookBaseUrl"}}]}},{"kind":"Field","name":{"kind":"Name","value":"templates"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"slug"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"websiteUrl"}},{"kind":"Field","name":{"kind":"Name","value":"authMethod"}},{"kind":"Field","name":{"kind":"Name","value":"authField"}},{"kind":"Field","name":{"kind":"Name","value":"authKeySource"}},{"kind":"Field","name":{"kind":"Name","value":"setupInstructions"}}]}},{"kind":"Field","name":{"kind":"Name","value":"providers"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"count"}},{"kind":"Field","name":{"kind":"Name","value":"limit"}},{"kind":"Field","name":{"kind":"Name","value":"providers"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"webhookUrl"}}]}}]}}]}}]} as unknown as DocumentNode<AddProviderChoicesQuery, AddProviderChoicesQueryVariables>;
 export const CreateProviderDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateProvider"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateProviderInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createProvider"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"authMethod"}},{"kind":"Field","name":{"kind":"Name","value":"authValue"}},{"kind":"Field","name":{"kind":"Name","value":"webhookUrl"}},{"kind":"Field","name":{"kind":"Name","value":"votifier"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"host"}},{"kind":"Field","name":{"kind":"Name","value":"port"}},{"kind":"Field","name":{"kind":"Name","value":"publicKey"}},{"kind":"Field","name":{"kind":"Name","value":"token"}}]}},{"kind":"Field","name":{"kind":"Name","value":"provider"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"authField"}},{"kind":"Field","name":{"kind":"Name","value":"authTimestampField"}},{"kind":"Field","name":{"kind":"Name","value":"signatureFormat"}},{"kind":"Field","name":{"kind":"Name","value":"payloadSource"}},{"kind":"Field","name":{"kind":"Name","value":"voteePath"}}]}}]}}]}}]} as unknown as DocumentNode<CreateProviderMutation, CreateProviderMutationVariables>;
 export const EditProviderDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"EditProvider"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"key"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UpdateProviderInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateProvider"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"key"},"value":{"kind":"Variable","name":{"kind":"Name","value":"key"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"webhookUrl"}}]}}]}}]} as unknown as DocumentNode<EditProviderMutation, EditProviderMutationVariables>;
