@@ -73,3 +73,37 @@ export function usageMessage(what: 'votes' | 'providers', percent: 80 | 100, cur
     allowed_mentions: { parse: [] },
   };
 }
+
+/**
+ * The leaderboard post (README "Discord rewards"): the period's top voters, a voter whose site sends their Discord id
+ * shown as a mention (allowed_mentions empty: the tag shows, nobody is pinged).
+ */
+export function leaderboardMessage(input: {
+  period: 'day' | 'week' | 'month';
+  from: Date;
+  to: Date;
+  timeZone: string;
+  voters: { name: string; discordId: string | null; votes: number }[];
+}): ChatMessageBody {
+  const day = (d: Date) => new Intl.DateTimeFormat('en-GB', { timeZone: input.timeZone, day: 'numeric', month: 'short', year: 'numeric' }).format(d);
+  const title = { day: 'Top voters of the day', week: 'Top voters of the week', month: 'Top voters of the month' }[input.period];
+  const rows = input.voters.map(
+    (v, i) => `${i + 1}. ${v.discordId ? `<@${v.discordId}>` : escapeMarkdown(v.name)} · ${v.votes} vote${v.votes === 1 ? '' : 's'}`,
+  );
+  return {
+    embeds: [
+      {
+        color: BLUE,
+        title,
+        description: (rows.length > 0 ? rows.join('\n') : 'Nobody voted in this period.').slice(0, 4096),
+        footer: { text: `${day(input.from)} to ${day(input.to)} (${input.timeZone})` },
+      },
+    ],
+    allowed_mentions: { parse: [] },
+  };
+}
+
+/** A voter's name as text in Discord markdown (a name like *_x_* stays as written). */
+function escapeMarkdown(name: string): string {
+  return name.replace(/([\\*_`~|>#[\]()-])/g, '\\$1');
+}

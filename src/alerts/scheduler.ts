@@ -1,5 +1,5 @@
 // Scheduled admin alerts (Growth+, each behind its setting): daily and weekly summaries, vote spikes, usage at 80%
-// and 100%. Every alert claims a row (organization, kind, period) with a unique key before it is queued, in the
+// and 100%; and the leaderboard posts to the chat webhook (settings.leaderboard_posts, every plan). Every alert claims a row (organization, kind, period) with a unique key before it is queued, in the
 // same transaction as its delivery job, so several instances never send one twice; after an outage only the
 // latest finished period is sent, once. Time comes from the injectable clock.
 import type { AppDeps } from '../app-deps.js';
@@ -7,7 +7,9 @@ import { PLAN_LIMITS, planOf } from '../domain/plans.js';
 import { addDays, utcDay, utcDayStart, utcMonthStart, utcWeekStart } from '../time.js';
 import type { Organization } from '../generated/sqlite/client.js';
 import type { ChatMessageBody } from '../delivery/chat-message.js';
-import { spikeMessage, summaryMessage, usageMessage } from './messages.js';
+import { leaderboardMessage, spikeMessage, summaryMessage, usageMessage } from './messages.js';
+import { lastPostAt, postWindow, type LeaderboardPosts } from '../domain/leaderboard-schedule.js';
+import { discordIdIn } from '../domain/discord-id.js';
 import { REAL_VOTES } from '../domain/votes.js';
 
 const HOUR = 3_600_000;
@@ -31,7 +33,7 @@ export function createAlertScheduler(deps: AppDeps, options: { intervalMs: numbe
   let running: Promise<number> | null = null;
 
   /** Claims (org, kind, period) and queues the alert; false when another instance (or an earlier tick) has it. */
-  async function claim(org: Organization, kind: string, periodKey: string, build: () => Promise<ChatMessageBody>): Promise<boolean> {
+  async function claim(org: Organization, kind: string, periodKey: string, build: () => Promise<ChatMessageBody>, jobKind = 'alert'): Promise<boolean> {
     const taken = await prisma.alertMarker.findUnique({ where: { organizationId_kind_periodKey: { organizationId: org.id, kind, periodKey } } });
     if (taken) return false;
     const body = await build();
@@ -43,7 +45,7 @@ export function createAlertScheduler(deps: AppDeps, options: { intervalMs: numbe
             organizationId: org.id,
             voteId: null,
             callbackId: null,
-            kind: 'alert',
+            kind: jobKind,
             priority: 0,
             maxAttempts: deps.config.chatMaxAttempts,
             uniqueKey: `alert:${org.id}:${kind}:${periodKey}`,
@@ -154,8 +156,57 @@ export function createAlertScheduler(deps: AppDeps, options: { intervalMs: numbe
     return queued;
   }
 
+  /**
+   * The latest leaderboard post that fell due (README "Discord rewards"), once per period whichever instance runs it;
+   * after an outage only the latest, as for the summaries.
+   */
+  async function postLeaderboard(org: Organization, now: Date): Promise<number> {
+    const posts = JSON.parse(org.leaderboardPostsJson ?? 'null') as LeaderboardPosts | null;
+    if (!posts || !org.chatWebhookUrl) return 0;
+    const at = lastPostAt(posts, org.timeZone, now);
+    const window = postWindow(posts, org.timeZone, at);
+    // A post set up after its time fell due waits for the next one (no post of a period nobody asked about).
+    if (org.updatedAt > at && !(await prisma.alertMarker.count({ where: { organizationId: org.id, kind: 'leaderboard_post' } }))) return 0;
+    return (await claim(org, 'leaderboard_post', at.toISOString(), () => leaderboardPost(org, posts, window), 'post')) ? 1 : 0;
+  }
+
+  async function leaderboardPost(org: Organization, posts: LeaderboardPosts, window: { from: Date; to: Date }): Promise<ChatMessageBody> {
+    const ranked = await prisma.vote.groupBy({
+      by: ['voterKey'],
+      where: { organizationId: org.id, receivedAt: { gte: window.from, lt: window.to }, ...REAL_VOTES },
+      _count: { _all: true },
+      _max: { receivedAt: true, voterName: true },
+      orderBy: [{ _count: { voterKey: 'desc' } }, { _max: { receivedAt: 'desc' } }, { voterKey: 'asc' }],
+      take: posts.top,
+    });
+    // Each voter's Discord id from their latest vote in the period, where its site sends one: shown as a mention.
+    const voters = await Promise.all(
+      ranked.map(async (r) => {
+        const latest = await prisma.vote.findFirst({
+          where: { organizationId: org.id, voterKey: r.voterKey, receivedAt: { gte: window.from, lt: window.to }, ...REAL_VOTES },
+          orderBy: { receivedAt: 'desc' },
+          select: { voterName: true, rawPayload: true, provider: { select: { discordIdPath: true } } },
+        });
+        return {
+          name: latest?.voterName ?? r._max.voterName ?? r.voterKey,
+          discordId: latest ? discordIdIn(latest.rawPayload, latest.provider.discordIdPath) : null,
+          votes: r._count._all,
+        };
+      }),
+    );
+    return leaderboardMessage({ period: posts.period, from: window.from, to: window.to, timeZone: org.timeZone, voters });
+  }
+
   async function tick(): Promise<number> {
     const now = deps.clock.now();
+    let posted = 0;
+    for (const org of await prisma.organization.findMany({ where: { status: 'active', leaderboardPostsJson: { not: null }, chatWebhookUrl: { not: null } } })) {
+      try {
+        posted += await postLeaderboard(org, now);
+      } catch (err) {
+        deps.logger.error({ err, organizationId: org.id }, 'leaderboard post check failed');
+      }
+    }
     const orgs = await prisma.organization.findMany({
       where: {
         status: 'active',
@@ -172,8 +223,8 @@ export function createAlertScheduler(deps: AppDeps, options: { intervalMs: numbe
         deps.logger.error({ err, organizationId: org.id }, 'admin alert check failed');
       }
     }
-    if (queued > 0) options.onQueued?.();
-    return queued;
+    if (queued + posted > 0) options.onQueued?.();
+    return queued + posted;
   }
 
   const runOnce = () => {

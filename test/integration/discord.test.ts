@@ -206,6 +206,47 @@ describe.skipIf(databaseUnavailable)('Discord rewards with the organization’s 
     }
   });
 
+  it('posts the period’s top voters to the chat webhook once, with mentions where the Discord id is known', async () => {
+    const s = await setup({ kind: 'discord_dm', events: ['vote'], message: 'thanks' });
+    const other = await startTestApp(env(), { databaseUrl, clock });
+    try {
+      const [ann, bob] = [discord.addUser({ username: 'ann' }), discord.addUser({ username: 'bob' })];
+      for (const [name, id] of [
+        ['ann', ann.id],
+        ['bob', bob.id],
+        ['ann', ann.id],
+        ['Steve', ''],
+      ] as const)
+        await s.vote(name, id);
+      // Due two minutes from now (UTC), so it falls due after it was set.
+      const due = new Date(clock.now().getTime() + 120_000);
+      const at = `${String(due.getUTCHours()).padStart(2, '0')}:${String(due.getUTCMinutes()).padStart(2, '0')}`;
+      const set = await app.request('PATCH', '/v1/organization', {
+        key: s.org.key,
+        body: { settings: { chat_webhook_url: `${admin.url}/chat-${s.org.slug}`, leaderboard_posts: { period: 'day', top: 3, at } } },
+      });
+      expect(set.status, set.text).toBe(200);
+      expect(set.body.data.settings.leaderboard_posts).toEqual({ period: 'day', top: 3, at });
+      const posts = () => admin.requests.filter((r) => r.path === `/chat-${s.org.slug}`);
+      await app.scheduler.tick();
+      expect(posts()).toHaveLength(0); // not due yet
+      offsetMs += 5 * 60_000;
+      await Promise.all([app.scheduler.tick(), other.scheduler.tick(), app.scheduler.tick()]);
+      const [post] = await until(
+        async () => posts(),
+        (list) => list.length >= 1,
+      );
+      const embed = post.json.embeds[0];
+      expect(embed.title).toBe('Top voters of the day');
+      expect(embed.description).toBe(`1. <@${ann.id}> · 2 votes\n2. Steve · 1 vote\n3. <@${bob.id}> · 1 vote`);
+      expect(post.json.allowed_mentions).toEqual({ parse: [] });
+      await Promise.all([app.scheduler.tick(), other.scheduler.tick()]);
+      expect(posts()).toHaveLength(1);
+    } finally {
+      await other.stop();
+    }
+  });
+
   // About Discord's buckets, not the database: run once.
   it.skipIf(dialect !== 'sqlite')('a burst of 2,000 votes is paced to the buckets Discord announces', { timeout: 180_000 }, async () => {
     discord.setLimit('memberRole', { limit: 200, windowMs: 500 });

@@ -6,8 +6,9 @@ import { callbackJob } from './callback.js';
 import { chatJob } from './chat.js';
 import { eventJob } from './event.js';
 import { legacyCallbackJob } from './legacy-callback.js';
+import { postJob } from './post.js';
 
-const JOB_KINDS: readonly JobKind[] = [chatJob, callbackJob, legacyCallbackJob, alertJob, eventJob];
+const JOB_KINDS: readonly JobKind[] = [chatJob, callbackJob, legacyCallbackJob, alertJob, eventJob, postJob];
 const byName = new Map(JOB_KINDS.map((kind) => [kind.name, kind]));
 
 export function jobKindOf(name: string): JobKind | undefined {

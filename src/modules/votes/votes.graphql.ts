@@ -22,8 +22,8 @@ const JobOriginEnum = builder.enumType('DeliveryJobOrigin', {
 });
 const JobKindEnum = builder.enumType('DeliveryJobKind', {
   description:
-    'chat: the chat notification; callback: a callback; legacy_callback: server_callback_url; pull: a plugin poll; alert: an admin alert; event: an event the vote set off (milestone, vote_party, reminder: see `event`)',
-  values: ['chat', 'callback', 'legacy_callback', 'pull', 'alert', 'event'] as string[],
+    'chat: the chat notification; callback: a callback; legacy_callback: server_callback_url; pull: a plugin poll; alert: an admin alert; event: an event the vote set off (milestone, vote_party, reminder: see `event`); post: a chat post (the leaderboard posts)',
+  values: ['chat', 'callback', 'legacy_callback', 'pull', 'alert', 'event', 'post'] as string[],
 });
 
 export const VoteRef = builder.prismaObject('Vote', {
