@@ -152,6 +152,7 @@ describe.skipIf(databaseUnavailable)('OpenAPI document and the answers it descri
     // Callbacks (http and votifier) before the votes, so there are deliveries to show
     await call('GET', '/v1/callbacks/variables', read);
     await call('GET', '/v1/callbacks/kinds', read);
+    await call('GET', '/v1/discord/role-grants', read);
     const cb = (
       await call('POST', '/v1/callbacks', { ...full, body: { name: 'Game', url: `${receiver.url}/cb`, payload_template: { player: '{{voter_name}}' } } })
     ).body.data;
