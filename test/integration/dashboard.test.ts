@@ -407,6 +407,8 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
         title: 'Thanks {{voter_name}}!',
         fields: [{ name: 'Server', value: 'play.example.com', inline: false }],
       });
+      // The picture shows the Discord section (the bot, the leaderboard posts) and the admin alerts under it.
+      await page.getByRole('heading', { level: 2, name: 'Discord', exact: true }).evaluate((h) => h.scrollIntoView({ block: 'start' }));
       await shot('settings');
     });
 
@@ -830,9 +832,12 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
           const style = el ? getComputedStyle(el) : null;
           return { text: el?.textContent?.trim() ?? '', tag: el?.tagName ?? '', outline: style ? `${style.outlineStyle} ${style.outlineWidth}` : '' };
         });
-      /** Tabs forward until the focused element reads `name` (or gives up), as a keyboard user would. */
+      /**
+       * Tabs forward until the focused element reads `name` (or gives up), as a keyboard user would. From the last
+       * page's own link the way to the first link goes through that page's controls (Settings has many).
+       */
       const tabTo = async (name: string) => {
-        for (let i = 0; i < 40; i++) {
+        for (let i = 0; i < 100; i++) {
           await page.keyboard.press('Tab');
           const now = await focused();
           if (now.text === name) return now;

@@ -40,10 +40,13 @@ describe('GraphQL schema rules', () => {
     expect(enumOf('Vote', 'chatStatus')).toEqual(['failed', 'pending', 'retrying', 'sent', 'skipped']);
     expect(enumOf('Vote', 'callbackStatus')).toEqual(['failed', 'pending', 'retrying', 'sent', 'skipped']);
     expect(enumOf('DeliveryJob', 'status')).toContain('running');
-    expect(enumOf('DeliveryJob', 'kind')).toEqual(['alert', 'callback', 'chat', 'event', 'legacy_callback', 'pull']);
+    expect(enumOf('DeliveryJob', 'kind')).toEqual(['alert', 'callback', 'chat', 'event', 'legacy_callback', 'post', 'pull']);
     expect(enumOf('Callback', 'events')).toEqual(['milestone', 'reminder', 'vote', 'vote_party']);
     expect(enumOf('MilestoneRule', 'type')).toEqual(['streak', 'total']);
-    expect(enumOf('Callback', 'kind')).toEqual(['http', 'votifier']);
+    expect(enumOf('Callback', 'kind')).toEqual(['amqp', 'discord_dm', 'discord_role', 'http', 'mqtt', 'nats', 'rcon', 'redis_stream', 'votifier']);
+    expect(enumOf('LeaderboardPosts', 'period')).toEqual(['day', 'month', 'week']);
+    expect(enumOf('DiscordRoleGrant', 'status')).toEqual(['active', 'not_member', 'removed']);
+    expect(enumOf('CallbackSetting', 'type')).toEqual(['boolean', 'int', 'json', 'string', 'strings']);
     expect(enumOf('Organization', 'plan')).toEqual(['business', 'growth', 'pro', 'starter']);
     expect(enumOf('Organization', 'status')).toEqual(['active', 'suspended']);
     expect(enumOf('OrganizationSettings', 'chatMessageType')).toEqual(['embed', 'simple']);

@@ -1,10 +1,10 @@
 // Long machine text (URLs, paths, addresses) in running text or a table cell: it wraps only after a separator
-// (/ ? & = #, never inside "://"), never inside a segment; a segment wider than the space scrolls in its own box
-// instead of breaking, so a URL keeps its parts whole at a phone's width.
+// (/ ? & = #, never inside "://") or a space ("discord role 1576…"), never inside a segment; a segment wider than the
+// space scrolls in its own box instead of breaking, so a URL keeps its parts whole at a phone's width.
 import { Fragment } from 'react';
 
-/** After a separator that is not followed by another slash ("https://" stays whole). */
-const BREAK_AFTER = /(?<=[/?&=#])(?!\/)/;
+/** After a separator that is not followed by another slash ("https://" stays whole), or after a space. */
+const BREAK_AFTER = /(?<=[/?&=#\s])(?!\/)/;
 
 export function Breakable({ text, className }: { text: string; className?: string }) {
   const parts = text.split(BREAK_AFTER);

@@ -35,10 +35,15 @@ const MilestoneRuleRef = builder.objectRef<MilestoneRuleShape>('MilestoneRule').
   }),
 });
 
+const LeaderboardPeriodEnum = builder.enumType('LeaderboardPeriod', {
+  description: 'day, week or month: a leaderboard post covers the period that ends at it',
+  values: ['day', 'week', 'month'] as const,
+});
+
 const LeaderboardPostsRef = builder.objectRef<LeaderboardPosts>('LeaderboardPosts').implement({
   description: 'When the top voters are posted to the chat webhook (README "Discord rewards")',
   fields: (t) => ({
-    period: t.exposeString('period', { description: 'day, week or month: the post covers the period that ends at it' }),
+    period: t.field({ type: LeaderboardPeriodEnum, resolve: (p) => p.period }),
     top: t.exposeInt('top', { description: 'How many voters it names' }),
     at: t.exposeString('at', { description: '"HH:MM" (day), "Mon HH:MM" (week), "D HH:MM" (month, D 1 to 28), in settings.time_zone' }),
   }),
@@ -46,7 +51,7 @@ const LeaderboardPostsRef = builder.objectRef<LeaderboardPosts>('LeaderboardPost
 
 const LeaderboardPostsInput = builder.inputType('LeaderboardPostsInput', {
   fields: (t) => ({
-    period: t.string({ required: true, description: 'day, week or month' }),
+    period: t.field({ type: LeaderboardPeriodEnum, required: true }),
     top: t.int({ required: true, description: '1 to 25' }),
     at: t.string({ required: true, description: '"HH:MM" (day), "Mon HH:MM" (week), "D HH:MM" (month, D 1 to 28)' }),
   }),

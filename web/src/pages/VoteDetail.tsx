@@ -1,6 +1,8 @@
 // One vote: its statuses and its delivery log (every job with its origin when it is not the vote itself, every
-// attempt: target, HTTP status, error, time, and the wait for its callback's rate), with redelivery of its failed
-// jobs. A vote read back from the site's vote list after an outage says so.
+// attempt: target, HTTP status, error, time, the wait for its callback's rate, and what it got back: an RCON
+// callback's answer to each command, an HTTP answer's first bytes), with redelivery of its failed jobs. A vote read
+// back from the site's vote list after an outage says so. On a phone each attempt is a small card.
+import { Fragment } from 'react';
 import { useParams, Link } from 'react-router';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
@@ -8,6 +10,7 @@ import { Time } from '../time';
 import { plural } from '../plural';
 import { READ_ONLY_REASON, useAccess } from '../access';
 import type { DeliveryJobOrigin, DeliveryJobStatus } from '../gql/graphql';
+import { ResponseExcerpt } from './response-excerpt';
 
 /** Why a job that is not the vote's own delivery exists (DeliveryJobOrigin in the schema). */
 const ORIGIN_TITLE: Record<Exclude<DeliveryJobOrigin, 'vote'>, string> = {
@@ -29,7 +32,7 @@ const VoteQuery = graphql(`
     vote(publicId: $publicId) {
       publicId voterName providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts recovered test
       deliveryJobs { id kind origin target status attempts maxAttempts nextAttemptAt lastError sentAt }
-      deliveryAttempts { id jobId kind attempt target statusCode success durationMs pacedMs error createdAt }
+      deliveryAttempts { id jobId kind attempt target statusCode success durationMs pacedMs error responseExcerpt createdAt }
     }
   }
 `);
@@ -185,7 +188,7 @@ export function VoteDetail() {
         <p className="muted">No attempt yet.</p>
       ) : (
         <div className="table-wrap">
-          <table className="list" data-testid="delivery-attempts">
+          <table className="list attempts-table" data-testid="delivery-attempts">
             <thead>
               <tr>
                 <th scope="col">When</th>
@@ -205,20 +208,37 @@ export function VoteDetail() {
             </thead>
             <tbody>
               {vote.deliveryAttempts.map((a) => (
-                <tr key={a.id}>
-                  <td>
-                    <Time value={a.createdAt} />
-                  </td>
-                  <td>{a.kind}</td>
-                  <td className="num">{a.attempt}</td>
-                  <td className="target">{a.target}</td>
-                  <td className="num">{a.statusCode ?? '—'}</td>
-                  <td className="num">{a.durationMs}</td>
-                  <td>
-                    {a.success ? <span className="status sent">delivered</span> : <span className="status failed">{a.error ?? 'failed'}</span>}
-                    {a.pacedMs > 0 && <span className="muted"> (waited {waited(a.pacedMs)} for the callback's rate)</span>}
-                  </td>
-                </tr>
+                <Fragment key={a.id}>
+                  <tr className={a.responseExcerpt ? 'attempt has-answer' : 'attempt'}>
+                    <td className="when" data-label="When">
+                      <Time value={a.createdAt} />
+                    </td>
+                    <td data-label="Kind">{a.kind}</td>
+                    <td className="num" data-label="Attempt">
+                      {a.attempt}
+                    </td>
+                    <td className="target" data-label="Target">
+                      {a.target}
+                    </td>
+                    <td className="num" data-label="HTTP">
+                      {a.statusCode ?? '—'}
+                    </td>
+                    <td className="num" data-label="ms">
+                      {a.durationMs}
+                    </td>
+                    <td className="result" data-label="Result">
+                      {a.success ? <span className="status sent">delivered</span> : <span className="status failed">{a.error ?? 'failed'}</span>}
+                      {a.pacedMs > 0 && <span className="muted"> (waited {waited(a.pacedMs)} for the callback's rate)</span>}
+                    </td>
+                  </tr>
+                  {a.responseExcerpt && (
+                    <tr className="attempt-answer">
+                      <td colSpan={7}>
+                        <ResponseExcerpt id={`attempt-${a.id}`} text={a.responseExcerpt} />
+                      </td>
+                    </tr>
+                  )}
+                </Fragment>
               ))}
             </tbody>
           </table>

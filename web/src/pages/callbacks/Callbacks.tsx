@@ -2,7 +2,8 @@
 // priority and whether it is enabled, with the reason when it was disabled automatically), a preview of what a
 // delivery would send, "Resend since…", rotating the signing secret of a kind that signs (shown once), delete; and one
 // form for a new callback and for an edit (./callback-form.tsx) whose kind-specific part is drawn from the kinds'
-// settings (the callbackKinds query), so no kind is named here.
+// settings (the callbackKinds query), so no kind is named here. While the organization has a discord_role callback,
+// the vote roles it gave are listed under the list (./role-grants.tsx).
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../../gql';
@@ -15,6 +16,7 @@ import { CopyField } from '../../copy-field';
 import { CallbackForm, UpdateCallback, type EditedCallback, type ProviderOption } from './callback-form';
 import type { TemplateVariable } from './event-fields';
 import { settingsQueryOf, shortLabel, type KindInfo, type ShownSettings } from './setting-fields';
+import { RoleGrants } from './role-grants';
 
 const CallbacksQuery = graphql(`
   query Callbacks {
@@ -302,6 +304,7 @@ export function Callbacks() {
         </section>
       )}
       <FieldErrors errors={fieldErrorsOf(test.error)} field="*" />
+      {list?.callbacks.some((c) => c.kind === 'discord_role') && <RoleGrants callbacks={list.callbacks} />}
       {kinds.length > 0 && (
         <CallbackForm
           kinds={kinds}

@@ -1,17 +1,19 @@
-// Settings → Rewards (README "Rewards"): milestone rules, the vote party, chat messages for both, and reminders with
-// the voters who turned them off. Each card saves only its own settings.
+// Settings → Rewards (README "Rewards"): milestone rules, the vote party, chat messages for both, reminders with the
+// voters who turned them off, and Bedrock players' name prefix (for RCON commands). Each card saves only its own
+// settings.
 import { useQuery } from 'urql';
 import { graphql } from '../../gql';
 import { MilestoneRules } from './milestone-rules';
 import { VotePartySettings } from './vote-party-settings';
 import { EventMessages } from './event-messages';
 import { ReminderSettings } from './reminder-settings';
+import { BedrockPrefix } from './bedrock-prefix';
 
 const RewardSettingsQuery = graphql(`
   query RewardSettings {
     organization { id settings {
       milestones { type every at provider }
-      votePartyEvery votePartyProvider chatMilestoneTemplate chatVotePartyTemplate remindersEnabled chatWebhookUrl chatNotificationsEnabled
+      votePartyEvery votePartyProvider chatMilestoneTemplate chatVotePartyTemplate remindersEnabled chatWebhookUrl chatNotificationsEnabled bedrockPrefix
     } }
     providers { providers { key name } }
     voteParty { enabled every progress completed }
@@ -55,6 +57,7 @@ export function Rewards({ readOnly }: { readOnly: boolean }) {
             variables={data.callbackVariables ?? []}
           />
           <ReminderSettings readOnly={readOnly} enabled={settings.remindersEnabled} />
+          <BedrockPrefix readOnly={readOnly} prefix={settings.bedrockPrefix ?? null} />
         </>
       )}
     </section>

@@ -1,6 +1,6 @@
 // Settings: name and slug (a slug change moves every hook URL), the chat webhook with a test message, the simple
-// message template, admin alerts, API keys (create shows the key once, revoke, last used; Growth+), and rewards
-// (./Rewards.tsx).
+// message template, Discord (the organization's own bot and the leaderboard posts: ./discord-settings.tsx), admin
+// alerts, API keys (create shows the key once, revoke, last used; Growth+), and rewards (./Rewards.tsx).
 import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../../gql';
@@ -12,6 +12,7 @@ import { CopyField } from '../../copy-field';
 import { EmbedEditor, EmbedPreview, withSamples, type Embed } from '../../EmbedEditor';
 import { DiscordMarkdown } from '../../discord-markdown';
 import { Rewards } from './Rewards';
+import { DiscordSettings } from './discord-settings';
 
 const SettingsQuery = graphql(`
   query Settings {
@@ -58,6 +59,7 @@ export function Settings() {
       <h1>Settings</h1>
       <General readOnly={readOnly} name={org.name} slug={org.slug} />
       <Chat readOnly={readOnly} settings={org.settings} embedAllowed={planAtLeast(access.plan, 'growth')} />
+      <DiscordSettings readOnly={readOnly} />
       {planAtLeast(access.plan, 'growth') ? (
         <AdminAlerts readOnly={readOnly} settings={org.settings} />
       ) : (
