@@ -2,7 +2,6 @@
 // NATS JetStream (a stream's subject) and Mosquitto (a topic), each read back by a real consumer with the vote's id as
 // its message id; the broker URL's password never comes back; a broker that is down for 30 s loses no vote.
 import { randomBytes } from 'node:crypto';
-import { connect as tcpConnect } from 'node:net';
 import { Redis } from 'ioredis';
 import { connect as amqpConnect } from 'amqplib';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
@@ -12,22 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../kit/wait.js';
 import { databaseUnavailable, dialect, startTestApp, type TestApp } from '../kit/app.js';
 import { startTcpProxy } from '../kit/tcp-proxy.js';
+import { HOST, reachable } from '../kit/brokers.js';
 
-const HOST = '127.0.0.1';
 const suffix = () => randomBytes(4).toString('hex');
-
-function reachable(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = tcpConnect({ host: HOST, port, timeout: 1_000 });
-    const done = (up: boolean) => {
-      socket.destroy();
-      resolve(up);
-    };
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-    socket.once('timeout', () => done(false));
-  });
-}
 
 const brokers = { redis: 6379, rabbitmq: 5672, nats: 4222, mqtt: 1883 };
 const up = Object.fromEntries(await Promise.all(Object.entries(brokers).map(async ([name, port]) => [name, await reachable(port)])));

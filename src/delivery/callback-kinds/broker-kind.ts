@@ -6,11 +6,11 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { EVENT_TYPES } from '../../domain/reward-events.js';
 import { DEFAULT_EVENT_TEMPLATES, DEFAULT_PAYLOAD_TEMPLATE, TEST_VOTE_HEADER } from '../callback-defaults.js';
-import { callbackOutcome, jitter } from '../retry-policy.js';
 import type { SendResult } from '../senders.js';
 import { renderJson } from '../template.js';
 import { BrokerError, brokerUrlHost, createPublisherPool, redactUrl, type OpenPublisher, type PublisherPool } from './broker-publisher.js';
 import type { CallbackKind, Delivery, KindSendContext } from './callback-kind.js';
+import { attemptTo } from './attempt-result.js';
 import { setting, type SettingField, type SettingValues } from './settings-schema.js';
 import type { FieldError } from '../../errors.js';
 
@@ -124,40 +124,19 @@ export function brokerKind<S>(spec: BrokerKindSpec<S>): CallbackKind {
       sent: false,
     }),
     async send(deps, ctx): Promise<SendResult> {
-      const attempt = ctx.job.attempts + 1;
-      const started = performance.now();
-      const where = targetOf(ctx.settings);
-      let error: string | null = null;
-      let detail: string | null = null;
-      let permanent = false;
+      const done = attemptTo(deps, ctx, targetOf(ctx.settings));
       try {
         const publisher = await poolOf(deps).get(spec.publisherSettings(ctx.settings));
         const headers: Record<string, string> = { 'x-vote-relay-event': ctx.delivery.event };
         if (ctx.delivery.test) headers[TEST_VOTE_HEADER] = 'true';
-        ({ detail } = await publisher.publish(
+        const { detail } = await publisher.publish(
           { id: messageIdOf(ctx), body: JSON.stringify(bodyOf(ctx.settings, ctx.delivery)), headers },
           ctx.callback.timeoutMs,
-        ));
+        );
+        return done(null, { detail });
       } catch (err) {
-        error = (err as Error).message;
-        permanent = err instanceof BrokerError && err.permanent;
+        return done((err as Error).message, { permanent: err instanceof BrokerError && err.permanent });
       }
-      const outcome = permanent
-        ? ({ kind: 'failed' } as const)
-        : callbackOutcome({ status: error ? null : 200, retryAfterMs: null }, attempt, deps.config.retryScheduleMs, jitter(deps.config.retryJitter));
-      return {
-        attempt: {
-          attempt,
-          target: where,
-          statusCode: null,
-          success: error === null,
-          durationMs: Math.round(performance.now() - started),
-          error,
-          responseExcerpt: detail,
-        },
-        outcome,
-        error,
-      };
     },
     background: (deps) => ({ stop: () => poolOf(deps).closeAll() }),
   };

@@ -7,10 +7,10 @@ import type { AppDeps } from '../../../app-deps.js';
 import { DiscordError, type MessageBody } from '../../../discord/discord-api.js';
 import { botOf, NO_BOT } from '../../../discord/organization-bot.js';
 import { DISCORD_ID } from '../../../domain/discord-id.js';
-import { callbackOutcome, jitter } from '../../retry-policy.js';
 import type { SendResult } from '../../senders.js';
 import { renderText } from '../../template.js';
 import type { CallbackKind, KindSendContext } from '../callback-kind.js';
+import { attemptTo } from '../attempt-result.js';
 import { setting, type SettingField } from '../settings-schema.js';
 
 const CONTENT_LIMIT = 2_000;
@@ -61,26 +61,9 @@ export const discordDmCallback: CallbackKind = {
 
 async function sendDm(deps: AppDeps, ctx: KindSendContext): Promise<SendResult> {
   const { job, org, settings: values, delivery } = ctx;
-  const attempt = job.attempts + 1;
   const userId = delivery.lookup('voter_discord_id') ?? '';
   if (!userId) return { attempt: null, outcome: { kind: 'skipped' }, error: 'The vote carries no Discord id (the provider has no discord_id_path)' };
-  const started = performance.now();
-  const done = (error: string | null, extra: { permanent?: boolean; voteRefused?: boolean; detail?: string } = {}): SendResult => ({
-    attempt: {
-      attempt,
-      target: `discord dm to ${userId}`,
-      statusCode: null,
-      success: error === null,
-      durationMs: Math.round(performance.now() - started),
-      error,
-      responseExcerpt: extra.detail ?? null,
-      ...(extra.voteRefused ? { voteRefused: true } : {}),
-    },
-    outcome: extra.permanent
-      ? { kind: 'failed' }
-      : callbackOutcome({ status: error ? null : 200, retryAfterMs: null }, attempt, deps.config.retryScheduleMs, jitter(deps.config.retryJitter)),
-    error,
-  });
+  const done = attemptTo(deps, ctx, `discord dm to ${userId}`);
   const bot = botOf(deps, org);
   if (!bot) return done(NO_BOT, { permanent: true });
   const content = contentOf(ctx);

@@ -9,9 +9,9 @@ import { DiscordError } from '../../../discord/discord-api.js';
 import { botOf, NO_BOT } from '../../../discord/organization-bot.js';
 import { DISCORD_ID } from '../../../domain/discord-id.js';
 import { fixThisAlert, queueAdminAlert } from '../../alerts.js';
-import { callbackOutcome, jitter } from '../../retry-policy.js';
 import type { SendResult } from '../../senders.js';
 import type { CallbackKind, KindSendContext } from '../callback-kind.js';
+import { attemptTo } from '../attempt-result.js';
 import { setting, type SettingField } from '../settings-schema.js';
 import { startRoleExpiry } from './role-expiry.js';
 
@@ -71,29 +71,12 @@ export const discordRoleCallback: CallbackKind = {
 };
 
 async function giveRole(deps: AppDeps, ctx: KindSendContext): Promise<SendResult> {
-  const { job, org, callback, settings: values, delivery } = ctx;
-  const attempt = job.attempts + 1;
+  const { org, callback, settings: values, delivery } = ctx;
   const userId = delivery.lookup('voter_discord_id') ?? '';
   if (!userId) return { attempt: null, outcome: { kind: 'skipped' }, error: 'The vote carries no Discord id (the provider has no discord_id_path)' };
   const roleId = setting<string>(values, 'roleId');
   const where = `discord role ${roleId} for ${userId}`;
-  const started = performance.now();
-  const done = (error: string | null, extra: { permanent?: boolean; voteRefused?: boolean; detail?: string } = {}): SendResult => ({
-    attempt: {
-      attempt,
-      target: where,
-      statusCode: null,
-      success: error === null,
-      durationMs: Math.round(performance.now() - started),
-      error,
-      responseExcerpt: extra.detail ?? null,
-      ...(extra.voteRefused ? { voteRefused: true } : {}),
-    },
-    outcome: extra.permanent
-      ? { kind: 'failed' }
-      : callbackOutcome({ status: error ? null : 200, retryAfterMs: null }, attempt, deps.config.retryScheduleMs, jitter(deps.config.retryJitter)),
-    error,
-  });
+  const done = attemptTo(deps, ctx, where);
   const bot = botOf(deps, org);
   if (!bot) return done(NO_BOT, { permanent: true });
   const voter = delivery.lookup('voter_name') ?? '';

@@ -1,51 +1,17 @@
 // The nats publisher against the NATS server with JetStream on 127.0.0.1:4222, read back by a JetStream consumer of a
 // stream made for this run (and deleted after it).
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { connect as tcpConnect, createServer, type AddressInfo } from 'node:net';
 import { AckPolicy, jetstream, jetstreamManager, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BrokerError, createPublisherPool } from '../broker-publisher.js';
+import { createPublisherPool } from '../broker-publisher.js';
+import { brokerDown, closedPort, HOST, rejection } from '../../../../test/kit/brokers.js';
 import { describeTarget, keyOf, openPublisher, type NatsPublisher, type NatsSettings } from './publisher.js';
 
-const HOST = '127.0.0.1';
 const PORT = 4222;
 const URL = `nats://${HOST}:${PORT}`;
 
-function reachable(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = tcpConnect({ host, port, timeout: 1_000 });
-    const done = (up: boolean) => {
-      socket.destroy();
-      resolve(up);
-    };
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-    socket.once('timeout', () => done(false));
-  });
-}
-
-/** A port on 127.0.0.1 that nothing listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer().listen(0, HOST);
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<BrokerError> {
-  const error = await promise.then(
-    () => null,
-    (err: unknown) => err,
-  );
-  expect(error).toBeInstanceOf(BrokerError);
-  return error as BrokerError;
-}
-
-const down = (await reachable(HOST, PORT)) ? null : `NATS is not answering on ${HOST}:${PORT}`;
-if (down && process.env.CI) throw new Error(`${down}, and CI is set: failing rather than skipping`);
+const down = await brokerDown('NATS', PORT);
 
 describe('nats publisher', () => {
   const run = randomBytes(4).toString('hex');

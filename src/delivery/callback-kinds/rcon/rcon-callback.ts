@@ -7,11 +7,11 @@
 import { z } from 'zod';
 import type { AppDeps } from '../../../app-deps.js';
 import type { FieldError } from '../../../errors.js';
-import { callbackOutcome, jitter } from '../../retry-policy.js';
 import type { SendResult } from '../../senders.js';
 import { renderText, type Lookup } from '../../template.js';
 import { TEMPLATE_VARIABLES } from '../../template-variables.js';
 import type { CallbackKind, Delivery, KindSendContext } from '../callback-kind.js';
+import { attemptTo, type AttemptExtra } from '../attempt-result.js';
 import { setting, stringList, type SettingField, type SettingValues } from '../settings-schema.js';
 import { isPlayerName } from '../../../domain/player-name.js';
 import { answerMarksFailure, commandSafeText, isOnline, parseOnlinePlayers } from './players.js';
@@ -206,30 +206,12 @@ function describePlayers(players: string[]): string {
 
 /** One attempt: the online check when asked for, then each command in order; the answers go to the delivery log. */
 async function sendCommands(deps: AppDeps, ctx: KindSendContext): Promise<SendResult> {
-  const { job, org, callback, settings: values, delivery } = ctx;
-  const attempt = job.attempts + 1;
-  const started = performance.now();
+  const { org, callback, settings: values, delivery } = ctx;
   const where = target(values);
-  const done = (error: string | null, answers: string[], extra: { permanent?: boolean; voteRefused?: boolean } = {}): SendResult => {
-    const outcome = extra.permanent
-      ? ({ kind: 'failed' } as const)
-      : callbackOutcome({ status: error ? null : 200, retryAfterMs: null }, attempt, deps.config.retryScheduleMs, jitter(deps.config.retryJitter));
-    const excerpt = answers.map((a, i) => `${i + 1}> ${a.slice(0, ANSWER_KEPT)}`).join('\n');
-    return {
-      attempt: {
-        attempt,
-        target: where,
-        statusCode: null,
-        success: error === null,
-        durationMs: Math.round(performance.now() - started),
-        error,
-        responseExcerpt: excerpt || null,
-        ...(extra.voteRefused ? { voteRefused: true } : {}),
-      },
-      outcome,
-      error,
-    };
-  };
+  const result = attemptTo(deps, ctx, where);
+  // Each command's answer (its first 1 KiB) goes to the delivery log, numbered.
+  const done = (error: string | null, answers: string[], extra: Omit<AttemptExtra, 'detail'> = {}) =>
+    result(error, { ...extra, detail: answers.map((a, i) => `${i + 1}> ${a.slice(0, ANSWER_KEPT)}`).join('\n') || null });
   // Rendered before anything is sent: a name that is not a player name sends no command at all.
   let rendered: string[];
   try {

@@ -1,49 +1,15 @@
 // The redis-stream publisher against the Redis on 127.0.0.1:6379, read back by a second client with XRANGE.
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { connect as tcpConnect, createServer, type AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BrokerError, createPublisherPool } from '../broker-publisher.js';
+import { createPublisherPool } from '../broker-publisher.js';
+import { brokerDown, closedPort, HOST, rejection } from '../../../../test/kit/brokers.js';
 import { describeTarget, keyOf, openPublisher, type RedisStreamPublisher, type RedisStreamSettings } from './publisher.js';
 
-const HOST = '127.0.0.1';
 const PORT = 6379;
 const URL = `redis://${HOST}:${PORT}`;
 
-function reachable(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = tcpConnect({ host, port, timeout: 1_000 });
-    const done = (up: boolean) => {
-      socket.destroy();
-      resolve(up);
-    };
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-    socket.once('timeout', () => done(false));
-  });
-}
-
-/** A port on 127.0.0.1 that nothing listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer().listen(0, HOST);
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<BrokerError> {
-  const error = await promise.then(
-    () => null,
-    (err: unknown) => err,
-  );
-  expect(error).toBeInstanceOf(BrokerError);
-  return error as BrokerError;
-}
-
-const down = (await reachable(HOST, PORT)) ? null : `Redis is not answering on ${HOST}:${PORT}`;
-if (down && process.env.CI) throw new Error(`${down}, and CI is set: failing rather than skipping`);
+const down = await brokerDown('Redis', PORT);
 
 describe('redis-stream publisher', () => {
   const run = randomBytes(4).toString('hex');
