@@ -3,7 +3,7 @@
 // that send no command, a refused password, the test endpoint, and the save-time refusals.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../kit/wait.js';
-import { databaseUnavailable, startTestApp, testDatabaseUrl, type TestApp, type TestOrg } from '../kit/app.js';
+import { databaseUnavailable, dialect, startTestApp, testDatabaseUrl, type TestApp, type TestOrg } from '../kit/app.js';
 import { startRconServer, type RconServer } from '../kit/rcon-server.js';
 
 const PASSWORD = 'rcon-password-that-must-never-leak';
@@ -108,6 +108,26 @@ describe.skipIf(databaseUnavailable)('RCON callbacks (rewards with no plugin)', 
     expect(await app.deps.db.prisma.deliveryJob.count({ where: { callbackId: s.cb.id, status: 'parked' } })).toBe(0);
     expect(commandsFor('Herobrine')).toEqual(['give Herobrine diamond 1', 'say Herobrine voted on MC List!']);
     server.setPlayers(['Steve', 'Alex']);
+  });
+
+  // Two instances share the database on PostgreSQL only (embedded SQLite has one writer).
+  it.skipIf(dialect !== 'postgresql')('with two instances polling, a parked vote runs once when its player joins', async () => {
+    const other = await startTestApp(ENV, { databaseUrl });
+    try {
+      const s = await setup();
+      const ids = [];
+      for (const name of ['Notch', 'Dinnerbone', 'Grumm']) ids.push(await s.vote(name));
+      await until(
+        () => app.deps.db.prisma.deliveryJob.count({ where: { callbackId: s.cb.id, status: 'parked' } }),
+        (n) => n === 3,
+      );
+      server.setPlayers(['Steve', 'Alex', 'Notch', 'Dinnerbone', 'Grumm']);
+      for (const id of ids) expect(await until(() => s.read(id), settled)).toMatchObject({ callback_status: 'sent', callback_attempts: 1 });
+      for (const name of ['Notch', 'Dinnerbone', 'Grumm']) expect(commandsFor(name)).toEqual([`give ${name} diamond 1`, `say ${name} voted on MC List!`]);
+    } finally {
+      server.setPlayers(['Steve', 'Alex']);
+      await other.stop();
+    }
   });
 
   it('20 hostile names send no command: the delivery fails with "not a player name"', async () => {
