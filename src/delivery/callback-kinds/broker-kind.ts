@@ -50,6 +50,20 @@ export function brokerSettings(schemes: readonly string[], example: string): Set
   ];
 }
 
+/** A broker login beside its URL (NATS, MQTT): an optional user name and a secret password. */
+export const BROKER_LOGIN: SettingField[] = [
+  { name: 'username', type: 'string', rule: z.string().min(1).max(200), nullable: true, label: 'User (optional)', help: 'its user name (with a password)' },
+  {
+    name: 'password',
+    type: 'string',
+    rule: z.string().min(1).max(500),
+    secret: true,
+    nullable: true,
+    label: 'Password (optional)',
+    help: 'its password; never returned',
+  },
+];
+
 /** The message of one delivery: the vote's template, or the event's own (or its default). */
 function bodyOf(values: SettingValues, delivery: Delivery): unknown {
   if (delivery.event === 'vote') return renderJson(setting(values, 'payloadTemplate'), delivery.lookup);

@@ -110,7 +110,7 @@ export type CreateCallbackInput = {
   topic?: string | null | undefined;
   /** http: where each delivery is POSTed; redis_stream: the broker (redis:// or rediss://); kept encrypted, read back without its password; amqp: the broker (amqp:// or amqps://); kept encrypted, read back without its password; nats: the broker (nats:// or tls://); kept encrypted, read back without its password; mqtt: the broker (mqtt:// or mqtts://); kept encrypted, read back without its password */
   url?: string | null | undefined;
-  /** nats: its user name (with a password); mqtt: its user name */
+  /** nats: its user name (with a password); mqtt: its user name (with a password) */
   username?: string | null | undefined;
 };
 
@@ -373,7 +373,7 @@ export type UpdateCallbackInput = {
   topic?: string | null | undefined;
   /** http: where each delivery is POSTed; redis_stream: the broker (redis:// or rediss://); kept encrypted, read back without its password; amqp: the broker (amqp:// or amqps://); kept encrypted, read back without its password; nats: the broker (nats:// or tls://); kept encrypted, read back without its password; mqtt: the broker (mqtt:// or mqtts://); kept encrypted, read back without its password */
   url?: string | null | undefined;
-  /** nats: its user name (with a password); mqtt: its user name */
+  /** nats: its user name (with a password); mqtt: its user name (with a password) */
   username?: string | null | undefined;
 };
 

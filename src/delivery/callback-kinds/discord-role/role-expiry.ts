@@ -20,6 +20,15 @@ export async function expireRoles(deps: AppDeps): Promise<number> {
     orderBy: { expiresAt: 'asc' },
     take: PER_PASS,
   });
+  // Each organization's bot is read once per pass, however many of its grants are due.
+  const orgIds = [...new Set(due.map((g) => g.organizationId))];
+  const orgs = new Map(
+    orgIds.length
+      ? (await prisma.organization.findMany({ where: { id: { in: orgIds } }, select: { id: true, discordBotTokenEnc: true, discordGuildId: true } })).map(
+          (o) => [o.id, o],
+        )
+      : [],
+  );
   let removed = 0;
   for (const grant of due) {
     const claim = new Date(now.getTime() + CLAIM_MS);
@@ -28,7 +37,7 @@ export async function expireRoles(deps: AppDeps): Promise<number> {
       data: { lockedUntil: claim },
     });
     if (count === 0) continue; // another instance has it, or a vote moved it
-    const org = await prisma.organization.findUnique({ where: { id: grant.organizationId } });
+    const org = orgs.get(grant.organizationId);
     const bot = org ? botOf(deps, org) : null;
     if (!bot) {
       await prisma.discordRoleGrant.updateMany({

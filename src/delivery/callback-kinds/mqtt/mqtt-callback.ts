@@ -1,7 +1,7 @@
 // MQTT callbacks: each vote (and event) published with QoS 1 (the broker acknowledges it), the vote's id as the
 // message-id user property (publisher.ts).
 import { z } from 'zod';
-import { brokerKind } from '../broker-kind.js';
+import { BROKER_LOGIN, brokerKind } from '../broker-kind.js';
 import { setting } from '../settings-schema.js';
 import { describeTarget, keyOf, openPublisher, SCHEMES, type MqttSettings } from './publisher.js';
 
@@ -25,16 +25,7 @@ export const mqttCallback = brokerKind<MqttSettings>({
       help: 'the topic to publish to',
       placeholder: 'server/votes',
     },
-    { name: 'username', type: 'string', rule: z.string().min(1).max(200), nullable: true, label: 'User (optional)', help: 'its user name' },
-    {
-      name: 'password',
-      type: 'string',
-      rule: z.string().min(1).max(500),
-      secret: true,
-      nullable: true,
-      label: 'Password (optional)',
-      help: 'its password; never returned',
-    },
+    ...BROKER_LOGIN,
   ],
   publisherSettings: (values) => ({
     url: setting(values, 'url'),

@@ -1,7 +1,7 @@
 // NATS JetStream callbacks: each vote (and event) published to a subject a stream takes, with the vote's id as
 // Nats-Msg-Id, so the server drops a repeat within its duplicate window (publisher.ts).
 import { z } from 'zod';
-import { brokerKind } from '../broker-kind.js';
+import { BROKER_LOGIN, brokerKind } from '../broker-kind.js';
 import { setting } from '../settings-schema.js';
 import { describeTarget, keyOf, openPublisher, SCHEMES, type NatsSettings } from './publisher.js';
 
@@ -34,16 +34,7 @@ export const natsCallback = brokerKind<NatsSettings>({
       label: 'Token (optional)',
       help: 'its auth token; never returned',
     },
-    { name: 'username', type: 'string', rule: z.string().min(1).max(200), nullable: true, label: 'User (optional)', help: 'its user name (with a password)' },
-    {
-      name: 'password',
-      type: 'string',
-      rule: z.string().min(1).max(500),
-      secret: true,
-      nullable: true,
-      label: 'Password (optional)',
-      help: 'its password; never returned',
-    },
+    ...BROKER_LOGIN,
   ],
   publisherSettings: (values) => ({
     url: setting(values, 'url'),
