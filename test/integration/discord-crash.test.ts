@@ -73,6 +73,18 @@ describe.skipIf(databaseUnavailable || dialect !== 'postgresql')('Discord vote r
       30_000,
       () => `${holds()} of ${USERS} hold the role`,
     );
+    // Each grant's attempt recorded too: a kill before that record leaves the job to be sent again (at least once:
+    // an idempotent PUT), which is not what this test is about.
+    const sentVotes = async () => {
+      const votes = await api(b, 'GET', '/v1/votes?limit=100&callback_status=sent', key);
+      return votes.body.meta.total as number;
+    };
+    let sent = 0;
+    await waitUntil(
+      async () => (sent = await sentVotes()) === USERS,
+      30_000,
+      () => `${sent} of ${USERS} votes recorded sent`,
+    );
     // Between the grant and the expiry, one instance dies without a word.
     a.child.kill('SIGKILL');
     await a.exited;
