@@ -2,15 +2,18 @@
 // order — and records every attempt. A new vote's jobs arrive leased to it, handed over in memory right after their
 // commit (dispatch, handoff.ts): no claim. It claims (with a lease) from the database queue what is left: retries
 // that come due, jobs of an instance that died (once their lease lapses), and at start its own leased jobs from
-// before a restart (reclaimOwn), at once.
+// before a restart (reclaimOwn), at once. An attempt to a target that cannot drop a repeat is marked before it
+// leaves (JobQueue.mark); a job claimed with its mark set ends `uncertain` instead of being sent again (README
+// "Delivery guarantees"), with one line in the log and one admin alert per organization and restart.
 import type { AppDeps } from '../app-deps.js';
 import { planAtLeast } from '../domain/plans.js';
-import type { ClaimedJob, JobResolution } from '../domain/jobs.js';
+import { UNCERTAIN_DELIVERY, wasLeaving, type AttemptRecord, type ClaimedJob, type JobResolution } from '../domain/jobs.js';
+import type { Organization } from '../generated/sqlite/client.js';
 import { createUnknownWebhookMemory, type JobContext, type SendResult } from './senders.js';
 import { jobKindOf } from './job-kinds/registry.js';
 import { CALLBACK_KINDS } from './callback-kinds/registry.js';
 import type { JobKindEnv } from './job-kinds/job-kind.js';
-import { permanentFailureAlert } from './alerts.js';
+import { fixThisAlert, permanentFailureAlert, queueAdminAlert } from './alerts.js';
 import { TemplateError } from './template.js';
 import { callbackOutcome, chatOutcome, jitter } from './retry-policy.js';
 import { disableIfFailingTooLong } from './callback-health.js';
@@ -24,6 +27,14 @@ const WAKE_COALESCE_MS = 5;
 const MAX_INLINE_PACING_WAIT_MS = 1_000;
 /** An error as the operator's log prints it: a receiver's or platform's words are kept short. */
 const MAX_LOGGED_ERROR = 300;
+/**
+ * Uncertain deliveries taken over from another instance are told about together when this long has passed since the
+ * first: that instance marked them within its longest attempt (callback timeouts reach 30 s) before it stopped, so
+ * their leases lapse that close together. Those of this instance's own restart are told about as soon as all are back.
+ */
+const UNCERTAIN_REPORT_WINDOW_MS = 30_000;
+/** The uncertain deliveries an alert names one by one; the rest are counted. */
+const UNCERTAIN_ALERT_LISTED = 10;
 
 export interface DeliveryWorkerOptions {
   concurrency: number;
@@ -72,6 +83,8 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
   const handed: ClaimedJob[] = [];
   /** At start: this worker's jobs still leased from before a restart are taken back first. */
   let ownLeft = true;
+  /** The last of them are back: the uncertain ones among them are told about once they are settled. */
+  let reportAfterStart = false;
   let handedSince = 0;
 
   async function load(jobs: ClaimedJob[]): Promise<Map<string, JobContext>> {
@@ -147,9 +160,15 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     const paced = await pace(ctx);
     if ('until' in paced) return paced.until;
     // Another worker may have taken the job over if this one ran late (a long group); then it is theirs to send.
-    // The attempt needs its timeout (callbacks up to 30 s, chat 10 s) plus time to be recorded.
+    // The attempt needs its timeout (callbacks up to 30 s, chat 10 s) plus time to be recorded. A target that cannot
+    // drop a repeat gets the attempt's mark with the renewal, committed before anything leaves.
     const needMs = (ctx.callback?.timeoutMs ?? 10_000) + 15_000;
-    if (!(await deps.jobs.renew(ctx.job, workerId, deps.clock.now(), options.leaseMs, needMs))) {
+    const marks = jobKindOf(ctx.job.kind)?.marksBeforeSending(ctx) ?? true;
+    const now0 = deps.clock.now();
+    const held = marks
+      ? await deps.jobs.mark(ctx.job, workerId, now0, options.leaseMs)
+      : await deps.jobs.renew(ctx.job, workerId, now0, options.leaseMs, needMs);
+    if (!held) {
       deps.logger.warn({ jobId: ctx.job.id }, 'a delivery waited longer than its lease and another worker has taken it over; not sent from here');
       return undefined;
     }
@@ -198,6 +217,81 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
       ),
     );
     return undefined;
+  }
+
+  // Uncertain deliveries found since the last report, per organization (README "Delivery guarantees").
+  const uncertainFound = new Map<string, { org: Organization; lines: string[]; count: number }>();
+  let uncertainSince: number | null = null;
+  let uncertainTimer: NodeJS.Timeout | null = null;
+
+  /**
+   * A job claimed with its mark set: its attempt was leaving when its sender stopped, to a target that cannot drop a
+   * repeat. It is not sent again: recorded as an attempt whose outcome nobody knows, and the job ends `uncertain`.
+   */
+  async function settleUncertain(ctx: JobContext): Promise<void> {
+    const { job } = ctx;
+    const kind = jobKindOf(job.kind);
+    const attempt: AttemptRecord = {
+      attempt: job.attempts + 1,
+      target: kind?.target(ctx, deps) ?? '',
+      statusCode: null,
+      success: false,
+      durationMs: 0,
+      error: UNCERTAIN_DELIVERY,
+      responseExcerpt: null,
+      uncertain: true,
+    };
+    if (!(await deps.jobs.finish(job, workerId, deps.clock.now(), attempt, { status: 'uncertain' }, UNCERTAIN_DELIVERY))) return;
+    deps.metrics.deliveryAttempt(job.kind, 'uncertain');
+    deps.metrics.jobFinished(job.kind, 'uncertain');
+    const found = uncertainFound.get(ctx.org.id) ?? { org: ctx.org, lines: [], count: 0 };
+    found.count++;
+    const what = kind?.describe(ctx) ?? job.kind;
+    if (found.lines.length < UNCERTAIN_ALERT_LISTED)
+      found.lines.push(ctx.vote ? `${ctx.vote.publicId}: ${ctx.vote.voterName} from ${ctx.vote.provider.name}, ${what}` : what);
+    uncertainFound.set(ctx.org.id, found);
+    if (uncertainSince === null) {
+      uncertainSince = deps.clock.now().getTime();
+      uncertainTimer = setTimeout(() => void reportUncertain(), UNCERTAIN_REPORT_WINDOW_MS);
+      uncertainTimer.unref();
+    }
+  }
+
+  /** One warning line and one admin alert per organization for the uncertain deliveries found since the last report. */
+  async function reportUncertain(): Promise<void> {
+    if (uncertainTimer) clearTimeout(uncertainTimer);
+    uncertainTimer = null;
+    const since = uncertainSince;
+    uncertainSince = null;
+    const found = [...uncertainFound.values()];
+    uncertainFound.clear();
+    if (since === null) return;
+    const now = deps.clock.now();
+    await Promise.all(
+      found.map(async ({ org, lines, count }) => {
+        const deliveries = `${count.toLocaleString('en-US')} ${count === 1 ? 'delivery' : 'deliveries'}`;
+        deps.logger.warn(
+          { organization: org.slug, uncertain: count },
+          `${deliveries} of ${org.slug} to targets that cannot drop a repeat (Votifier, RCON, chat, DMs) ${count === 1 ? 'was' : 'were'} being sent when the relay stopped: marked uncertain and not sent again (the server may or may not have ${count === 1 ? 'it' : 'them'}); GET /v1/votes?callback_status=uncertain lists the votes, POST /v1/votes/:id/redeliver resends one on purpose`,
+        );
+        const more = count > lines.length ? `\n… and ${(count - lines.length).toLocaleString('en-US')} more` : '';
+        await queueAdminAlert(
+          deps,
+          org,
+          `uncertain:${org.id}:${workerId}:${since}`,
+          fixThisAlert({
+            title: `${deliveries} left uncertain by a restart`,
+            description:
+              `The relay stopped while sending ${deliveries} to targets that cannot drop a repeat (Votifier, RCON commands, chat, DMs). ` +
+              'They were not sent again, so nobody is rewarded twice, but the server may or may not have them. Check (the server log, or ask the player), ' +
+              "then resend each one that did not arrive: the dashboard's Votes page (status: uncertain) has a Resend button, or POST /v1/votes/:id/redeliver.",
+            fields: [{ name: 'Uncertain', value: `${lines.join('\n')}${more}` }],
+          }),
+          now,
+        );
+      }),
+    );
+    wake();
   }
 
   /** Kept for an offline player, with no attempt counted, until what holds it finds the player online. */
@@ -357,8 +451,12 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
   }
 
   /** Starts the jobs' groups; each finished group lets the next waiting jobs start. */
-  async function start(jobs: ClaimedJob[]): Promise<void> {
-    const contexts = await load(jobs);
+  async function start(claimed: ClaimedJob[]): Promise<void> {
+    const contexts = await load(claimed);
+    // Those with a mark end uncertain here, before the rest start: nothing of them is sent.
+    const leaving = claimed.filter(wasLeaving);
+    await Promise.all(leaving.map((job) => settleUncertain(contexts.get(job.id)!)));
+    const jobs = leaving.length > 0 ? claimed.filter((job) => !wasLeaving(job)) : claimed;
     for (const group of groups(jobs)) {
       inFlight += group.length;
       const task = (async () => {
@@ -407,7 +505,9 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
             : await deps.jobs.claim(workerId, now, options.leaseMs, capacity);
           backlog = jobs.length === capacity;
           if (ownLeft && !backlog) {
-            // Our own leases from before a restart are all back: the due jobs next.
+            // Our own leases from before a restart are all back: the due jobs next, and the ones found uncertain told
+            // about now (once this batch is settled).
+            reportAfterStart = uncertainSince !== null || jobs.some(wasLeaving);
             ownLeft = false;
             claimWanted = true;
             again = true;
@@ -422,6 +522,10 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
             handed.unshift(...jobs);
             throw err;
           }
+        }
+        if (reportAfterStart) {
+          reportAfterStart = false;
+          void reportUncertain();
         }
         if (handed.length > 0 || backlog) again = true;
       } while (again && running);
@@ -505,6 +609,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
       if (slotTimer) clearTimeout(slotTimer);
       await Promise.allSettled([...active]);
       await Promise.allSettled([...recordings]);
+      await reportUncertain().catch(() => {});
       // After the sends under way: an RCON connection is closed once nothing runs on it.
       await Promise.allSettled(kindWork.map((work) => work.stop()));
       kindWork = [];

@@ -19,6 +19,11 @@ export interface ClaimedJob {
   pacedMs: number;
   /** When this worker's lease on the job ends (set at claim, moved by renew). */
   leaseUntil?: number;
+  /**
+   * The mark of an attempt that was leaving when its sender stopped (README "Delivery guarantees"), as the claim read
+   * it (epoch ms on SQLite, a Date on PostgreSQL); null or absent: no attempt was under way.
+   */
+  sendingAt?: number | Date | string | null;
 }
 
 /** A job to insert: a vote's deliveries (in the vote's own transaction) or an alert. */
@@ -64,7 +69,18 @@ export interface AttemptRecord {
    * health, so it neither starts nor continues the callback's run of failures (callback-health.ts).
    */
   voteRefused?: boolean;
+  /** The relay stopped while this attempt was leaving (README "Delivery guarantees"): it says nothing of the target. */
+  uncertain?: boolean;
 }
+
+/** Whether an attempt tells of its callback's health (callback-health.ts): not a refusal of one vote, not an unknown. */
+export const tellsOfHealth = (a: AttemptRecord): boolean => !a.voteRefused && !a.uncertain;
+
+/** What an `uncertain` delivery says, in the delivery log, the vote's jobs and the operator's log. */
+export const UNCERTAIN_DELIVERY = 'the relay stopped while sending: the server may or may not have it';
+
+/** Whether a claimed job carries the mark of an attempt that was leaving when its sender stopped. */
+export const wasLeaving = (job: ClaimedJob): boolean => job.sendingAt !== undefined && job.sendingAt !== null;
 
 export type JobResolution =
   | { status: 'sent' }
@@ -77,7 +93,12 @@ export type JobResolution =
    */
   | { status: 'paced'; runAt: Date; pacedMs: number }
   /** Put back without an attempt: its callback is disabled (callback-health.ts); its last error kept. */
-  | { status: 'held' };
+  | { status: 'held' }
+  /**
+   * Found marked and unfinished (README "Delivery guarantees"): its target cannot drop a repeat, so it is not sent
+   * again; final until an owner redelivers it on purpose.
+   */
+  | { status: 'uncertain' };
 
 /** The row a finish writes: its status, due time, pacing wait, and whether the last error stays. */
 export function finishedRow(f: Finish): { status: string; runAt: Date | null; pacedMs: number; keepError: boolean; attempts: number } {
@@ -100,7 +121,8 @@ export interface Finish {
   errorText: string | null;
 }
 
-// held: its callback is disabled; it resumes when the callback is enabled again.
+// held: its callback is disabled; it resumes when the callback is enabled again. Final: sent, failed, skipped, and
+// uncertain (the relay stopped while sending to a target that cannot drop a repeat; README "Delivery guarantees").
 /** Job statuses still to be sent: waiting, being sent, held for a disabled callback, or parked for an offline player. */
 export const OPEN_JOB_STATUSES = ['pending', 'retrying', 'running', 'held', 'parked'] as const;
 const IN_FLIGHT = new Set<string>(OPEN_JOB_STATUSES);
@@ -141,8 +163,9 @@ function latestPerCallback(jobs: JobForStatus[]): JobForStatus[] {
 
 /**
  * The vote's chat_status / callback_status / callback_attempts / *_sent_at from its jobs (the README's Connect a
- * game server): callbacks are `failed` when any failed for good, `retrying`/`pending` while any is in flight, `sent`
- * when all sent, `skipped` when there was none to send.
+ * game server): `uncertain` when any is (it asks the owner to look before a resend, and a resend takes the failed
+ * ones along), else `failed` when any failed for good, `retrying`/`pending` while any is in flight, `sent` when all
+ * sent, `skipped` when there was none to send.
  */
 export function voteStatusFrom(all: JobForStatus[]) {
   // A vote's own deliveries: an event it set off (a milestone to the same callback) is a delivery of its own.
@@ -151,6 +174,7 @@ export function voteStatusFrom(all: JobForStatus[]) {
   const callbacks = jobs.filter((j) => TO_GAME_SERVERS.has(j.kind));
   const aggregate = (list: typeof jobs): string => {
     if (list.length === 0) return 'skipped';
+    if (list.some((j) => j.status === 'uncertain')) return 'uncertain';
     if (list.some((j) => j.status === 'failed')) return 'failed';
     if (list.some((j) => IN_FLIGHT.has(j.status))) return list.some((j) => j.attempts > 0 && IN_FLIGHT.has(j.status)) ? 'retrying' : 'pending';
     if (list.every((j) => j.status === 'skipped')) return 'skipped';

@@ -66,6 +66,10 @@ export function metricsSources(deps: AppDeps, liveHub: LiveHub): MetricsSources 
       });
       return groups.map((g) => ({ kind: g.kind, status: g.status, count: g._count._all }));
     },
+    async uncertainJobs() {
+      const groups = await prisma.deliveryJob.groupBy({ by: ['kind'], where: { status: 'uncertain' }, _count: { _all: true } });
+      return groups.map((g) => ({ kind: g.kind, count: g._count._all }));
+    },
     async oldestDueJobAgeSeconds() {
       const now = deps.clock.now();
       const oldest = await prisma.deliveryJob.findFirst({

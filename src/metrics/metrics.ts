@@ -23,6 +23,8 @@ export interface MetricsRecorder {
 /** Read at scrape time. */
 export interface MetricsSources {
   openJobs(): Promise<{ kind: string; status: string; count: number }[]>;
+  /** Jobs that ended `uncertain` and were not redelivered (README "Delivery guarantees"), by kind. */
+  uncertainJobs(): Promise<{ kind: string; count: number }[]>;
   oldestDueJobAgeSeconds(): Promise<number>;
   liveSubscribers(): number;
 }
@@ -70,18 +72,23 @@ export function createMetrics(): Metrics {
   });
   const finished = new client.Counter({
     name: 'vote_relay_delivery_jobs_finished_total',
-    help: 'Delivery jobs that reached a final status (sent, failed, skipped) by kind',
+    help: 'Delivery jobs that reached a final status (sent, failed, skipped, uncertain: the relay stopped while sending to a target that cannot drop a repeat) by kind',
     labelNames: ['kind', 'status'],
     registers: [registry],
   });
 
   let sources: MetricsSources | null = null;
-  let cached: { at: number; open: { kind: string; status: string; count: number }[]; oldest: number } | null = null;
+  let cached: {
+    at: number;
+    open: { kind: string; status: string; count: number }[];
+    uncertain: { kind: string; count: number }[];
+    oldest: number;
+  } | null = null;
   async function read() {
     if (!sources) return null;
     if (cached && Date.now() - cached.at < SOURCE_CACHE_MS) return cached;
-    const [open, oldest] = await Promise.all([sources.openJobs(), sources.oldestDueJobAgeSeconds()]);
-    cached = { at: Date.now(), open, oldest };
+    const [open, uncertain, oldest] = await Promise.all([sources.openJobs(), sources.uncertainJobs(), sources.oldestDueJobAgeSeconds()]);
+    cached = { at: Date.now(), open, uncertain, oldest };
     return cached;
   }
   new client.Gauge({
@@ -94,6 +101,18 @@ export function createMetrics(): Metrics {
       const now = await read();
       this.reset();
       for (const row of now?.open ?? []) this.set({ kind: row.kind, status: row.status }, row.count);
+    },
+  });
+  new client.Gauge({
+    name: 'vote_relay_delivery_jobs_uncertain',
+    help: 'Delivery jobs left uncertain by a stop mid-send and not redelivered yet, by kind: each waits for the owner to check and resend (POST /v1/votes/:id/redeliver)',
+    labelNames: ['kind'],
+    registers: [registry],
+    aggregator: 'max',
+    async collect() {
+      const now = await read();
+      this.reset();
+      for (const row of now?.uncertain ?? []) this.set({ kind: row.kind }, row.count);
     },
   });
   new client.Gauge({

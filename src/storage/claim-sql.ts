@@ -1,7 +1,7 @@
 // What both databases' claim statements share.
 import type { ClaimedJob, NewJob } from '../domain/jobs.js';
 
-export const CLAIM_COLUMNS = `id, kind, "organizationId", "voteId", "callbackId", attempts, "maxAttempts", priority, "payloadJson", "pacedMs"`;
+export const CLAIM_COLUMNS = `id, kind, "organizationId", "voteId", "callbackId", attempts, "maxAttempts", priority, "payloadJson", "pacedMs", "sendingAt"`;
 
 // Each kind of claimable job is read on its own along ("status", "runAt", "voteId", "priority"), which stops at the
 // batch size; one query with an OR over the statuses has to sort every due job first, which under a backlog of

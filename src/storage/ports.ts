@@ -54,6 +54,12 @@ export interface JobQueue {
    * would otherwise start on a lease taken long before). False when the lease is gone: do not send.
    */
   renew(job: ClaimedJob, workerId: string, now: Date, leaseMs: number, needMs?: number): Promise<boolean>;
+  /**
+   * Marks a claimed job right before an attempt to a target that cannot drop a repeat (README "Delivery guarantees"),
+   * group-committed and synced, and extends its lease like renew; the attempt's finish clears the mark. A job claimed
+   * with its mark set (`sendingAt`) was leaving when its sender stopped. False when the lease is gone: do not send.
+   */
+  mark(job: ClaimedJob, workerId: string, now: Date, leaseMs: number): Promise<boolean>;
   /** Hands a job to `holder` whoever leased it (a plugin settling its own pull job), unless it was sent. */
   hold(jobId: string, holder: string): Promise<void>;
   /** Records one attempt and the job's next state, and the vote's statuses; only the lease holder may. */
@@ -65,6 +71,14 @@ export interface JobQueue {
    * is already queued is not inserted again; returns how many were.
    */
   enqueue(tx: Tx, jobs: NewJob[]): Promise<number>;
+}
+
+/** One lease renewal (or mark); true when the holder still had the job and now holds it until `until`. Epoch ms. */
+export interface Renewal {
+  jobId: string;
+  holder: string;
+  now: number;
+  until: number;
 }
 
 /** A reminder the scheduler took (README "Reminders"): deleted in the transaction that queues its jobs. */

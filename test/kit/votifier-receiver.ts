@@ -21,6 +21,10 @@ export interface VotifierReceiver {
   errors: string[];
   /** base64 SPKI, as NuVotifier prints it in public.key */
   publicKey: string;
+  /** While on, a v2 vote is recorded (the server has it) and its connection left open with no answer. */
+  holdAnswers(on: boolean): void;
+  /** Delays each v2 answer by this long after the vote is recorded (a busy server). */
+  answerDelay(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -29,10 +33,13 @@ export async function startVotifierReceiver(options: { tokens: Record<string, st
   const votes: ReceivedVotifierVote[] = [];
   const errors: string[] = [];
   const sockets = new Set<Socket>();
+  let hold = false;
+  let delayMs = 0;
 
   const server = createServer((socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {}); // a sender killed mid-vote resets its connection
     const challenge = randomBytes(16).toString('hex');
     socket.write(`VOTIFIER ${options.version ?? '2.7.3'} ${challenge}\n`);
     let buffer = Buffer.alloc(0);
@@ -65,7 +72,9 @@ export async function startVotifierReceiver(options: { tokens: Record<string, st
             address: payload.address,
             timestamp: String(payload.timestamp),
           });
-          socket.end(JSON.stringify({ status: 'ok' }));
+          if (hold) return;
+          if (delayMs > 0) setTimeout(() => socket.end(JSON.stringify({ status: 'ok' })), delayMs);
+          else socket.end(JSON.stringify({ status: 'ok' }));
         } catch (err) {
           fail('JSONException', (err as Error).message, true);
         }
@@ -95,6 +104,12 @@ export async function startVotifierReceiver(options: { tokens: Record<string, st
     votes,
     errors,
     publicKey: publicKey.export({ type: 'spki', format: 'der' }).toString('base64'),
+    holdAnswers(on) {
+      hold = on;
+    },
+    answerDelay(ms) {
+      delayMs = ms;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

@@ -119,6 +119,8 @@ export function brokerKind<S>(spec: BrokerKindSpec<S>): CallbackKind {
     // `{{test}}` in the payload and a header on the message, as an HTTP callback's.
     marksTests: true,
     events: EVENT_TYPES,
+    // Each message carries the vote's delivery id (a Redis stream entry field, AMQP message_id, Nats-Msg-Id, an MQTT user property).
+    dropsRepeats: true,
     signed: false,
     settings: [...brokerSettings(spec.schemes, spec.example), ...spec.settings],
     check(input, existing) {

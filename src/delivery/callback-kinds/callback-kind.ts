@@ -51,6 +51,12 @@ export interface CallbackKind {
   marksTests: boolean;
   /** The events it can carry (README "Rewards"). */
   events: readonly EventType[];
+  /**
+   * Whether its target can drop a repeat (README "Delivery guarantees"): an HTTP receiver by `webhook-id`, a broker by
+   * the message id, a role grant by being one. One that cannot (Votifier, RCON commands, a DM) has each attempt marked
+   * before it leaves, and an attempt cut short by a crash ends `uncertain` instead of being sent again.
+   */
+  dropsRepeats: boolean;
   /** Its requests are signed with the callback's signing secret (Standard Webhooks), which it then shows and rotates. */
   signed: boolean;
   /** The longest voter name its target takes (a Votifier server refuses names over 16 characters); none: no limit. */

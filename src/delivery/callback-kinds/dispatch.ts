@@ -22,6 +22,14 @@ export function targetOf(deps: Pick<AppDeps, 'secrets'>, callback: Callback): st
   return kind ? kind.target(openSettings(kind.settings, callback, deps.secrets)) : '';
 }
 
+/**
+ * Whether a callback's target can drop a repeat (README "Delivery guarantees"); a deleted callback or an unknown kind
+ * is treated as one that cannot (nothing is sent to it blindly).
+ */
+export function dropsRepeats(callback: Callback | null): boolean {
+  return (callback && callbackKindOf(callback.kind)?.dropsRepeats) ?? false;
+}
+
 /** Whether a callback of this kind can carry this event (README "Rewards"). */
 export function kindTakes(kindName: string, event: string): boolean {
   return callbackKindOf(kindName)?.events.includes(event as never) ?? false;

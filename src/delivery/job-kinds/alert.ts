@@ -8,6 +8,8 @@ export const alertJob: JobKind = {
   target: (ctx) => redactUrl(ctx.org.chatAdminWebhookUrl ?? ''),
   retries: 'chat',
   inVoteOrder: false,
+  // At least once: an owner is better told twice than not at all.
+  marksBeforeSending: () => false,
   alertsWhenFailed: false,
   send: (deps, ctx, env) => sendAlert(deps, ctx, env.unknownWebhooks),
 };

@@ -8,6 +8,8 @@ export const chatJob: JobKind = {
   target: (ctx) => redactUrl(ctx.org.chatWebhookUrl ?? ''),
   retries: 'chat',
   inVoteOrder: false,
+  // A channel shows every post: a repeat is a second announcement of one vote.
+  marksBeforeSending: () => true,
   alertsWhenFailed: false,
   send: (deps, ctx, env) => sendChat(deps, ctx, env.unknownWebhooks),
 };

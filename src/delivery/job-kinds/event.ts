@@ -5,7 +5,7 @@
 import type { EventData } from '../../domain/reward-events.js';
 import { eventsOf } from '../../domain/job-plan.js';
 import { buildChatMessage } from '../chat-message.js';
-import { sendByKind, targetOf } from '../callback-kinds/dispatch.js';
+import { dropsRepeats, sendByKind, targetOf } from '../callback-kinds/dispatch.js';
 import { redactUrl, sendChatBody, type JobContext } from '../senders.js';
 import { voteLookup, type Lookup } from '../template.js';
 import { voteTemplateValues } from '../vote-values.js';
@@ -69,6 +69,8 @@ export const eventJob: JobKind = {
   target: (ctx, deps) => (dataOf(ctx).chat ? redactUrl(ctx.org.chatWebhookUrl ?? '') : ctx.callback ? targetOf(deps, ctx.callback) : ''),
   retries: 'callback',
   inVoteOrder: false,
+  // A chat message cannot drop a repeat; a callback's event as its kind can or cannot.
+  marksBeforeSending: (ctx) => dataOf(ctx).chat || !dropsRepeats(ctx.callback),
   // A callback's event failing for good is the admin's business, as its votes are; a chat message is not.
   alertsWhenFailed: (ctx) => !dataOf(ctx).chat,
   async send(deps, ctx, env) {

@@ -19,6 +19,12 @@ export interface JobKind {
   retries: 'chat' | 'callback';
   /** A vote's jobs of such kinds go one after another in priority order (a game server's callbacks). */
   inVoteOrder: boolean;
+  /**
+   * Whether each attempt is marked durably before it leaves (JobQueue.mark; README "Delivery guarantees"): its target
+   * cannot drop a repeat, and a repeat is a second reward or announcement. A job found marked and unfinished after a
+   * crash ends `uncertain` and is not sent again. Otherwise at least once.
+   */
+  marksBeforeSending(ctx: JobContext): boolean;
   /** Whether this job failing for good raises the organization's permanent-failure alert (admin chat). */
   alertsWhenFailed: boolean | ((ctx: JobContext) => boolean);
   send(deps: AppDeps, ctx: JobContext, env: JobKindEnv): Promise<SendResult>;

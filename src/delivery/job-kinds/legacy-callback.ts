@@ -8,6 +8,8 @@ export const legacyCallbackJob: JobKind = {
   target: (ctx) => ctx.org.serverCallbackUrl ?? '',
   retries: 'callback',
   inVoteOrder: true,
+  // An HTTP receiver drops a repeat by webhook-id.
+  marksBeforeSending: () => false,
   alertsWhenFailed: true,
   send: (deps, ctx) => sendLegacyCallback(deps, ctx),
 };

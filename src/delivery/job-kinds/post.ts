@@ -9,6 +9,8 @@ export const postJob: JobKind = {
   target: (ctx) => redactUrl(ctx.org.chatWebhookUrl ?? ''),
   retries: 'chat',
   inVoteOrder: false,
+  // At least once: a standing posted twice gives nobody anything.
+  marksBeforeSending: () => false,
   alertsWhenFailed: false,
   send: (deps, ctx, env) => {
     const url = ctx.org.chatWebhookUrl;

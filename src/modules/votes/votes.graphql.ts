@@ -8,13 +8,14 @@ import { subscribeToVotes } from './vote-feed.js';
 import type { VoteEvent } from '../../live/vote-events.js';
 
 const DeliveryStatusEnum = builder.enumType('DeliveryStatus', {
-  description: "A vote's chat or callback delivery",
+  description:
+    "A vote's chat or callback delivery. uncertain: the relay stopped while sending it to a target that cannot drop a repeat (Votifier, RCON, chat, a DM) and did not send it again; it waits for the owner's decision (redeliverVote)",
   values: [...DELIVERY_STATUSES] as string[],
 });
 const JobStatusEnum = builder.enumType('DeliveryJobStatus', {
   description:
-    "running: claimed by a worker now; held: its callback is disabled, and it resumes when the callback is enabled again; parked: a pulled vote kept for an offline player, returned by that player's poll",
-  values: ['pending', 'running', 'retrying', 'held', 'parked', 'sent', 'failed', 'skipped'] as string[],
+    'running: claimed by a worker now; held: its callback is disabled, and it resumes when the callback is enabled again; parked: a vote kept for an offline player; uncertain: the relay stopped while sending it to a target that cannot drop a repeat, so it was not sent again (the server may or may not have it; redeliverVote sends it again on purpose)',
+  values: ['pending', 'running', 'retrying', 'held', 'parked', 'sent', 'failed', 'skipped', 'uncertain'] as string[],
 });
 const JobOriginEnum = builder.enumType('DeliveryJobOrigin', {
   description: "vote: planned with the vote; recovered: the vote was read from the site's vote list after an outage; replay: queued by a callback replay",
@@ -144,7 +145,7 @@ builder.queryField('vote', (t) =>
 builder.mutationField('redeliverVote', (t) =>
   t.field({
     type: Redelivered,
-    description: "Queues the vote's failed deliveries again",
+    description: "Queues the vote's failed and uncertain deliveries again (an uncertain one on purpose: its target may have it already)",
     nullable: true,
     authScopes: { access: { scope: 'full' } },
     args: { publicId: t.arg.string({ required: true, description: "The vote's public_id (vt_<uuid>), or the id a vote list shows" }) },

@@ -12,7 +12,7 @@ import { votesKeptFrom } from '../../retention/retention.js';
 import { TEST_VOTES } from '../../domain/votes.js';
 import { pageOf } from '../../validation.js';
 
-export const DELIVERY_STATUSES = ['pending', 'retrying', 'sent', 'failed', 'skipped'] as const;
+export const DELIVERY_STATUSES = ['pending', 'retrying', 'sent', 'failed', 'skipped', 'uncertain'] as const;
 export const STARTER_VOTE_LIMIT = 10;
 
 export interface VoteListInput {
@@ -63,7 +63,10 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
     return vote;
   }
 
-  /** Queues the vote's failed jobs again, each with a fresh attempt budget; history stays. */
+  /**
+   * Queues the vote's failed and uncertain jobs again, each with a fresh attempt budget; history stays. An uncertain
+   * one is sent again on purpose: its target may have it already (README "Delivery guarantees").
+   */
   async function redeliver(organizationId: string, publicId: string): Promise<{ voteId: string; requeued: number }> {
     const vote = await get(organizationId, publicId);
     const now = deps.clock.now();
@@ -124,8 +127,22 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
     return perProvider.reduce((sum, row) => sum + (!options.providerId || row.providerId === options.providerId ? row._count._all : 0), 0);
   }
 
-  /** GET /v1/votes: newest first. Starter plans see the last 10 votes; their filters and paging are ignored. */
+  /**
+   * GET /v1/votes: newest first. Starter plans see the last 10 votes; their filters and paging are ignored, except a
+   * status filter of `uncertain`: every plan can list the votes that wait for its decision (README "Delivery
+   * guarantees").
+   */
   async function list(organizationId: string, plan: string, input: VoteListInput): Promise<VotePage> {
+    if (!planAtLeast(plan, 'growth') && (input.callbackStatus === 'uncertain' || input.chatStatus === 'uncertain')) {
+      const { page, limit } = pageOf(input, 50);
+      const where = {
+        organizationId,
+        ...(input.callbackStatus === 'uncertain' ? { callbackStatus: 'uncertain' } : {}),
+        ...(input.chatStatus === 'uncertain' ? { chatStatus: 'uncertain' } : {}),
+      };
+      const total = await prisma.vote.count({ where });
+      return { where, skip: (page - 1) * limit, take: limit, page, limit, total, pages: Math.ceil(total / limit) };
+    }
     if (!planAtLeast(plan, 'growth')) {
       const where = { organizationId };
       const total = Math.min(await prisma.vote.count({ where }), STARTER_VOTE_LIMIT);

@@ -12,7 +12,7 @@ import { createReminderStore } from '../reminder-store.js';
 import { FAILED_ATTEMPT_STATUSES, failedAttemptsOf, pingStorage } from '../reports.js';
 import { openPgPool } from './connection.js';
 import { exportVotesPostgres } from './export.js';
-import { createPostgresJobQueue, finishesWrite } from './jobs.js';
+import { createPostgresJobQueue, finishesWrite, marksWrite } from './jobs.js';
 import { createPostgresPacer } from './pacer.js';
 import { createPgVoteStore, rewardLockIds } from './votes.js';
 import { pgCommit, pgWriters } from './writes.js';
@@ -40,7 +40,8 @@ export async function openPostgresStorage(config: Config, options: StorageOption
   queries.attach(prisma);
   const finishes = createGroupCommit({ maxBatch: config.writeBatchMax, commit: pgCommit(pool, finishesWrite) });
 
-  const jobs = createPostgresJobQueue(prisma, pool, finishes);
+  const marks = createGroupCommit({ maxBatch: config.writeBatchMax, commit: pgCommit(pool, marksWrite) });
+  const jobs = createPostgresJobQueue(prisma, pool, finishes, marks);
   return {
     prisma,
     votes: createPgVoteStore(config, pool, writes.votes),

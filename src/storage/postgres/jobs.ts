@@ -7,6 +7,7 @@ import type pg from 'pg';
 import {
   finishedRow,
   leaseStillCovers,
+  tellsOfHealth,
   TO_CALLBACKS,
   voteStatusFrom,
   type ClaimedJob,
@@ -15,7 +16,7 @@ import {
   type NewJob,
 } from '../../domain/jobs.js';
 import { CLAIM_COLUMNS, candidates, leasedJobOf, playerPullClaimSql, pullClaimSql } from '../claim-sql.js';
-import type { BatchWriter, Db, JobQueue, Tx } from '../ports.js';
+import type { BatchWriter, Db, JobQueue, Renewal, Tx } from '../ports.js';
 import { holdWithPrisma, parkWithPrisma, requeueFailedWithPrisma } from '../prisma-jobs.js';
 import type { PgNamedWrite, Query } from './transaction.js';
 
@@ -108,7 +109,7 @@ const FINISH_SQL = {
                AS u(id, worker, status, attempts, error, run_at, sent_at, now, paced, keep_error)
              ORDER BY id
            ), updated AS (
-             UPDATE "DeliveryJob" AS j SET status = u.status, attempts = u.attempts, "lockedBy" = NULL, "lockedUntil" = NULL,
+             UPDATE "DeliveryJob" AS j SET status = u.status, attempts = u.attempts, "lockedBy" = NULL, "lockedUntil" = NULL, "sendingAt" = NULL,
                "lastError" = CASE WHEN u.keep_error THEN j."lastError" ELSE u.error END, "pacedMs" = u.paced,
                "runAt" = COALESCE(u.run_at, j."runAt"), "sentAt" = COALESCE(u.sent_at, j."sentAt"), "updatedAt" = u.now
              FROM u WHERE j.id = u.id AND j."lockedBy" = u.worker
@@ -185,7 +186,7 @@ async function writeFinishes(query: Query, items: Finish[]): Promise<boolean[]> 
   // Each callback's latest attempt of the batch says whether its run of failures goes on or ends.
   const health = new Map<string, { ok: boolean; at: string }>();
   for (const f of attempts) {
-    if (TO_CALLBACKS.has(f.job.kind) && f.job.callbackId && recorded.has(f.job.id) && !f.attempt!.voteRefused)
+    if (TO_CALLBACKS.has(f.job.kind) && f.job.callbackId && recorded.has(f.job.id) && tellsOfHealth(f.attempt!))
       health.set(f.job.callbackId, { ok: f.attempt!.success, at: f.now.toISOString() });
   }
   if (health.size > 0) {
@@ -215,10 +216,34 @@ async function writeFinishes(query: Query, items: Finish[]): Promise<boolean[]> 
   return items.map((f) => recorded.has(f.job.id));
 }
 
+/**
+ * Marks (README "Delivery guarantees"), group-committed: each job's `sendingAt` set and its lease moved to `until`,
+ * only while this worker still holds it; true when it did. PostgreSQL syncs each commit: a mark survives a crash.
+ */
+async function writeMarks(query: Query, items: Renewal[]): Promise<boolean[]> {
+  const marked = await query<{ id: string }>({
+    name: 'vr_job_mark',
+    text: `UPDATE "DeliveryJob" AS j SET "sendingAt" = u.now, "lockedUntil" = u.until
+           FROM (SELECT * FROM unnest($1::text[], $2::text[], $3::timestamp(3)[], $4::timestamp(3)[]) AS u(id, holder, now, until) ORDER BY id) AS u
+           WHERE j.id = u.id AND j."lockedBy" = u.holder AND j.status = 'running' AND j."lockedUntil" > u.now
+           RETURNING j.id`,
+    values: [
+      items.map((m) => m.jobId),
+      items.map((m) => m.holder),
+      items.map((m) => new Date(m.now).toISOString()),
+      items.map((m) => new Date(m.until).toISOString()),
+    ],
+  });
+  const done = new Set(marked.rows.map((r) => r.id));
+  return items.map((m) => done.has(m.jobId));
+}
+
+export const marksWrite: PgNamedWrite<Renewal, boolean> = { write: writeMarks };
+
 /** Attempt records as a named write (writes.ts). Young statistics (the job table starts empty) would otherwise leave prepared statements scanning every job. */
 export const finishesWrite: PgNamedWrite<Finish, boolean> = { write: writeFinishes, begin: 'SET LOCAL enable_seqscan = off' };
 
-export function createPostgresJobQueue(prisma: Db, pool: pg.Pool, finishes: BatchWriter<Finish, boolean>): JobQueue {
+export function createPostgresJobQueue(prisma: Db, pool: pg.Pool, finishes: BatchWriter<Finish, boolean>, marks: BatchWriter<Renewal, boolean>): JobQueue {
   const leased = (rows: ClaimedJob[], until: Date) => rows.map((r) => ({ ...r, leaseUntil: until.getTime() }));
   const claimWith =
     (sql: string) =>
@@ -243,6 +268,10 @@ export function createPostgresJobQueue(prisma: Db, pool: pg.Pool, finishes: Batc
       job.leaseUntil = now.getTime() + leaseMs;
       const renewed = await pool.query({ ...RENEW, values: [new Date(now.getTime() + leaseMs).toISOString(), job.id, workerId, now.toISOString()] });
       return renewed.rowCount === 1;
+    },
+    mark(job, workerId, now, leaseMs) {
+      job.leaseUntil = now.getTime() + leaseMs;
+      return marks.submit({ jobId: job.id, holder: workerId, now: now.getTime(), until: job.leaseUntil });
     },
     hold: (jobId, holder) => holdWithPrisma(prisma, jobId, holder),
     finish: (job, workerId, now, attempt, resolution, errorText) => finishes.submit({ job, workerId, now, attempt, resolution, errorText }),

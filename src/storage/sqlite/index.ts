@@ -16,10 +16,10 @@ import { createReminderStore } from '../reminder-store.js';
 import { FAILED_ATTEMPT_STATUSES, failedAttemptsOf, pingStorage } from '../reports.js';
 import { openSqliteConnection, sqlitePathFromUrl } from './connection.js';
 import { exportRowsSqlite } from './export.js';
-import { createSqliteJobQueue, type ClaimRequest, type Renewal } from './jobs.js';
+import { createSqliteJobQueue, type ClaimRequest } from './jobs.js';
 import { createSqliteVoteStore } from './votes.js';
 import { sqliteWriters } from './writes.js';
-import type { BatchWriter } from '../ports.js';
+import type { BatchWriter, Renewal } from '../ports.js';
 import type { ClaimedJob } from '../../domain/jobs.js';
 
 /**
@@ -49,6 +49,7 @@ export async function openSqliteStorage(config: Config, options: StorageOptions)
   const jobs = createSqliteJobQueue(prisma, {
     claims: writes.claims as unknown as BatchWriter<ClaimRequest, ClaimedJob[]>,
     renewals: writes.renewals as unknown as BatchWriter<Renewal, boolean>,
+    marks: writes.marks as unknown as BatchWriter<Renewal, boolean>,
     finishes: writes.finishes as unknown as BatchWriter<Finish, boolean>,
   });
 

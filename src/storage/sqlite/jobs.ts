@@ -8,6 +8,7 @@ import type Sqlite from 'better-sqlite3';
 import {
   finishedRow,
   leaseStillCovers,
+  tellsOfHealth,
   TO_CALLBACKS,
   voteStatusFrom,
   type ClaimedJob,
@@ -16,7 +17,7 @@ import {
   type NewJob,
 } from '../../domain/jobs.js';
 import { CLAIM_COLUMNS, candidates, leasedJobOf, playerPullClaimSql, pullClaimSql } from '../claim-sql.js';
-import type { BatchWriter, JobQueue, Tx } from '../ports.js';
+import type { BatchWriter, JobQueue, Renewal, Tx } from '../ports.js';
 import { holdWithPrisma, parkWithPrisma, requeueFailedWithPrisma } from '../prisma-jobs.js';
 
 const CLAIM = `
@@ -97,17 +98,11 @@ export interface ClaimRequest {
   ownBefore?: number;
 }
 
-/** One lease renewal; true when the holder still had the job and now holds it until `until`. */
-export interface Renewal {
-  jobId: string;
-  holder: string;
-  now: number;
-  until: number;
-}
-
 export interface SqliteJobWrites {
   claims(items: ClaimRequest[]): ClaimedJob[][];
   renewals(items: Renewal[]): boolean[];
+  /** Marks before a send (README "Delivery guarantees"): a renewal that also sets `sendingAt`. */
+  marks(items: Renewal[]): boolean[];
   finishes(items: Finish[]): boolean[];
   /** A vote's jobs, inside the transaction its vote store holds on the same connection; returns the leased ones. */
   insertJobs(jobs: NewJob[]): ClaimedJob[];
@@ -120,9 +115,12 @@ export function createSqliteJobWrites(db: Sqlite.Database): SqliteJobWrites {
     claimPlayerPull: db.prepare(CLAIM_PLAYER_PULL),
     reclaimOwn: db.prepare(RECLAIM_OWN),
     renew: db.prepare(`UPDATE "DeliveryJob" SET "lockedUntil" = ? WHERE id = ? AND "lockedBy" = ? AND status = 'running' AND "lockedUntil" > ?`),
+    mark: db.prepare(
+      `UPDATE "DeliveryJob" SET "lockedUntil" = ?, "sendingAt" = ? WHERE id = ? AND "lockedBy" = ? AND status = 'running' AND "lockedUntil" > ?`,
+    ),
     insertJob: db.prepare(JOB_INSERT),
     updateJob: db.prepare(
-      `UPDATE "DeliveryJob" SET status = ?, attempts = ?, "lockedBy" = NULL, "lockedUntil" = NULL,
+      `UPDATE "DeliveryJob" SET status = ?, attempts = ?, "lockedBy" = NULL, "lockedUntil" = NULL, "sendingAt" = NULL,
          "lastError" = CASE WHEN ? THEN "lastError" ELSE ? END, "pacedMs" = ?,
          "runAt" = COALESCE(?, "runAt"), "sentAt" = COALESCE(?, "sentAt"), "updatedAt" = ? WHERE id = ? AND "lockedBy" = ?`,
     ),
@@ -180,7 +178,7 @@ export function createSqliteJobWrites(db: Sqlite.Database): SqliteJobWrites {
           Math.round(a.pacedMs ?? 0),
           at,
         );
-        if (TO_CALLBACKS.has(f.job.kind) && f.job.callbackId && !a.voteRefused) health.set(f.job.callbackId, { ok: a.success, at });
+        if (TO_CALLBACKS.has(f.job.kind) && f.job.callbackId && tellsOfHealth(a)) health.set(f.job.callbackId, { ok: a.success, at });
       }
       if (f.job.voteId) votes.add(f.job.voteId);
       return true;
@@ -220,6 +218,7 @@ export function createSqliteJobWrites(db: Sqlite.Database): SqliteJobWrites {
                 : s.claimPlayerPull.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit, 5: c.organizationId, 6: c.voterKey })) as ClaimedJob[],
       ),
     renewals: (items) => items.map((r) => s.renew.run(r.until, r.jobId, r.holder, r.now).changes === 1),
+    marks: (items) => items.map((m) => s.mark.run(m.until, m.now, m.jobId, m.holder, m.now).changes === 1),
     finishes: finishBatch,
     insertJobs(jobs) {
       const leased: ClaimedJob[] = [];
@@ -236,6 +235,7 @@ export function createSqliteJobWrites(db: Sqlite.Database): SqliteJobWrites {
 export interface SqliteJobWriters {
   claims: BatchWriter<ClaimRequest, ClaimedJob[]>;
   renewals: BatchWriter<Renewal, boolean>;
+  marks: BatchWriter<Renewal, boolean>;
   finishes: BatchWriter<Finish, boolean>;
 }
 
@@ -255,6 +255,10 @@ export function createSqliteJobQueue(prisma: Parameters<typeof holdWithPrisma>[0
       if (leaseStillCovers(job, now, needMs)) return true;
       job.leaseUntil = now.getTime() + leaseMs;
       return writes.renewals.submit({ jobId: job.id, holder: workerId, now: now.getTime(), until: job.leaseUntil });
+    },
+    mark(job, workerId, now, leaseMs) {
+      job.leaseUntil = now.getTime() + leaseMs;
+      return writes.marks.submit({ jobId: job.id, holder: workerId, now: now.getTime(), until: job.leaseUntil });
     },
     hold: (jobId, holder) => holdWithPrisma(prisma, jobId, holder),
     finish: (job, workerId, now, attempt, resolution, errorText) => writes.finishes.submit({ job, workerId, now, attempt, resolution, errorText }),

@@ -1,6 +1,7 @@
 // The SQLite hot writes, each a named batch write on the one better-sqlite3 write connection, group-committed in one
 // IMMEDIATE transaction per batch: `votes` (the vote with its jobs and rollups), the job queue's `claims`,
-// `renewals` and `finishes` (attempt records), and `hookLog` (the hook request log). One connection writes, so no
+// `renewals`, `marks` (README "Delivery guarantees": synced, like votes) and `finishes` (attempt records), and
+// `hookLog` (the hook request log). One connection writes, so no
 // other connection of ours contends for the write lock. In the service they run on the write thread
 // (../write-thread.ts loads threadWrites from this module); in one-shot commands on the caller's thread.
 import type Sqlite from 'better-sqlite3';
@@ -16,7 +17,7 @@ import { isSqliteBusy, openSqliteConnection, sqlitePathFromUrl } from './connect
 import { createSqliteJobWrites } from './jobs.js';
 import { createSqliteVoteWrite } from './votes.js';
 
-const NAMES = ['votes', 'claims', 'renewals', 'finishes', 'hookLog'] as const;
+const NAMES = ['votes', 'claims', 'renewals', 'marks', 'finishes', 'hookLog'] as const;
 type Name = (typeof NAMES)[number];
 export type SqliteWriters = Record<Name, GroupCommit<never, never>> & {
   alive(): boolean;
@@ -32,7 +33,8 @@ export type SqliteWriters = Record<Name, GroupCommit<never, never>> & {
  *     second the write thread could commit (bench/ingest.ts, BENCHMARKS.md "Hook request log");
  *   - a claim, a lease renewal or an attempt record lost that way leaves its job leased as before: it is sent again
  *     when the lease lapses or the instance restarts (README "Delivery guarantees": at least once). Syncing them
- *     would put a second fsync behind every batch of votes (bench/delivery.ts).
+ *     would put a second fsync behind every batch of votes (bench/delivery.ts). A lost finish of a marked attempt
+ *     leaves its mark (`marks` are synced): the job ends `uncertain`, never sent twice.
  */
 const NOT_SYNCED: ReadonlySet<Name> = new Set(['hookLog', 'claims', 'renewals', 'finishes']);
 /** A batch that finds the write lock taken (another process, Prisma's connection) is tried again this soon. */
@@ -45,6 +47,7 @@ function transactions(config: Config, db: Sqlite.Database, rules: PlanRules): Re
     votes: createSqliteVoteWrite(config, db, rules, jobs.insertJobs),
     claims: jobs.claims,
     renewals: jobs.renewals,
+    marks: jobs.marks,
     finishes: jobs.finishes,
     hookLog: createSqliteHookLogWrite(db),
   };

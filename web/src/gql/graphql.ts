@@ -165,7 +165,7 @@ export type DeliveryJobOrigin =
   | 'replay'
   | 'vote';
 
-/** running: claimed by a worker now; held: its callback is disabled, and it resumes when the callback is enabled again; parked: a pulled vote kept for an offline player, returned by that player's poll */
+/** running: claimed by a worker now; held: its callback is disabled, and it resumes when the callback is enabled again; parked: a vote kept for an offline player; uncertain: the relay stopped while sending it to a target that cannot drop a repeat, so it was not sent again (the server may or may not have it; redeliverVote sends it again on purpose) */
 export type DeliveryJobStatus =
   | 'failed'
   | 'held'
@@ -174,15 +174,17 @@ export type DeliveryJobStatus =
   | 'retrying'
   | 'running'
   | 'sent'
-  | 'skipped';
+  | 'skipped'
+  | 'uncertain';
 
-/** A vote's chat or callback delivery */
+/** A vote's chat or callback delivery. uncertain: the relay stopped while sending it to a target that cannot drop a repeat (Votifier, RCON, chat, a DM) and did not send it again; it waits for the owner's decision (redeliverVote) */
 export type DeliveryStatus =
   | 'failed'
   | 'pending'
   | 'retrying'
   | 'sent'
-  | 'skipped';
+  | 'skipped'
+  | 'uncertain';
 
 /** active: held until expiresAt; removed: taken away at expiry; not_member: the user is not in the server, no role was given */
 export type DiscordRoleGrantStatus =

@@ -46,6 +46,8 @@ export const discordDmCallback: CallbackKind = {
   events: ['vote', 'milestone', 'reminder'],
   // A message is no reward, but it reaches a real person: a test vote reaches it only when its sender asks.
   marksTests: false,
+  // A DM sent twice is read twice.
+  dropsRepeats: false,
   signed: false,
   settings,
   target: () => 'discord dm',

@@ -56,6 +56,8 @@ export const discordRoleCallback: CallbackKind = {
   events: ['vote'],
   // A role is a reward: a test vote reaches it only when its sender asks.
   marksTests: false,
+  // Giving a member a role they hold changes nothing (the grant's expiry is kept per voter and role).
+  dropsRepeats: true,
   signed: false,
   settings,
   target: (values) => `discord role ${setting(values, 'roleId')}`,

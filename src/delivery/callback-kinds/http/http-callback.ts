@@ -75,6 +75,8 @@ export const httpCallback: CallbackKind = {
   // `{{test}}` in the payload and the x-vote-relay-test header on every attempt.
   marksTests: true,
   events: EVENT_TYPES,
+  // By webhook-id, the same across retries.
+  dropsRepeats: true,
   signed: true,
   settings,
   check: (input) => ({ problems: [], target: typeof input.url === 'string' ? { url: input.url, field: 'url' } : null }),

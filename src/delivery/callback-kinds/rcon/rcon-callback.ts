@@ -157,6 +157,8 @@ export const rconCallback: CallbackKind = {
   events: ['vote', 'milestone', 'vote_party', 'reminder'],
   // A command cannot tell a test from a real vote: a test reaches it only when its sender asks.
   marksTests: false,
+  // A console command that ran twice gave twice.
+  dropsRepeats: false,
   signed: false,
   settings,
   check(input, existing) {

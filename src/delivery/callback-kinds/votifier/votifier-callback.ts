@@ -84,6 +84,8 @@ export const votifierCallback: CallbackKind = {
   description: 'the Votifier protocol (NuVotifier v2 with a token, v1 with an RSA key)',
   events: ['vote'],
   marksTests: false,
+  // The protocol has no delivery id: every vote a server reads is a reward.
+  dropsRepeats: false,
   signed: false,
   maxVoterName: MAX_VOTIFIER_USERNAME,
   settings,

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "DeliveryJob" ADD COLUMN "sendingAt" DATETIME;
