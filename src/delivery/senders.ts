@@ -17,7 +17,11 @@ export interface SendResult {
    * parked: kept for its player, who is offline (README "Offline players"), without an attempt; `holder` is what
    * wakes it (an RCON callback's online check).
    */
-  outcome: AttemptOutcome | { kind: 'skipped' } | { kind: 'parked'; holder: string };
+  /**
+   * uncertain: the vote was sent to a target that cannot drop a repeat and no answer says whether it arrived (README
+   * "Delivery guarantees"): final, not retried.
+   */
+  outcome: AttemptOutcome | { kind: 'skipped' } | { kind: 'parked'; holder: string } | { kind: 'uncertain' };
   error: string | null;
 }
 

@@ -198,7 +198,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
       }
       logTrouble(ctx, result, resolution);
       if (result.attempt) deps.metrics.deliveryAttempt(ctx.job.kind, resolution.status);
-      if (resolution.status === 'sent' || resolution.status === 'failed' || resolution.status === 'skipped')
+      if (resolution.status === 'sent' || resolution.status === 'failed' || resolution.status === 'skipped' || resolution.status === 'uncertain')
         deps.metrics.jobFinished(ctx.job.kind, resolution.status);
       const alerts = jobKindOf(ctx.job.kind)?.alertsWhenFailed;
       if (resolution.status === 'failed' && (typeof alerts === 'function' ? alerts(ctx) : alerts)) {
@@ -369,6 +369,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
    * target is named by its host alone: never its path or query (a Discord token, a secret parameter) or a header.
    */
   function logTrouble(ctx: JobContext, result: SendResult, resolution: JobResolution) {
+    if (resolution.status === 'uncertain') return logUnanswered(ctx, result);
     const failedForGood = resolution.status === 'failed';
     const firstFailure = resolution.status === 'retrying' && result.attempt?.attempt === 1 && !result.attempt.success;
     if (!failedForGood && !firstFailure) return;
@@ -415,6 +416,29 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
         `${what} to ${target} failed${forVote}: ${error}; retrying at ${at} (attempt 1 of ${job.maxAttempts})${more}`,
       );
     }
+  }
+
+  /** A send to a target that cannot drop a repeat that no answer settled: one warning each (README "Delivery guarantees"). */
+  function logUnanswered(ctx: JobContext, result: SendResult) {
+    const { job, callback, org, vote } = ctx;
+    const kind = jobKindOf(job.kind);
+    const what = kind?.describe(ctx) ?? `${job.kind} delivery`;
+    const target = hostOf(result.attempt?.target ?? kind?.target(ctx, deps) ?? '');
+    const error = (result.error ?? '').replace(/\s+/g, ' ').slice(0, MAX_LOGGED_ERROR);
+    const forVote = vote ? ` for vote ${vote.publicId} (${vote.voterName} from ${vote.provider.key})` : '';
+    const again = vote ? `; POST /v1/votes/${vote.publicId}/redeliver sends it again on purpose` : '';
+    deps.logger.warn(
+      {
+        organization: org.slug,
+        jobId: job.id,
+        jobKind: job.kind,
+        ...(callback ? { callback: callback.name, callbackId: callback.id, callbackKind: callback.kind } : {}),
+        target,
+        ...(vote ? { voteId: vote.publicId, provider: vote.provider.key } : {}),
+        error,
+      },
+      `${what} to ${target}${forVote} was sent and not answered (${error}): marked uncertain and not sent again, so nobody is rewarded twice${again}`,
+    );
   }
 
   /** The counts of failure lines left out, once their 10 s are over (and at shutdown). */

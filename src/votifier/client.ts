@@ -19,6 +19,11 @@ export class VotifierError extends Error {
     readonly permanent = false,
     /** Refused because of this vote alone (its name), not because of the server or the callback's settings. */
     readonly ofVote = false,
+    /**
+     * The vote was sent and no answer says whether the server took it (a timeout, a dropped connection, an unreadable
+     * answer): sending it again could reward twice (README "Delivery guarantees").
+     */
+    readonly unanswered = false,
   ) {
     super(message);
   }
@@ -74,6 +79,11 @@ export interface VotifierTarget {
 }
 
 /** Sends one vote; resolves with the protocol used, rejects with a VotifierError carrying a readable reason. */
+/** A failure once the vote was written: whether the server took it is unknown. */
+function unanswered(err: unknown): VotifierError {
+  return new VotifierError(`${(err as Error).message} after the vote was sent: the server may or may not have it`, false, false, true);
+}
+
 export async function sendVotifierVote(
   target: VotifierTarget,
   vote: VotifierVote,
@@ -151,13 +161,18 @@ export async function sendVotifierVote(
         throw new VotifierError((err as Error).message, true);
       }
       socket.write(frame);
-      await until(() => closed || /\}\s*$/.test(received.toString('utf8')));
-      const answer = received.toString('utf8').trim();
+      let answer: string;
       let parsed: { status?: string; cause?: string; error?: string };
       try {
-        parsed = JSON.parse(answer);
-      } catch {
-        throw new VotifierError(answer ? `unreadable answer ${JSON.stringify(answer.slice(0, 200))}` : 'the server closed the connection without an answer');
+        await until(() => closed || /\}\s*$/.test(received.toString('utf8')));
+        answer = received.toString('utf8').trim();
+        try {
+          parsed = JSON.parse(answer);
+        } catch {
+          throw new VotifierError(answer ? `unreadable answer ${JSON.stringify(answer.slice(0, 200))}` : 'the server closed the connection without an answer');
+        }
+      } catch (err) {
+        throw unanswered(err);
       }
       if (parsed.status === 'ok') return { protocol: 2 };
       const reason = [parsed.cause, parsed.error].filter(Boolean).join(': ') || answer.slice(0, 200);
@@ -166,8 +181,12 @@ export async function sendVotifierVote(
     if (!publicKey) throw new VotifierError('the callback has neither a token nor a public key', true);
     socket.write(v1Block(vote, publicKey));
     // v1 has no acknowledgement: the server reads the block and closes. A clean close is success.
-    await until(() => closed);
-    if (failure) throw new VotifierError((failure as Error).message);
+    try {
+      await until(() => closed);
+    } catch (err) {
+      throw unanswered(err);
+    }
+    if (failure) throw unanswered(failure);
     return { protocol: 1 };
   } finally {
     socket.destroy();

@@ -218,15 +218,39 @@ describe.skipIf(databaseUnavailable)('RCON callbacks (rewards with no plugin)', 
     expect(attempts[0].response_excerpt).toContain('Unknown or incomplete command');
   });
 
-  it('a server that closes mid-command fails that attempt, and the next attempt reconnects', async () => {
+  it('a server that closes mid-command leaves that vote uncertain, not run again (it may have run); the next vote reconnects', async () => {
     const s = await setup({ require_online: false, commands: ['say hello {{voter_name}}'] });
+    const before = server.commands.filter((c) => c === 'say hello Alex').length;
     server.closeNextCommand();
     const id = await s.vote('Alex');
-    const v = await until(() => s.read(id), settled);
-    expect(v).toMatchObject({ callback_status: 'sent', callback_attempts: 2 });
+    const v = await until(
+      () => s.read(id),
+      (x) => x.callback_status === 'uncertain',
+    );
+    expect(v).toMatchObject({ callback_status: 'uncertain', callback_attempts: 1 });
     const attempts = (await s.log(id)).attempts;
-    expect(attempts[0].error).toMatch(/closed the connection/);
-    expect(attempts[1].error).toBeNull();
+    expect(attempts[0].error).toMatch(/closed the connection while running "say hello Alex"; the vote's commands may or may not have run/);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(server.commands.filter((c) => c === 'say hello Alex').length - before).toBe(1);
+    const next = await s.vote('Alex');
+    expect(await until(() => s.read(next), settled)).toMatchObject({ callback_status: 'sent', callback_attempts: 1 });
+    // On purpose: the redeliver runs it once more.
+    expect((await app.request('POST', `/v1/votes/${id}/redeliver`, { key: s.org.key })).body.data.requeued).toBe(1);
+    expect(await until(() => s.read(id), settled)).toMatchObject({ callback_status: 'sent' });
+  });
+
+  it('a command of the vote left unanswered past timeout_ms is not run again, nor the commands before it', async () => {
+    const s = await setup({ require_online: false, commands: ['say hi {{voter_name}}', 'say thanks {{voter_name}}'], timeout_ms: 1000 });
+    server.answer(/^say thanks Bea/, null);
+    const id = await s.vote('Bea');
+    const v = await until(
+      () => s.read(id),
+      (x) => x.callback_status !== 'pending',
+    );
+    expect(v.callback_attempts, JSON.stringify((await s.log(id)).attempts)).toBe(1);
+    expect((await s.log(id)).attempts[0].error).toMatch(/"say thanks Bea".*may or may not have run/);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(server.commands.filter((c) => c === 'say hi Bea')).toHaveLength(1);
   });
 
   it('the test endpoint logs in and runs list only, and says what it saw', async () => {

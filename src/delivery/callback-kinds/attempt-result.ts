@@ -10,6 +10,11 @@ export interface AttemptExtra {
   permanent?: boolean;
   /** Refused because of this vote alone: it says nothing of the target's health (callback-health.ts). */
   voteRefused?: boolean;
+  /**
+   * It was sent and no answer says whether it arrived, to a target that cannot drop a repeat: `uncertain`, not
+   * retried (README "Delivery guarantees").
+   */
+  uncertain?: boolean;
   /** What the target answered, for the delivery log. */
   detail?: string | null;
 }
@@ -28,10 +33,13 @@ export function attemptTo(deps: Pick<AppDeps, 'config'>, ctx: Pick<KindSendConte
       error,
       responseExcerpt: extra.detail ?? null,
       ...(extra.voteRefused ? { voteRefused: true } : {}),
+      ...(extra.uncertain ? { uncertain: true } : {}),
     },
-    outcome: extra.permanent
-      ? { kind: 'failed' }
-      : callbackOutcome({ status: error ? null : 200, retryAfterMs: null }, attempt, deps.config.retryScheduleMs, jitter(deps.config.retryJitter)),
+    outcome: extra.uncertain
+      ? { kind: 'uncertain' }
+      : extra.permanent
+        ? { kind: 'failed' }
+        : callbackOutcome({ status: error ? null : 200, retryAfterMs: null }, attempt, deps.config.retryScheduleMs, jitter(deps.config.retryJitter)),
     error,
   });
 }

@@ -1,16 +1,18 @@
 // One vote: its statuses and its delivery log (every job with its origin when it is not the vote itself, every
 // attempt: target, HTTP status, error, time, the wait for its callback's rate, and what it got back: an RCON
-// callback's answer to each command, an HTTP answer's first bytes), with redelivery of its failed jobs. A vote read
-// back from the site's vote list after an outage says so. On a phone each attempt is a small card.
+// callback's answer to each command, an HTTP answer's first bytes), with redelivery of its failed and uncertain jobs
+// (an uncertain one is resent on purpose: the server may already have it, and the page says so). A vote read back
+// from the site's vote list after an outage says so. On a phone each attempt is a small card.
 import { Fragment } from 'react';
 import { useParams, Link } from 'react-router';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../gql';
 import { Time } from '../time';
-import { plural } from '../plural';
+import { noun, plural } from '../plural';
 import { READ_ONLY_REASON, useAccess } from '../access';
 import type { DeliveryJobOrigin, DeliveryJobStatus } from '../gql/graphql';
 import { ResponseExcerpt } from './response-excerpt';
+import { Status, UNCERTAIN_MEANING } from '../status';
 
 /** Why a job that is not the vote's own delivery exists (DeliveryJobOrigin in the schema). */
 const ORIGIN_TITLE: Record<Exclude<DeliveryJobOrigin, 'vote'>, string> = {
@@ -22,6 +24,7 @@ const ORIGIN_TITLE: Record<Exclude<DeliveryJobOrigin, 'vote'>, string> = {
 const STATUS_TEXT: Partial<Record<DeliveryJobStatus, string>> = {
   held: 'held: its callback is disabled; sent when it is enabled again',
   running: 'sending now',
+  uncertain: `uncertain: ${UNCERTAIN_MEANING}`,
 };
 
 /** A pacing wait as people read it: 350 ms, 1.2 s. */
@@ -61,9 +64,17 @@ export function VoteDetail() {
         {error?.graphQLErrors[0]?.message ?? 'This vote was not found.'}
       </p>
     );
-  // Redelivery queues failed deliveries again: with none, the button has nothing to do.
+  // Redelivery queues failed and uncertain deliveries again: with none, the button has nothing to do.
   const failedJobs = vote.deliveryJobs.filter((job) => job.status === 'failed').length;
+  const uncertainJobs = vote.deliveryJobs.filter((job) => job.status === 'uncertain').length;
+  const toResend = failedJobs + uncertainJobs;
   const requeued = redelivery.data?.redeliverVote?.requeued;
+  const label =
+    uncertainJobs === 0
+      ? 'Redeliver failed'
+      : failedJobs === 0
+        ? `Resend ${plural(uncertainJobs, 'uncertain delivery', 'uncertain deliveries')}`
+        : `Resend ${uncertainJobs} uncertain and ${failedJobs} failed ${noun(toResend, 'delivery', 'deliveries')}`;
   return (
     <>
       <p>
@@ -100,11 +111,11 @@ export function VoteDetail() {
         </dd>
         <dt>Chat</dt>
         <dd>
-          <span className={`status ${vote.chatStatus}`}>{vote.chatStatus}</span>
+          <Status value={vote.chatStatus} />
         </dd>
         <dt>Callbacks</dt>
         <dd>
-          <span className={`status ${vote.callbackStatus}`}>{vote.callbackStatus}</span> ({plural(vote.callbackAttempts, 'attempt')})
+          <Status value={vote.callbackStatus} /> ({plural(vote.callbackAttempts, 'attempt')})
         </dd>
         <dt>Id</dt>
         <dd>
@@ -114,19 +125,27 @@ export function VoteDetail() {
       <div className="row redeliver">
         <button
           type="button"
-          disabled={readOnly || redelivery.fetching || failedJobs === 0}
+          disabled={readOnly || redelivery.fetching || toResend === 0}
           title={
             readOnly
               ? READ_ONLY_REASON
-              : failedJobs === 0
+              : toResend === 0
                 ? 'Nothing failed: every delivery was sent or is still under way'
-                : `Queue its ${plural(failedJobs, 'failed delivery', 'failed deliveries')} again`
+                : uncertainJobs === 0
+                  ? `Queue its ${plural(failedJobs, 'failed delivery', 'failed deliveries')} again`
+                  : `Send its ${plural(uncertainJobs, 'uncertain delivery', 'uncertain deliveries')} again on purpose (the server may already have ${uncertainJobs === 1 ? 'it' : 'them'})${failedJobs > 0 ? ` and queue its ${plural(failedJobs, 'failed delivery', 'failed deliveries')} again` : ''}`
           }
           onClick={() => void redeliver({ publicId }).then(() => refetch({ requestPolicy: 'network-only' }))}
         >
-          Redeliver failed
+          {label}
         </button>
-        {failedJobs === 0 && requeued === undefined && <span className="muted">Nothing failed.</span>}
+        {toResend === 0 && requeued === undefined && <span className="muted">Nothing failed.</span>}
+        {uncertainJobs > 0 && requeued === undefined && (
+          <span className="warn-text uncertain-warning">
+            Sent, and nothing says whether {uncertainJobs === 1 ? 'it' : 'they'} arrived: the server may already have {uncertainJobs === 1 ? 'it' : 'them'}.
+            Check the server or ask the player first.
+          </span>
+        )}
         {requeued !== undefined && <span role="status">{plural(requeued, 'delivery', 'deliveries')} queued again.</span>}
       </div>
       {redelivery.error && (
@@ -167,8 +186,8 @@ export function VoteDetail() {
                     )}
                   </td>
                   <td>{job.target ?? '—'}</td>
-                  <td>
-                    <span className={`status ${job.status}`}>{STATUS_TEXT[job.status] ?? job.status}</span>
+                  <td className="job-status">
+                    <Status value={job.status}>{STATUS_TEXT[job.status] ?? job.status}</Status>
                   </td>
                   <td className="num">
                     {job.attempts} / {job.maxAttempts}
@@ -176,7 +195,8 @@ export function VoteDetail() {
                   <td>
                     <Time value={job.nextAttemptAt} />
                   </td>
-                  <td className="target">{job.lastError ?? ''}</td>
+                  {/* An uncertain job's error is what its status already says. */}
+                  <td className="target">{job.status === 'uncertain' && job.lastError === UNCERTAIN_MEANING ? '' : (job.lastError ?? '')}</td>
                 </tr>
               ))}
             </tbody>
@@ -227,7 +247,13 @@ export function VoteDetail() {
                       {a.durationMs}
                     </td>
                     <td className="result" data-label="Result">
-                      {a.success ? <span className="status sent">delivered</span> : <span className="status failed">{a.error ?? 'failed'}</span>}
+                      {a.success ? (
+                        <span className="status sent">delivered</span>
+                      ) : a.error === UNCERTAIN_MEANING ? (
+                        <Status value="uncertain">{a.error}</Status>
+                      ) : (
+                        <span className="status failed">{a.error ?? 'failed'}</span>
+                      )}
                       {a.pacedMs > 0 && <span className="muted"> (waited {waited(a.pacedMs)} for the callback's rate)</span>}
                     </td>
                   </tr>

@@ -1,13 +1,18 @@
 // Votes: the table with filters (provider, voter, date range, statuses) and paging, and the CSV export download.
+// Votes left uncertain by a restart (the relay stopped while sending them) are announced at the top on every plan,
+// with a button that lists only them, and each has a one-click Resend (full keys only). On a phone each vote is a
+// small card, its Resend in view.
 import { useState, type FormEvent } from 'react';
-import { useQuery } from 'urql';
+import { useMutation, useQuery } from 'urql';
 import { Link } from 'react-router';
 import { graphql } from '../gql';
 import type { DeliveryStatus } from '../gql/graphql';
 import { Time } from '../time';
-import { planAtLeast, UpgradeBadge, useAccess } from '../access';
+import { planAtLeast, READ_ONLY_REASON, UpgradeBadge, useAccess } from '../access';
 import { readKey } from '../session';
 import { Pager } from '../pager';
+import { plural } from '../plural';
+import { Status } from '../status';
 
 const VotesQuery = graphql(`
   query Votes($page: Int, $provider: String, $voter: String, $from: String, $to: String, $chatStatus: DeliveryStatus, $callbackStatus: DeliveryStatus) {
@@ -19,7 +24,21 @@ const VotesQuery = graphql(`
   }
 `);
 
-const STATUSES: DeliveryStatus[] = ['pending', 'retrying', 'sent', 'failed', 'skipped'];
+/** How many votes wait for the owner's decision (every plan can ask: README "Delivery guarantees"). */
+const UncertainQuery = graphql(`
+  query UncertainVotes {
+    callbacks: votes(callbackStatus: uncertain, limit: 1) { total }
+    chat: votes(chatStatus: uncertain, limit: 1) { total }
+  }
+`);
+
+const Resend = graphql(`
+  mutation ResendVote($publicId: String!) {
+    redeliverVote(publicId: $publicId) { voteId requeued }
+  }
+`);
+
+const STATUSES: DeliveryStatus[] = ['pending', 'retrying', 'sent', 'failed', 'uncertain', 'skipped'];
 
 interface Filters {
   provider: string;
@@ -32,13 +51,23 @@ interface Filters {
 
 const EMPTY: Filters = { provider: '', voter: '', from: '', to: '', chatStatus: '', callbackStatus: '' };
 
+/** A resend's outcome in its row (and, as the row may leave the list it was in, in the notice). */
+interface Outcome {
+  text: string;
+  error?: boolean;
+}
+
 export function Votes() {
   const access = useAccess();
+  const readOnly = access.scope !== 'full';
   const filtering = planAtLeast(access.plan, 'growth');
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [applied, setApplied] = useState<Filters>(EMPTY);
   const [page, setPage] = useState(1);
   const [exportState, setExportState] = useState<string | null>(null);
+  const [outcomes, setOutcomes] = useState<Record<string, Outcome>>({});
+  const [lastResend, setLastResend] = useState<Outcome | null>(null);
+  const [resending, setResending] = useState<string | null>(null);
   const variables = {
     page,
     provider: applied.provider || undefined,
@@ -48,13 +77,44 @@ export function Votes() {
     chatStatus: (applied.chatStatus || undefined) as DeliveryStatus | undefined,
     callbackStatus: (applied.callbackStatus || undefined) as DeliveryStatus | undefined,
   };
-  const [{ data, fetching, error }] = useQuery({ query: VotesQuery, variables });
+  const [{ data, fetching, error }, refetchVotes] = useQuery({ query: VotesQuery, variables });
+  const [uncertain, refetchUncertain] = useQuery({ query: UncertainQuery });
+  const [, resend] = useMutation(Resend);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setPage(1);
     setApplied(draft);
   };
   const set = (name: keyof Filters) => (e: { target: { value: string } }) => setDraft({ ...draft, [name]: e.target.value });
+  /** Shows just the votes whose callbacks (or chat message) are uncertain: a filter every plan has. */
+  const show = (filters: Filters) => {
+    setPage(1);
+    setDraft(filters);
+    setApplied(filters);
+  };
+
+  const uncertainCallbacks = uncertain.data?.callbacks?.total ?? 0;
+  const uncertainChat = uncertain.data?.chat?.total ?? 0;
+  // The only filter a starter plan has: the server lists uncertain votes on every plan.
+  const uncertainView = applied.callbackStatus === 'uncertain' || applied.chatStatus === 'uncertain';
+  const one = uncertainCallbacks + uncertainChat === 1;
+
+  async function resendVote(publicId: string, voterName: string) {
+    setResending(publicId);
+    const answer = await resend({ publicId });
+    setResending(null);
+    const requeued = answer.data?.redeliverVote?.requeued;
+    const outcome: Outcome =
+      requeued === undefined
+        ? { text: answer.error?.graphQLErrors[0]?.message ?? answer.error?.message ?? 'The resend failed.', error: true }
+        : requeued === 0
+          ? { text: 'nothing left to resend' }
+          : { text: `queued again (${plural(requeued, 'delivery', 'deliveries')})` };
+    setOutcomes((current) => ({ ...current, [publicId]: outcome }));
+    setLastResend({ ...outcome, text: `The vote by ${voterName}: ${outcome.text}.` });
+    refetchVotes({ requestPolicy: 'network-only' });
+    refetchUncertain({ requestPolicy: 'network-only' });
+  }
 
   async function downloadCsv() {
     setExportState('Preparing the export…');
@@ -77,9 +137,58 @@ export function Votes() {
   }
 
   const result = data?.votes;
+  const isUncertain = (v: { chatStatus: string; callbackStatus: string }) => v.callbackStatus === 'uncertain' || v.chatStatus === 'uncertain';
+  // The Resend column is there while a vote on the page is uncertain, or has just been resent.
+  const actions = !!result?.votes.some((v) => isUncertain(v) || outcomes[v.publicId]);
   return (
     <>
       <h1>Votes</h1>
+      {(uncertainCallbacks > 0 || uncertainChat > 0 || uncertainView || lastResend) && (
+        <section className="notice uncertain-notice" aria-labelledby="uncertain-heading" data-testid="uncertain-notice">
+          <h2 id="uncertain-heading">
+            {uncertainCallbacks > 0
+              ? `${plural(uncertainCallbacks, 'vote')} may or may not have reached your game servers`
+              : uncertainChat > 0
+                ? `${plural(uncertainChat, 'chat message')} may or may not have been posted`
+                : 'No uncertain votes left'}
+          </h2>
+          {(uncertainCallbacks > 0 || uncertainChat > 0) && (
+            <p className="uncertain-text">
+              The relay sent {one ? 'it' : 'them'} but cannot tell whether {one ? 'it' : 'they'} arrived (it stopped mid-send, or the server never answered),
+              and did not send {one ? 'it' : 'them'} again, so nobody was sent a vote twice. Check the server or ask the player whether the reward arrived, and
+              resend {one ? 'it if it did not' : 'the ones that did not'}.
+              {uncertainCallbacks > 0 && uncertainChat > 0 && ` Also ${plural(uncertainChat, 'chat message')} may or may not have been posted.`}
+            </p>
+          )}
+          <div className="row">
+            {uncertainCallbacks > 0 && applied.callbackStatus !== 'uncertain' && (
+              <button type="button" onClick={() => show({ ...EMPTY, callbackStatus: 'uncertain' })}>
+                Show only {uncertainCallbacks === 1 ? 'this vote' : `these ${plural(uncertainCallbacks, 'vote')}`}
+              </button>
+            )}
+            {uncertainChat > 0 && applied.chatStatus !== 'uncertain' && (
+              <button type="button" className={uncertainCallbacks > 0 ? 'secondary' : undefined} onClick={() => show({ ...EMPTY, chatStatus: 'uncertain' })}>
+                {uncertainChat === 1
+                  ? 'Show the vote whose chat message is uncertain'
+                  : `Show the ${plural(uncertainChat, 'vote')} whose chat messages are uncertain`}
+              </button>
+            )}
+            {uncertainView && (
+              <>
+                <button type="button" className="secondary" onClick={() => show(EMPTY)}>
+                  Show all votes
+                </button>
+                {(uncertainCallbacks > 0 || uncertainChat > 0) && <span>Only the uncertain {one ? 'one is' : 'ones are'} listed below.</span>}
+              </>
+            )}
+          </div>
+          {lastResend && (
+            <p role="status" className={lastResend.error ? 'uncertain-text error' : 'uncertain-text'}>
+              {lastResend.text}
+            </p>
+          )}
+        </section>
+      )}
       {filtering ? (
         <form className="filters" onSubmit={submit} aria-label="Filter votes">
           <label>
@@ -129,7 +238,9 @@ export function Votes() {
           </button>
         </form>
       ) : (
-        <UpgradeBadge plan="growth">Filters, paging and the CSV export need the growth plan; the starter plan shows the last 10 votes.</UpgradeBadge>
+        <UpgradeBadge plan="growth">
+          Filters, paging and the CSV export need the growth plan; the starter plan shows the last 10 votes (and every uncertain one).
+        </UpgradeBadge>
       )}
       {exportState && <p role="status">{exportState}</p>}
       {error && !result && (
@@ -142,11 +253,11 @@ export function Votes() {
           Loading votes…
         </p>
       )}
-      {result && result.votes.length === 0 && <p className="empty">No votes match.</p>}
+      {result && result.votes.length === 0 && <p className="empty">{uncertainView ? 'No vote is uncertain now.' : 'No votes match.'}</p>}
       {result && result.votes.length > 0 && (
         <>
           <div className="table-wrap">
-            <table className="list" data-testid="votes-table">
+            <table className="list votes-table" data-testid="votes-table">
               <thead>
                 <tr>
                   <th scope="col">Voter</th>
@@ -154,38 +265,69 @@ export function Votes() {
                   <th scope="col">Received</th>
                   <th scope="col">Chat</th>
                   <th scope="col">Callbacks</th>
+                  {actions && <th scope="col">Action</th>}
                 </tr>
               </thead>
               <tbody>
-                {result.votes.map((v) => (
-                  <tr key={v.publicId}>
-                    <td className="wrap-anywhere">
-                      <Link to={`/votes/${v.publicId}`}>{v.voterName}</Link>
-                      {v.test && (
-                        <>
-                          {' '}
-                          <span className="badge test-badge" title="A test vote: delivered marked as a test, counted nowhere">
-                            test
-                          </span>
-                        </>
+                {result.votes.map((v) => {
+                  const outcome = outcomes[v.publicId];
+                  return (
+                    <tr key={v.publicId} className={isUncertain(v) ? 'uncertain-row' : undefined}>
+                      <td className="voter wrap-anywhere" data-label="Voter">
+                        <Link to={`/votes/${v.publicId}`}>{v.voterName}</Link>
+                        {v.test && (
+                          <>
+                            {' '}
+                            <span className="badge test-badge" title="A test vote: delivered marked as a test, counted nowhere">
+                              test
+                            </span>
+                          </>
+                        )}
+                      </td>
+                      <td className="provider" data-label="Provider">
+                        {v.providerName}
+                      </td>
+                      <td className="received" data-label="Received">
+                        <Time value={v.receivedAt} />
+                      </td>
+                      <td className="chat" data-label="Chat">
+                        <Status value={v.chatStatus} />
+                      </td>
+                      <td className="callbacks" data-label="Callbacks">
+                        <Status value={v.callbackStatus} />
+                      </td>
+                      {actions && (
+                        <td className="vote-action">
+                          {outcome && (
+                            <span role="status" className={outcome.error ? 'error' : 'outcome-text'}>
+                              {outcome.text}
+                            </span>
+                          )}
+                          {isUncertain(v) && !(outcome && !outcome.error) && (
+                            <button
+                              type="button"
+                              className="resend"
+                              aria-label={`Resend the vote by ${v.voterName}`}
+                              disabled={readOnly || resending === v.publicId}
+                              title={
+                                readOnly
+                                  ? READ_ONLY_REASON
+                                  : 'Send it again, on purpose: the server may already have it. Check the server or ask the player first.'
+                              }
+                              onClick={() => void resendVote(v.publicId, v.voterName)}
+                            >
+                              {resending === v.publicId ? 'Resending…' : 'Resend'}
+                            </button>
+                          )}
+                        </td>
                       )}
-                    </td>
-                    <td>{v.providerName}</td>
-                    <td>
-                      <Time value={v.receivedAt} />
-                    </td>
-                    <td>
-                      <span className={`status ${v.chatStatus}`}>{v.chatStatus}</span>
-                    </td>
-                    <td>
-                      <span className={`status ${v.callbackStatus}`}>{v.callbackStatus}</span>
-                    </td>
-                  </tr>
-                ))}
+                    </tr>
+                  );
+                })}
               </tbody>
             </table>
           </div>
-          {filtering && <Pager page={result.page} pages={result.pages} total={result.total} onPage={setPage} />}
+          {(filtering || uncertainView) && <Pager page={result.page} pages={result.pages} total={result.total} onPage={setPage} />}
         </>
       )}
     </>

@@ -225,6 +225,7 @@ async function sendCommands(deps: AppDeps, ctx: KindSendContext): Promise<SendRe
   }
   if (rendered.length === 0) return { attempt: null, outcome: { kind: 'skipped' }, error: `The callback has no commands for ${delivery.event}` };
   const answers: string[] = [];
+  let commandsStarted = false;
   try {
     const connection = await rconPoolOf(deps).get(rconTarget(values, callback.timeoutMs));
     const player = playerOf(delivery);
@@ -234,15 +235,23 @@ async function sendCommands(deps: AppDeps, ctx: KindSendContext): Promise<SendRe
       if (players === null) return done(`the server's answer to list could not be read: ${JSON.stringify(answer.slice(0, 200))}`, [answer]);
       if (!isOnline(players, player)) return { attempt: null, outcome: { kind: 'parked', holder: callback.id }, error: null };
     }
+    commandsStarted = true;
     for (const line of rendered) {
       const answer = await connection.run(line);
       answers.push(answer);
       const failure = answerMarksFailure(answer);
-      if (failure) return done(`the server refused ${JSON.stringify(line.slice(0, 80))}: ${failure}`, answers);
+      // Refused after earlier commands ran: sending the vote again would run those twice.
+      if (failure) return done(`the server refused ${JSON.stringify(line.slice(0, 80))}: ${failure}`, answers, { uncertain: answers.length > 1 });
     }
     return done(null, answers);
   } catch (err) {
     const permanent = err instanceof RconError && err.permanent;
-    return done((err as Error).message, answers, { permanent });
+    // A command of the vote written with no answer, or after one that ran: the server may have given the reward
+    // (README "Delivery guarantees"); the online check (`list`) is not one.
+    const started = answers.length > 0 || (commandsStarted && err instanceof RconError && err.sent);
+    return done(started ? `${(err as Error).message}; the vote's commands may or may not have run` : (err as Error).message, answers, {
+      permanent,
+      uncertain: started,
+    });
   }
 }

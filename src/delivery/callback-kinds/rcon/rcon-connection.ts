@@ -39,6 +39,8 @@ const PERMANENT: ReadonlySet<RconErrorCode> = new Set(['BLOCKED', 'COMMAND_TOO_L
 /** A readable reason with a code callers classify by; `permanent` when retrying the same thing cannot succeed. */
 export class RconError extends Error {
   readonly permanent: boolean;
+  /** The command was written: it may have run (a timeout or a closed connection while it ran). */
+  sent = false;
 
   constructor(
     readonly code: RconErrorCode,
@@ -276,7 +278,9 @@ export class RconConnection {
     this.current = null;
     if (current) {
       clearTimeout(current.timer);
-      current.reject(failure ?? new RconError('CLOSED', `the server closed the connection while running ${show(current.command)}`));
+      const error = failure ?? new RconError('CLOSED', `the server closed the connection while running ${show(current.command)}`);
+      error.sent = true;
+      current.reject(error);
     }
     for (const pending of this.queue.splice(0)) {
       clearTimeout(pending.timer);

@@ -170,6 +170,7 @@ async function sendVotifierCallback(deps: AppDeps, ctx: KindSendContext): Promis
   let error: string | null = null;
   let permanent = false;
   let voteRefused = false;
+  let uncertain = false;
   try {
     await sendVotifierVote(
       {
@@ -186,12 +187,16 @@ async function sendVotifierCallback(deps: AppDeps, ctx: KindSendContext): Promis
     error = (err as Error).message;
     permanent = err instanceof VotifierError && err.permanent;
     voteRefused = err instanceof VotifierError && err.ofVote;
+    uncertain = err instanceof VotifierError && err.unanswered;
   }
   const durationMs = Math.round(performance.now() - started);
   // A refusal no retry can change fails the attempt for good, with its reason (README: Delivery guarantees).
-  const outcome = permanent
-    ? ({ kind: 'failed' } as const)
-    : callbackOutcome({ status: error ? null : 200, retryAfterMs: null }, attempt, deps.config.retryScheduleMs, jitter(deps.config.retryJitter));
+  // Sent with no answer: not retried into a second reward (README "Delivery guarantees").
+  const outcome = uncertain
+    ? ({ kind: 'uncertain' } as const)
+    : permanent
+      ? ({ kind: 'failed' } as const)
+      : callbackOutcome({ status: error ? null : 200, retryAfterMs: null }, attempt, deps.config.retryScheduleMs, jitter(deps.config.retryJitter));
   return {
     attempt: {
       attempt,
@@ -202,6 +207,7 @@ async function sendVotifierCallback(deps: AppDeps, ctx: KindSendContext): Promis
       error,
       responseExcerpt: error ? null : 'ok',
       voteRefused,
+      ...(uncertain ? { uncertain: true } : {}),
     },
     outcome,
     error,
