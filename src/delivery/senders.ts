@@ -30,6 +30,19 @@ export interface JobContext {
   org: Organization;
   vote: (Vote & { provider: Provider }) | null;
   callback: Callback | null;
+  /**
+   * For a kind that marks its attempt itself (CallbackKind.marksItself): marks the job durably, to be called right
+   * before the first thing that cannot be taken back (README "Delivery guarantees"). Rejects with LeaseLost when the
+   * job is no longer this worker's: then nothing may be sent.
+   */
+  sending?: () => Promise<void>;
+}
+
+/** The job's lease went to another worker before its attempt could be marked: nothing was sent from here. */
+export class LeaseLost extends Error {
+  constructor() {
+    super('the delivery was taken over by another worker before it was sent');
+  }
 }
 
 const EXCERPT = 500;

@@ -9,7 +9,7 @@ import type { AppDeps } from '../app-deps.js';
 import { planAtLeast } from '../domain/plans.js';
 import { UNCERTAIN_DELIVERY, wasLeaving, type AttemptRecord, type ClaimedJob, type JobResolution } from '../domain/jobs.js';
 import type { Organization } from '../generated/sqlite/client.js';
-import { createUnknownWebhookMemory, type JobContext, type SendResult } from './senders.js';
+import { createUnknownWebhookMemory, LeaseLost, type JobContext, type SendResult } from './senders.js';
 import { jobKindOf } from './job-kinds/registry.js';
 import { CALLBACK_KINDS } from './callback-kinds/registry.js';
 import type { JobKindEnv } from './job-kinds/job-kind.js';
@@ -116,6 +116,15 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     return kind ? kind.send(deps, ctx, env) : { attempt: null, outcome: { kind: 'failed' }, error: `Unknown job kind ${ctx.job.kind}` };
   }
 
+  /** The mark of a kind that marks itself: written once, however often its send asks. */
+  function markOnce(ctx: JobContext): () => Promise<void> {
+    let marked: Promise<void> | null = null;
+    return () =>
+      (marked ??= deps.jobs.mark(ctx.job, workerId, deps.clock.now(), options.leaseMs).then((held) => {
+        if (!held) throw new LeaseLost();
+      }));
+  }
+
   /** Puts the job back without an attempt (held, or waiting for its pacing slot). */
   async function putBack(ctx: JobContext, resolution: JobResolution): Promise<void> {
     if (!(await deps.jobs.finish(ctx.job, workerId, deps.clock.now(), null, resolution, null))) {
@@ -163,19 +172,27 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     // The attempt needs its timeout (callbacks up to 30 s, chat 10 s) plus time to be recorded. A target that cannot
     // drop a repeat gets the attempt's mark with the renewal, committed before anything leaves.
     const needMs = (ctx.callback?.timeoutMs ?? 10_000) + 15_000;
-    const marks = jobKindOf(ctx.job.kind)?.marksBeforeSending(ctx) ?? true;
+    const jobKind = jobKindOf(ctx.job.kind);
+    const marks = jobKind?.marksBeforeSending(ctx) ?? true;
+    // A kind that marks itself does so later, from its send, once its first command is next (RCON).
+    const marksLater = marks && (jobKind?.marksItself?.(ctx) ?? false);
     const now0 = deps.clock.now();
-    const held = marks
-      ? await deps.jobs.mark(ctx.job, workerId, now0, options.leaseMs)
-      : await deps.jobs.renew(ctx.job, workerId, now0, options.leaseMs, needMs);
+    const held =
+      marks && !marksLater
+        ? await deps.jobs.mark(ctx.job, workerId, now0, options.leaseMs)
+        : await deps.jobs.renew(ctx.job, workerId, now0, options.leaseMs, needMs);
     if (!held) {
       deps.logger.warn({ jobId: ctx.job.id }, 'a delivery waited longer than its lease and another worker has taken it over; not sent from here');
       return undefined;
     }
     let result: SendResult;
     try {
-      result = await attempt(ctx);
+      result = await attempt(marksLater ? { ...ctx, sending: markOnce(ctx) } : ctx);
     } catch (err) {
+      if (err instanceof LeaseLost) {
+        deps.logger.warn({ jobId: ctx.job.id }, 'a delivery waited longer than its lease and another worker has taken it over; not sent from here');
+        return undefined;
+      }
       result = crashedAttempt(ctx, err);
     }
     if (result.attempt) result.attempt.pacedMs = ctx.job.pacedMs + paced.waitedMs;

@@ -34,6 +34,8 @@ export interface Delivery {
 /** What a kind's send is given: the job's context, the callback's settings (secrets opened), and what to deliver. */
 export interface KindSendContext extends JobContext {
   callback: Callback;
+  /** See JobContext.sending: marks the attempt (a no-op when the worker marked it already, or need not). */
+  sending: () => Promise<void>;
   settings: SettingValues;
   delivery: Delivery;
 }
@@ -57,6 +59,11 @@ export interface CallbackKind {
    * before it leaves, and an attempt cut short by a crash ends `uncertain` instead of being sent again.
    */
   dropsRepeats: boolean;
+  /**
+   * For a kind that cannot drop a repeat: its send marks the attempt itself, through `ctx.sending()`, later than the
+   * worker would (right before its first command), so that a crash leaves uncertain only what had really started.
+   */
+  marksItself?: boolean;
   /** Its requests are signed with the callback's signing secret (Standard Webhooks), which it then shows and rotates. */
   signed: boolean;
   /** The longest voter name its target takes (a Votifier server refuses names over 16 characters); none: no limit. */

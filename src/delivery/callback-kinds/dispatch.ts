@@ -13,7 +13,7 @@ export async function sendByKind(deps: AppDeps, ctx: JobContext, delivery: Deliv
   if (!callback) return { attempt: null, outcome: { kind: 'skipped' }, error: 'The callback was deleted' };
   const kind = callbackKindOf(callback.kind);
   if (!kind) return { attempt: null, outcome: { kind: 'failed' }, error: `Unknown callback kind ${callback.kind}` };
-  return kind.send(deps, { ...ctx, callback, settings: openSettings(kind.settings, callback, deps.secrets), delivery });
+  return kind.send(deps, { ...ctx, callback, settings: openSettings(kind.settings, callback, deps.secrets), delivery, sending: ctx.sending ?? noMark });
 }
 
 /** Where a callback's attempts go, as its kind names it (never with a secret). */
@@ -28,6 +28,13 @@ export function targetOf(deps: Pick<AppDeps, 'secrets'>, callback: Callback): st
  */
 export function dropsRepeats(callback: Callback | null): boolean {
   return (callback && callbackKindOf(callback.kind)?.dropsRepeats) ?? false;
+}
+
+const noMark = async () => {};
+
+/** Whether a callback's kind marks its attempts itself (CallbackKind.marksItself). */
+export function marksItself(callback: Callback | null): boolean {
+  return (callback && callbackKindOf(callback.kind)?.marksItself) ?? false;
 }
 
 /** Whether a callback of this kind can carry this event (README "Rewards"). */

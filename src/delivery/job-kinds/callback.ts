@@ -1,5 +1,5 @@
 // A vote to one of the organization's callbacks, sent by the callback's kind (../callback-kinds/).
-import { dropsRepeats, sendByKind, targetOf } from '../callback-kinds/dispatch.js';
+import { dropsRepeats, marksItself, sendByKind, targetOf } from '../callback-kinds/dispatch.js';
 import { voteLookup } from '../template.js';
 import { voteTemplateValues } from '../vote-values.js';
 import type { JobKind } from './job-kind.js';
@@ -11,6 +11,7 @@ export const callbackJob: JobKind = {
   retries: 'callback',
   inVoteOrder: true,
   marksBeforeSending: (ctx) => !dropsRepeats(ctx.callback),
+  marksItself: (ctx) => marksItself(ctx.callback),
   alertsWhenFailed: true,
   async send(deps, ctx) {
     const { vote, org } = ctx;

@@ -5,7 +5,7 @@
 import type { EventData } from '../../domain/reward-events.js';
 import { eventsOf } from '../../domain/job-plan.js';
 import { buildChatMessage } from '../chat-message.js';
-import { dropsRepeats, sendByKind, targetOf } from '../callback-kinds/dispatch.js';
+import { dropsRepeats, marksItself, sendByKind, targetOf } from '../callback-kinds/dispatch.js';
 import { redactUrl, sendChatBody, type JobContext } from '../senders.js';
 import { voteLookup, type Lookup } from '../template.js';
 import { voteTemplateValues } from '../vote-values.js';
@@ -71,6 +71,7 @@ export const eventJob: JobKind = {
   inVoteOrder: false,
   // A chat message cannot drop a repeat; a callback's event as its kind can or cannot.
   marksBeforeSending: (ctx) => dataOf(ctx).chat || !dropsRepeats(ctx.callback),
+  marksItself: (ctx) => !dataOf(ctx).chat && marksItself(ctx.callback),
   // A callback's event failing for good is the admin's business, as its votes are; a chat message is not.
   alertsWhenFailed: (ctx) => !dataOf(ctx).chat,
   async send(deps, ctx, env) {

@@ -25,6 +25,8 @@ export interface JobKind {
    * crash ends `uncertain` and is not sent again. Otherwise at least once.
    */
   marksBeforeSending(ctx: JobContext): boolean;
+  /** With marksBeforeSending: the send marks the attempt itself (ctx.sending), right before its first command. */
+  marksItself?(ctx: JobContext): boolean;
   /** Whether this job failing for good raises the organization's permanent-failure alert (admin chat). */
   alertsWhenFailed: boolean | ((ctx: JobContext) => boolean);
   send(deps: AppDeps, ctx: JobContext, env: JobKindEnv): Promise<SendResult>;

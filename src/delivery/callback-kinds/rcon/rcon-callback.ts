@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../../../app-deps.js';
 import type { FieldError } from '../../../errors.js';
-import type { SendResult } from '../../senders.js';
+import { LeaseLost, type SendResult } from '../../senders.js';
 import { renderText, type Lookup } from '../../template.js';
 import { TEMPLATE_VARIABLES } from '../../template-variables.js';
 import type { CallbackKind, Delivery, KindSendContext } from '../callback-kind.js';
@@ -159,6 +159,8 @@ export const rconCallback: CallbackKind = {
   marksTests: false,
   // A console command that ran twice gave twice.
   dropsRepeats: false,
+  // Marked once its turn on the server’s one connection has come (rcon-pool.ts turn), not while it waits for it.
+  marksItself: true,
   signed: false,
   settings,
   check(input, existing) {
@@ -226,8 +228,12 @@ async function sendCommands(deps: AppDeps, ctx: KindSendContext): Promise<SendRe
   if (rendered.length === 0) return { attempt: null, outcome: { kind: 'skipped' }, error: `The callback has no commands for ${delivery.event}` };
   const answers: string[] = [];
   let commandsStarted = false;
+  const pool = rconPoolOf(deps);
+  const server = rconTarget(values, callback.timeoutMs);
+  let release: (() => void) | null = null;
   try {
-    const connection = await rconPoolOf(deps).get(rconTarget(values, callback.timeoutMs));
+    release = await pool.turn(server);
+    const connection = await pool.get(server);
     const player = playerOf(delivery);
     if (setting<boolean>(values, 'requireOnline') && player) {
       const answer = await connection.run('list');
@@ -235,6 +241,9 @@ async function sendCommands(deps: AppDeps, ctx: KindSendContext): Promise<SendRe
       if (players === null) return done(`the server's answer to list could not be read: ${JSON.stringify(answer.slice(0, 200))}`, [answer]);
       if (!isOnline(players, player)) return { attempt: null, outcome: { kind: 'parked', holder: callback.id }, error: null };
     }
+    // Marked now, right before the first command (README "Delivery guarantees"): a crash before it leaves nothing
+    // uncertain.
+    await ctx.sending();
     commandsStarted = true;
     for (const line of rendered) {
       const answer = await connection.run(line);
@@ -245,6 +254,7 @@ async function sendCommands(deps: AppDeps, ctx: KindSendContext): Promise<SendRe
     }
     return done(null, answers);
   } catch (err) {
+    if (err instanceof LeaseLost) throw err;
     const permanent = err instanceof RconError && err.permanent;
     // A command of the vote written with no answer, or after one that ran: the server may have given the reward
     // (README "Delivery guarantees"); the online check (`list`) is not one.
@@ -253,5 +263,7 @@ async function sendCommands(deps: AppDeps, ctx: KindSendContext): Promise<SendRe
       permanent,
       uncertain: started,
     });
+  } finally {
+    release?.();
   }
 }

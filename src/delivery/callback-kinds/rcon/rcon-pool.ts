@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { LookupFunction } from 'node:net';
 import type { AppDeps } from '../../../app-deps.js';
 import { guardedLookup } from '../../../net/ssrf-guard.js';
-import { RconConnection } from './rcon-connection.js';
+import { RconConnection, RconError } from './rcon-connection.js';
 import { setting, type SettingValues } from '../settings-schema.js';
 
 export interface RconTarget {
@@ -15,10 +15,18 @@ export interface RconTarget {
   timeoutMs: number;
 }
 
+/**
+ * Votes of one server past their online check at once: the one whose commands run, and the next, marked meanwhile
+ * (README "Delivery guarantees"). Its commands go one at a time anyway: more would only be marked while they wait, and
+ * a crash would leave them uncertain though nothing of them was sent.
+ */
+const TURNS_PER_SERVER = 2;
+
 const keyOf = (t: RconTarget) => `${t.host}:${t.port}:${createHash('sha256').update(t.password).digest('hex')}`;
 
 export function createRconPool(deps: Pick<AppDeps, 'config' | 'http'>) {
   const open = new Map<string, Promise<RconConnection>>();
+  const turns = new Map<string, { busy: number; waiting: (() => void)[] }>();
   const lookup = deps.config.allowPrivateTargets ? undefined : (guardedLookup(deps.http.resolver) as unknown as LookupFunction);
 
   function connect(target: RconTarget): Promise<RconConnection> {
@@ -46,6 +54,36 @@ export function createRconPool(deps: Pick<AppDeps, 'config' | 'http'>) {
       if (connection.isOpen) return connection;
       open.delete(keyOf(target));
       return connect(target);
+    },
+    /**
+     * Waits for one of the server's turns (TURNS_PER_SERVER) and answers its release; rejects after `timeoutMs` of
+     * waiting (nothing was sent).
+     */
+    turn(target: RconTarget): Promise<() => void> {
+      const key = keyOf(target);
+      let server = turns.get(key);
+      if (!server) turns.set(key, (server = { busy: 0, waiting: [] }));
+      const at = server;
+      const release = () => {
+        const next = at.waiting.shift();
+        if (next) next();
+        else if (--at.busy === 0) turns.delete(key);
+      };
+      if (at.busy < TURNS_PER_SERVER) {
+        at.busy++;
+        return Promise.resolve(release);
+      }
+      return new Promise((resolve, reject) => {
+        const go = () => {
+          clearTimeout(timer);
+          resolve(release);
+        };
+        const timer = setTimeout(() => {
+          at.waiting.splice(at.waiting.indexOf(go), 1);
+          reject(new RconError('TIMEOUT', `waited ${target.timeoutMs} ms for its turn on the server's connection and was not sent`));
+        }, target.timeoutMs);
+        at.waiting.push(go);
+      });
     },
     async closeAll(): Promise<void> {
       const all = [...open.values()];
