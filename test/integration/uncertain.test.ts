@@ -177,6 +177,43 @@ describe.skipIf(databaseUnavailable)('deliveries left uncertain by a kill -9', (
     expect((await api(server, 'GET', '/v1/votes?callback_status=uncertain', s.key)).body.data.votes).toEqual([]);
   });
 
+  it('Votifier: a vote the server took and never answered within timeout_ms is not sent again, with one warning', { timeout: 60_000 }, async () => {
+    const admin = await startReceiver({ status: 204 });
+    const votifier = await startVotifierReceiver({ tokens: { VoteRelay: TOKEN } });
+    closers.push(
+      () => admin.close(),
+      () => votifier.close(),
+    );
+    const server = await startTrackedServer(env('unsure-timeout'), children);
+    const s = await setup(server, admin);
+    const made = await api(server, 'POST', '/v1/callbacks', s.key, {
+      name: 'Slow',
+      kind: 'votifier',
+      host: votifier.host,
+      port: votifier.port,
+      service_name: 'VoteRelay',
+      token: TOKEN,
+      timeout_ms: 1_000,
+    });
+    expect(made.status, made.text).toBe(201);
+    votifier.holdAnswers(true);
+    const voteId = await s.vote(server, 'Steve');
+    let read: any;
+    await waitUntil(
+      async () => (read = (await api(server, 'GET', `/v1/votes/${voteId}`, s.key)).body.data).callback_status === 'uncertain',
+      15_000,
+      () => JSON.stringify(read),
+    );
+    expect(read.callback_attempts).toBe(1);
+    const log = await api(server, 'GET', `/v1/votes/${voteId}/deliveries`, s.key);
+    expect(log.text).toMatch(/no answer within 1000 ms after the vote was sent: the server may or may not have it/);
+    await settle();
+    expect(votifier.votes.filter((v) => v.username === 'Steve')).toHaveLength(1);
+    const lines = server.logs.filter((l) => l.includes('was sent and not answered'));
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0])).toMatchObject({ level: 40, voteId, callback: 'Slow', callbackKind: 'votifier' });
+  });
+
   it('RCON: a command left unanswered by the kill is not run again, for a parked vote sent when its player joined and for an online one; an alert per restart', {
     timeout: 120_000,
   }, async () => {
