@@ -56,7 +56,7 @@ export interface JobQueue {
   renew(job: ClaimedJob, workerId: string, now: Date, leaseMs: number, needMs?: number): Promise<boolean>;
   /**
    * Marks a claimed job right before an attempt to a target that cannot drop a repeat (README "Delivery guarantees"),
-   * group-committed and synced, and extends its lease like renew; the attempt's finish clears the mark. A job claimed
+   * group-committed (a crash of the process never undoes it), and extends its lease like renew; the attempt's finish clears the mark. A job claimed
    * with its mark set (`sendingAt`) was leaving when its sender stopped. False when the lease is gone: do not send.
    */
   mark(job: ClaimedJob, workerId: string, now: Date, leaseMs: number): Promise<boolean>;

@@ -1,7 +1,7 @@
 // The SQLite hot writes, each a named batch write on the one better-sqlite3 write connection, group-committed in one
 // IMMEDIATE transaction per batch: `votes` (the vote with its jobs and rollups), the job queue's `claims`,
-// `renewals`, `marks` (README "Delivery guarantees": synced, like votes) and `finishes` (attempt records), and
-// `hookLog` (the hook request log). One connection writes, so no
+// `renewals`, `marks` (README "Delivery guarantees") and `finishes` (attempt records), and `hookLog` (the hook
+// request log). One connection writes, so no
 // other connection of ours contends for the write lock. In the service they run on the write thread
 // (../write-thread.ts loads threadWrites from this module); in one-shot commands on the caller's thread.
 import type Sqlite from 'better-sqlite3';
@@ -33,10 +33,14 @@ export type SqliteWriters = Record<Name, GroupCommit<never, never>> & {
  *     second the write thread could commit (bench/ingest.ts, BENCHMARKS.md "Hook request log");
  *   - a claim, a lease renewal or an attempt record lost that way leaves its job leased as before: it is sent again
  *     when the lease lapses or the instance restarts (README "Delivery guarantees": at least once). Syncing them
- *     would put a second fsync behind every batch of votes (bench/delivery.ts). A lost finish of a marked attempt
- *     leaves its mark (`marks` are synced): the job ends `uncertain`, never sent twice.
+ *     would put a second fsync behind every batch of votes (bench/delivery.ts);
+ *   - a mark before a send to a target that cannot drop a repeat survives a crash of the process, which is what it
+ *     is for; the next vote's synced commit makes it power-safe too. Its own fsync cost 10–20% of the Votifier
+ *     deliveries per second the worker could make (bench/marks.ts, BENCHMARKS.md "Marks before sending"): every send
+ *     waited for one. A power cut in the fraction of a second before the next synced commit can undo a mark and its
+ *     finish together; such a send may then be repeated (README "Delivery guarantees").
  */
-const NOT_SYNCED: ReadonlySet<Name> = new Set(['hookLog', 'claims', 'renewals', 'finishes']);
+const NOT_SYNCED: ReadonlySet<Name> = new Set(['hookLog', 'claims', 'renewals', 'marks', 'finishes']);
 /** A batch that finds the write lock taken (another process, Prisma's connection) is tried again this soon. */
 const BUSY_RETRY_MS = 2;
 
