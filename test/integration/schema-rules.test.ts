@@ -37,8 +37,8 @@ describe('GraphQL schema rules', () => {
             .sort()
         : null;
     };
-    expect(enumOf('Vote', 'chatStatus')).toEqual(['failed', 'pending', 'retrying', 'sent', 'skipped']);
-    expect(enumOf('Vote', 'callbackStatus')).toEqual(['failed', 'pending', 'retrying', 'sent', 'skipped']);
+    expect(enumOf('Vote', 'chatStatus')).toEqual(['failed', 'pending', 'retrying', 'sent', 'skipped', 'uncertain']);
+    expect(enumOf('Vote', 'callbackStatus')).toEqual(['failed', 'pending', 'retrying', 'sent', 'skipped', 'uncertain']);
     expect(enumOf('DeliveryJob', 'status')).toContain('running');
     expect(enumOf('DeliveryJob', 'kind')).toEqual(['alert', 'callback', 'chat', 'event', 'legacy_callback', 'post', 'pull']);
     expect(enumOf('Callback', 'events')).toEqual(['milestone', 'reminder', 'vote', 'vote_party']);

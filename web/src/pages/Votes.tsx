@@ -77,8 +77,9 @@ export function Votes() {
     chatStatus: (applied.chatStatus || undefined) as DeliveryStatus | undefined,
     callbackStatus: (applied.callbackStatus || undefined) as DeliveryStatus | undefined,
   };
-  const [{ data, fetching, error }, refetchVotes] = useQuery({ query: VotesQuery, variables });
-  const [uncertain, refetchUncertain] = useQuery({ query: UncertainQuery });
+  // Read again on every visit: a resend from a vote's page (or another tab) changes both behind the cache's back.
+  const [{ data, fetching, error }, refetchVotes] = useQuery({ query: VotesQuery, variables, requestPolicy: 'cache-and-network' });
+  const [uncertain, refetchUncertain] = useQuery({ query: UncertainQuery, requestPolicy: 'cache-and-network' });
   const [, resend] = useMutation(Resend);
   const submit = (event: FormEvent) => {
     event.preventDefault();
