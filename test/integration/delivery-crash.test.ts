@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_SECRET_KEY, databaseUnavailable, dialect, testDatabaseUrl, uniqueSlug } from '../kit/app.js';
-import { runCli, type ServerProcess } from '../kit/processes.js';
+import { processApi as api, runCli, type ServerProcess } from '../kit/processes.js';
 import {
   killAll,
   orgDeliveryCounts,
@@ -46,22 +46,6 @@ describe.skipIf(databaseUnavailable)('delivery after a crashed server process', 
   });
 
   const startServer = () => startTrackedServer(env, children);
-
-  async function api(server: ServerProcess, method: string, path: string, key: string, body?: unknown) {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    let json: any;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = text;
-    }
-    return { status: res.status, body: json };
-  }
 
   /** A business org (CLI), one url_path provider and one callback to `receiver`. */
   async function setupOrg(server: ServerProcess, receiver: TimingReceiver) {

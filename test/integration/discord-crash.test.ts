@@ -4,7 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { databaseUnavailable, dialect, TEST_SECRET_KEY, testDatabaseUrl, uniqueSlug } from '../kit/app.js';
 import { killAll, startTrackedServer, waitUntil } from '../kit/crash.js';
-import { runCli, type ServerProcess } from '../kit/processes.js';
+import { processApi as api, runCli, type ServerProcess } from '../kit/processes.js';
 import { startFakeDiscordApi, type FakeDiscordApi } from '../kit/discord-api-server.js';
 
 const USERS = 10;
@@ -18,15 +18,6 @@ describe.skipIf(databaseUnavailable || dialect !== 'postgresql')('Discord vote r
     await killAll(children);
     await discord?.close();
   });
-
-  async function api(server: ServerProcess, method: string, path: string, key: string, body?: unknown) {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as any };
-  }
 
   it('each role is given once and taken away once, though one instance was killed between', { timeout: 150_000 }, async () => {
     discord = await startFakeDiscordApi();

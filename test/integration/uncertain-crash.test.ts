@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { databaseUnavailable, dialect, TEST_SECRET_KEY, testDatabaseUrl, uniqueSlug } from '../kit/app.js';
 import { killAll, orgDeliveryCounts, runPool, startTrackedServer, waitUntil } from '../kit/crash.js';
-import { runCli, type ServerProcess } from '../kit/processes.js';
+import { processApi as api, runCli, type ServerProcess } from '../kit/processes.js';
 import { startRconServer } from '../kit/rcon-server.js';
 import { startVotifierReceiver } from '../kit/votifier-receiver.js';
 
@@ -78,16 +78,6 @@ describe.skipIf(databaseUnavailable)('no double reward after a kill -9 during a 
     children.length = 0;
     await Promise.all(closers.splice(0).map((close) => close()));
   });
-
-  async function api(server: ServerProcess, method: string, path: string, key: string, body?: unknown) {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text.startsWith('{') ? JSON.parse(text) : text, text };
-  }
 
   const cases = [
     { target: 'votifier', start: votifierTarget, twoInstances: false },

@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { databaseUnavailable, dialect, TEST_SECRET_KEY, testDatabaseUrl, uniqueSlug } from '../kit/app.js';
 import { killAll, startTrackedServer, waitUntil } from '../kit/crash.js';
-import { runCli, type ServerProcess } from '../kit/processes.js';
+import { processApi as api, runCli, type ServerProcess } from '../kit/processes.js';
 import { startReceiver, type Receiver } from '../kit/receiver.js';
 import { startRconServer, type RconServer } from '../kit/rcon-server.js';
 import { startVotifierReceiver, type VotifierReceiver } from '../kit/votifier-receiver.js';
@@ -35,16 +35,6 @@ describe.skipIf(databaseUnavailable)('deliveries left uncertain by a kill -9', (
     children.length = 0;
     await Promise.all(closers.splice(0).map((close) => close()));
   });
-
-  async function api(server: ServerProcess, method: string, path: string, key: string, body?: unknown) {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text.startsWith('{') ? JSON.parse(text) : text, text };
-  }
 
   /** A business organization with its admin alerts to `admin`, one hook provider, and `settings` besides. */
   async function setup(server: ServerProcess, admin: Receiver, settings: Record<string, unknown> = {}) {

@@ -114,3 +114,20 @@ export function startServerProcess(
     });
   });
 }
+
+/** A call to a server process's API with a key: its status, its body (JSON when it is JSON, else the text), and the text. */
+export async function processApi(server: Pick<ServerProcess, 'url'>, method: string, path: string, key: string, body?: unknown) {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = text;
+  }
+  return { status: res.status, body: json, text };
+}
