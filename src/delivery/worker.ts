@@ -391,10 +391,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     const firstFailure = resolution.status === 'retrying' && result.attempt?.attempt === 1 && !result.attempt.success;
     if (!failedForGood && !firstFailure) return;
     const { job, callback, org, vote } = ctx;
-    const kind = jobKindOf(job.kind);
-    const what = kind?.describe(ctx) ?? `${job.kind} delivery`;
-    const url = result.attempt?.target ?? kind?.target(ctx, deps) ?? '';
-    const target = hostOf(url);
+    const { what, target, forVote, fields: about } = describeDelivery(ctx, result);
     // Per target and kind of delivery: a callback's votes and its milestones are counted apart.
     const line = troubleLines.take(`${failedForGood ? 'failed' : 'first'}:${callback?.id ?? org.id}:${what}`, {
       failedForGood,
@@ -405,15 +402,9 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     const attempts = result.attempt?.attempt ?? job.attempts;
     const status = result.attempt?.statusCode ?? null;
     const error = (result.error ?? (status ? `HTTP ${status}` : 'failed')).replace(/\s+/g, ' ').slice(0, MAX_LOGGED_ERROR);
-    const forVote = vote ? ` for vote ${vote.publicId} (${vote.voterName} from ${vote.provider.key})` : '';
     const more = line.skipped > 0 ? ` (and ${line.skipped.toLocaleString('en-US')} more like it in the last ${line.seconds} s)` : '';
     const fields = {
-      organization: org.slug,
-      jobId: job.id,
-      jobKind: job.kind,
-      ...(callback ? { callback: callback.name, callbackId: callback.id, callbackKind: callback.kind } : {}),
-      target,
-      ...(vote ? { voteId: vote.publicId, provider: vote.provider.key } : {}),
+      ...about,
       attempt: attempts,
       maxAttempts: job.maxAttempts,
       status,
@@ -435,25 +426,34 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     }
   }
 
-  /** A send to a target that cannot drop a repeat that no answer settled: one warning each (README "Delivery guarantees"). */
-  function logUnanswered(ctx: JobContext, result: SendResult) {
+  /** How the operator's log names a delivery and its target (its host only), and the fields every such line carries. */
+  function describeDelivery(ctx: JobContext, result: SendResult) {
     const { job, callback, org, vote } = ctx;
     const kind = jobKindOf(job.kind);
-    const what = kind?.describe(ctx) ?? `${job.kind} delivery`;
     const target = hostOf(result.attempt?.target ?? kind?.target(ctx, deps) ?? '');
-    const error = (result.error ?? '').replace(/\s+/g, ' ').slice(0, MAX_LOGGED_ERROR);
-    const forVote = vote ? ` for vote ${vote.publicId} (${vote.voterName} from ${vote.provider.key})` : '';
-    const again = vote ? `; POST /v1/votes/${vote.publicId}/redeliver sends it again on purpose` : '';
-    deps.logger.warn(
-      {
+    return {
+      what: kind?.describe(ctx) ?? `${job.kind} delivery`,
+      target,
+      forVote: vote ? ` for vote ${vote.publicId} (${vote.voterName} from ${vote.provider.key})` : '',
+      fields: {
         organization: org.slug,
         jobId: job.id,
         jobKind: job.kind,
         ...(callback ? { callback: callback.name, callbackId: callback.id, callbackKind: callback.kind } : {}),
         target,
         ...(vote ? { voteId: vote.publicId, provider: vote.provider.key } : {}),
-        error,
       },
+    };
+  }
+
+  /** A send to a target that cannot drop a repeat that no answer settled: one warning each (README "Delivery guarantees"). */
+  function logUnanswered(ctx: JobContext, result: SendResult) {
+    const { vote } = ctx;
+    const { what, target, forVote, fields } = describeDelivery(ctx, result);
+    const error = (result.error ?? '').replace(/\s+/g, ' ').slice(0, MAX_LOGGED_ERROR);
+    const again = vote ? `; POST /v1/votes/${vote.publicId}/redeliver sends it again on purpose` : '';
+    deps.logger.warn(
+      { ...fields, error },
       `${what} to ${target}${forVote} was sent and not answered (${error}): marked uncertain and not sent again, so nobody is rewarded twice${again}`,
     );
   }
