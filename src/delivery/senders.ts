@@ -31,9 +31,10 @@ export interface JobContext {
   vote: (Vote & { provider: Provider }) | null;
   callback: Callback | null;
   /**
-   * For a kind that marks its attempt itself (CallbackKind.marksItself): marks the job durably, to be called right
-   * before the first thing that cannot be taken back (README "Delivery guarantees"). Rejects with LeaseLost when the
-   * job is no longer this worker's: then nothing may be sent.
+   * For a kind that marks its attempt itself (CallbackKind.marksItself): marks the job durably, and must have
+   * resolved before the first thing that cannot be taken back (README "Delivery guarantees"). It is written once
+   * however often it is called, so a send may ask early and await the same promise later. Rejects with LeaseLost when
+   * the job is no longer this worker's: then nothing may be sent.
    */
   sending?: () => Promise<void>;
 }

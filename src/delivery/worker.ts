@@ -174,7 +174,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     const needMs = (ctx.callback?.timeoutMs ?? 10_000) + 15_000;
     const jobKind = jobKindOf(ctx.job.kind);
     const marks = jobKind?.marksBeforeSending(ctx) ?? true;
-    // A kind that marks itself does so later, from its send, once its first command is next (RCON).
+    // A kind that marks itself does so from its send (RCON before its first command, Votifier beside its connection).
     const marksLater = marks && (jobKind?.marksItself?.(ctx) ?? false);
     const now0 = deps.clock.now();
     const held =

@@ -78,16 +78,20 @@ export interface VotifierTarget {
   timeoutMs: number;
 }
 
-/** Sends one vote; resolves with the protocol used, rejects with a VotifierError carrying a readable reason. */
 /** A failure once the vote was written: whether the server took it is unknown. */
 function unanswered(err: unknown): VotifierError {
   return new VotifierError(`${(err as Error).message} after the vote was sent: the server may or may not have it`, false, false, true);
 }
 
+/**
+ * Sends one vote; resolves with the protocol used, rejects with a VotifierError carrying a readable reason.
+ * `beforeWrite` is awaited once the server's greeting is read, right before the vote is written; what it throws is
+ * thrown as it is, with nothing written.
+ */
 export async function sendVotifierVote(
   target: VotifierTarget,
   vote: VotifierVote,
-  options: { allowPrivateTargets: boolean; resolver?: Resolver },
+  options: { allowPrivateTargets: boolean; resolver?: Resolver; beforeWrite?: () => Promise<void> },
 ): Promise<{ protocol: 1 | 2 }> {
   if (!options.allowPrivateTargets && isIP(target.host) && !isPublicAddress(target.host)) {
     throw new VotifierError(`${target.host} is a non-public address; ${PRIVATE_TARGETS_HINT}`, true);
@@ -160,6 +164,7 @@ export async function sendVotifierVote(
       } catch (err) {
         throw new VotifierError((err as Error).message, true);
       }
+      await options.beforeWrite?.();
       socket.write(frame);
       let answer: string;
       let parsed: { status?: string; cause?: string; error?: string };
@@ -179,7 +184,9 @@ export async function sendVotifierVote(
       throw new VotifierError(`server answered error: ${reason}`, PERMANENT_ANSWER.test(reason), /username too long/i.test(reason));
     }
     if (!publicKey) throw new VotifierError('the callback has neither a token nor a public key', true);
-    socket.write(v1Block(vote, publicKey));
+    const block = v1Block(vote, publicKey);
+    await options.beforeWrite?.();
+    socket.write(block);
     // v1 has no acknowledgement: the server reads the block and closes. A clean close is success.
     try {
       await until(() => closed);

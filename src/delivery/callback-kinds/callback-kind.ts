@@ -60,8 +60,10 @@ export interface CallbackKind {
    */
   dropsRepeats: boolean;
   /**
-   * For a kind that cannot drop a repeat: its send marks the attempt itself, through `ctx.sending()`, later than the
-   * worker would (right before its first command), so that a crash leaves uncertain only what had really started.
+   * For a kind that cannot drop a repeat: its send marks the attempt itself, through `ctx.sending()`, and awaits the
+   * mark before anything that rewards leaves. RCON asks right before its first command, so that a crash leaves
+   * uncertain only what had really started; Votifier asks as it connects and awaits before writing the vote, so that
+   * the mark's commit overlaps the connection instead of delaying it.
    */
   marksItself?: boolean;
   /** Its requests are signed with the callback's signing secret (Standard Webhooks), which it then shows and rotates. */

@@ -6,7 +6,6 @@ import { resolve } from 'node:path';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaClient as SqliteClient } from '../../generated/sqlite/client.js';
 import type { Config } from '../../config.js';
-import type { Finish } from '../../domain/jobs.js';
 import type { StorageOptions } from '../options.js';
 import { createMemoryPacer } from '../pacer.js';
 import type { FailedAttempts, Storage } from '../ports.js';
@@ -16,7 +15,7 @@ import { createReminderStore } from '../reminder-store.js';
 import { FAILED_ATTEMPT_STATUSES, failedAttemptsOf, pingStorage } from '../reports.js';
 import { openSqliteConnection, sqlitePathFromUrl } from './connection.js';
 import { exportRowsSqlite } from './export.js';
-import { createSqliteJobQueue, type ClaimRequest } from './jobs.js';
+import { createSqliteJobQueue, type AttemptWrite, type ClaimRequest } from './jobs.js';
 import { createSqliteVoteStore } from './votes.js';
 import { sqliteWriters } from './writes.js';
 import type { BatchWriter, Renewal } from '../ports.js';
@@ -49,8 +48,7 @@ export async function openSqliteStorage(config: Config, options: StorageOptions)
   const jobs = createSqliteJobQueue(prisma, {
     claims: writes.claims as unknown as BatchWriter<ClaimRequest, ClaimedJob[]>,
     renewals: writes.renewals as unknown as BatchWriter<Renewal, boolean>,
-    marks: writes.marks as unknown as BatchWriter<Renewal, boolean>,
-    finishes: writes.finishes as unknown as BatchWriter<Finish, boolean>,
+    attempts: writes.attempts as unknown as BatchWriter<AttemptWrite, boolean>,
   });
 
   return {

@@ -98,12 +98,19 @@ export interface ClaimRequest {
   ownBefore?: number;
 }
 
+/**
+ * One write of the `attempts` batch: the mark before a send to a target that cannot drop a repeat (README "Delivery
+ * guarantees": a renewal that also sets `sendingAt`), or an attempt's finish. They share one group commit because a
+ * slot's finish is followed at once by its next send's mark: one transaction then carries both, and the mark costs a
+ * row update rather than a transaction of its own (bench/marks.ts).
+ */
+export type AttemptWrite = { mark: Renewal } | { finish: Finish };
+
 export interface SqliteJobWrites {
   claims(items: ClaimRequest[]): ClaimedJob[][];
   renewals(items: Renewal[]): boolean[];
-  /** Marks before a send (README "Delivery guarantees"): a renewal that also sets `sendingAt`. */
-  marks(items: Renewal[]): boolean[];
-  finishes(items: Finish[]): boolean[];
+  /** Attempts starting (their marks) and ending (their finishes), in one transaction: see AttemptWrite. */
+  attempts(items: AttemptWrite[]): boolean[];
   /** A vote's jobs, inside the transaction its vote store holds on the same connection; returns the leased ones. */
   insertJobs(jobs: NewJob[]): ClaimedJob[];
 }
@@ -218,8 +225,14 @@ export function createSqliteJobWrites(db: Sqlite.Database): SqliteJobWrites {
                 : s.claimPlayerPull.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit, 5: c.organizationId, 6: c.voterKey })) as ClaimedJob[],
       ),
     renewals: (items) => items.map((r) => s.renew.run(r.until, r.jobId, r.holder, r.now).changes === 1),
-    marks: (items) => items.map((m) => s.mark.run(m.until, m.now, m.jobId, m.holder, m.now).changes === 1),
-    finishes: finishBatch,
+    attempts(items) {
+      const finishes = items.flatMap((w) => ('finish' in w ? [w.finish] : []));
+      const finished = finishBatch(finishes);
+      let next = 0;
+      return items.map((w) =>
+        'finish' in w ? finished[next++]! : s.mark.run(w.mark.until, w.mark.now, w.mark.jobId, w.mark.holder, w.mark.now).changes === 1,
+      );
+    },
     insertJobs(jobs) {
       const leased: ClaimedJob[] = [];
       for (const job of jobs) {
@@ -235,8 +248,7 @@ export function createSqliteJobWrites(db: Sqlite.Database): SqliteJobWrites {
 export interface SqliteJobWriters {
   claims: BatchWriter<ClaimRequest, ClaimedJob[]>;
   renewals: BatchWriter<Renewal, boolean>;
-  marks: BatchWriter<Renewal, boolean>;
-  finishes: BatchWriter<Finish, boolean>;
+  attempts: BatchWriter<AttemptWrite, boolean>;
 }
 
 export function createSqliteJobQueue(prisma: Parameters<typeof holdWithPrisma>[0], writes: SqliteJobWriters): JobQueue {
@@ -258,10 +270,10 @@ export function createSqliteJobQueue(prisma: Parameters<typeof holdWithPrisma>[0
     },
     mark(job, workerId, now, leaseMs) {
       job.leaseUntil = now.getTime() + leaseMs;
-      return writes.marks.submit({ jobId: job.id, holder: workerId, now: now.getTime(), until: job.leaseUntil });
+      return writes.attempts.submit({ mark: { jobId: job.id, holder: workerId, now: now.getTime(), until: job.leaseUntil } });
     },
     hold: (jobId, holder) => holdWithPrisma(prisma, jobId, holder),
-    finish: (job, workerId, now, attempt, resolution, errorText) => writes.finishes.submit({ job, workerId, now, attempt, resolution, errorText }),
+    finish: (job, workerId, now, attempt, resolution, errorText) => writes.attempts.submit({ finish: { job, workerId, now, attempt, resolution, errorText } }),
     requeueFailed: (voteId, now, budget) => requeueFailedWithPrisma(prisma, voteId, now, budget),
     enqueue: insertJobsWithPrisma,
   };

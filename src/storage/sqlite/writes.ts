@@ -1,7 +1,7 @@
 // The SQLite hot writes, each a named batch write on the one better-sqlite3 write connection, group-committed in one
 // IMMEDIATE transaction per batch: `votes` (the vote with its jobs and rollups), the job queue's `claims`,
-// `renewals`, `marks` (README "Delivery guarantees") and `finishes` (attempt records), and `hookLog` (the hook
-// request log). One connection writes, so no
+// `renewals` and `attempts` (marks before sending, README "Delivery guarantees", and attempt records), and `hookLog`
+// (the hook request log). One connection writes, so no
 // other connection of ours contends for the write lock. In the service they run on the write thread
 // (../write-thread.ts loads threadWrites from this module); in one-shot commands on the caller's thread.
 import type Sqlite from 'better-sqlite3';
@@ -17,7 +17,7 @@ import { isSqliteBusy, openSqliteConnection, sqlitePathFromUrl } from './connect
 import { createSqliteJobWrites } from './jobs.js';
 import { createSqliteVoteWrite } from './votes.js';
 
-const NAMES = ['votes', 'claims', 'renewals', 'marks', 'finishes', 'hookLog'] as const;
+const NAMES = ['votes', 'claims', 'renewals', 'attempts', 'hookLog'] as const;
 type Name = (typeof NAMES)[number];
 export type SqliteWriters = Record<Name, GroupCommit<never, never>> & {
   alive(): boolean;
@@ -40,7 +40,7 @@ export type SqliteWriters = Record<Name, GroupCommit<never, never>> & {
  *     waited for one. A power cut in the fraction of a second before the next synced commit can undo a mark and its
  *     finish together; such a send may then be repeated (README "Delivery guarantees").
  */
-const NOT_SYNCED: ReadonlySet<Name> = new Set(['hookLog', 'claims', 'renewals', 'marks', 'finishes']);
+const NOT_SYNCED: ReadonlySet<Name> = new Set(['hookLog', 'claims', 'renewals', 'attempts']);
 /** A batch that finds the write lock taken (another process, Prisma's connection) is tried again this soon. */
 const BUSY_RETRY_MS = 2;
 
@@ -51,8 +51,7 @@ function transactions(config: Config, db: Sqlite.Database, rules: PlanRules): Re
     votes: createSqliteVoteWrite(config, db, rules, jobs.insertJobs),
     claims: jobs.claims,
     renewals: jobs.renewals,
-    marks: jobs.marks,
-    finishes: jobs.finishes,
+    attempts: jobs.attempts,
     hookLog: createSqliteHookLogWrite(db),
   };
   return Object.fromEntries(

@@ -6,7 +6,7 @@ import type { AppDeps } from '../../../app-deps.js';
 import type { FieldError } from '../../../errors.js';
 import { readPathAsText } from '../../../json-path.js';
 import { callbackOutcome, jitter } from '../../retry-policy.js';
-import type { SendResult } from '../../senders.js';
+import { LeaseLost, type SendResult } from '../../senders.js';
 import {
   DEFAULT_VOTIFIER_PORT,
   parseVotifierPublicKey,
@@ -86,6 +86,8 @@ export const votifierCallback: CallbackKind = {
   marksTests: false,
   // The protocol has no delivery id: every vote a server reads is a reward.
   dropsRepeats: false,
+  // Marked while it connects, awaited before the vote is written (sendVotifierCallback).
+  marksItself: true,
   signed: false,
   maxVoterName: MAX_VOTIFIER_USERNAME,
   settings,
@@ -158,6 +160,10 @@ export const votifierCallback: CallbackKind = {
 async function sendVotifierCallback(deps: AppDeps, ctx: KindSendContext): Promise<SendResult> {
   const { job, vote, callback, settings: values } = ctx;
   if (!vote) return { attempt: null, outcome: { kind: 'skipped' }, error: 'The vote was deleted' };
+  // The mark's commit runs beside the connection and the server's greeting; the vote is written only once it is done
+  // (README "Delivery guarantees"). A mark that fails is awaited there and fails the attempt with nothing written.
+  const marked = ctx.sending();
+  marked.catch(() => undefined);
   const attempt = job.attempts + 1;
   const started = performance.now();
   let parsedPayload: unknown = null;
@@ -181,9 +187,10 @@ async function sendVotifierCallback(deps: AppDeps, ctx: KindSendContext): Promis
         timeoutMs: callback.timeoutMs,
       },
       { serviceName: setting(values, 'serviceName'), username: vote.voterName, address, timestamp: String(vote.receivedAt.getTime()) },
-      { allowPrivateTargets: deps.config.allowPrivateTargets, resolver: deps.http.resolver },
+      { allowPrivateTargets: deps.config.allowPrivateTargets, resolver: deps.http.resolver, beforeWrite: () => marked },
     );
   } catch (err) {
+    if (err instanceof LeaseLost) throw err;
     error = (err as Error).message;
     permanent = err instanceof VotifierError && err.permanent;
     voteRefused = err instanceof VotifierError && err.ofVote;
