@@ -19,7 +19,7 @@
 //    waited for until sent. Then BENCH_MARKS_BURSTS pairs of bursts: for each pair both callbacks are disabled in the
 //    database (enabled false with a reason, as the service disables a callback that keeps failing: new jobs are stored
 //    held), BENCH_MARKS_VOTES votes from distinct voters are posted to each service through its hook, and the two
-//    bursts run back to back, 1.5 s apart (ours first in odd pairs, before first in even ones, numbered over the run;
+//    bursts run back to back, each once both services are quiet (under 5% of a core over 0.5 s) and 1.5 s on (ours first in odd pairs, before first in even ones, numbered over the run;
 //    an even count of pairs per round keeps the orders balanced whatever the number of rounds): the callback
 //    is enabled through the API (PATCH /v1/callbacks/:id) and every held job is due at once. Measured: from the first
 //    vote of the burst reaching the receiver until the database shows every one of them with callback_status sent
@@ -82,6 +82,14 @@ const ROUNDS = envNumber('BENCH_MARKS_ROUNDS', 3, true);
 const BURSTS = envNumber('BENCH_MARKS_BURSTS', 2, true);
 /** A pause before each burst: the other service's work after its posting or its burst (commits, checkpoints) ends first. */
 const SETTLE_MS = 1_500;
+/**
+ * Before each burst both services must be quiet: under QUIET_SHARE of a core over QUIET_WINDOW_MS (waited for up to
+ * QUIET_LIMIT_MS). The votes just posted leave work behind (the request log, WAL checkpoints, garbage collection) that
+ * slowed whichever burst came first by up to a fifth.
+ */
+const QUIET_SHARE = 0.05;
+const QUIET_WINDOW_MS = 500;
+const QUIET_LIMIT_MS = 20_000;
 const HTTP_ROUNDS = process.env.BENCH_MARKS_HTTP_ROUNDS === '0' ? 0 : envNumber('BENCH_MARKS_HTTP_ROUNDS', 1, true);
 const KILLS = process.env.BENCH_MARKS_KILLS === '0' ? 0 : envNumber('BENCH_MARKS_KILLS', 3, true);
 const KILL_DELAY_MS = envNumber('BENCH_MARKS_KILL_DELAY_MS', 20, false);
@@ -319,6 +327,20 @@ function backendDelta(before: Map<number, number>, after: Map<number, number>): 
   let seconds = 0;
   for (const [pid, now] of after) seconds += now - (before.get(pid) ?? 0);
   return seconds * 1e6;
+}
+
+/** Waits until the processes `pids` are quiet (QUIET_SHARE); returns the ms waited, or null when they never were. */
+async function quiet(pids: number[]): Promise<number | null> {
+  const begin = nowMs();
+  while (nowMs() - begin < QUIET_LIMIT_MS) {
+    const before = cpuSeconds(pids);
+    const at = nowMs();
+    await sleep(QUIET_WINDOW_MS);
+    const after = cpuSeconds(pids);
+    if (before === null || after === null) return null;
+    if ((after - before) / ((nowMs() - at) / 1000) < QUIET_SHARE) return nowMs() - begin;
+  }
+  return null;
 }
 
 /** Reads `read` every `everyMs` until it returns `want` or `limitMs` passes; returns when it did (hrtime ms) or null. */
@@ -826,8 +848,11 @@ async function main(): Promise<number> {
           }
           const order = oursFirst(round, burst) ? [...held.keys()] : [...held.keys()].reverse();
           for (const run of order) {
+            const waited = await quiet(runs.map((r) => r.prepared!.service.child.process.pid!));
             const b = await attempt(`${kind} round ${round}.${burst}, ${run.side.id}`, () => measureBurst(run, burst, names, held.get(run)!, target));
             if (!b) continue;
+            if (waited === null)
+              b.notes.push(`the services were not quiet (under ${QUIET_SHARE * 100}% of a core) within ${QUIET_LIMIT_MS / 1000} s before this burst`);
             bursts.push(b);
             console.log(
               `[${kind} round ${round}.${burst} ${run.side.id}] ${thousands(perS(b))} votes/s (${b.deliveredS.toFixed(2)} s), receiver: ${describeCheck(b.check).replaceAll('**', '')}` +
@@ -1006,7 +1031,7 @@ async function main(): Promise<number> {
       '(`test/kit/votifier-receiver.ts`, answering at once) in a worker thread of the benchmark. Per round both services are started and get ' +
       `${thousands(WARMUP)} warm-up votes through the hook, waited for. Then ${BURSTS} pairs of bursts: for each, both callbacks are disabled in ` +
       `the database (as the service disables a failing one: new jobs are stored held), ${thousands(VOTES)} votes from distinct voters are posted ` +
-      `to each service, and the two bursts run back to back (${SETTLE_MS / 1000} s apart), ours first in odd pairs and before first in even ones: the callback is enabled ` +
+      `to each service, and the two bursts run back to back (each once both services are quiet, under ${QUIET_SHARE * 100}% of a core over ${QUIET_WINDOW_MS / 1000} s, and ${SETTLE_MS / 1000} s after the previous step), ours first in odd pairs and before first in even ones: the callback is enabled ` +
       'through the API (`PATCH /v1/callbacks/:id`) and all held jobs are due at once. Delivered votes/s: votes / the time from the first of ' +
       `them at the receiver until the database shows every one with \`callback_status\` sent (read every ${POLL_MS} ms once the receiver has ` +
       'them all). "Votes at the receiver": every measured vote must arrive exactly once, nothing else. "Service CPU per vote": the service ' +

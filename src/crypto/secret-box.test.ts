@@ -58,6 +58,27 @@ describe('createSecretBox', () => {
     expect(() => box.open([version, flip(iv, 0), tag, body].join(':'))).toThrow();
   });
 
+  it('opens the same sealed text again (remembered), and one tampered with after it was opened still throws', () => {
+    const sealed = box.seal(plain);
+    expect(box.open(sealed)).toBe(plain);
+    expect(box.open(sealed)).toBe(plain);
+    const [version, iv, tag, body] = sealed.split(':');
+    expect(() => box.open([version, iv, tag, flip(body, 0)].join(':'))).toThrow();
+  });
+
+  it('still opens a secret after more than it remembers were opened', () => {
+    const first = box.seal('first');
+    expect(box.open(first)).toBe('first');
+    for (let i = 0; i < 1_100; i++) expect(box.open(box.seal(`s${i}`))).toBe(`s${i}`);
+    expect(box.open(first)).toBe('first');
+  });
+
+  it('a box with another key cannot open what this one opened', () => {
+    const sealed = box.seal(plain);
+    expect(box.open(sealed)).toBe(plain);
+    expect(() => createSecretBox('another-secret-key-0123456789abcd').open(sealed)).toThrow();
+  });
+
   it('a box with another key cannot open it', () => {
     const other = createSecretBox('another-secret-key-0123456789abcd');
     expect(() => other.open(box.seal(plain))).toThrow();

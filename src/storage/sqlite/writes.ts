@@ -54,19 +54,21 @@ function transactions(config: Config, db: Sqlite.Database, rules: PlanRules): Re
     attempts: jobs.attempts,
     hookLog: createSqliteHookLogWrite(db),
   };
+  // The pragma cannot change inside a transaction; prepared once (it runs twice per unsynced batch).
+  const unsynced = db.prepare('PRAGMA synchronous = NORMAL');
+  const synced = db.prepare('PRAGMA synchronous = FULL');
   return Object.fromEntries(
     NAMES.map((name) => {
       const tx = db.transaction((items: never[]) => fns[name](items));
       if (!NOT_SYNCED.has(name)) return [name, (items: never[]) => tx.immediate(items)];
-      // The pragma cannot change inside a transaction.
       return [
         name,
         (items: never[]) => {
-          db.pragma('synchronous = NORMAL');
+          unsynced.run();
           try {
             return tx.immediate(items);
           } finally {
-            db.pragma('synchronous = FULL');
+            synced.run();
           }
         },
       ];
