@@ -1,8 +1,9 @@
 // Marks before sending (issue 40, commit cca6152): what they cost, and how many sends a kill -9 at full load leaves
 // uncertain. Before each delivery attempt to a target that cannot drop a repeat (Votifier, RCON, chat, Discord DMs)
-// the delivery worker group-commits the job's mark (`DeliveryJob.sendingAt`; SQLite: its own named write on the write
-// thread, without its own fsync since 6f86221 (synced before); PostgreSQL: one unnest UPDATE per batch), and the attempt's finish clears it; a job claimed with its
-// mark set is not sent again but ends `uncertain`.
+// the delivery worker group-commits the job's mark (`DeliveryJob.sendingAt`; SQLite: in the write thread's `attempts`
+// batch with the finishes since 4a6c5e9 (its own named write before), without its own fsync since 6f86221 (synced
+// before); PostgreSQL: one unnest UPDATE per batch), and the attempt's finish clears it; a job claimed with its mark
+// set is not sent again but ends `uncertain`.
 //
 // Two services, each run from its own directory with `node --import tsx src/main.ts` (cwd that directory) and its own
 // CLI for the organization: "ours" (BENCH_OURS_DIR, default this repository's root) and "before" (the commit before
@@ -49,14 +50,13 @@
 // leaves BENCHMARKS.md alone), BENCH_CPU_PROF=<dir> (--cpu-prof on both services, cost rounds only; BENCHMARKS.md is
 // then left alone), BENCH_MARKS_REPORT=0 (leave BENCHMARKS.md alone), BENCH_KEEP_DB=1.
 //
-// Reading (2026-11-28, ours 2a1b435 against before 0de6a04; BENCHMARKS.md "Marks before sending: reading" has the
-// figures and the profile). PostgreSQL: no measurable cost (ours / before 1.07×, 95% interval 0.92–1.24×, 6 pairs):
-// the batched mark replaced before's per-attempt autocommit lease renewal. SQLite: NOT shown to be within 5%; the best
-// estimate is 10–20% fewer Votifier votes/s (0.81×, interval 0.67–0.97×; the HTTP control 0.91×), the noise of a
-// loaded 2-core machine being as large as the effect. The time goes to the mark's own fsync: a synced batch on the
-// one write thread (before's renewal there was unsynced), which each send waits for and which holds the thread's
-// claims and finishes meanwhile; ~0.6 ms per vote with one delivery slot. A kill -9 left 38–64 sends uncertain out of
-// 5,000 (at most one per slot, each found marked), none received twice, none lost.
+// Reading (2026-11-28; BENCHMARKS.md "Marks before sending: reading" has the figures and the profiles). SQLite, ours
+// 234f992 against before 0de6a04, 30 pairs: 0.98x (95% interval 0.96-1.00x), CPU per vote 1.00x: within 5%. It took
+// four changes, each measured here: marks without their own fsync (6f86221), marks in the same write thread batch as
+// the attempts' finishes, a Votifier send's mark committed while it connects, and two savings on the delivery path
+// (secrets opened once, metrics relayed per event-loop turn). The mark alone (ours against ours with Votifier declared
+// as dropping repeats) costs about 2%. PostgreSQL: no measurable cost. A kill -9 leaves at most one send per delivery
+// slot uncertain, none received twice, none lost.
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -1017,8 +1017,9 @@ async function main(): Promise<number> {
     `## ${title}`,
     '',
     `Measured by \`bench/marks.ts\` (\`npx tsx bench/run.ts marks\`). Before each delivery attempt to a target that cannot drop a repeat ` +
-      "(Votifier, RCON, chat, Discord DMs) the delivery worker group-commits the job's mark (`DeliveryJob.sendingAt`: on SQLite its own " +
-      'named write on the write thread, without its own fsync since 6f86221, synced before; on PostgreSQL one `unnest` UPDATE per batch, synced); ' +
+      "(Votifier, RCON, chat, Discord DMs) the delivery worker group-commits the job's mark (`DeliveryJob.sendingAt`: on SQLite in the write " +
+      "thread's `attempts` batch with the finishes, without its own fsync; on PostgreSQL one `unnest` UPDATE per batch, synced; a Votifier send " +
+      'commits its mark while it connects and writes the vote once it is in); ' +
       'the finish clears it, and a job claimed with its mark set ' +
       'ends `uncertain` instead of being sent again (issue 40).',
     '',

@@ -2,7 +2,7 @@
 // here names SQLite or PostgreSQL; each database's folder (sqlite/, postgres/) implements them with its own SQL.
 import type { MessagePort } from 'node:worker_threads';
 import type { PrismaClient as SqliteClient } from '../generated/sqlite/client.js';
-import type { AttemptRecord, ClaimedJob, JobResolution, NewJob } from '../domain/jobs.js';
+import type { AttemptRecord, ClaimedJob, Finish, JobResolution, NewJob } from '../domain/jobs.js';
 import type { HookTarget, NewVote, StoredVote } from '../domain/votes.js';
 import type { HookLogItem, HookLogResult } from './hook-log.js';
 import type { Pacer } from './pacer.js';
@@ -80,6 +80,14 @@ export interface Renewal {
   now: number;
   until: number;
 }
+
+/**
+ * One write of the queue's `attempts` batch: the mark before a send to a target that cannot drop a repeat (README
+ * "Delivery guarantees": a renewal that also sets `sendingAt`), or an attempt's finish. Both databases commit them in
+ * one group commit, because a delivery slot's finish is followed at once by its next send's mark: one transaction then
+ * carries both, and a mark costs a row update rather than a commit of its own (bench/marks.ts).
+ */
+export type AttemptWrite = { mark: Renewal } | { finish: Finish };
 
 /** A reminder the scheduler took (README "Reminders"): deleted in the transaction that queues its jobs. */
 export interface DueReminder {

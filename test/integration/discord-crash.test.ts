@@ -4,7 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { databaseUnavailable, dialect, TEST_SECRET_KEY, testDatabaseUrl, uniqueSlug } from '../kit/app.js';
 import { killAll, startTrackedServer, waitUntil } from '../kit/crash.js';
-import { processApi as api, runCli, type ServerProcess } from '../kit/processes.js';
+import { processApi as api, runCli } from '../kit/processes.js';
 import { startFakeDiscordApi, type FakeDiscordApi } from '../kit/discord-api-server.js';
 
 const USERS = 10;

@@ -10,7 +10,7 @@ import { killAll, startTrackedServer, waitUntil } from '../kit/crash.js';
 import { processApi as api, runCli, type ServerProcess } from '../kit/processes.js';
 import { startReceiver, type Receiver } from '../kit/receiver.js';
 import { startRconServer, type RconServer } from '../kit/rcon-server.js';
-import { startVotifierReceiver, type VotifierReceiver } from '../kit/votifier-receiver.js';
+import { startVotifierReceiver } from '../kit/votifier-receiver.js';
 
 const TOKEN = 'uncertain-test-token-0123456789';
 const UNCERTAIN_TEXT = 'the relay stopped while sending: the server may or may not have it';

@@ -15,10 +15,10 @@ import { createReminderStore } from '../reminder-store.js';
 import { FAILED_ATTEMPT_STATUSES, failedAttemptsOf, pingStorage } from '../reports.js';
 import { openSqliteConnection, sqlitePathFromUrl } from './connection.js';
 import { exportRowsSqlite } from './export.js';
-import { createSqliteJobQueue, type AttemptWrite, type ClaimRequest } from './jobs.js';
+import { createSqliteJobQueue, type ClaimRequest } from './jobs.js';
 import { createSqliteVoteStore } from './votes.js';
 import { sqliteWriters } from './writes.js';
-import type { BatchWriter, Renewal } from '../ports.js';
+import type { AttemptWrite, BatchWriter, Renewal } from '../ports.js';
 import type { ClaimedJob } from '../../domain/jobs.js';
 
 /**

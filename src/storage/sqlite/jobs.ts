@@ -17,7 +17,7 @@ import {
   type NewJob,
 } from '../../domain/jobs.js';
 import { CLAIM_COLUMNS, candidates, leasedJobOf, playerPullClaimSql, pullClaimSql } from '../claim-sql.js';
-import type { BatchWriter, JobQueue, Renewal, Tx } from '../ports.js';
+import type { AttemptWrite, BatchWriter, JobQueue, Renewal, Tx } from '../ports.js';
 import { holdWithPrisma, parkWithPrisma, requeueFailedWithPrisma } from '../prisma-jobs.js';
 
 const CLAIM = `
@@ -98,18 +98,10 @@ export interface ClaimRequest {
   ownBefore?: number;
 }
 
-/**
- * One write of the `attempts` batch: the mark before a send to a target that cannot drop a repeat (README "Delivery
- * guarantees": a renewal that also sets `sendingAt`), or an attempt's finish. They share one group commit because a
- * slot's finish is followed at once by its next send's mark: one transaction then carries both, and the mark costs a
- * row update rather than a transaction of its own (bench/marks.ts).
- */
-export type AttemptWrite = { mark: Renewal } | { finish: Finish };
-
 export interface SqliteJobWrites {
   claims(items: ClaimRequest[]): ClaimedJob[][];
   renewals(items: Renewal[]): boolean[];
-  /** Attempts starting (their marks) and ending (their finishes), in one transaction: see AttemptWrite. */
+  /** Attempts starting (their marks) and ending (their finishes), in one transaction (AttemptWrite). */
   attempts(items: AttemptWrite[]): boolean[];
   /** A vote's jobs, inside the transaction its vote store holds on the same connection; returns the leased ones. */
   insertJobs(jobs: NewJob[]): ClaimedJob[];
