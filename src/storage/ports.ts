@@ -82,10 +82,11 @@ export interface Renewal {
 }
 
 /**
- * One write of the queue's `attempts` batch: the mark before a send to a target that cannot drop a repeat (README
- * "Delivery guarantees": a renewal that also sets `sendingAt`), or an attempt's finish. Both databases commit them in
- * one group commit, because a delivery slot's finish is followed at once by its next send's mark: one transaction then
- * carries both, and a mark costs a row update rather than a commit of its own (bench/marks.ts).
+ * One write of SQLite's `attempts` batch: the mark before a send to a target that cannot drop a repeat (README
+ * "Delivery guarantees": a renewal that also sets `sendingAt`), or an attempt's finish. They share one group commit on
+ * the write thread, because a delivery slot's finish is followed at once by its next send's mark: one transaction then
+ * carries both, and a mark costs a row update rather than a transaction of its own (bench/marks.ts). PostgreSQL
+ * commits marks on their own (postgres/jobs.ts: there a mark waiting behind a batch of finishes cost more).
  */
 export type AttemptWrite = { mark: Renewal } | { finish: Finish };
 

@@ -12,7 +12,7 @@ import { createReminderStore } from '../reminder-store.js';
 import { FAILED_ATTEMPT_STATUSES, failedAttemptsOf, pingStorage } from '../reports.js';
 import { openPgPool } from './connection.js';
 import { exportVotesPostgres } from './export.js';
-import { attemptsWrite, createPostgresJobQueue } from './jobs.js';
+import { createPostgresJobQueue, finishesWrite, marksWrite } from './jobs.js';
 import { createPostgresPacer } from './pacer.js';
 import { createPgVoteStore, rewardLockIds } from './votes.js';
 import { pgCommit, pgWriters } from './writes.js';
@@ -38,8 +38,9 @@ export async function openPostgresStorage(config: Config, options: StorageOption
   // Minimal errors: the operator's log gets Prisma's message, not a frame of our source around the call.
   const prisma = new PostgresClient({ adapter: new PrismaPg(pool), log: queries.log, errorFormat: 'minimal' }) as unknown as Db;
   queries.attach(prisma);
-  const attempts = createGroupCommit({ maxBatch: config.writeBatchMax, commit: pgCommit(pool, attemptsWrite) });
-  const jobs = createPostgresJobQueue(prisma, pool, attempts);
+  const finishes = createGroupCommit({ maxBatch: config.writeBatchMax, commit: pgCommit(pool, finishesWrite) });
+  const marks = createGroupCommit({ maxBatch: config.writeBatchMax, commit: pgCommit(pool, marksWrite) });
+  const jobs = createPostgresJobQueue(prisma, pool, finishes, marks);
   return {
     prisma,
     votes: createPgVoteStore(config, pool, writes.votes),
@@ -90,8 +91,9 @@ export async function openPostgresStorage(config: Config, options: StorageOption
     ping: () => pingStorage(writes.alive, prisma),
     close: async () => {
       await writes.close();
-      attempts.close();
-      await attempts.idle();
+      finishes.close();
+      marks.close();
+      await Promise.all([finishes.idle(), marks.idle()]);
       await prisma.$disconnect();
       await pool.end().catch(() => {});
     },

@@ -16,7 +16,7 @@ import {
   type NewJob,
 } from '../../domain/jobs.js';
 import { CLAIM_COLUMNS, candidates, leasedJobOf, playerPullClaimSql, pullClaimSql } from '../claim-sql.js';
-import type { AttemptWrite, BatchWriter, Db, JobQueue, Renewal, Tx } from '../ports.js';
+import type { BatchWriter, Db, JobQueue, Renewal, Tx } from '../ports.js';
 import { holdWithPrisma, parkWithPrisma, requeueFailedWithPrisma } from '../prisma-jobs.js';
 import type { PgNamedWrite, Query } from './transaction.js';
 
@@ -238,24 +238,17 @@ async function writeMarks(query: Query, items: Renewal[]): Promise<boolean[]> {
   return items.map((m) => done.has(m.jobId));
 }
 
-/** Marks and finishes of one batch (AttemptWrite) in one transaction: the marks first, then the finishes. */
-async function writeAttempts(query: Query, items: AttemptWrite[]): Promise<boolean[]> {
-  const marks = items.flatMap((w) => ('mark' in w ? [w.mark] : []));
-  const finishes = items.flatMap((w) => ('finish' in w ? [w.finish] : []));
-  const marked = marks.length > 0 ? await writeMarks(query, marks) : [];
-  const finished = finishes.length > 0 ? await writeFinishes(query, finishes) : [];
-  let m = 0;
-  let f = 0;
-  return items.map((w) => ('mark' in w ? marked[m++]! : finished[f++]!));
-}
-
 /**
- * Marks and attempt records as one named write (writes.ts). Young statistics (the job table starts empty) would
- * otherwise leave prepared statements scanning every job.
+ * Marks as a named write (index.ts), one statement each batch: on a commit of their own, beside the finishes' (on
+ * PostgreSQL a mark waiting behind a batch of finishes, several round trips, cost more than its own commit: 0.86x of
+ * the commit before against 0.93x, bench/marks.ts).
  */
-export const attemptsWrite: PgNamedWrite<AttemptWrite, boolean> = { write: writeAttempts, begin: 'SET LOCAL enable_seqscan = off' };
+export const marksWrite: PgNamedWrite<Renewal, boolean> = { write: writeMarks, oneStatement: true };
 
-export function createPostgresJobQueue(prisma: Db, pool: pg.Pool, attempts: BatchWriter<AttemptWrite, boolean>): JobQueue {
+/** Attempt records as a named write (writes.ts). Young statistics (the job table starts empty) would otherwise leave prepared statements scanning every job. */
+export const finishesWrite: PgNamedWrite<Finish, boolean> = { write: writeFinishes, begin: 'SET LOCAL enable_seqscan = off' };
+
+export function createPostgresJobQueue(prisma: Db, pool: pg.Pool, finishes: BatchWriter<Finish, boolean>, marks: BatchWriter<Renewal, boolean>): JobQueue {
   const leased = (rows: ClaimedJob[], until: Date) => rows.map((r) => ({ ...r, leaseUntil: until.getTime() }));
   const claimWith =
     (sql: string) =>
@@ -283,10 +276,10 @@ export function createPostgresJobQueue(prisma: Db, pool: pg.Pool, attempts: Batc
     },
     mark(job, workerId, now, leaseMs) {
       job.leaseUntil = now.getTime() + leaseMs;
-      return attempts.submit({ mark: { jobId: job.id, holder: workerId, now: now.getTime(), until: job.leaseUntil } });
+      return marks.submit({ jobId: job.id, holder: workerId, now: now.getTime(), until: job.leaseUntil });
     },
     hold: (jobId, holder) => holdWithPrisma(prisma, jobId, holder),
-    finish: (job, workerId, now, attempt, resolution, errorText) => attempts.submit({ finish: { job, workerId, now, attempt, resolution, errorText } }),
+    finish: (job, workerId, now, attempt, resolution, errorText) => finishes.submit({ job, workerId, now, attempt, resolution, errorText }),
     requeueFailed: (voteId, now, budget) => requeueFailedWithPrisma(prisma, voteId, now, budget),
     enqueue: insertJobsWithPrisma,
   };

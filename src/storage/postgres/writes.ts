@@ -1,7 +1,7 @@
 // The PostgreSQL hot writes, each a named batch write group-committed in one transaction per batch: `votes` (the
 // vote with its jobs and rollups) and `hookLog` (the hook request log). In the service they run on the write thread
 // (../write-thread.ts loads threadWrites from this module) with its own small pool; in one-shot commands on the
-// caller's pool. Marks and attempt records (`attempts`, jobs.ts) are group-committed on the pool of the thread that sends
+// caller's pool. Attempt records (`finishes`) are group-committed on the pool of the thread that sends
 // (index.ts), so the delivery thread's never queue behind the votes.
 //
 // One batch of each in flight: the batches of one instance then never queue on each other's rollup row locks, and
@@ -35,7 +35,7 @@ function namedWrites(config: Config, rules: PlanRules): { votes: PgNamedWrite<Ne
 
 /** A named write as one transaction per batch on `pool`, an item alone when its batch fails. */
 export function pgCommit<I, O>(pool: pg.Pool, named: PgNamedWrite<I, O>): (items: I[]) => ReturnType<typeof commitEach<I, O>> {
-  const transaction = pgTransaction(pool, named.write, named.begin);
+  const transaction = pgTransaction(pool, named.write, named.begin, named.oneStatement);
   return (items) => commitEach(items, transaction);
 }
 
