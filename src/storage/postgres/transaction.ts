@@ -56,15 +56,18 @@ export function pgTransaction<I, O>(
         client.query({ ...config, values: config.values?.map(arrayParameter), query_timeout: STATEMENT_TIMEOUT_MS } as pg.QueryConfig);
       let broken = false;
       if (oneStatement) {
+        let failed = false;
         try {
           return await write(query, items, undefined);
         } catch (err) {
+          // Not kept for the next user: after a lost connection or a timeout its state is unknown.
+          failed = true;
           const code = (err as { code?: string }).code;
           if ((code === '40P01' || code === '40001') && attempt < TRANSIENT_RETRIES) continue;
           throw err;
         } finally {
           client.removeListener('error', ignore);
-          client.release();
+          client.release(failed);
         }
       }
       try {
