@@ -55,30 +55,20 @@ export function pgTransaction<I, O>(
       const query: Query = (config) =>
         client.query({ ...config, values: config.values?.map(arrayParameter), query_timeout: STATEMENT_TIMEOUT_MS } as pg.QueryConfig);
       let broken = false;
-      if (oneStatement) {
-        let failed = false;
-        try {
-          return await write(query, items, undefined);
-        } catch (err) {
-          // Not kept for the next user: after a lost connection or a timeout its state is unknown.
-          failed = true;
-          const code = (err as { code?: string }).code;
-          if ((code === '40P01' || code === '40001') && attempt < TRANSIENT_RETRIES) continue;
-          throw err;
-        } finally {
-          client.removeListener('error', ignore);
-          client.release(failed);
-        }
-      }
       try {
+        if (oneStatement) return await write(query, items, undefined);
         const begun = (await query({ text: beginOf(items) })) as pg.QueryResult | pg.QueryResult[];
         const results = await write(query, items, Array.isArray(begun) ? begun.at(-1) : begun);
         await query({ text: 'COMMIT' });
         return results;
       } catch (err) {
-        await query({ text: 'ROLLBACK' }).catch(() => {
-          broken = true;
-        });
+        // A connection whose state is unknown (lost, timed out, or one that could not roll back) is not kept for the
+        // next user; a lone statement has nothing to roll back.
+        if (oneStatement) broken = true;
+        else
+          await query({ text: 'ROLLBACK' }).catch(() => {
+            broken = true;
+          });
         const code = (err as { code?: string }).code;
         if ((code === '40P01' || code === '40001') && attempt < TRANSIENT_RETRIES) continue;
         throw err;
