@@ -18,7 +18,7 @@ import {
 import { CLAIM_COLUMNS, candidates, leasedJobOf, playerPullClaimSql, pullClaimSql } from '../claim-sql.js';
 import type { BatchWriter, Db, JobQueue, Renewal, Tx } from '../ports.js';
 import { holdWithPrisma, parkWithPrisma, requeueFailedWithPrisma } from '../prisma-jobs.js';
-import type { PgNamedWrite, Query } from './transaction.js';
+import { inlineParameters, type PgNamedWrite, type Query } from './transaction.js';
 
 const CLAIM = `
 WITH pending AS (${candidates('pending', '"runAt" <= $3::timestamp(3)', ' FOR UPDATE SKIP LOCKED')}),
@@ -31,6 +31,15 @@ WHERE id IN (
   LIMIT $4
 )
 RETURNING ${CLAIM_COLUMNS}`;
+
+/**
+ * What a claim's transaction starts with: each list of candidates read along the claim-order index, stopping at the
+ * batch size (claim-sql.ts). Planned on statistics from before a backlog arrived (a callback re-enabled with 5,000
+ * held jobs, an outage's recovered votes: the table's statistics still counted a few due jobs), PostgreSQL chose a
+ * bitmap scan that reads every due job and sorts them all, on every claim: 95–150 µs per claimed job in
+ * bench/marks.ts's bursts (auto_explain), the largest cost of a delivery in the database.
+ */
+const ALONG_THE_INDEX = 'SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off';
 
 const PG_TS = (param: string) => `${param}::timestamp(3)`;
 const CLAIM_PULL = pullClaimSql(PG_TS, ' FOR UPDATE SKIP LOCKED');
@@ -251,19 +260,25 @@ export const finishesWrite: PgNamedWrite<Finish, boolean> = { write: writeFinish
 export function createPostgresJobQueue(prisma: Db, pool: pg.Pool, finishes: BatchWriter<Finish, boolean>, marks: BatchWriter<Renewal, boolean>): JobQueue {
   const leased = (rows: ClaimedJob[], until: Date) => rows.map((r) => ({ ...r, leaseUntil: until.getTime() }));
   const claimWith =
-    (sql: string) =>
+    (sql: string, alongTheIndex: boolean) =>
     async (holder: string, now: Date, leaseMs: number, limit: number, ...more: unknown[]) => {
       const until = new Date(now.getTime() + leaseMs);
-      return leased((await pool.query<ClaimedJob>(sql, [holder, until.toISOString(), now.toISOString(), limit, ...more])).rows, until);
+      const values = [holder, until.toISOString(), now.toISOString(), limit, ...more];
+      if (!alongTheIndex) return leased((await pool.query<ClaimedJob>(sql, values)).rows, until);
+      // One round trip, its statements in the simple query protocol (parameters inlined as literals). On an error
+      // the pool drops the connection, whose transaction is then aborted.
+      const results = (await pool.query(`BEGIN; ${ALONG_THE_INDEX}; ${inlineParameters(sql, values)}; COMMIT`)) as unknown as pg.QueryResult<ClaimedJob>[];
+      return leased(results.at(-2)!.rows, until);
     };
-  const claimPull = claimWith(CLAIM_PULL);
-  const claimPlayerPull = claimWith(CLAIM_PLAYER_PULL);
-  const reclaimOwn = claimWith(RECLAIM_OWN);
+  const claimPull = claimWith(CLAIM_PULL, true);
+  // A player's claim goes through that voter's votes (a handful of rows), and its voter key is a plugin's input.
+  const claimPlayerPull = claimWith(CLAIM_PLAYER_PULL, false);
+  const reclaimOwn = claimWith(RECLAIM_OWN, true);
 
   return {
-    // Plain SQL on the pool (unnamed, so planned for the queue as it is now, not as it was when a prepared
-    // statement was first planned).
-    claim: claimWith(CLAIM),
+    // Plain SQL on the pool (unnamed or simple protocol, so planned for the queue as it is now, not as it was when a
+    // prepared statement was first planned).
+    claim: claimWith(CLAIM, true),
     reclaimOwn: (holder, now, leaseMs, limit, before) => reclaimOwn(holder, now, leaseMs, limit, before.toISOString()),
     claimPull: (holder, organizationId, now, leaseMs, limit) => claimPull(holder, now, leaseMs, limit, organizationId),
     claimPlayerPull: (holder, organizationId, voterKey, now, leaseMs, limit) => claimPlayerPull(holder, now, leaseMs, limit, organizationId, voterKey),
