@@ -20,7 +20,18 @@ import type { BatchWriter, Db, JobQueue, Renewal, Tx } from '../ports.js';
 import { holdWithPrisma, parkWithPrisma, requeueFailedWithPrisma } from '../prisma-jobs.js';
 import { inlineParameters, type PgNamedWrite, type Query } from './transaction.js';
 
-const CLAIM = `
+/**
+ * A claim's jobs in the order it chose them: an UPDATE answers its rows in whatever order its plan reached them.
+ * `claim` ends with RETURNING ${CLAIM_COLUMNS}; the order is "runAt", then `then` (columns of DeliveryJob).
+ */
+function inClaimOrder(claim: string, then: string): string {
+  const order = ['"runAt"', ...then.split(', ')].map((column, i) => ({ column, as: `claim_order_${i}` }));
+  return `WITH claimed AS (${claim}, ${order.map((o) => `${o.column} AS ${o.as}`).join(', ')})
+SELECT ${CLAIM_COLUMNS} FROM claimed ORDER BY ${order.map((o) => o.as).join(', ')}`;
+}
+
+const CLAIM = inClaimOrder(
+  `
 WITH pending AS (${candidates('pending', '"runAt" <= $3::timestamp(3)', ' FOR UPDATE SKIP LOCKED')}),
 retrying AS (${candidates('retrying', '"runAt" <= $3::timestamp(3)', ' FOR UPDATE SKIP LOCKED')}),
 expired AS (${candidates('running', '"lockedUntil" < $3::timestamp(3)', ' FOR UPDATE SKIP LOCKED')})
@@ -30,7 +41,9 @@ WHERE id IN (
   ORDER BY "runAt", "voteId", priority
   LIMIT $4
 )
-RETURNING ${CLAIM_COLUMNS}`;
+RETURNING ${CLAIM_COLUMNS}`,
+  '"voteId", priority',
+);
 
 /**
  * What a claim's transaction starts with: each list of candidates read along the claim-order index, stopping at the
@@ -42,18 +55,21 @@ RETURNING ${CLAIM_COLUMNS}`;
 const ALONG_THE_INDEX = 'SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off';
 
 const PG_TS = (param: string) => `${param}::timestamp(3)`;
-const CLAIM_PULL = pullClaimSql(PG_TS, ' FOR UPDATE SKIP LOCKED');
+const CLAIM_PULL = inClaimOrder(pullClaimSql(PG_TS, ' FOR UPDATE SKIP LOCKED'), '"createdAt"');
 const CLAIM_PLAYER_PULL = playerPullClaimSql(PG_TS, ' FOR UPDATE SKIP LOCKED');
 
 // A restarted instance's own leased jobs, whatever their lease's end (ports.ts, reclaimOwn).
-const RECLAIM_OWN = `
+const RECLAIM_OWN = inClaimOrder(
+  `
 UPDATE "DeliveryJob" SET "lockedUntil" = $2::timestamp(3), "updatedAt" = $3::timestamp(3)
 WHERE id IN (
   SELECT id FROM "DeliveryJob" WHERE status = 'running' AND "lockedBy" = $1 AND "lockedUntil" < $5::timestamp(3) AND kind <> 'pull'
   ORDER BY "runAt", "voteId", priority LIMIT $4
   FOR UPDATE SKIP LOCKED
 )
-RETURNING ${CLAIM_COLUMNS}`;
+RETURNING ${CLAIM_COLUMNS}`,
+  '"voteId", priority',
+);
 
 const RENEW = {
   name: 'vr_job_renew_lease',
@@ -122,7 +138,7 @@ const FINISH_SQL = {
                "lastError" = CASE WHEN u.keep_error THEN j."lastError" ELSE u.error END, "pacedMs" = u.paced,
                "runAt" = COALESCE(u.run_at, j."runAt"), "sentAt" = COALESCE(u.sent_at, j."sentAt"), "updatedAt" = u.now
              FROM u WHERE j.id = u.id AND j."lockedBy" = u.worker
-             RETURNING j.id
+             RETURNING j.id, j."voteId", j.kind, j.status, j.attempts, j."sentAt", j."callbackId", j."createdAt"
            ), attempts AS (
              INSERT INTO "DeliveryAttempt" (id, "organizationId", "jobId", "voteId", attempt, target, "statusCode", success, "durationMs", error,
                "responseExcerpt", "pacedMs", "createdAt")
@@ -131,8 +147,15 @@ const FINISH_SQL = {
                          $18::text[], $19::text[], $20::timestamp(3)[], $23::int[])
                AS a(id, org, job, vote, attempt, target, code, success, duration, error, excerpt, at, paced)
              WHERE a.job IN (SELECT id FROM updated)
+           ), touched AS (
+             SELECT id, "voteId", kind, status, attempts, "sentAt", "callbackId", "createdAt", true AS finished FROM updated
+             UNION ALL
+             SELECT id, "voteId", kind, status, attempts, "sentAt", "callbackId", "createdAt", false FROM "DeliveryJob"
+             WHERE "voteId" IN (SELECT "voteId" FROM updated) AND id NOT IN (SELECT id FROM updated)
            )
-           SELECT id FROM updated`,
+           SELECT id, "voteId", kind, status, attempts, (extract(epoch FROM "sentAt") * 1000)::float8 AS "sentAt", "callbackId",
+             (extract(epoch FROM "createdAt") * 1000)::float8 AS "createdAt", finished
+           FROM touched`,
   },
   // A callback's run of failures (callback-health.ts): starts at its first failed attempt, ends at a success.
   callbackHealth: {
@@ -141,13 +164,8 @@ const FINISH_SQL = {
            FROM (SELECT * FROM unnest($1::text[], $2::boolean[], $3::timestamp(3)[]) AS u(id, ok, at) ORDER BY id) AS u
            WHERE c.id = u.id AND ((u.ok AND c."failingSince" IS NOT NULL) OR (NOT u.ok AND c."failingSince" IS NULL))`,
   },
-  jobsOfVotes: {
-    name: 'vr_job_jobs_of_votes',
-    text: `SELECT "voteId", kind, status, attempts, (extract(epoch FROM "sentAt") * 1000)::float8 AS "sentAt", "callbackId",
-             (extract(epoch FROM "createdAt") * 1000)::float8 AS "createdAt" FROM "DeliveryJob" WHERE "voteId" = ANY($1::text[])`,
-  },
+  // Sent with the COMMIT in one round trip (simple query protocol: its parameters inlined as literals).
   votes: {
-    name: 'vr_job_vote_status',
     text: `UPDATE "Vote" AS v SET "chatStatus" = u.chat, "chatSentAt" = u.chat_at, "callbackStatus" = u.cb, "callbackSentAt" = u.cb_at,
              "callbackAttempts" = u.attempts
            FROM (SELECT * FROM unnest($1::text[], $2::text[], $3::timestamp(3)[], $4::text[], $5::timestamp(3)[], $6::int[])
@@ -158,11 +176,15 @@ const FINISH_SQL = {
 
 const iso = (at: Date | null) => (at ? at.toISOString() : null);
 
-/** PostgreSQL: the attempts finished meanwhile, recorded in one transaction (jobs, attempts, then their votes). */
+/**
+ * PostgreSQL: the attempts finished meanwhile, recorded in one transaction (jobs, attempts, then their votes), in
+ * three round trips: BEGIN; the jobs with their attempts, answering every job of their votes; the votes with the COMMIT
+ * (a fourth, before it, when a callback's run of failures starts or ends).
+ */
 async function writeFinishes(query: Query, items: Finish[]): Promise<boolean[]> {
   const attempts = items.filter((f) => f.attempt);
   const rows = items.map(finishedRow);
-  const updated = await query<{ id: string }>({
+  const touched = await query<JobForStatus & { id: string; voteId: string | null; sentAt: number | null; finished: boolean }>({
     ...FINISH_SQL.jobs,
     values: [
       items.map((f) => f.job.id),
@@ -191,7 +213,7 @@ async function writeFinishes(query: Query, items: Finish[]): Promise<boolean[]> 
     ],
   });
   // Not updated: the lease was lost, another worker owns the job now.
-  const recorded = new Set(updated.rows.map((r) => r.id));
+  const recorded = new Set(touched.rows.filter((r) => r.finished).map((r) => r.id));
   // Each callback's latest attempt of the batch says whether its run of failures goes on or ends.
   const health = new Map<string, { ok: boolean; at: string }>();
   for (const f of attempts) {
@@ -202,25 +224,25 @@ async function writeFinishes(query: Query, items: Finish[]): Promise<boolean[]> 
     const ids = [...health.keys()];
     await query({ ...FINISH_SQL.callbackHealth, values: [ids, ids.map((id) => health.get(id)!.ok), ids.map((id) => health.get(id)!.at)] });
   }
-  const voteIds = [...new Set(items.filter((f) => recorded.has(f.job.id) && f.job.voteId).map((f) => f.job.voteId!))].sort();
-  if (voteIds.length > 0) {
-    const rows = await query<JobForStatus & { voteId: string; sentAt: number | null }>({ ...FINISH_SQL.jobsOfVotes, values: [voteIds] });
-    const byVote = new Map<string, JobForStatus[]>();
-    for (const row of rows.rows) {
-      byVote.set(row.voteId, [...(byVote.get(row.voteId) ?? []), { ...row, sentAt: row.sentAt === null ? null : new Date(row.sentAt) }]);
-    }
-    const statuses = voteIds.map((id) => voteStatusFrom(byVote.get(id) ?? []));
-    await query({
-      ...FINISH_SQL.votes,
-      values: [
-        voteIds,
-        statuses.map((s) => s.chatStatus),
-        statuses.map((s) => iso(s.chatSentAt)),
-        statuses.map((s) => s.callbackStatus),
-        statuses.map((s) => iso(s.callbackSentAt)),
-        statuses.map((s) => s.callbackAttempts),
-      ],
-    });
+  // Each vote's status from all its jobs: the ones just finished as they are now, the others as they were.
+  const byVote = new Map<string, JobForStatus[]>();
+  for (const row of touched.rows) {
+    if (row.voteId === null) continue;
+    byVote.set(row.voteId, [...(byVote.get(row.voteId) ?? []), { ...row, sentAt: row.sentAt === null ? null : new Date(row.sentAt) }]);
+  }
+  const voteIds = [...byVote.keys()].sort();
+  if (voteIds.length === 0) await query({ text: 'COMMIT' });
+  else {
+    const statuses = voteIds.map((id) => voteStatusFrom(byVote.get(id)!));
+    const values = [
+      voteIds,
+      statuses.map((s) => s.chatStatus),
+      statuses.map((s) => iso(s.chatSentAt)),
+      statuses.map((s) => s.callbackStatus),
+      statuses.map((s) => iso(s.callbackSentAt)),
+      statuses.map((s) => s.callbackAttempts),
+    ];
+    await query({ text: `${inlineParameters(FINISH_SQL.votes.text, values)}; COMMIT` });
   }
   return items.map((f) => recorded.has(f.job.id));
 }
@@ -255,7 +277,7 @@ async function writeMarks(query: Query, items: Renewal[]): Promise<boolean[]> {
 export const marksWrite: PgNamedWrite<Renewal, boolean> = { write: writeMarks, oneStatement: true };
 
 /** Attempt records as a named write (writes.ts). Young statistics (the job table starts empty) would otherwise leave prepared statements scanning every job. */
-export const finishesWrite: PgNamedWrite<Finish, boolean> = { write: writeFinishes, begin: 'SET LOCAL enable_seqscan = off' };
+export const finishesWrite: PgNamedWrite<Finish, boolean> = { write: writeFinishes, begin: 'SET LOCAL enable_seqscan = off', commits: true };
 
 export function createPostgresJobQueue(prisma: Db, pool: pg.Pool, finishes: BatchWriter<Finish, boolean>, marks: BatchWriter<Renewal, boolean>): JobQueue {
   const leased = (rows: ClaimedJob[], until: Date) => rows.map((r) => ({ ...r, leaseUntil: until.getTime() }));

@@ -28,6 +28,8 @@ export interface PgNamedWrite<I, O> {
    * still one synced commit). Without `begin`.
    */
   oneStatement?: boolean;
+  /** The write's last statement carries the COMMIT (one round trip fewer): nothing is sent after it. */
+  commits?: boolean;
 }
 
 /**
@@ -39,6 +41,7 @@ export function pgTransaction<I, O>(
   write: PgBatchWrite<I, O>,
   begin?: string | ((items: I[]) => string),
   oneStatement = false,
+  commits = false,
 ): (items: I[]) => Promise<O[]> {
   const beginOf = (items: I[]) => {
     const extra = typeof begin === 'function' ? begin(items) : begin;
@@ -59,7 +62,7 @@ export function pgTransaction<I, O>(
         if (oneStatement) return await write(query, items, undefined);
         const begun = (await query({ text: beginOf(items) })) as pg.QueryResult | pg.QueryResult[];
         const results = await write(query, items, Array.isArray(begun) ? begun.at(-1) : begun);
-        await query({ text: 'COMMIT' });
+        if (!commits) await query({ text: 'COMMIT' });
         return results;
       } catch (err) {
         // A connection whose state is unknown (lost, timed out, or one that could not roll back) is not kept for the
