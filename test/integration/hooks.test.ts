@@ -225,8 +225,10 @@ describe.skipIf(databaseUnavailable)('inbound vote hooks', () => {
     await iterator.return?.();
     expect(events[0]).toMatchObject({ organizationId: other.id, publicId: res.body.data.vote_id, providerKey: 'p' });
     const vote = await app.deps.db.prisma.vote.findUniqueOrThrow({ where: { publicId: res.body.data.vote_id }, include: { jobs: true } });
-    expect(vote.chatStatus).toBe('pending');
-    expect(vote.callbackStatus).toBe('pending');
+    // Written with the vote as pending; the worker sends at once, and these hosts cannot be reached from a test
+    // machine, so a first failed attempt may already have been recorded.
+    expect(['pending', 'retrying']).toContain(vote.chatStatus);
+    expect(['pending', 'retrying']).toContain(vote.callbackStatus);
     expect(vote.jobs.map((j) => j.kind).sort()).toEqual(['chat', 'legacy_callback']);
     const usage = (await app.request('GET', '/v1/organization', { key: other.key })).body.data.usage;
     expect(usage.votes_this_month).toBe(1);
