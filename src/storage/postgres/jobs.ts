@@ -21,14 +21,17 @@ import { holdWithPrisma, parkWithPrisma, requeueFailedWithPrisma } from '../pris
 import { inlineParameters, type PgNamedWrite, type Query } from './transaction.js';
 
 /**
- * A claim's jobs in the order it chose them: an UPDATE answers its rows in whatever order its plan reached them.
- * `claim` ends with RETURNING ${CLAIM_COLUMNS}; the order is "runAt", then `then` (columns of DeliveryJob).
+ * A claim's jobs in the order it chose them (`order`, columns of DeliveryJob): an UPDATE answers its rows in whatever
+ * order its plan reached them. `claim` ends with RETURNING ${CLAIM_COLUMNS}.
  */
-function inClaimOrder(claim: string, then: string): string {
-  const order = ['"runAt"', ...then.split(', ')].map((column, i) => ({ column, as: `claim_order_${i}` }));
-  return `WITH claimed AS (${claim}, ${order.map((o) => `${o.column} AS ${o.as}`).join(', ')})
-SELECT ${CLAIM_COLUMNS} FROM claimed ORDER BY ${order.map((o) => o.as).join(', ')}`;
+function inClaimOrder(claim: string, order: string[]): string {
+  const as = order.map((_, i) => `claim_order_${i}`);
+  return `WITH claimed AS (${claim}, ${order.map((column, i) => `${column} AS ${as[i]}`).join(', ')})
+SELECT ${CLAIM_COLUMNS} FROM claimed ORDER BY ${as.join(', ')}`;
 }
+
+/** The order of the worker's claims (claim-sql.ts `candidates`). */
+const WORKER_ORDER = ['"runAt"', '"voteId"', 'priority'];
 
 const CLAIM = inClaimOrder(
   `
@@ -42,7 +45,7 @@ WHERE id IN (
   LIMIT $4
 )
 RETURNING ${CLAIM_COLUMNS}`,
-  '"voteId", priority',
+  WORKER_ORDER,
 );
 
 /**
@@ -55,7 +58,7 @@ RETURNING ${CLAIM_COLUMNS}`,
 const ALONG_THE_INDEX = 'SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off';
 
 const PG_TS = (param: string) => `${param}::timestamp(3)`;
-const CLAIM_PULL = inClaimOrder(pullClaimSql(PG_TS, ' FOR UPDATE SKIP LOCKED'), '"createdAt"');
+const CLAIM_PULL = inClaimOrder(pullClaimSql(PG_TS, ' FOR UPDATE SKIP LOCKED'), ['"runAt"', '"createdAt"']);
 const CLAIM_PLAYER_PULL = playerPullClaimSql(PG_TS, ' FOR UPDATE SKIP LOCKED');
 
 // A restarted instance's own leased jobs, whatever their lease's end (ports.ts, reclaimOwn).
@@ -68,7 +71,7 @@ WHERE id IN (
   FOR UPDATE SKIP LOCKED
 )
 RETURNING ${CLAIM_COLUMNS}`,
-  '"voteId", priority',
+  WORKER_ORDER,
 );
 
 const RENEW = {
@@ -281,26 +284,29 @@ export const finishesWrite: PgNamedWrite<Finish, boolean> = { write: writeFinish
 
 export function createPostgresJobQueue(prisma: Db, pool: pg.Pool, finishes: BatchWriter<Finish, boolean>, marks: BatchWriter<Renewal, boolean>): JobQueue {
   const leased = (rows: ClaimedJob[], until: Date) => rows.map((r) => ({ ...r, leaseUntil: until.getTime() }));
+  type Run = (sql: string, values: unknown[]) => Promise<ClaimedJob[]>;
+  const bound: Run = async (sql, values) => (await pool.query<ClaimedJob>(sql, values)).rows;
+  // One round trip, its statements in the simple query protocol (parameters inlined as literals). On an error the
+  // pool drops the connection, whose transaction is then aborted.
+  const alongTheIndex: Run = async (sql, values) => {
+    const results = (await pool.query(`BEGIN; ${ALONG_THE_INDEX}; ${inlineParameters(sql, values)}; COMMIT`)) as unknown as pg.QueryResult<ClaimedJob>[];
+    return results.at(-2)!.rows;
+  };
   const claimWith =
-    (sql: string, alongTheIndex: boolean) =>
+    (sql: string, run: Run) =>
     async (holder: string, now: Date, leaseMs: number, limit: number, ...more: unknown[]) => {
       const until = new Date(now.getTime() + leaseMs);
-      const values = [holder, until.toISOString(), now.toISOString(), limit, ...more];
-      if (!alongTheIndex) return leased((await pool.query<ClaimedJob>(sql, values)).rows, until);
-      // One round trip, its statements in the simple query protocol (parameters inlined as literals). On an error
-      // the pool drops the connection, whose transaction is then aborted.
-      const results = (await pool.query(`BEGIN; ${ALONG_THE_INDEX}; ${inlineParameters(sql, values)}; COMMIT`)) as unknown as pg.QueryResult<ClaimedJob>[];
-      return leased(results.at(-2)!.rows, until);
+      return leased(await run(sql, [holder, until.toISOString(), now.toISOString(), limit, ...more]), until);
     };
-  const claimPull = claimWith(CLAIM_PULL, true);
+  const claimPull = claimWith(CLAIM_PULL, alongTheIndex);
   // A player's claim goes through that voter's votes (a handful of rows), and its voter key is a plugin's input.
-  const claimPlayerPull = claimWith(CLAIM_PLAYER_PULL, false);
-  const reclaimOwn = claimWith(RECLAIM_OWN, true);
+  const claimPlayerPull = claimWith(CLAIM_PLAYER_PULL, bound);
+  const reclaimOwn = claimWith(RECLAIM_OWN, alongTheIndex);
 
   return {
     // Plain SQL on the pool (unnamed or simple protocol, so planned for the queue as it is now, not as it was when a
     // prepared statement was first planned).
-    claim: claimWith(CLAIM, true),
+    claim: claimWith(CLAIM, alongTheIndex),
     reclaimOwn: (holder, now, leaseMs, limit, before) => reclaimOwn(holder, now, leaseMs, limit, before.toISOString()),
     claimPull: (holder, organizationId, now, leaseMs, limit) => claimPull(holder, now, leaseMs, limit, organizationId),
     claimPlayerPull: (holder, organizationId, voterKey, now, leaseMs, limit) => claimPlayerPull(holder, now, leaseMs, limit, organizationId, voterKey),
