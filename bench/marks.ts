@@ -55,10 +55,10 @@
 // four changes, each measured here: marks without their own fsync (6f86221), marks in the same write thread batch as
 // the attempts' finishes, a Votifier send's mark committed while it connects, and two savings on the delivery path
 // (secrets opened once, metrics relayed per event-loop turn). The mark alone (ours against ours with Votifier declared
-// as dropping repeats) costs about 2%. PostgreSQL (session 18, a slower machine): 0.91x (0.84-0.99x) against 0de6a04
-// after two delivery-path savings (claims along the index, finishes in three round trips; HTTP control 1.13x), the
-// mark alone 0.87x: over the 5% budget. A kill -9 leaves at most one send per delivery slot uncertain, none received
-// twice, none lost.
+// as dropping repeats) costs about 2%. PostgreSQL: 0.99x (0.94-1.04x) against 0de6a04 in session 19 (0.91x,
+// 0.84-0.99x, on session 18's slower machine), after two delivery-path savings (claims along the index, finishes in
+// three round trips; HTTP control 1.14x); the mark alone costs about 12% there (0.87x), heap-only or not. A kill -9
+// leaves at most one send per delivery slot uncertain, none received twice, none lost.
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
