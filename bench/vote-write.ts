@@ -11,6 +11,7 @@
 // median of the rounds) and the time one vote costs, and each index's share (full − without it).
 // Writes its section of BENCHMARKS.md (`vote-write`). Options: BENCH_VOTES (20000), BENCH_BATCH (32), BENCH_ROUNDS (3),
 // BENCH_ONLY=full (the full write alone, for a profile; BENCHMARKS.md left alone).
+import { voterOfVote } from '../src/domain/voter-identity.js';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -87,6 +88,7 @@ async function prepare(dropIndex: string | null) {
       org,
       provider,
       voterName: String(100000000 + i),
+      voter: voterOfVote(String(100000000 + i), null, 'name', null),
       rawPayload: body,
       dedupKey: randomUUID().replaceAll('-', ''),
       idempotencyKey: null,

@@ -2,6 +2,7 @@
 // both databases' vote writes apply (src/storage/sqlite/votes.ts, src/storage/postgres/votes.ts): how a vote counts
 // toward the monthly limit, and which votes the counts read. Rules only: no database here.
 import type { ClaimedJob, JobLease } from './jobs.js';
+import type { VoterOfVote } from './voter-identity.js';
 import { PLAN_LIMITS, planOf } from './plans.js';
 import { utcDay, utcMonthStart } from '../time.js';
 
@@ -22,6 +23,8 @@ export interface HookOrg {
   remindersEnabled: boolean;
   chatMilestoneTemplate: string | null;
   chatVotePartyTemplate: string | null;
+  /** The Floodgate prefix of Bedrock players' names (settings.bedrock_prefix): voters (voter-identity.ts). */
+  bedrockPrefix: string | null;
 }
 
 /** What a new organization's HookOrg holds besides its identity and chat settings: days in UTC, no rewards set. */
@@ -33,6 +36,7 @@ export const NEW_ORG_DEFAULTS = {
   remindersEnabled: false,
   chatMilestoneTemplate: null,
   chatVotePartyTemplate: null,
+  bedrockPrefix: null,
 } as const satisfies Partial<HookOrg>;
 
 export interface HookProvider {
@@ -53,12 +57,17 @@ export interface HookProvider {
   bodyTimestampMaxAgeS: number | null;
   /** When a voter may vote again on the site (vote-cooldown.ts), as stored. */
   voteCooldownJson: string | null;
+  /** What the name at voteePath is, and where the voter's Discord id is (README "Voters", voter-identity.ts). */
+  voterKind: string;
+  discordIdPath: string | null;
 }
 
 export interface NewVote {
   org: HookOrg;
   provider: HookProvider;
   voterName: string;
+  /** Who the vote is from: its identities and what to look them up by (voter-identity.ts). */
+  voter: VoterOfVote;
   rawPayload: string;
   /** The delivery's content hash: the same content within the window is the same vote. */
   dedupKey: string;

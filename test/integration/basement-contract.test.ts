@@ -10,6 +10,7 @@ import type { BatchWriter } from '../../src/storage/index.js';
 import { inlineParameters, pgTransaction } from '../../src/storage/postgres/transaction.js';
 import type { ClaimedJob } from '../../src/domain/jobs.js';
 import { NEW_ORG_DEFAULTS } from '../../src/domain/votes.js';
+import { voterOfVote } from '../../src/domain/voter-identity.js';
 import { createOwnPostgresDatabase, databaseUnavailable, dialect, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 
 describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () => {
@@ -257,6 +258,7 @@ describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () =>
       org: hookOrg,
       provider: { ...(hookProvider as object), id: providerId } as never,
       voterName: name,
+      voter: voterOfVote(name, null, 'name', null),
       rawPayload: JSON.stringify({ user: name }),
       dedupKey: `wt-${name}`,
       idempotencyKey: null,

@@ -15,6 +15,8 @@ import type { AuthenticatedContent, VotifierSession } from '../providers/auth-me
 import { SLUG_PATTERN } from '../organization/organization.service.js';
 import { PROVIDER_KEY_PATTERN } from '../providers/providers.service.js';
 import { TEST_KEY_PREFIX, type HookOrg, type HookProvider, type StoredVote } from '../../domain/votes.js';
+import { VOTER_KINDS, voterOfVote, type VoterKind, type VoterOfVote } from '../../domain/voter-identity.js';
+import { DISCORD_ID } from '../../domain/discord-id.js';
 import type { VoteStore } from '../../storage/index.js';
 import type { HookObservation, HookOutcome, HookProtocol, ObservedProvider } from '../hook-requests/observation.js';
 
@@ -101,6 +103,13 @@ function dedupKeysOf(content: AuthenticatedContent, headers: HookDelivery['heade
   const idem = headers['idempotency-key'] ?? headers['webhook-id'];
   const signed = content.source !== 'query' && content.signed;
   return { dedupKey, idempotencyKey: idem && !signed ? sha(`idem:${idem}`) : null };
+}
+
+/** Who a vote is from (README "Voters"): its name, the Discord id its body carries where the provider says, and the name's kind. */
+function voterOf(payload: unknown, voterName: string, org: HookOrg, provider: HookProvider): VoterOfVote {
+  const id = provider.discordIdPath ? readPathAsText(payload, provider.discordIdPath.replace(/^\$\./, '')) : undefined;
+  const kind = (VOTER_KINDS as readonly string[]).includes(provider.voterKind) ? (provider.voterKind as VoterKind) : 'name';
+  return voterOfVote(voterName, id !== undefined && DISCORD_ID.test(id) ? id : null, kind, org.bedrockPrefix);
 }
 
 function voterFrom(payload: unknown, voteePath: string): string {
@@ -335,6 +344,7 @@ export function createIngestService(deps: AppDeps) {
       org,
       provider,
       voterName,
+      voter: voterOf(payload, voterName, org, provider),
       rawPayload,
       // A test vote is the same vote only as another test vote: a real delivery is never a duplicate of a test.
       ...(testVote
@@ -430,6 +440,7 @@ export function createIngestService(deps: AppDeps) {
         org,
         provider,
         voterName,
+        voter: voterOf(vote.payload, voterName, org, provider),
         rawPayload: JSON.stringify(vote.payload),
         dedupKey: vote.dedupKey,
         idempotencyKey: null,

@@ -17,7 +17,8 @@ import { inlineParameters, sqlLiteral, type PgNamedWrite, type Query } from './t
 import { inKeyOrder } from '../../domain/key-order.js';
 import { jobInsert } from './jobs.js';
 import { sentAtOnce, type NewJob } from '../../domain/jobs.js';
-import { spellingWins, spellingWinsSql, voterKeyOf } from '../../domain/voter-name.js';
+import { spellingWins, spellingWinsSql } from '../../domain/voter-name.js';
+import { identityKey, voterBatch, type FoundVoter, type IdentityKind, type VoterRows } from '../../domain/voter-identity.js';
 import { attemptBudget, initialStatuses, planJobs, type PlanningCallback, type PlanRules } from '../../domain/job-plan.js';
 import { rewardBatch } from '../../domain/reward-events.js';
 import { utcDay } from '../../time.js';
@@ -25,6 +26,13 @@ import { countingOf, monthRange, type HookOrg, type HookProvider, type HookTarge
 import { localDay, providerTotalsOf, standingBatch, type CountedStanding, type StoredStanding } from '../../domain/voter-standing.js';
 import { cooldownOf, nextVoteAt } from '../../domain/vote-cooldown.js';
 import type { BatchWriter, VoteStore } from '../ports.js';
+
+/**
+ * A voter's lock id in SQL, from a text expression holding its id: the first 8 bytes of sha256('voter:<id>') as a
+ * signed 64-bit integer (what lockId computes). A merge takes the same locks (voters.service.ts).
+ */
+export const voterLockSql = (voterIdSql: string) =>
+  `('x' || left(encode(sha256(convert_to('voter:' || ${voterIdSql}, 'UTF8')), 'hex'), 16))::bit(64)::bigint`;
 
 const SQL = {
   // Every hook request's organization and provider, for all requests that arrived in one tick.
@@ -36,14 +44,14 @@ const SQL = {
                'serverCallbackUrl', o."serverCallbackUrl", 'timeZone', o."timeZone",
                'milestonesJson', o."milestonesJson", 'votePartyEvery', o."votePartyEvery", 'votePartyProviderId', o."votePartyProviderId",
                'remindersEnabled', o."remindersEnabled", 'chatMilestoneTemplate', o."chatMilestoneTemplate",
-               'chatVotePartyTemplate', o."chatVotePartyTemplate") AS org,
+               'chatVotePartyTemplate', o."chatVotePartyTemplate", 'bedrockPrefix', o."bedrockPrefix") AS org,
              CASE WHEN p.id IS NULL THEN NULL ELSE json_build_object('id', p.id, 'key', p.key, 'authMethod', p."authMethod",
                'authField', p."authField", 'authValueEnc', p."authValueEnc", 'authTimestampField', p."authTimestampField",
                'signatureFormat', p."signatureFormat", 'payloadSource', p."payloadSource",
                'voteePath', p."voteePath", 'eventPath', p."eventPath", 'voteEventsJson', p."voteEventsJson",
                'testEventsJson', p."testEventsJson", 'enabled', p.enabled,
                'bodyTimestampPath', p."bodyTimestampPath", 'bodyTimestampMaxAgeS', p."bodyTimestampMaxAgeS",
-               'voteCooldownJson', p."voteCooldownJson") END AS provider
+               'voteCooldownJson', p."voteCooldownJson", 'voterKind', p."voterKind", 'discordIdPath', p."discordIdPath") END AS provider
            FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(slug, key, i)
            JOIN "Organization" AS o ON o.slug = k.slug
            LEFT JOIN "Provider" AS p ON p."organizationId" = o.id AND p.key = k.key`,
@@ -72,8 +80,25 @@ const SQL = {
            JOIN "Vote" AS v ON v."providerId" = k.p AND v."idempotencyKey" = k.idem
            WHERE k.idem IS NOT NULL AND v."receivedAt" + interval '0' >= k.since`
                : ''
-           }`,
+           }
+           UNION ALL
+           SELECT 'v', NULL, v.id, (extract(epoch FROM v."nameAt") * 1000)::float8, i."organizationId", NULL, NULL,
+             json_build_object('kind', i.kind, 'value', i.value, 'displayName', v."displayName",
+               'accounts', (SELECT COALESCE(json_agg(json_build_object('kind', a.kind, 'value', a.value)), '[]'::json) FROM "VoterIdentity" AS a
+                            WHERE a."voterId" = v.id AND a.kind IN ('discord', 'minecraft_uuid'))),
+             NULL, NULL, NULL
+           FROM unnest($5::text[], $6::text[], $7::text[]) AS p(o, k, v)
+           JOIN "VoterIdentity" AS i ON i."organizationId" = p.o AND i.kind = p.k AND i.value = p.v
+           JOIN "Voter" AS v ON v.id = i."voterId"`,
   }),
+  // The voters the batch's identities name, locked (after the identities' locks, in the order of their lock ids), so
+  // that two batches reaching one voter by two of their identities (a Minecraft name before and after a rename) keep
+  // their standing in turn. Values written in, as the first read's.
+  voterLocks: `SELECT count(pg_advisory_xact_lock(h)) FROM (
+           SELECT DISTINCT ${voterLockSql('i."voterId"')} AS h
+           FROM unnest($1::text[], $2::text[], $3::text[]) AS p(o, k, v)
+           JOIN "VoterIdentity" AS i ON i."organizationId" = p.o AND i.kind = p.k AND i.value = p.v
+           ORDER BY h) AS s`,
   // Then, prepared (planning it with its values written in cost 0.5–1 ms a batch, more than running it): per
   // (organization, month) of the batch (kind 'f') the votes counted so far this month, the enabled callbacks, whether
   // plugins poll and the party count; and the standings of the batch's voters (kind 's',
@@ -110,8 +135,8 @@ const SQL = {
     name: 'vr_vote_standing_utc_days',
     text: `SELECT day, SUM(count)::int AS count FROM "VoterDailyCount" WHERE "organizationId" = $1 AND "voterKey" = $2 GROUP BY day`,
   },
-  // One statement writes the batch: its votes, their jobs (the job queue's part, parameters from $53), the voters'
-  // standings, one row per
+  // One statement writes the batch: its votes, their jobs (the job queue's part, parameters from $66), its new voters,
+  // their renames and identities ($53 to $65), the voters' standings, one row per
   // (provider, voter, day) in key order (the later vote decides lastVoteAt and the spelling), and last one row per
   // (provider, day), which every vote of a provider on a day updates.
   write: (jobs: string) => ({
@@ -127,6 +152,22 @@ const SQL = {
                AS v(id, o, p, n, k, r, raw, d, ol, cs, cbs, idem, rec, tst, vt, vm, vs, vb, pt, nv)
            ),
            jobs AS (${jobs}),
+           new_voters AS (
+             INSERT INTO "Voter" (id, "organizationId", "displayName", "displayKey", "nameAt", "createdAt")
+             SELECT id, o, n, k, a, (now() AT TIME ZONE 'UTC')::timestamp(3)
+             FROM unnest($53::text[], $54::text[], $55::text[], $56::text[], $57::timestamp(3)[]) AS u(id, o, n, k, a)
+           ),
+           renamed_voters AS (
+             UPDATE "Voter" AS t SET "displayName" = u.n, "displayKey" = u.k, "nameAt" = u.a
+             FROM unnest($58::text[], $59::text[], $60::text[], $61::timestamp(3)[]) AS u(id, n, k, a)
+             WHERE t.id = u.id AND t."nameAt" <= u.a
+           ),
+           linked_identities AS (
+             INSERT INTO "VoterIdentity" ("organizationId", kind, value, "voterId", "createdAt")
+             SELECT o, k, v, id, (now() AT TIME ZONE 'UTC')::timestamp(3)
+             FROM unnest($62::text[], $63::text[], $64::text[], $65::text[]) AS u(o, k, v, id)
+             ON CONFLICT DO NOTHING
+           ),
            -- The standings the batch made (src/domain/voter-standing.ts): absolute values per voter, their site
            -- totals with them, local days as increments.
            standings AS (
@@ -190,7 +231,8 @@ function lockStatement(batch: NewVote[]): string {
     // The voter's standing rows (read, advanced and written by this batch), and the organization's party count; and,
     // shared with every other batch, its local-days setting (a time zone change takes it alone: lockRewards).
     if (!vote.test) {
-      ids.add(lockId(`voter:${vote.org.id}:${voterKeyOf(vote.voterName)}`));
+      // Every identity the vote looks up or links (voter-identity.ts): two batches never make two voters of one.
+      for (const probe of vote.voter.probes) ids.add(lockId(`identity:${identityKey(vote.org.id, probe)}`));
       if (!orgs.has(vote.org.id)) {
         orgs.add(vote.org.id);
         if (vote.org.votePartyEvery) ids.add(lockId(`party:${vote.org.id}`));
@@ -213,13 +255,14 @@ export function rewardLockIds(organizationId: string): bigint[] {
 
 const lockId = (text: string) => hash('sha256', text, 'buffer').readBigInt64BE(0);
 
+
 // The vote write's steps, each a function of its own: one function holding them all compiled (optimized by V8) in
 // about half a second, and every object shape it had not seen yet (a duplicate, a milestone's job, a recovered vote)
 // threw that code away and compiled it again, which the optimizing compiler's threads did continuously under load.
 
 /** One row of the batch's reads (SQL.duplicates, SQL.facts): a duplicate ('d'), an organization's month facts ('f') or a standing ('s'). */
 type ReadRow = {
-  t: 'd' | 'f' | 's';
+  t: 'd' | 'f' | 's' | 'v';
   i: number;
   publicId: string;
   at: number;
@@ -246,10 +289,12 @@ interface BatchRead {
   keeps: Set<string>;
   /** The stored standings of the batch's voters, by organization and voter key. */
   standings: Map<string, StoredStanding>;
+  /** The voters holding the batch's identities, by identityKey. */
+  voters: Map<string, FoundVoter>;
 }
 
 /** The values of SQL.facts: the batch's (organization, month) pairs, and every real vote's voter. */
-function factValues(batch: NewVote[]): string[][] {
+function factValues(batch: NewVote[], keyOf: Map<number, string>): string[][] {
   const months = new Map<string, { o: string; f: string; t: string }>();
   for (const vote of batch) {
     const month = monthRange(vote.receivedAt);
@@ -257,19 +302,21 @@ function factValues(batch: NewVote[]): string[][] {
   }
   const keys = [...months.values()];
   const byVoter = new Map<string, { o: string; k: string }>();
-  for (const vote of batch) {
-    if (vote.test) continue;
-    const k = voterKeyOf(vote.voterName);
-    byVoter.set(`${vote.org.id}\u0000${k}`, { o: vote.org.id, k });
+  for (const [i, k] of keyOf) {
+    if (batch[i].test) continue;
+    byVoter.set(`${batch[i].org.id}\u0000${k}`, { o: batch[i].org.id, k });
   }
   const voters = [...byVoter.values()];
   return [keys.map((m) => m.o), keys.map((m) => m.f), keys.map((m) => m.t), voters.map((v) => v.o), voters.map((v) => v.k)];
 }
 
 function batchReadOf(rows: ReadRow[]): BatchRead {
-  const result: BatchRead = { earliest: new Map(), facts: new Map(), partyCounts: new Map(), keeps: new Set(), standings: new Map() };
+  const result: BatchRead = { earliest: new Map(), facts: new Map(), partyCounts: new Map(), keeps: new Set(), standings: new Map(), voters: new Map() };
   for (const row of rows) {
-    if (row.t === 's') {
+    if (row.t === 'v') {
+      const v = row.callbacks as unknown as { kind: IdentityKind; value: string; displayName: string; accounts: FoundVoter['accounts'] };
+      result.voters.set(identityKey(row.organizationId, v), { voterId: row.publicId, accounts: v.accounts, displayName: v.displayName, nameAt: row.at });
+    } else if (row.t === 's') {
       const { k, providerTotalsJson, ...standing } = row.callbacks as unknown as Omit<StoredStanding, 'providerTotals'> & {
         k: string;
         providerTotalsJson: string;
@@ -308,16 +355,22 @@ function freshVotes(batch: NewVote[], results: (StoredVote | null)[]): { fresh: 
 }
 
 /** The stored days of each voter with a vote older than their latest (`dayOf`: each real vote's local day). */
-async function olderDays(query: Query, batch: NewVote[], dayOf: Map<number, string>, read: BatchRead): Promise<Map<string, { day: string; count: number }[]>> {
+async function olderDays(
+  query: Query,
+  batch: NewVote[],
+  dayOf: Map<number, string>,
+  keyOf: Map<number, string>,
+  read: BatchRead,
+): Promise<Map<string, { day: string; count: number }[]>> {
   const storedDays = new Map<string, { day: string; count: number }[]>();
   const latest = new Map<string, string>();
   for (const [i, day] of dayOf) {
-    const key = `${batch[i].org.id}\u0000${voterKeyOf(batch[i].voterName)}`;
+    const key = `${batch[i].org.id}\u0000${keyOf.get(i)}`;
     const last = latest.get(key) ?? read.standings.get(key)?.lastDay;
     if (last !== undefined && day < last && !storedDays.has(key)) {
       const days = await query<{ day: string; count: number }>({
         ...(read.keeps.has(batch[i].org.id) ? SQL.localDays : SQL.utcDays),
-        values: [batch[i].org.id, voterKeyOf(batch[i].voterName)],
+        values: [batch[i].org.id, keyOf.get(i)],
       });
       storedDays.set(key, days.rows);
     }
@@ -334,6 +387,8 @@ interface VoteContext {
   standings: ReturnType<typeof standingBatch>;
   rewards: ReturnType<typeof rewardBatch>;
   dayOf: Map<number, string>;
+  /** Each fresh vote's voter key (its voter's id), by batch position. */
+  keyOf: Map<number, string>;
 }
 
 /** The rows the batch writes, column by column (the write statement's arrays). */
@@ -386,7 +441,7 @@ function addVote(rows: BatchRows, context: VoteContext, vote: NewVote, i: number
   if (counts) fact.used += 1;
 
   const id = timeOrderedId(receivedAt.getTime());
-  const voterKey = voterKeyOf(voterName);
+  const voterKey = context.keyOf.get(i)!;
   const at = ts(receivedAt);
   const votes = rows.votes;
   votes.id.push(id);
@@ -528,6 +583,26 @@ function writeValues(
   ];
 }
 
+/** The write statement's voter values ($53 to $65): new voters, renames, linked identities. */
+function voterValues(voters: VoterRows): unknown[] {
+  const { created, renamed, linked } = voters;
+  return [
+    created.map((v) => v.id),
+    created.map((v) => v.organizationId),
+    created.map((v) => v.displayName),
+    created.map((v) => v.displayKey),
+    created.map((v) => ts(new Date(v.nameAt))),
+    renamed.map((v) => v.id),
+    renamed.map((v) => v.displayName),
+    renamed.map((v) => v.displayKey),
+    renamed.map((v) => ts(new Date(v.nameAt))),
+    linked.map((l) => l.organizationId),
+    linked.map((l) => l.kind),
+    linked.map((l) => l.value),
+    linked.map((l) => l.voterId),
+  ];
+}
+
 /** The vote write, a named write (writes.ts): on the write thread's own pool in the service, the shared one in one-shot commands. */
 export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrite<NewVote, StoredVote> {
   const budgets = { callback: attemptBudget(config, 'callback'), chat: attemptBudget(config, 'chat') };
@@ -538,22 +613,36 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
       batch.map((v) => v.dedupKey),
       batch.map((v) => ts(new Date(v.receivedAt.getTime() - config.duplicateWindowMs))),
       batch.map((v) => v.idempotencyKey),
+      ...probeValues(batch),
     ]);
+  }
+  /** Every identity a real vote of the batch looks up, as (organization, kind, value) arrays; a test vote's too (it only reads). */
+  function probeValues(batch: NewVote[]): string[][] {
+    const seen = new Map<string, { o: string; k: string; v: string }>();
+    for (const vote of batch)
+      for (const p of vote.voter.probes) seen.set(identityKey(vote.org.id, p), { o: vote.org.id, k: p.kind, v: p.value });
+    const all = [...seen.values()];
+    return [all.map((p) => p.o), all.map((p) => p.k), all.map((p) => p.v)];
   }
 
   async function writeBatch(query: Query, batch: NewVote[], begun: pg.QueryResult | undefined): Promise<StoredVote[]> {
     if (!begun) throw new Error('the vote batch began without its read');
-    const facts = await query<ReadRow>({ ...SQL.facts, values: factValues(batch) });
-    const read = batchReadOf([...(begun as pg.QueryResult<ReadRow>).rows, ...facts.rows]);
+    const first = batchReadOf((begun as pg.QueryResult<ReadRow>).rows);
     const results: (StoredVote | null)[] = batch.map(() => null);
-    for (const [i, row] of read.earliest) results[i - 1] = { id: null, publicId: row.publicId, duplicate: true };
+    for (const [i, row] of first.earliest) results[i - 1] = { id: null, publicId: row.publicId, duplicate: true };
     const { fresh, firstOf } = freshVotes(batch, results);
+    // Each fresh vote's voter (voter-identity.ts), from the identities read under the batch's locks.
+    const voters = voterBatch((o, identity) => first.voters.get(identityKey(o, identity)) ?? null);
+    const keyOf = new Map<number, string>();
+    for (const i of fresh) keyOf.set(i, voters.resolve(batch[i].org.id, batch[i].voter, batch[i].receivedAt.getTime(), batch[i].test !== undefined));
+    const facts = await query<ReadRow>({ ...SQL.facts, values: factValues(batch, keyOf) });
+    const read = { ...batchReadOf(facts.rows), earliest: first.earliest, voters: first.voters };
 
     // Each voter's days when one of its votes is older than its latest (rare: recovered votes); their standings came
     // with the facts read.
     const dayOf = new Map<number, string>();
     for (const i of fresh) if (!batch[i].test) dayOf.set(i, localDay(batch[i].receivedAt, batch[i].org.timeZone));
-    const storedDays = await olderDays(query, batch, dayOf, read);
+    const storedDays = await olderDays(query, batch, dayOf, keyOf, read);
     const standings = standingBatch({
       standing: (o, k) => read.standings.get(`${o}\u0000${k}`) ?? null,
       days: (o, k) => storedDays.get(`${o}\u0000${k}`) ?? [],
@@ -561,7 +650,7 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
     const rewards = rewardBatch({ partyCount: (o) => read.partyCounts.get(o) ?? 0 }, budgets);
 
     const rows = new BatchRows();
-    const context: VoteContext = { config, rules, read, standings, rewards, dayOf };
+    const context: VoteContext = { config, rules, read, standings, rewards, dayOf, keyOf };
     for (const i of fresh) results[i] = addVote(rows, context, batch[i], i);
     batch.forEach((vote, i) => {
       if (results[i]) return;
@@ -570,9 +659,12 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
     });
 
     if (rows.votes.id.length > 0) {
-      const jobPart = jobInsert(53, rows.jobs);
+      const jobPart = jobInsert(66, rows.jobs);
       for (const job of jobPart.leased) results[rows.indexOfVote.get(job.voteId!)!]!.jobs!.push(job);
-      await query({ ...SQL.write(jobPart.sql), values: writeValues(rows, standings.rows(), rewards.rows(), read.keeps, jobPart.values) });
+      await query({
+        ...SQL.write(jobPart.sql),
+        values: writeValues(rows, standings.rows(), rewards.rows(), read.keeps, [...voterValues(voters.rows()), ...jobPart.values]),
+      });
     }
     return results as StoredVote[];
   }
@@ -581,7 +673,11 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
   // prepared statements keep such a plan while the table grows.
   // The first read goes in the same round trip as BEGIN and the locks (each statement of a simple query reads a
   // snapshot of its own, so the read sees everything committed before the locks were granted).
-  return { write: writeBatch, begin: (batch) => `SET LOCAL enable_seqscan = off; ${lockStatement(batch)}; ${duplicateStatement(batch)}` };
+  return {
+    write: writeBatch,
+    begin: (batch) =>
+      `SET LOCAL enable_seqscan = off; ${lockStatement(batch)}; ${inlineParameters(SQL.voterLocks, probeValues(batch.filter((v) => !v.test)))}; ${duplicateStatement(batch)}`,
+  };
 }
 
 export function createPgVoteStore(config: Config, pool: pg.Pool, votes: BatchWriter<NewVote, StoredVote>): VoteStore {

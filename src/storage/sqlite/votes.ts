@@ -10,7 +10,8 @@ import { sentAtOnce, type ClaimedJob, type NewJob } from '../../domain/jobs.js';
 import { attemptBudget, initialStatuses, planJobs, type PlanningCallback, type PlanRules } from '../../domain/job-plan.js';
 import { rewardBatch } from '../../domain/reward-events.js';
 import { utcDay } from '../../time.js';
-import { spellingWins, spellingWinsSql, voterKeyOf } from '../../domain/voter-name.js';
+import { spellingWins, spellingWinsSql } from '../../domain/voter-name.js';
+import { voterBatch, type FoundVoter, type Identity, type IdentityKind } from '../../domain/voter-identity.js';
 import { countingOf, monthRange, type HookOrg, type HookProvider, type NewVote, type StoredVote } from '../../domain/votes.js';
 import { localDay, providerTotalsOf, standingBatch, type CountedStanding, type StandingSource, type StoredStanding } from '../../domain/voter-standing.js';
 import { cooldownOf, nextVoteAt } from '../../domain/vote-cooldown.js';
@@ -19,12 +20,12 @@ import type { BatchWriter, VoteStore } from '../ports.js';
 export function createSqliteVoteStore(db: Sqlite.Database, votes: BatchWriter<NewVote, StoredVote>): VoteStore {
   const orgBySlug = db.prepare(
     `SELECT id, slug, plan, status, chatNotificationsEnabled, chatWebhookUrl, serverCallbackUrl, timeZone,
-       milestonesJson, votePartyEvery, votePartyProviderId, remindersEnabled, chatMilestoneTemplate, chatVotePartyTemplate
+       milestonesJson, votePartyEvery, votePartyProviderId, remindersEnabled, chatMilestoneTemplate, chatVotePartyTemplate, bedrockPrefix
      FROM "Organization" WHERE slug = ?`,
   );
   const providerByKey = db.prepare(
     `SELECT id, key, authMethod, authField, authValueEnc, authTimestampField, signatureFormat, payloadSource, voteePath, eventPath, voteEventsJson, testEventsJson, enabled,
-       bodyTimestampPath, bodyTimestampMaxAgeS, voteCooldownJson
+       bodyTimestampPath, bodyTimestampMaxAgeS, voteCooldownJson, voterKind, discordIdPath
      FROM "Provider" WHERE organizationId = ? AND key = ?`,
   );
   const toOrg = (row: Record<string, unknown> | undefined): HookOrg | null =>
@@ -99,6 +100,22 @@ export function createSqliteVoteWrite(
     days: (organizationId: string, voterKey: string) =>
       (keepsLocalDays.has(organizationId) ? readLocalDays : readUtcDays).all(organizationId, voterKey) as { day: string; count: number }[],
   };
+  // Voters (src/domain/voter-identity.ts): each vote's identities read as its turn comes, new voters, renames and
+  // links written at the batch's end.
+  const findIdentity = db.prepare(
+    `SELECT v.id AS voterId, v.displayName, v.nameAt FROM "VoterIdentity" AS i JOIN "Voter" AS v ON v.id = i.voterId
+     WHERE i.organizationId = ? AND i.kind = ? AND i.value = ?`,
+  );
+  const accountsOf = db.prepare(`SELECT kind, value FROM "VoterIdentity" WHERE voterId = ? AND kind IN ('discord', 'minecraft_uuid')`);
+  const findVoter = (organizationId: string, identity: Identity): FoundVoter | null => {
+    const row = findIdentity.get(organizationId, identity.kind, identity.value) as { voterId: string; displayName: string; nameAt: number } | undefined;
+    return row ? { ...row, accounts: accountsOf.all(row.voterId) as { kind: IdentityKind; value: string }[] } : null;
+  };
+  const insertVoter = db.prepare('INSERT INTO "Voter" (id, organizationId, displayName, displayKey, nameAt, createdAt) VALUES (?, ?, ?, ?, ?, ?)');
+  const renameVoter = db.prepare('UPDATE "Voter" SET displayName = ?, displayKey = ?, nameAt = ? WHERE id = ? AND nameAt <= ?');
+  const linkIdentity = db.prepare(
+    'INSERT INTO "VoterIdentity" (organizationId, kind, value, voterId, createdAt) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+  );
   // Rewards events (src/domain/reward-events.ts): the party count read as the batch begins, written at its end;
   // reminders moved to each voter's next vote.
   const readParty = db.prepare('SELECT count FROM "VotePartyCounter" WHERE organizationId = ?');
@@ -137,6 +154,7 @@ export function createSqliteVoteWrite(
     for (const id of new Set(batch.map((vote) => vote.org.id))) if ((readKept.get(id) as { kept: number } | undefined)?.kept) keepsLocalDays.add(id);
     const standings = standingBatch(standingSource);
     const rewards = rewardBatch(partySource, budgets);
+    const voters = voterBatch(findVoter);
     const stored = batch.map((vote): StoredVote => {
       const { org, provider, receivedAt } = vote;
       const at = receivedAt.getTime();
@@ -165,7 +183,7 @@ export function createSqliteVoteWrite(
       );
 
       const uuid = timeOrderedId(at);
-      const voterKey = voterKeyOf(vote.voterName);
+      const voterKey = voters.resolve(org.id, vote.voter, at, vote.test !== undefined);
       const { chatStatus, callbackStatus } = initialStatuses(jobs);
       const standing: CountedStanding | null = counts
         ? standings.count({ organizationId: org.id, providerId: provider.id, voterKey, day: localDay(receivedAt, org.timeZone), at })
@@ -229,6 +247,11 @@ export function createSqliteVoteWrite(
       used.set(org.id, used.get(org.id)! + 1);
       return written;
     });
+    const voterRows = voters.rows();
+    const now = Date.now();
+    for (const v of voterRows.created) insertVoter.run(v.id, v.organizationId, v.displayName, v.displayKey, v.nameAt, now);
+    for (const v of voterRows.renamed) renameVoter.run(v.displayName, v.displayKey, v.nameAt, v.id, v.nameAt);
+    for (const l of voterRows.linked) linkIdentity.run(l.organizationId, l.kind, l.value, l.voterId, now);
     for (const r of providerDays.values()) bumpProviderDay.run(r.o, r.p, r.d, r.n);
     for (const r of voterDays.values()) bumpVoterDay.run(r.o, r.p, r.k, r.d, r.name, r.n, r.at);
     const rows = standings.rows();
