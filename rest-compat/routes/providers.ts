@@ -5,7 +5,7 @@ const PROVIDER_FIELDS = `id key name
   auth_method: authMethod auth_field: authField auth_timestamp_field: authTimestampField
   signature_format: signatureFormat payload_source: payloadSource
   votee_path: voteePath event_path: eventPath vote_events: voteEvents test_events: testEvents vote_cooldown: voteCooldown vote_url: voteUrl
-  discord_id_path: discordIdPath
+  discord_id_path: discordIdPath voter_kind: voterKind voter_address_path: voterAddressPath
   enabled webhook_url: webhookUrl votes_today: votesToday votes_total: votesTotal created_at: createdAt
   votifier { host port public_key: publicKey }
   body_timestamp_path: bodyTimestampPath body_timestamp_max_age: bodyTimestampMaxAge
@@ -14,7 +14,16 @@ const PROVIDER_FIELDS = `id key name
 const VOTIFIER_SETUP = `votifier { host port public_key: publicKey token }`;
 
 /** Fields only some providers have (a null one is left out): other providers' answers keep their documented shape. */
-const votifierOnlyIfSet = onlyIfSet(['votifier', 'body_timestamp_path', 'body_timestamp_max_age', 'recovery', 'vote_cooldown', 'vote_url', 'discord_id_path']);
+const votifierOnlyIfSet = onlyIfSet([
+  'votifier',
+  'body_timestamp_path',
+  'body_timestamp_max_age',
+  'recovery',
+  'vote_cooldown',
+  'vote_url',
+  'discord_id_path',
+  'voter_address_path',
+]);
 
 export const providerRoutes: RestRoute[] = [
   {

@@ -15,6 +15,7 @@ const range = (req: Request) => ({ from: req.query.from, to: req.query.to });
 /** The standing a vote made, on the votes that count only, and the voter's Discord id where the site sent one: other
  * votes keep the interface's shape. */
 const standingOnlyIfSet = onlyIfSet([
+  'voter_id',
   'voter_discord_id',
   'voter_total',
   'voter_month_total',
@@ -111,7 +112,7 @@ export const voteRoutes: RestRoute[] = [
       chat_sent_at: chatSentAt callback_sent_at: callbackSentAt callback_attempts: callbackAttempts recovered
       voter_total: voterTotal voter_month_total: voterMonthTotal voter_streak_days: voterStreakDays
       voter_best_streak_days: voterBestStreakDays provider_voter_total: providerVoterTotal next_vote_at: nextVoteAt
-      voter_discord_id: voterDiscordId } }`,
+      voter_discord_id: voterDiscordId voter_id: voterId } }`,
     variables: (req) => ({ id: req.params.id }),
     // The interface's vote, with `recovered: true` only on a vote recovered after an outage, and the standing the
     // vote made (README "Rewards") only where it counts.

@@ -77,6 +77,7 @@ describe('voterOfVote', () => {
   it('makes a Discord id the identity, the name only displaying, and probes the legacy keys after it', () => {
     expect(voterOfVote('Steve', DISCORD_A, 'name', null)).toEqual({
       name: 'Steve',
+      idOnly: false,
       identities: [discord(DISCORD_A)],
       probes: [discord(DISCORD_A), name(DISCORD_A), name('steve')],
     });
@@ -95,6 +96,7 @@ describe('voterOfVote', () => {
   it('reads a snowflake sent as the name of a Discord site as the Discord id', () => {
     expect(voterOfVote(DISCORD_A, null, 'discord', null)).toEqual({
       name: DISCORD_A,
+      idOnly: true,
       identities: [discord(DISCORD_A)],
       probes: [discord(DISCORD_A), name(DISCORD_A)],
     });
@@ -113,7 +115,12 @@ describe('voterOfVote', () => {
   });
 
   it('falls back to a name identity when a Discord site sends no snowflake', () => {
-    expect(voterOfVote('CoolUser', null, 'discord', null)).toEqual({ name: 'CoolUser', identities: [name('cooluser')], probes: [name('cooluser')] });
+    expect(voterOfVote('CoolUser', null, 'discord', null)).toEqual({
+      name: 'CoolUser',
+      idOnly: false,
+      identities: [name('cooluser')],
+      probes: [name('cooluser')],
+    });
   });
 
   it('does not read a snowflake-looking name as a Discord id on other kinds of site', () => {
@@ -124,6 +131,7 @@ describe('voterOfVote', () => {
   it('lower-cases a Java name, and probes the legacy name without a Bedrock prefix set', () => {
     expect(voterOfVote('Steve', null, 'minecraft', null)).toEqual({
       name: 'Steve',
+      idOnly: false,
       identities: [minecraft('steve')],
       probes: [minecraft('steve'), name('steve')],
     });
@@ -136,6 +144,7 @@ describe('voterOfVote', () => {
   it('makes a name behind the Bedrock prefix a Bedrock player, guessing the same Java name after it', () => {
     expect(voterOfVote('.Steve', null, 'minecraft', '.')).toEqual({
       name: '.Steve',
+      idOnly: false,
       identities: [bedrock('.steve')],
       probes: [bedrock('.steve'), name('.steve'), { ...minecraft('.steve'), guess: true }],
     });
@@ -144,6 +153,7 @@ describe('voterOfVote', () => {
   it('makes a name without the prefix a Java player, then guesses the Bedrock player whose list dropped the prefix', () => {
     expect(voterOfVote('Steve', null, 'minecraft', '.')).toEqual({
       name: 'Steve',
+      idOnly: false,
       identities: [minecraft('steve')],
       probes: [minecraft('steve'), name('steve'), { ...bedrock('.steve'), guess: true }],
     });
@@ -153,6 +163,7 @@ describe('voterOfVote', () => {
     expect(voterOfVote('Steve', null, 'minecraft', 'BE_').probes).toEqual([minecraft('steve'), name('steve'), { ...bedrock('be_steve'), guess: true }]);
     expect(voterOfVote('BE_Steve', null, 'minecraft', 'BE_')).toEqual({
       name: 'BE_Steve',
+      idOnly: false,
       identities: [bedrock('be_steve')],
       probes: [bedrock('be_steve'), name('be_steve'), { ...minecraft('be_steve'), guess: true }],
     });
@@ -161,13 +172,19 @@ describe('voterOfVote', () => {
   it('lower-cases a Hytale name and probes the legacy name', () => {
     expect(voterOfVote('Kweebec', null, 'hytale', '.')).toEqual({
       name: 'Kweebec',
+      idOnly: false,
       identities: [hytale('kweebec')],
       probes: [hytale('kweebec'), name('kweebec')],
     });
   });
 
   it('keys any other name by itself, lower-cased', () => {
-    expect(voterOfVote('Some Voter', null, 'name', '.')).toEqual({ name: 'Some Voter', identities: [name('some voter')], probes: [name('some voter')] });
+    expect(voterOfVote('Some Voter', null, 'name', '.')).toEqual({
+      name: 'Some Voter',
+      idOnly: false,
+      identities: [name('some voter')],
+      probes: [name('some voter')],
+    });
   });
 
   it('probes each identity once, the vote’s own identities first', () => {
@@ -499,5 +516,21 @@ describe('voterBatch', () => {
     // The id's first 48 bits are the vote's time, so voters made later sort later.
     expect(voterId(1_000) < voterId(2_000)).toBe(true);
     expect(Number.parseInt(key.slice(4, 17).replace('-', ''), 16)).toBe(Date.UTC(2026, 10, 28));
+  });
+});
+
+describe('a vote that sends only the Discord id', () => {
+  it('does not replace the display name of a voter who has one (a vote recovered from a list)', () => {
+    const stored = new Map([
+      [
+        `discord:${'111000000000000001'}`,
+        { voterId: 'vtr_1', accounts: [{ kind: 'discord' as const, value: '111000000000000001' }], displayName: 'Alice', nameAt: 1_000 },
+      ],
+    ]);
+    const batch = voterBatch((_o, i) => stored.get(`${i.kind}:${i.value}`) ?? null);
+    const recovered = voterOfVote('111000000000000001', null, 'discord', null);
+    expect(recovered.idOnly).toBe(true);
+    expect(batch.resolve('org', recovered, 2_000)).toBe('vtr_1');
+    expect(batch.rows().renamed).toEqual([]);
   });
 });

@@ -30,6 +30,8 @@ export const TEST_VOTER_PREFIX = 'test:';
 export interface VoterOfVote {
   /** The name as the site sent it: the voter's display name follows the latest vote. */
   name: string;
+  /** The name is only the Discord id (a site that sends no user name, a vote recovered from a list): it names no one new. */
+  idOnly: boolean;
   /** The vote's own identities, strongest first: a new voter gets them, a found one gains those it lacks. */
   identities: Identity[];
   /**
@@ -87,7 +89,7 @@ export function voterOfVote(name: string, discordId: string | null, kind: VoterK
   }
   const probes: Probe[] = [...identities];
   for (const f of fallbacks) if (!probes.some((p) => p.kind === f.kind && p.value === f.value)) probes.push(f);
-  return { name, identities, probes };
+  return { name, idOnly: id !== null && name === id, identities, probes };
 }
 
 /** What the writer found for one probe: the voter holding it. */
@@ -160,7 +162,8 @@ export function voterBatch(find: (organizationId: string, identity: Identity) =>
           : { voterId: newId(atMs), accounts: [], displayName: vote.name, nameAt: atMs, organizationId, created: true, renamed: false };
         voters.set(voter.voterId, voter);
       }
-      if (atMs >= voter.nameAt && vote.name !== voter.displayName) {
+      // The display name follows the latest vote, unless that vote sent the id alone and the voter has a name.
+      if (atMs >= voter.nameAt && vote.name !== voter.displayName && (!vote.idOnly || voter.created)) {
         voter.displayName = vote.name;
         voter.nameAt = atMs;
         voter.renamed = !voter.created;
@@ -178,7 +181,13 @@ export function voterBatch(find: (organizationId: string, identity: Identity) =>
       return {
         created: all
           .filter((v) => v.created)
-          .map((v) => ({ id: v.voterId, organizationId: v.organizationId, displayName: v.displayName, displayKey: v.displayName.toLowerCase(), nameAt: v.nameAt })),
+          .map((v) => ({
+            id: v.voterId,
+            organizationId: v.organizationId,
+            displayName: v.displayName,
+            displayKey: v.displayName.toLowerCase(),
+            nameAt: v.nameAt,
+          })),
         renamed: all
           .filter((v) => v.renamed)
           .map((v) => ({ id: v.voterId, displayName: v.displayName, displayKey: v.displayName.toLowerCase(), nameAt: v.nameAt })),

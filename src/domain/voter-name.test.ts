@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { spellingWins, voterKeyOf } from './voter-name.js';
+import { spellingWins } from './voter-name.js';
 
 describe('voter name rule', () => {
-  it('counts a voter under the lower-cased name', () => {
-    expect(voterKeyOf('Steve')).toBe('steve');
-    expect(voterKeyOf('STEVE')).toBe(voterKeyOf('steve'));
-  });
-
   it('the later vote decides the spelling; on the same instant the greater spelling, whichever was written first', () => {
     expect(spellingWins('STEVE', 2, 'steve', 1)).toBe(true);
     expect(spellingWins('steve', 1, 'STEVE', 2)).toBe(false);

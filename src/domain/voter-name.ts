@@ -1,10 +1,7 @@
-// One rule for voters, used by both vote writers and by `stats rebuild`: a voter is counted under the name as the
-// site sent it, lower-cased; a day's rollup row shows the spelling of that day's latest vote (on the same
+// One rule for a voter's spelling, used by both vote writers and by `stats rebuild`: a voter is counted under their
+// voter's id (voter-identity.ts); a day's rollup row shows the spelling of that day's latest vote (on the same
 // millisecond, the greater spelling, so the outcome never depends on the order two writes landed in).
 import { realVotesSql } from './votes.js';
-
-/** The key a voter is counted under. */
-export const voterKeyOf = (voterName: string): string => voterName.toLowerCase();
 
 /** True when the vote (`name`, `at`) decides the spelling over the row's current (`currentName`, `currentAt`). */
 export const spellingWins = (name: string, at: number, currentName: string, currentAt: number): boolean =>

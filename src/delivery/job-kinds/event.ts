@@ -11,7 +11,7 @@ import { voteLookup, type Lookup } from '../template.js';
 import { voteTemplateValues } from '../vote-values.js';
 import type { JobKind } from './job-kind.js';
 import type { AppDeps } from '../../app-deps.js';
-import { voterKeyOf } from '../../domain/voter-name.js';
+import { voterIdByName } from '../../storage/voter-lookup.js';
 
 /** The event's own variables (GET /v1/callbacks/variables lists them), as text; numbers also typed. */
 export function eventValues(data: EventData): Record<string, string | number> {
@@ -49,11 +49,13 @@ export function eventLookup(data: EventData, base: Lookup | null, org: { slug: s
 const dataOf = (ctx: JobContext) => JSON.parse(ctx.job.payloadJson ?? '{}') as EventData & { chat?: boolean };
 
 /** Why a queued reminder is no longer sent, or null: reminders turned off, or the voter opted out meanwhile. */
-async function reminderStopped(deps: AppDeps, organizationId: string, voterName: string): Promise<string | null> {
+async function reminderStopped(deps: AppDeps, organizationId: string, reminder: { voterName: string; voterId?: string }): Promise<string | null> {
   const { prisma } = deps.db;
+  // The voter (README "Voters"); a reminder queued before voters names them only.
+  const voterKey = reminder.voterId ?? (await voterIdByName(prisma, organizationId, reminder.voterName)) ?? '';
   const [org, optOut] = await Promise.all([
     prisma.organization.findUnique({ where: { id: organizationId }, select: { remindersEnabled: true } }),
-    prisma.reminderOptOut.findUnique({ where: { organizationId_voterKey: { organizationId, voterKey: voterKeyOf(voterName) } }, select: { voterKey: true } }),
+    prisma.reminderOptOut.findUnique({ where: { organizationId_voterKey: { organizationId, voterKey } }, select: { voterKey: true } }),
   ]);
   if (!org?.remindersEnabled) return 'Reminders were turned off before sending';
   return optOut ? 'The voter turned reminders off before sending' : null;
@@ -88,7 +90,7 @@ export const eventJob: JobKind = {
     if (!callback) return { attempt: null, outcome: { kind: 'skipped' }, error: 'The callback was deleted' };
     // A reminder goes only while reminders are on and the voter has not asked to stop (README "Reminders").
     if (data.event === 'reminder') {
-      const stop = await reminderStopped(deps, org.id, data.reminder.voterName);
+      const stop = await reminderStopped(deps, org.id, data.reminder);
       if (stop) return { attempt: null, outcome: { kind: 'skipped' }, error: stop };
     }
     if (!eventsOf(callback.eventsJson).has(data.event))

@@ -8,7 +8,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { notFound, validationError } from '../../errors.js';
 import { PLUGIN_TOKEN_PREFIX, generateToken } from '../../auth/api-key-token.js';
 import { nameSchema, pageOf, parseInput } from '../../validation.js';
-import { voterKeyOf } from '../../domain/voter-name.js';
+import { voterIdByName } from '../../storage/voter-lookup.js';
 import type { ClaimedJob } from '../../domain/jobs.js';
 
 /** How long a polled vote is reserved for its poller before it may be handed out again. */
@@ -96,7 +96,15 @@ export function createPullService(deps: AppDeps) {
     await prisma.pluginToken.update({ where: { id: tokenId }, data: { lastPolledAt: deps.clock.now() } });
     let jobs =
       player !== null
-        ? await deps.jobs.claimPlayerPull(tokenId, organizationId, voterKeyOf(player.trim()), deps.clock.now(), PULL_LEASE_MS, limit)
+        ? await deps.jobs.claimPlayerPull(
+            tokenId,
+            organizationId,
+            // The voter the player's name names (README "Voters"); a name that names no one has no votes.
+            (await voterIdByName(prisma, organizationId, player)) ?? '',
+            deps.clock.now(),
+            PULL_LEASE_MS,
+            limit,
+          )
         : await claimBatch(organizationId, tokenId, limit);
     if (jobs.length === 0 && waitSeconds > 0) {
       // Woken by a vote written on this instance; other instances' votes are found by the periodic look.

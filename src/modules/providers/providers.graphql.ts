@@ -9,10 +9,15 @@ import { PAYLOAD_SOURCES, SIGNATURE_FORMATS } from './auth-methods/auth-method.j
 import type { VotifierSetup } from './providers.service.js';
 import { findTemplate } from '../templates/catalogue.js';
 import { cooldownOf } from '../../domain/vote-cooldown.js';
+import { VOTER_KINDS, type VoterKind } from '../../domain/voter-identity.js';
 
 export const AuthMethodEnum = builder.enumType('AuthMethod', {
   description: 'How a voting site proves a delivery is its own',
   values: [...AUTH_METHOD_NAMES] as string[],
+});
+const VoterKindEnum = builder.enumType('VoterKind', {
+  description: 'What a provider\'s voter name is (README "Voters")',
+  values: VOTER_KINDS,
 });
 const PayloadSourceEnum = builder.enumType('PayloadSource', { description: 'Where a provider reads votes from', values: [...PAYLOAD_SOURCES] as string[] });
 const SignatureFormatEnum = builder.enumType('SignatureFormat', {
@@ -83,6 +88,15 @@ export const ProviderRef = builder.prismaObject('Provider', {
     discordIdPath: t.exposeString('discordIdPath', {
       nullable: true,
       description: "Where the voter's Discord user id is in a vote's body (Discord sites' templates set it); null: none",
+    }),
+    voterKind: t.field({
+      type: VoterKindEnum,
+      description: 'What the name at voteePath is: a Discord id, a Minecraft name (Bedrock behind bedrockPrefix), a Hytale name, or any name',
+      resolve: (p) => p.voterKind as VoterKind,
+    }),
+    voterAddressPath: t.exposeString('voterAddressPath', {
+      nullable: true,
+      description: "Where the voter's IP address is in a vote's body (Votifier lists, TopG); null: none",
     }),
     enabled: t.exposeBoolean('enabled'),
     bodyTimestampPath: t.exposeString('bodyTimestampPath', {
@@ -184,6 +198,8 @@ const CreateProviderInput = builder.inputType('CreateProviderInput', {
     }),
     voteUrl: t.string({ description: "The site's vote page for reminders (http(s); may hold variables such as {{payload.bot}}); null: none" }),
     discordIdPath: t.string({ description: "Where the voter's Discord user id is in the body (dotted path); null: none" }),
+    voterKind: t.field({ type: VoterKindEnum, description: 'What the name at voteePath is (default: minecraft for votifier, name otherwise)' }),
+    voterAddressPath: t.string({ description: "Where the voter's IP address is in the body (dotted path); null: none" }),
   }),
 });
 
@@ -210,6 +226,8 @@ const UpdateProviderInput = builder.inputType('UpdateProviderInput', {
     }),
     voteUrl: t.string({ description: "The site's vote page for reminders (http(s); may hold variables such as {{payload.bot}}); null: none" }),
     discordIdPath: t.string({ description: "Where the voter's Discord user id is in the body (dotted path); null: none" }),
+    voterKind: t.field({ type: VoterKindEnum, description: 'What the name at voteePath is' }),
+    voterAddressPath: t.string({ description: "Where the voter's IP address is in the body (dotted path); null: none" }),
   }),
 });
 

@@ -1,5 +1,6 @@
 // Provider use cases: list with counts, create (explicit fields or from a template), read, partial update,
 // delete (with its votes and every count derived from them), regenerate the secret.
+import { VOTER_KINDS } from '../../domain/voter-identity.js';
 import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { AppError, notFound, validationError } from '../../errors.js';
@@ -81,6 +82,9 @@ const optionalFields = {
     .optional(),
   // Where the voter's Discord user id is in the body (README "Discord rewards"); null: none.
   discordIdPath: pathSchema.nullable().optional(),
+  // What the name at votee_path is (README "Voters"), and where the voter's IP address is in the body.
+  voterKind: z.enum(VOTER_KINDS, `must be one of ${VOTER_KINDS.join(', ')}`).optional(),
+  voterAddressPath: pathSchema.nullable().optional(),
 };
 
 const votifierPortSchema = z.number().int().min(1).max(65535).nullable();
@@ -230,6 +234,8 @@ export function createProviderService(deps: AppDeps) {
         voteCooldown: template.voteCooldown ?? null,
         voteUrl: template.voteUrl ?? null,
         discordIdPath: template.discordIdPath ?? null,
+        voterKind: template.voterKind,
+        voterAddressPath: template.voterAddressPath ?? null,
         ...defined,
       };
       // A secret the site issues cannot be invented here: the site would never know it.
@@ -286,6 +292,9 @@ export function createProviderService(deps: AppDeps) {
           voteCooldownJson: parsed.voteCooldown ? JSON.stringify(parsed.voteCooldown) : null,
           voteUrl: parsed.voteUrl ?? null,
           discordIdPath: parsed.discordIdPath ?? null,
+          // A Votifier list sends a Minecraft name and the voter's address unless the owner says otherwise.
+          voterKind: parsed.voterKind ?? (parsed.authMethod === 'votifier' ? 'minecraft' : 'name'),
+          voterAddressPath: parsed.voterAddressPath !== undefined ? parsed.voterAddressPath : parsed.authMethod === 'votifier' ? 'address' : null,
         },
       })
       .catch((err: unknown) => {

@@ -102,6 +102,7 @@ export function createReminderScheduler(deps: AppDeps, options: { intervalMs: nu
         event: 'reminder' as const,
         reminder: {
           voterName: reminder.voterName,
+          voterId: reminder.voterKey,
           providerKey: provider.key,
           providerName: provider.name,
           voteUrl: voteUrlOf(provider, vote ?? null, org),

@@ -3,7 +3,7 @@
 // decided in the vote writers (src/domain/reward-events.ts) and by the reminder scheduler (reminder-scheduler.ts).
 import type { AppDeps } from '../../app-deps.js';
 import { validationError } from '../../errors.js';
-import { voterKeyOf } from '../../domain/voter-name.js';
+import { voterIdByName, voterIdForName } from '../../storage/voter-lookup.js';
 import { pageOf } from '../../validation.js';
 import { deleteReminders } from '../../storage/reminder-store.js';
 import { MAX_VOTER_NAME_LENGTH } from '../votes/ingest.service.js';
@@ -67,12 +67,14 @@ export function createRewardService(deps: AppDeps) {
   async function setReminders(organizationId: string, voterName: string, enabled: unknown): Promise<{ voterName: string; enabled: boolean }> {
     const name = voterNameOf(voterName);
     if (typeof enabled !== 'boolean') throw validationError([{ field: 'enabled', message: 'must be true or false' }]);
-    const voterKey = voterKeyOf(name);
     await prisma.$transaction(async (tx) => {
       if (enabled) {
-        await tx.reminderOptOut.deleteMany({ where: { organizationId, voterKey } });
+        const voterKey = await voterIdByName(tx, organizationId, name);
+        if (voterKey) await tx.reminderOptOut.deleteMany({ where: { organizationId, voterKey } });
         return;
       }
+      // The voter the name names (README "Voters"), made if they never voted yet: their first vote finds them.
+      const voterKey = await voterIdForName(tx, organizationId, name, deps.clock.now());
       await tx.reminderOptOut.upsert({
         where: { organizationId_voterKey: { organizationId, voterKey } },
         create: { organizationId, voterKey, voterName: name, createdAt: deps.clock.now() },

@@ -7,7 +7,7 @@ import { validationError } from '../../errors.js';
 import { addDays, utcDay, utcDayStart, utcMonthStart, utcWeekStart } from '../../time.js';
 import { parseRange, requireRange, type DateRange } from './date-range.js';
 import { createLeaderboard } from './leaderboard.js';
-import { voterKeyOf } from '../../domain/voter-name.js';
+import { voterIdByName } from '../../storage/voter-lookup.js';
 import { REAL_VOTES } from '../../domain/votes.js';
 import { localDay, standingOn } from '../../domain/voter-standing.js';
 import { cooldownOf, nextVoteAt } from '../../domain/vote-cooldown.js';
@@ -204,7 +204,8 @@ export function createStatsService(deps: AppDeps) {
     const { page, limit } = pageOf(input, 20);
     const range = parseRange(input, { from: null, to: null });
     const onlyProvider = await providerId(organizationId, input.provider);
-    const voterKey = voterKeyOf(voterName.trim());
+    // The voter the name names (README "Voters"); a name that names no one has no votes (a key no row holds).
+    const voterKey = (await voterIdByName(prisma, organizationId, voterName)) ?? '';
     const now = deps.clock.now();
     const last30 = utcDay(addDays(utcDayStart(now), -(DEFAULT_RANGE_DAYS - 1)));
     const dayWhere = { organizationId, voterKey, ...(onlyProvider ? { providerId: onlyProvider } : {}) };

@@ -20,6 +20,7 @@
 
 import type { AuthMethod } from '../providers/auth-methods/auth-method.js';
 import type { VoteCooldown } from '../../domain/vote-cooldown.js';
+import type { VoterKind } from '../../domain/voter-identity.js';
 
 /**
  * How the site signs (used by docs and by tests that sign payload examples the way the site does):
@@ -76,6 +77,10 @@ export interface ProviderTemplate {
   voteUrl?: string;
   /** Where the voter's Discord user id is in a vote's body (Discord sites; README "Discord rewards"). */
   discordIdPath?: string;
+  /** What the name at defaultVoteePath is (README "Voters"): a Discord id, a Minecraft or Hytale name, or any name. */
+  voterKind: VoterKind;
+  /** Where the voter's IP address is in a vote's body, where the site sends it (README "Voters", name repair). */
+  voterAddressPath?: string;
 }
 
 const GENERATED_SECRET_STEP = 'Create the provider here with auth_value "auto" (or leave it out) and copy the auth_value shown once in the response.';
@@ -98,6 +103,8 @@ function votifierList(t: { slug: string; name: string; websiteUrl: string; game:
     authKeySource: t.siteToken ? null : 'generated',
     authTimestampField: null,
     defaultVoteePath: 'username',
+    voterKind: t.game === 'Hytale' ? 'hytale' : 'minecraft',
+    voterAddressPath: 'address',
     eventPath: null,
     voteEvents: null,
     testEvents: null,
@@ -134,6 +141,7 @@ const TEMPLATES: ProviderTemplate[] = [
     authKeySource: null,
     authTimestampField: null,
     defaultVoteePath: 'hytale_username',
+    voterKind: 'hytale',
     eventPath: null,
     voteEvents: null,
     testEvents: null,
@@ -172,6 +180,7 @@ const TEMPLATES: ProviderTemplate[] = [
     authKeySource: null,
     authTimestampField: 'X-HytaleCharts-Timestamp',
     defaultVoteePath: 'voter.username',
+    voterKind: 'hytale',
     discordIdPath: 'voter.discord_id',
     eventPath: 'event',
     voteEvents: ['vote'],
@@ -215,6 +224,7 @@ const TEMPLATES: ProviderTemplate[] = [
     authKeySource: 'generated',
     authTimestampField: null,
     defaultVoteePath: 'username',
+    voterKind: 'hytale',
     eventPath: 'event',
     voteEvents: ['vote'],
     testEvents: ['test'],
@@ -252,6 +262,7 @@ const TEMPLATES: ProviderTemplate[] = [
     authKeySource: null,
     authTimestampField: null,
     defaultVoteePath: 'data.user.name',
+    voterKind: 'name',
     discordIdPath: 'data.user.platform_id',
     eventPath: 'type',
     voteEvents: ['vote.create'],
@@ -307,6 +318,7 @@ const TEMPLATES: ProviderTemplate[] = [
     authKeySource: 'generated',
     authTimestampField: null,
     defaultVoteePath: 'user',
+    voterKind: 'discord',
     discordIdPath: 'user',
     eventPath: 'type',
     voteEvents: ['upvote'],
@@ -347,6 +359,7 @@ const TEMPLATES: ProviderTemplate[] = [
     authKeySource: 'generated',
     authTimestampField: null,
     defaultVoteePath: 'username',
+    voterKind: 'name',
     discordIdPath: 'id',
     eventPath: null,
     voteEvents: null,
@@ -384,6 +397,7 @@ const TEMPLATES: ProviderTemplate[] = [
     authKeySource: 'generated',
     authTimestampField: null,
     defaultVoteePath: 'user',
+    voterKind: 'discord',
     discordIdPath: 'user',
     eventPath: 'type',
     voteEvents: ['vote', 'premium_vote'],
@@ -417,6 +431,7 @@ const TEMPLATES: ProviderTemplate[] = [
     authKeySource: 'generated',
     authTimestampField: null,
     defaultVoteePath: 'user',
+    voterKind: 'discord',
     discordIdPath: 'user',
     eventPath: 'test',
     voteEvents: null,
@@ -450,6 +465,7 @@ const TEMPLATES: ProviderTemplate[] = [
     authKeySource: 'generated',
     authTimestampField: null,
     defaultVoteePath: 'username',
+    voterKind: 'name',
     discordIdPath: 'user_id',
     eventPath: 'is_test',
     voteEvents: null,
@@ -486,6 +502,7 @@ const TEMPLATES: ProviderTemplate[] = [
     authKeySource: 'generated',
     authTimestampField: null,
     defaultVoteePath: 'username',
+    voterKind: 'name',
     discordIdPath: 'id',
     eventPath: 'isTest',
     voteEvents: null,
@@ -524,6 +541,7 @@ const TEMPLATES: ProviderTemplate[] = [
     authKeySource: null,
     authTimestampField: null,
     defaultVoteePath: 'player',
+    voterKind: 'name',
     eventPath: 'event',
     voteEvents: ['vote'],
     testEvents: null,
@@ -560,6 +578,8 @@ const TEMPLATES: ProviderTemplate[] = [
     authKeySource: 'generated',
     authTimestampField: null,
     defaultVoteePath: 'p_resp',
+    voterKind: 'name',
+    voterAddressPath: 'ip',
     eventPath: null,
     voteEvents: null,
     testEvents: null,
@@ -592,6 +612,8 @@ const TEMPLATES: ProviderTemplate[] = [
     authKeySource: 'generated',
     authTimestampField: null,
     defaultVoteePath: 'gtl_resp',
+    voterKind: 'name',
+    voterAddressPath: 'ip',
     eventPath: null,
     voteEvents: null,
     testEvents: null,

@@ -5,7 +5,8 @@
 import type { AppDeps } from '../../app-deps.js';
 import { validationError } from '../../errors.js';
 import { MAX_VOTER_NAME_LENGTH } from '../votes/ingest.service.js';
-import { voterKeyOf } from '../../domain/voter-name.js';
+import { voterIdByName } from '../../storage/voter-lookup.js';
+import { TEST_VOTER_PREFIX } from '../../domain/voter-identity.js';
 import { EVENT_JOB_KIND, type EventData } from '../../domain/reward-events.js';
 import { deleteReminders } from '../../storage/reminder-store.js';
 
@@ -27,7 +28,14 @@ export function createVoterService(deps: AppDeps) {
     if (!name || name.length > MAX_VOTER_NAME_LENGTH) {
       throw validationError([{ field: 'voter_name', message: `must be 1-${MAX_VOTER_NAME_LENGTH} characters` }]);
     }
-    const voterKey = voterKeyOf(name);
+    // The voter the name names (README "Voters"), and the owner's test votes under that name (they make no voter).
+    const voterId = await voterIdByName(prisma, organizationId, name);
+    const voterKey = { in: [...(voterId ? [voterId] : []), `${TEST_VOTER_PREFIX}${name.toLowerCase()}`] };
+    const names = new Set([name.toLowerCase()]);
+    if (voterId) {
+      const identities = await prisma.voterIdentity.findMany({ where: { voterId }, select: { value: true } });
+      for (const i of identities) names.add(i.value);
+    }
     // The organization inside the relation filter too, so the (organizationId, voterKey, receivedAt) index finds the votes.
     const attemptsDeleted = await prisma.deliveryAttempt.count({ where: { organizationId, vote: { organizationId, voterKey } } });
     // The votes first, in batches, each its own short transaction (their jobs and attempts go with them), so no
@@ -60,16 +68,23 @@ export function createVoterService(deps: AppDeps) {
         // Their reminders (README "Reminders") and opt-out go too, and reminder events queued for them after the
         // vote that set them was gone (a reminder's job otherwise goes with its vote).
         const reminders =
-          (await deleteReminders(tx, organizationId, { voterKey })) + (await tx.reminderOptOut.deleteMany({ where: { organizationId, voterKey } })).count;
+          (voterId ? await deleteReminders(tx, organizationId, { voterKey: voterId }) : 0) +
+          (await tx.reminderOptOut.deleteMany({ where: { organizationId, voterKey } })).count;
         const orphanEvents = await tx.deliveryJob.findMany({
           where: { organizationId, kind: EVENT_JOB_KIND, voteId: null },
           select: { id: true, payloadJson: true },
         });
         const theirs = orphanEvents.filter((job) => {
           const data = JSON.parse(job.payloadJson ?? '{}') as EventData;
-          return data.event === 'reminder' && voterKeyOf(data.reminder.voterName) === voterKey;
+          if (data.event !== 'reminder') return false;
+          return data.reminder.voterId ? data.reminder.voterId === voterId : names.has(data.reminder.voterName.toLowerCase());
         });
         if (theirs.length > 0) await tx.deliveryJob.deleteMany({ where: { id: { in: theirs.map((job) => job.id) } } });
+        // The voter itself: who they were (their identities) goes with what they did.
+        if (voterId) {
+          await tx.voterIdentity.deleteMany({ where: { voterId } });
+          await tx.voter.deleteMany({ where: { id: voterId } });
+        }
         return deleted.count + emptied.count + standings + reminders + theirs.length;
       },
       { timeout: 60_000 },

@@ -1,6 +1,7 @@
 // Vote, its delivery jobs and attempts (the delivery log), the single-vote read and redelivery.
 import { builder } from '../../graphql/builder.js';
 import { discordIdIn } from '../../domain/discord-id.js';
+import { TEST_VOTER_PREFIX } from '../../domain/voter-identity.js';
 import { requireViewer } from '../../auth/access.js';
 import { validationError } from '../../errors.js';
 import { DELIVERY_STATUSES, type VotePage } from './votes.service.js';
@@ -32,6 +33,12 @@ export const VoteRef = builder.prismaObject('Vote', {
     id: t.exposeID('id'),
     publicId: t.exposeString('publicId'),
     voterName: t.exposeString('voterName'),
+    voterId: t.string({
+      nullable: true,
+      description: 'The voter the vote resolved to (README "Voters"): one person across names and sites; null for a test vote that matched no voter',
+      select: { voterKey: true },
+      resolve: (v) => (v.voterKey.startsWith(TEST_VOTER_PREFIX) ? null : v.voterKey),
+    }),
     voterDiscordId: t.string({
       nullable: true,
       description: "The voter's Discord user id, where the site sends one (the provider's discordIdPath); null otherwise",

@@ -31,8 +31,7 @@ import type { BatchWriter, VoteStore } from '../ports.js';
  * A voter's lock id in SQL, from a text expression holding its id: the first 8 bytes of sha256('voter:<id>') as a
  * signed 64-bit integer (what lockId computes). A merge takes the same locks (voters.service.ts).
  */
-export const voterLockSql = (voterIdSql: string) =>
-  `('x' || left(encode(sha256(convert_to('voter:' || ${voterIdSql}, 'UTF8')), 'hex'), 16))::bit(64)::bigint`;
+export const voterLockSql = (voterIdSql: string) => `('x' || left(encode(sha256(convert_to('voter:' || ${voterIdSql}, 'UTF8')), 'hex'), 16))::bit(64)::bigint`;
 
 const SQL = {
   // Every hook request's organization and provider, for all requests that arrived in one tick.
@@ -254,7 +253,6 @@ export function rewardLockIds(organizationId: string): bigint[] {
 }
 
 const lockId = (text: string) => hash('sha256', text, 'buffer').readBigInt64BE(0);
-
 
 // The vote write's steps, each a function of its own: one function holding them all compiled (optimized by V8) in
 // about half a second, and every object shape it had not seen yet (a duplicate, a milestone's job, a recovered vote)
@@ -619,8 +617,7 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
   /** Every identity a real vote of the batch looks up, as (organization, kind, value) arrays; a test vote's too (it only reads). */
   function probeValues(batch: NewVote[]): string[][] {
     const seen = new Map<string, { o: string; k: string; v: string }>();
-    for (const vote of batch)
-      for (const p of vote.voter.probes) seen.set(identityKey(vote.org.id, p), { o: vote.org.id, k: p.kind, v: p.value });
+    for (const vote of batch) for (const p of vote.voter.probes) seen.set(identityKey(vote.org.id, p), { o: vote.org.id, k: p.kind, v: p.value });
     const all = [...seen.values()];
     return [all.map((p) => p.o), all.map((p) => p.k), all.map((p) => p.v)];
   }

@@ -145,6 +145,10 @@ export type CreateProviderInput = {
   /** The site's vote page for reminders (http(s); may hold variables such as {{payload.bot}}); null: none */
   voteUrl?: string | null | undefined;
   voteePath?: string | null | undefined;
+  /** Where the voter's IP address is in the body (dotted path); null: none */
+  voterAddressPath?: string | null | undefined;
+  /** What the name at voteePath is (default: minecraft for votifier, name otherwise) */
+  voterKind?: VoterKind | null | undefined;
   /** votifier only: a port of its own within VOTIFIER_DEDICATED_PORTS (v1 without routing) */
   votifierPort?: number | null | undefined;
 };
@@ -411,9 +415,20 @@ export type UpdateProviderInput = {
   /** The site's vote page for reminders (http(s); may hold variables such as {{payload.bot}}); null: none */
   voteUrl?: string | null | undefined;
   voteePath?: string | null | undefined;
+  /** Where the voter's IP address is in the body (dotted path); null: none */
+  voterAddressPath?: string | null | undefined;
+  /** What the name at voteePath is */
+  voterKind?: VoterKind | null | undefined;
   /** votifier only: a port of its own within VOTIFIER_DEDICATED_PORTS; null goes back to the shared port */
   votifierPort?: number | null | undefined;
 };
+
+/** What a provider's voter name is (README "Voters") */
+export type VoterKind =
+  | 'discord'
+  | 'hytale'
+  | 'minecraft'
+  | 'name';
 
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 

@@ -78,7 +78,8 @@ UPDATE "Provider" SET "voterKind" = CASE
                           'serveurhytale-fr', 'hytale-game', 'hytaletop100') THEN 'hytale'
   WHEN "authMethod" = 'votifier' THEN 'minecraft'
   WHEN "discordIdPath" IS NOT NULL AND "discordIdPath" = "voteePath" THEN 'discord'
-  ELSE 'name' END;
+  ELSE 'name' END,
+  "voterAddressPath" = CASE WHEN "authMethod" = 'votifier' THEN 'address' WHEN "templateSlug" IN ('topg', 'gaming-toplist') THEN 'ip' ELSE NULL END;
 
 CREATE TABLE "_VoterFold" ("organizationId" TEXT NOT NULL, "voterKey" TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY ("organizationId", "voterKey"));
 INSERT INTO "_VoterFold" ("organizationId", "voterKey", id)
