@@ -24,7 +24,10 @@ export interface MilestoneRule {
 export type EventData =
   | { event: 'milestone'; milestone: MilestoneRule & { value: number; rule: number } }
   | { event: 'vote_party'; party: { count: number; every: number; number: number; provider: string | null } }
-  | { event: 'reminder'; reminder: { voterName: string; voterId?: string; providerKey: string; providerName: string; voteUrl: string | null; nextVoteAt: string } };
+  | {
+      event: 'reminder';
+      reminder: { voterName: string; voterId?: string; providerKey: string; providerName: string; voteUrl: string | null; nextVoteAt: string };
+    };
 
 /** The milestone rules read for every counted vote: parsed once per stored text. */
 const parsedRules = new Map<string, MilestoneRule[]>();

@@ -113,7 +113,7 @@ describe.skipIf(databaseUnavailable)('rewards events', () => {
       const chat = await until(() => receiver.requests.filter((r) => r.path === '/CHAT' && /reached|party/.test(r.json?.content ?? '')), 10, 'chat posts');
       expect(chat.filter((r) => r.json.content.startsWith('Rush reached')).length).toBe(5);
       expect(chat.map((r) => r.json.content)).toContain(
-        'Vote party #5! 50 votes, the last by ' + parties.find((p) => p.json.party.count === 50)!.json.voter_name,
+        `Vote party #5! 50 votes, the last by ${parties.find((p) => p.json.party.count === 50)!.json.voter_name}`,
       );
 
       const party = await app.request('GET', '/v1/vote-party', { key: s.org.readKey });
