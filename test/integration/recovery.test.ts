@@ -229,6 +229,32 @@ describe.skipIf(databaseUnavailable)('votes recovered from the top.gg vote list'
     expect(logs.some((line) => line.includes(s.token))).toBe(false);
   });
 
+  it('a hook vote and a recovered vote of one top.gg user are one voter (README "Voters"): the name stays the hook\'s', async () => {
+    const s = await setup('topgg');
+    const t0 = nowMs() + HOUR;
+    const list = fake.project(s.token).votes;
+    const hooked = listedVote(random(), '111000000000000101', t0, '123');
+    // The same user 13 h later (after top.gg's 12 h cooldown): the hook missed it, the list has it.
+    const missed = listedVote(random(), '111000000000000101', t0 + 13 * HOUR, '456');
+    list.push(hooked, missed);
+    const hookId = await s.hook(hooked, t0 + 900, 'Alice');
+    setTime(t0 + 14 * HOUR);
+    expect(await tickBoth()).toBe(1);
+    const votes = await s.votes();
+    expect(votes).toHaveLength(2);
+    const reads = await Promise.all(votes.map(async (v) => (await app.request('GET', `/v1/votes/${v.public_id}`, { key: s.org.key })).body.data));
+    const hookRead = reads.find((r) => r.public_id === hookId)!;
+    const recoveredRead = reads.find((r) => r.public_id !== hookId)!;
+    expect(recoveredRead).toMatchObject({ recovered: true, voter_name: missed.platform_id, voter_id: hookRead.voter_id, voter_total: 2 });
+    // The voter keeps the hook's name (the list sends the id alone), and both names reach them.
+    const voter = await app.deps.db.prisma.voter.findUniqueOrThrow({ where: { id: hookRead.voter_id } });
+    expect(voter.displayName).toBe('Alice');
+    for (const name of ['Alice', missed.platform_id]) {
+      const stats = await app.request('GET', `/v1/stats/voter/${name}`, { key: s.org.key });
+      expect(stats.body.data.summary.total, name).toBe(2);
+    }
+  });
+
   it('429, 500 and an unreadable answer record nothing and keep the cursor; the next run recovers', async () => {
     const s = await setup('topgg');
     const t0 = nowMs() + 10 * MINUTE;
