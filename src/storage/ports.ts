@@ -136,8 +136,8 @@ export interface Rollups {
    * zone change) or of its vote party is seen by every vote written after it and by none before.
    */
   lockRewards(tx: Tx, organizationId: string): Promise<void>;
-  /** Inside `tx`: the organization's voter standings made again from their days (after a provider took votes away). */
-  recountStandings(tx: Tx, organizationId: string): Promise<number>;
+  /** Inside `tx`: the organization's voter standings (or those of `voterKeys`) made again from their days (after a provider took votes away, a merge). */
+  recountStandings(tx: Tx, organizationId: string, voterKeys?: string[]): Promise<number>;
 }
 
 /** Reads whose SQL differs by database. */

@@ -54,7 +54,7 @@ export function createRollups(prisma: Db, sql: RollupSql): Rollups {
     async lockAgainstVoteWriters(tx: Tx) {
       if (sql.lockRollups) await tx.$executeRawUnsafe(sql.lockRollups);
     },
-    recountStandings: (tx: Tx, organizationId: string) => rebuildStandings(tx, organizationId),
+    recountStandings: (tx: Tx, organizationId: string, voterKeys?: string[]) => rebuildStandings(tx, organizationId, voterKeys),
     async lockRewards(tx: Tx, organizationId: string) {
       for (const statement of sql.lockRewards?.(organizationId) ?? []) await tx.$executeRawUnsafe(statement);
     },
@@ -120,8 +120,8 @@ async function verifyRollups(prisma: Db, sql: RollupSql, keptFrom: string, organ
 }
 
 /** The standings' rows as the rollups say they should be (see the head of this file). */
-async function standingsFromRollups(prisma: Db, organizationId?: string) {
-  const where = organizationId ? { organizationId } : {};
+async function standingsFromRollups(prisma: Db, organizationId?: string, voterKeys?: string[]) {
+  const where = { ...(organizationId ? { organizationId } : {}), ...(voterKeys ? { voterKey: { in: voterKeys } } : {}) };
   const kept = (
     await prisma.organization.findMany({ where: { ...(organizationId ? { id: organizationId } : {}), localDaysKept: true }, select: { id: true } })
   ).map((o) => o.id);
@@ -133,7 +133,7 @@ async function standingsFromRollups(prisma: Db, organizationId?: string) {
       _sum: { count: true },
     }),
     kept.length > 0
-      ? prisma.voterDay.findMany({ where: { organizationId: { in: kept } }, select: { organizationId: true, voterKey: true, day: true, count: true } })
+      ? prisma.voterDay.findMany({ where: { organizationId: { in: kept }, ...(voterKeys ? { voterKey: { in: voterKeys } } : {}) }, select: { organizationId: true, voterKey: true, day: true, count: true } })
       : [],
   ]);
   const daysOf = new Map<string, { day: string; count: number }[]>();
@@ -193,9 +193,9 @@ async function verifyStandings(prisma: Db, organizationId?: string): Promise<Rol
 }
 
 /** Replaces the standings with what the rollups say (inside the rebuild's transaction). */
-async function rebuildStandings(tx: Tx, organizationId?: string): Promise<number> {
-  const want = await standingsFromRollups(tx as unknown as Db, organizationId);
-  const where = organizationId ? { organizationId } : {};
+async function rebuildStandings(tx: Tx, organizationId?: string, voterKeys?: string[]): Promise<number> {
+  const want = await standingsFromRollups(tx as unknown as Db, organizationId, voterKeys);
+  const where = { ...(organizationId ? { organizationId } : {}), ...(voterKeys ? { voterKey: { in: voterKeys } } : {}) };
   await tx.voterStanding.deleteMany({ where });
   const standings = [...want.daysOf].flatMap(([key, days]) => {
     const standing = standingFromDays(days);

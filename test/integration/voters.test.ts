@@ -157,4 +157,107 @@ describe.skipIf(databaseUnavailable)('voters', () => {
     expect(after.voter_id).not.toBe(before.voter_id);
     expect(after.voter_total).toBe(1);
   });
+
+  it('reads a voter by id with identities and standing, and finds voters by a prefix of their name or identity, paged', async () => {
+    const s = await setup();
+    const bots = await s.site('bots', { discord_id_path: 'id' });
+    const a = await s.vote(bots, { user: 'Marigold', id: DISCORD_ID }, '2026-04-20T10:00:00Z');
+    await s.vote(bots, { user: 'Marius', id: '395526710101278723' }, '2026-04-20T10:05:00Z');
+    await s.vote(bots, { user: 'Zelda', id: '395526710101278724' }, '2026-04-20T10:10:00Z');
+    const read = await app.request('GET', `/v1/voters/${a.voter_id}`, { key: s.org.key });
+    expect(read.status, read.text).toBe(200);
+    expect(read.body.data).toMatchObject({
+      id: a.voter_id,
+      display_name: 'Marigold',
+      identities: [{ kind: 'discord', value: DISCORD_ID }],
+      standing: { total: 1, streak_days: 1, sites: [{ key: 'bots', total: 1 }] },
+    });
+    const mar = await app.request('GET', '/v1/voters?search=MAR&limit=1', { key: s.org.key });
+    expect(mar.status, mar.text).toBe(200);
+    expect(mar.body.data).toMatchObject({ page: 1, limit: 1, total: 2, pages: 2 });
+    expect(mar.body.data.voters.map((v: { display_name: string }) => v.display_name)).toEqual(['Marigold']);
+    const page2 = await app.request('GET', '/v1/voters?search=mar&limit=1&page=2', { key: s.org.key });
+    expect(page2.body.data.voters.map((v: { display_name: string }) => v.display_name)).toEqual(['Marius']);
+    const byId = await app.request('GET', '/v1/voters?search=3955267101012787', { key: s.org.key });
+    expect(byId.body.data.total).toBe(3);
+    expect((await app.request('GET', '/v1/voters/vtr_nobody', { key: s.org.key })).status).toBe(404);
+    // Another organization's voter is not found.
+    const stranger = await setup();
+    expect((await app.request('GET', `/v1/voters/${a.voter_id}`, { key: stranger.org.key })).status).toBe(404);
+    // GraphQL: the voter with a connection of their votes.
+    const gql = await app.request('POST', '/graphql', {
+      key: s.org.key,
+      body: {
+        query: `{ voter(id: "${a.voter_id}") { displayName identities { kind value } votes(first: 5) { totalCount edges { node { voterName voterId } } } } }`,
+      },
+    });
+    expect(gql.body.data.voter).toEqual({
+      displayName: 'Marigold',
+      identities: [{ kind: 'discord', value: DISCORD_ID }],
+      votes: { totalCount: 1, edges: [{ node: { voterName: 'Marigold', voterId: a.voter_id } }] },
+    });
+  });
+
+  it('merges two voters: the history moves exactly, one standing is made again, and stats verify stays consistent', async () => {
+    const s = await setup();
+    const mc = await s.site('mc', { voter_kind: 'minecraft' });
+    const other = await s.site('other', { voter_kind: 'minecraft' });
+    // One player under two names (a rename the relay could not see), on consecutive days and on two sites.
+    const old = await s.vote(mc, { user: 'Notch' }, '2026-04-21T10:00:00Z');
+    await s.vote(other, { user: 'Notch' }, '2026-04-21T11:00:00Z');
+    const renamed = await s.vote(mc, { user: 'Notch2' }, '2026-04-22T10:00:00Z');
+    const latest = await s.vote(other, { user: 'Notch2' }, '2026-04-23T10:00:00Z');
+    expect(renamed.voter_id).not.toBe(old.voter_id);
+    expect(latest).toMatchObject({ voter_total: 2, voter_streak_days: 2 });
+    const merged = await app.request('POST', `/v1/voters/${old.voter_id}/merge`, { key: s.org.key, body: { other: renamed.voter_id } });
+    expect(merged.status, merged.text).toBe(200);
+    expect(merged.body.data).toMatchObject({
+      id: old.voter_id,
+      display_name: 'Notch2',
+      standing: { total: 4, streak_days: 3, best_streak_days: 3 },
+    });
+    expect(merged.body.data.identities.map((i: { kind: string; value: string }) => `${i.kind}:${i.value}`).sort()).toEqual([
+      'minecraft:notch',
+      'minecraft:notch2',
+    ]);
+    expect(merged.body.data.standing.sites.map((x: { key: string; total: number }) => [x.key, x.total]).sort()).toEqual([
+      ['mc', 2],
+      ['other', 2],
+    ]);
+    expect((await app.request('GET', `/v1/voters/${renamed.voter_id}`, { key: s.org.key })).status).toBe(404);
+    const listed = await app.request('GET', `/v1/votes?voter=notch2&limit=10`, { key: s.org.key });
+    expect(listed.body.data.votes).toHaveLength(4);
+    const verify = await app.deps.db.rollups.verify('2000-01-01', s.org.id);
+    expect(verify).toEqual([]);
+    // The next vote under either name counts on the merged voter.
+    const next = await s.vote(mc, { user: 'notch' }, '2026-04-24T10:00:00Z');
+    expect(next).toMatchObject({ voter_id: old.voter_id, voter_total: 5, voter_streak_days: 4 });
+    // Refusals name the field.
+    const self = await app.request('POST', `/v1/voters/${old.voter_id}/merge`, { key: s.org.key, body: { other: old.voter_id } });
+    expect(self.status).toBe(400);
+    expect(self.body.error.details[0].field).toBe('other');
+    const unknown = await app.request('POST', `/v1/voters/${old.voter_id}/merge`, { key: s.org.key, body: { other: renamed.voter_id, into: 'x' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.text).toContain('into');
+  });
+
+  it('splits an identity off a voter into a new voter with the votes sent under it; both standings are made again', async () => {
+    const s = await setup();
+    const mc = await s.site('mc', { voter_kind: 'minecraft' });
+    const a = await s.vote(mc, { user: 'Alpha' }, '2026-04-25T10:00:00Z');
+    const b = await s.vote(mc, { user: 'Beta' }, '2026-04-26T10:00:00Z');
+    const merged = await app.request('POST', `/v1/voters/${a.voter_id}/merge`, { key: s.org.key, body: { other: b.voter_id } });
+    expect(merged.body.data.standing.total).toBe(2);
+    const split = await app.request('POST', `/v1/voters/${a.voter_id}/split`, { key: s.org.key, body: { kind: 'minecraft', value: 'Beta' } });
+    expect(split.status, split.text).toBe(201);
+    expect(split.body.data).toMatchObject({ display_name: 'Beta', identities: [{ kind: 'minecraft', value: 'beta' }], standing: { total: 1 } });
+    const left = await app.request('GET', `/v1/voters/${a.voter_id}`, { key: s.org.key });
+    expect(left.body.data).toMatchObject({ identities: [{ kind: 'minecraft', value: 'alpha' }], standing: { total: 1 } });
+    expect(await app.deps.db.rollups.verify('2000-01-01', s.org.id)).toEqual([]);
+    const lone = await app.request('POST', `/v1/voters/${a.voter_id}/split`, { key: s.org.key, body: { kind: 'minecraft', value: 'alpha' } });
+    expect(lone.status).toBe(400);
+    const badKind = await app.request('POST', `/v1/voters/${a.voter_id}/split`, { key: s.org.key, body: { kind: 'steam', value: 'x' } });
+    expect(badKind.status).toBe(400);
+    expect(badKind.text).toContain('kind');
+  });
 });

@@ -81,7 +81,7 @@ const VoterSite = builder.objectRef<StandingShape['sites'][number]>('VoterSite')
     nextVoteAt: t.expose('nextVoteAt', { type: 'DateTime', nullable: true }),
   }),
 });
-const VoterStanding = builder.objectRef<StandingShape>('VoterStanding').implement({
+export const VoterStanding = builder.objectRef<StandingShape>('VoterStanding').implement({
   description:
     'The voter\'s standing now (README "Rewards"): counted votes, this month, the current streak (0 once a day was missed) and the best one, days in the organization\'s time zone',
   fields: (t) => ({

@@ -322,7 +322,7 @@ export function createStatsService(deps: AppDeps) {
     return rows.reduce((sum, r) => sum + r.count, 0);
   }
 
-  return { dashboard, trend, providerShare, leaderboard, voter, providerId, countVotes };
+  return { dashboard, trend, providerShare, leaderboard, voter, standingOf, providerId, countVotes };
 }
 
 export type StatsService = ReturnType<typeof createStatsService>;

@@ -273,7 +273,7 @@ const PageInfo = builder.objectRef<{ hasNextPage: boolean; endCursor: string | n
   fields: (t) => ({ hasNextPage: t.exposeBoolean('hasNextPage'), endCursor: t.exposeString('endCursor', { nullable: true }) }),
 });
 
-const VoteConnection = builder.objectRef<ConnectionArgs>('VoteConnection').implement({
+export const VoteConnection = builder.objectRef<ConnectionArgs>('VoteConnection').implement({
   description: 'Votes newest first, Relay-style (cursor = position after the given vote)',
   fields: (t) => ({
     edges: t.field({

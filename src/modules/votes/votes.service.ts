@@ -24,6 +24,8 @@ export interface VoteListInput {
   from?: string | null;
   to?: string | null;
   voter?: string | null;
+  /** One voter's votes (README "Voters"), by id. */
+  voterId?: string | null;
   chatStatus?: string | null;
   callbackStatus?: string | null;
 }
@@ -103,6 +105,7 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
       organizationId,
       ...(providerId ? { providerId } : {}),
       ...(input.voter ? { voterKey: { in: voterKeys } } : {}),
+      ...(input.voterId ? { AND: [{ voterKey: input.voterId }] } : {}),
       ...(input.chatStatus ? { chatStatus: input.chatStatus } : {}),
       ...(input.callbackStatus ? { callbackStatus: input.callbackStatus } : {}),
       ...(range.from || range.toExclusive
