@@ -133,7 +133,10 @@ async function standingsFromRollups(prisma: Db, organizationId?: string, voterKe
       _sum: { count: true },
     }),
     kept.length > 0
-      ? prisma.voterDay.findMany({ where: { organizationId: { in: kept }, ...(voterKeys ? { voterKey: { in: voterKeys } } : {}) }, select: { organizationId: true, voterKey: true, day: true, count: true } })
+      ? prisma.voterDay.findMany({
+          where: { organizationId: { in: kept }, ...(voterKeys ? { voterKey: { in: voterKeys } } : {}) },
+          select: { organizationId: true, voterKey: true, day: true, count: true },
+        })
       : [],
   ]);
   const daysOf = new Map<string, { day: string; count: number }[]>();
