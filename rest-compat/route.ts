@@ -35,6 +35,8 @@ export interface RestRoute {
   summary?: string;
   /** What `stream` writes (default application/octet-stream). */
   streamType?: string;
+  /** The body is a JSON array: it stands for this one body field (POST /v1/plugin/players takes the players as the body). */
+  arrayBody?: string;
   /** The request itself is the input (the hook routes): a POST's body as bytes of any type, a GET's query string. */
   rawBody?: boolean;
   /** Who may call it, where the field's access rule does not tell (a public field that checks its own secret). */

@@ -92,6 +92,7 @@ export function createRestRouter(
   for (const { route, document, operation, fields, rules } of prepared) {
     const fromQuery = route.method === 'get' || route.method === 'delete';
     router[route.method](route.path, async (req: Request, res: Response) => {
+      if (route.arrayBody && Array.isArray(req.body)) req.body = { [route.arrayBody]: req.body };
       if (fields) {
         // Who is calling before what they sent: a key sent the wrong way hears so, not that its body lacks a field.
         const auth = req.auth ?? { kind: 'anonymous' };

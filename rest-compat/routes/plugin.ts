@@ -38,6 +38,15 @@ export const pluginRoutes: RestRoute[] = [
     data: (r) => r.revokePluginToken,
   },
   {
+    method: 'post',
+    path: '/plugin/players',
+    summary: 'Report online players (plugin token): links each name to its UUID, so a renamed player keeps their standing',
+    document: `mutation ($players: [PlayerInput!]!) { reportPlayers(players: $players) { players linked merged } }`,
+    variables: (req) => ({ players: req.body?.players }),
+    arrayBody: 'players',
+    data: (r) => r.reportPlayers,
+  },
+  {
     method: 'get',
     path: '/plugin/votes',
     summary: 'Pull waiting votes (plugin token)',

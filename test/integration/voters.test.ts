@@ -260,4 +260,46 @@ describe.skipIf(databaseUnavailable)('voters', () => {
     expect(badKind.status).toBe(400);
     expect(badKind.text).toContain('kind');
   });
+
+  it("a plugin's report of online players links names to UUIDs: a renamed Minecraft player keeps their standing", async () => {
+    const s = await setup();
+    const mc = await s.site('mc', { voter_kind: 'minecraft' });
+    const made = await app.request('POST', '/v1/plugin-tokens', { key: s.org.key, body: { name: 'Survival' } });
+    expect(made.status, made.text).toBe(201);
+    const plugin = made.body.data.token as string;
+    const uuid = '069a79f4-44e9-4726-a5be-fca90e38aaf5';
+    const report = (players: unknown) => app.request('POST', '/v1/plugin/players', { key: plugin, body: players });
+
+    const first = await s.vote(mc, { user: 'Steve' }, '2026-05-01T10:00:00Z');
+    // The player is online as Steve: the name's voter gains the UUID (the body is the array of players itself).
+    const seen = await report([{ name: 'Steve', uuid: uuid.replaceAll('-', '').toUpperCase(), platform: 'java' }]);
+    expect(seen.status, seen.text).toBe(200);
+    expect(seen.body.data).toEqual({ players: 1, linked: 1, merged: 0 });
+    expect((await report([{ name: 'Steve', uuid }])).body.data).toEqual({ players: 1, linked: 0, merged: 0 });
+
+    // Renamed to Steve2: a vote under the new name before the plugin sees it makes a voter of its own ...
+    const early = await s.vote(mc, { user: 'Steve2' }, '2026-05-02T10:00:00Z');
+    expect(early.voter_id).not.toBe(first.voter_id);
+    // ... which the next report merges into the player's voter; votes under the new name then count there.
+    const renamed = await report({ players: [{ name: 'Steve2', uuid }] });
+    expect(renamed.body.data).toEqual({ players: 1, linked: 0, merged: 1 });
+    const third = await s.vote(mc, { user: 'steve2' }, '2026-05-03T10:00:00Z');
+    expect(third).toMatchObject({ voter_id: first.voter_id, voter_total: 3, voter_streak_days: 3 });
+    expect(await app.deps.db.rollups.verify('2000-01-01', s.org.id)).toEqual([]);
+
+    // A player never seen before gets a voter of their own; their first vote finds it.
+    expect((await report([{ name: '.Alex', uuid: '00000000-0000-0000-0009-01f64f3b5e2a', platform: 'bedrock' }])).body.data).toEqual({
+      players: 1,
+      linked: 2,
+      merged: 0,
+    });
+    // Refusals name the field; an API key is not a plugin token.
+    const bad = await report([{ name: 'X', uuid: 'not-a-uuid' }]);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details[0].field).toBe('players[0].uuid');
+    const extra = await report([{ name: 'X', uuid, rank: 'vip' }]);
+    expect(extra.status).toBe(400);
+    expect(extra.text).toContain('rank');
+    expect((await app.request('POST', '/v1/plugin/players', { key: s.org.key, body: [] })).status).toBe(403);
+  });
 });

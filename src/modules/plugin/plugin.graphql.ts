@@ -193,3 +193,37 @@ builder.mutationField('failPulledVote', (t) =>
     },
   }),
 );
+
+const PlatformEnum = builder.enumType('PlayerPlatform', {
+  description: 'java: a Java Edition account; bedrock: a Bedrock player (through Floodgate)',
+  values: ['java', 'bedrock'] as const,
+});
+
+const PlayerInput = builder.inputType('PlayerInput', {
+  fields: (t) => ({
+    name: t.string({ required: true, description: 'The name in game (a Bedrock player with the Floodgate prefix)' }),
+    uuid: t.string({ required: true, description: 'The player UUID, with or without hyphens' }),
+    platform: t.field({ type: PlatformEnum, description: 'Default java' }),
+  }),
+});
+
+const PlayersReport = builder.objectRef<{ players: number; linked: number; merged: number }>('PlayersReport').implement({
+  description: 'What a report of online players changed (README "Voters")',
+  fields: (t) => ({
+    players: t.exposeInt('players', { description: 'Players in the report' }),
+    linked: t.exposeInt('linked', { description: 'Names and UUIDs newly linked to a voter' }),
+    merged: t.exposeInt('merged', { description: 'Voters merged into a player’s voter (votes sent under a new name before the plugin saw it)' }),
+  }),
+});
+
+builder.mutationField('reportPlayers', (t) =>
+  t.field({
+    type: PlayersReport,
+    nullable: true,
+    description:
+      "Online players as the plugin sees them (up to 500 a call): each name is linked to the player's UUID, so a renamed player's votes keep counting on one voter",
+    authScopes: { access: { scope: 'plugin' } },
+    args: { players: t.arg({ type: [PlayerInput], required: true }) },
+    resolve: (_r, { players }, ctx) => ctx.services.voters.reportPlayers(requirePlugin(ctx.auth).organizationId, players),
+  }),
+);

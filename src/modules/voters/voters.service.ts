@@ -10,7 +10,7 @@ import { EVENT_JOB_KIND, type EventData } from '../../domain/reward-events.js';
 import { deleteReminders } from '../../storage/reminder-store.js';
 import { RECOUNT_TRANSACTION } from '../../storage/rollups.js';
 import type { Tx } from '../../storage/ports.js';
-import { IDENTITY_KINDS, TEST_VOTER_PREFIX, voterId as newVoterId } from '../../domain/voter-identity.js';
+import { IDENTITY_KINDS, TEST_VOTER_PREFIX, minecraftUuid, voterId as newVoterId, type IdentityKind } from '../../domain/voter-identity.js';
 import { pageOf } from '../../validation.js';
 import { discordIdIn } from '../../domain/discord-id.js';
 import { spellingWins } from '../../domain/voter-name.js';
@@ -20,6 +20,9 @@ import type { Prisma } from '../../generated/sqlite/client.js';
 
 /** Voters found by an identity's prefix that a search looks at (display names are searched whatever their number). */
 const SEARCH_IDENTITIES = 500;
+
+/** Players one report may hold (POST /v1/plugin/players). */
+const MAX_REPORTED_PLAYERS = 500;
 
 /** Votes removed per transaction before the counts are adjusted. */
 const ERASE_BATCH = 1_000;
@@ -155,33 +158,39 @@ export function createVoterService(deps: AppDeps) {
     if (!other) throw validationError([{ field: 'other', message: `no voter ${otherId} in this organization` }]);
     await prisma.$transaction(async (tx) => {
       await deps.db.rollups.lockAgainstVoteWriters(tx);
-      await tx.organization.update({ where: { id: organizationId }, data: { statsEpoch: { increment: 1 } } });
-      await tx.vote.updateMany({ where: { organizationId, voterKey: otherId }, data: { voterKey: id } });
-      await moveDays(tx, organizationId, otherId, id, null);
-      const reminders = await tx.reminder.findMany({ where: { organizationId, voterKey: otherId } });
-      for (const r of reminders) {
-        const mine = await tx.reminder.findUnique({ where: { providerId_voterKey: { providerId: r.providerId, voterKey: id } } });
-        await tx.reminder.delete({ where: { providerId_voterKey: { providerId: r.providerId, voterKey: otherId } } });
-        if (!mine) await tx.reminder.create({ data: { ...r, voterKey: id } });
-        else if (r.dueAt > mine.dueAt)
-          await tx.reminder.update({ where: { providerId_voterKey: { providerId: r.providerId, voterKey: id } }, data: { dueAt: r.dueAt, voteId: r.voteId } });
-      }
-      const optOut = await tx.reminderOptOut.findUnique({ where: { organizationId_voterKey: { organizationId, voterKey: otherId } } });
-      if (optOut) {
-        await tx.reminderOptOut.delete({ where: { organizationId_voterKey: { organizationId, voterKey: otherId } } });
-        const mine = await tx.reminderOptOut.findUnique({ where: { organizationId_voterKey: { organizationId, voterKey: id } } });
-        if (!mine) await tx.reminderOptOut.create({ data: { ...optOut, voterKey: id } });
-      }
-      await tx.voterIdentity.updateMany({ where: { organizationId, voterId: otherId }, data: { voterId: id } });
-      const voter = await tx.voter.findUniqueOrThrow({ where: { id } });
-      // The display name follows the latest vote: the other's, when it is the later.
-      if (other.nameAt > voter.nameAt)
-        await tx.voter.update({ where: { id }, data: { displayName: other.displayName, displayKey: other.displayKey, nameAt: other.nameAt } });
-      await tx.voter.delete({ where: { id: otherId } });
-      await tx.voterStanding.deleteMany({ where: { organizationId, voterKey: { in: [id, otherId] } } });
-      await deps.db.rollups.recountStandings(tx, organizationId, [id]);
+      await mergeInto(tx, organizationId, id, other);
     }, RECOUNT_TRANSACTION);
     return get(organizationId, id);
+  }
+
+  /** The merge itself, inside a transaction that holds vote writers off (merge, reportPlayers). */
+  async function mergeInto(tx: Tx, organizationId: string, id: string, other: { id: string; displayName: string; displayKey: string; nameAt: Date }) {
+    const otherId = other.id;
+    await tx.organization.update({ where: { id: organizationId }, data: { statsEpoch: { increment: 1 } } });
+    await tx.vote.updateMany({ where: { organizationId, voterKey: otherId }, data: { voterKey: id } });
+    await moveDays(tx, organizationId, otherId, id, null);
+    const reminders = await tx.reminder.findMany({ where: { organizationId, voterKey: otherId } });
+    for (const r of reminders) {
+      const mine = await tx.reminder.findUnique({ where: { providerId_voterKey: { providerId: r.providerId, voterKey: id } } });
+      await tx.reminder.delete({ where: { providerId_voterKey: { providerId: r.providerId, voterKey: otherId } } });
+      if (!mine) await tx.reminder.create({ data: { ...r, voterKey: id } });
+      else if (r.dueAt > mine.dueAt)
+        await tx.reminder.update({ where: { providerId_voterKey: { providerId: r.providerId, voterKey: id } }, data: { dueAt: r.dueAt, voteId: r.voteId } });
+    }
+    const optOut = await tx.reminderOptOut.findUnique({ where: { organizationId_voterKey: { organizationId, voterKey: otherId } } });
+    if (optOut) {
+      await tx.reminderOptOut.delete({ where: { organizationId_voterKey: { organizationId, voterKey: otherId } } });
+      const mine = await tx.reminderOptOut.findUnique({ where: { organizationId_voterKey: { organizationId, voterKey: id } } });
+      if (!mine) await tx.reminderOptOut.create({ data: { ...optOut, voterKey: id } });
+    }
+    await tx.voterIdentity.updateMany({ where: { organizationId, voterId: otherId }, data: { voterId: id } });
+    const voter = await tx.voter.findUniqueOrThrow({ where: { id } });
+    // The display name follows the latest vote: the other's, when it is the later.
+    if (other.nameAt > voter.nameAt)
+      await tx.voter.update({ where: { id }, data: { displayName: other.displayName, displayKey: other.displayKey, nameAt: other.nameAt } });
+    await tx.voter.delete({ where: { id: otherId } });
+    await tx.voterStanding.deleteMany({ where: { organizationId, voterKey: { in: [id, otherId] } } });
+    await deps.db.rollups.recountStandings(tx, organizationId, [id]);
   }
 
   /**
@@ -314,7 +323,73 @@ export function createVoterService(deps: AppDeps) {
     return get(organizationId, newId);
   }
 
-  return { erase, get, search, merge, split };
+  /**
+   * Online players as a plugin reports them (POST /v1/plugin/players): each name is linked to the player's UUID
+   * (README "Voters"). A name held by a voter with no UUID (votes sent under a new name before the plugin saw it) is
+   * merged into the player's voter; a name held by another player's voter (a name that changed hands) moves over.
+   * Only players whose links change hold the vote writers off, each briefly.
+   */
+  async function reportPlayers(organizationId: string, players: { name: string; uuid: string; platform?: string | null }[]) {
+    if (players.length > MAX_REPORTED_PLAYERS) throw validationError([{ field: 'players', message: `must hold at most ${MAX_REPORTED_PLAYERS} players` }]);
+    const checked = players.map((p, i) => {
+      const name = p.name.trim();
+      const uuid = minecraftUuid(p.uuid.trim());
+      const problems = [
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this expression finds
+        ...(!name || name.length > MAX_VOTER_NAME_LENGTH || /[\u0000-\u001f\u007f]/.test(name)
+          ? [{ field: `players[${i}].name`, message: `must be a player's name of 1 to ${MAX_VOTER_NAME_LENGTH} characters` }]
+          : []),
+        ...(uuid ? [] : [{ field: `players[${i}].uuid`, message: 'must be a player UUID (32 hex digits, with or without hyphens)' }]),
+      ];
+      const kind: IdentityKind = p.platform === 'bedrock' ? 'bedrock' : 'minecraft';
+      return { problems, uuid: uuid ?? '', name: { kind, value: name.toLowerCase() }, shown: name };
+    });
+    const problems = checked.flatMap((c) => c.problems);
+    if (problems.length > 0) throw validationError(problems);
+    let linked = 0;
+    let merged = 0;
+    const holder = async (db: Tx | typeof prisma, kind: string, value: string) =>
+      (await db.voterIdentity.findUnique({ where: { organizationId_kind_value: { organizationId, kind, value } }, select: { voterId: true } }))?.voterId ??
+      null;
+    const uuidOf = async (db: Tx, voterId: string) =>
+      (await db.voterIdentity.findFirst({ where: { voterId, kind: 'minecraft_uuid' }, select: { value: true } }))?.value ?? null;
+    for (const player of new Map(checked.map((c) => [c.uuid, c])).values()) {
+      const [byUuid, byName] = await Promise.all([holder(prisma, 'minecraft_uuid', player.uuid), holder(prisma, player.name.kind, player.name.value)]);
+      if (byUuid && byName === byUuid) continue;
+      await prisma.$transaction(async (tx) => {
+        await deps.db.rollups.lockAgainstVoteWriters(tx);
+        const now = deps.clock.now();
+        const link = async (kind: string, value: string, voterId: string) => {
+          await tx.voterIdentity.upsert({
+            where: { organizationId_kind_value: { organizationId, kind, value } },
+            create: { organizationId, kind, value, voterId, createdAt: now },
+            update: { voterId },
+          });
+          linked += 1;
+        };
+        const uuidHolder = await holder(tx, 'minecraft_uuid', player.uuid);
+        const nameHolder = await holder(tx, player.name.kind, player.name.value);
+        if (uuidHolder && nameHolder === uuidHolder) return;
+        if (uuidHolder && nameHolder) {
+          if ((await uuidOf(tx, nameHolder)) === null) {
+            await mergeInto(tx, organizationId, uuidHolder, await tx.voter.findUniqueOrThrow({ where: { id: nameHolder } }));
+            merged += 1;
+          } else await link(player.name.kind, player.name.value, uuidHolder);
+          return;
+        }
+        if (uuidHolder) return link(player.name.kind, player.name.value, uuidHolder);
+        if (nameHolder && (await uuidOf(tx, nameHolder)) === null) return link('minecraft_uuid', player.uuid, nameHolder);
+        // A player the relay does not know yet, or whose name another player's voter held: a voter of their own.
+        const id = newVoterId(now.getTime());
+        await tx.voter.create({ data: { id, organizationId, displayName: player.shown, displayKey: player.name.value, nameAt: now, createdAt: now } });
+        await link('minecraft_uuid', player.uuid, id);
+        await link(player.name.kind, player.name.value, id);
+      }, RECOUNT_TRANSACTION);
+    }
+    return { players: checked.length, linked, merged };
+  }
+
+  return { erase, get, search, merge, split, reportPlayers };
 }
 
 export type VoterService = ReturnType<typeof createVoterService>;
