@@ -28,7 +28,7 @@ export interface SendResult {
 export interface JobContext {
   job: ClaimedJob;
   org: Organization;
-  vote: (Vote & { provider: Provider }) | null;
+  vote: (Vote & { provider: Provider; voterUuid?: string | null }) | null;
   callback: Callback | null;
   /**
    * For a kind that marks its attempt itself (CallbackKind.marksItself): marks the job durably, and must have

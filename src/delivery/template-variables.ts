@@ -33,6 +33,18 @@ const VOTE_VARIABLES: readonly Omit<TemplateVariable, 'events'>[] = [
     example: '160105994217586689',
     type: 'string',
   },
+  {
+    name: 'voter_id',
+    description: 'The voter the vote resolved to (README "Voters"): one id across names, sites and platforms; empty for a test vote that matched no voter',
+    example: 'vtr_0192f3a4-5b6c-7d8e-9f01-23456789abcd',
+    type: 'string',
+  },
+  {
+    name: 'voter_uuid',
+    description: "The voter's Minecraft UUID, where a plugin reported it (POST /v1/plugin/players); empty otherwise",
+    example: '069a79f4-44e9-4726-a5be-fca90e38aaf5',
+    type: 'string',
+  },
   { name: 'provider_name', description: 'Display name of the provider that received the vote', example: 'top.gg', type: 'string' },
   { name: 'provider_key', description: 'Key of the provider (as in its webhook URL)', example: 'topgg', type: 'string' },
   { name: 'vote_id', description: 'Public id of the vote', example: 'vt_3f1c2b9e-8a4d-4c55-9f0e-2a7b6c1d9e04', type: 'string' },
@@ -126,6 +138,8 @@ export function sampleTemplateValues(now: Date, organization: { slug: string; na
   return {
     voter_name: 'TestVoter',
     voter_discord_id: '160105994217586689',
+    voter_id: 'vtr_00000000-0000-7000-8000-000000000000',
+    voter_uuid: '069a79f4-44e9-4726-a5be-fca90e38aaf5',
     provider_name: 'Test Provider',
     provider_key: 'test-provider',
     vote_id: 'vt_00000000-0000-4000-8000-000000000000',

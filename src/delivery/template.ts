@@ -8,6 +8,10 @@ export interface VoteTemplateValues {
   voter_name: string;
   /** The voter's Discord user id where the provider's body has one (Provider.discordIdPath); empty otherwise. */
   voter_discord_id?: string;
+  /** The voter the vote resolved to (README "Voters"); empty for a test vote that matched no voter. */
+  voter_id?: string;
+  /** The voter's Minecraft UUID, where a plugin reported one (POST /v1/plugin/players); empty otherwise. */
+  voter_uuid?: string;
   provider_name: string;
   provider_key: string;
   vote_id: string;

@@ -10,6 +10,7 @@ import { planAtLeast } from '../domain/plans.js';
 import { UNCERTAIN_DELIVERY, wasLeaving, type AttemptRecord, type ClaimedJob, type JobResolution } from '../domain/jobs.js';
 import type { Organization } from '../generated/sqlite/client.js';
 import { createUnknownWebhookMemory, LeaseLost, type JobContext, type SendResult } from './senders.js';
+import { TEST_VOTER_PREFIX } from '../domain/voter-identity.js';
 import { jobKindOf } from './job-kinds/registry.js';
 import { CALLBACK_KINDS } from './callback-kinds/registry.js';
 import type { JobKindEnv } from './job-kinds/job-kind.js';
@@ -96,6 +97,13 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
       callbackIds.length ? prisma.callback.findMany({ where: { id: { in: callbackIds } } }) : [],
       prisma.organization.findMany({ where: { id: { in: orgIds } } }),
     ]);
+    // The voters' Minecraft UUIDs, where a plugin reported one ({{voter_uuid}}, README "Voters").
+    const voterKeys = [...new Set(votes.map((v) => v.voterKey).filter((k) => !k.startsWith(TEST_VOTER_PREFIX)))];
+    const uuids = voterKeys.length
+      ? await prisma.voterIdentity.findMany({ where: { voterId: { in: voterKeys }, kind: 'minecraft_uuid' }, select: { voterId: true, value: true } })
+      : [];
+    const uuidOf = new Map(uuids.map((u) => [u.voterId, u.value]));
+    for (const vote of votes) (vote as NonNullable<JobContext['vote']>).voterUuid = uuidOf.get(vote.voterKey) ?? null;
     const byId = <T extends { id: string }>(rows: T[]) => new Map(rows.map((r) => [r.id, r]));
     const [voteMap, callbackMap, orgMap] = [byId(votes), byId(callbacks), byId(orgs)];
     return new Map(

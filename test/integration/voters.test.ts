@@ -3,6 +3,7 @@
 // name-based routes, on the test database (SQLite or PostgreSQL).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
+import { startReceiver, type Receiver } from '../kit/receiver.js';
 
 const clock = {
   at: new Date('2026-04-01T12:00:00Z').getTime(),
@@ -15,12 +16,15 @@ const DISCORD_ID = '395526710101278721';
 
 describe.skipIf(databaseUnavailable)('voters', () => {
   let app: TestApp;
+  let receiver: Receiver;
 
   beforeAll(async () => {
     app = await startTestApp({}, { clock });
+    receiver = await startReceiver({ status: 200 });
   });
   afterAll(async () => {
     await app?.stop();
+    await receiver?.close();
   });
 
   async function setup(settings: Record<string, unknown> = {}) {
@@ -286,6 +290,17 @@ describe.skipIf(databaseUnavailable)('voters', () => {
     const third = await s.vote(mc, { user: 'steve2' }, '2026-05-03T10:00:00Z');
     expect(third).toMatchObject({ voter_id: first.voter_id, voter_total: 3, voter_streak_days: 3 });
     expect(await app.deps.db.rollups.verify('2000-01-01', s.org.id)).toEqual([]);
+
+    // Callbacks carry the voter's id and UUID.
+    const callback = await app.request('POST', '/v1/callbacks', {
+      key: s.org.key,
+      body: { name: 'Ids', url: `${receiver.url}/${s.org.slug}`, payload_template: { id: '{{voter_id}}', uuid: '{{voter_uuid}}', name: '{{voter_name}}' } },
+    });
+    expect(callback.status, callback.text).toBe(201);
+    await s.vote(mc, { user: 'Steve2' }, '2026-05-03T11:00:00Z');
+    const deadline = Date.now() + 10_000;
+    while (!receiver.requests.some((r) => r.path === `/${s.org.slug}`) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(receiver.requests.find((r) => r.path === `/${s.org.slug}`)?.json).toEqual({ id: first.voter_id, uuid, name: 'Steve2' });
 
     // A player never seen before gets a voter of their own; their first vote finds it.
     expect((await report([{ name: '.Alex', uuid: '00000000-0000-0000-0009-01f64f3b5e2a', platform: 'bedrock' }])).body.data).toEqual({
