@@ -26,6 +26,7 @@ import { jsonDepthGuard } from './http/json-depth-guard.js';
 import { dashboard } from './http/dashboard.js';
 import { compress } from './http/compress.js';
 import { securityHeaders } from './http/security-headers.js';
+import { votePageRouter } from './http/vote-page.js';
 import { GRAPHIQL_ASSETS_PATH, graphiqlAssets } from './graphql/graphiql.js';
 import { Redis } from 'ioredis';
 import { bodyParserError, sendError, sendGraphQLError } from './http/error-response.js';
@@ -153,6 +154,9 @@ export function buildHttpApp(
       return yoga(req, res);
     },
   );
+
+  // The players' vote pages (public; README "Vote page").
+  app.use('/vote', compress(), votePageRouter(deps, services.votePage));
 
   // The dashboard at / (after every API route, so none of them can be shadowed by a page).
   app.use(compress(), dashboard());

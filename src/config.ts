@@ -84,6 +84,7 @@ const envSchema = z.object({
   HOOK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(500),
   IP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(1200),
   HOOK_FAILURE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(120),
+  VOTE_PAGE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(60),
   DELIVERY_CONCURRENCY: z.coerce.number().int().min(0).max(1000).default(16),
   DELIVERY_ENABLED: bool.default(true),
   DELIVERY_THREAD: bool.default(true),
@@ -188,6 +189,8 @@ export interface Config {
   ipRateLimitPerMinute: number;
   /** Refused (unauthenticated) hook deliveries per minute from one client address to one organization. */
   hookFailureLimitPerMinute: number;
+  /** Vote page requests (the page, its JSON, its buttons' clicks) per minute from one client address. */
+  votePageRateLimitPerMinute: number;
   deliveryConcurrency: number;
   deliveryEnabled: boolean;
   /** Run the delivery worker on its own thread (own database connections) instead of the main one. */
@@ -353,6 +356,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     hookRateLimitPerMinute: e.HOOK_RATE_LIMIT_PER_MINUTE,
     ipRateLimitPerMinute: e.IP_RATE_LIMIT_PER_MINUTE,
     hookFailureLimitPerMinute: e.HOOK_FAILURE_LIMIT_PER_MINUTE,
+    votePageRateLimitPerMinute: e.VOTE_PAGE_RATE_LIMIT_PER_MINUTE,
     deliveryConcurrency: e.DELIVERY_CONCURRENCY,
     deliveryEnabled: e.DELIVERY_ENABLED,
     deliveryThread: e.DELIVERY_THREAD,

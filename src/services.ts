@@ -12,6 +12,7 @@ import { createPullService } from './modules/plugin/pull.service.js';
 import { createVoterService } from './modules/voters/voters.service.js';
 import { createRewardService } from './modules/rewards/rewards.service.js';
 import { createDiscordService } from './modules/discord/discord.service.js';
+import { createVotePageService } from './modules/vote-page/vote-page.service.js';
 
 export function createServices(deps: AppDeps) {
   const organizations = createOrganizationService(deps);
@@ -29,6 +30,7 @@ export function createServices(deps: AppDeps) {
     voters: createVoterService(deps),
     rewards: createRewardService(deps),
     discord: createDiscordService(deps),
+    votePage: createVotePageService(deps, stats),
   };
 }
 

@@ -27,6 +27,7 @@ export const ORGANIZATION_FIELDS = `
     discord_bot_token_set: discordBotTokenSet
     discord_guild_id: discordGuildId
     leaderboard_posts: leaderboardPosts { period top at }
+    vote_page: votePage { enabled title show_leaderboard: showLeaderboard }
   }
   usage {
     votes_this_month: votesThisMonth

@@ -14,6 +14,8 @@ export interface RateLimits {
   ip: RateLimiterAbstract;
   /** Refused hook deliveries per (client address, organization slug). */
   hookFailures: RateLimiterAbstract;
+  /** The players' vote pages (README "Vote page") per client address: a budget of their own, apart from hooks. */
+  votePage: RateLimiterAbstract;
 }
 
 const budgets = (config: Config) => ({
@@ -21,6 +23,7 @@ const budgets = (config: Config) => ({
   hooks: config.hookRateLimitPerMinute,
   ip: config.ipRateLimitPerMinute,
   hookFailures: config.hookFailureLimitPerMinute,
+  votePage: config.votePageRateLimitPerMinute,
 });
 
 /** Counted by this process alone, or shared by every instance through Redis (falling back to memory while it is down). */
@@ -36,6 +39,7 @@ export function createRateLimits(config: Config, redis: Redis | null): RateLimit
     hooks: make('hooks', perMinute.hooks),
     ip: make('ip', perMinute.ip),
     hookFailures: make('hook-failures', perMinute.hookFailures),
+    votePage: make('vote-page', perMinute.votePage),
   };
 }
 

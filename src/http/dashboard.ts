@@ -6,7 +6,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 
 const DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 /** Paths that belong to the API, never to the dashboard's client-side routes. */
-const API_PREFIXES = ['/v1', '/graphql', '/hooks', '/healthz', '/readyz', '/metrics', '/assets'];
+const API_PREFIXES = ['/v1', '/graphql', '/hooks', '/healthz', '/readyz', '/metrics', '/assets', '/vote'];
 
 const NOT_BUILT = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Vote Relay</title>
 <body style="font-family:system-ui;max-width:40rem;margin:10vh auto">

@@ -91,7 +91,7 @@ export interface TestApp extends RunningApp {
   request<T = any>(
     method: string,
     path: string,
-    options?: { key?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> },
+    options?: { key?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string>; redirect?: 'manual' },
   ): Promise<ApiResponse<T>>;
 }
 
@@ -113,7 +113,12 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ap
       body = JSON.stringify(opts.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await fetch(`${running.url}${path}`, { method, headers, body: body as BodyInit | undefined });
+    const res = await fetch(`${running.url}${path}`, {
+      method,
+      headers,
+      body: body as BodyInit | undefined,
+      ...(opts.redirect ? { redirect: opts.redirect } : {}),
+    });
     const text = await res.text();
     let parsed: unknown = text;
     try {

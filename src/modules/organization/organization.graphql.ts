@@ -1,4 +1,5 @@
 // Organization, its settings and usage; the organization query and the settings/test-message mutations.
+import { votePageOf, type VotePageSettings } from '../../domain/vote-page.js';
 import { builder } from '../../graphql/builder.js';
 import type { LeaderboardPosts } from '../../domain/leaderboard-schedule.js';
 import { requireViewer } from '../../auth/access.js';
@@ -46,6 +47,23 @@ const LeaderboardPostsRef = builder.objectRef<LeaderboardPosts>('LeaderboardPost
     period: t.field({ type: LeaderboardPeriodEnum, resolve: (p) => p.period }),
     top: t.exposeInt('top', { description: 'How many voters it names' }),
     at: t.exposeString('at', { description: '"HH:MM" (day), "Mon HH:MM" (week), "D HH:MM" (month, D 1 to 28), in settings.time_zone' }),
+  }),
+});
+
+const VotePageRef = builder.objectRef<VotePageSettings>('VotePageSettings').implement({
+  description: 'The players\' vote page at /vote/<slug> (README "Vote page")',
+  fields: (t) => ({
+    enabled: t.exposeBoolean('enabled'),
+    title: t.exposeString('title', { nullable: true, description: 'null: "Vote for <organization name>"' }),
+    showLeaderboard: t.exposeBoolean('showLeaderboard', { description: "The page lists the last 30 days' top voters" }),
+  }),
+});
+
+const VotePageInput = builder.inputType('VotePageInput', {
+  fields: (t) => ({
+    enabled: t.boolean({ required: true }),
+    title: t.string({ description: 'At most 80 characters; null: "Vote for <organization name>"' }),
+    showLeaderboard: t.boolean({ description: "List the last 30 days' top voters (default false)" }),
   }),
 });
 
@@ -117,6 +135,12 @@ const OrganizationSettings = builder.objectRef<Organization>('OrganizationSettin
       description: "The period's top voters posted to the chat webhook: {period, top, at}; null: none",
       resolve: (org) => (org.leaderboardPostsJson ? (JSON.parse(org.leaderboardPostsJson) as LeaderboardPosts) : null),
     }),
+    votePage: t.field({
+      type: VotePageRef,
+      nullable: true,
+      description: "The players' vote page at /vote/<slug>: {enabled, title, showLeaderboard}; null: off",
+      resolve: (org) => votePageOf(org.votePageJson),
+    }),
     bedrockPrefix: t.exposeString('bedrockPrefix', {
       nullable: true,
       description: 'The prefix Floodgate puts before Bedrock players\' names (often "."); RCON commands accept such names; null: none',
@@ -174,6 +198,7 @@ const OrganizationSettingsInput = builder.inputType('OrganizationSettingsInput',
     discordBotToken: t.string({ description: "Your Discord bot's token (checked with Discord when saved; never returned); null removes it" }),
     discordGuildId: t.string({ description: 'The Discord server (guild) id the bot gives vote roles in' }),
     leaderboardPosts: t.field({ type: LeaderboardPostsInput, description: "Post the period's top voters to the chat webhook; null: stop" }),
+    votePage: t.field({ type: VotePageInput, description: 'The players\' vote page at /vote/<slug>; null turns it off' }),
   }),
 });
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { isSafeBedrockPrefix } from '../../domain/player-name.js';
 import { DISCORD_ID } from '../../domain/discord-id.js';
 import { leaderboardPostsSchema } from '../../domain/leaderboard-schedule.js';
+import { votePageSchema } from '../../domain/vote-page.js';
 import { checkBot, discordApiFor, DiscordError } from '../../discord/discord-api.js';
 import type { AppDeps } from '../../app-deps.js';
 import { AppError, notFound, validationError, type FieldError } from '../../errors.js';
@@ -79,6 +80,8 @@ const settingsSchema = z
     discordBotToken: z.string().trim().min(20, 'is not a bot token (Developer Portal → your app → Bot → Reset Token)').max(200).nullable(),
     discordGuildId: z.string().regex(DISCORD_ID, 'must be a server id (17 to 20 digits: right-click the server → Copy Server ID)').nullable(),
     leaderboardPosts: leaderboardPostsSchema.nullable(),
+    // The players' vote page (README "Vote page"); null turns it off.
+    votePage: votePageSchema.nullable(),
     bedrockPrefix: z
       .string()
       .refine(isSafeBedrockPrefix, 'must be 1 to 3 printable characters without space, quotes, ; / \\ { } [ ] or @ (Floodgate uses ".")')
@@ -242,7 +245,7 @@ export function createOrganizationService(deps: AppDeps) {
     if (problems.length > 0) throw validationError(problems);
     await checkDiscordBot(org, settings);
 
-    const { chatEmbedTemplate, milestones, votePartyProvider, discordBotToken, leaderboardPosts, ...plainSettings } = settings;
+    const { chatEmbedTemplate, milestones, votePartyProvider, discordBotToken, leaderboardPosts, votePage, ...plainSettings } = settings;
     const partyProviderId = votePartyProvider === undefined ? undefined : votePartyProvider === null ? null : providerIds.get(votePartyProvider)!;
     // A party whose size or site changes starts counting again from zero.
     const partyChanged =
@@ -270,6 +273,9 @@ export function createOrganizationService(deps: AppDeps) {
             ...(partyProviderId !== undefined ? { votePartyProviderId: partyProviderId } : {}),
             ...(discordBotToken !== undefined ? { discordBotTokenEnc: discordBotToken === null ? null : deps.secrets.seal(discordBotToken) } : {}),
             ...(leaderboardPosts !== undefined ? { leaderboardPostsJson: leaderboardPosts === null ? null : JSON.stringify(leaderboardPosts) } : {}),
+            ...(votePage !== undefined
+              ? { votePageJson: votePage === null ? null : JSON.stringify({ enabled: votePage.enabled, title: votePage.title ?? null, showLeaderboard: votePage.showLeaderboard === true }) }
+              : {}),
           },
         });
       }, RECOUNT_TRANSACTION);

@@ -278,6 +278,8 @@ export type OrganizationSettingsInput = {
   serverCallbackUrl?: string | null | undefined;
   /** IANA time zone name; applies to votes from then on (days already counted keep their day) */
   timeZone?: string | null | undefined;
+  /** The players' vote page at /vote/<slug>; null turns it off */
+  votePage?: VotePageInput | null | undefined;
   /** At least 2; null turns the party off; a change starts the count over */
   votePartyEvery?: number | null | undefined;
   /** A provider key, or null for every site; a change starts the count over */
@@ -421,6 +423,14 @@ export type UpdateProviderInput = {
   voterKind?: VoterKind | null | undefined;
   /** votifier only: a port of its own within VOTIFIER_DEDICATED_PORTS; null goes back to the shared port */
   votifierPort?: number | null | undefined;
+};
+
+export type VotePageInput = {
+  enabled: boolean;
+  /** List the last 30 days' top voters (default false) */
+  showLeaderboard?: boolean | null | undefined;
+  /** At most 80 characters; null: "Vote for <organization name>" */
+  title?: string | null | undefined;
 };
 
 /** What a provider's voter name is (README "Voters") */

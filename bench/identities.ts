@@ -1,0 +1,759 @@
+// Voters (issue 37): what resolving each vote to a voter by its identities costs on ingest. The issue's budget: "ingest
+// with identities on, beside the commit before it, measured in the same run: the identity step costs at most 10% of
+// accepted votes per second", on both databases. Each stored vote is resolved in its transaction to a voter by its
+// identities (a Discord id before a name: src/domain/voter-identity.ts, written by src/storage/sqlite/votes.ts and
+// src/storage/postgres/votes.ts into Voter and VoterIdentity).
+//
+// Two services, each run from its own directory with `node --import tsx src/main.ts` (cwd that directory) and its own
+// CLI for the organization, as bench/marks.ts does: "ours" (BENCH_OURS_DIR, default this repository's root) and
+// "before" (c7649d3, the last commit before voters, unless BENCH_IDENTITIES_BEFORE names another: a `git worktree add
+// --detach` under the system's temporary directory, node_modules symlinked to the repository's, `npm run -s
+// prisma:generate` run in it, removed at the end). Both: LOG_LEVEL=info, deliveries off, rate limits out of the way,
+// one business organization with one custom provider (header auth) whose `votee_path` is a name field (`username`) and
+// whose `discord_id_path` is a snowflake field (`user`, 18 digits), as on a Discord bot list. `voter_kind` is not sent
+// (before does not know it; ours defaults it to `name`): ours keys each vote to the voter holding its Discord id.
+//
+// Per round (BENCH_IDENTITIES_ROUNDS) both services are started, each on its own fresh SQLite file (or PostgreSQL
+// database) that its CLI migrates, and get the same preparation: one probe vote, one vote from each of
+// BENCH_IDENTITIES_VOTERS returning voters (each a fixed snowflake and name) and BENCH_WARMUP_S of returning-voter load
+// (not counted). Then, per phase, BENCH_IDENTITIES_PAIRS pairs: the two services measured back to back, each once
+// both services are quiet (under 5% of a core over 0.5 s) and 1.5 s on, ours first in odd pairs and before first in
+// even ones (numbered over the run per phase). One measurement: autocannon in this process against the hook for
+// BENCH_DURATION_S with BENCH_CONNECTIONS connections, a unique body per request (the service answers a repeated body
+// as a duplicate); only 2xx answers count as accepted; afterwards the database must hold at least that many new votes,
+// and ours's Voter and VoterIdentity rows must have moved as the phase says.
+//   returning: the BENCH_IDENTITIES_VOTERS voters in turn (the realistic case: every vote finds its voter by its
+//              Discord id; ours must make no voter and no identity);
+//   new:       a new voter per vote (the worst case: each vote of ours makes one Voter and one VoterIdentity row, after
+//              looking up the id, the id as a name and the name).
+// Each pair's ratio ours / before is one sample under one machine state (the machine has 2 cores and other sessions'
+// work: single figures move by tens of percent); reported per pair with their median, geometric mean and a 95%
+// t-interval of the log ratios, and the verdict against the budget: "within 10%" only when the whole interval is at or
+// above 0.90x. Also the service's CPU per accepted vote over the measured run (every thread; on PostgreSQL plus its
+// backends' CPU) and the machine load at each pair's start.
+//
+// Writes its sections of BENCHMARKS.md (`identities`, `identities-postgresql`). SQLite by default; PostgreSQL with
+// DATABASE_URL=postgres://… (as bench/run.ts sets it from BENCH_POSTGRES_URL): each service makes its own database.
+// Options: BENCH_IDENTITIES_ROUNDS (4), BENCH_IDENTITIES_PAIRS (2 per phase per round), BENCH_IDENTITIES_VOTERS
+// (5000), BENCH_IDENTITIES_PHASES (returning,new: a subset leaves BENCHMARKS.md alone), BENCH_DURATION_S (8),
+// BENCH_CONNECTIONS (50), BENCH_WARMUP_S (2), BENCH_OURS_DIR, BENCH_IDENTITIES_BEFORE (c7649d3),
+// BENCH_IDENTITIES_BUDGET_S (from the counts above; ~14 min by default, a run takes ~11), BENCH_CPU_PROF=<dir>
+// (--cpu-prof on both services, a directory per side and round; BENCHMARKS.md is then left alone),
+// BENCH_IDENTITIES_REPORT=0 (leave BENCHMARKS.md alone), BENCH_KEEP_DB=1.
+//
+// Reading: see BENCHMARKS.md "Voters: what identities cost on ingest" (filled in after the first runs).
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
+import autocannon from 'autocannon';
+import { runNode, startChild, type RunningChild } from './lib/child.js';
+import { cpuSeconds } from './lib/cpu.js';
+import { benchDialect, openBenchDatabase, type BenchDatabase } from './lib/database.js';
+import { consoleTable, gitCommit, machineDescription, markdownTable, writeSection } from './lib/report.js';
+import { ROOT, api, createClient, duration, envNumber, machineLoad, ms, percentile, ratio, serviceEnv, thousands } from './lib/service.js';
+
+const DIALECT = benchDialect();
+const ROUNDS = envNumber('BENCH_IDENTITIES_ROUNDS', 4, true);
+/** Pairs per phase per round (each service started once per round). */
+const PAIRS = envNumber('BENCH_IDENTITIES_PAIRS', 2, true);
+const VOTERS = envNumber('BENCH_IDENTITIES_VOTERS', 5_000, true);
+const DURATION_S = envNumber('BENCH_DURATION_S', 8, false);
+const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 50, true);
+const WARMUP_S = envNumber('BENCH_WARMUP_S', 2, false);
+const OURS_DIR = resolve(process.env.BENCH_OURS_DIR || ROOT);
+const BEFORE_REF = process.env.BENCH_IDENTITIES_BEFORE || 'c7649d3';
+type Phase = 'returning' | 'new';
+const ALL_PHASES: Phase[] = ['returning', 'new'];
+const PHASES = ALL_PHASES.filter((p) =>
+  (process.env.BENCH_IDENTITIES_PHASES ?? 'returning,new')
+    .split(',')
+    .map((s) => s.trim())
+    .includes(p),
+);
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : null;
+/** Hard bound: per round two services started (~40 s each with their seeding) and per pair two measurements, with room. */
+const BUDGET_S = envNumber('BENCH_IDENTITIES_BUDGET_S', ROUNDS * (100 + PHASES.length * PAIRS * 2 * (DURATION_S + 12)) + 180, false);
+/** A pause before each measurement: the other service's work after its load (commits, checkpoints) ends first. */
+const SETTLE_MS = 1_500;
+/** Before each measurement both services must be quiet: under QUIET_SHARE of a core over QUIET_WINDOW_MS (waited for up to QUIET_LIMIT_MS). */
+const QUIET_SHARE = 0.05;
+const QUIET_WINDOW_MS = 500;
+const QUIET_LIMIT_MS = 20_000;
+/** The verdict's line: ours / before at or above this over the whole interval. */
+const BUDGET_RATIO = 0.9;
+if (PHASES.length === 0) {
+  console.error('BENCH_IDENTITIES_PHASES names no phase (returning, new)');
+  process.exit(2);
+}
+
+const SECRET_KEY = 'bench-identities-secret-key-0123456789abcdef';
+const AUTH = 'bench-identities-hook-secret';
+const HEADERS = { 'content-type': 'application/json', authorization: AUTH };
+/** Keep-alive sockets seeding the returning voters (not measured). */
+const SEED_SOCKETS = 50;
+
+const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
+const short = (sha: string) => sha.slice(0, 7);
+
+// ---- the votes ----------------------------------------------------------------------------------------------------
+
+/** Returning voter i: a fixed 18-digit snowflake and a fixed name. */
+const returningId = (i: number) => (300_000_000_000_000_000n + BigInt(i) * 104_729n).toString();
+const returningName = (i: number) => `Player_${String(i).padStart(5, '0')}`;
+/** A new voter per vote: snowflake and name from the run's vote counter (never repeated within a run). */
+const newId = (n: number) => (700_000_000_000_000_000n + BigInt(n)).toString();
+const newName = (n: number) => `Newcomer_${n}`;
+/** Makes every body unique (the duplicate window would drop a repeated one). */
+let nonce = 0;
+/** Where the returning voters' turn is. */
+let cycle = 0;
+const voteBody = (discordId: string, name: string) =>
+  JSON.stringify({ bot: '1', user: discordId, username: name, type: 'upvote', isWeekend: false, query: `?n=${nonce++}` });
+const returningBody = (i: number) => voteBody(returningId(i), returningName(i));
+function nextBody(phase: Phase): string {
+  if (phase === 'returning') return returningBody(cycle++ % VOTERS);
+  const n = nonce;
+  return voteBody(newId(n), newName(n));
+}
+
+// ---- the "before" tree ------------------------------------------------------------------------------------------
+
+let beforeTree: string | null = null;
+function removeBeforeTree(): void {
+  if (!beforeTree) return;
+  const dir = beforeTree;
+  beforeTree = null;
+  try {
+    execFileSync('git', ['-C', ROOT, 'worktree', 'remove', '--force', dir], { stdio: 'ignore' });
+  } catch {
+    rmSync(dir, { recursive: true, force: true });
+    try {
+      execFileSync('git', ['-C', ROOT, 'worktree', 'prune'], { stdio: 'ignore' });
+    } catch {
+      // left for `git worktree prune`
+    }
+  }
+}
+process.once('exit', removeBeforeTree);
+
+const started = performance.now();
+setTimeout(() => {
+  console.error(`\n!!! identities benchmark exceeded its ${duration(BUDGET_S)} budget; stopping`);
+  removeBeforeTree();
+  process.exit(1);
+}, BUDGET_S * 1000).unref();
+
+/** A worktree of `commit` with the repository's node_modules and its own generated Prisma clients. */
+function makeBeforeTree(commit: string): string {
+  const dir = mkdtempSync(join(os.tmpdir(), 'vote-relay-bench-identities-before-'));
+  execFileSync('git', ['-C', ROOT, 'worktree', 'add', '--detach', dir, commit], { stdio: 'ignore' });
+  beforeTree = dir;
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  execFileSync('npm', ['run', '-s', 'prisma:generate'], { cwd: dir, stdio: 'ignore' });
+  return dir;
+}
+
+// ---- the service from a directory -------------------------------------------------------------------------------
+
+interface Side {
+  id: 'ours' | 'before';
+  dir: string;
+  /** Its commit as the section names it. */
+  commit: string;
+}
+
+/** Warnings and errors the service printed (level ≥ 40, or anything on stderr that is not a JSON log line). */
+class LogWatch {
+  readonly counts = new Map<string, number>();
+  read(line: string, stream: 'stdout' | 'stderr'): void {
+    let key: string | null = null;
+    if (line.startsWith('{')) {
+      try {
+        const entry = JSON.parse(line) as { level?: number; msg?: string };
+        if ((entry.level ?? 0) >= 40) key = `${entry.level === 40 ? 'warn' : entry.level === 50 ? 'error' : `level ${entry.level}`}: ${entry.msg ?? '?'}`;
+      } catch {
+        key = `${stream}: ${line.slice(0, 200)}`;
+      }
+    } else if (stream === 'stderr' && line.trim() !== '') key = `stderr: ${line.slice(0, 200)}`;
+    if (key !== null) this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+  }
+  summary(): string[] {
+    return [...this.counts].map(([key, n]) => `${n}× ${key.length > 300 ? `${key.slice(0, 300)}…` : key}`);
+  }
+}
+
+async function startServiceIn(side: Side, env: NodeJS.ProcessEnv, logs: LogWatch, nodeArgs: string[]): Promise<RunningChild> {
+  const child = await startChild({
+    name: `vote relay (${side.id})`,
+    args: [...nodeArgs, '--import', 'tsx', 'src/main.ts'],
+    cwd: side.dir,
+    env,
+    listeningMessage: 'vote relay listening',
+    startTimeoutMs: 120_000,
+  });
+  for (const line of child.tail().split('\n')) logs.read(line, 'stdout');
+  createInterface({ input: child.process.stdout! }).on('line', (line) => logs.read(line, 'stdout'));
+  createInterface({ input: child.process.stderr! }).on('line', (line) => logs.read(line, 'stderr'));
+  return child;
+}
+
+/** `cli org create` of that directory (it applies its own migrations first); returns the full API key. */
+async function createOrgIn(side: Side, env: NodeJS.ProcessEnv): Promise<string> {
+  const out = await runNode(['--import', 'tsx', 'src/cli/main.ts', 'org', 'create', '--slug', 'bench', '--name', 'bench', '--plan', 'business', '--json'], {
+    cwd: side.dir,
+    env,
+    timeoutMs: 120_000,
+  });
+  const jsonLine = out
+    .trim()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .at(-1);
+  const apiKey = jsonLine ? (JSON.parse(jsonLine) as { api_key?: { key?: unknown } }).api_key?.key : undefined;
+  if (typeof apiKey !== 'string') throw new Error(`org create printed no API key:\n${out}`);
+  return apiKey;
+}
+
+const envFor = (database: BenchDatabase) =>
+  serviceEnv({
+    DATABASE_URL: database.url,
+    SECRET_KEY,
+    LOG_LEVEL: 'info',
+    DELIVERY_ENABLED: 'false',
+    HOOK_RATE_LIMIT_PER_MINUTE: '1000000000',
+    API_RATE_LIMIT_PER_MINUTE: '1000000000',
+    IP_RATE_LIMIT_PER_MINUTE: '1000000000',
+    // Two services at once: neither takes the default Votifier port from the other.
+    VOTIFIER_PORT: '0',
+  });
+
+// ---- measuring --------------------------------------------------------------------------------------------------
+
+/** CPU seconds of each PostgreSQL backend serving the service now (none on SQLite). */
+async function backendCpu(database: BenchDatabase): Promise<Map<number, number>> {
+  const readings = new Map<number, number>();
+  for (const pid of await database.backendPids()) {
+    const seconds = cpuSeconds([pid]);
+    if (seconds !== null) readings.set(pid, seconds);
+  }
+  return readings;
+}
+
+/** µs of backend CPU between two readings (backends that closed in between are left out: an undercount). */
+function backendDelta(before: Map<number, number>, after: Map<number, number>): number {
+  let seconds = 0;
+  for (const [pid, now] of after) seconds += now - (before.get(pid) ?? 0);
+  return seconds * 1e6;
+}
+
+/** Waits until the processes `pids` are quiet (QUIET_SHARE); returns the ms waited, or null when they never were. */
+async function quiet(pids: number[]): Promise<number | null> {
+  const begin = nowMs();
+  while (nowMs() - begin < QUIET_LIMIT_MS) {
+    const before = cpuSeconds(pids);
+    const at = nowMs();
+    await sleep(QUIET_WINDOW_MS);
+    const after = cpuSeconds(pids);
+    if (before === null || after === null) return null;
+    if ((after - before) / ((nowMs() - at) / 1000) < QUIET_SHARE) return nowMs() - begin;
+  }
+  return null;
+}
+
+interface Counts {
+  votes: number;
+  /** Ours only (before has no such tables). */
+  voters: number | null;
+  identities: number | null;
+}
+
+async function counts(database: BenchDatabase, side: Side): Promise<Counts> {
+  const votes = await database.count('SELECT COUNT(*) AS n FROM "Vote"');
+  if (side.id !== 'ours') return { votes, voters: null, identities: null };
+  return {
+    votes,
+    voters: await database.count('SELECT COUNT(*) AS n FROM "Voter"'),
+    identities: await database.count('SELECT COUNT(*) AS n FROM "VoterIdentity"'),
+  };
+}
+
+/** Counts once requests still in flight have landed (two equal vote counts 300 ms apart, at most ~5 s). */
+async function settledCounts(database: BenchDatabase, side: Side): Promise<Counts> {
+  let previous = await counts(database, side);
+  for (let i = 0; i < 16; i++) {
+    await sleep(300);
+    const current = await counts(database, side);
+    if (current.votes === previous.votes) return current;
+    previous = current;
+  }
+  return previous;
+}
+
+interface LoadResult {
+  accepted: number;
+  durationS: number;
+  latencies: Float64Array;
+  non2xx: string;
+  errors: string;
+}
+
+async function load(url: string, phase: Phase, durationS: number): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const errorKinds = new Map<string, number>();
+  // `requests` is autocannon's, outside bench/types' minimal typings: passed through a variable.
+  const options: autocannon.Options & { requests: { setupRequest: (r: { body?: string }) => { body: string } }[] } = {
+    url,
+    method: 'POST',
+    headers: HEADERS,
+    body: '{}',
+    requests: [{ setupRequest: (request) => ({ ...request, body: nextBody(phase) }) }],
+    connections: CONNECTIONS,
+    pipelining: 1,
+    duration: durationS,
+    timeout: 10,
+  };
+  const instance = autocannon(options);
+  instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTimeMs: number) => {
+    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTimeMs);
+  });
+  instance.on('reqError', (err: Error) => {
+    const kind = (err as NodeJS.ErrnoException).code ?? err.message;
+    errorKinds.set(kind, (errorKinds.get(kind) ?? 0) + 1);
+  });
+  const result = await instance;
+  return {
+    accepted: latencies.length,
+    durationS: result.duration,
+    latencies: Float64Array.from(latencies).sort(),
+    non2xx: Object.entries(result.statusCodeStats)
+      .filter(([code]) => !code.startsWith('2'))
+      .map(([code, { count }]) => `${code}×${count}`)
+      .join(', '),
+    errors: [...errorKinds].map(([kind, n]) => `${kind}×${n}`).join(', '),
+  };
+}
+
+/** One vote by hand: fail fast (with the answer) if the hook does not take a vote. */
+async function probe(url: string): Promise<void> {
+  const res = await fetch(url, { method: 'POST', headers: HEADERS, body: voteBody('123456789012345678', 'Probe') });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`probe answered ${res.status}: ${text.slice(0, 500)}`);
+}
+
+/** One vote from each returning voter (throws unless all are answered 200). */
+async function seed(port: number, path: string): Promise<void> {
+  const client = createClient(port, HEADERS, SEED_SOCKETS);
+  const refused = new Map<string, number>();
+  let next = 0;
+  try {
+    await Promise.all(
+      Array.from({ length: SEED_SOCKETS }, async () => {
+        while (next < VOTERS) {
+          const res = await client.request('POST', path, returningBody(next++));
+          if (res.status !== 200) refused.set(`${res.status} ${res.body.slice(0, 200)}`, (refused.get(`${res.status} ${res.body.slice(0, 200)}`) ?? 0) + 1);
+        }
+      }),
+    );
+  } finally {
+    client.close();
+  }
+  if (refused.size > 0) throw new Error(`the hook refused seeding votes: ${[...refused].map(([answer, n]) => `${n}× ${answer}`).join('; ')}`);
+}
+
+interface Run {
+  round: number;
+  side: Side;
+  database: BenchDatabase;
+  logs: LogWatch;
+  service: RunningChild | null;
+  url: string;
+}
+
+/** A fresh database and the service of `side` on it: organization, provider, probe, the returning voters, warm-up. */
+async function prepareRun(round: number, side: Side, dir: string): Promise<Run> {
+  const tag = `[round ${round} ${side.id}]`;
+  const database = await openBenchDatabase(join(dir, `${round}-${side.id}.db`));
+  const run: Run = { round, side, database, logs: new LogWatch(), service: null, url: '' };
+  try {
+    const env = envFor(database);
+    const apiKey = await createOrgIn(side, env);
+    const profDir = CPU_PROF_DIR ? join(CPU_PROF_DIR, `${side.id}-${round}`) : null;
+    if (profDir) mkdirSync(profDir, { recursive: true });
+    run.service = await startServiceIn(side, env, run.logs, profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []);
+    const base = `http://127.0.0.1:${run.service.port}`;
+    const provider = await api<{ data: { webhook_url: string } }>(base, apiKey, 'POST', '/v1/providers', {
+      key: 'botlist',
+      name: 'Bot list',
+      auth_method: 'header',
+      auth_field: 'Authorization',
+      auth_value: AUTH,
+      votee_path: 'username',
+      discord_id_path: 'user',
+    });
+    const read = await api<{ data?: { discord_id_path?: unknown }; discord_id_path?: unknown }>(base, apiKey, 'GET', '/v1/providers/botlist');
+    if ((read.data ?? read).discord_id_path !== 'user') throw new Error(`the provider was made without discord_id_path: ${JSON.stringify(read)}`);
+    const path = new URL(provider.data.webhook_url).pathname;
+    run.url = `${base}${path}`;
+    await probe(run.url);
+    const startedSeeding = nowMs();
+    await seed(run.service.port, path);
+    console.log(
+      `${tag} ${thousands(VOTERS)} returning voters seeded in ${((nowMs() - startedSeeding) / 1000).toFixed(1)} s; warm-up ${WARMUP_S} s (not counted)`,
+    );
+    await load(run.url, 'returning', WARMUP_S);
+    if (side.id === 'ours') {
+      const c = await settledCounts(database, side);
+      if ((c.voters ?? 0) < VOTERS + 1) throw new Error(`only ${c.voters} voters after seeding ${VOTERS} (and the probe)`);
+    }
+    return run;
+  } catch (err) {
+    await closeRun(run);
+    throw err;
+  }
+}
+
+async function closeRun(run: Run): Promise<void> {
+  await run.service?.stop();
+  if (process.env.BENCH_KEEP_DB !== '1') await run.database.drop();
+}
+
+interface Measurement {
+  round: number;
+  pair: number;
+  phase: Phase;
+  side: Side;
+  perS: number;
+  accepted: number;
+  stored: number;
+  /** Ours: new Voter and VoterIdentity rows. */
+  voters: number | null;
+  identities: number | null;
+  ok: boolean;
+  p50: number;
+  p99: number;
+  cpuUs: number | null;
+  cpuShare: number;
+  pgCpuUs: number | null;
+  load: string;
+  notes: string[];
+}
+
+async function measure(run: Run, phase: Phase, pair: number): Promise<Measurement> {
+  const { round, side, database } = run;
+  const service = run.service!;
+  const tag = `[${phase} ${round}.${pair} ${side.id}]`;
+  await sleep(SETTLE_MS);
+  const loadText = machineLoad();
+  const countsBefore = await counts(database, side);
+  const pid = service.process.pid!;
+  const backendsBefore = await backendCpu(database);
+  const cpuBefore = { service: cpuSeconds([pid]), at: nowMs() };
+  const result = await load(run.url, phase, DURATION_S);
+  const cpuAfter = { service: cpuSeconds([pid]), at: nowMs() };
+  const backendsAfter = await backendCpu(database);
+  const countsAfter = await settledCounts(database, side);
+  const stored = countsAfter.votes - countsBefore.votes;
+  const voters = countsAfter.voters === null || countsBefore.voters === null ? null : countsAfter.voters - countsBefore.voters;
+  const identities = countsAfter.identities === null || countsBefore.identities === null ? null : countsAfter.identities - countsBefore.identities;
+  const notes: string[] = [];
+  let ok = stored >= result.accepted && result.accepted > 0;
+  if (!ok) notes.push(`**${thousands(result.accepted)} votes answered 2xx but ${thousands(stored)} new rows stored**`);
+  if (voters !== null && identities !== null) {
+    // Returning voters: every vote finds its voter (none made); new voters: one voter and one identity per stored vote.
+    const want = phase === 'returning' ? 0 : stored;
+    if (voters !== want || identities !== want) {
+      ok = false;
+      notes.push(
+        `**${thousands(voters)} new voters and ${thousands(identities)} new identities for ${thousands(stored)} stored votes (expected ${thousands(want)} each)**`,
+      );
+    }
+  }
+  if (result.non2xx) notes.push(`non-2xx answers ${result.non2xx}`);
+  if (result.errors) notes.push(`request errors ${result.errors}`);
+  const cpuSpent = cpuBefore.service === null || cpuAfter.service === null ? null : cpuAfter.service - cpuBefore.service;
+  const m: Measurement = {
+    round,
+    pair,
+    phase,
+    side,
+    perS: result.accepted / result.durationS,
+    accepted: result.accepted,
+    stored,
+    voters,
+    identities,
+    ok,
+    p50: percentile(result.latencies, 50),
+    p99: percentile(result.latencies, 99),
+    cpuUs: cpuSpent === null || result.accepted === 0 ? null : (cpuSpent * 1e6) / result.accepted,
+    cpuShare: cpuSpent === null ? Number.NaN : cpuSpent / ((cpuAfter.at - cpuBefore.at) / 1000),
+    pgCpuUs: database.dialect === 'postgresql' && result.accepted > 0 ? backendDelta(backendsBefore, backendsAfter) / result.accepted : null,
+    load: loadText,
+    notes,
+  };
+  console.log(
+    `${tag} ${thousands(m.perS)} votes/s (p50 ${ms(m.p50)} ms, p99 ${ms(m.p99)} ms), stored ${thousands(stored)} / ${thousands(result.accepted)}` +
+      `${voters === null ? '' : `, +${thousands(voters)} voters, +${thousands(identities ?? 0)} identities`}` +
+      `${m.cpuUs === null ? '' : `, service CPU ${thousands(m.cpuUs)} µs/vote`}${m.pgCpuUs === null ? '' : ` + ${thousands(m.pgCpuUs)} µs in PostgreSQL`}` +
+      `${notes.length > 0 ? `; ${notes.join('; ').replaceAll('**', '')}` : ''}`,
+  );
+  return m;
+}
+
+// ---- statistics -----------------------------------------------------------------------------------------------------
+
+const median = (values: number[]) => {
+  const sorted = [...values].filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const pct = (r: number) => (Number.isFinite(r) ? `${r >= 1 ? '+' : '−'}${Math.abs((r - 1) * 100).toFixed(1)}%` : 'n/a');
+/** Two-sided 95% quantiles of Student's t for 1…30 degrees of freedom (then the normal's). */
+const T95 = [
+  12.71, 4.3, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23, 2.2, 2.18, 2.16, 2.14, 2.13, 2.12, 2.11, 2.1, 2.09, 2.09, 2.08, 2.07, 2.07, 2.06, 2.06, 2.06,
+  2.05, 2.05, 2.05, 2.04,
+];
+
+/** Geometric mean of ratios with a 95% interval (t on their logarithms: each pair's ratio is one sample). */
+function geometric(ratios: number[]): { mean: number; low: number; high: number; n: number } {
+  const logs = ratios.filter((r) => Number.isFinite(r) && r > 0).map(Math.log);
+  const n = logs.length;
+  if (n === 0) return { mean: Number.NaN, low: Number.NaN, high: Number.NaN, n };
+  const m = logs.reduce((a, b) => a + b, 0) / n;
+  if (n === 1) return { mean: Math.exp(m), low: Number.NaN, high: Number.NaN, n };
+  const sd = Math.sqrt(logs.reduce((a, b) => a + (b - m) ** 2, 0) / (n - 1));
+  const half = (T95[n - 2] ?? 1.96) * (sd / Math.sqrt(n));
+  return { mean: Math.exp(m), low: Math.exp(m - half), high: Math.exp(m + half), n };
+}
+const interval = (g: { mean: number; low: number; high: number }) =>
+  Number.isFinite(g.low) ? `${ratio(g.mean, 1)} (95% interval ${ratio(g.low, 1)}–${ratio(g.high, 1)})` : ratio(g.mean, 1);
+
+const totalCpu = (m: Measurement) => (m.cpuUs ?? Number.NaN) + (m.pgCpuUs ?? 0);
+const cpuText = (m: Measurement | undefined) =>
+  !m || m.cpuUs === null
+    ? 'n/a'
+    : `${thousands(m.cpuUs)} µs (${(m.cpuShare * 100).toFixed(0)}%)${m.pgCpuUs === null ? '' : ` + ${thousands(m.pgCpuUs)} µs in PostgreSQL`}`;
+const storedText = (m: Measurement | undefined) => {
+  if (!m) return 'n/a';
+  const rows = `${thousands(m.stored)} / ${thousands(m.accepted)}`;
+  const voters = m.voters === null ? '' : ` (+${thousands(m.voters)} voters, +${thousands(m.identities ?? 0)} identities)`;
+  return m.ok ? `${rows}${voters}` : `**${rows}${voters}**`;
+};
+/** Pairs are numbered over the run per phase; ours goes first in the odd ones. */
+const pairNumber = (round: number, pair: number) => (round - 1) * PAIRS + pair;
+const oursFirst = (round: number, pair: number) => pairNumber(round, pair) % 2 === 1;
+
+// ---- the run ------------------------------------------------------------------------------------------------------
+
+async function main(): Promise<number> {
+  const beforeCommit = execFileSync('git', ['-C', ROOT, 'rev-parse', '--verify', `${BEFORE_REF}^{commit}`], { encoding: 'utf8' }).trim();
+  if (!existsSync(join(OURS_DIR, 'src', 'main.ts'))) throw new Error(`BENCH_OURS_DIR ${OURS_DIR} has no src/main.ts`);
+  const ours: Side = { id: 'ours', dir: OURS_DIR, commit: gitCommit(OURS_DIR) };
+  console.log(`ours: ${ours.dir} (${ours.commit}); before: ${short(beforeCommit)} (${BEFORE_REF}); ${DIALECT}; ${machineLoad()}`);
+  const before: Side = { id: 'before', dir: makeBeforeTree(beforeCommit), commit: short(beforeCommit) };
+  console.log(`before: worktree ${before.dir}`);
+  const dir = mkdtempSync(join(os.tmpdir(), 'vote-relay-bench-identities-'));
+  const measurements: Measurement[] = [];
+  const failures: string[] = [];
+  const serviceLog: string[] = [];
+  const quietNotes: string[] = [];
+  const load1 = machineLoad();
+  const attempt = async <T>(what: string, run: () => Promise<T>): Promise<T | null> => {
+    try {
+      return await run();
+    } catch (err) {
+      failures.push(`${what}: ${(err as Error).message.split('\n')[0]}`);
+      console.error(`\n!!! ${what} could not be measured: ${(err as Error).message}`);
+      return null;
+    }
+  };
+  try {
+    for (let round = 1; round <= ROUNDS; round++) {
+      // Both services made ready first (each on its own fresh database, seeded and warmed up); then per pair the two
+      // measurements back to back, the order swapping every pair, so a drift of the machine's speed favours neither.
+      const runs: Run[] = [];
+      try {
+        for (const side of [ours, before]) {
+          const run = await attempt(`round ${round}, ${side.id}`, () => prepareRun(round, side, dir));
+          if (run) runs.push(run);
+        }
+        if (runs.length < 2) continue;
+        for (const phase of PHASES) {
+          for (let pair = 1; pair <= PAIRS; pair++) {
+            const order = oursFirst(round, pair) ? runs : [...runs].reverse();
+            for (const run of order) {
+              const waited = await quiet(runs.map((r) => r.service!.process.pid!));
+              const m = await attempt(`${phase} ${round}.${pair}, ${run.side.id}`, () => measure(run, phase, pair));
+              if (!m) continue;
+              if (waited === null)
+                quietNotes.push(
+                  `${phase} ${round}.${pair} ${run.side.id}: the services were not quiet (under ${QUIET_SHARE * 100}% of a core) within ${QUIET_LIMIT_MS / 1000} s`,
+                );
+              measurements.push(m);
+            }
+          }
+        }
+      } finally {
+        for (const run of runs) await closeRun(run);
+        for (const run of runs) for (const line of run.logs.summary()) serviceLog.push(`round ${round} ${run.side.id}: ${line}`);
+      }
+    }
+  } finally {
+    removeBeforeTree();
+    if (process.env.BENCH_KEEP_DB === '1') console.log(`\ndatabases kept in ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
+  const load2 = machineLoad();
+  const totalS = (performance.now() - started) / 1000;
+
+  // ---- tables
+  const header = [
+    'Pair (round.pair)',
+    'First',
+    'Ours, votes/s',
+    'Before, votes/s',
+    'Ours / before',
+    'Ours: service CPU per vote (share of a core)',
+    'Before: service CPU per vote',
+    'CPU ours / before',
+    'p99 ms (ours; before)',
+    'Stored / accepted (ours; before)',
+    "Machine load at the pair's start",
+  ];
+  const pairsOf = (phase: Phase) => {
+    const out: { round: number; pair: number; o?: Measurement; p?: Measurement }[] = [];
+    for (const m of measurements.filter((x) => x.phase === phase)) {
+      let pair = out.find((x) => x.round === m.round && x.pair === m.pair);
+      if (!pair) out.push((pair = { round: m.round, pair: m.pair }));
+      if (m.side.id === 'ours') pair.o = m;
+      else pair.p = m;
+    }
+    return out;
+  };
+  const rowsOf = (phase: Phase) =>
+    pairsOf(phase).map(({ round, pair, o, p }) => [
+      `${round}.${pair}`,
+      oursFirst(round, pair) ? 'ours' : 'before',
+      o ? thousands(o.perS) : 'n/a',
+      p ? thousands(p.perS) : 'n/a',
+      o && p ? `**${ratio(o.perS, p.perS)}** (${pct(o.perS / p.perS)})` : 'n/a',
+      cpuText(o),
+      cpuText(p),
+      o && p ? ratio(totalCpu(o), totalCpu(p)) : 'n/a',
+      `${o ? ms(o.p99) : 'n/a'}; ${p ? ms(p.p99) : 'n/a'}`,
+      `${storedText(o)}; ${storedText(p)}`,
+      (oursFirst(round, pair) ? o : p)?.load ?? (o ?? p)?.load ?? 'n/a',
+    ]);
+  const ratiosOf = (phase: Phase) => pairsOf(phase).flatMap(({ o, p }) => (o && p ? [o.perS / p.perS] : []));
+  const cpuRatiosOf = (phase: Phase) => pairsOf(phase).flatMap(({ o, p }) => (o && p ? [totalCpu(o) / totalCpu(p)] : []));
+  const summaryOf = (phase: Phase) => {
+    const r = ratiosOf(phase);
+    const o = measurements.filter((m) => m.phase === phase && m.side.id === 'ours').map((m) => m.perS);
+    const p = measurements.filter((m) => m.phase === phase && m.side.id === 'before').map((m) => m.perS);
+    if (o.length === 0 && p.length === 0) return 'Not measured in this run.';
+    return (
+      `${r.length} pairs. Median: ours ${thousands(median(o))} votes/s, before ${thousands(median(p))} votes/s (each ${thousands(Math.min(...o, ...p))}–${thousands(Math.max(...o, ...p))}). ` +
+      `Ours / before per pair: median ${ratio(median(r), 1)} (${pct(median(r))}), geometric mean ${interval(geometric(r))}, ` +
+      `from ${ratio(Math.min(...r), 1)} to ${ratio(Math.max(...r), 1)}. Service CPU per vote${DIALECT === 'postgresql' ? ' (with PostgreSQL)' : ''}, ours / before: ` +
+      `${interval(geometric(cpuRatiosOf(phase)))}.`
+    );
+  };
+  const verdictOf = (phase: Phase) => {
+    const g = geometric(ratiosOf(phase));
+    const range = `${ratio(g.low, 1)}–${ratio(g.high, 1)}`;
+    return !Number.isFinite(g.mean)
+      ? 'not measured.'
+      : !Number.isFinite(g.low)
+        ? `one pair only (${ratio(g.mean, 1)}): no interval.`
+        : g.low >= BUDGET_RATIO
+          ? `**yes**: the whole 95% interval of ours / before (${range}) is at or above ${BUDGET_RATIO.toFixed(2)}×.`
+          : g.high < BUDGET_RATIO
+            ? `**no**: the whole 95% interval of ours / before (${range}) is below ${BUDGET_RATIO.toFixed(2)}×.`
+            : `**this run cannot tell**: the 95% interval of ours / before (${range}) contains ${BUDGET_RATIO.toFixed(2)}× (the pairs' spread is larger than what is to be shown).`;
+  };
+  const phaseTitle = (phase: Phase) =>
+    phase === 'returning'
+      ? `Returning voters (${thousands(VOTERS)} voters in turn: each vote finds its voter by its Discord id)`
+      : 'A new voter per vote (each vote makes a voter and its identity: the worst case)';
+  const title = `Voters: what identities cost on ingest${DIALECT === 'sqlite' ? '' : ' (PostgreSQL)'}`;
+  const plain = (rows: string[][]) => rows.map((r) => r.map((c) => c.replaceAll('**', '')));
+  console.log(`\n${title} — ${DURATION_S} s per measurement, ${CONNECTIONS} connections\n`);
+  for (const phase of PHASES) {
+    console.log(`${phaseTitle(phase)}:`);
+    console.log(consoleTable(header, plain(rowsOf(phase))));
+    console.log(summaryOf(phase));
+    console.log(`Within 10%: ${verdictOf(phase).replaceAll('**', '')}\n`);
+  }
+  const notes = [
+    ...measurements.flatMap((m) => m.notes.map((n) => `${m.phase} ${m.round}.${m.pair} ${m.side.id}: ${n}`)),
+    ...quietNotes,
+    ...(serviceLog.length > 0 ? serviceLog.map((l) => `service log, ${l}`) : ['service log: no warning, no error']),
+  ];
+  for (const n of notes) console.log(`note: ${n.replaceAll('**', '')}`);
+  for (const f of failures) console.error(`\n!!! FAILED: ${f}`);
+
+  const code = failures.length > 0 || measurements.some((m) => !m.ok) ? 1 : 0;
+  if (measurements.length === 0) {
+    console.error('\nBENCHMARKS.md left unchanged (nothing could be measured).');
+    return 1;
+  }
+  if (CPU_PROF_DIR || PHASES.length !== ALL_PHASES.length || process.env.BENCH_IDENTITIES_REPORT === '0') {
+    console.log(
+      `\nBENCHMARKS.md left unchanged (BENCH_CPU_PROF, BENCH_IDENTITIES_PHASES or BENCH_IDENTITIES_REPORT=0: an investigation; run took ${duration(totalS)}).`,
+    );
+    return code;
+  }
+
+  const section = [
+    `## ${title}`,
+    '',
+    'Measured by `bench/identities.ts` (`npx tsx bench/run.ts identities`). Each stored vote is resolved in its transaction to a voter by its ' +
+      'identities, a Discord id before a name (`Voter`, `VoterIdentity`; issue 37, whose budget is: the identity step costs at most 10% of ' +
+      'accepted votes per second, against the commit before it, measured in the same run).',
+    '',
+    `- **ours**: ${ours.commit} (${ours.dir === ROOT ? 'the repository' : 'a worktree of it'}); **before**: ${before.commit}, the last commit before ` +
+      'voters (a worktree of it, its own generated Prisma clients). Each service: a fresh ' +
+      `${DIALECT === 'sqlite' ? 'SQLite file' : 'PostgreSQL database'} migrated by its own CLI, \`node --import tsx src/main.ts\` from the ` +
+      "side's own directory (`LOG_LEVEL=info`, deliveries off), one organization with one provider (header auth, `votee_path` `username`, " +
+      '`discord_id_path` `user`; no `voter_kind`, which before does not know). Body: ' +
+      '`{"bot":"1","user":"<18-digit snowflake>","username":"<name>","type":"upvote","isWeekend":false,"query":"?n=<unique>"}`.',
+    `- Per round (${ROUNDS}) both services are started and get a probe vote, one vote from each of ${thousands(VOTERS)} returning voters and ` +
+      `${WARMUP_S} s of returning-voter load (not counted). Then per phase ${PAIRS} pairs: the two services measured back to back (each once ` +
+      `both services are quiet, under ${QUIET_SHARE * 100}% of a core over ${QUIET_WINDOW_MS / 1000} s, and ${SETTLE_MS / 1000} s on), ours first ` +
+      `in odd pairs and before first in even ones. One measurement: autocannon in the benchmark's process, ${DURATION_S} s, ${CONNECTIONS} ` +
+      'connections, a unique body per request; only 2xx answers count. "Stored / accepted": new votes in the database / 2xx answers ' +
+      '(must be at least 1), and for ours the new Voter and VoterIdentity rows (returning voters: none; new voters: one each per stored vote). ' +
+      '"Service CPU per vote": the service process, every thread, over the measured run' +
+      `${DIALECT === 'postgresql' ? ', plus the CPU of the PostgreSQL backends serving it' : ''}. The interval is a 95% t-interval of the ` +
+      "pairs' log ratios: each pair is one sample of ours / before under the conditions of its few seconds. Within 10%: only when the whole " +
+      `interval is at or above ${BUDGET_RATIO.toFixed(2)}×.`,
+    '',
+    `- Date: ${new Date().toISOString()}`,
+    `- Machine: ${machineDescription()}`,
+    `- Machine load (the services, autocannon and other sessions' work share these cores): before ${load1}; after ${load2}`,
+    `- Node: ${process.version}`,
+    `- Commits: ours ${ours.commit}, before ${before.commit}; bench/identities.ts at ${gitCommit(ROOT)}`,
+    `- Run took ${duration(totalS)}`,
+    ...PHASES.flatMap((phase) => [
+      '',
+      `### ${phaseTitle(phase)}`,
+      '',
+      markdownTable(header, rowsOf(phase)),
+      '',
+      summaryOf(phase),
+      '',
+      `Within 10%: ${verdictOf(phase)}`,
+    ]),
+    '',
+    ...notes.map((n) => `- ${n}`),
+    ...failures.map((f) => `- **FAILED**: ${f}`),
+  ].join('\n');
+  writeSection(join(ROOT, 'BENCHMARKS.md'), DIALECT === 'sqlite' ? 'identities' : 'identities-postgresql', section);
+  console.log(`\nBENCHMARKS.md updated (run took ${duration(totalS)}).`);
+  return code;
+}
+
+process.exitCode = await main();

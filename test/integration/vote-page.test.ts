@@ -1,0 +1,220 @@
+// The players' vote page (README "Vote page"), through HTTP on the test database: off by default (404, the same as an
+// unknown organization), then on: the sites with their buttons, a click recorded with its address hashed and
+// answered with a 302 to the site's URL for that player, a vote through the hook, and the page (HTML and JSON) telling
+// the player where they stand and that their vote was delivered; bad names refused; the address's budget throttles
+// the page without slowing hooks; and in Chromium at 1280 and 390 px, with JavaScript on and off, nothing scrolls
+// sideways and every button is in view. VOTE_PAGE_SHOTS_DIR=<dir> saves the screenshots.
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser } from 'playwright-core';
+import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
+import { startReceiver, type Receiver } from '../kit/receiver.js';
+import { until } from '../kit/wait.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const haveChromium = existsSync(CHROMIUM);
+const SHOTS = process.env.VOTE_PAGE_SHOTS_DIR ?? null;
+
+describe.skipIf(databaseUnavailable)('the vote page', () => {
+  let app: TestApp;
+  let game: Receiver;
+
+  beforeAll(async () => {
+    app = await startTestApp({ VOTE_PAGE_RATE_LIMIT_PER_MINUTE: '40' });
+    game = await startReceiver({ status: 200 });
+  });
+  afterAll(async () => {
+    await app?.stop();
+    await game?.close();
+  });
+
+  async function setup(votePage: Record<string, unknown> | null = { enabled: true, title: 'Vote for Craftland' }) {
+    const org: TestOrg = await app.createOrg({ plan: 'pro' });
+    if (votePage) {
+      const set = await app.request('PATCH', '/v1/organization', { key: org.key, body: { settings: { vote_page: votePage } } });
+      expect(set.status, set.text).toBe(200);
+      expect(set.body.data.settings.vote_page).toEqual({ title: null, show_leaderboard: false, ...votePage });
+    }
+    const site = async (key: string, name: string, voteUrl: string) => {
+      const made = await app.request('POST', '/v1/providers', {
+        key: org.key,
+        body: {
+          key,
+          name,
+          auth_method: 'url_path',
+          auth_field: 's',
+          votee_path: 'user',
+          voter_kind: 'minecraft',
+          vote_url: voteUrl,
+          vote_cooldown: { hours: 12 },
+        },
+      });
+      expect(made.status, made.text).toBe(201);
+      return made.body.data as { key: string; webhook_url: string };
+    };
+    return { org, site };
+  }
+
+  it('is off by default: 404 like an organization that does not exist, in HTML and JSON', async () => {
+    const { org } = await setup(null);
+    for (const path of [`/vote/${org.slug}`, `/vote/${org.slug}.json`, '/vote/no-such-org', '/vote/no-such-org.json']) {
+      const res = await app.request('GET', path);
+      expect(res.status, path).toBe(404);
+    }
+    expect((await app.request('GET', `/vote/${org.slug}.json`)).body.error.code).toBe('NOT_FOUND');
+  });
+
+  it('lists the sites, records a click and sends the player on, then shows their vote delivered', async () => {
+    const { org, site } = await setup();
+    const topg = await site('topg', 'TopG', 'https://topg.example/server-42/in-{{player}}');
+    await site('mcsl', 'MC Server List', 'https://mcsl.example/vote/42');
+    const callback = await app.request('POST', '/v1/callbacks', { key: org.key, body: { name: 'Survival', url: `${game.url}/${org.slug}` } });
+    expect(callback.status, callback.text).toBe(201);
+
+    const page = await app.request('GET', `/vote/${org.slug}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.text).toContain('<title>Vote for Craftland</title>');
+    expect(page.text).not.toMatch(/<script|style=/);
+    expect(page.text).toContain(`href="/vote/${org.slug}/go/topg"`);
+
+    // The click: recorded (hashed address, never the address), then a 302 to the site with the name filled in.
+    const go = await app.request('GET', `/vote/${org.slug}/go/topg?player=Steve_01`, { redirect: 'manual' });
+    expect(go.status).toBe(302);
+    expect(go.headers.get('location')).toBe('https://topg.example/server-42/in-Steve_01');
+    const clicks = await app.deps.db.prisma.voteClick.findMany({ where: { organizationId: org.id } });
+    expect(clicks).toHaveLength(1);
+    expect(clicks[0]).toMatchObject({ voterName: 'Steve_01', voterId: null });
+    expect(clicks[0].addressHash).not.toContain('127.0.0.1');
+    expect((await app.request('GET', `/vote/${org.slug}/go/nope?player=Steve_01`, { redirect: 'manual' })).status).toBe(404);
+
+    // The vote arrives through the hook; the page now tells the player where they stand, and the receipt.
+    const voted = await app.request('POST', new URL(topg.webhook_url).pathname, { body: { user: 'Steve_01' } });
+    expect(voted.status, voted.text).toBe(200);
+    await until(
+      () => app.deps.db.prisma.vote.findFirst({ where: { organizationId: org.id } }),
+      (v) => v?.callbackStatus === 'sent',
+      10_000,
+    );
+    const json = await app.request('GET', `/vote/${org.slug}.json?player=steve_01`);
+    expect(json.status, json.text).toBe(200);
+    expect(json.headers.get('access-control-allow-origin')).toBe('*');
+    const data = json.body.data;
+    expect(data.sites.map((s: { key: string }) => s.key)).toEqual(['topg', 'mcsl']);
+    expect(data.sites[0]).toMatchObject({ key: 'topg', name: 'TopG', go_url: expect.stringMatching(/\/vote\/.+\/go\/topg\?player=steve_01$/) });
+    expect(data.sites[0].voted_at).toEqual(expect.any(String));
+    expect(data.sites[0].next_vote_at).toEqual(expect.any(String));
+    expect(data.sites[0].status).toMatch(/^you can vote again in (11 h|12 h)/);
+    expect(data.sites[1]).toMatchObject({ voted_at: null, next_vote_at: null, status: 'vote now' });
+    expect(data.player).toMatchObject({ name: 'steve_01', known: true, total: 1, streak_days: 1 });
+    expect(data.player.receipt).toEqual([
+      {
+        vote_id: voted.body.data.vote_id,
+        provider: 'TopG',
+        received_at: expect.any(String),
+        deliveries: [{ target: 'Survival', status: 'delivered', time: expect.any(String) }],
+      },
+    ]);
+    // Nothing of another player, and nothing an owner keeps: no address, no payload, no URL of the callback.
+    expect(json.text).not.toContain(game.url);
+    expect(json.text).not.toContain('127.0.0.1');
+    const html = await app.request('GET', `/vote/${org.slug}?player=Steve_01`);
+    expect(html.text).toMatch(/delivered to Survival \d\d:\d\d/);
+    expect(html.text).toContain('you can vote again in');
+    const stranger = await app.request('GET', `/vote/${org.slug}.json?player=Alex`);
+    expect(stranger.body.data.player).toMatchObject({ name: 'Alex', known: false, total: 0, receipt: [] });
+    expect(stranger.body.data.sites.every((s: { voted_at: string | null }) => s.voted_at === null)).toBe(true);
+  });
+
+  it('refuses a bad name clearly, in JSON and on the page', async () => {
+    const { org, site } = await setup();
+    await site('topg', 'TopG', 'https://topg.example/in-{{player}}');
+    const long = await app.request('GET', `/vote/${org.slug}.json?player=${'x'.repeat(33)}`);
+    expect(long.status).toBe(400);
+    expect(long.body.error.details[0].field).toBe('player');
+    const html = await app.request('GET', `/vote/${org.slug}?player=${encodeURIComponent('bad\nname')}`);
+    expect(html.status).toBe(400);
+    expect(html.text).toContain('That name cannot be looked up');
+    expect(html.text).toContain('TopG');
+  });
+
+  it("shows the last 30 days' top voters only when the owner turned that on", async () => {
+    const off = await setup();
+    expect((await app.request('GET', `/vote/${off.org.slug}.json`)).body.data.leaderboard).toBeNull();
+    const on = await setup({ enabled: true, show_leaderboard: true });
+    const topg = await on.site('topg', 'TopG', 'https://topg.example/in-{{player}}');
+    for (const user of ['Ann', 'Ann', 'Bob'])
+      expect((await app.request('POST', new URL(topg.webhook_url).pathname, { body: { user, n: Math.random() } })).status).toBe(200);
+    const board = (await app.request('GET', `/vote/${on.org.slug}.json`)).body.data.leaderboard;
+    expect(board).toEqual([
+      { name: 'Ann', votes: 2 },
+      { name: 'Bob', votes: 1 },
+    ]);
+  });
+
+  describe.skipIf(!haveChromium && process.env.CI !== 'true')('in Chromium', () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    });
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    it('at 1280 and 390 px, with JavaScript on and off: no sideways scroll, every button in view, the form works', async () => {
+      const { org, site } = await setup();
+      const topg = await site('topg', 'TopG', 'https://topg.example/in-{{player}}');
+      await site('long', 'A site with a very long name that goes on and on for a while', 'https://long.example/vote');
+      expect((await app.request('POST', new URL(topg.webhook_url).pathname, { body: { user: 'Herobrine_Longname' } })).status).toBe(200);
+      if (SHOTS) mkdirSync(SHOTS, { recursive: true });
+      for (const javaScriptEnabled of [true, false])
+        for (const width of [1280, 390]) {
+          const context = await browser.newContext({ viewport: { width, height: 844 }, javaScriptEnabled });
+          const page = await context.newPage();
+          const errors: string[] = [];
+          page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+          await page.goto(`${app.url}/vote/${org.slug}`);
+          // The form is a plain GET form: it works with JavaScript off.
+          await page.fill('input[name=player]', 'Herobrine_Longname');
+          await Promise.all([page.waitForURL(/player=Herobrine_Longname/), page.click('button[type=submit]')]);
+          await page.waitForSelector('.receipt');
+          const layout = await page.evaluate(() => ({
+            overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+            buttons: [...document.querySelectorAll('a.go')].map((a) => {
+              const r = a.getBoundingClientRect();
+              return { left: r.left, right: r.right };
+            }),
+            styled: getComputedStyle(document.body).backgroundColor,
+          }));
+          expect(layout.overflow, `${width} px, JavaScript ${javaScriptEnabled}`).toBeLessThanOrEqual(0);
+          expect(layout.buttons).toHaveLength(2);
+          for (const b of layout.buttons) {
+            expect(b.left).toBeGreaterThanOrEqual(0);
+            expect(b.right).toBeLessThanOrEqual(width);
+          }
+          // The stylesheet loaded under the CSP (a dark page), and nothing was refused.
+          expect(layout.styled).toBe('rgb(15, 17, 21)');
+          expect(errors).toEqual([]);
+          if (SHOTS) await page.screenshot({ path: join(SHOTS, `vote-page-${width}-${javaScriptEnabled ? 'js' : 'nojs'}.png`), fullPage: true });
+          await context.close();
+        }
+    }, 60_000);
+  });
+
+  // Last: it spends this address's budget (every request here comes from 127.0.0.1).
+  it("throttles one address past its budget without slowing the organization's hooks", async () => {
+    const { org, site } = await setup();
+    const topg = await site('topg', 'TopG', 'https://topg.example/in-{{player}}');
+    const answers = await Promise.all(Array.from({ length: 60 }, () => app.request('GET', `/vote/${org.slug}.json`)));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+    expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(40);
+    const limited = answers.find((a) => a.status === 429)!;
+    expect(limited.body.error.code).toBe('RATE_LIMITED');
+    // Hooks spend from their own budgets.
+    const hook = await app.request('POST', new URL(topg.webhook_url).pathname, { body: { user: 'Steve' } });
+    expect(hook.status, hook.text).toBe(200);
+  });
+});
