@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import type { RestRoute } from '../route.js';
 
 const ENTRY_FIELDS = `id received_at: receivedAt client_ip: clientIp method path protocol outcome status error_code: errorCode reason hint
-  voter_name: voterName vote_id: voteId duration_ms: durationMs headers body body_bytes: bodyBytes provider_key: providerKey matched`;
+  voter_name: voterName repaired_from: repairedFrom vote_id: voteId duration_ms: durationMs headers body body_bytes: bodyBytes provider_key: providerKey matched`;
 
 const DOCUMENT = `query ($provider: String, $outcome: HookRequestOutcome, $from: String, $to: String, $page: Int, $limit: Int) {
   hookRequests(provider: $provider, outcome: $outcome, from: $from, to: $to, page: $page, limit: $limit) {
@@ -21,7 +21,14 @@ const filters = (req: Request) => ({
 });
 
 type Result = { hookRequests: { page: number; limit: number; total: number; pages: number; requests: unknown[]; dropped: unknown[] } };
-const data = (r: Result) => ({ requests: r.hookRequests.requests, dropped: r.hookRequests.dropped });
+// repaired_from only on an entry whose vote name repair gave to the clicker (README "Vote page").
+const data = (r: Result) => ({
+  requests: r.hookRequests.requests.map((entry) => {
+    const { repaired_from, ...rest } = entry as { repaired_from: string | null };
+    return repaired_from === null ? rest : entry;
+  }),
+  dropped: r.hookRequests.dropped,
+});
 const meta = (r: Result) => ({ page: r.hookRequests.page, limit: r.hookRequests.limit, total: r.hookRequests.total, pages: r.hookRequests.pages });
 
 export const hookRequestRoutes: RestRoute[] = [

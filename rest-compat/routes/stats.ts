@@ -1,4 +1,4 @@
-// /v1/stats: dashboard, trend, by-provider (Growth+), voter and leaderboard (Pro+).
+// /v1/stats: dashboard, trend, by-provider, conversion (Growth+), voter and leaderboard (Pro+).
 import type { RestRoute } from '../route.js';
 import { VOTE_FIELDS } from './votes.js';
 
@@ -29,6 +29,15 @@ export const statsRoutes: RestRoute[] = [
     document: `query ($from: String, $to: String) { votesByProvider(from: $from, to: $to) { providers { key name count percentage } total } }`,
     variables: (req) => ({ from: req.query.from, to: req.query.to }),
     data: (r) => r.votesByProvider,
+  },
+  {
+    method: 'get',
+    path: '/stats/conversion',
+    summary: 'From clicks to votes, per site (the vote page)',
+    document: `query ($from: String, $to: String) { conversionStats(from: $from, to: $to) {
+      from to sites { provider name clicks votes converted_clicks: convertedClicks conversion median_seconds_to_vote: medianSecondsToVote } } }`,
+    variables: (req) => ({ from: req.query.from, to: req.query.to }),
+    data: (r) => r.conversionStats,
   },
   {
     method: 'get',

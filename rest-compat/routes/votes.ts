@@ -16,6 +16,7 @@ const range = (req: Request) => ({ from: req.query.from, to: req.query.to });
  * votes keep the interface's shape. */
 const standingOnlyIfSet = onlyIfSet([
   'voter_id',
+  'repaired_from',
   'voter_discord_id',
   'voter_total',
   'voter_month_total',
@@ -112,7 +113,7 @@ export const voteRoutes: RestRoute[] = [
       chat_sent_at: chatSentAt callback_sent_at: callbackSentAt callback_attempts: callbackAttempts recovered
       voter_total: voterTotal voter_month_total: voterMonthTotal voter_streak_days: voterStreakDays
       voter_best_streak_days: voterBestStreakDays provider_voter_total: providerVoterTotal next_vote_at: nextVoteAt
-      voter_discord_id: voterDiscordId voter_id: voterId } }`,
+      voter_discord_id: voterDiscordId voter_id: voterId repaired_from: repairedFrom } }`,
     variables: (req) => ({ id: req.params.id }),
     // The interface's vote, with `recovered: true` only on a vote recovered after an outage, and the standing the
     // vote made (README "Rewards") only where it counts.

@@ -101,11 +101,50 @@ export function receiptStatus(jobStatus: string): ReceiptDelivery['status'] {
  * same day gives the same hash (a click and the vote behind it meet), and nothing gives back the address.
  */
 export function addressHash(secret: Buffer, address: string, at: Date): string {
-  const salt = createHash('sha256').update(secret).update(`vote-page-salt:${at.toISOString().slice(0, 10)}`).digest();
+  const salt = createHash('sha256')
+    .update(secret)
+    .update(`vote-page-salt:${at.toISOString().slice(0, 10)}`)
+    .digest();
   return createHash('sha256').update(salt).update(address).digest('base64url');
 }
 
 /** A provider's vote URL for a player: {{player}} filled in (URL-encoded) where the site takes the name in its URL. */
 export function voteUrlFor(voteUrl: string, player: string | null): string {
   return voteUrl.replaceAll('{{player}}', player ? encodeURIComponent(player) : '');
+}
+
+/** How long before a vote its click may be (README "Vote page", name repair). */
+export const REPAIR_WINDOW_MS = 15 * 60_000;
+
+/** Edits (insertions, deletions, substitutions) from `a` to `b`, stopping above `limit`. */
+function editsWithin(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = row[0];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      best = Math.min(best, row[j]);
+    }
+    if (best > limit) return limit + 1;
+    previous = row;
+  }
+  return previous[b.length];
+}
+
+/**
+ * Whether the name a site sent is close enough to the name a player typed for a vote to be repaired (README "Vote
+ * page"): they differ in case only, in the Bedrock prefix, by one being a prefix of the other, or by at most two
+ * letters.
+ */
+export function namesClose(sent: string, typed: string, bedrockPrefix: string | null): boolean {
+  const a = sent.toLowerCase();
+  const b = typed.toLowerCase();
+  if (!a || !b) return false;
+  if (a === b) return true;
+  const prefix = bedrockPrefix?.toLowerCase();
+  if (prefix && (a === `${prefix}${b}` || b === `${prefix}${a}`)) return true;
+  if (a.startsWith(b) || b.startsWith(a)) return true;
+  return editsWithin(a, b, 2) <= 2;
 }

@@ -25,6 +25,8 @@ export interface HookOrg {
   chatVotePartyTemplate: string | null;
   /** The Floodgate prefix of Bedrock players' names (settings.bedrock_prefix): voters (voter-identity.ts). */
   bedrockPrefix: string | null;
+  /** settings.vote_page as stored (domain/vote-page.ts): name repair looks for clicks only where the page is on. */
+  votePageJson: string | null;
 }
 
 /** What a new organization's HookOrg holds besides its identity and chat settings: days in UTC, no rewards set. */
@@ -37,6 +39,7 @@ export const NEW_ORG_DEFAULTS = {
   chatMilestoneTemplate: null,
   chatVotePartyTemplate: null,
   bedrockPrefix: null,
+  votePageJson: null,
 } as const satisfies Partial<HookOrg>;
 
 export interface HookProvider {
@@ -60,6 +63,8 @@ export interface HookProvider {
   /** What the name at voteePath is, and where the voter's Discord id is (README "Voters", voter-identity.ts). */
   voterKind: string;
   discordIdPath: string | null;
+  /** Where the voter's IP address is in the body (name repair, README "Vote page"). */
+  voterAddressPath: string | null;
 }
 
 export interface NewVote {
@@ -68,6 +73,8 @@ export interface NewVote {
   voterName: string;
   /** Who the vote is from: its identities and what to look them up by (voter-identity.ts). */
   voter: VoterOfVote;
+  /** The name the site sent, when name repair gave the vote to the clicker (README "Vote page"). */
+  repairedFrom?: string;
   rawPayload: string;
   /** The delivery's content hash: the same content within the window is the same vote. */
   dedupKey: string;

@@ -40,8 +40,7 @@ ul{list-style:none;margin:0;padding:0}
 .board li{display:flex;justify-content:space-between;gap:1rem;padding:.35rem 0;overflow-wrap:anywhere}
 `;
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A time in the organization's zone, as the page shows it: "12:03", or "27 Nov 12:03" for another day. */
 function timeIn(timeZone: string, now: Date) {
@@ -153,8 +152,15 @@ export function votePageRouter(deps: AppDeps, service: VotePageService): Router 
     const outcome = await takePoint(deps.limits.votePage, req.ip ?? 'unknown');
     if (outcome.allowed) return true;
     res.setHeader('Retry-After', String(outcome.retryAfterSeconds));
-    if (json) sendError(res, req.requestId, 'RATE_LIMITED', `Too many requests; retry in ${outcome.retryAfterSeconds} s`, { retry_after_seconds: outcome.retryAfterSeconds });
-    else res.status(429).type('html').send(message('Too many requests', `Too many requests from your address; try again in ${outcome.retryAfterSeconds} s.`));
+    if (json)
+      sendError(res, req.requestId, 'RATE_LIMITED', `Too many requests; retry in ${outcome.retryAfterSeconds} s`, {
+        retry_after_seconds: outcome.retryAfterSeconds,
+      });
+    else
+      res
+        .status(429)
+        .type('html')
+        .send(message('Too many requests', `Too many requests from your address; try again in ${outcome.retryAfterSeconds} s.`));
     return false;
   };
   const fail = (req: Request, res: Response, err: unknown, json: boolean) => {
@@ -193,7 +199,16 @@ export function votePageRouter(deps: AppDeps, service: VotePageService): Router 
       if (!json && err instanceof AppError && err.code === 'VALIDATION_ERROR') {
         try {
           const read = await service.read(page, null);
-          return void res.status(400).type('html').send(renderVotePage(read, deps.clock.now(), `That name cannot be looked up: it ${(err.details as { message?: string }[] | undefined)?.[0]?.message ?? 'is not valid'}.`));
+          return void res
+            .status(400)
+            .type('html')
+            .send(
+              renderVotePage(
+                read,
+                deps.clock.now(),
+                `That name cannot be looked up: it ${(err.details as { message?: string }[] | undefined)?.[0]?.message ?? 'is not valid'}.`,
+              ),
+            );
         } catch (again) {
           return fail(req, res, again, false);
         }

@@ -30,6 +30,7 @@ export interface HookLogRow {
   errorCode: string | null;
   reason: string | null;
   voterName: string | null;
+  repairedFrom: string | null;
   voteId: string | null;
   durationMs: number;
   headersJson: string;

@@ -459,6 +459,7 @@ describe.skipIf(databaseUnavailable)('hook request log', () => {
       errorCode: 'NOT_FOUND',
       reason: 'Provider ancient not found',
       voterName: null,
+      repairedFrom: null,
       voteId: null,
       durationMs: 1,
       headersJson: '{}',

@@ -11,6 +11,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 import { startReceiver, type Receiver } from '../kit/receiver.js';
 import { until } from '../kit/wait.js';
+import { freePort, v2Frame, votifierSession } from '../kit/votifier-sender.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
@@ -21,7 +22,7 @@ describe.skipIf(databaseUnavailable)('the vote page', () => {
   let game: Receiver;
 
   beforeAll(async () => {
-    app = await startTestApp({ VOTE_PAGE_RATE_LIMIT_PER_MINUTE: '40' });
+    app = await startTestApp({ VOTE_PAGE_RATE_LIMIT_PER_MINUTE: '40', VOTIFIER_PORT: String(await freePort()) });
     game = await startReceiver({ status: 200 });
   });
   afterAll(async () => {
@@ -151,6 +152,70 @@ describe.skipIf(databaseUnavailable)('the vote page', () => {
     expect(board).toEqual([
       { name: 'Ann', votes: 2 },
       { name: 'Bob', votes: 1 },
+    ]);
+  });
+
+  it("a click, its redirect, then a Votifier vote over TCP from the clicker's address with a garbled name: the vote is repaired, delivered, and counted in conversion", async () => {
+    const { org } = await setup();
+    const made = await app.request('POST', '/v1/providers', {
+      key: org.key,
+      body: { key: 'mcsl', name: 'MC Server List', auth_method: 'votifier', vote_url: 'https://mcsl.example/server/42/vote?user={{player}}' },
+    });
+    expect(made.status, made.text).toBe(201);
+    expect(made.body.data.votifier.token).toEqual(expect.any(String));
+    const read = await app.request('GET', '/v1/providers/mcsl', { key: org.key });
+    expect(read.body.data).toMatchObject({ voter_kind: 'minecraft', voter_address_path: 'address' });
+    const callback = await app.request('POST', '/v1/callbacks', { key: org.key, body: { name: 'Lobby', url: `${game.url}/${org.slug}-repair` } });
+    expect(callback.status, callback.text).toBe(201);
+
+    // The player clicks with their real name ...
+    const go = await app.request('GET', `/vote/${org.slug}/go/mcsl?player=Notch_42`, { redirect: 'manual' });
+    expect(go.status).toBe(302);
+    expect(go.headers.get('location')).toBe('https://mcsl.example/server/42/vote?user=Notch_42');
+    // ... and the list sends the vote by Votifier with their address and the name mistyped.
+    const frame = { serviceName: 'MC Server List', username: 'Notch_4', address: '127.0.0.1', timestamp: Date.now() };
+    const sent = await votifierSession(app.votifierPort!, (challenge) => v2Frame(frame, made.body.data.votifier.token, challenge));
+    expect(JSON.parse(sent.answer)).toEqual({ status: 'ok' });
+    const vote = await until(
+      () => app.deps.db.prisma.vote.findFirst({ where: { organizationId: org.id } }),
+      (v) => v?.callbackStatus === 'sent',
+      10_000,
+    );
+    expect(vote).toMatchObject({ voterName: 'Notch_42', repairedFrom: 'Notch_4' });
+    const api = await app.request('GET', `/v1/votes/${vote!.publicId}`, { key: org.key });
+    expect(api.body.data).toMatchObject({ voter_name: 'Notch_42', repaired_from: 'Notch_4' });
+    // The request log is written a moment after the answer (src/modules/hook-requests/recorder.ts).
+    const log = await until(
+      () => app.request('GET', '/v1/providers/mcsl/requests', { key: org.key }),
+      (r) => r.body.data.requests.length > 0,
+      10_000,
+    );
+    expect(log.body.data.requests[0]).toMatchObject({ voter_name: 'Notch_42', repaired_from: 'Notch_4', protocol: 'votifier_v2' });
+    // The receipt shows it delivered, under the clicker's name.
+    const page = await app.request('GET', `/vote/${org.slug}.json?player=Notch_42`);
+    expect(page.body.data.player).toMatchObject({ known: true, total: 1 });
+    expect(page.body.data.player.receipt[0].deliveries).toEqual([{ target: 'Lobby', status: 'delivered', time: expect.any(String) }]);
+    // Conversion: one click, one vote, converted.
+    const conversion = await app.request('GET', '/v1/stats/conversion', { key: org.key });
+    expect(conversion.status, conversion.text).toBe(200);
+    expect(conversion.body.data.sites).toEqual([
+      { provider: 'mcsl', name: 'MC Server List', clicks: 1, votes: 1, converted_clicks: 1, conversion: 1, median_seconds_to_vote: expect.any(Number) },
+    ]);
+
+    // No repair when the name is far from the click's, or when two clicks could match.
+    const far = { ...frame, username: 'Zed', timestamp: Date.now() + 1 };
+    await votifierSession(app.votifierPort!, (challenge) => v2Frame(far, made.body.data.votifier.token, challenge));
+    await app.request('GET', `/vote/${org.slug}/go/mcsl?player=Jeb_99`, { redirect: 'manual' });
+    const twice = { ...frame, username: 'Jeb_9', timestamp: Date.now() + 2 };
+    await votifierSession(app.votifierPort!, (challenge) => v2Frame(twice, made.body.data.votifier.token, challenge));
+    const names = (await app.deps.db.prisma.vote.findMany({ where: { organizationId: org.id }, orderBy: { receivedAt: 'asc' } })).map((v) => [
+      v.voterName,
+      v.repairedFrom,
+    ]);
+    expect(names).toEqual([
+      ['Notch_42', 'Notch_4'],
+      ['Zed', null],
+      ['Jeb_9', null],
     ]);
   });
 

@@ -44,6 +44,10 @@ export const HookRequestRef = builder.objectRef<HookRequestEntry>('HookRequest')
     reason: t.exposeString('reason', { nullable: true }),
     hint: t.exposeString('hint', { nullable: true, description: 'What to fix, in words (refused and ignored requests)' }),
     voterName: t.exposeString('voterName', { nullable: true }),
+    repairedFrom: t.exposeString('repairedFrom', {
+      nullable: true,
+      description: 'The name the site sent, when name repair gave the vote to the voter who clicked the vote page\'s button (README "Vote page")',
+    }),
     voteId: t.exposeString('voteId', { nullable: true, description: "The vote's public id (accepted and duplicate)" }),
     durationMs: t.exposeInt('durationMs'),
     headers: t.field({ type: 'JSON', description: 'Header names (lower case) → values; credentials and signatures redacted', resolve: (e) => e.headers }),

@@ -39,6 +39,8 @@ export interface HookObservation {
   errorCode: string | null;
   reason: string | null;
   voterName: string | null;
+  /** The name the site sent, when name repair gave the vote to the clicker (README "Vote page"); absent: none. */
+  repairedFrom?: string | null;
   /** The vote's public id (vt_…), accepted or duplicate. */
   voteId: string | null;
   /** Header names (lower case) → values, as received: watchers redact. */

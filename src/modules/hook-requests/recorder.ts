@@ -344,6 +344,7 @@ export function createHookRequestRecorder(deps: AppDeps, observers: HookObserver
         errorCode: obs.errorCode,
         reason: scrub(obs.reason)?.slice(0, 1000) ?? null,
         voterName: scrub(obs.voterName),
+        repairedFrom: scrub(obs.repairedFrom ?? null),
         voteId: obs.voteId,
         durationMs: Math.max(0, Math.round(obs.durationMs)),
         headersJson: JSON.stringify(redactHeaders(obs.headers, r, trust)),

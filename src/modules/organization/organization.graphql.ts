@@ -198,7 +198,7 @@ const OrganizationSettingsInput = builder.inputType('OrganizationSettingsInput',
     discordBotToken: t.string({ description: "Your Discord bot's token (checked with Discord when saved; never returned); null removes it" }),
     discordGuildId: t.string({ description: 'The Discord server (guild) id the bot gives vote roles in' }),
     leaderboardPosts: t.field({ type: LeaderboardPostsInput, description: "Post the period's top voters to the chat webhook; null: stop" }),
-    votePage: t.field({ type: VotePageInput, description: 'The players\' vote page at /vote/<slug>; null turns it off' }),
+    votePage: t.field({ type: VotePageInput, description: "The players' vote page at /vote/<slug>; null turns it off" }),
   }),
 });
 

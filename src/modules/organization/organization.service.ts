@@ -274,7 +274,12 @@ export function createOrganizationService(deps: AppDeps) {
             ...(discordBotToken !== undefined ? { discordBotTokenEnc: discordBotToken === null ? null : deps.secrets.seal(discordBotToken) } : {}),
             ...(leaderboardPosts !== undefined ? { leaderboardPostsJson: leaderboardPosts === null ? null : JSON.stringify(leaderboardPosts) } : {}),
             ...(votePage !== undefined
-              ? { votePageJson: votePage === null ? null : JSON.stringify({ enabled: votePage.enabled, title: votePage.title ?? null, showLeaderboard: votePage.showLeaderboard === true }) }
+              ? {
+                  votePageJson:
+                    votePage === null
+                      ? null
+                      : JSON.stringify({ enabled: votePage.enabled, title: votePage.title ?? null, showLeaderboard: votePage.showLeaderboard === true }),
+                }
               : {}),
           },
         });

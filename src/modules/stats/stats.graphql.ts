@@ -167,3 +167,37 @@ builder.queryField('leaderboard', (t) =>
     resolve: (_r, args, ctx) => ctx.services.stats.leaderboard(orgId(ctx), args),
   }),
 );
+
+type ConversionShape = Awaited<ReturnType<import('./stats.service.js').StatsService['conversion']>>;
+
+const SiteConversion = builder.objectRef<ConversionShape['sites'][number]>('SiteConversion').implement({
+  description: 'One site\'s clicks on the vote page\'s button and its votes (README "Vote page")',
+  fields: (t) => ({
+    provider: t.exposeString('provider', { description: 'The provider key' }),
+    name: t.exposeString('name'),
+    clicks: t.exposeInt('clicks', { description: "Clicks on the site's button" }),
+    votes: t.exposeInt('votes', { description: "The site's counted votes in the range, clicked or not" }),
+    convertedClicks: t.exposeInt('convertedClicks', { description: "Clicks followed within a day by that voter's vote on that site" }),
+    conversion: t.exposeFloat('conversion', { nullable: true, description: 'convertedClicks / clicks (0 to 1); null without clicks' }),
+    medianSecondsToVote: t.exposeInt('medianSecondsToVote', { nullable: true, description: 'From a click to its vote; null without one' }),
+  }),
+});
+
+const ConversionStats = builder.objectRef<ConversionShape>('ConversionStats').implement({
+  fields: (t) => ({
+    from: t.expose('from', { type: 'DateTime' }),
+    to: t.expose('to', { type: 'DateTime' }),
+    sites: t.field({ type: [SiteConversion], resolve: (c) => c.sites }),
+  }),
+});
+
+builder.queryField('conversionStats', (t) =>
+  t.field({
+    type: ConversionStats,
+    nullable: true,
+    description: "From clicks to votes, per site: the vote page's clicks, the site's votes, conversion and the median time to vote",
+    authScopes: { access: { scope: 'read', plan: 'growth' } },
+    args: { from: t.arg.string(), to: t.arg.string() },
+    resolve: (_r, args, ctx) => ctx.services.stats.conversion(orgId(ctx), args),
+  }),
+);

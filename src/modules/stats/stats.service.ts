@@ -188,6 +188,80 @@ export function createStatsService(deps: AppDeps) {
     return { providers: list.map((p) => ({ ...p, percentage: total === 0 ? 0 : Math.round((p.count / total) * 10_000) / 100 })), total };
   }
 
+  /**
+   * From clicks to votes (README "Vote page"), per site in the range: the vote page's clicks, the site's votes, and
+   * the share of clicks followed by that voter's vote on that site within a day (each vote answering one click),
+   * with the median time from click to vote.
+   */
+  async function conversion(organizationId: string, input: { from?: string | null; to?: string | null }) {
+    const range = requireRange(defaultRange(input));
+    const from = range.from!;
+    const until = range.toExclusive!;
+    const [rows, providers, clicks] = await Promise.all([
+      countsByDayAndProvider(organizationId, range),
+      providersOf(organizationId),
+      prisma.voteClick.findMany({
+        where: { organizationId, at: { gte: from, lt: until } },
+        orderBy: { at: 'asc' },
+        select: { providerId: true, voterName: true, voterId: true, at: true },
+        take: CONVERSION_MAX_CLICKS,
+      }),
+    ]);
+    const named = clicks.filter((c) => c.voterName);
+    const ids = [...new Set(named.flatMap((c) => (c.voterId ? [c.voterId] : [])))];
+    const names = [...new Set(named.map((c) => c.voterName))];
+    const votes = named.length
+      ? await prisma.vote.findMany({
+          where: {
+            organizationId,
+            providerId: { in: [...new Set(named.map((c) => c.providerId))] },
+            receivedAt: { gte: from, lt: new Date(until.getTime() + DAY) },
+            ...REAL_VOTES,
+            OR: [{ voterKey: { in: ids } }, { voterName: { in: names } }, { repairedFrom: { not: null } }],
+          },
+          orderBy: { receivedAt: 'asc' },
+          select: { id: true, providerId: true, voterKey: true, voterName: true, receivedAt: true },
+        })
+      : [];
+    const used = new Set<string>();
+    const delays = new Map<string, number[]>();
+    for (const click of named) {
+      const name = click.voterName.toLowerCase();
+      const vote = votes.find(
+        (v) =>
+          !used.has(v.id) &&
+          v.providerId === click.providerId &&
+          v.receivedAt >= click.at &&
+          v.receivedAt.getTime() - click.at.getTime() <= DAY &&
+          ((click.voterId && v.voterKey === click.voterId) || v.voterName.toLowerCase() === name),
+      );
+      if (!vote) continue;
+      used.add(vote.id);
+      delays.set(click.providerId, [...(delays.get(click.providerId) ?? []), (vote.receivedAt.getTime() - click.at.getTime()) / 1000]);
+    }
+    const clicksOf = new Map<string, number>();
+    for (const c of clicks) clicksOf.set(c.providerId, (clicksOf.get(c.providerId) ?? 0) + 1);
+    const votesOf = new Map<string, number>();
+    for (const r of rows) votesOf.set(r.providerId, (votesOf.get(r.providerId) ?? 0) + r.count);
+    return {
+      from,
+      to: new Date(until.getTime() - 1),
+      sites: providers.map((p) => {
+        const converted = delays.get(p.id) ?? [];
+        const n = clicksOf.get(p.id) ?? 0;
+        return {
+          provider: p.key,
+          name: p.name,
+          clicks: n,
+          votes: votesOf.get(p.id) ?? 0,
+          convertedClicks: converted.length,
+          conversion: n === 0 ? null : Math.round((converted.length / n) * 10_000) / 10_000,
+          medianSecondsToVote: converted.length === 0 ? null : median(converted),
+        };
+      }),
+    };
+  }
+
   async function leaderboard(organizationId: string, input: { days?: number | null; limit?: number | null; provider?: string | null }) {
     const days = input.days ?? 30;
     const limit = input.limit ?? 10;
@@ -322,7 +396,16 @@ export function createStatsService(deps: AppDeps) {
     return rows.reduce((sum, r) => sum + r.count, 0);
   }
 
-  return { dashboard, trend, providerShare, leaderboard, voter, standingOf, providerId, countVotes };
+  return { dashboard, trend, providerShare, conversion, leaderboard, voter, standingOf, providerId, countVotes };
+}
+
+/** Clicks one conversion read looks at, at most (a range with more reads its first ones). */
+const CONVERSION_MAX_CLICKS = 100_000;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return Math.round(sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2);
 }
 
 export type StatsService = ReturnType<typeof createStatsService>;

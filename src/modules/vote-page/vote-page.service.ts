@@ -8,7 +8,16 @@ import { notFound, validationError } from '../../errors.js';
 import { resolveSecretKey } from '../../crypto/secret-box.js';
 import { timeOrderedId } from '../../time-ordered-id.js';
 import { milestoneRulesOf } from '../../domain/reward-events.js';
-import { addressHash, playerNameProblem, receiptStatus, siteState, siteStateWords, votePageOf, voteUrlFor, type ReceiptDelivery } from '../../domain/vote-page.js';
+import {
+  addressHash,
+  playerNameProblem,
+  receiptStatus,
+  siteState,
+  siteStateWords,
+  votePageOf,
+  voteUrlFor,
+  type ReceiptDelivery,
+} from '../../domain/vote-page.js';
 import { cooldownOf, nextVoteAt } from '../../domain/vote-cooldown.js';
 import { REAL_VOTES } from '../../domain/votes.js';
 import { voterIdByName } from '../../storage/voter-lookup.js';
@@ -85,9 +94,7 @@ export function createVotePageService(deps: AppDeps, stats: StatsService) {
       providers.map(async (p) => {
         // A vote URL may name the site's page by a vote's variables ({{payload.bot}}): the site's latest vote gives them.
         const others = p.voteUrl!.replaceAll('{{player}}', '').includes('{{');
-        const latest = others
-          ? await prisma.vote.findFirst({ where: { providerId: p.id, ...REAL_VOTES }, orderBy: { receivedAt: 'desc' } })
-          : null;
+        const latest = others ? await prisma.vote.findFirst({ where: { providerId: p.id, ...REAL_VOTES }, orderBy: { receivedAt: 'desc' } }) : null;
         return { ...p, latest };
       }),
     );
@@ -112,7 +119,8 @@ export function createVotePageService(deps: AppDeps, stats: StatsService) {
     const sites = (await sitesOf(org.id)).filter((s) => siteUrl(s, org, player) !== null);
     const voterId = player ? await voterIdByName(prisma, org.id, player) : null;
     const standing = voterId ? await stats.standingOf(org.id, voterId, now) : null;
-    const goUrl = (key: string) => `/vote/${encodeURIComponent(org.slug)}/go/${encodeURIComponent(key)}${player ? `?player=${encodeURIComponent(player)}` : ''}`;
+    const goUrl = (key: string) =>
+      `/vote/${encodeURIComponent(org.slug)}/go/${encodeURIComponent(key)}${player ? `?player=${encodeURIComponent(player)}` : ''}`;
     const pageSites: VotePageSite[] = sites.map((site) => {
       const mine = standing?.sites.find((s) => s.key === site.key);
       const votedAt = mine?.lastVoteAt ?? null;

@@ -17,6 +17,8 @@ import { PROVIDER_KEY_PATTERN } from '../providers/providers.service.js';
 import { TEST_KEY_PREFIX, type HookOrg, type HookProvider, type StoredVote } from '../../domain/votes.js';
 import { VOTER_KINDS, voterOfVote, type VoterKind, type VoterOfVote } from '../../domain/voter-identity.js';
 import { DISCORD_ID } from '../../domain/discord-id.js';
+import { addressHash, namesClose, REPAIR_WINDOW_MS, votePageOf } from '../../domain/vote-page.js';
+import { resolveSecretKey } from '../../crypto/secret-box.js';
 import type { VoteStore } from '../../storage/index.js';
 import type { HookObservation, HookOutcome, HookProtocol, ObservedProvider } from '../hook-requests/observation.js';
 
@@ -170,6 +172,35 @@ export function createIngestService(deps: AppDeps) {
   };
 
   const { limits } = deps;
+  let pageSecret: Buffer | null = null;
+
+  /**
+   * Name repair (README "Vote page"): the clicker's name, when a vote's name matches no known voter and it comes
+   * within 15 minutes of exactly one click on that site's button from the voter's address (the provider's
+   * voter_address_path), with a name close to it; else null. Only where the organization's vote page is on.
+   */
+  async function repairedName(org: HookOrg, provider: HookProvider, payload: unknown, sent: string, voter: VoterOfVote): Promise<string | null> {
+    if (!provider.voterAddressPath || !votePageOf(org.votePageJson)?.enabled) return null;
+    const address = readPathAsText(payload, provider.voterAddressPath.replace(/^\$\./, ''))?.trim();
+    if (!address) return null;
+    pageSecret ??= Buffer.from(resolveSecretKey(deps.config));
+    const now = deps.clock.now();
+    const since = new Date(now.getTime() - REPAIR_WINDOW_MS);
+    const hashes = [...new Set([now, since].map((at) => addressHash(pageSecret!, address, at)))];
+    const clicks = await deps.db.prisma.voteClick.findMany({
+      where: { providerId: provider.id, addressHash: { in: hashes }, at: { gte: since, lte: now } },
+      select: { voterName: true },
+    });
+    const typed = new Map(clicks.filter((c) => c.voterName).map((c) => [c.voterName.toLowerCase(), c.voterName]));
+    if (typed.size !== 1) return null;
+    const [name] = typed.values();
+    if (name.toLowerCase() === sent.toLowerCase() || !namesClose(sent, name, org.bedrockPrefix)) return null;
+    const known = await deps.db.prisma.voterIdentity.findFirst({
+      where: { organizationId: org.id, OR: voter.probes.map((p) => ({ kind: p.kind, value: p.value })) },
+      select: { voterId: true },
+    });
+    return known ? null : name;
+  }
 
   /**
    * Refused deliveries are a stranger's, so they spend the sending address's budgets (per organization slug, and
@@ -205,6 +236,8 @@ export function createIngestService(deps: AppDeps) {
     organizationId: string | null;
     provider: ObservedProvider | null;
     voterName: string | null;
+    /** The name the site sent, when name repair gave the vote to the clicker (README "Vote page"). */
+    repairedFrom?: string | null;
   }
 
   const outcomeOf = (receipt: HookReceipt): HookOutcome =>
@@ -231,6 +264,7 @@ export function createIngestService(deps: AppDeps) {
         path: delivery.path ?? `/hooks/${delivery.orgSlug}/${delivery.providerKey}`,
         protocol: protocolOf(delivery),
         voterName: trace.voterName,
+        repairedFrom: trace.repairedFrom ?? null,
         headers: delivery.headers,
         query: delivery.query,
         body: delivery.rawBody,
@@ -336,15 +370,21 @@ export function createIngestService(deps: AppDeps) {
       }
     }
     if (provider.bodyTimestampPath) refuseStaleBody(payload, provider.bodyTimestampPath, provider.bodyTimestampMaxAgeS ?? 300, deps.clock.now().getTime());
-    const voterName = voterFrom(payload, provider.voteePath);
+    const sent = voterFrom(payload, provider.voteePath);
+    let voter = voterOf(payload, sent, org, provider);
+    const repaired = testVote ? null : await repairedName(org, provider, payload, sent, voter);
+    if (repaired) voter = voterOf(payload, repaired, org, provider);
+    const voterName = repaired ?? sent;
     trace.voterName = voterName;
+    trace.repairedFrom = repaired ? sent : null;
     const rawPayload = content.source === 'json' ? content.body.toString('utf8') : JSON.stringify(payload);
     const keys = dedupKeysOf(content, headers);
     const stored = await votes.write({
       org,
       provider,
       voterName,
-      voter: voterOf(payload, voterName, org, provider),
+      voter,
+      ...(repaired ? { repairedFrom: sent } : {}),
       rawPayload,
       // A test vote is the same vote only as another test vote: a real delivery is never a duplicate of a test.
       ...(testVote

@@ -39,6 +39,11 @@ export const VoteRef = builder.prismaObject('Vote', {
       select: { voterKey: true },
       resolve: (v) => (v.voterKey.startsWith(TEST_VOTER_PREFIX) ? null : v.voterKey),
     }),
+    repairedFrom: t.exposeString('repairedFrom', {
+      nullable: true,
+      description:
+        'The name the site sent, when name repair gave the vote to the voter who clicked the vote page\'s button (README "Vote page"); voterName is the clicker\'s',
+    }),
     voterDiscordId: t.string({
       nullable: true,
       description: "The voter's Discord user id, where the site sends one (the provider's discordIdPath); null otherwise",

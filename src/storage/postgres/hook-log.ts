@@ -38,9 +38,9 @@ export function createPgHookLogWrite(): PgNamedWrite<HookLogItem, HookLogResult>
         await query({
           name: 'vr_hook_log_insert',
           text: `INSERT INTO "HookRequest" (id, "organizationId", "providerId", "providerKey", "receivedAt", "clientIp", method, path, protocol, outcome, status,
-                   "errorCode", reason, "voterName", "voteId", "durationMs", "headersJson", body, "bodyBytes")
+                   "errorCode", reason, "voterName", "voteId", "durationMs", "headersJson", body, "bodyBytes", "repairedFrom")
                  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamp(3)[], $6::text[], $7::text[], $8::text[], $9::text[],
-                   $10::text[], $11::int[], $12::text[], $13::text[], $14::text[], $15::text[], $16::int[], $17::text[], $18::text[], $19::int[])`,
+                   $10::text[], $11::int[], $12::text[], $13::text[], $14::text[], $15::text[], $16::int[], $17::text[], $18::text[], $19::int[], $20::text[])`,
           values: [
             col('id'),
             col('organizationId'),
@@ -61,6 +61,7 @@ export function createPgHookLogWrite(): PgNamedWrite<HookLogItem, HookLogResult>
             col('headersJson'),
             col('body'),
             col('bodyBytes'),
+            col('repairedFrom'),
           ],
         });
         return null;

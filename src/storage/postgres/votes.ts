@@ -43,14 +43,14 @@ const SQL = {
                'serverCallbackUrl', o."serverCallbackUrl", 'timeZone', o."timeZone",
                'milestonesJson', o."milestonesJson", 'votePartyEvery', o."votePartyEvery", 'votePartyProviderId', o."votePartyProviderId",
                'remindersEnabled', o."remindersEnabled", 'chatMilestoneTemplate', o."chatMilestoneTemplate",
-               'chatVotePartyTemplate', o."chatVotePartyTemplate", 'bedrockPrefix', o."bedrockPrefix") AS org,
+               'chatVotePartyTemplate', o."chatVotePartyTemplate", 'bedrockPrefix', o."bedrockPrefix", 'votePageJson', o."votePageJson") AS org,
              CASE WHEN p.id IS NULL THEN NULL ELSE json_build_object('id', p.id, 'key', p.key, 'authMethod', p."authMethod",
                'authField', p."authField", 'authValueEnc', p."authValueEnc", 'authTimestampField', p."authTimestampField",
                'signatureFormat', p."signatureFormat", 'payloadSource', p."payloadSource",
                'voteePath', p."voteePath", 'eventPath', p."eventPath", 'voteEventsJson', p."voteEventsJson",
                'testEventsJson', p."testEventsJson", 'enabled', p.enabled,
                'bodyTimestampPath', p."bodyTimestampPath", 'bodyTimestampMaxAgeS', p."bodyTimestampMaxAgeS",
-               'voteCooldownJson', p."voteCooldownJson", 'voterKind', p."voterKind", 'discordIdPath', p."discordIdPath") END AS provider
+               'voteCooldownJson', p."voteCooldownJson", 'voterKind', p."voterKind", 'discordIdPath', p."discordIdPath", 'voterAddressPath', p."voterAddressPath") END AS provider
            FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(slug, key, i)
            JOIN "Organization" AS o ON o.slug = k.slug
            LEFT JOIN "Provider" AS p ON p."organizationId" = o.id AND p.key = k.key`,
@@ -134,8 +134,8 @@ const SQL = {
     name: 'vr_vote_standing_utc_days',
     text: `SELECT day, SUM(count)::int AS count FROM "VoterDailyCount" WHERE "organizationId" = $1 AND "voterKey" = $2 GROUP BY day`,
   },
-  // One statement writes the batch: its votes, their jobs (the job queue's part, parameters from $66), its new voters,
-  // their renames and identities ($53 to $65), the voters' standings, one row per
+  // One statement writes the batch: its votes (their repaired names $66), their jobs (the job queue's part,
+  // parameters from $67), its new voters, their renames and identities ($53 to $65), the voters' standings, one row per
   // (provider, voter, day) in key order (the later vote decides lastVoteAt and the spelling), and last one row per
   // (provider, day), which every vote of a provider on a day updates.
   write: (jobs: string) => ({
@@ -143,12 +143,12 @@ const SQL = {
     text: `WITH votes AS (
              INSERT INTO "Vote" (id, "publicId", "organizationId", "providerId", "voterName", "voterKey", "receivedAt", "rawPayload", "dedupKey",
                "overLimit", "chatStatus", "callbackStatus", "callbackAttempts", "idempotencyKey", recovered, test,
-               "voterTotal", "voterMonthTotal", "voterStreakDays", "voterBestStreakDays", "providerVoterTotal", "nextVoteAt")
-             SELECT id, 'vt_' || id, o, p, n, k, r, raw, d, ol, cs, cbs, 0, idem, rec, tst, vt, vm, vs, vb, pt, nv
+               "voterTotal", "voterMonthTotal", "voterStreakDays", "voterBestStreakDays", "providerVoterTotal", "nextVoteAt", "repairedFrom")
+             SELECT id, 'vt_' || id, o, p, n, k, r, raw, d, ol, cs, cbs, 0, idem, rec, tst, vt, vm, vs, vb, pt, nv, rf
              FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamp(3)[], $7::text[], $8::text[], $9::boolean[],
                          $10::text[], $11::text[], $12::text[], $24::boolean[], $25::boolean[],
-                         $26::int[], $27::int[], $28::int[], $29::int[], $30::int[], $31::timestamp(3)[])
-               AS v(id, o, p, n, k, r, raw, d, ol, cs, cbs, idem, rec, tst, vt, vm, vs, vb, pt, nv)
+                         $26::int[], $27::int[], $28::int[], $29::int[], $30::int[], $31::timestamp(3)[], $66::text[])
+               AS v(id, o, p, n, k, r, raw, d, ol, cs, cbs, idem, rec, tst, vt, vm, vs, vb, pt, nv, rf)
            ),
            jobs AS (${jobs}),
            new_voters AS (
@@ -412,6 +412,7 @@ class BatchRows {
     vb: [] as (number | null)[],
     pt: [] as (number | null)[],
     nv: [] as (string | null)[],
+    rf: [] as (string | null)[],
   };
   readonly jobs: NewJob[] = [];
   readonly voterDays = new Map<string, { o: string; p: string; k: string; d: string; n: string; c: number; l: string; at: number }>();
@@ -477,6 +478,7 @@ function addVote(rows: BatchRows, context: VoteContext, vote: NewVote, i: number
   votes.vb.push(standing?.voterBestStreakDays ?? null);
   votes.pt.push(standing?.providerVoterTotal ?? null);
   votes.nv.push(next ? ts(next) : null);
+  votes.rf.push(vote.repairedFrom ?? null);
   const lease = vote.lease;
   for (const job of [...planned, ...events])
     rows.jobs.push({ ...job, organizationId: org.id, voteId: id, runAt: receivedAt, ...(lease && sentAtOnce(job.kind) ? { lease } : {}) });
@@ -656,11 +658,11 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
     });
 
     if (rows.votes.id.length > 0) {
-      const jobPart = jobInsert(66, rows.jobs);
+      const jobPart = jobInsert(67, rows.jobs);
       for (const job of jobPart.leased) results[rows.indexOfVote.get(job.voteId!)!]!.jobs!.push(job);
       await query({
         ...SQL.write(jobPart.sql),
-        values: writeValues(rows, standings.rows(), rewards.rows(), read.keeps, [...voterValues(voters.rows()), ...jobPart.values]),
+        values: writeValues(rows, standings.rows(), rewards.rows(), read.keeps, [...voterValues(voters.rows()), rows.votes.rf, ...jobPart.values]),
       });
     }
     return results as StoredVote[];

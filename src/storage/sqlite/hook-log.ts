@@ -17,9 +17,9 @@ export function createSqliteHookLogWrite(db: Sqlite.Database): (items: HookLogIt
   const tallies = createTallies();
   const insert = db.prepare(
     `INSERT INTO "HookRequest" (id, organizationId, providerId, providerKey, receivedAt, clientIp, method, path, protocol, outcome, status,
-       errorCode, reason, voterName, voteId, durationMs, headersJson, body, bodyBytes)
+       errorCode, reason, voterName, repairedFrom, voteId, durationMs, headersJson, body, bodyBytes)
      VALUES (@id, @organizationId, @providerId, @providerKey, @receivedAt, @clientIp, @method, @path, @protocol, @outcome, @status,
-       @errorCode, @reason, @voterName, @voteId, @durationMs, @headersJson, @body, @bodyBytes)`,
+       @errorCode, @reason, @voterName, @repairedFrom, @voteId, @durationMs, @headersJson, @body, @bodyBytes)`,
   );
   const addDrop = db.prepare(
     `INSERT INTO "HookRequestDrop" (id, organizationId, providerId, scope, clientIp, count, firstAt, lastAt)

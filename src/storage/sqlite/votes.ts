@@ -20,12 +20,12 @@ import type { BatchWriter, VoteStore } from '../ports.js';
 export function createSqliteVoteStore(db: Sqlite.Database, votes: BatchWriter<NewVote, StoredVote>): VoteStore {
   const orgBySlug = db.prepare(
     `SELECT id, slug, plan, status, chatNotificationsEnabled, chatWebhookUrl, serverCallbackUrl, timeZone,
-       milestonesJson, votePartyEvery, votePartyProviderId, remindersEnabled, chatMilestoneTemplate, chatVotePartyTemplate, bedrockPrefix
+       milestonesJson, votePartyEvery, votePartyProviderId, remindersEnabled, chatMilestoneTemplate, chatVotePartyTemplate, bedrockPrefix, votePageJson
      FROM "Organization" WHERE slug = ?`,
   );
   const providerByKey = db.prepare(
     `SELECT id, key, authMethod, authField, authValueEnc, authTimestampField, signatureFormat, payloadSource, voteePath, eventPath, voteEventsJson, testEventsJson, enabled,
-       bodyTimestampPath, bodyTimestampMaxAgeS, voteCooldownJson, voterKind, discordIdPath
+       bodyTimestampPath, bodyTimestampMaxAgeS, voteCooldownJson, voterKind, discordIdPath, voterAddressPath
      FROM "Provider" WHERE organizationId = ? AND key = ?`,
   );
   const toOrg = (row: Record<string, unknown> | undefined): HookOrg | null =>
@@ -65,8 +65,8 @@ export function createSqliteVoteWrite(
   const activePluginTokens = db.prepare('SELECT COUNT(*) AS n FROM "PluginToken" WHERE organizationId = ? AND revokedAt IS NULL');
   const insertVote = db.prepare(
     `INSERT INTO "Vote" (id, publicId, organizationId, providerId, voterName, voterKey, receivedAt, rawPayload, dedupKey, idempotencyKey, overLimit, chatStatus, callbackStatus, callbackAttempts, recovered, test,
-       voterTotal, voterMonthTotal, voterStreakDays, voterBestStreakDays, providerVoterTotal, nextVoteAt)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       voterTotal, voterMonthTotal, voterStreakDays, voterBestStreakDays, providerVoterTotal, nextVoteAt, repairedFrom)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   // Voter standings (src/domain/voter-standing.ts): read as the batch begins, written once per voter at its end.
   const readStanding = db.prepare(
@@ -221,6 +221,7 @@ export function createSqliteVoteWrite(
         standing?.voterBestStreakDays ?? null,
         standing?.providerVoterTotal ?? null,
         next ? next.getTime() : null,
+        vote.repairedFrom ?? null,
       );
       const leased = insertJobs(
         [...jobs, ...events].map((job) => ({
