@@ -327,6 +327,9 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
       await page.getByRole('button', { name: 'Show' }).click();
       await page.getByRole('heading', { name: 'Votes per week' }).waitFor({ timeout: 5_000 });
       expect(await page.getByText('Upgrade to pro').isVisible()).toBe(true);
+      // From clicks to votes: no vote page click yet, and the card says how to get some.
+      await page.getByRole('heading', { name: 'From clicks to votes' }).waitFor({ timeout: 5_000 });
+      expect(await page.getByText(/No click on your vote page's buttons in this range/).isVisible()).toBe(true);
       await shot('statistics');
     });
 

@@ -13,6 +13,7 @@ const StatsQuery = graphql(`
   query Statistics($from: String, $to: String, $granularity: Granularity) {
     voteTrend(from: $from, to: $to, granularity: $granularity) { granularity trend { date count } }
     votesByProvider(from: $from, to: $to) { total providers { key name count percentage } }
+    conversionStats(from: $from, to: $to) { sites { provider name clicks votes convertedClicks conversion medianSecondsToVote } }
   }
 `);
 const LeaderboardQuery = graphql(`
@@ -105,9 +106,60 @@ function Trend() {
             </table>
           </section>
         )}
+        {data?.conversionStats && (
+          <section className="card wide" aria-labelledby="conversion-h">
+            <h2 id="conversion-h">From clicks to votes</h2>
+            {data.conversionStats.sites.every((s) => s.clicks === 0) ? (
+              <p className="muted">
+                No click on your vote page's buttons in this range. Turn the vote page on in Settings and link players to /vote/&lt;your slug&gt;: each site's
+                clicks, votes and how many clicks became votes show here.
+              </p>
+            ) : (
+              <div className="table-scroll">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Site</th>
+                      <th scope="col" className="num">
+                        Clicks
+                      </th>
+                      <th scope="col" className="num">
+                        Votes
+                      </th>
+                      <th scope="col" className="num">
+                        Converted
+                      </th>
+                      <th scope="col" className="num">
+                        Time to vote
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.conversionStats.sites.map((s) => (
+                      <tr key={s.provider}>
+                        <th scope="row">{s.name}</th>
+                        <td className="num">{s.clicks.toLocaleString()}</td>
+                        <td className="num">{s.votes.toLocaleString()}</td>
+                        <td className="num">{s.conversion === null ? '–' : `${Math.round(s.conversion * 100)}%`}</td>
+                        <td className="num">{s.medianSecondsToVote === null ? '–' : secondsWords(s.medianSecondsToVote)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </section>
+        )}
       </div>
     </>
   );
+}
+
+/** "45 s", "3 min", "2 h": a median time from a click to its vote. */
+function secondsWords(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
+  return `${Math.round(seconds / 3600)} h`;
 }
 
 function ProStats() {
