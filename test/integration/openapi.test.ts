@@ -236,6 +236,16 @@ describe.skipIf(databaseUnavailable)('OpenAPI document and the answers it descri
     await call('POST', '/v1/voters/{voter_name}/reminders', { ...full, params: { voter_name: 'Dana' }, body: { enabled: false } });
     await call('GET', '/v1/reminders/opt-outs', { ...read, query: { limit: '10' } });
 
+    // Voters (README "Voters") and the vote page's conversion
+    await call('GET', '/v1/stats/conversion', read);
+    const players = (await call('POST', '/v1/plugin-tokens', { ...full, body: { name: 'Players' } })).body.data;
+    await call('POST', '/v1/plugin/players', { key: players.token, body: { players: [{ name: 'Eve_1', uuid: '069a79f4-44e9-4726-a5be-fca90e38aaf5' }] } });
+    const found = (await call('GET', '/v1/voters', { ...read, query: { search: 'eve_1' } })).body.data.voters;
+    const dana = (await call('GET', '/v1/voters', { ...read, query: { search: 'dana' } })).body.data.voters;
+    await call('GET', '/v1/voters/{id}', { ...read, params: { id: found[0].id } });
+    await call('POST', '/v1/voters/{id}/merge', { ...full, params: { id: found[0].id }, body: { other: dana[0].id } });
+    await call('POST', '/v1/voters/{id}/split', { ...full, params: { id: found[0].id }, body: { kind: 'name', value: 'dana' } });
+
     // Deletions last
     await call('DELETE', '/v1/voters/{voter_name}', { ...full, params: { voter_name: 'Carol' } });
     await call('DELETE', '/v1/callbacks/{id}', { ...full, params: { id: vcb.id } });

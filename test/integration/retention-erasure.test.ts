@@ -141,7 +141,10 @@ describe.skipIf(databaseUnavailable)('retention and erasure', () => {
     }
     const stranger = await setup();
     await stranger.vote('dave', 0);
-    const attempts = await app.deps.db.prisma.deliveryAttempt.count({ where: { organizationId: s.org.id, vote: { voterKey: 'dave' } } });
+    // Dave's votes count under one voter (README "Voters"), whatever the spelling.
+    const dave = (await app.deps.db.prisma.voterIdentity.findFirstOrThrow({ where: { organizationId: s.org.id, value: 'dave' } })).voterId;
+    expect(await app.deps.db.prisma.vote.count({ where: { organizationId: s.org.id, voterKey: dave } })).toBe(mine.length);
+    const attempts = await app.deps.db.prisma.deliveryAttempt.count({ where: { organizationId: s.org.id, vote: { voterKey: dave } } });
     expect(attempts).toBe(mine.length);
 
     expect((await app.request('DELETE', '/v1/voters/dave', { key: s.org.readKey })).status).toBe(403);
@@ -149,8 +152,10 @@ describe.skipIf(databaseUnavailable)('retention and erasure', () => {
     expect(erased.status, erased.text).toBe(200);
     expect(erased.body.data).toEqual({ voter_name: 'Dave', votes_deleted: mine.length, attempts_deleted: attempts, rollup_rows_deleted: expect.any(Number) });
     expect(erased.body.data.rollup_rows_deleted).toBeGreaterThanOrEqual(2);
-    expect(await app.deps.db.prisma.vote.count({ where: { organizationId: s.org.id, voterKey: 'dave' } })).toBe(0);
-    expect(await app.deps.db.prisma.voterDailyCount.count({ where: { organizationId: s.org.id, voterKey: 'dave' } })).toBe(0);
+    expect(await app.deps.db.prisma.vote.count({ where: { organizationId: s.org.id, voterKey: dave } })).toBe(0);
+    expect(await app.deps.db.prisma.voterDailyCount.count({ where: { organizationId: s.org.id, voterKey: dave } })).toBe(0);
+    expect(await app.deps.db.prisma.voter.count({ where: { id: dave } })).toBe(0);
+    expect(await app.deps.db.prisma.voterIdentity.count({ where: { voterId: dave } })).toBe(0);
     expect(await s.stats()).toBe(theirs.length);
     expect(await s.total()).toBe(theirs.length);
     expect(await verifyRollups(app.deps.db, s.org.id)).toEqual([]);
@@ -158,7 +163,7 @@ describe.skipIf(databaseUnavailable)('retention and erasure', () => {
     expect(JSON.stringify(board)).not.toMatch(/dave/i);
     // Their standing went too (README "Rewards"): a vote after the erasure is their first; erin's is untouched.
     for (const table of ['voterStanding', 'voterDay'] as const) {
-      expect(await (app.deps.db.prisma[table] as { count(a: unknown): Promise<number> }).count({ where: { organizationId: s.org.id, voterKey: 'dave' } })).toBe(
+      expect(await (app.deps.db.prisma[table] as { count(a: unknown): Promise<number> }).count({ where: { organizationId: s.org.id, voterKey: dave } })).toBe(
         0,
       );
     }

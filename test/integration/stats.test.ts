@@ -944,6 +944,7 @@ describe.skipIf(databaseUnavailable)('statistics, vote list and export over a kn
           callback_sent_at: v.callbackSentAt,
           callback_attempts: v.callbackAttempts,
           test: false,
+          voter_id: expect.stringMatching(/^vtr_/),
           ...expectedStanding(v),
         });
       }
