@@ -230,8 +230,9 @@ function lockStatement(batch: NewVote[]): string {
     // The voter's standing rows (read, advanced and written by this batch), and the organization's party count; and,
     // shared with every other batch, its local-days setting (a time zone change takes it alone: lockRewards).
     if (!vote.test) {
-      // Every identity the vote looks up or links (voter-identity.ts): two batches never make two voters of one.
-      for (const probe of vote.voter.probes) ids.add(lockId(`identity:${identityKey(vote.org.id, probe)}`));
+      // The identities the vote may link (voter-identity.ts): two batches never make two voters of one identity. Its
+      // other probes (the name of a voter from before, a Bedrock guess) are only read: votes never make those.
+      for (const own of vote.voter.identities) ids.add(lockId(`identity:${identityKey(vote.org.id, own)}`));
       if (!orgs.has(vote.org.id)) {
         orgs.add(vote.org.id);
         if (vote.org.votePartyEvery) ids.add(lockId(`party:${vote.org.id}`));
@@ -618,11 +619,17 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
   }
   /** Every identity a real vote of the batch looks up, as (organization, kind, value) arrays; a test vote's too (it only reads). */
   function probeValues(batch: NewVote[]): string[][] {
+    const known = probesOf.get(batch);
+    if (known) return known;
     const seen = new Map<string, { o: string; k: string; v: string }>();
     for (const vote of batch) for (const p of vote.voter.probes) seen.set(identityKey(vote.org.id, p), { o: vote.org.id, k: p.kind, v: p.value });
     const all = [...seen.values()];
-    return [all.map((p) => p.o), all.map((p) => p.k), all.map((p) => p.v)];
+    const values = [all.map((p) => p.o), all.map((p) => p.k), all.map((p) => p.v)];
+    probesOf.set(batch, values);
+    return values;
   }
+  /** A batch's probes, made once for its two statements (the voters' locks and the first read). */
+  const probesOf = new WeakMap<NewVote[], string[][]>();
 
   async function writeBatch(query: Query, batch: NewVote[], begun: pg.QueryResult | undefined): Promise<StoredVote[]> {
     if (!begun) throw new Error('the vote batch began without its read');
@@ -675,7 +682,7 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
   return {
     write: writeBatch,
     begin: (batch) =>
-      `SET LOCAL enable_seqscan = off; ${lockStatement(batch)}; ${inlineParameters(SQL.voterLocks, probeValues(batch.filter((v) => !v.test)))}; ${duplicateStatement(batch)}`,
+      `SET LOCAL enable_seqscan = off; ${lockStatement(batch)}; ${inlineParameters(SQL.voterLocks, probeValues(batch))}; ${duplicateStatement(batch)}`,
   };
 }
 
