@@ -41,7 +41,20 @@
 // (--cpu-prof on both services, a directory per side and round; BENCHMARKS.md is then left alone),
 // BENCH_IDENTITIES_REPORT=0 (leave BENCHMARKS.md alone), BENCH_KEEP_DB=1.
 //
-// Reading: see BENCHMARKS.md "Voters: what identities cost on ingest" (filled in after the first runs).
+// Reading (2026-11-29; ours 1fd955c, the voters' last commit, in a worktree via BENCH_OURS_DIR, against c7649d3; 8
+// pairs per phase; a 2-core machine at load average 5-8 from other sessions' tests, the service at 60-85% of a core).
+// SQLite: returning voters 0.85x (95% interval 0.71-1.01x, median 0.89x; ours 1,387 votes/s, before 1,563), a new
+// voter per vote 0.87x (0.74-1.02x); PostgreSQL: 0.83x (0.63-1.08x; 795 against 976 votes/s) and 0.85x (0.69-1.04x).
+// Every verdict "cannot tell": the pairs spread by tens of percent. CPU per accepted vote is steadier and over the
+// budget: SQLite 1.16x (1.10-1.23x) returning, 1.12x (1.05-1.20x) new; PostgreSQL with its backends 1.21x
+// (1.16-1.27x), 1.16x (1.08-1.24x). Profiles (BENCH_CPU_PROF, one pair of 15 s): on SQLite the new voters' cost is in
+// the write thread (~310 against ~190 us per vote: the three identity lookups, the Voter and VoterIdentity inserts, a
+// larger commit) and the WAL checkpointer (~120 against ~50 us); returning voters showed no write-thread difference in
+// that pair. On PostgreSQL the write thread spends ~280 against ~230 us per returning vote (the voter-locks statement
+// built with its values inlined, three advisory-lock hashes per vote instead of one, probeValues twice per batch) and
+// the backends ~55 us more (274 against 218). After that run, b1a3… (this session's next commit) locks only the
+// identities a vote may link (one per vote instead of three) and makes the probes' values once per batch: not
+// measured again yet.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
@@ -471,6 +484,10 @@ async function measure(run: Run, phase: Phase, pair: number): Promise<Measuremen
       );
     }
   }
+  if (CPU_PROF_DIR)
+    notes.push(
+      `profiles in ${CPU_PROF_DIR}/${side.id}-${round}; the measurement in --cpu-prof's clock (µs): ${Math.round(cpuBefore.at * 1000)}–${Math.round(cpuAfter.at * 1000)}`,
+    );
   if (result.non2xx) notes.push(`non-2xx answers ${result.non2xx}`);
   if (result.errors) notes.push(`request errors ${result.errors}`);
   const cpuSpent = cpuBefore.service === null || cpuAfter.service === null ? null : cpuAfter.service - cpuBefore.service;
