@@ -52,7 +52,7 @@
 // larger commit) and the WAL checkpointer (~120 against ~50 us); returning voters showed no write-thread difference in
 // that pair. On PostgreSQL the write thread spends ~280 against ~230 us per returning vote (the voter-locks statement
 // built with its values inlined, three advisory-lock hashes per vote instead of one, probeValues twice per batch) and
-// the backends ~55 us more (274 against 218). After that run, b1a3… (this session's next commit) locks only the
+// the backends ~55 us more (274 against 218). After that run, 2b580b8 locks only the
 // identities a vote may link (one per vote instead of three) and makes the probes' values once per batch: not
 // measured again yet.
 import { execFileSync } from 'node:child_process';
