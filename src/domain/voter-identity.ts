@@ -21,7 +21,7 @@ export interface Identity {
  * Kinds that name one account for good: a voter who holds one of them with another value is somebody else, so a
  * weaker identity (a name) never joins a vote to them.
  */
-const ACCOUNT_KINDS: ReadonlySet<IdentityKind> = new Set(['discord', 'minecraft_uuid']);
+export const ACCOUNT_KINDS: ReadonlySet<IdentityKind> = new Set(['discord', 'minecraft_uuid']);
 
 /** The prefix test votes key under when they match no voter (they make none: README "Test votes"). */
 export const TEST_VOTER_PREFIX = 'test:';

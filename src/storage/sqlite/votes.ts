@@ -11,7 +11,7 @@ import { attemptBudget, initialStatuses, planJobs, type PlanningCallback, type P
 import { rewardBatch } from '../../domain/reward-events.js';
 import { utcDay } from '../../time.js';
 import { spellingWins, spellingWinsSql } from '../../domain/voter-name.js';
-import { voterBatch, type FoundVoter, type Identity, type IdentityKind } from '../../domain/voter-identity.js';
+import { ACCOUNT_KINDS, voterBatch, type FoundVoter, type Identity, type IdentityKind } from '../../domain/voter-identity.js';
 import { countingOf, monthRange, type HookOrg, type HookProvider, type NewVote, type StoredVote } from '../../domain/votes.js';
 import { localDay, providerTotalsOf, standingBatch, type CountedStanding, type StandingSource, type StoredStanding } from '../../domain/voter-standing.js';
 import { cooldownOf, nextVoteAt } from '../../domain/vote-cooldown.js';
@@ -109,7 +109,10 @@ export function createSqliteVoteWrite(
   const accountsOf = db.prepare(`SELECT kind, value FROM "VoterIdentity" WHERE voterId = ? AND kind IN ('discord', 'minecraft_uuid')`);
   const findVoter = (organizationId: string, identity: Identity): FoundVoter | null => {
     const row = findIdentity.get(organizationId, identity.kind, identity.value) as { voterId: string; displayName: string; nameAt: number } | undefined;
-    return row ? { ...row, accounts: accountsOf.all(row.voterId) as { kind: IdentityKind; value: string }[] } : null;
+    if (!row) return null;
+    // Found by an account (a Discord id): that account is what the batch compares; else the voter's accounts, read.
+    const accounts = ACCOUNT_KINDS.has(identity.kind) ? [identity] : (accountsOf.all(row.voterId) as { kind: IdentityKind; value: string }[]);
+    return { ...row, accounts };
   };
   const insertVoter = db.prepare('INSERT INTO "Voter" (id, organizationId, displayName, displayKey, nameAt, createdAt) VALUES (?, ?, ?, ?, ?, ?)');
   const renameVoter = db.prepare('UPDATE "Voter" SET displayName = ?, displayKey = ?, nameAt = ? WHERE id = ? AND nameAt <= ?');
