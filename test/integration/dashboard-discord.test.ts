@@ -289,6 +289,21 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
       await until(settings, (s) => s.bedrock_prefix === '.', 5_000);
     });
 
+    it('Settings → Rewards: the vote page is turned on with its title, and its address is given to hand to players', async () => {
+      const card = page.getByRole('region', { name: 'Vote page', exact: true });
+      await card.getByLabel('Players have a vote page').check();
+      await card.getByLabel('Title').fill('Vote for the Realm');
+      await card.getByRole('button', { name: 'Save vote page' }).click();
+      await until(settings, (s) => s.vote_page?.enabled === true, 5_000);
+      expect((await settings()).vote_page).toEqual({ enabled: true, title: 'Vote for the Realm', show_leaderboard: false });
+      const link = card.getByRole('link', { name: /\/vote\// });
+      await link.waitFor({ timeout: 5_000 });
+      const href = await link.getAttribute('href');
+      const served = await fetch(href!);
+      expect(served.status).toBe(200);
+      expect(await served.text()).toContain('<title>Vote for the Realm</title>');
+    });
+
     it('Settings → Discord at 1280 and 390 px: nothing scrolls sideways, and the section’s actions are in view; the page passes axe', async () => {
       const section = page.getByRole('region', { name: 'Discord', exact: true });
       await expectAccessible('Settings with Discord');
@@ -298,6 +313,7 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
           section.getByRole('button', { name: 'Remove bot' }),
           section.getByRole('button', { name: 'Save leaderboard posts' }),
           page.getByRole('button', { name: 'Save prefix' }),
+          page.getByRole('button', { name: 'Save vote page' }),
         ]);
         await shot('settings-discord', width, section);
       }

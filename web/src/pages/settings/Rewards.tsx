@@ -1,5 +1,5 @@
 // Settings → Rewards (README "Rewards"): milestone rules, the vote party, chat messages for both, reminders with the
-// voters who turned them off, and Bedrock players' name prefix (for RCON commands). Each card saves only its own
+// voters who turned them off, Bedrock players' name prefix (for RCON commands), and the players' vote page. Each card saves only its own
 // settings.
 import { useQuery } from 'urql';
 import { graphql } from '../../gql';
@@ -8,10 +8,12 @@ import { VotePartySettings } from './vote-party-settings';
 import { EventMessages } from './event-messages';
 import { ReminderSettings } from './reminder-settings';
 import { BedrockPrefix } from './bedrock-prefix';
+import { VotePageSettings } from './vote-page-settings';
 
 const RewardSettingsQuery = graphql(`
   query RewardSettings {
-    organization { id settings {
+    organization { id slug settings {
+      votePage { enabled title showLeaderboard }
       milestones { type every at provider }
       votePartyEvery votePartyProvider chatMilestoneTemplate chatVotePartyTemplate remindersEnabled chatWebhookUrl chatNotificationsEnabled bedrockPrefix
     } }
@@ -58,6 +60,7 @@ export function Rewards({ readOnly }: { readOnly: boolean }) {
           />
           <ReminderSettings readOnly={readOnly} enabled={settings.remindersEnabled} />
           <BedrockPrefix readOnly={readOnly} prefix={settings.bedrockPrefix ?? null} />
+          <VotePageSettings readOnly={readOnly} slug={data!.organization!.slug} page={settings.votePage ?? null} />
         </>
       )}
     </section>
