@@ -1,7 +1,9 @@
 // Baseline for bench/read.ts: the database work of each measured endpoint alone, as plain SQL through
 // better-sqlite3 on the same file, in the benchmark process: no HTTP, no authentication, no GraphQL, no ORM,
 // no JSON. Ours ÷ this is what the service adds on top of the queries the answer needs at the least. The
-// leaderboard's baseline ranks the window on every call (the service keeps a ranked list between requests), and
+// leaderboard's baseline ranks the window on every call (the service keeps a ranked list between requests), the vote
+// page's reads what the page shows (the organization, its sites; for a player their voter by name, standing, totals
+// per site, and receipt: the last 30 days of votes with their deliveries to game servers) without rendering it, and
 // the export's reads every row and formats it as CSV (csv-stringify) without sending it anywhere.
 // On PostgreSQL (openRawReadsPostgres): the same queries translated, on one node-postgres connection to the same
 // database (named, i.e. server-side prepared, statements; rows as arrays), the export read through a cursor.
@@ -12,6 +14,12 @@ import pg from 'pg';
 const DAY_MS = 86_400_000;
 const COLUMNS = ['voter_name', 'provider', 'received_at', 'chat_status', 'callback_status'];
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** The vote page's receipt (src/modules/vote-page/vote-page.service.ts): the last 30 days, at most 50 votes. */
+const RECEIPT_DAYS = 30;
+const RECEIPT_MAX = 50;
+/** The identity kinds a typed name may be (src/storage/voter-lookup.ts; a Discord id only for digits, which the seeded names never are). */
+const NAME_KINDS = ['minecraft_uuid', 'minecraft', 'bedrock', 'hytale', 'name'];
+const TO_SERVERS = ['callback', 'legacy_callback', 'pull'];
 
 export interface RawReads {
   dashboard(): unknown;
@@ -19,6 +27,8 @@ export interface RawReads {
   byProvider(): unknown;
   leaderboard(days: number, limit: number): unknown;
   votesPage(providerId: string | null, limit: number, offset: number): unknown;
+  /** The public vote page of the organization `slug`, for `player` (a name as typed) or none. */
+  votePage(slug: string, player: string | null): unknown;
   /** Reads and formats every vote of the organization; returns rows and seconds. */
   exportAll(): { rows: number; bytes: number; seconds: number };
   close(): void;
@@ -57,6 +67,39 @@ export function openRawReads(file: string, organizationId: string): RawReads {
   const allRows = db
     .prepare('SELECT voterName, providerId, receivedAt, chatStatus, callbackStatus FROM "Vote" WHERE organizationId = ? ORDER BY receivedAt, id')
     .raw();
+  const pageOrg = db.prepare('SELECT id, slug, name, status, votePageJson, timeZone, milestonesJson, votePartyEvery FROM "Organization" WHERE slug = ?').raw();
+  const pageSites = db
+    .prepare(
+      'SELECT id, key, name, voteUrl, voteCooldownJson FROM "Provider" WHERE organizationId = ? AND enabled = 1 AND voteUrl IS NOT NULL ORDER BY createdAt, key',
+    )
+    .raw();
+  const identity = db
+    .prepare(`SELECT kind, voterId FROM "VoterIdentity" WHERE organizationId = ? AND kind IN (${NAME_KINDS.map(() => '?').join(', ')}) AND value = ?`)
+    .raw();
+  const shownVoter = db.prepare('SELECT id FROM "Voter" WHERE organizationId = ? AND displayKey = ? ORDER BY nameAt DESC LIMIT 1').pluck();
+  const standing = db
+    .prepare('SELECT total, monthTotal, streakDays, bestStreakDays, lastDay, lastVoteAt FROM "VoterStanding" WHERE organizationId = ? AND voterKey = ?')
+    .raw();
+  const perSite = db
+    .prepare(
+      `SELECT d.providerId, p.key, p.name, p.voteCooldownJson, SUM(d.count), MAX(d.lastVoteAt) FROM "VoterDailyCount" d JOIN "Provider" p ON p.id = d.providerId
+       WHERE d.organizationId = ? AND d.voterKey = ? GROUP BY d.providerId`,
+    )
+    .raw();
+  const receipt = db
+    .prepare(
+      `SELECT v.id, v.publicId, v.receivedAt, p.name FROM "Vote" v JOIN "Provider" p ON p.id = v.providerId
+       WHERE v.organizationId = ? AND v.voterKey = ? AND v.receivedAt >= ? AND NOT v.test ORDER BY v.receivedAt DESC, v.id DESC LIMIT ${RECEIPT_MAX}`,
+    )
+    .raw();
+  const deliveries = db
+    .prepare(
+      `SELECT j.id, j.voteId, j.kind, j.status, j.sentAt, c.name,
+         (SELECT a.statusCode FROM "DeliveryAttempt" a WHERE a.jobId = j.id ORDER BY a.createdAt DESC LIMIT 1)
+       FROM "DeliveryJob" j LEFT JOIN "Callback" c ON c.id = j.callbackId
+       WHERE j.voteId IN (SELECT value FROM json_each(?)) AND j.kind IN (${TO_SERVERS.map(() => '?').join(', ')})`,
+    )
+    .raw();
 
   const today = () => day(Date.now());
   return {
@@ -83,6 +126,27 @@ export function openRawReads(file: string, organizationId: string): RawReads {
       return providerId
         ? [providerPage.all(organizationId, providerId, limit, offset), providerTotal.get(organizationId, providerId), providers.all(organizationId)]
         : [page.all(organizationId, limit, offset), sum.get(organizationId, '0000-00-00'), providers.all(organizationId)];
+    },
+    votePage(slug, player) {
+      const org = pageOrg.get(slug) as unknown[] | undefined;
+      if (!org) return null;
+      const orgId = org[0] as string;
+      const sites = pageSites.all(orgId);
+      if (player === null) return [org, sites];
+      const value = player.trim().toLowerCase();
+      const held = identity.all(orgId, ...NAME_KINDS, value) as [string, string][];
+      const voterId =
+        held.length > 0 ? held.sort((a, b) => NAME_KINDS.indexOf(a[0]) - NAME_KINDS.indexOf(b[0]))[0][1] : (shownVoter.get(orgId, value) as string | undefined);
+      if (!voterId) return [org, sites, null];
+      const votes = receipt.all(orgId, voterId, Date.now() - RECEIPT_DAYS * DAY_MS) as [string, ...unknown[]][];
+      return [
+        org,
+        sites,
+        standing.get(orgId, voterId),
+        perSite.all(orgId, voterId),
+        votes,
+        votes.length > 0 ? deliveries.all(JSON.stringify(votes.map((v) => v[0])), ...TO_SERVERS) : [],
+      ];
     },
     exportAll() {
       const keys = new Map((providers.all(organizationId) as [string, string, string][]).map(([id, key]) => [id, key]));
@@ -112,6 +176,8 @@ export interface RawReadsPostgres {
   byProvider(): Promise<unknown>;
   leaderboard(days: number, limit: number): Promise<unknown>;
   votesPage(providerId: string | null, limit: number, offset: number): Promise<unknown>;
+  /** The public vote page of the organization `slug`, for `player` (a name as typed) or none. */
+  votePage(slug: string, player: string | null): Promise<unknown>;
   /** Reads and formats every vote of the organization; returns rows and seconds. */
   exportAll(): Promise<{ rows: number; bytes: number; seconds: number }>;
   close(): Promise<void>;
@@ -166,6 +232,38 @@ export async function openRawReadsPostgres(url: string, organizationId: string):
   );
   const providerTotal = statement('provider_total', 'SELECT SUM(count) FROM "ProviderDailyCount" WHERE "organizationId" = $1 AND "providerId" = $2');
   const pluck = (rows: unknown[][]) => rows[0]?.[0];
+  const pageOrg = statement(
+    'page_org',
+    'SELECT id, slug, name, status, "votePageJson", "timeZone", "milestonesJson", "votePartyEvery" FROM "Organization" WHERE slug = $1',
+  );
+  const pageSites = statement(
+    'page_sites',
+    'SELECT id, key, name, "voteUrl", "voteCooldownJson" FROM "Provider" WHERE "organizationId" = $1 AND enabled AND "voteUrl" IS NOT NULL ORDER BY "createdAt", key',
+  );
+  const identity = statement('identity', 'SELECT kind, "voterId" FROM "VoterIdentity" WHERE "organizationId" = $1 AND kind = ANY($2::text[]) AND value = $3');
+  const shownVoter = statement('shown_voter', 'SELECT id FROM "Voter" WHERE "organizationId" = $1 AND "displayKey" = $2 ORDER BY "nameAt" DESC LIMIT 1');
+  const standing = statement(
+    'standing',
+    'SELECT total, "monthTotal", "streakDays", "bestStreakDays", "lastDay", "lastVoteAt" FROM "VoterStanding" WHERE "organizationId" = $1 AND "voterKey" = $2',
+  );
+  const perSite = statement(
+    'per_site',
+    `SELECT d."providerId", p.key, p.name, p."voteCooldownJson", SUM(d.count), MAX(d."lastVoteAt") FROM "VoterDailyCount" d JOIN "Provider" p ON p.id = d."providerId"
+     WHERE d."organizationId" = $1 AND d."voterKey" = $2 GROUP BY d."providerId", p.id`,
+  );
+  const receipt = statement(
+    'receipt',
+    `SELECT v.id, v."publicId", v."receivedAt", p.name FROM "Vote" v JOIN "Provider" p ON p.id = v."providerId"
+     WHERE v."organizationId" = $1 AND v."voterKey" = $2 AND v."receivedAt" >= $3::timestamp(3) AND NOT v.test
+     ORDER BY v."receivedAt" DESC, v.id DESC LIMIT ${RECEIPT_MAX}`,
+  );
+  const deliveries = statement(
+    'deliveries',
+    `SELECT j.id, j."voteId", j.kind, j.status, j."sentAt", c.name,
+       (SELECT a."statusCode" FROM "DeliveryAttempt" a WHERE a."jobId" = j.id ORDER BY a."createdAt" DESC LIMIT 1)
+     FROM "DeliveryJob" j LEFT JOIN "Callback" c ON c.id = j."callbackId"
+     WHERE j."voteId" = ANY($1::text[]) AND j.kind = ANY($2::text[])`,
+  );
 
   const today = () => day(Date.now());
   return {
@@ -205,6 +303,34 @@ export async function openRawReadsPostgres(url: string, organizationId: string):
             await providers(organizationId),
           ]
         : [await page(organizationId, limit, offset), pluck(await sum(organizationId, '0000-00-00')), await providers(organizationId)];
+    },
+    async votePage(slug, player) {
+      const org = (await pageOrg(slug))[0];
+      if (!org) return null;
+      const orgId = org[0] as string;
+      const sites = await pageSites(orgId);
+      if (player === null) return [org, sites];
+      const value = player.trim().toLowerCase();
+      const held = (await identity(orgId, NAME_KINDS, value)) as [string, string][];
+      const voterId =
+        held.length > 0
+          ? held.sort((a, b) => NAME_KINDS.indexOf(a[0]) - NAME_KINDS.indexOf(b[0]))[0][1]
+          : (pluck(await shownVoter(orgId, value)) as string | undefined);
+      if (!voterId) return [org, sites, null];
+      const votes = (await receipt(orgId, voterId, new Date(Date.now() - RECEIPT_DAYS * DAY_MS).toISOString())) as [string, ...unknown[]][];
+      return [
+        org,
+        sites,
+        await standing(orgId, voterId),
+        await perSite(orgId, voterId),
+        votes,
+        votes.length > 0
+          ? await deliveries(
+              votes.map((v) => v[0]),
+              TO_SERVERS,
+            )
+          : [],
+      ];
     },
     async exportAll() {
       const keys = new Map(((await providers(organizationId)) as [string, string, string][]).map(([id, key]) => [id, key]));
