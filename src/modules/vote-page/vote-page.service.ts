@@ -24,7 +24,11 @@ import { voterIdByName } from '../../storage/voter-lookup.js';
 import { renderText, voteLookup } from '../../delivery/template.js';
 import { voteTemplateValues } from '../../delivery/vote-values.js';
 import type { StatsService } from '../stats/stats.service.js';
+import { localDay, standingOn } from '../../domain/voter-standing.js';
+import { utcDay } from '../../time.js';
 
+/** How far back a player's last vote on a site is looked for (longer than any site's vote cooldown). */
+const RECENT_DAYS = 8;
 /** How far back a receipt reaches, and how many votes it lists at most. */
 const RECEIPT_DAYS = 30;
 const RECEIPT_MAX = 50;
@@ -118,12 +122,11 @@ export function createVotePageService(deps: AppDeps, stats: StatsService) {
     const now = deps.clock.now();
     const sites = (await sitesOf(org.id)).filter((s) => siteUrl(s, org, player) !== null);
     const voterId = player ? await voterIdByName(prisma, org.id, player) : null;
-    const standing = voterId ? await stats.standingOf(org.id, voterId, now) : null;
+    const standing = voterId ? await standingNow(org.id, org.timeZone, voterId, now) : null;
     const goUrl = (key: string) =>
       `/vote/${encodeURIComponent(org.slug)}/go/${encodeURIComponent(key)}${player ? `?player=${encodeURIComponent(player)}` : ''}`;
     const pageSites: VotePageSite[] = sites.map((site) => {
-      const mine = standing?.sites.find((s) => s.key === site.key);
-      const votedAt = mine?.lastVoteAt ?? null;
+      const votedAt = standing?.lastVoteAt.get(site.id) ?? null;
       const cooldown = cooldownOf(site.voteCooldownJson);
       const next = votedAt && cooldown ? nextVoteAt(cooldown, votedAt) : null;
       return { key: site.key, name: site.name, goUrl: goUrl(site.key), votedAt, nextVoteAt: next, state: siteStateWords(siteState(votedAt, next, now)) };
@@ -153,6 +156,29 @@ export function createVotePageService(deps: AppDeps, stats: StatsService) {
             receipt: voterId ? await receiptOf(org.id, voterId, now) : [],
           }
         : null,
+    };
+  }
+
+  /**
+   * A player's standing as the page shows it, in reads that stay small whatever their history: their standing row
+   * (totals, streak) and their last vote on each site within the last week (what "voted ✓ … ago" and the wait
+   * need: no site's vote cooldown is longer), from their recent day rows only.
+   */
+  async function standingNow(organizationId: string, timeZone: string, voterKey: string, now: Date) {
+    const [stored, recent] = await Promise.all([
+      prisma.voterStanding.findUnique({ where: { organizationId_voterKey: { organizationId, voterKey } } }),
+      prisma.voterDailyCount.groupBy({
+        by: ['providerId'],
+        where: { organizationId, voterKey, day: { gte: utcDay(new Date(now.getTime() - RECENT_DAYS * 86_400_000)) } },
+        _max: { lastVoteAt: true },
+      }),
+    ]);
+    if (!stored) return null;
+    const current = standingOn(stored, localDay(now, timeZone));
+    return {
+      total: current.total,
+      streakDays: current.streakDays,
+      lastVoteAt: new Map(recent.flatMap((g) => (g._max.lastVoteAt ? [[g.providerId, g._max.lastVoteAt] as const] : []))),
     };
   }
 
