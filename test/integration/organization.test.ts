@@ -51,6 +51,7 @@ describe.skipIf(databaseUnavailable)('organization (GET/PATCH /v1/organization, 
         discord_bot_token_set: false,
         discord_guild_id: null,
         leaderboard_posts: null,
+        vote_page: null,
       },
       usage: { votes_this_month: 0, votes_limit: 10_000, providers_count: 0, providers_limit: 10 },
     });
