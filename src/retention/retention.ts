@@ -30,6 +30,8 @@ export interface RetentionRun {
   jobsDeleted: number;
   payloadsCleared: number;
   hookRequestsDeleted: number;
+  /** Vote page clicks older than the payloads kept (README "Vote page"). */
+  clicksDeleted: number;
   /** The first UTC day whose raw votes are all kept (null: retention never deleted votes). */
   keptFrom: string | null;
 }
@@ -129,6 +131,27 @@ export function createRetention(deps: AppDeps, options: { intervalMs: number }):
   }
 
   /** Per provider along its (providerId, receivedAt) index, then the organization-level entries and old drop counts. */
+  /**
+   * Vote page clicks (README "Vote page") older than `before`, per organization along its (organization, time)
+   * index: their hashed addresses go with the payloads' addresses.
+   */
+  async function deleteClicks(before: Date): Promise<number> {
+    let deleted = 0;
+    let batches = 0;
+    const orgs = await prisma.organization.findMany({ select: { id: true }, orderBy: { id: 'asc' } });
+    for (const { id: organizationId } of orgs) {
+      for (;;) {
+        if (batches >= MAX_BATCHES_PER_RUN) return deleted;
+        const ids = await prisma.voteClick.findMany({ where: { organizationId, at: { lt: before } }, select: { id: true }, take: HOOK_LOG_RETENTION_BATCH });
+        if (ids.length === 0) break;
+        batches++;
+        deleted += await paced(async () => (await prisma.voteClick.deleteMany({ where: { id: { in: ids.map((c) => c.id) } } })).count);
+        if (ids.length < HOOK_LOG_RETENTION_BATCH) break;
+      }
+    }
+    return deleted;
+  }
+
   async function deleteHookRequests(before: Date): Promise<number> {
     let deleted = 0;
     let batches = 0;
@@ -171,9 +194,12 @@ export function createRetention(deps: AppDeps, options: { intervalMs: number }):
     }
     const hookRequestsDeleted =
       deps.config.hookLogRetentionMs > 0 ? await deleteHookRequests(new Date(deps.clock.now().getTime() - deps.config.hookLogRetentionMs)) : 0;
-    if (votesDeleted + jobsDeleted + payloadsCleared + hookRequestsDeleted > 0)
-      deps.logger.info({ votesDeleted, jobsDeleted, payloadsCleared, hookRequestsDeleted }, 'retention run');
-    return { votesDeleted, jobsDeleted, payloadsCleared, hookRequestsDeleted, keptFrom: await state(VOTES_KEPT_FROM) };
+    // Clicks keep a hashed address: they go when the payloads (which hold voters' addresses) go, else with the votes.
+    const clickDays = rawPayloadRetentionDays > 0 ? rawPayloadRetentionDays : voteRetentionDays;
+    const clicksDeleted = clickDays > 0 ? await deleteClicks(addDays(today, -clickDays)) : 0;
+    if (votesDeleted + jobsDeleted + payloadsCleared + hookRequestsDeleted + clicksDeleted > 0)
+      deps.logger.info({ votesDeleted, jobsDeleted, payloadsCleared, hookRequestsDeleted, clicksDeleted }, 'retention run');
+    return { votesDeleted, jobsDeleted, payloadsCleared, hookRequestsDeleted, clicksDeleted, keptFrom: await state(VOTES_KEPT_FROM) };
   }
 
   function tick(): Promise<RetentionRun> {

@@ -219,6 +219,20 @@ describe.skipIf(databaseUnavailable)('the vote page', () => {
     ]);
   });
 
+  it('clicks go with the payloads (RAW_PAYLOAD_RETENTION_DAYS): an old click is deleted by retention, a recent one kept', async () => {
+    const { org, site } = await setup();
+    await site('topg', 'TopG', 'https://topg.example/in-{{player}}');
+    expect((await app.request('GET', `/vote/${org.slug}/go/topg?player=Recent`, { redirect: 'manual' })).status).toBe(302);
+    const recent = await app.deps.db.prisma.voteClick.findFirstOrThrow({ where: { organizationId: org.id } });
+    // A click as one made 31 days ago would be stored (RAW_PAYLOAD_RETENTION_DAYS is 30 by default).
+    await app.deps.db.prisma.voteClick.create({
+      data: { ...recent, id: `${recent.id}-old`, voterName: 'Old', at: new Date(Date.now() - 31 * 86_400_000) },
+    });
+    const run = await app.retention.tick();
+    expect(run.clicksDeleted).toBeGreaterThanOrEqual(1);
+    expect((await app.deps.db.prisma.voteClick.findMany({ where: { organizationId: org.id } })).map((c) => c.voterName)).toEqual(['Recent']);
+  });
+
   describe.skipIf(!haveChromium && process.env.CI !== 'true')('in Chromium', () => {
     let browser: Browser;
     beforeAll(async () => {
