@@ -292,7 +292,7 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
     it('Settings → Rewards: the vote page is turned on with its title, and its address is given to hand to players', async () => {
       const card = page.getByRole('region', { name: 'Vote page', exact: true });
       await card.getByLabel('Players have a vote page').check();
-      await card.getByLabel('Title').fill('Vote for the Realm');
+      await card.getByLabel('Page title').fill('Vote for the Realm');
       await card.getByRole('button', { name: 'Save vote page' }).click();
       await until(settings, (s) => s.vote_page?.enabled === true, 5_000);
       expect((await settings()).vote_page).toEqual({ enabled: true, title: 'Vote for the Realm', show_leaderboard: false });

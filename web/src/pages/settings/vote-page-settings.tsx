@@ -38,7 +38,7 @@ export function VotePageSettings({ readOnly, slug, page }: { readOnly: boolean; 
         <label className="row" style={{ fontWeight: 500 }}>
           <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Players have a vote page
         </label>
-        <label htmlFor="vote-page-name">Title</label>
+        <label htmlFor="vote-page-name">Page title</label>
         <input id="vote-page-name" value={title} maxLength={80} onChange={(e) => setTitle(e.target.value)} placeholder="Vote for …" autoComplete="off" />
         <label className="row" style={{ fontWeight: 500 }}>
           <input type="checkbox" checked={showLeaderboard} onChange={(e) => setShowLeaderboard(e.target.checked)} /> List the top voters of the last 30 days
