@@ -1,7 +1,7 @@
 // The hook request log: GET /v1/providers/:key/requests (a provider's) and GET /v1/hook-requests (the
 // organization-level one: requests to a key no provider has), paged in `meta` as the vote list is.
 import type { Request } from 'express';
-import type { RestRoute } from '../route.js';
+import { onlyIfSet, type RestRoute } from '../route.js';
 
 const ENTRY_FIELDS = `id received_at: receivedAt client_ip: clientIp method path protocol outcome status error_code: errorCode reason hint
   voter_name: voterName repaired_from: repairedFrom vote_id: voteId duration_ms: durationMs headers body body_bytes: bodyBytes provider_key: providerKey matched`;
@@ -22,11 +22,9 @@ const filters = (req: Request) => ({
 
 type Result = { hookRequests: { page: number; limit: number; total: number; pages: number; requests: unknown[]; dropped: unknown[] } };
 // repaired_from only on an entry whose vote name repair gave to the clicker (README "Vote page").
+const repairedIfSet = onlyIfSet(['repaired_from']);
 const data = (r: Result) => ({
-  requests: r.hookRequests.requests.map((entry) => {
-    const { repaired_from, ...rest } = entry as { repaired_from: string | null };
-    return repaired_from === null ? rest : entry;
-  }),
+  requests: r.hookRequests.requests.map((entry) => repairedIfSet(entry as Record<string, unknown>)),
   dropped: r.hookRequests.dropped,
 });
 const meta = (r: Result) => ({ page: r.hookRequests.page, limit: r.hookRequests.limit, total: r.hookRequests.total, pages: r.hookRequests.pages });

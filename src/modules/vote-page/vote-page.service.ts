@@ -88,9 +88,9 @@ export function createVotePageService(deps: AppDeps, stats: StatsService) {
   }
 
   /** The sites a player can vote on (enabled, with a vote page), each with its vote URL for them where it can be made. */
-  async function sitesOf(organizationId: string) {
+  async function sitesOf(organizationId: string, key?: string) {
     const providers = await prisma.provider.findMany({
-      where: { organizationId, enabled: true, voteUrl: { not: null } },
+      where: { organizationId, enabled: true, voteUrl: { not: null }, ...(key !== undefined ? { key } : {}) },
       orderBy: [{ createdAt: 'asc' }, { key: 'asc' }],
       select: { id: true, key: true, name: true, voteUrl: true, voteCooldownJson: true, discordIdPath: true },
     });
@@ -229,7 +229,8 @@ export function createVotePageService(deps: AppDeps, stats: StatsService) {
   async function click(slug: string, providerKey: string, playerInput: string | null | undefined, address: string): Promise<string> {
     const { org } = await pageOrg(slug);
     const player = checkedPlayer(playerInput);
-    const site = (await sitesOf(org.id)).find((s) => s.key === providerKey);
+    // The clicked site alone (a click reads one provider, not the page's every site).
+    const [site] = await sitesOf(org.id, providerKey);
     const url = site ? siteUrl(site, org, player) : null;
     if (!site || !url) throw notFound('Site');
     const now = deps.clock.now();

@@ -53,7 +53,9 @@ const VoterRef = builder.objectRef<VoterShape>('Voter').implement({
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     identities: t.field({
       type: [VoterIdentityRef],
-      resolve: async (v, _a, ctx) => (await ctx.services.voters.get(v.organizationId, v.id)).identities,
+      // A voter read by id has them already; a search's voters read theirs (the voter row is not read again).
+      resolve: (v, _a, ctx) =>
+        'identities' in v ? (v.identities as { kind: string; value: string; createdAt: Date }[]) : ctx.services.voters.identitiesOf(v.organizationId, v.id),
     }),
     standing: t.field({
       type: VoterStanding,

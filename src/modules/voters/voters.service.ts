@@ -112,12 +112,16 @@ export function createVoterService(deps: AppDeps) {
   async function get(organizationId: string, id: string) {
     const voter = await prisma.voter.findFirst({ where: { id, organizationId } });
     if (!voter) throw notFound('Voter');
-    const identities = await prisma.voterIdentity.findMany({
-      where: { voterId: id, organizationId },
+    return { ...voter, identities: await identitiesOf(organizationId, id) };
+  }
+
+  /** A voter's identities, oldest first. */
+  function identitiesOf(organizationId: string, voterId: string) {
+    return prisma.voterIdentity.findMany({
+      where: { voterId, organizationId },
       orderBy: [{ createdAt: 'asc' }, { kind: 'asc' }, { value: 'asc' }],
       select: { kind: true, value: true, createdAt: true },
     });
-    return { ...voter, identities };
   }
 
   /**
@@ -389,7 +393,7 @@ export function createVoterService(deps: AppDeps) {
     return { players: checked.length, linked, merged };
   }
 
-  return { erase, get, search, merge, split, reportPlayers };
+  return { erase, get, identitiesOf, search, merge, split, reportPlayers };
 }
 
 export type VoterService = ReturnType<typeof createVoterService>;
