@@ -250,7 +250,8 @@ describe.skipIf(dialect !== 'sqlite' || (!haveChromium && process.env.CI !== 'tr
       for (const url of workers) expect(url.startsWith(`${app.url}/graphql/assets/`), url).toBe(true);
       await expectNoViolations(page, 'GraphiQL');
       await page.context().close();
-    });
+      // Monaco's editors and workers are the heaviest page here: under CI's parallel load one start took over 30 s.
+    }, 90_000);
 
     it('the API reference page renders its operations', async () => {
       const page = await watchedPage();
