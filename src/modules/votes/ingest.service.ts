@@ -406,7 +406,7 @@ export function createIngestService(deps: AppDeps) {
   /**
    * The owner's test vote (README "Test votes"): the delivery the provider's site would send for `voterName`
    * (test-vote.ts), through the provider's real hook path (its auth method, parsing, event filter, duplicate rule),
-   * stored as a test vote. A second one with the same voter soon after is the same body: a duplicate.
+   * stored as a test vote. A second one with the same voter within the duplicate window is a duplicate.
    */
   async function sendTestVote(
     viewer: { organizationId: string; organizationSlug: string },
