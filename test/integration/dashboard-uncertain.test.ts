@@ -7,26 +7,24 @@
 // AA) in light and dark. The uncertain state is written into the test's own database as the service writes it (the
 // crash itself is test/integration/uncertain.test.ts); an HTTP receiver on 127.0.0.1 stands in for the game server,
 // as the page does not depend on the callback's kind. DASHBOARD_SHOTS_DIR=<dir> saves the views at 1280 and 390 px.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 import { startReceiver, type Receiver } from '../kit/receiver.js';
 import { until } from '../kit/wait.js';
+import {
+  expectAccessible as accessible,
+  expectLayout as layout,
+  launchDashboardBrowser,
+  READ_ONLY_REASON,
+  signIn as signInAt,
+  skipDashboard,
+} from '../kit/dashboard.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-const DIST = join(process.cwd(), 'web', 'dist', 'index.html');
-const SHOTS = process.env.DASHBOARD_SHOTS_DIR ?? null;
-/** axe-core's own script, evaluated in the page by the driver (the Content-Security-Policy refuses inline scripts). */
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** What the service writes for an uncertain delivery (src/domain/jobs.ts UNCERTAIN_DELIVERY). */
 const UNCERTAIN_TEXT = 'the relay stopped while sending: the server may or may not have it';
-const READ_ONLY_REASON = 'This API key has the read scope: sign in with a full key to change anything.';
 
-describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'true'))('dashboard: votes left uncertain by a restart, in Chromium', () => {
+describe.skipIf(databaseUnavailable || skipDashboard)('dashboard: votes left uncertain by a restart, in Chromium', () => {
   let app: TestApp;
   let org: TestOrg;
   let starter: TestOrg;
@@ -98,12 +96,7 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
   const uncertainIds = async (o: TestOrg) =>
     ((await app.request('GET', '/v1/votes?callback_status=uncertain', { key: o.key })).body.data.votes as { public_id: string }[]).map((v) => v.public_id);
 
-  async function signIn(p: Page, key: string) {
-    await p.goto(`${app.url}/`);
-    await p.getByLabel('API key').fill(key);
-    await p.getByLabel('API key').press('Enter');
-    await p.getByRole('navigation', { name: 'Main' }).waitFor({ timeout: 10_000 });
-  }
+  const signIn = (p: Page, key: string) => signInAt(p, app.url, key);
   async function openVotes(p: Page) {
     await p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Votes', exact: true }).click();
     await p.getByRole('heading', { level: 1, name: 'Votes' }).waitFor();
@@ -114,67 +107,10 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
   const voters = async (p: Page = page) => (await table(p).locator('tbody td.voter a').allTextContents()).sort();
   const resendOf = (user: string, p: Page = page) => p.getByRole('button', { name: `Resend the vote by ${user}`, exact: true });
 
-  /** At 1280 and 390 px: nothing scrolls sideways but a table's own box, and the actions are inside the viewport. */
-  async function expectLayout(label: string, actions: () => ReturnType<Page['getByRole']>[]) {
-    for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-      await page.waitForFunction((w) => document.documentElement.scrollWidth <= w, width, { timeout: 2_000 }).catch(() => undefined);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${label} at ${width} px`).toBeLessThanOrEqual(width);
-      for (const action of actions()) {
-        await action.scrollIntoViewIfNeeded();
-        const box = (await action.boundingBox())!;
-        const name = (await action.getAttribute('aria-label')) ?? (await action.textContent());
-        expect(box.x, `${label}: ${name} at ${width} px`).toBeGreaterThanOrEqual(0);
-        expect(box.x + box.width, `${label}: ${name} at ${width} px`).toBeLessThanOrEqual(width);
-        // Not cut off by the table's own box either.
-        expect(
-          await action.evaluate((el) => {
-            const wrap = el.closest('.table-wrap');
-            if (!wrap) return true;
-            const a = el.getBoundingClientRect();
-            const w = wrap.getBoundingClientRect();
-            return a.left >= w.left && a.right <= w.right;
-          }),
-          `${label}: ${name} inside its table's box at ${width} px`,
-        ).toBe(true);
-      }
-      if (SHOTS) {
-        mkdirSync(SHOTS, { recursive: true });
-        await page.evaluate(() => window.scrollTo(0, 0));
-        await page.screenshot({ path: join(SHOTS, `${label}-${width}.png`), fullPage: true });
-      }
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
-
-  /** The page passes axe-core's WCAG 2.1 A and AA rules, in light and dark mode. */
-  async function expectAccessible(label: string) {
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.evaluate(AXE);
-      const violations = await page.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } })
-          .axe;
-        const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-        return result.violations.map(
-          (v) =>
-            `${v.id}: ${v.nodes
-              .map((n) => n.target.join(' '))
-              .slice(0, 3)
-              .join(', ')}`,
-        );
-      });
-      expect(violations, `${label} in ${scheme} mode`).toEqual([]);
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
-  }
+  const expectLayout = (label: string, actions: () => ReturnType<Page['getByRole']>[]) => layout(page, label, actions);
+  const expectAccessible = (label: string) => accessible(page, label);
 
   beforeAll(async () => {
-    if (!haveChromium) throw new Error(`CI needs Chromium at ${CHROMIUM}`);
-    if (!existsSync(DIST)) {
-      const vite = await import('vite');
-      await vite.build({ configFile: join(process.cwd(), 'web', 'vite.config.ts'), logLevel: 'warn' });
-    }
     app = await startTestApp({ DELIVERY_POLL_MS: '100' });
     game = await startReceiver({ status: 200, body: { ok: true } });
     org = await app.createOrg({ plan: 'growth', name: 'Crashed Network' });
@@ -185,10 +121,7 @@ describe.skipIf(databaseUnavailable || (!haveChromium && process.env.CI !== 'tru
     for (const user of ['Steve', 'Alex', 'Kim']) await makeUncertain(org, ids[user]);
     expect((await uncertainIds(org)).sort()).toEqual([ids.Steve, ids.Alex, ids.Kim].sort());
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchDashboardBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
     page.setDefaultTimeout(8_000);

@@ -10,6 +10,8 @@ import { Overview } from './pages/Overview';
 import { Providers } from './pages/providers/ProvidersPage';
 import { Votes } from './pages/Votes';
 import { VoteDetail } from './pages/VoteDetail';
+import { Voters } from './pages/voters/Voters';
+import { VoterDetail } from './pages/voters/VoterDetail';
 import { Callbacks } from './pages/callbacks/Callbacks';
 import { Settings } from './pages/settings/Settings';
 import { Statistics } from './pages/Statistics';
@@ -104,6 +106,7 @@ function Shell({ signOut, stream }: { signOut: () => void; stream: 'connected' |
           </NavLink>
           <NavLink to="/providers">Providers</NavLink>
           <NavLink to="/votes">Votes</NavLink>
+          <NavLink to="/voters">Voters</NavLink>
           <NavLink to="/statistics">Statistics</NavLink>
           <NavLink to="/callbacks">Callbacks</NavLink>
           <NavLink to="/game-servers">Game servers</NavLink>
@@ -131,6 +134,8 @@ function Shell({ signOut, stream }: { signOut: () => void; stream: 'connected' |
           <Route path="/providers/:key/requests" element={later(<ProviderRequests />)} />
           <Route path="/votes" element={<Votes />} />
           <Route path="/votes/:publicId" element={<VoteDetail />} />
+          <Route path="/voters" element={<Voters />} />
+          <Route path="/voters/:id" element={<VoterDetail />} />
           <Route path="/statistics" element={<Statistics />} />
           <Route path="/callbacks" element={<Callbacks />} />
           <Route path="/game-servers" element={<GameServers />} />

@@ -33,7 +33,7 @@ const waited = (ms: number) => (ms < 1_000 ? `${ms} ms` : `${(ms / 1_000).toFixe
 const VoteQuery = graphql(`
   query VoteDetail($publicId: String!) {
     vote(publicId: $publicId) {
-      publicId voterName providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts recovered test
+      publicId voterName voterId repairedFrom providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts recovered test
       deliveryJobs { id kind origin target status attempts maxAttempts nextAttemptAt lastError sentAt }
       deliveryAttempts { id jobId kind attempt target statusCode success durationMs pacedMs error responseExcerpt createdAt }
     }
@@ -101,6 +101,16 @@ export function VoteDetail() {
         </p>
       )}
       <dl className="facts">
+        <dt>Voter</dt>
+        <dd className="wrap-anywhere">
+          {vote.voterId ? <Link to={`/voters/${vote.voterId}`}>{vote.voterName}</Link> : vote.voterName}
+          {vote.repairedFrom && (
+            <span className="muted">
+              {' '}
+              (the site sent <code>{vote.repairedFrom}</code>: repaired to the player who clicked the vote page's button)
+            </span>
+          )}
+        </dd>
         <dt>Provider</dt>
         <dd>
           {vote.providerName} (<code>{vote.providerKey}</code>)
