@@ -258,7 +258,7 @@ export function Votes() {
       {result && result.votes.length > 0 && (
         <>
           <div className="table-wrap">
-            <table className="list votes-table" data-testid="votes-table">
+            <table className="list votes-table phone-cards" data-testid="votes-table">
               <thead>
                 <tr>
                   <th scope="col">Voter</th>
@@ -288,7 +288,7 @@ export function Votes() {
                       <td className="provider" data-label="Provider">
                         {v.providerName}
                       </td>
-                      <td className="received" data-label="Received">
+                      <td className="received full" data-label="Received">
                         <Time value={v.receivedAt} />
                       </td>
                       <td className="chat" data-label="Chat">
@@ -298,7 +298,7 @@ export function Votes() {
                         <Status value={v.callbackStatus} />
                       </td>
                       {actions && (
-                        <td className="vote-action">
+                        <td className="vote-action full">
                           {outcome && (
                             <span role="status" className={outcome.error ? 'error' : 'outcome-text'}>
                               {outcome.text}

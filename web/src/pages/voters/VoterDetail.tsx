@@ -256,7 +256,7 @@ export function VoterDetail() {
           <p className="empty">No votes.</p>
         ) : (
           <div className="table-wrap">
-            <table className="list votes-table" data-testid="voter-votes">
+            <table className="list votes-table phone-cards" data-testid="voter-votes">
               <thead>
                 <tr>
                   <th scope="col">Sent as</th>
@@ -282,7 +282,7 @@ export function VoterDetail() {
                     <td className="provider" data-label="Provider">
                       {v.providerName}
                     </td>
-                    <td className="received" data-label="Received">
+                    <td className="received full" data-label="Received">
                       <Time value={v.receivedAt} />
                     </td>
                     <td className="chat" data-label="Chat">
