@@ -233,6 +233,45 @@ describe.skipIf(databaseUnavailable)('the vote page', () => {
     expect((await app.deps.db.prisma.voteClick.findMany({ where: { organizationId: org.id } })).map((c) => c.voterName)).toEqual(['Recent']);
   });
 
+  it('conversion: each vote answers one click, within a day and not before it, over more clicks than one read takes (400)', async () => {
+    const { org, site } = await setup();
+    const topg = await site('topg', 'TopG', 'https://topg.example/in-{{player}}');
+    await site('mcsl', 'MC Server List', 'https://mcsl.example/vote/42');
+    const providers = await app.deps.db.prisma.provider.findMany({ where: { organizationId: org.id } });
+    const idOf = (key: string) => providers.find((p) => p.key === key)!.id;
+    const now = Date.now();
+    // Clicks as the service stores them (GET /vote/:slug/go/:provider), written straight in: 1,100 that no vote
+    // answers, Ann's two clicks an hour apart before her one vote, Bob's click after all of those (in the second read),
+    // Dan's two days before his vote, and Ann's click on the other site, where she did not vote.
+    const click = (i: number, providerId: string, voterName: string, at: number) => ({
+      id: `click-${String(i).padStart(6, '0')}`,
+      organizationId: org.id,
+      providerId,
+      voterName,
+      addressHash: 'h',
+      at: new Date(at),
+    });
+    const rows = Array.from({ length: 1_100 }, (_, i) => click(i + 10, idOf('topg'), `Filler_${i}`, now - 2 * 3_600_000 + i));
+    rows.push(
+      click(1, idOf('topg'), 'Ann', now - 3 * 3_600_000),
+      click(2, idOf('topg'), 'Ann', now - 3_600_000),
+      click(3, idOf('mcsl'), 'Ann', now - 3_600_000),
+      click(4, idOf('topg'), 'Dan', now - 2 * 86_400_000),
+      click(999_999, idOf('topg'), 'Bob', now - 60_000),
+    );
+    for (let i = 0; i < rows.length; i += 1_000) await app.deps.db.prisma.voteClick.createMany({ data: rows.slice(i, i + 1_000) });
+    for (const user of ['Ann', 'Bob', 'Dan']) expect((await app.request('POST', new URL(topg.webhook_url).pathname, { body: { user } })).status).toBe(200);
+
+    const res = await app.request('GET', '/v1/stats/conversion', { key: org.key });
+    expect(res.status, res.text).toBe(200);
+    const bySite = Object.fromEntries((res.body.data.sites as { provider: string; median_seconds_to_vote: number | null }[]).map((s) => [s.provider, s]));
+    expect(bySite.topg).toMatchObject({ clicks: 1_104, votes: 3, converted_clicks: 2, conversion: Math.round((2 / 1_104) * 10_000) / 10_000 });
+    // Ann's vote answers her first click (3 h before), Bob's his (1 min): the median of about 10,800 s and 60 s.
+    expect(bySite.topg.median_seconds_to_vote).toBeGreaterThan(5_000);
+    expect(bySite.topg.median_seconds_to_vote).toBeLessThan(5_600);
+    expect(bySite.mcsl).toMatchObject({ clicks: 1, votes: 0, converted_clicks: 0, conversion: 0, median_seconds_to_vote: null });
+  });
+
   describe.skipIf(!haveChromium && process.env.CI !== 'true')('in Chromium', () => {
     let browser: Browser;
     beforeAll(async () => {

@@ -197,50 +197,85 @@ export function createStatsService(deps: AppDeps) {
     const range = requireRange(defaultRange(input));
     const from = range.from!;
     const until = range.toExclusive!;
-    const [rows, providers, clicks] = await Promise.all([
+    const [rows, providers, clickCounts] = await Promise.all([
       countsByDayAndProvider(organizationId, range),
       providersOf(organizationId),
-      prisma.voteClick.findMany({
-        where: { organizationId, at: { gte: from, lt: until } },
-        orderBy: { at: 'asc' },
-        select: { providerId: true, voterName: true, voterId: true, at: true },
-        take: CONVERSION_MAX_CLICKS,
-      }),
+      prisma.voteClick.groupBy({ by: ['providerId'], where: { organizationId, at: { gte: from, lt: until } }, _count: { _all: true } }),
     ]);
-    const named = clicks.filter((c) => c.voterName);
-    const ids = [...new Set(named.flatMap((c) => (c.voterId ? [c.voterId] : [])))];
-    const names = [...new Set(named.map((c) => c.voterName))];
-    const votes = named.length
-      ? await prisma.vote.findMany({
-          where: {
-            organizationId,
-            providerId: { in: [...new Set(named.map((c) => c.providerId))] },
-            receivedAt: { gte: from, lt: new Date(until.getTime() + DAY) },
-            ...REAL_VOTES,
-            OR: [{ voterKey: { in: ids } }, { voterName: { in: names } }, { repairedFrom: { not: null } }],
-          },
-          orderBy: { receivedAt: 'asc' },
-          select: { id: true, providerId: true, voterKey: true, voterName: true, receivedAt: true },
-        })
-      : [];
-    const used = new Set<string>();
+    // Each click answered by the voter's first vote on that site within a day that no earlier click took. Clicks are
+    // read in time order a chunk at a time, with the votes that could answer them; per (site, voter id) and (site,
+    // name) the votes wait in time order behind a cursor that only moves forward (a vote passed is taken, or older
+    // than every later click), so matching is linear in clicks and votes.
     const delays = new Map<string, number[]>();
-    for (const click of named) {
-      const name = click.voterName.toLowerCase();
-      const vote = votes.find(
-        (v) =>
-          !used.has(v.id) &&
-          v.providerId === click.providerId &&
-          v.receivedAt >= click.at &&
-          v.receivedAt.getTime() - click.at.getTime() <= DAY &&
-          ((click.voterId && v.voterKey === click.voterId) || v.voterName.toLowerCase() === name),
-      );
-      if (!vote) continue;
-      used.add(vote.id);
-      delays.set(click.providerId, [...(delays.get(click.providerId) ?? []), (vote.receivedAt.getTime() - click.at.getTime()) / 1000]);
+    const used = new Set<string>();
+    let after: { at: Date; id: string } | null = null;
+    for (;;) {
+      const clicks: { id: string; providerId: string; voterName: string; voterId: string | null; at: Date }[] = await prisma.voteClick.findMany({
+        where: {
+          organizationId,
+          at: { gte: from, lt: until },
+          ...(after ? { OR: [{ at: { gt: after.at } }, { at: after.at, id: { gt: after.id } }] } : {}),
+        },
+        orderBy: [{ at: 'asc' }, { id: 'asc' }],
+        select: { id: true, providerId: true, voterName: true, voterId: true, at: true },
+        take: CONVERSION_CLICK_CHUNK,
+      });
+      if (clicks.length === 0) break;
+      after = clicks[clicks.length - 1];
+      const named = clicks.filter((c) => c.voterName);
+      const votes = named.length
+        ? await prisma.vote.findMany({
+            where: {
+              organizationId,
+              providerId: { in: [...new Set(named.map((c) => c.providerId))] },
+              receivedAt: { gte: named[0].at, lt: new Date(Math.min(named[named.length - 1].at.getTime(), until.getTime()) + DAY) },
+              ...REAL_VOTES,
+              OR: [
+                { voterKey: { in: [...new Set(named.flatMap((c) => (c.voterId ? [c.voterId] : [])))] } },
+                { voterName: { in: [...new Set(named.map((c) => c.voterName))] } },
+                { repairedFrom: { not: null } },
+              ],
+            },
+            orderBy: [{ receivedAt: 'asc' }, { id: 'asc' }],
+            select: { id: true, providerId: true, voterKey: true, voterName: true, receivedAt: true },
+          })
+        : [];
+      const queues = new Map<string, { votes: typeof votes; next: number }>();
+      const enqueue = (key: string, vote: (typeof votes)[number]) => {
+        const queue = queues.get(key);
+        if (queue) queue.votes.push(vote);
+        else queues.set(key, { votes: [vote], next: 0 });
+      };
+      for (const v of votes) {
+        if (used.has(v.id)) continue;
+        enqueue(`k\u0000${v.providerId}\u0000${v.voterKey}`, v);
+        enqueue(`n\u0000${v.providerId}\u0000${v.voterName.toLowerCase()}`, v);
+      }
+      /** The first vote of `key`'s queue not taken and not before the click. */
+      const firstFor = (key: string, at: number) => {
+        const queue = queues.get(key);
+        if (!queue) return undefined;
+        while (queue.next < queue.votes.length) {
+          const v = queue.votes[queue.next];
+          if (!used.has(v.id) && v.receivedAt.getTime() >= at) return v;
+          queue.next++;
+        }
+        return undefined;
+      };
+      for (const click of named) {
+        const at = click.at.getTime();
+        const byId = click.voterId ? firstFor(`k\u0000${click.providerId}\u0000${click.voterId}`, at) : undefined;
+        const byName = firstFor(`n\u0000${click.providerId}\u0000${click.voterName.toLowerCase()}`, at);
+        const vote = byId && byName ? (byName.receivedAt < byId.receivedAt ? byName : byId) : (byId ?? byName);
+        if (!vote || vote.receivedAt.getTime() - at > DAY) continue;
+        used.add(vote.id);
+        const list = delays.get(click.providerId);
+        if (list) list.push((vote.receivedAt.getTime() - at) / 1000);
+        else delays.set(click.providerId, [(vote.receivedAt.getTime() - at) / 1000]);
+      }
+      if (clicks.length < CONVERSION_CLICK_CHUNK) break;
     }
-    const clicksOf = new Map<string, number>();
-    for (const c of clicks) clicksOf.set(c.providerId, (clicksOf.get(c.providerId) ?? 0) + 1);
+    const clicksOf = new Map(clickCounts.map((c) => [c.providerId, c._count._all]));
     const votesOf = new Map<string, number>();
     for (const r of rows) votesOf.set(r.providerId, (votesOf.get(r.providerId) ?? 0) + r.count);
     return {
@@ -399,8 +434,11 @@ export function createStatsService(deps: AppDeps) {
   return { dashboard, trend, providerShare, conversion, leaderboard, voter, standingOf, providerId, countVotes };
 }
 
-/** Clicks one conversion read looks at, at most (a range with more reads its first ones). */
-const CONVERSION_MAX_CLICKS = 100_000;
+/**
+ * Clicks a conversion read matches at a time, with the votes that could answer them: their voter ids and names are
+ * the votes read's parameters, which SQLite takes at most 999 of.
+ */
+const CONVERSION_CLICK_CHUNK = 400;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
