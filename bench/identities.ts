@@ -5,10 +5,10 @@
 // src/storage/postgres/votes.ts into Voter and VoterIdentity).
 //
 // Two services, each run from its own directory with `node --import tsx src/main.ts` (cwd that directory) and its own
-// CLI for the organization, as bench/marks.ts does: "ours" (BENCH_OURS_DIR, default this repository's root) and
-// "before" (c7649d3, the last commit before voters, unless BENCH_IDENTITIES_BEFORE names another: a `git worktree add
-// --detach` under the system's temporary directory, node_modules symlinked to the repository's, `npm run -s
-// prisma:generate` run in it, removed at the end). Both: LOG_LEVEL=info, deliveries off, rate limits out of the way,
+// CLI for the organization, as for bench/marks.ts (both through bench/lib/sides.ts): "ours" (BENCH_OURS_DIR, default
+// this repository's root) and "before" (c7649d3, the last commit before voters, unless BENCH_IDENTITIES_BEFORE names
+// another: a `git worktree add --detach` under the system's temporary directory, node_modules symlinked to the
+// repository's, `npm run -s prisma:generate` run in it, removed at the end). Both: LOG_LEVEL=info, deliveries off, rate limits out of the way,
 // one business organization with one custom provider (header auth) whose `votee_path` is a name field (`username`) and
 // whose `discord_id_path` is a snowflake field (`user`, 18 digits), as on a Discord bot list. `voter_kind` is not sent
 // (before does not know it; ours defaults it to `name`): ours keys each vote to the voter holding its Discord id.
@@ -18,7 +18,8 @@
 // BENCH_IDENTITIES_VOTERS returning voters (each a fixed snowflake and name) and BENCH_WARMUP_S of returning-voter load
 // (not counted). Then, per phase, BENCH_IDENTITIES_PAIRS pairs: the two services measured back to back, each once
 // both services are quiet (under 5% of a core over 0.5 s) and 1.5 s on, ours first in odd pairs and before first in
-// even ones (numbered over the run per phase). One measurement: autocannon in this process against the hook for
+// even ones (numbered over the run per phase; the pairs as bench/lib/pairs.ts runs and reports them for both this and
+// bench/marks.ts). One measurement: autocannon in this process against the hook for
 // BENCH_DURATION_S with BENCH_CONNECTIONS connections, a unique body per request (the service answers a repeated body
 // as a duplicate); only 2xx answers count as accepted; afterwards the database must hold at least that many new votes,
 // and ours's Voter and VoterIdentity rows must have moved as the phase says.
@@ -30,7 +31,7 @@
 // work: single figures move by tens of percent); reported per pair with their median, geometric mean and a 95%
 // t-interval of the log ratios, and the verdict against the budget: "within 10%" only when the whole interval is at or
 // above 0.90x. Also the service's CPU per accepted vote over the measured run (every thread; on PostgreSQL plus its
-// backends' CPU) and the machine load at each pair's start.
+// backends' CPU: bench/lib/cpu.ts) and the machine load at each pair's start.
 //
 // Writes its sections of BENCHMARKS.md (`identities`, `identities-postgresql`). SQLite by default; PostgreSQL with
 // DATABASE_URL=postgres://… (as bench/run.ts sets it from BENCH_POSTGRES_URL): each service makes its own database.
@@ -55,18 +56,17 @@
 // the backends ~55 us more (274 against 218). After that run, 2b580b8 locks only the
 // identities a vote may link (one per vote instead of three) and makes the probes' values once per batch: not
 // measured again yet.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
-import { runNode, startChild, type RunningChild } from './lib/child.js';
-import { cpuSeconds } from './lib/cpu.js';
+import type { RunningChild } from './lib/child.js';
+import { cpuPerVote, nowMs, startCpuMeter } from './lib/cpu.js';
 import { benchDialect, openBenchDatabase, type BenchDatabase } from './lib/database.js';
-import { consoleTable, gitCommit, machineDescription, markdownTable, writeSection } from './lib/report.js';
-import { ROOT, api, createClient, duration, envNumber, machineLoad, ms, percentile, ratio, serviceEnv, thousands } from './lib/service.js';
+import { QUIET_LIMIT_MS, QUIET_SHARE, QUIET_WINDOW_MS, SETTLE_MS, oursFirst, pairHeader, pairRow, pairSummary, pairUp, quiet, verdict } from './lib/pairs.js';
+import { attempter, consoleTable, gitCommit, machineDescription, markdownTable, writeSection } from './lib/report.js';
+import { ROOT, api, createClient, duration, envNumber, machineLoad, ms, percentile, serviceEnv, thousands } from './lib/service.js';
+import { LogWatch, type Side, createOrgIn, makeRunDir, prepareSides, removeRunFiles, startServiceIn, stopAfter } from './lib/sides.js';
 
 const DIALECT = benchDialect();
 const ROUNDS = envNumber('BENCH_IDENTITIES_ROUNDS', 4, true);
@@ -89,12 +89,6 @@ const PHASES = ALL_PHASES.filter((p) =>
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : null;
 /** Hard bound: per round two services started (~40 s each with their seeding) and per pair two measurements, with room. */
 const BUDGET_S = envNumber('BENCH_IDENTITIES_BUDGET_S', ROUNDS * (100 + PHASES.length * PAIRS * 2 * (DURATION_S + 12)) + 180, false);
-/** A pause before each measurement: the other service's work after its load (commits, checkpoints) ends first. */
-const SETTLE_MS = 1_500;
-/** Before each measurement both services must be quiet: under QUIET_SHARE of a core over QUIET_WINDOW_MS (waited for up to QUIET_LIMIT_MS). */
-const QUIET_SHARE = 0.05;
-const QUIET_WINDOW_MS = 500;
-const QUIET_LIMIT_MS = 20_000;
 /** The verdict's line: ours / before at or above this over the whole interval. */
 const BUDGET_RATIO = 0.9;
 if (PHASES.length === 0) {
@@ -107,9 +101,6 @@ const AUTH = 'bench-identities-hook-secret';
 const HEADERS = { 'content-type': 'application/json', authorization: AUTH };
 /** Keep-alive sockets seeding the returning voters (not measured). */
 const SEED_SOCKETS = 50;
-
-const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
-const short = (sha: string) => sha.slice(0, 7);
 
 // ---- the votes ----------------------------------------------------------------------------------------------------
 
@@ -132,103 +123,11 @@ function nextBody(phase: Phase): string {
   return voteBody(newId(n), newName(n));
 }
 
-// ---- the "before" tree ------------------------------------------------------------------------------------------
-
-let beforeTree: string | null = null;
-function removeBeforeTree(): void {
-  if (!beforeTree) return;
-  const dir = beforeTree;
-  beforeTree = null;
-  try {
-    execFileSync('git', ['-C', ROOT, 'worktree', 'remove', '--force', dir], { stdio: 'ignore' });
-  } catch {
-    rmSync(dir, { recursive: true, force: true });
-    try {
-      execFileSync('git', ['-C', ROOT, 'worktree', 'prune'], { stdio: 'ignore' });
-    } catch {
-      // left for `git worktree prune`
-    }
-  }
-}
-process.once('exit', removeBeforeTree);
-
 const started = performance.now();
-setTimeout(() => {
-  console.error(`\n!!! identities benchmark exceeded its ${duration(BUDGET_S)} budget; stopping`);
-  removeBeforeTree();
-  process.exit(1);
-}, BUDGET_S * 1000).unref();
+/** Past BUDGET_S the run stops (and the before worktree goes). */
+stopAfter(BUDGET_S, 'identities');
 
-/** A worktree of `commit` with the repository's node_modules and its own generated Prisma clients. */
-function makeBeforeTree(commit: string): string {
-  const dir = mkdtempSync(join(os.tmpdir(), 'vote-relay-bench-identities-before-'));
-  execFileSync('git', ['-C', ROOT, 'worktree', 'add', '--detach', dir, commit], { stdio: 'ignore' });
-  beforeTree = dir;
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-  execFileSync('npm', ['run', '-s', 'prisma:generate'], { cwd: dir, stdio: 'ignore' });
-  return dir;
-}
-
-// ---- the service from a directory -------------------------------------------------------------------------------
-
-interface Side {
-  id: 'ours' | 'before';
-  dir: string;
-  /** Its commit as the section names it. */
-  commit: string;
-}
-
-/** Warnings and errors the service printed (level ≥ 40, or anything on stderr that is not a JSON log line). */
-class LogWatch {
-  readonly counts = new Map<string, number>();
-  read(line: string, stream: 'stdout' | 'stderr'): void {
-    let key: string | null = null;
-    if (line.startsWith('{')) {
-      try {
-        const entry = JSON.parse(line) as { level?: number; msg?: string };
-        if ((entry.level ?? 0) >= 40) key = `${entry.level === 40 ? 'warn' : entry.level === 50 ? 'error' : `level ${entry.level}`}: ${entry.msg ?? '?'}`;
-      } catch {
-        key = `${stream}: ${line.slice(0, 200)}`;
-      }
-    } else if (stream === 'stderr' && line.trim() !== '') key = `stderr: ${line.slice(0, 200)}`;
-    if (key !== null) this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
-  }
-  summary(): string[] {
-    return [...this.counts].map(([key, n]) => `${n}× ${key.length > 300 ? `${key.slice(0, 300)}…` : key}`);
-  }
-}
-
-async function startServiceIn(side: Side, env: NodeJS.ProcessEnv, logs: LogWatch, nodeArgs: string[]): Promise<RunningChild> {
-  const child = await startChild({
-    name: `vote relay (${side.id})`,
-    args: [...nodeArgs, '--import', 'tsx', 'src/main.ts'],
-    cwd: side.dir,
-    env,
-    listeningMessage: 'vote relay listening',
-    startTimeoutMs: 120_000,
-  });
-  for (const line of child.tail().split('\n')) logs.read(line, 'stdout');
-  createInterface({ input: child.process.stdout! }).on('line', (line) => logs.read(line, 'stdout'));
-  createInterface({ input: child.process.stderr! }).on('line', (line) => logs.read(line, 'stderr'));
-  return child;
-}
-
-/** `cli org create` of that directory (it applies its own migrations first); returns the full API key. */
-async function createOrgIn(side: Side, env: NodeJS.ProcessEnv): Promise<string> {
-  const out = await runNode(['--import', 'tsx', 'src/cli/main.ts', 'org', 'create', '--slug', 'bench', '--name', 'bench', '--plan', 'business', '--json'], {
-    cwd: side.dir,
-    env,
-    timeoutMs: 120_000,
-  });
-  const jsonLine = out
-    .trim()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .at(-1);
-  const apiKey = jsonLine ? (JSON.parse(jsonLine) as { api_key?: { key?: unknown } }).api_key?.key : undefined;
-  if (typeof apiKey !== 'string') throw new Error(`org create printed no API key:\n${out}`);
-  return apiKey;
-}
+// ---- the services (bench/lib/sides.ts) ----------------------------------------------------------------------------
 
 const envFor = (database: BenchDatabase) =>
   serviceEnv({
@@ -244,37 +143,6 @@ const envFor = (database: BenchDatabase) =>
   });
 
 // ---- measuring --------------------------------------------------------------------------------------------------
-
-/** CPU seconds of each PostgreSQL backend serving the service now (none on SQLite). */
-async function backendCpu(database: BenchDatabase): Promise<Map<number, number>> {
-  const readings = new Map<number, number>();
-  for (const pid of await database.backendPids()) {
-    const seconds = cpuSeconds([pid]);
-    if (seconds !== null) readings.set(pid, seconds);
-  }
-  return readings;
-}
-
-/** µs of backend CPU between two readings (backends that closed in between are left out: an undercount). */
-function backendDelta(before: Map<number, number>, after: Map<number, number>): number {
-  let seconds = 0;
-  for (const [pid, now] of after) seconds += now - (before.get(pid) ?? 0);
-  return seconds * 1e6;
-}
-
-/** Waits until the processes `pids` are quiet (QUIET_SHARE); returns the ms waited, or null when they never were. */
-async function quiet(pids: number[]): Promise<number | null> {
-  const begin = nowMs();
-  while (nowMs() - begin < QUIET_LIMIT_MS) {
-    const before = cpuSeconds(pids);
-    const at = nowMs();
-    await sleep(QUIET_WINDOW_MS);
-    const after = cpuSeconds(pids);
-    if (before === null || after === null) return null;
-    if ((after - before) / ((nowMs() - at) / 1000) < QUIET_SHARE) return nowMs() - begin;
-  }
-  return null;
-}
 
 interface Counts {
   votes: number;
@@ -461,12 +329,9 @@ async function measure(run: Run, phase: Phase, pair: number): Promise<Measuremen
   await sleep(SETTLE_MS);
   const loadText = machineLoad();
   const countsBefore = await counts(database, side);
-  const pid = service.process.pid!;
-  const backendsBefore = await backendCpu(database);
-  const cpuBefore = { service: cpuSeconds([pid]), at: nowMs() };
+  const meter = await startCpuMeter(service.process.pid!, database);
   const result = await load(run.url, phase, DURATION_S);
-  const cpuAfter = { service: cpuSeconds([pid]), at: nowMs() };
-  const backendsAfter = await backendCpu(database);
+  const spent = await meter.stop();
   const countsAfter = await settledCounts(database, side);
   const stored = countsAfter.votes - countsBefore.votes;
   const voters = countsAfter.voters === null || countsBefore.voters === null ? null : countsAfter.voters - countsBefore.voters;
@@ -486,11 +351,10 @@ async function measure(run: Run, phase: Phase, pair: number): Promise<Measuremen
   }
   if (CPU_PROF_DIR)
     notes.push(
-      `profiles in ${CPU_PROF_DIR}/${side.id}-${round}; the measurement in --cpu-prof's clock (µs): ${Math.round(cpuBefore.at * 1000)}–${Math.round(cpuAfter.at * 1000)}`,
+      `profiles in ${CPU_PROF_DIR}/${side.id}-${round}; the measurement in --cpu-prof's clock (µs): ${Math.round(spent.from * 1000)}–${Math.round(spent.to * 1000)}`,
     );
   if (result.non2xx) notes.push(`non-2xx answers ${result.non2xx}`);
   if (result.errors) notes.push(`request errors ${result.errors}`);
-  const cpuSpent = cpuBefore.service === null || cpuAfter.service === null ? null : cpuAfter.service - cpuBefore.service;
   const m: Measurement = {
     round,
     pair,
@@ -504,9 +368,7 @@ async function measure(run: Run, phase: Phase, pair: number): Promise<Measuremen
     ok,
     p50: percentile(result.latencies, 50),
     p99: percentile(result.latencies, 99),
-    cpuUs: cpuSpent === null || result.accepted === 0 ? null : (cpuSpent * 1e6) / result.accepted,
-    cpuShare: cpuSpent === null ? Number.NaN : cpuSpent / ((cpuAfter.at - cpuBefore.at) / 1000),
-    pgCpuUs: database.dialect === 'postgresql' && result.accepted > 0 ? backendDelta(backendsBefore, backendsAfter) / result.accepted : null,
+    ...cpuPerVote(spent, result.accepted, database.dialect),
     load: loadText,
     notes,
   };
@@ -519,74 +381,27 @@ async function measure(run: Run, phase: Phase, pair: number): Promise<Measuremen
   return m;
 }
 
-// ---- statistics -----------------------------------------------------------------------------------------------------
+// ---- the tables (the pairs' statistics: bench/lib/pairs.ts) ---------------------------------------------------
 
-const median = (values: number[]) => {
-  const sorted = [...values].filter(Number.isFinite).sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-const pct = (r: number) => (Number.isFinite(r) ? `${r >= 1 ? '+' : '−'}${Math.abs((r - 1) * 100).toFixed(1)}%` : 'n/a');
-/** Two-sided 95% quantiles of Student's t for 1…30 degrees of freedom (then the normal's). */
-const T95 = [
-  12.71, 4.3, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23, 2.2, 2.18, 2.16, 2.14, 2.13, 2.12, 2.11, 2.1, 2.09, 2.09, 2.08, 2.07, 2.07, 2.06, 2.06, 2.06,
-  2.05, 2.05, 2.05, 2.04,
-];
-
-/** Geometric mean of ratios with a 95% interval (t on their logarithms: each pair's ratio is one sample). */
-function geometric(ratios: number[]): { mean: number; low: number; high: number; n: number } {
-  const logs = ratios.filter((r) => Number.isFinite(r) && r > 0).map(Math.log);
-  const n = logs.length;
-  if (n === 0) return { mean: Number.NaN, low: Number.NaN, high: Number.NaN, n };
-  const m = logs.reduce((a, b) => a + b, 0) / n;
-  if (n === 1) return { mean: Math.exp(m), low: Number.NaN, high: Number.NaN, n };
-  const sd = Math.sqrt(logs.reduce((a, b) => a + (b - m) ** 2, 0) / (n - 1));
-  const half = (T95[n - 2] ?? 1.96) * (sd / Math.sqrt(n));
-  return { mean: Math.exp(m), low: Math.exp(m - half), high: Math.exp(m + half), n };
-}
-const interval = (g: { mean: number; low: number; high: number }) =>
-  Number.isFinite(g.low) ? `${ratio(g.mean, 1)} (95% interval ${ratio(g.low, 1)}–${ratio(g.high, 1)})` : ratio(g.mean, 1);
-
-const totalCpu = (m: Measurement) => (m.cpuUs ?? Number.NaN) + (m.pgCpuUs ?? 0);
-const cpuText = (m: Measurement | undefined) =>
-  !m || m.cpuUs === null
-    ? 'n/a'
-    : `${thousands(m.cpuUs)} µs (${(m.cpuShare * 100).toFixed(0)}%)${m.pgCpuUs === null ? '' : ` + ${thousands(m.pgCpuUs)} µs in PostgreSQL`}`;
 const storedText = (m: Measurement | undefined) => {
   if (!m) return 'n/a';
   const rows = `${thousands(m.stored)} / ${thousands(m.accepted)}`;
   const voters = m.voters === null ? '' : ` (+${thousands(m.voters)} voters, +${thousands(m.identities ?? 0)} identities)`;
   return m.ok ? `${rows}${voters}` : `**${rows}${voters}**`;
 };
-/** Pairs are numbered over the run per phase; ours goes first in the odd ones. */
-const pairNumber = (round: number, pair: number) => (round - 1) * PAIRS + pair;
-const oursFirst = (round: number, pair: number) => pairNumber(round, pair) % 2 === 1;
+const perS = (m: Measurement) => m.perS;
 
 // ---- the run ------------------------------------------------------------------------------------------------------
 
 async function main(): Promise<number> {
-  const beforeCommit = execFileSync('git', ['-C', ROOT, 'rev-parse', '--verify', `${BEFORE_REF}^{commit}`], { encoding: 'utf8' }).trim();
-  if (!existsSync(join(OURS_DIR, 'src', 'main.ts'))) throw new Error(`BENCH_OURS_DIR ${OURS_DIR} has no src/main.ts`);
-  const ours: Side = { id: 'ours', dir: OURS_DIR, commit: gitCommit(OURS_DIR) };
-  console.log(`ours: ${ours.dir} (${ours.commit}); before: ${short(beforeCommit)} (${BEFORE_REF}); ${DIALECT}; ${machineLoad()}`);
-  const before: Side = { id: 'before', dir: makeBeforeTree(beforeCommit), commit: short(beforeCommit) };
-  console.log(`before: worktree ${before.dir}`);
-  const dir = mkdtempSync(join(os.tmpdir(), 'vote-relay-bench-identities-'));
+  const { ours, before } = prepareSides({ oursDir: OURS_DIR, beforeRef: BEFORE_REF, bench: 'identities', dialect: DIALECT });
+  const dir = makeRunDir('identities');
   const measurements: Measurement[] = [];
   const failures: string[] = [];
   const serviceLog: string[] = [];
   const quietNotes: string[] = [];
   const load1 = machineLoad();
-  const attempt = async <T>(what: string, run: () => Promise<T>): Promise<T | null> => {
-    try {
-      return await run();
-    } catch (err) {
-      failures.push(`${what}: ${(err as Error).message.split('\n')[0]}`);
-      console.error(`\n!!! ${what} could not be measured: ${(err as Error).message}`);
-      return null;
-    }
-  };
+  const attempt = attempter(failures);
   try {
     for (let round = 1; round <= ROUNDS; round++) {
       // Both services made ready first (each on its own fresh database, seeded and warmed up); then per pair the two
@@ -600,7 +415,7 @@ async function main(): Promise<number> {
         if (runs.length < 2) continue;
         for (const phase of PHASES) {
           for (let pair = 1; pair <= PAIRS; pair++) {
-            const order = oursFirst(round, pair) ? runs : [...runs].reverse();
+            const order = oursFirst(round, pair, PAIRS) ? runs : [...runs].reverse();
             for (const run of order) {
               const waited = await quiet(runs.map((r) => r.service!.process.pid!));
               const m = await attempt(`${phase} ${round}.${pair}, ${run.side.id}`, () => measure(run, phase, pair));
@@ -619,78 +434,22 @@ async function main(): Promise<number> {
       }
     }
   } finally {
-    removeBeforeTree();
-    if (process.env.BENCH_KEEP_DB === '1') console.log(`\ndatabases kept in ${dir}`);
-    else rmSync(dir, { recursive: true, force: true });
+    removeRunFiles(dir);
   }
   const load2 = machineLoad();
   const totalS = (performance.now() - started) / 1000;
 
   // ---- tables
-  const header = [
-    'Pair (round.pair)',
-    'First',
-    'Ours, votes/s',
-    'Before, votes/s',
-    'Ours / before',
-    'Ours: service CPU per vote (share of a core)',
-    'Before: service CPU per vote',
-    'CPU ours / before',
-    'p99 ms (ours; before)',
-    'Stored / accepted (ours; before)',
-    "Machine load at the pair's start",
-  ];
-  const pairsOf = (phase: Phase) => {
-    const out: { round: number; pair: number; o?: Measurement; p?: Measurement }[] = [];
-    for (const m of measurements.filter((x) => x.phase === phase)) {
-      let pair = out.find((x) => x.round === m.round && x.pair === m.pair);
-      if (!pair) out.push((pair = { round: m.round, pair: m.pair }));
-      if (m.side.id === 'ours') pair.o = m;
-      else pair.p = m;
-    }
-    return out;
-  };
+  const header = pairHeader('Pair (round.pair)', ['p99 ms (ours; before)', 'Stored / accepted (ours; before)']);
+  const measuredIn = (phase: Phase) => measurements.filter((m) => m.phase === phase);
+  const pairsOf = (phase: Phase) => pairUp(measuredIn(phase), (m) => m.pair);
   const rowsOf = (phase: Phase) =>
-    pairsOf(phase).map(({ round, pair, o, p }) => [
-      `${round}.${pair}`,
-      oursFirst(round, pair) ? 'ours' : 'before',
-      o ? thousands(o.perS) : 'n/a',
-      p ? thousands(p.perS) : 'n/a',
-      o && p ? `**${ratio(o.perS, p.perS)}** (${pct(o.perS / p.perS)})` : 'n/a',
-      cpuText(o),
-      cpuText(p),
-      o && p ? ratio(totalCpu(o), totalCpu(p)) : 'n/a',
-      `${o ? ms(o.p99) : 'n/a'}; ${p ? ms(p.p99) : 'n/a'}`,
-      `${storedText(o)}; ${storedText(p)}`,
-      (oursFirst(round, pair) ? o : p)?.load ?? (o ?? p)?.load ?? 'n/a',
-    ]);
-  const ratiosOf = (phase: Phase) => pairsOf(phase).flatMap(({ o, p }) => (o && p ? [o.perS / p.perS] : []));
-  const cpuRatiosOf = (phase: Phase) => pairsOf(phase).flatMap(({ o, p }) => (o && p ? [totalCpu(o) / totalCpu(p)] : []));
-  const summaryOf = (phase: Phase) => {
-    const r = ratiosOf(phase);
-    const o = measurements.filter((m) => m.phase === phase && m.side.id === 'ours').map((m) => m.perS);
-    const p = measurements.filter((m) => m.phase === phase && m.side.id === 'before').map((m) => m.perS);
-    if (o.length === 0 && p.length === 0) return 'Not measured in this run.';
-    return (
-      `${r.length} pairs. Median: ours ${thousands(median(o))} votes/s, before ${thousands(median(p))} votes/s (each ${thousands(Math.min(...o, ...p))}–${thousands(Math.max(...o, ...p))}). ` +
-      `Ours / before per pair: median ${ratio(median(r), 1)} (${pct(median(r))}), geometric mean ${interval(geometric(r))}, ` +
-      `from ${ratio(Math.min(...r), 1)} to ${ratio(Math.max(...r), 1)}. Service CPU per vote${DIALECT === 'postgresql' ? ' (with PostgreSQL)' : ''}, ours / before: ` +
-      `${interval(geometric(cpuRatiosOf(phase)))}.`
-    );
-  };
-  const verdictOf = (phase: Phase) => {
-    const g = geometric(ratiosOf(phase));
-    const range = `${ratio(g.low, 1)}–${ratio(g.high, 1)}`;
-    return !Number.isFinite(g.mean)
-      ? 'not measured.'
-      : !Number.isFinite(g.low)
-        ? `one pair only (${ratio(g.mean, 1)}): no interval.`
-        : g.low >= BUDGET_RATIO
-          ? `**yes**: the whole 95% interval of ours / before (${range}) is at or above ${BUDGET_RATIO.toFixed(2)}×.`
-          : g.high < BUDGET_RATIO
-            ? `**no**: the whole 95% interval of ours / before (${range}) is below ${BUDGET_RATIO.toFixed(2)}×.`
-            : `**this run cannot tell**: the 95% interval of ours / before (${range}) contains ${BUDGET_RATIO.toFixed(2)}× (the pairs' spread is larger than what is to be shown).`;
-  };
+    pairsOf(phase).map((pair) => {
+      const { o, p } = pair;
+      return pairRow(pair, perS, PAIRS, [`${o ? ms(o.p99) : 'n/a'}; ${p ? ms(p.p99) : 'n/a'}`, `${storedText(o)}; ${storedText(p)}`]);
+    });
+  const summaryOf = (phase: Phase) => pairSummary(measuredIn(phase), pairsOf(phase), perS, DIALECT);
+  const verdictOf = (phase: Phase) => verdict(pairsOf(phase), perS, BUDGET_RATIO, { above: 'at or above', spread: 'what is to be shown' });
   const phaseTitle = (phase: Phase) =>
     phase === 'returning'
       ? `Returning voters (${thousands(VOTERS)} voters in turn: each vote finds its voter by its Discord id)`

@@ -6,10 +6,10 @@
 // set is not sent again but ends `uncertain`.
 //
 // Two services, each run from its own directory with `node --import tsx src/main.ts` (cwd that directory) and its own
-// CLI for the organization: "ours" (BENCH_OURS_DIR, default this repository's root) and "before" (the commit before
-// the marks, `cca6152^` unless BENCH_MARKS_BEFORE names another commit: a `git worktree add --detach` under the
-// system's temporary directory, node_modules symlinked to the repository's, `npm run -s prisma:generate` run in it,
-// removed at the end). Every run gets a fresh SQLite file (or PostgreSQL database) that the service migrates itself.
+// CLI for the organization (bench/lib/sides.ts, as for bench/identities.ts): "ours" (BENCH_OURS_DIR, default this
+// repository's root) and "before" (the commit before the marks, `cca6152^` unless BENCH_MARKS_BEFORE names another
+// commit: a `git worktree add --detach` under the system's temporary directory, node_modules symlinked to the
+// repository's, `npm run -s prisma:generate` run in it, removed at the end). Every run gets a fresh SQLite file (or PostgreSQL database) that the service migrates itself.
 // Both: DELIVERY_THREAD=true, DELIVERY_CONCURRENCY 64, LOG_LEVEL=info, ALLOW_PRIVATE_TARGETS=true, one business
 // organization, one provider (header auth), ONE callback, and the same INSTANCE_ID on every start.
 //
@@ -28,8 +28,9 @@
 //    measured vote exactly once and nothing else. The two figures of a pair are seconds apart, so each pair's ratio
 //    ours / before is one sample under one machine state; reported per pair, with their median and geometric mean and
 //    a 95% t-interval of the log ratios (the machine has 2 cores and other sessions' work: single figures move by tens
-//    of percent). Also the service's CPU per vote (every thread, from the PATCH to the votes recorded sent; on
-//    PostgreSQL plus its backends' CPU).
+//    of percent; the waits, the order and these statistics: bench/lib/pairs.ts, shared with bench/identities.ts). Also
+//    the service's CPU per vote (every thread, from the PATCH to the votes recorded sent; on PostgreSQL plus its
+//    backends' CPU: bench/lib/cpu.ts).
 //    Control: the same with an HTTP callback (to bench/lib/callback-receiver.ts, answering 200 at once), where HTTP
 //    can drop a repeat and no mark is written: BENCH_MARKS_HTTP_ROUNDS rounds (default 1; 0 skips).
 // 2. Window (ours only, BENCH_MARKS_KILLS runs, each on a fresh database): the same burst, the receiver holding each
@@ -59,21 +60,30 @@
 // 0.84-0.99x, on session 18's slower machine), after two delivery-path savings (claims along the index, finishes in
 // three round trips; HTTP control 1.14x); the mark alone costs about 12% there (0.87x), heap-only or not. A kill -9
 // leaves at most one send per delivery slot uncertain, none received twice, none lost.
-import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { startReceiver as startHttpReceiver, type Receiver as HttpReceiver } from './lib/callback-receiver.js';
-import { runNode, startChild, type RunningChild } from './lib/child.js';
-import { cpuSeconds } from './lib/cpu.js';
+import type { RunningChild } from './lib/child.js';
+import { cpuPerVote, nowMs, startCpuMeter } from './lib/cpu.js';
 import { benchDialect, openBenchDatabase, type BenchDatabase } from './lib/database.js';
-import { consoleTable, gitCommit, machineDescription, markdownTable, writeSection } from './lib/report.js';
-import { ROOT, api, createClient, createTopggProvider, duration, envNumber, machineLoad, ratio, serviceEnv, thousands } from './lib/service.js';
+import { QUIET_LIMIT_MS, QUIET_SHARE, QUIET_WINDOW_MS, SETTLE_MS, oursFirst, pairHeader, pairRow, pairSummary, pairUp, quiet, verdict } from './lib/pairs.js';
+import { attempter, consoleTable, gitCommit, machineDescription, markdownTable, writeSection } from './lib/report.js';
+import { ROOT, api, createClient, createTopggProvider, duration, envNumber, machineLoad, serviceEnv, thousands } from './lib/service.js';
+import {
+  LogWatch as ServiceLogWatch,
+  type LogEntry,
+  type Side,
+  createOrgIn,
+  makeRunDir,
+  prepareSides,
+  removeRunFiles,
+  startServiceIn,
+  stopAfter,
+} from './lib/sides.js';
 import { startVotifierReceiverThread, type VotifierReceiverThread } from './lib/votifier-receiver-thread.js';
 
 const DIALECT = benchDialect();
@@ -82,16 +92,6 @@ const WARMUP = envNumber('BENCH_MARKS_WARMUP', 200, true);
 const ROUNDS = envNumber('BENCH_MARKS_ROUNDS', 3, true);
 /** Pairs of bursts per round (each service started once per round). */
 const BURSTS = envNumber('BENCH_MARKS_BURSTS', 2, true);
-/** A pause before each burst: the other service's work after its posting or its burst (commits, checkpoints) ends first. */
-const SETTLE_MS = 1_500;
-/**
- * Before each burst both services must be quiet: under QUIET_SHARE of a core over QUIET_WINDOW_MS (waited for up to
- * QUIET_LIMIT_MS). The votes just posted leave work behind (the request log, WAL checkpoints, garbage collection) that
- * slowed whichever burst came first by up to a fifth.
- */
-const QUIET_SHARE = 0.05;
-const QUIET_WINDOW_MS = 500;
-const QUIET_LIMIT_MS = 20_000;
 const HTTP_ROUNDS = process.env.BENCH_MARKS_HTTP_ROUNDS === '0' ? 0 : envNumber('BENCH_MARKS_HTTP_ROUNDS', 1, true);
 const KILLS = process.env.BENCH_MARKS_KILLS === '0' ? 0 : envNumber('BENCH_MARKS_KILLS', 3, true);
 const KILL_DELAY_MS = envNumber('BENCH_MARKS_KILL_DELAY_MS', 20, false);
@@ -124,78 +124,18 @@ const warmName = (i: number) => `Warm_${String(i).padStart(6, '0')}`;
 const VOTERS = Array.from({ length: VOTES }, (_, i) => voterName(i + 1));
 const WARM_VOTERS = Array.from({ length: WARMUP }, (_, i) => warmName(i + 1));
 
-const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
-const short = (sha: string) => sha.slice(0, 7);
-
-// ---- the "before" tree ------------------------------------------------------------------------------------------
-
-let beforeTree: string | null = null;
-function removeBeforeTree(): void {
-  if (!beforeTree) return;
-  const dir = beforeTree;
-  beforeTree = null;
-  try {
-    execFileSync('git', ['-C', ROOT, 'worktree', 'remove', '--force', dir], { stdio: 'ignore' });
-  } catch {
-    rmSync(dir, { recursive: true, force: true });
-    try {
-      execFileSync('git', ['-C', ROOT, 'worktree', 'prune'], { stdio: 'ignore' });
-    } catch {
-      // left for `git worktree prune`
-    }
-  }
-}
-process.once('exit', removeBeforeTree);
-
 const started = performance.now();
-setTimeout(() => {
-  console.error(`\n!!! marks benchmark exceeded its ${duration(BUDGET_S)} budget; stopping`);
-  removeBeforeTree();
-  process.exit(1);
-}, BUDGET_S * 1000).unref();
+/** Past BUDGET_S the run stops (and the before worktree goes). */
+stopAfter(BUDGET_S, 'marks');
 
-/** A worktree of `commit` with the repository's node_modules and its own generated Prisma clients. */
-function makeBeforeTree(commit: string): string {
-  const dir = mkdtempSync(join(os.tmpdir(), 'vote-relay-bench-marks-before-'));
-  execFileSync('git', ['-C', ROOT, 'worktree', 'add', '--detach', dir, commit], { stdio: 'ignore' });
-  beforeTree = dir;
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-  execFileSync('npm', ['run', '-s', 'prisma:generate'], { cwd: dir, stdio: 'ignore' });
-  return dir;
-}
+// ---- the services (bench/lib/sides.ts) ----------------------------------------------------------------------------
 
-// ---- the service from a directory -------------------------------------------------------------------------------
-
-interface Side {
-  id: 'ours' | 'before';
-  dir: string;
-  /** Its commit as the section names it. */
-  commit: string;
-}
-
-/** Warnings and errors the service printed (level ≥ 40, or anything on stderr that is not a JSON log line). */
-class LogWatch {
-  readonly counts = new Map<string, number>();
-  readonly examples = new Map<string, string>();
-  /** The uncertain counts of the "marked uncertain and not sent again" lines. */
+/** Warnings and errors the service printed, and the uncertain counts of its "marked uncertain and not sent again" lines. */
+class LogWatch extends ServiceLogWatch {
   readonly uncertainLines: number[] = [];
-  read(line: string, stream: 'stdout' | 'stderr'): void {
-    let key: string | null = null;
-    if (line.startsWith('{')) {
-      try {
-        const entry = JSON.parse(line) as { level?: number; msg?: string; uncertain?: number };
-        if ((entry.level ?? 0) >= 40) key = `${entry.level === 40 ? 'warn' : entry.level === 50 ? 'error' : `level ${entry.level}`}: ${entry.msg ?? '?'}`;
-        if (typeof entry.uncertain === 'number' && entry.msg?.includes('marked uncertain and not sent again')) this.uncertainLines.push(entry.uncertain);
-      } catch {
-        key = `${stream}: ${line.slice(0, 200)}`;
-      }
-    } else if (stream === 'stderr' && line.trim() !== '') key = `stderr: ${line.slice(0, 200)}`;
-    if (key === null) return;
-    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
-    if (!this.examples.has(key)) this.examples.set(key, line.slice(0, 600));
-  }
-  summary(): string[] {
-    return [...this.counts].map(([key, n]) => `${n}× ${key.length > 300 ? `${key.slice(0, 300)}…` : key}`);
+  protected override entry(entry: LogEntry): void {
+    const { msg, uncertain } = entry as { msg?: string; uncertain?: number };
+    if (typeof uncertain === 'number' && msg?.includes('marked uncertain and not sent again')) this.uncertainLines.push(uncertain);
   }
 }
 
@@ -205,37 +145,10 @@ interface Service {
   base: string;
 }
 
-async function startServiceIn(side: Side, env: NodeJS.ProcessEnv, logs: LogWatch, nodeArgs: string[] = []): Promise<Service> {
-  const child = await startChild({
-    name: `vote relay (${side.id})`,
-    args: [...nodeArgs, '--import', 'tsx', 'src/main.ts'],
-    cwd: side.dir,
-    env,
-    listeningMessage: 'vote relay listening',
-    startTimeoutMs: 120_000,
-  });
-  // What it printed while starting is in the tail; from here on every line is read.
-  for (const line of child.tail().split('\n')) logs.read(line, 'stdout');
-  createInterface({ input: child.process.stdout! }).on('line', (line) => logs.read(line, 'stdout'));
-  createInterface({ input: child.process.stderr! }).on('line', (line) => logs.read(line, 'stderr'));
+/** The service of `side` (bench/lib/sides.ts) with its port and base URL. */
+async function startSide(side: Side, env: NodeJS.ProcessEnv, logs: LogWatch, nodeArgs: string[] = []): Promise<Service> {
+  const child = await startServiceIn(side, env, logs, nodeArgs);
   return { child, port: child.port, base: `http://127.0.0.1:${child.port}` };
-}
-
-/** `cli org create` of that directory (it applies its own migrations first); returns the full API key. */
-async function createOrgIn(side: Side, env: NodeJS.ProcessEnv): Promise<string> {
-  const out = await runNode(['--import', 'tsx', 'src/cli/main.ts', 'org', 'create', '--slug', 'bench', '--name', 'bench', '--plan', 'business', '--json'], {
-    cwd: side.dir,
-    env,
-    timeoutMs: 120_000,
-  });
-  const jsonLine = out
-    .trim()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .at(-1);
-  const apiKey = jsonLine ? (JSON.parse(jsonLine) as { api_key?: { key?: unknown } }).api_key?.key : undefined;
-  if (typeof apiKey !== 'string') throw new Error(`org create printed no API key:\n${out}`);
-  return apiKey;
 }
 
 function envFor(database: BenchDatabase): NodeJS.ProcessEnv {
@@ -314,37 +227,6 @@ async function jobStatuses(database: BenchDatabase): Promise<string> {
   return counted.map((r) => `${thousands(Number(r.n))} ${r.status}`).join(', ') || 'no jobs';
 }
 
-/** CPU seconds of each PostgreSQL backend serving the service now (none on SQLite). */
-async function backendCpu(database: BenchDatabase): Promise<Map<number, number>> {
-  const readings = new Map<number, number>();
-  for (const pid of await database.backendPids()) {
-    const seconds = cpuSeconds([pid]);
-    if (seconds !== null) readings.set(pid, seconds);
-  }
-  return readings;
-}
-
-/** µs of backend CPU between two readings (backends that closed in between are left out: an undercount). */
-function backendDelta(before: Map<number, number>, after: Map<number, number>): number {
-  let seconds = 0;
-  for (const [pid, now] of after) seconds += now - (before.get(pid) ?? 0);
-  return seconds * 1e6;
-}
-
-/** Waits until the processes `pids` are quiet (QUIET_SHARE); returns the ms waited, or null when they never were. */
-async function quiet(pids: number[]): Promise<number | null> {
-  const begin = nowMs();
-  while (nowMs() - begin < QUIET_LIMIT_MS) {
-    const before = cpuSeconds(pids);
-    const at = nowMs();
-    await sleep(QUIET_WINDOW_MS);
-    const after = cpuSeconds(pids);
-    if (before === null || after === null) return null;
-    if ((after - before) / ((nowMs() - at) / 1000) < QUIET_SHARE) return nowMs() - begin;
-  }
-  return null;
-}
-
 /** Reads `read` every `everyMs` until it returns `want` or `limitMs` passes; returns when it did (hrtime ms) or null. */
 async function pollUntil(read: () => Promise<number>, want: number, everyMs: number, limitMs: number): Promise<{ at: number | null; last: number }> {
   const begin = nowMs();
@@ -403,7 +285,7 @@ interface Prepared {
 async function prepare(side: Side, kind: Kind, target: Target, database: BenchDatabase, logs: LogWatch, tag: string, nodeArgs: string[] = []) {
   const env = envFor(database);
   const apiKey = await createOrgIn(side, env);
-  const service = await startServiceIn(side, env, logs, nodeArgs);
+  const service = await startSide(side, env, logs, nodeArgs);
   try {
     const hookPath = await createTopggProvider(service.base, apiKey, AUTH);
     const created = await api<{ data: { id: string } }>(
@@ -546,10 +428,8 @@ async function measureBurst(run: Run, burst: number, names: string[], ids: strin
   await sleep(SETTLE_MS);
   const load = machineLoad();
   const { service } = prepared;
-  const pid = service.child.process.pid!;
   if (kind === 'votifier') await target.votifier.mark();
-  const backendsBefore = await backendCpu(database);
-  const cpuBefore = { service: cpuSeconds([pid]), at: nowMs() };
+  const meter = await startCpuMeter(service.child.process.pid!, database);
   console.log(`${tag} callback enabled: measuring`);
   await api(service.base, prepared.apiKey, 'PATCH', prepared.callbackPath, { enabled: true });
 
@@ -566,8 +446,7 @@ async function measureBurst(run: Run, burst: number, names: string[], ids: strin
     while (ids.some((id) => !target.http.arrivals.has(id)) && nowMs() < deadline) await sleep(10);
   }
   const recorded = await pollUntil(() => sentCount(database, prefix), VOTES, POLL_MS, 30_000);
-  const cpuAfter = { service: cpuSeconds([pid]), at: nowMs() };
-  const backendsAfter = await backendCpu(database);
+  const spent = await meter.stop();
   if (recorded.at === null) notes.push(`only ${recorded.last} of ${VOTES} votes recorded sent 30 s after the receiver had them`);
   await sleep(200); // a repeat would arrive after the last first copy
   let arrivedNames: string[];
@@ -605,7 +484,6 @@ async function measureBurst(run: Run, burst: number, names: string[], ids: strin
   );
   if (profDir)
     notes.push(`profiles in ${profDir}; the burst in --cpu-prof's clock (µs): ${Math.round(first * 1000)}–${Math.round((recorded.at ?? last) * 1000)}`);
-  const cpuSpent = cpuBefore.service === null || cpuAfter.service === null ? null : cpuAfter.service - cpuBefore.service;
   return {
     round,
     burst,
@@ -613,9 +491,7 @@ async function measureBurst(run: Run, burst: number, names: string[], ids: strin
     kind,
     deliveredS: ((recorded.at ?? Number.NaN) - first) / 1000,
     check: checkNames(arrivedNames, names),
-    cpuUs: cpuSpent === null ? null : (cpuSpent * 1e6) / VOTES,
-    cpuShare: cpuSpent === null ? Number.NaN : cpuSpent / ((cpuAfter.at - cpuBefore.at) / 1000),
-    pgCpuUs: database.dialect === 'postgresql' ? backendDelta(backendsBefore, backendsAfter) / VOTES : null,
+    ...cpuPerVote(spent, VOTES, database.dialect),
     load,
     notes,
   };
@@ -674,7 +550,7 @@ async function measureKill(run: number, side: Side, target: Target, dir: string)
     const sentAtKill = await sentCount(database, 'Voter_');
 
     const restartBegin = nowMs();
-    restarted = await startServiceIn(side, prepared.env, logs);
+    restarted = await startSide(side, prepared.env, logs);
     const restartS = (nowMs() - restartBegin) / 1000;
     const settled = await pollUntil(() => openJobs(database), 0, 100, WAIT_S * 1000);
     const settleS = (nowMs() - restartBegin) / 1000;
@@ -758,56 +634,16 @@ async function measureKill(run: number, side: Side, target: Target, dir: string)
 // ---- the run ------------------------------------------------------------------------------------------------------
 
 const perS = (b: Burst) => VOTES / b.deliveredS;
-const median = (values: number[]) => {
-  const sorted = [...values].filter(Number.isFinite).sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-const pct = (r: number) => (Number.isFinite(r) ? `${r >= 1 ? '+' : '−'}${Math.abs((r - 1) * 100).toFixed(1)}%` : 'n/a');
-/** Two-sided 95% quantiles of Student's t for 1…30 degrees of freedom (then the normal's). */
-const T95 = [
-  12.71, 4.3, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23, 2.2, 2.18, 2.16, 2.14, 2.13, 2.12, 2.11, 2.1, 2.09, 2.09, 2.08, 2.07, 2.07, 2.06, 2.06, 2.06,
-  2.05, 2.05, 2.05, 2.04,
-];
-
-/** Geometric mean of ratios with a 95% interval (t on their logarithms: each pair's ratio is one sample). */
-function geometric(ratios: number[]): { mean: number; low: number; high: number; n: number } {
-  const logs = ratios.filter((r) => Number.isFinite(r) && r > 0).map(Math.log);
-  const n = logs.length;
-  if (n === 0) return { mean: Number.NaN, low: Number.NaN, high: Number.NaN, n };
-  const m = logs.reduce((a, b) => a + b, 0) / n;
-  if (n === 1) return { mean: Math.exp(m), low: Number.NaN, high: Number.NaN, n };
-  const sd = Math.sqrt(logs.reduce((a, b) => a + (b - m) ** 2, 0) / (n - 1));
-  const half = (T95[n - 2] ?? 1.96) * (sd / Math.sqrt(n));
-  return { mean: Math.exp(m), low: Math.exp(m - half), high: Math.exp(m + half), n };
-}
-const interval = (g: { mean: number; low: number; high: number }) =>
-  Number.isFinite(g.low) ? `${ratio(g.mean, 1)} (95% interval ${ratio(g.low, 1)}–${ratio(g.high, 1)})` : ratio(g.mean, 1);
-
 function describeCheck(c: Delivery): string {
   if (c.ok) return `${thousands(c.once)}, each once`;
   const problems = [c.missing && `${c.missing} missing`, c.repeated && `${c.repeated} repeated`, c.unexpected && `${c.unexpected} unexpected`].filter(Boolean);
   return `${thousands(c.once)} once: **${problems.join(', ')}**`;
 }
 
-const totalCpu = (b: Burst) => (b.cpuUs ?? Number.NaN) + (b.pgCpuUs ?? 0);
-const cpuText = (b: Burst | undefined) =>
-  !b || b.cpuUs === null
-    ? 'n/a'
-    : `${thousands(b.cpuUs)} µs (${(b.cpuShare * 100).toFixed(0)}%)${b.pgCpuUs === null ? '' : ` + ${thousands(b.pgCpuUs)} µs in PostgreSQL`}`;
-/** Pairs are numbered over the whole run; ours goes first in the odd ones. */
-const oursFirst = (round: number, burst: number) => ((round - 1) * BURSTS + burst) % 2 === 1;
-
 async function main(): Promise<number> {
-  const beforeCommit = execFileSync('git', ['-C', ROOT, 'rev-parse', '--verify', `${BEFORE_REF}^{commit}`], { encoding: 'utf8' }).trim();
-  if (!existsSync(join(OURS_DIR, 'src', 'main.ts'))) throw new Error(`BENCH_OURS_DIR ${OURS_DIR} has no src/main.ts`);
-  const ours: Side = { id: 'ours', dir: OURS_DIR, commit: gitCommit(OURS_DIR) };
   const wantsBefore = PHASES.has('cost') || (PHASES.has('http') && HTTP_ROUNDS > 0);
-  console.log(`ours: ${ours.dir} (${ours.commit}); before: ${short(beforeCommit)} (${BEFORE_REF}); ${DIALECT}; ${machineLoad()}`);
-  const before: Side = { id: 'before', dir: wantsBefore ? makeBeforeTree(beforeCommit) : '', commit: short(beforeCommit) };
-  if (wantsBefore) console.log(`before: worktree ${before.dir}`);
-  const dir = mkdtempSync(join(os.tmpdir(), 'vote-relay-bench-marks-'));
+  const { ours, before } = prepareSides({ oursDir: OURS_DIR, beforeRef: BEFORE_REF, bench: 'marks', dialect: DIALECT, withBefore: wantsBefore });
+  const dir = makeRunDir('marks');
   const target: Target = { votifier: await startVotifierReceiverThread({ tokens: { [SERVICE_NAME]: TOKEN } }), http: await startHttpReceiver() };
   const bursts: Burst[] = [];
   const kills: Kill[] = [];
@@ -815,15 +651,7 @@ async function main(): Promise<number> {
   /** Warnings and errors the services printed during the cost rounds (none expected). */
   const serviceLog: string[] = [];
   const load1 = machineLoad();
-  const attempt = async <T>(what: string, run: () => Promise<T>): Promise<T | null> => {
-    try {
-      return await run();
-    } catch (err) {
-      failures.push(`${what}: ${(err as Error).message.split('\n')[0]}`);
-      console.error(`\n!!! ${what} could not be measured: ${(err as Error).message}`);
-      return null;
-    }
-  };
+  const attempt = attempter(failures);
   try {
     const rounds: [Kind, number][] = [
       ...(PHASES.has('cost') ? Array.from({ length: ROUNDS }, (_, i) => ['votifier', i + 1] as [Kind, number]) : []),
@@ -848,7 +676,7 @@ async function main(): Promise<number> {
             );
             if (ids) held.set(run, ids);
           }
-          const order = oursFirst(round, burst) ? [...held.keys()] : [...held.keys()].reverse();
+          const order = oursFirst(round, burst, BURSTS) ? [...held.keys()] : [...held.keys()].reverse();
           for (const run of order) {
             const waited = await quiet(runs.map((r) => r.prepared!.service.child.process.pid!));
             const b = await attempt(`${kind} round ${round}.${burst}, ${run.side.id}`, () => measureBurst(run, burst, names, held.get(run)!, target));
@@ -881,63 +709,21 @@ async function main(): Promise<number> {
   } finally {
     await target.votifier.stop();
     await target.http.stop();
-    removeBeforeTree();
-    if (process.env.BENCH_KEEP_DB === '1') console.log(`\ndatabases kept in ${dir}`);
-    else rmSync(dir, { recursive: true, force: true });
+    removeRunFiles(dir);
   }
   const load2 = machineLoad();
   const totalS = (performance.now() - started) / 1000;
 
   // ---- tables
-  const costHeader = [
-    'Pair (round.burst)',
-    'First',
-    'Ours, votes/s',
-    'Before, votes/s',
-    'Ours / before',
-    'Ours: service CPU per vote (share of a core)',
-    'Before: service CPU per vote',
-    'CPU ours / before',
-    'Votes at the receiver (ours; before)',
-    "Machine load at the pair's start",
-  ];
-  const pairsOf = (kind: Kind) => {
-    const out: { round: number; burst: number; o?: Burst; p?: Burst }[] = [];
-    for (const b of bursts.filter((x) => x.kind === kind)) {
-      let pair = out.find((x) => x.round === b.round && x.burst === b.burst);
-      if (!pair) out.push((pair = { round: b.round, burst: b.burst }));
-      if (b.side.id === 'ours') pair.o = b;
-      else pair.p = b;
-    }
-    return out;
-  };
+  const costHeader = pairHeader('Pair (round.burst)', ['Votes at the receiver (ours; before)']);
+  const burstsOf = (kind: Kind) => bursts.filter((b) => b.kind === kind);
+  const pairsOf = (kind: Kind) => pairUp(burstsOf(kind), (b) => b.burst);
   const costRows = (kind: Kind) =>
-    pairsOf(kind).map(({ round, burst, o, p }) => [
-      `${round}.${burst}`,
-      oursFirst(round, burst) ? 'ours' : 'before',
-      o ? thousands(perS(o)) : 'n/a',
-      p ? thousands(perS(p)) : 'n/a',
-      o && p ? `**${ratio(perS(o), perS(p))}** (${pct(perS(o) / perS(p))})` : 'n/a',
-      cpuText(o),
-      cpuText(p),
-      o && p ? ratio(totalCpu(o), totalCpu(p)) : 'n/a',
-      `${o ? describeCheck(o.check) : 'n/a'}; ${p ? describeCheck(p.check) : 'n/a'}`,
-      (oursFirst(round, burst) ? o : p)?.load ?? (o ?? p)?.load ?? 'n/a',
-    ]);
-  const ratiosOf = (kind: Kind) => pairsOf(kind).flatMap(({ o, p }) => (o && p ? [perS(o) / perS(p)] : []));
-  const cpuRatiosOf = (kind: Kind) => pairsOf(kind).flatMap(({ o, p }) => (o && p ? [totalCpu(o) / totalCpu(p)] : []));
-  const summaryOf = (kind: Kind) => {
-    const r = ratiosOf(kind);
-    const o = bursts.filter((b) => b.kind === kind && b.side.id === 'ours').map(perS);
-    const p = bursts.filter((b) => b.kind === kind && b.side.id === 'before').map(perS);
-    if (o.length === 0 && p.length === 0) return 'Not measured in this run.';
-    return (
-      `${r.length} pairs. Median: ours ${thousands(median(o))} votes/s, before ${thousands(median(p))} votes/s (each ${thousands(Math.min(...o, ...p))}–${thousands(Math.max(...o, ...p))}). ` +
-      `Ours / before per pair: median ${ratio(median(r), 1)} (${pct(median(r))}), geometric mean ${interval(geometric(r))}, ` +
-      `from ${ratio(Math.min(...r), 1)} to ${ratio(Math.max(...r), 1)}. Service CPU per vote${DIALECT === 'postgresql' ? ' (with PostgreSQL)' : ''}, ours / before: ` +
-      `${interval(geometric(cpuRatiosOf(kind)))}.`
-    );
-  };
+    pairsOf(kind).map((pair) => {
+      const { o, p } = pair;
+      return pairRow(pair, perS, BURSTS, [`${o ? describeCheck(o.check) : 'n/a'}; ${p ? describeCheck(p.check) : 'n/a'}`]);
+    });
+  const summaryOf = (kind: Kind) => pairSummary(burstsOf(kind), pairsOf(kind), perS, DIALECT);
   const killHeader = [
     'Kill',
     'Votes at the receiver at the kill',
@@ -971,23 +757,14 @@ async function main(): Promise<number> {
         `(at most ${CONCURRENCY}: one per delivery slot) out of ${thousands(VOTES)}; received twice ${kills.reduce((s, k) => s + k.twice, 0)}, ` +
         `lost ${kills.reduce((s, k) => s + k.lost, 0)}; every uncertain one ${kills.every((k) => k.uncertain === k.markedAtKill) ? 'was' : '**was not always**'} marked in the database at the kill.`;
 
-  const g = geometric(ratiosOf('votifier'));
-  const verdict = !Number.isFinite(g.mean)
-    ? 'not measured.'
-    : !Number.isFinite(g.low)
-      ? `one pair only (${ratio(g.mean, 1)}): no interval.`
-      : g.low >= 0.95
-        ? `**yes**: the whole 95% interval of ours / before (${ratio(g.low, 1)}–${ratio(g.high, 1)}) is above 0.95×.`
-        : g.high < 0.95
-          ? `**no**: the whole 95% interval of ours / before (${ratio(g.low, 1)}–${ratio(g.high, 1)}) is below 0.95×.`
-          : `**this run cannot tell**: the 95% interval of ours / before (${ratio(g.low, 1)}–${ratio(g.high, 1)}) contains 0.95× (the pairs' spread is larger than the 5% to be shown).`;
+  const within = verdict(pairsOf('votifier'), perS, 0.95, { above: 'above', spread: 'the 5% to be shown' });
   const title = `Marks before sending: their cost and the kill -9 window${DIALECT === 'sqlite' ? '' : ' (PostgreSQL)'}`;
   const plain = (rows: string[][]) => rows.map((r) => r.map((c) => c.replaceAll('**', '')));
   console.log(`\n${title} — ${thousands(VOTES)} votes per burst, DELIVERY_CONCURRENCY ${CONCURRENCY}\n`);
   console.log('Votifier callback (marked):');
   console.log(consoleTable(costHeader, plain(costRows('votifier'))));
   console.log(summaryOf('votifier'));
-  console.log(`Within 5%: ${verdict.replaceAll('**', '')}`);
+  console.log(`Within 5%: ${within.replaceAll('**', '')}`);
   console.log('\nHTTP callback (control: no marks):');
   console.log(consoleTable(costHeader, plain(costRows('http'))));
   console.log(summaryOf('http'));
@@ -1064,7 +841,7 @@ async function main(): Promise<number> {
     '',
     summaryOf('votifier'),
     '',
-    `Within 5%: ${verdict}`,
+    `Within 5%: ${within}`,
     '',
     '### Control: HTTP callback (no marks)',
     '',

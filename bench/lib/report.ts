@@ -1,5 +1,6 @@
-// Shared reporting helpers: machine description, git commit, Markdown/console tables, and the marked
-// sections of BENCHMARKS.md (each benchmark owns the text between its start and end markers).
+// Shared reporting helpers: machine description, git commit, Markdown/console tables, the marked
+// sections of BENCHMARKS.md (each benchmark owns the text between its start and end markers), and the failures a
+// run goes on after and reports.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -57,4 +58,20 @@ export function writeSection(file: string, id: string, body: string): void {
     next = `${current.trimEnd()}\n\n${block}\n`;
   }
   writeFileSync(file, next);
+}
+
+/**
+ * `attempt(what, run)`: `run`'s result, or null when it throws; then "what: <the error's first line>" goes to
+ * `failures` (for the report) and the whole error to stderr, and the benchmark goes on.
+ */
+export function attempter(failures: string[]) {
+  return async <T>(what: string, run: () => Promise<T>): Promise<T | null> => {
+    try {
+      return await run();
+    } catch (err) {
+      failures.push(`${what}: ${(err as Error).message.split('\n')[0]}`);
+      console.error(`\n!!! ${what} could not be measured: ${(err as Error).message}`);
+      return null;
+    }
+  };
 }

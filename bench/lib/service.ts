@@ -58,10 +58,13 @@ export function envNumber(name: string, fallback: number, integer: boolean): num
   return value;
 }
 
-/** `cli org create … --json` against env's DATABASE_URL (applies the migrations first); returns the full API key. */
-export async function createOrg(env: NodeJS.ProcessEnv, slug: string, plan: string): Promise<string> {
+/**
+ * `cli org create … --json` against env's DATABASE_URL (applies the migrations first); returns the full API key. `cwd`:
+ * the checkout whose CLI runs (another commit's worktree: bench/lib/sides.ts).
+ */
+export async function createOrg(env: NodeJS.ProcessEnv, slug: string, plan: string, cwd: string = ROOT): Promise<string> {
   const out = await runNode(['--import', 'tsx', 'src/cli/main.ts', 'org', 'create', '--slug', slug, '--name', slug, '--plan', plan, '--json'], {
-    cwd: ROOT,
+    cwd,
     env,
     timeoutMs: 120_000,
   });
@@ -75,12 +78,15 @@ export async function createOrg(env: NodeJS.ProcessEnv, slug: string, plan: stri
   return apiKey;
 }
 
-/** The real service (src/main.ts) as a child process; resolves once it listens. */
-export function startService(env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<RunningChild> {
+/**
+ * The real service (src/main.ts) as a child process; resolves once it listens. `where`: another checkout's service
+ * (bench/lib/sides.ts) and the name its errors give it.
+ */
+export function startService(env: NodeJS.ProcessEnv, nodeArgs: string[] = [], where: { cwd?: string; name?: string } = {}): Promise<RunningChild> {
   return startChild({
-    name: 'vote relay',
+    name: where.name ?? 'vote relay',
     args: [...nodeArgs, '--import', 'tsx', 'src/main.ts'],
-    cwd: ROOT,
+    cwd: where.cwd ?? ROOT,
     env,
     listeningMessage: 'vote relay listening',
     startTimeoutMs: 120_000,
