@@ -10,7 +10,7 @@ import type { ChatMessageBody } from '../delivery/chat-message.js';
 import { leaderboardMessage, spikeMessage, summaryMessage, usageMessage } from './messages.js';
 import { lastPostAt, postWindow, type LeaderboardPosts } from '../domain/leaderboard-schedule.js';
 import { discordIdIn } from '../domain/discord-id.js';
-import { REAL_VOTES } from '../domain/votes.js';
+import { REAL_VOTES, REAL_VOTES_OF_VOTER } from '../domain/votes.js';
 
 const HOUR = 3_600_000;
 /** A spike: the last hour has at least this many votes … */
@@ -183,7 +183,7 @@ export function createAlertScheduler(deps: AppDeps, options: { intervalMs: numbe
     const voters = await Promise.all(
       ranked.map(async (r) => {
         const latest = await prisma.vote.findFirst({
-          where: { organizationId: org.id, voterKey: r.voterKey, receivedAt: { gte: window.from, lt: window.to }, ...REAL_VOTES },
+          where: { organizationId: org.id, voterKey: r.voterKey, receivedAt: { gte: window.from, lt: window.to }, ...REAL_VOTES_OF_VOTER },
           orderBy: { receivedAt: 'desc' },
           select: { voterName: true, rawPayload: true, provider: { select: { discordIdPath: true } } },
         });

@@ -69,6 +69,12 @@ export interface ReceiptDelivery {
   reason?: string;
 }
 
+/**
+ * A receipt's line for a vote received past the organization's monthly vote limit: stored, passed on to no server
+ * (README "Vote page"), so the player knows the vote counted and why nothing came.
+ */
+export const OVER_LIMIT_WORDS = "received, but not passed on to the server: this server's monthly vote limit was reached";
+
 export function deliveryWords(d: ReceiptDelivery, timeOf: (at: Date) => string): string {
   switch (d.status) {
     case 'delivered':

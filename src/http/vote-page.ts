@@ -7,7 +7,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { AppDeps } from '../app-deps.js';
 import { AppError, toAppErrorShape } from '../errors.js';
 import { takePoint } from '../auth/rate-limits.js';
-import { deliveryWords } from '../domain/vote-page.js';
+import { deliveryWords, OVER_LIMIT_WORDS } from '../domain/vote-page.js';
 import type { VotePage, VotePageService } from '../modules/vote-page/vote-page.service.js';
 import { sendError } from './error-response.js';
 
@@ -78,11 +78,13 @@ ${player.known ? '' : '<p class="note">No vote under this name yet. Vote on a si
               .map(
                 (vote) =>
                   `<li><span class="when">${escapeHtml(vote.provider)} · ${escapeHtml(time(vote.receivedAt))}</span>${
-                    vote.deliveries.length === 0
-                      ? '<span class="line note">received (this server gives nothing for votes yet)</span>'
-                      : vote.deliveries
-                          .map((d) => `<span class="line${d.status === 'failed' ? ' failed' : ''}">${escapeHtml(deliveryWords(d, time))}</span>`)
-                          .join('')
+                    vote.overLimit
+                      ? `<span class="line note">${escapeHtml(OVER_LIMIT_WORDS)}</span>`
+                      : vote.deliveries.length === 0
+                        ? '<span class="line note">received (this server gives nothing for votes yet)</span>'
+                        : vote.deliveries
+                            .map((d) => `<span class="line${d.status === 'failed' ? ' failed' : ''}">${escapeHtml(deliveryWords(d, time))}</span>`)
+                            .join('')
                   }</li>`,
               )
               .join('')}</ul>`
@@ -133,6 +135,7 @@ function pageJson(page: VotePage, publicBaseUrl: string) {
         vote_id: v.voteId,
         provider: v.provider,
         received_at: v.receivedAt,
+        over_limit: v.overLimit,
         deliveries: v.deliveries.map((d) => ({ target: d.target, status: d.status, time: d.at, ...(d.reason ? { reason: d.reason } : {}) })),
       })),
     },

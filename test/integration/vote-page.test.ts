@@ -115,6 +115,7 @@ describe.skipIf(databaseUnavailable)('the vote page', () => {
         vote_id: voted.body.data.vote_id,
         provider: 'TopG',
         received_at: expect.any(String),
+        over_limit: false,
         deliveries: [{ target: 'Survival', status: 'delivered', time: expect.any(String) }],
       },
     ]);
@@ -127,6 +128,27 @@ describe.skipIf(databaseUnavailable)('the vote page', () => {
     const stranger = await app.request('GET', `/vote/${org.slug}.json?player=Alex`);
     expect(stranger.body.data.player).toMatchObject({ name: 'Alex', known: false, total: 0, receipt: [] });
     expect(stranger.body.data.sites.every((s: { voted_at: string | null }) => s.voted_at === null)).toBe(true);
+  });
+
+  it("a vote past the organization's monthly limit: the receipt says it was received and why nothing was passed on", async () => {
+    const { org, site } = await setup();
+    const topg = await site('topg', 'TopG', 'https://topg.example/in-{{player}}');
+    const callback = await app.request('POST', '/v1/callbacks', { key: org.key, body: { name: 'Survival', url: `${game.url}/${org.slug}` } });
+    expect(callback.status, callback.text).toBe(201);
+    const provider = await app.deps.db.prisma.provider.findFirstOrThrow({ where: { organizationId: org.id, key: 'topg' } });
+    // The month's count comes from the rollups: stand in for the pro plan's 25,000 votes there.
+    await app.deps.db.prisma.providerDailyCount.create({
+      data: { organizationId: org.id, providerId: provider.id, day: new Date().toISOString().slice(0, 10), count: 25_000 },
+    });
+    const voted = await app.request('POST', new URL(topg.webhook_url).pathname, { body: { user: 'Late' } });
+    expect(voted.status, voted.text).toBe(200);
+    const json = await app.request('GET', `/vote/${org.slug}.json?player=Late`);
+    expect(json.body.data.player.receipt).toEqual([
+      { vote_id: voted.body.data.vote_id, provider: 'TopG', received_at: expect.any(String), over_limit: true, deliveries: [] },
+    ]);
+    const html = await app.request('GET', `/vote/${org.slug}?player=Late`);
+    expect(html.text).toContain('received, but not passed on to the server: this server&#39;s monthly vote limit was reached');
+    expect(html.text).not.toContain('this server gives nothing for votes yet');
   });
 
   it('refuses a bad name clearly, in JSON and on the page', async () => {

@@ -8,7 +8,7 @@ import { addDays, utcDay, utcDayStart, utcMonthStart, utcWeekStart } from '../..
 import { parseRange, requireRange, type DateRange } from './date-range.js';
 import { createLeaderboard } from './leaderboard.js';
 import { voterIdByName } from '../../storage/voter-lookup.js';
-import { REAL_VOTES } from '../../domain/votes.js';
+import { REAL_VOTES, REAL_VOTES_OF_VOTER } from '../../domain/votes.js';
 import { localDay, standingOn } from '../../domain/voter-standing.js';
 import { cooldownOf, nextVoteAt } from '../../domain/vote-cooldown.js';
 import { pageOf } from '../../validation.js';
@@ -318,11 +318,11 @@ export function createStatsService(deps: AppDeps) {
     const now = deps.clock.now();
     const last30 = utcDay(addDays(utcDayStart(now), -(DEFAULT_RANGE_DAYS - 1)));
     const dayWhere = { organizationId, voterKey, ...(onlyProvider ? { providerId: onlyProvider } : {}) };
-    const realVotes = { ...dayWhere, ...REAL_VOTES };
+    const realVotes = { ...dayWhere, ...REAL_VOTES_OF_VOTER };
     const voteWhere = {
       organizationId,
       voterKey,
-      ...REAL_VOTES,
+      ...REAL_VOTES_OF_VOTER,
       ...(onlyProvider ? { providerId: onlyProvider } : {}),
       ...(range.from || range.toExclusive
         ? { receivedAt: { ...(range.from ? { gte: range.from } : {}), ...(range.toExclusive ? { lt: range.toExclusive } : {}) } }

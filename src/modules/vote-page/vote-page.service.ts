@@ -19,7 +19,7 @@ import {
   type ReceiptDelivery,
 } from '../../domain/vote-page.js';
 import { cooldownOf, nextVoteAt } from '../../domain/vote-cooldown.js';
-import { REAL_VOTES } from '../../domain/votes.js';
+import { REAL_VOTES, REAL_VOTES_OF_VOTER } from '../../domain/votes.js';
 import { voterIdByName } from '../../storage/voter-lookup.js';
 import { renderText, voteLookup } from '../../delivery/template.js';
 import { voteTemplateValues } from '../../delivery/vote-values.js';
@@ -51,7 +51,8 @@ export interface VotePagePlayer {
   total: number;
   streakDays: number;
   nextMilestone: { type: 'total' | 'streak'; value: number; remaining: number } | null;
-  receipt: { voteId: string; provider: string; receivedAt: Date; deliveries: ReceiptDelivery[] }[];
+  /** overLimit: received past the organization's monthly vote limit, so passed on to no server (README "Vote page"). */
+  receipt: { voteId: string; provider: string; receivedAt: Date; overLimit: boolean; deliveries: ReceiptDelivery[] }[];
 }
 
 export interface VotePage {
@@ -185,10 +186,10 @@ export function createVotePageService(deps: AppDeps, stats: StatsService) {
   /** The player's votes of the last 30 days, newest first, each with its deliveries to game servers in words. */
   async function receiptOf(organizationId: string, voterId: string, now: Date) {
     const votes = await prisma.vote.findMany({
-      where: { organizationId, voterKey: voterId, receivedAt: { gte: new Date(now.getTime() - RECEIPT_DAYS * 86_400_000) }, ...REAL_VOTES },
+      where: { organizationId, voterKey: voterId, receivedAt: { gte: new Date(now.getTime() - RECEIPT_DAYS * 86_400_000) }, ...REAL_VOTES_OF_VOTER },
       orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],
       take: RECEIPT_MAX,
-      select: { id: true, publicId: true, receivedAt: true, provider: { select: { name: true } } },
+      select: { id: true, publicId: true, receivedAt: true, overLimit: true, provider: { select: { name: true } } },
     });
     if (votes.length === 0) return [];
     const jobs = await prisma.deliveryJob.findMany({
@@ -207,6 +208,7 @@ export function createVotePageService(deps: AppDeps, stats: StatsService) {
       voteId: vote.publicId,
       provider: vote.provider.name,
       receivedAt: vote.receivedAt,
+      overLimit: vote.overLimit,
       deliveries: jobs
         .filter((j) => j.voteId === vote.id)
         .map((j): ReceiptDelivery => {
