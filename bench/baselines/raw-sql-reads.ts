@@ -2,8 +2,8 @@
 // better-sqlite3 on the same file, in the benchmark process: no HTTP, no authentication, no GraphQL, no ORM,
 // no JSON. Ours ÷ this is what the service adds on top of the queries the answer needs at the least. The
 // leaderboard's baseline ranks the window on every call (the service keeps a ranked list between requests), the vote
-// page's reads what the page shows (the organization, its sites; for a player their voter by name, standing, totals
-// per site, and receipt: the last 30 days of votes with their deliveries to game servers) without rendering it, and
+// page's reads what the page shows (the organization, its sites; for a player their voter by name, standing, their
+// last vote per site from the last 8 days' day rows, and receipt: the last 30 days of votes with their deliveries to game servers) without rendering it, and
 // the export's reads every row and formats it as CSV (csv-stringify) without sending it anywhere.
 // On PostgreSQL (openRawReadsPostgres): the same queries translated, on one node-postgres connection to the same
 // database (named, i.e. server-side prepared, statements; rows as arrays), the export read through a cursor.
@@ -17,6 +17,9 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** The vote page's receipt (src/modules/vote-page/vote-page.service.ts): the last 30 days, at most 50 votes. */
 const RECEIPT_DAYS = 30;
 const RECEIPT_MAX = 50;
+/** The page's per-site state reads the voter's day rows of the last 8 days only (RECENT_DAYS there). */
+const RECENT_DAYS = 8;
+
 /** The identity kinds a typed name may be (src/storage/voter-lookup.ts; a Discord id only for digits, which the seeded names never are). */
 const NAME_KINDS = ['minecraft_uuid', 'minecraft', 'bedrock', 'hytale', 'name'];
 const TO_SERVERS = ['callback', 'legacy_callback', 'pull'];
@@ -82,8 +85,8 @@ export function openRawReads(file: string, organizationId: string): RawReads {
     .raw();
   const perSite = db
     .prepare(
-      `SELECT d.providerId, p.key, p.name, p.voteCooldownJson, SUM(d.count), MAX(d.lastVoteAt) FROM "VoterDailyCount" d JOIN "Provider" p ON p.id = d.providerId
-       WHERE d.organizationId = ? AND d.voterKey = ? GROUP BY d.providerId`,
+      `SELECT d.providerId, MAX(d.lastVoteAt) FROM "VoterDailyCount" d
+       WHERE d.organizationId = ? AND d.voterKey = ? AND d.day >= ? GROUP BY d.providerId`,
     )
     .raw();
   const receipt = db
@@ -143,7 +146,7 @@ export function openRawReads(file: string, organizationId: string): RawReads {
         org,
         sites,
         standing.get(orgId, voterId),
-        perSite.all(orgId, voterId),
+        perSite.all(orgId, voterId, day(Date.now() - RECENT_DAYS * DAY_MS)),
         votes,
         votes.length > 0 ? deliveries.all(JSON.stringify(votes.map((v) => v[0])), ...TO_SERVERS) : [],
       ];
@@ -248,8 +251,8 @@ export async function openRawReadsPostgres(url: string, organizationId: string):
   );
   const perSite = statement(
     'per_site',
-    `SELECT d."providerId", p.key, p.name, p."voteCooldownJson", SUM(d.count), MAX(d."lastVoteAt") FROM "VoterDailyCount" d JOIN "Provider" p ON p.id = d."providerId"
-     WHERE d."organizationId" = $1 AND d."voterKey" = $2 GROUP BY d."providerId", p.id`,
+    `SELECT d."providerId", MAX(d."lastVoteAt") FROM "VoterDailyCount" d
+     WHERE d."organizationId" = $1 AND d."voterKey" = $2 AND d.day >= $3 GROUP BY d."providerId"`,
   );
   const receipt = statement(
     'receipt',
@@ -322,7 +325,7 @@ export async function openRawReadsPostgres(url: string, organizationId: string):
         org,
         sites,
         await standing(orgId, voterId),
-        await perSite(orgId, voterId),
+        await perSite(orgId, voterId, day(Date.now() - RECENT_DAYS * DAY_MS)),
         votes,
         votes.length > 0
           ? await deliveries(
