@@ -377,6 +377,20 @@ describe('voterBatch', () => {
     ]);
   });
 
+  it('finds a merged voter holding two Discord ids by either, in one batch, when the store gives only the account found by', () => {
+    // Both databases' reads give, for a voter found by an account, that account alone (the one the vote compares).
+    const merged = { id: 'vtr_merged', displayName: 'Alice', nameAt: 1, identities: [discord(DISCORD_A), discord(DISCORD_B)] };
+    const store = storeOf(merged);
+    const find = (organizationId: string, probe: Identity): FoundVoter | null => {
+      const found = store.find(organizationId, probe);
+      return found && probe.kind === 'discord' ? { ...found, accounts: [probe] } : found;
+    };
+    const batch = voterBatch(find, counter().newId);
+    expect(batch.resolve(ORG, voterOfVote('Alice', DISCORD_A, 'name', null), 10)).toBe('vtr_merged');
+    expect(batch.resolve(ORG, voterOfVote('Alice', DISCORD_B, 'name', null), 20)).toBe('vtr_merged');
+    expect(batch.rows()).toEqual(noRows);
+  });
+
   it('lets a vote without account identities join a voter who holds accounts', () => {
     const { batch } = batchOver({ id: 'vtr_1', displayName: 'Steve', nameAt: 1_000, identities: [name('steve'), discord(DISCORD_B)] });
     expect(batch.resolve(ORG, voterOfVote('Steve', null, 'minecraft', null), 2_000)).toBe('vtr_1');

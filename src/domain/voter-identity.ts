@@ -135,8 +135,13 @@ export function voterBatch(find: (organizationId: string, identity: Identity) =>
     const key = identityKey(organizationId, identity);
     if (!known.has(key)) known.set(key, find(organizationId, { kind: identity.kind, value: identity.value }));
     const found = known.get(key)!;
-    // The batch's own view of that voter (its links and name), where it has one.
-    return found ? (voters.get(found.voterId) ?? found) : null;
+    if (!found) return null;
+    // The batch's own view of that voter (its links and name), where it has one; the accounts this read found it by
+    // join it (a merged voter holds two, and the store may give only the one it was found by).
+    const view = voters.get(found.voterId);
+    if (!view) return found;
+    for (const a of found.accounts) if (!view.accounts.some((b) => b.kind === a.kind && b.value === a.value)) view.accounts.push(a);
+    return view;
   };
   return {
     /**

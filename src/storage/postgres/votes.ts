@@ -83,8 +83,9 @@ const SQL = {
            UNION ALL
            SELECT 'v', NULL, v.id, (extract(epoch FROM v."nameAt") * 1000)::float8, i."organizationId", NULL, NULL,
              json_build_object('kind', i.kind, 'value', i.value, 'displayName', v."displayName",
-               'accounts', (SELECT COALESCE(json_agg(json_build_object('kind', a.kind, 'value', a.value)), '[]'::json) FROM "VoterIdentity" AS a
-                            WHERE a."voterId" = v.id AND a.kind IN ('discord', 'minecraft_uuid'))),
+               'accounts', CASE WHEN i.kind IN ('discord', 'minecraft_uuid') THEN json_build_array(json_build_object('kind', i.kind, 'value', i.value))
+                 ELSE (SELECT COALESCE(json_agg(json_build_object('kind', a.kind, 'value', a.value)), '[]'::json) FROM "VoterIdentity" AS a
+                       WHERE a."voterId" = v.id AND a.kind IN ('discord', 'minecraft_uuid')) END),
              NULL, NULL, NULL
            FROM unnest($5::text[], $6::text[], $7::text[]) AS p(o, k, v)
            JOIN "VoterIdentity" AS i ON i."organizationId" = p.o AND i.kind = p.k AND i.value = p.v
