@@ -31,7 +31,7 @@ import type { BatchWriter, VoteStore } from '../ports.js';
  * A voter's lock id in SQL, from a text expression holding its id: the first 8 bytes of sha256('voter:<id>') as a
  * signed 64-bit integer (what lockId computes). A merge takes the same locks (voters.service.ts).
  */
-export const voterLockSql = (voterIdSql: string) => `('x' || left(encode(sha256(convert_to('voter:' || ${voterIdSql}, 'UTF8')), 'hex'), 16))::bit(64)::bigint`;
+export const voterLockSql = (voterIdSql: string) => `hashtextextended('voter:' || ${voterIdSql}, 0)`;
 
 const SQL = {
   // Every hook request's organization and provider, for all requests that arrived in one tick.
@@ -87,7 +87,7 @@ const SQL = {
                  ELSE (SELECT COALESCE(json_agg(json_build_object('kind', a.kind, 'value', a.value)), '[]'::json) FROM "VoterIdentity" AS a
                        WHERE a."voterId" = v.id AND a.kind IN ('discord', 'minecraft_uuid')) END),
              NULL, NULL, NULL
-           FROM unnest($5::text[], $6::text[], $7::text[]) AS p(o, k, v)
+           FROM (SELECT ($5::text[])[u.oi] AS o, u.k, u.v FROM unnest($6::int[], $7::text[], $8::text[]) AS u(oi, k, v)) AS p
            JOIN "VoterIdentity" AS i ON i."organizationId" = p.o AND i.kind = p.k AND i.value = p.v
            JOIN "Voter" AS v ON v.id = i."voterId"`,
   }),
@@ -96,7 +96,7 @@ const SQL = {
   // their standing in turn. Values written in, as the first read's.
   voterLocks: `SELECT count(pg_advisory_xact_lock(h)) FROM (
            SELECT DISTINCT ${voterLockSql('i."voterId"')} AS h
-           FROM unnest($1::text[], $2::text[], $3::text[]) AS p(o, k, v)
+           FROM (SELECT ($1::text[])[u.oi] AS o, u.k, u.v FROM unnest($2::int[], $3::text[], $4::text[]) AS u(oi, k, v)) AS p
            JOIN "VoterIdentity" AS i ON i."organizationId" = p.o AND i.kind = p.k AND i.value = p.v
            ORDER BY h) AS s`,
   // Then, prepared (planning it with its values written in cost 0.5–1 ms a batch, more than running it): per
@@ -618,19 +618,28 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
       ...probeValues(batch),
     ]);
   }
-  /** Every identity a real vote of the batch looks up, as (organization, kind, value) arrays; a test vote's too (it only reads). */
-  function probeValues(batch: NewVote[]): string[][] {
+  /**
+   * Every identity a real vote of the batch looks up (a test vote's too: it only reads), as arrays: the batch's
+   * organizations once, then per probe its organization's place among them (from 1), kind and value. Written into two
+   * statements as literals, so an organization id is not repeated per probe.
+   */
+  function probeValues(batch: NewVote[]): (string[] | number[])[] {
     const known = probesOf.get(batch);
     if (known) return known;
-    const seen = new Map<string, { o: string; k: string; v: string }>();
-    for (const vote of batch) for (const p of vote.voter.probes) seen.set(identityKey(vote.org.id, p), { o: vote.org.id, k: p.kind, v: p.value });
+    const orgs = new Map<string, number>();
+    const seen = new Map<string, { o: number; k: string; v: string }>();
+    for (const vote of batch) {
+      let o = orgs.get(vote.org.id);
+      if (o === undefined) orgs.set(vote.org.id, (o = orgs.size + 1));
+      for (const p of vote.voter.probes) seen.set(identityKey(vote.org.id, p), { o, k: p.kind, v: p.value });
+    }
     const all = [...seen.values()];
-    const values = [all.map((p) => p.o), all.map((p) => p.k), all.map((p) => p.v)];
+    const values = [[...orgs.keys()], all.map((p) => p.o), all.map((p) => p.k), all.map((p) => p.v)];
     probesOf.set(batch, values);
     return values;
   }
   /** A batch's probes, made once for its two statements (the voters' locks and the first read). */
-  const probesOf = new WeakMap<NewVote[], string[][]>();
+  const probesOf = new WeakMap<NewVote[], (string[] | number[])[]>();
 
   async function writeBatch(query: Query, batch: NewVote[], begun: pg.QueryResult | undefined): Promise<StoredVote[]> {
     if (!begun) throw new Error('the vote batch began without its read');
