@@ -278,6 +278,7 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
 
     it('the other pages fit both widths', async () => {
       for (const [link, label] of [
+        ['Voters', 'voters'],
         ['Callbacks', 'callbacks'],
         ['Statistics', 'statistics'],
         ['Game servers', 'game-servers'],

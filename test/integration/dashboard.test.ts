@@ -850,6 +850,7 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
       const pages: [string, RegExp][] = [
         ['Providers', /^Providers$/],
         ['Votes', /^Votes$/],
+        ['Voters', /^Voters$/],
         ['Statistics', /^Statistics$/],
         ['Callbacks', /^Callbacks$/],
         ['Game servers', /^Game servers$/],

@@ -212,6 +212,7 @@ describe.skipIf(dialect !== 'sqlite' || (!haveChromium && process.env.CI !== 'tr
       for (const [link, heading] of [
         ['Providers', /Providers/],
         ['Votes', /Votes/],
+        ['Voters', /Voters/],
         ['Statistics', /Statistics/],
         ['Callbacks', /Callbacks/],
         ['Game servers', /Game servers/],
