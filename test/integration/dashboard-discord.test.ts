@@ -7,10 +7,10 @@
 // each command, a few lines until "Show all"; a read key finds the new controls disabled; at 390 px nothing scrolls
 // sideways and the actions are in view. SQLite only (the browser is what is tested). DASHBOARD_SHOTS_DIR=<dir> saves
 // screenshots of the Discord settings, the vote roles and the vote's answers at 1280 and 390 px.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible as accessible } from '../kit/dashboard.js';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { databaseUnavailable, dialect, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 import { startFakeDiscordApi, type FakeDiscordApi, type FakeGuild, type FakeRole } from '../kit/discord-api-server.js';
@@ -23,7 +23,6 @@ const DIST = join(process.cwd(), 'web', 'dist', 'index.html');
 const SHOTS = process.env.DASHBOARD_SHOTS_DIR ?? null;
 const RCON_PASSWORD = 'rcon-password-for-the-dashboard-test';
 /** axe-core's own script, evaluated in the page by the driver (the page's Content-Security-Policy refuses inline scripts). */
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** Time under the test's control: role expiry reads it. */
 let offsetMs = 0;
@@ -127,28 +126,7 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
       }
     }
 
-    /** The page passes axe-core's WCAG 2.1 A and AA rules, in light and dark mode. */
-    async function expectAccessible(label: string) {
-      for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await page.evaluate(AXE);
-        const violations = await page.evaluate(async () => {
-          const axe = (
-            window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }
-          ).axe;
-          const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-          return result.violations.map(
-            (v) =>
-              `${v.id}: ${v.nodes
-                .map((n) => n.target.join(' '))
-                .slice(0, 3)
-                .join(', ')}`,
-          );
-        });
-        expect(violations, `${label} in ${scheme} mode`).toEqual([]);
-      }
-      await page.emulateMedia({ colorScheme: 'light' });
-    }
+    const expectAccessible = (label: string) => accessible(page, label);
 
     it('Settings → Discord: a wrong token or a server the bot is not in is refused beside its field; the right ones are checked and saved, never shown back', async () => {
       await goTo('Settings', 'Settings');

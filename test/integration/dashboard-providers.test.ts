@@ -4,10 +4,10 @@
 // a refused delivery appearing live in the provider's Requests view; long URLs that never break mid-token at 1280 and
 // 390 px. SQLite only: these check the pages, and the database behind the GraphQL they read does not change them
 // (test/integration/dashboard.test.ts and the API tests cover both databases).
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from '../kit/dashboard.js';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { dialect, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 import { signatureHeaders } from '../kit/signing.js';
@@ -16,7 +16,6 @@ import { findTemplate, PROVIDER_TEMPLATES } from '../../src/modules/templates/ca
 import { API_WORDS, customSteps, templateSteps, votifierSteps } from '../../web/src/pages/providers/setup-steps.js';
 
 /** axe-core's own script, evaluated in the page by the driver (no request leaves the machine; the CSP stays on). */
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
@@ -109,24 +108,7 @@ describe.skipIf(dialect !== 'sqlite' || (!haveChromium && process.env.CI !== 'tr
    * only at its separators, or scrolls in its field).
    */
   async function look(name: string) {
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.evaluate(AXE);
-      const violations = await page.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } })
-          .axe;
-        const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-        return result.violations.map(
-          (v) =>
-            `${v.id}: ${v.nodes
-              .map((n) => n.target.join(' '))
-              .slice(0, 3)
-              .join(', ')}`,
-        );
-      });
-      expect(violations, `${name} in ${scheme} mode`).toEqual([]);
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
+    await expectAccessible(page, name);
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
       await page.waitForTimeout(100);

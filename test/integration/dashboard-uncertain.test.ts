@@ -16,6 +16,7 @@ import {
   expectAccessible as accessible,
   expectLayout as layout,
   launchDashboardBrowser,
+  recordOperations,
   READ_ONLY_REASON,
   signIn as signInAt,
   skipDashboard,
@@ -35,7 +36,7 @@ describe.skipIf(databaseUnavailable || skipDashboard)('dashboard: votes left unc
   const hooks = new Map<string, string>();
   const ids: Record<string, string> = {};
   /** The GraphQL operations the page sent, by operation name. */
-  const sent: { operation: string; variables: Record<string, any> }[] = [];
+  let sent: ReturnType<typeof recordOperations> = [];
 
   /** A provider whose votes go to `game` by an HTTP callback. */
   async function setUp(o: TestOrg) {
@@ -125,12 +126,7 @@ describe.skipIf(databaseUnavailable || skipDashboard)('dashboard: votes left unc
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
     page.setDefaultTimeout(8_000);
-    page.on('request', (request) => {
-      if (!request.url().endsWith('/graphql') || request.method() !== 'POST') return;
-      const body = request.postDataJSON() as { query?: string; operationName?: string; variables?: Record<string, any> } | null;
-      const operation = body?.operationName ?? /(?:query|mutation)\s+(\w+)/.exec(body?.query ?? '')?.[1] ?? '';
-      sent.push({ operation, variables: body?.variables ?? {} });
-    });
+    sent = recordOperations(page);
     await signIn(page, org.key);
     await page.getByText('full access').waitFor();
   }, 120_000);

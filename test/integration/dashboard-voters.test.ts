@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { databaseUnavailable, dialect, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
-import { expectAccessible, expectLayout, launchDashboardBrowser, READ_ONLY_REASON, signIn, skipDashboard } from '../kit/dashboard.js';
+import { expectAccessible, expectLayout, launchDashboardBrowser, recordOperations, READ_ONLY_REASON, signIn, skipDashboard } from '../kit/dashboard.js';
 
 describe.skipIf(databaseUnavailable || skipDashboard || dialect !== 'sqlite')(
   'dashboard: voters, in Chromium (SQLite: merge and split on both databases are test/integration/voters.test.ts)',
@@ -21,7 +21,7 @@ describe.skipIf(databaseUnavailable || skipDashboard || dialect !== 'sqlite')(
     let page: Page;
     let hook = '';
     /** The GraphQL operations the page sent, by operation name. */
-    const sent: { operation: string; variables: Record<string, any> }[] = [];
+    let sent: ReturnType<typeof recordOperations> = [];
     const voterIds: Record<string, string> = {};
 
     let sentVotes = 0;
@@ -68,12 +68,7 @@ describe.skipIf(databaseUnavailable || skipDashboard || dialect !== 'sqlite')(
       context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       page = await context.newPage();
       page.setDefaultTimeout(8_000);
-      page.on('request', (request) => {
-        if (!request.url().endsWith('/graphql') || request.method() !== 'POST') return;
-        const body = request.postDataJSON() as { query?: string; operationName?: string; variables?: Record<string, any> } | null;
-        const operation = body?.operationName ?? /(?:query|mutation)\s+(\w+)/.exec(body?.query ?? '')?.[1] ?? '';
-        sent.push({ operation, variables: body?.variables ?? {} });
-      });
+      sent = recordOperations(page);
       await signIn(page, app.url, org.key);
       await page.getByText('full access').waitFor();
     }, 120_000);

@@ -31,6 +31,18 @@ export async function launchDashboardBrowser(): Promise<Browser> {
   });
 }
 
+/** The GraphQL operations `page` sends, by operation name with their variables, appended as they go. */
+export function recordOperations(page: Page): { operation: string; variables: Record<string, any> }[] {
+  const sent: { operation: string; variables: Record<string, any> }[] = [];
+  page.on('request', (request) => {
+    if (!request.url().endsWith('/graphql') || request.method() !== 'POST') return;
+    const body = request.postDataJSON() as { query?: string; operationName?: string; variables?: Record<string, any> } | null;
+    const operation = body?.operationName ?? /(?:query|mutation)\s+(\w+)/.exec(body?.query ?? '')?.[1] ?? '';
+    sent.push({ operation, variables: body?.variables ?? {} });
+  });
+  return sent;
+}
+
 /** Signs in on the dashboard at `baseUrl` with `key` and waits for the navigation. */
 export async function signIn(page: Page, baseUrl: string, key: string): Promise<void> {
   await page.goto(`${baseUrl}/`);

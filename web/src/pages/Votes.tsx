@@ -7,12 +7,11 @@ import { useMutation, useQuery } from 'urql';
 import { Link } from 'react-router';
 import { graphql } from '../gql';
 import type { DeliveryStatus } from '../gql/graphql';
-import { Time } from '../time';
 import { planAtLeast, READ_ONLY_REASON, UpgradeBadge, useAccess } from '../access';
 import { readKey } from '../session';
 import { Pager } from '../pager';
 import { plural } from '../plural';
-import { Status } from '../status';
+import { VoteCells } from '../vote-cells';
 
 const VotesQuery = graphql(`
   query Votes($page: Int, $provider: String, $voter: String, $from: String, $to: String, $chatStatus: DeliveryStatus, $callbackStatus: DeliveryStatus) {
@@ -285,18 +284,7 @@ export function Votes() {
                           </>
                         )}
                       </td>
-                      <td className="provider" data-label="Provider">
-                        {v.providerName}
-                      </td>
-                      <td className="received full" data-label="Received">
-                        <Time value={v.receivedAt} />
-                      </td>
-                      <td className="chat" data-label="Chat">
-                        <Status value={v.chatStatus} />
-                      </td>
-                      <td className="callbacks" data-label="Callbacks">
-                        <Status value={v.callbackStatus} />
-                      </td>
+                      <VoteCells vote={v} />
                       {actions && (
                         <td className="vote-action full">
                           {outcome && (

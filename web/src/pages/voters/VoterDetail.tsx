@@ -10,7 +10,7 @@ import type { VoterIdentityKind } from '../../gql/graphql';
 import { Time } from '../../time';
 import { plural } from '../../plural';
 import { READ_ONLY_REASON, useAccess } from '../../access';
-import { Status } from '../../status';
+import { VoteCells } from '../../vote-cells';
 import { IDENTITY_KIND, Identity } from './identity';
 
 const VoterQuery = graphql(`
@@ -279,18 +279,7 @@ export function VoterDetail() {
                         </>
                       )}
                     </td>
-                    <td className="provider" data-label="Provider">
-                      {v.providerName}
-                    </td>
-                    <td className="received full" data-label="Received">
-                      <Time value={v.receivedAt} />
-                    </td>
-                    <td className="chat" data-label="Chat">
-                      <Status value={v.chatStatus} />
-                    </td>
-                    <td className="callbacks" data-label="Callbacks">
-                      <Status value={v.callbackStatus} />
-                    </td>
+                    <VoteCells vote={v} />
                   </tr>
                 ))}
               </tbody>
