@@ -33,6 +33,31 @@ import type { BatchWriter, VoteStore } from '../ports.js';
  */
 export const voterLockSql = (voterIdSql: string) => `hashtextextended('voter:' || ${voterIdSql}, 0)`;
 
+/**
+ * The voters a batch's probes find (src/domain/voter-identity.ts), as the CTE `found` (q: the probe's number; o, k: its
+ * organization and kind), from probeValues at parameter `$n` on: the organizations; per group of votes sharing their
+ * first probe (their own identity), its organization's place among them, kind and value; then the other probes, each
+ * with its group's number, kind and value, numbered after the groups. Those are looked up only for a group whose own
+ * identity is unknown: a vote found by it is that identity's voter, whatever else it names (a returning voter costs
+ * one probe, not three).
+ */
+function foundVoters(n: number): string {
+  const [orgs, groupOrg, groupKind, groupValue, otherGroup, otherKind, otherValue] = [0, 1, 2, 3, 4, 5, 6].map((i) => `$${n + i}`);
+  return `first AS MATERIALIZED (
+             SELECT u.n::int AS q, i."organizationId" AS o, u.k, i."voterId"
+             FROM unnest(${groupOrg}::int[], ${groupKind}::text[], ${groupValue}::text[]) WITH ORDINALITY AS u(oi, k, v, n)
+             JOIN "VoterIdentity" AS i ON i."organizationId" = (${orgs}::text[])[u.oi] AND i.kind = u.k AND i.value = u.v
+           ),
+           found AS (
+             SELECT q, o, k, "voterId" FROM first
+             UNION ALL
+             SELECT cardinality(${groupOrg}::int[]) + f.m::int, i."organizationId", f.k, i."voterId"
+             FROM unnest(${otherGroup}::int[], ${otherKind}::text[], ${otherValue}::text[]) WITH ORDINALITY AS f(n, k, v, m)
+             JOIN "VoterIdentity" AS i ON i."organizationId" = (${orgs}::text[])[(${groupOrg}::int[])[f.n]] AND i.kind = f.k AND i.value = f.v
+             WHERE NOT EXISTS (SELECT 1 FROM first WHERE first.q = f.n)
+           )`;
+}
+
 const SQL = {
   // Every hook request's organization and provider, for all requests that arrived in one tick.
   targets: {
@@ -55,7 +80,7 @@ const SQL = {
            JOIN "Organization" AS o ON o.slug = k.slug
            LEFT JOIN "Provider" AS p ON p."organizationId" = o.id AND p.key = k.key`,
   },
-  // The batch's reads after the locks (so what they read stays true until the batch commits), in two statements.
+  // The batch's reads after the locks (so what they read stays true until the batch commits), in three statements.
   // First, sent with BEGIN and the locks: for each vote (by position, kind 'd'), the earlier votes of the same provider
   // and delivery within its window (usually none; the earliest is picked in code). Its two halves are written so that
   // only the index made for each fits: equality on both of its leading columns, and a time bound no index can take.
@@ -79,36 +104,28 @@ const SQL = {
            JOIN "Vote" AS v ON v."providerId" = k.p AND v."idempotencyKey" = k.idem
            WHERE k.idem IS NOT NULL AND v."receivedAt" + interval '0' >= k.since`
                : ''
-           }
-           UNION ALL
-           SELECT 'v', NULL, v.id, (extract(epoch FROM v."nameAt") * 1000)::float8, i."organizationId", NULL, NULL,
-             json_build_object('kind', i.kind, 'value', i.value, 'displayName', v."displayName",
-               'accounts', CASE WHEN i.kind IN ('discord', 'minecraft_uuid') THEN json_build_array(json_build_object('kind', i.kind, 'value', i.value))
-                 ELSE (SELECT COALESCE(json_agg(json_build_object('kind', a.kind, 'value', a.value)), '[]'::json) FROM "VoterIdentity" AS a
-                       WHERE a."voterId" = v.id AND a.kind IN ('discord', 'minecraft_uuid')) END),
-             NULL, NULL, NULL
-           FROM (SELECT ($5::text[])[u.oi] AS o, u.k, u.v FROM unnest($6::int[], $7::text[], $8::text[]) AS u(oi, k, v)) AS p
-           JOIN "VoterIdentity" AS i ON i."organizationId" = p.o AND i.kind = p.k AND i.value = p.v
-           JOIN "Voter" AS v ON v.id = i."voterId"`,
+           }`,
   }),
-  // The voters the batch's identities name, locked (after the identities' locks, in the order of their lock ids), so
-  // that two batches reaching one voter by two of their identities (a Minecraft name before and after a rename) keep
-  // their standing in turn. Values written in, as the first read's.
-  voterLocks: `SELECT count(pg_advisory_xact_lock(h)) FROM (
-           SELECT DISTINCT ${voterLockSql('i."voterId"')} AS h
-           FROM (SELECT ($1::text[])[u.oi] AS o, u.k, u.v FROM unnest($2::int[], $3::text[], $4::text[]) AS u(oi, k, v)) AS p
-           JOIN "VoterIdentity" AS i ON i."organizationId" = p.o AND i.kind = p.k AND i.value = p.v
-           ORDER BY h) AS s`,
-  // Then, prepared (planning it with its values written in cost 0.5–1 ms a batch, more than running it): per
+  // Then, prepared, the voters the batch's fresh votes name, locked (after the identities' locks, in the order of their
+  // lock ids), so that two batches reaching one voter by two of their identities (a Minecraft name before and after a
+  // rename) keep their standing in turn. Its values are probeValues'.
+  voterLocks: {
+    name: 'vr_vote_voter_locks',
+    text: `WITH ${foundVoters(1)}
+           SELECT count(pg_advisory_xact_lock(h)) FROM (SELECT DISTINCT ${voterLockSql('"voterId"')} AS h FROM found ORDER BY h) AS s`,
+  },
+  // Last, prepared (planning it with its values written in cost 0.5–1 ms a batch, more than running it): per
   // (organization, month) of the batch (kind 'f') the votes counted so far this month, the enabled callbacks, whether
-  // plugins poll and the party count; and the standings of the batch's voters (kind 's',
-  // src/domain/voter-standing.ts) with their site totals (one lock per voter is among the batch's). Every real vote's
-  // voter is read, a superset of those that will count: one probe of the primary key each (LATERAL … LIMIT 1: joined
-  // to the keys, the planner hashed them against every standing row while the table was small, 1.7 ms against
-  // 0.4 ms for 41 voters among 1,000). Every part is a lookup by primary key or organization: one plan fits all.
+  // plugins poll and the party count; the voters the probes find, read again now that they are locked (kind 'v': the
+  // probe's number, the voter, their name and when it was set, and their accounts, which a voter found by an account
+  // is known to hold); and those voters' standings (kind 's', src/domain/voter-standing.ts) with their site totals,
+  // a superset of those that will count: one probe of the primary key each (LATERAL … LIMIT 1: joined to the keys,
+  // the planner hashed them against every standing row while the table was small, 1.7 ms against 0.4 ms for 41
+  // voters among 1,000). Every part is a lookup by primary key or organization: one plan fits all.
   facts: {
     name: 'vr_vote_facts',
-    text: `SELECT 'f' AS t, NULL::int AS i, NULL::text AS "publicId", NULL::float8 AS at, k.o AS "organizationId", k.f AS "from",
+    text: `WITH ${foundVoters(4)}
+           SELECT 'f' AS t, NULL::int AS i, NULL::text AS "publicId", NULL::float8 AS at, k.o AS "organizationId", k.f AS "from",
              (SELECT COALESCE(SUM(count), 0)::int FROM "ProviderDailyCount" WHERE "organizationId" = k.o AND day >= k.f AND day <= k.t) AS used,
              COALESCE((SELECT json_agg(json_build_object('id', c.id, 'kind', c.kind, 'priority', c.priority, 'providerIdsJson', c."providerIdsJson", 'enabled', c.enabled, 'eventsJson', c."eventsJson") ORDER BY c.priority, c."createdAt")
                        FROM "Callback" AS c WHERE c."organizationId" = k.o AND (c.enabled OR c."disabledReason" IS NOT NULL)), '[]'::json) AS callbacks,
@@ -122,8 +139,15 @@ const SQL = {
                'bestStreakDays', s."bestStreakDays", 'lastDay', s."lastDay", 'lastVoteAt', (extract(epoch FROM s."lastVoteAt") * 1000)::float8,
                'providerTotalsJson', s."providerTotalsJson"),
              NULL, NULL, NULL
-           FROM unnest($4::text[], $5::text[]) AS u(o, k)
-           CROSS JOIN LATERAL (SELECT * FROM "VoterStanding" WHERE "organizationId" = u.o AND "voterKey" = u.k LIMIT 1) AS s`,
+           FROM (SELECT DISTINCT o, "voterId" FROM found) AS u
+           CROSS JOIN LATERAL (SELECT * FROM "VoterStanding" WHERE "organizationId" = u.o AND "voterKey" = u."voterId" LIMIT 1) AS s
+           UNION ALL
+           SELECT 'v', f.q, v.id, (extract(epoch FROM v."nameAt") * 1000)::float8, f.o, v."displayName", NULL,
+             CASE WHEN f.k IN ('discord', 'minecraft_uuid') THEN NULL
+               ELSE (SELECT COALESCE(json_agg(json_build_object('kind', a.kind, 'value', a.value)), '[]'::json) FROM "VoterIdentity" AS a
+                     WHERE a."voterId" = v.id AND a.kind IN ('discord', 'minecraft_uuid')) END,
+             NULL, NULL, NULL
+           FROM found AS f JOIN "Voter" AS v ON v.id = f."voterId"`,
   },
   // A voter's days, for a vote older than their latest (a vote recovered after an outage): rare. Local days where the
   // organization keeps them, else their per-provider UTC days summed per day.
@@ -260,7 +284,11 @@ const lockId = (text: string) => hash('sha256', text, 'buffer').readBigInt64BE(0
 // about half a second, and every object shape it had not seen yet (a duplicate, a milestone's job, a recovered vote)
 // threw that code away and compiled it again, which the optimizing compiler's threads did continuously under load.
 
-/** One row of the batch's reads (SQL.duplicates, SQL.facts): a duplicate ('d'), an organization's month facts ('f') or a standing ('s'). */
+/**
+ * One row of the batch's reads (SQL.duplicates, SQL.facts): a duplicate ('d'), an organization's month facts ('f'), a
+ * standing ('s') or a voter a probe found ('v': `i` the probe's number, `from` the display name, `callbacks` the
+ * accounts or null).
+ */
 type ReadRow = {
   t: 'd' | 'f' | 's' | 'v';
   i: number;
@@ -293,29 +321,76 @@ interface BatchRead {
   voters: Map<string, FoundVoter>;
 }
 
-/** The values of SQL.facts: the batch's (organization, month) pairs, and every real vote's voter. */
-function factValues(batch: NewVote[], keyOf: Map<number, string>): string[][] {
+/** The batch's (organization, month) pairs, SQL.facts' first values. */
+function monthValues(batch: NewVote[]): string[][] {
   const months = new Map<string, { o: string; f: string; t: string }>();
   for (const vote of batch) {
     const month = monthRange(vote.receivedAt);
     months.set(`${vote.org.id}|${month.from}`, { o: vote.org.id, f: month.from, t: month.to });
   }
   const keys = [...months.values()];
-  const byVoter = new Map<string, { o: string; k: string }>();
-  for (const [i, k] of keyOf) {
-    if (batch[i].test) continue;
-    byVoter.set(`${batch[i].org.id}\u0000${k}`, { o: batch[i].org.id, k });
-  }
-  const voters = [...byVoter.values()];
-  return [keys.map((m) => m.o), keys.map((m) => m.f), keys.map((m) => m.t), voters.map((v) => v.o), voters.map((v) => v.k)];
+  return [keys.map((m) => m.o), keys.map((m) => m.f), keys.map((m) => m.t)];
 }
 
-function batchReadOf(rows: ReadRow[]): BatchRead {
+/**
+ * The probes of a batch's fresh votes, as foundVoters takes them, and what each of their numbers (from 1) looks up. A
+ * vote's first probe is its one identity (voterOfVote), the group's own.
+ */
+interface Probes {
+  values: (string[] | number[])[];
+  probe: (q: number) => { organizationId: string; kind: IdentityKind; value: string };
+}
+
+function probesOf(batch: NewVote[], fresh: number[]): Probes {
+  const orgs = new Map<string, number>();
+  const groups = new Map<string, number>();
+  const others = new Set<string>();
+  const groupOrg: number[] = [];
+  const groupKind: string[] = [];
+  const groupValue: string[] = [];
+  const otherGroup: number[] = [];
+  const otherKind: string[] = [];
+  const otherValue: string[] = [];
+  const looked: { organizationId: string; kind: IdentityKind; value: string }[] = [];
+  const otherLooked: typeof looked = [];
+  for (const i of fresh) {
+    const { org, voter } = batch[i];
+    let o = orgs.get(org.id);
+    if (o === undefined) orgs.set(org.id, (o = orgs.size + 1));
+    const [own, ...rest] = voter.probes;
+    const ownKey = identityKey(org.id, own);
+    let n = groups.get(ownKey);
+    if (n === undefined) {
+      groups.set(ownKey, (n = groups.size + 1));
+      groupOrg.push(o);
+      groupKind.push(own.kind);
+      groupValue.push(own.value);
+      looked.push({ organizationId: org.id, kind: own.kind, value: own.value });
+    }
+    for (const p of rest) {
+      const key = `${n}\u0000${identityKey(org.id, p)}`;
+      if (others.has(key)) continue;
+      others.add(key);
+      otherGroup.push(n);
+      otherKind.push(p.kind);
+      otherValue.push(p.value);
+      otherLooked.push({ organizationId: org.id, kind: p.kind, value: p.value });
+    }
+  }
+  return {
+    values: [[...orgs.keys()], groupOrg, groupKind, groupValue, otherGroup, otherKind, otherValue],
+    probe: (q) => (q <= looked.length ? looked[q - 1] : otherLooked[q - looked.length - 1]),
+  };
+}
+
+function batchReadOf(rows: ReadRow[], probes?: Probes): BatchRead {
   const result: BatchRead = { earliest: new Map(), facts: new Map(), partyCounts: new Map(), keeps: new Set(), standings: new Map(), voters: new Map() };
   for (const row of rows) {
     if (row.t === 'v') {
-      const v = row.callbacks as unknown as { kind: IdentityKind; value: string; displayName: string; accounts: FoundVoter['accounts'] };
-      result.voters.set(identityKey(row.organizationId, v), { voterId: row.publicId, accounts: v.accounts, displayName: v.displayName, nameAt: row.at });
+      const probe = probes!.probe(row.i);
+      // No accounts read: found by an account, which the voter holds.
+      const accounts = (row.callbacks as unknown as FoundVoter['accounts'] | null) ?? [{ kind: probe.kind, value: probe.value }];
+      result.voters.set(identityKey(probe.organizationId, probe), { voterId: row.publicId, accounts, displayName: row.from, nameAt: row.at });
     } else if (row.t === 's') {
       const { k, providerTotalsJson, ...standing } = row.callbacks as unknown as Omit<StoredStanding, 'providerTotals'> & {
         k: string;
@@ -615,44 +690,22 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
       batch.map((v) => v.dedupKey),
       batch.map((v) => ts(new Date(v.receivedAt.getTime() - config.duplicateWindowMs))),
       batch.map((v) => v.idempotencyKey),
-      ...probeValues(batch),
     ]);
   }
-  /**
-   * Every identity a real vote of the batch looks up (a test vote's too: it only reads), as arrays: the batch's
-   * organizations once, then per probe its organization's place among them (from 1), kind and value. Written into two
-   * statements as literals, so an organization id is not repeated per probe.
-   */
-  function probeValues(batch: NewVote[]): (string[] | number[])[] {
-    const known = probesOf.get(batch);
-    if (known) return known;
-    const orgs = new Map<string, number>();
-    const seen = new Map<string, { o: number; k: string; v: string }>();
-    for (const vote of batch) {
-      let o = orgs.get(vote.org.id);
-      if (o === undefined) orgs.set(vote.org.id, (o = orgs.size + 1));
-      for (const p of vote.voter.probes) seen.set(identityKey(vote.org.id, p), { o, k: p.kind, v: p.value });
-    }
-    const all = [...seen.values()];
-    const values = [[...orgs.keys()], all.map((p) => p.o), all.map((p) => p.k), all.map((p) => p.v)];
-    probesOf.set(batch, values);
-    return values;
-  }
-  /** A batch's probes, made once for its two statements (the voters' locks and the first read). */
-  const probesOf = new WeakMap<NewVote[], (string[] | number[])[]>();
-
   async function writeBatch(query: Query, batch: NewVote[], begun: pg.QueryResult | undefined): Promise<StoredVote[]> {
     if (!begun) throw new Error('the vote batch began without its read');
     const first = batchReadOf((begun as pg.QueryResult<ReadRow>).rows);
     const results: (StoredVote | null)[] = batch.map(() => null);
     for (const [i, row] of first.earliest) results[i - 1] = { id: null, publicId: row.publicId, duplicate: true };
     const { fresh, firstOf } = freshVotes(batch, results);
-    // Each fresh vote's voter (voter-identity.ts), from the identities read under the batch's locks.
-    const voters = voterBatch((o, identity) => first.voters.get(identityKey(o, identity)) ?? null);
+    // The fresh votes' voters (voter-identity.ts): locked, then read with the batch's other facts.
+    const probes = probesOf(batch, fresh);
+    if (fresh.length > 0) await query({ ...SQL.voterLocks, values: probes.values });
+    const facts = await query<ReadRow>({ ...SQL.facts, values: [...monthValues(batch), ...probes.values] });
+    const read = { ...batchReadOf(facts.rows, probes), earliest: first.earliest };
+    const voters = voterBatch((o, identity) => read.voters.get(identityKey(o, identity)) ?? null);
     const keyOf = new Map<number, string>();
     for (const i of fresh) keyOf.set(i, voters.resolve(batch[i].org.id, batch[i].voter, batch[i].receivedAt.getTime(), batch[i].test !== undefined));
-    const facts = await query<ReadRow>({ ...SQL.facts, values: factValues(batch, keyOf) });
-    const read = { ...batchReadOf(facts.rows), earliest: first.earliest, voters: first.voters };
 
     // Each voter's days when one of its votes is older than its latest (rare: recovered votes); their standings came
     // with the facts read.
@@ -692,7 +745,7 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
   return {
     write: writeBatch,
     begin: (batch) =>
-      `SET LOCAL enable_seqscan = off; ${lockStatement(batch)}; ${inlineParameters(SQL.voterLocks, probeValues(batch))}; ${duplicateStatement(batch)}`,
+      `SET LOCAL enable_seqscan = off; ${lockStatement(batch)}; ${duplicateStatement(batch)}`,
   };
 }
 
