@@ -744,8 +744,7 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
   // snapshot of its own, so the read sees everything committed before the locks were granted).
   return {
     write: writeBatch,
-    begin: (batch) =>
-      `SET LOCAL enable_seqscan = off; ${lockStatement(batch)}; ${duplicateStatement(batch)}`,
+    begin: (batch) => `SET LOCAL enable_seqscan = off; ${lockStatement(batch)}; ${duplicateStatement(batch)}`,
   };
 }
 
