@@ -78,6 +78,7 @@ const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 50, true);
 const WARMUP_S = envNumber('BENCH_WARMUP_S', 2, false);
 const OURS_DIR = resolve(process.env.BENCH_OURS_DIR || ROOT);
 const BEFORE_REF = process.env.BENCH_IDENTITIES_BEFORE || 'c7649d3';
+const RATE = envNumber('BENCH_RATE', 0, false);
 type Phase = 'returning' | 'new';
 const ALL_PHASES: Phase[] = ['returning', 'new'];
 const PHASES = ALL_PHASES.filter((p) =>
@@ -195,6 +196,8 @@ async function load(url: string, phase: Phase, durationS: number): Promise<LoadR
     pipelining: 1,
     duration: durationS,
     timeout: 10,
+    // An investigation's fixed rate (the code's CPU per vote without the contention of a saturated machine).
+    ...(RATE ? { overallRate: RATE } : {}),
   };
   const instance = autocannon(options);
   instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTimeMs: number) => {

@@ -374,7 +374,7 @@ describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () =>
       try {
         const read = pgTransaction<number, unknown[]>(
           pool,
-          async (_query, _items, begun) => begun!.rows.map((r) => [r.t, r.n, r.b, (r.at as Date).toISOString()]),
+          async (_query, _items, begun) => begun!.at(-1)!.rows.map((r) => [r.t, r.n, r.b, (r.at as Date).toISOString()]),
           () => `SET LOCAL statement_timeout = 5000; ${inlineParameters(sql, values)}`,
         );
         expect(await read([1])).toEqual(texts.map((t, i) => [t, values[1][i], values[2][i], values[3][i]]));

@@ -14,10 +14,10 @@ export type Query = <R extends pg.QueryResultRow = pg.QueryResultRow>(config: {
 }) => Promise<pg.QueryResult<R>>;
 
 /**
- * Writes one batch inside an open transaction; returns one result per item, in order. `begun` is what the last
- * statement of `begin` answered (a read sent in the same round trip as BEGIN).
+ * Writes one batch inside an open transaction; returns one result per item, in order. `begun` is what the statements
+ * of `begin` answered, in order (reads sent in the same round trip as BEGIN), or undefined without `begin`.
  */
-export type PgBatchWrite<I, O> = (query: Query, items: I[], begun: pg.QueryResult | undefined) => Promise<O[]>;
+export type PgBatchWrite<I, O> = (query: Query, items: I[], begun: pg.QueryResult[] | undefined) => Promise<O[]>;
 
 /** A named write (writes.ts): its batch write, and what its transaction starts with. */
 export interface PgNamedWrite<I, O> {
@@ -30,6 +30,11 @@ export interface PgNamedWrite<I, O> {
   oneStatement?: boolean;
   /** The write's last statement carries the COMMIT (one round trip fewer): nothing is sent after it. */
   commits?: boolean;
+  /**
+   * Statements (SQL PREPARE) run once on each connection before its first batch, so that `begin` can EXECUTE them:
+   * planned once per connection instead of once per batch, and still in BEGIN's round trip.
+   */
+  prepare?: string;
 }
 
 /**
@@ -42,7 +47,10 @@ export function pgTransaction<I, O>(
   begin?: string | ((items: I[]) => string),
   oneStatement = false,
   commits = false,
+  prepare?: string,
 ): (items: I[]) => Promise<O[]> {
+  /** The connections `prepare` ran on (a connection replaced after an error is a new client). */
+  const prepared = new WeakSet<pg.PoolClient>();
   const beginOf = (items: I[]) => {
     const extra = typeof begin === 'function' ? begin(items) : begin;
     return extra ? `BEGIN; ${extra}` : 'BEGIN';
@@ -59,9 +67,14 @@ export function pgTransaction<I, O>(
         client.query({ ...config, values: config.values?.map(arrayParameter), query_timeout: STATEMENT_TIMEOUT_MS } as pg.QueryConfig);
       let broken = false;
       try {
+        if (prepare && !prepared.has(client)) {
+          await query({ text: prepare });
+          prepared.add(client);
+        }
         if (oneStatement) return await write(query, items, undefined);
         const begun = (await query({ text: beginOf(items) })) as pg.QueryResult | pg.QueryResult[];
-        const results = await write(query, items, Array.isArray(begun) ? begun.at(-1) : begun);
+        // Without the BEGIN's own result.
+        const results = await write(query, items, Array.isArray(begun) ? begun.slice(1) : []);
         if (!commits) await query({ text: 'COMMIT' });
         return results;
       } catch (err) {

@@ -692,17 +692,30 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
       batch.map((v) => v.idempotencyKey),
     ]);
   }
-  async function writeBatch(query: Query, batch: NewVote[], begun: pg.QueryResult | undefined): Promise<StoredVote[]> {
-    if (!begun) throw new Error('the vote batch began without its read');
-    const first = batchReadOf((begun as pg.QueryResult<ReadRow>).rows);
+  /** The batch's reads in BEGIN's round trip (begin), in order: the duplicates, then the facts with the voters. */
+  const probesOfBatch = new WeakMap<NewVote[], Probes>();
+  const probesFor = (batch: NewVote[]): Probes => {
+    let probes = probesOfBatch.get(batch);
+    if (!probes)
+      probesOfBatch.set(
+        batch,
+        (probes = probesOf(
+          batch,
+          batch.map((_, i) => i),
+        )),
+      );
+    return probes;
+  };
+
+  async function writeBatch(query: Query, batch: NewVote[], begun: pg.QueryResult[] | undefined): Promise<StoredVote[]> {
+    const [duplicates, facts] = (begun ?? []).slice(-2) as pg.QueryResult<ReadRow>[];
+    if (!duplicates || !facts) throw new Error('the vote batch began without its reads');
+    const first = batchReadOf(duplicates.rows);
     const results: (StoredVote | null)[] = batch.map(() => null);
     for (const [i, row] of first.earliest) results[i - 1] = { id: null, publicId: row.publicId, duplicate: true };
     const { fresh, firstOf } = freshVotes(batch, results);
-    // The fresh votes' voters (voter-identity.ts): locked, then read with the batch's other facts.
-    const probes = probesOf(batch, fresh);
-    if (fresh.length > 0) await query({ ...SQL.voterLocks, values: probes.values });
-    const facts = await query<ReadRow>({ ...SQL.facts, values: [...monthValues(batch), ...probes.values] });
-    const read = { ...batchReadOf(facts.rows, probes), earliest: first.earliest };
+    // The votes' voters (voter-identity.ts), read under their locks with the batch's other facts.
+    const read = { ...batchReadOf(facts.rows, probesFor(batch)), earliest: first.earliest };
     const voters = voterBatch((o, identity) => read.voters.get(identityKey(o, identity)) ?? null);
     const keyOf = new Map<number, string>();
     for (const i of fresh) keyOf.set(i, voters.resolve(batch[i].org.id, batch[i].voter, batch[i].receivedAt.getTime(), batch[i].test !== undefined));
@@ -740,13 +753,27 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
 
   // A new table's first statistics (autovacuum analyzes it after ~50 rows) make a sequential scan look cheap, and
   // prepared statements keep such a plan while the table grows.
-  // The first read goes in the same round trip as BEGIN and the locks (each statement of a simple query reads a
-  // snapshot of its own, so the read sees everything committed before the locks were granted).
+  // The batch's reads go in the same round trip as BEGIN and the locks: the voters' locks and the facts as EXECUTEs of
+  // statements prepared once per connection. Each statement of a simple query reads a snapshot of its own, so each
+  // read sees everything committed before the locks ahead of it were granted.
   return {
     write: writeBatch,
-    begin: (batch) => `SET LOCAL enable_seqscan = off; ${lockStatement(batch)}; ${duplicateStatement(batch)}`,
+    prepare: `PREPARE ${SQL.voterLocks.name} AS ${SQL.voterLocks.text}; PREPARE ${SQL.facts.name} AS ${SQL.facts.text}`,
+    begin: (batch) => {
+      const probes = probesFor(batch).values;
+      return [
+        'SET LOCAL enable_seqscan = off',
+        lockStatement(batch),
+        execute(SQL.voterLocks.name, probes),
+        duplicateStatement(batch),
+        execute(SQL.facts.name, [...monthValues(batch), ...probes]),
+      ].join('; ');
+    },
   };
 }
+
+/** A prepared statement's EXECUTE with its values written in (sqlLiteral). */
+const execute = (name: string, values: unknown[]) => `EXECUTE ${name}(${values.map(sqlLiteral).join(', ')})`;
 
 export function createPgVoteStore(config: Config, pool: pg.Pool, votes: BatchWriter<NewVote, StoredVote>): VoteStore {
   // Not cached: a disabled provider, a rotated secret or a suspended organization applies to the very next vote,

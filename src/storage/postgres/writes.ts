@@ -35,7 +35,7 @@ function namedWrites(config: Config, rules: PlanRules): { votes: PgNamedWrite<Ne
 
 /** A named write as one transaction per batch on `pool`, an item alone when its batch fails. */
 export function pgCommit<I, O>(pool: pg.Pool, named: PgNamedWrite<I, O>): (items: I[]) => ReturnType<typeof commitEach<I, O>> {
-  const transaction = pgTransaction(pool, named.write, named.begin, named.oneStatement, named.commits);
+  const transaction = pgTransaction(pool, named.write, named.begin, named.oneStatement, named.commits, named.prepare);
   return (items) => commitEach(items, transaction);
 }
 
