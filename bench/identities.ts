@@ -17,7 +17,8 @@
 // database) that its CLI migrates, and get the same preparation: one probe vote, one vote from each of
 // BENCH_IDENTITIES_VOTERS returning voters (each a fixed snowflake and name) and BENCH_WARMUP_S of returning-voter load
 // (not counted). Then, per phase, BENCH_IDENTITIES_PAIRS pairs: the two services measured back to back, each once
-// both services are quiet (under 5% of a core over 0.5 s) and 1.5 s on, ours first in odd pairs and before first in
+// both services are quiet (under 5% of a core over 0.5 s) and 1.5 s on (on PostgreSQL after a CHECKPOINT, with no
+// autovacuum worker running: BenchDatabase.settle), ours first in odd pairs and before first in
 // even ones (numbered over the run per phase; the pairs as bench/lib/pairs.ts runs and reports them for both this and
 // bench/marks.ts). One measurement: autocannon in this process against the hook for
 // BENCH_DURATION_S with BENCH_CONNECTIONS connections, a unique body per request (the service answers a repeated body
@@ -420,6 +421,10 @@ async function main(): Promise<number> {
           for (let pair = 1; pair <= PAIRS; pair++) {
             const order = oursFirst(round, pair, PAIRS) ? runs : [...runs].reverse();
             for (const run of order) {
+              // The server left as each measurement should find it: the run before's pages written, no autovacuum
+              // (without it, whichever side went second paid for the first's writes: 10-15% in a run).
+              const unsettled = await run.database.settle();
+              if (unsettled) quietNotes.push(`${phase} ${round}.${pair} ${run.side.id}: ${unsettled}`);
               const waited = await quiet(runs.map((r) => r.service!.process.pid!));
               const m = await attempt(`${phase} ${round}.${pair}, ${run.side.id}`, () => measure(run, phase, pair));
               if (!m) continue;
@@ -501,7 +506,8 @@ async function main(): Promise<number> {
       '`{"bot":"1","user":"<18-digit snowflake>","username":"<name>","type":"upvote","isWeekend":false,"query":"?n=<unique>"}`.',
     `- Per round (${ROUNDS}) both services are started and get a probe vote, one vote from each of ${thousands(VOTERS)} returning voters and ` +
       `${WARMUP_S} s of returning-voter load (not counted). Then per phase ${PAIRS} pairs: the two services measured back to back (each once ` +
-      `both services are quiet, under ${QUIET_SHARE * 100}% of a core over ${QUIET_WINDOW_MS / 1000} s, and ${SETTLE_MS / 1000} s on), ours first ` +
+      `both services are quiet, under ${QUIET_SHARE * 100}% of a core over ${QUIET_WINDOW_MS / 1000} s, and ${SETTLE_MS / 1000} s on` +
+      `${DIALECT === 'postgresql' ? '; on PostgreSQL first a CHECKPOINT, and no autovacuum worker running, so that neither side pays for the writes of the measurement before it' : ''}), ours first ` +
       `in odd pairs and before first in even ones. One measurement: autocannon in the benchmark's process, ${DURATION_S} s, ${CONNECTIONS} ` +
       'connections, a unique body per request; only 2xx answers count. "Stored / accepted": new votes in the database / 2xx answers ' +
       '(must be at least 1), and for ours the new Voter and VoterIdentity rows (returning voters: none; new voters: one each per stored vote). ' +

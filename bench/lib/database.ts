@@ -13,8 +13,16 @@ export interface BenchDatabase {
   count(sql: string, ...params: unknown[]): Promise<number>;
   /** The process ids of the server backends connected to this database (PostgreSQL); none for SQLite (in-process). */
   backendPids(): Promise<number[]>;
+  /**
+   * Leaves the server as a measurement should find it (PostgreSQL): a CHECKPOINT, so that the dirty pages of the run
+   * before are not written during this one, then no autovacuum worker running (at most SETTLE_LIMIT_MS). Nothing for
+   * SQLite, whose file is the service's own. Resolves with what did not settle, or null.
+   */
+  settle(): Promise<string | null>;
   drop(): Promise<void>;
 }
+
+const SETTLE_LIMIT_MS = 20_000;
 
 const postgresUrl = () => (/^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL! : null);
 
@@ -45,6 +53,7 @@ export function sqliteBenchDatabase(sqliteFile: string): BenchDatabase {
       }
     },
     backendPids: async () => [],
+    settle: async () => null,
     drop: async () => {},
   };
 }
@@ -72,6 +81,22 @@ export async function openBenchDatabase(sqliteFile: string): Promise<BenchDataba
           params,
         );
         return Number(Object.values(result.rows[0] ?? {})[0] ?? 0);
+      } finally {
+        await client.end();
+      }
+    },
+    async settle() {
+      const client = new pg.Client({ connectionString: url.toString() });
+      await client.connect();
+      try {
+        await client.query('CHECKPOINT');
+        const begin = performance.now();
+        while (performance.now() - begin < SETTLE_LIMIT_MS) {
+          const workers = await client.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'`);
+          if (workers.rows[0].n === 0) return null;
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+        return `an autovacuum worker still ran after ${SETTLE_LIMIT_MS / 1000} s`;
       } finally {
         await client.end();
       }
