@@ -130,5 +130,20 @@ export function createRestRouter(
       res.status(route.status ?? 200).json(route.omitMeta ? { data } : { data, meta });
     });
   }
+  // A known path asked with another method: 405 with the methods it takes. Any other path under the mount: the error
+  // envelope's 404, never the dashboard's page (which would answer an API client with HTML).
+  const methodsOf = new Map<string, string[]>();
+  for (const { route } of prepared) methodsOf.set(route.path, [...(methodsOf.get(route.path) ?? []), route.method.toUpperCase()]);
+  for (const [path, methods] of methodsOf) {
+    // A GET route answers HEAD too, except on a hook (a probe must not record a vote: app.ts refuses it).
+    const allow = [...new Set(methods.includes('GET') && mount !== '/hooks' ? [...methods, 'HEAD'] : methods)].join(', ');
+    router.all(path, (req: Request, res: Response) => {
+      res.setHeader('Allow', allow);
+      sendError(res, req.requestId, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${mount}${req.path}; it takes ${allow}`);
+    });
+  }
+  router.use((req: Request, res: Response) =>
+    sendError(res, req.requestId, 'NOT_FOUND', `No route for ${req.method} ${mount}${req.path} (the API reference: /v1/reference)`),
+  );
   return router;
 }

@@ -68,7 +68,7 @@ export function createDeps(config: Config, db: Storage, options: DepsOptions): A
     logger: options.logger,
     secrets: createSecretBox(resolveSecretKey(config)),
     clock: options.clock ?? systemClock,
-    http: createOutboundHttp({ allowPrivateTargets: config.allowPrivateTargets, resolver: options.resolver }),
+    http: createOutboundHttp({ privateTargets: config.privateTargets, resolver: options.resolver }),
     events: createVotePubSub(),
     feed: createFeed(options.feedRedisUrl ?? null, options.logger),
     limits: createRateLimits(config, options.rateLimitRedis ?? null),

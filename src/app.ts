@@ -44,7 +44,8 @@ import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { countRequests, metricsEndpoint, metricsSources } from './metrics/http.js';
 import { logHookOutcomes, type HookLogLines } from './modules/hook-requests/log-lines.js';
 import { logStartupBanner } from './startup-banner.js';
-import { observeOversizedHooks } from './http/hook-too-large.js';
+import { observeUnreadableHooks } from './http/hook-unreadable.js';
+import { countHookOutcomes } from './modules/hook-requests/hook-metrics.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -131,8 +132,12 @@ export function buildHttpApp(
     // HEAD would reach the GET handler and record a vote; a probe must have no side effects.
     req.method === 'HEAD' ? sendError(res, req.requestId, 'NOT_FOUND', 'Hooks accept POST and GET') : next(),
   );
-  app.use('/hooks', express.raw({ type: () => true, limit: HOOK_BODY_LIMIT_BYTES }), createRestRouter(schema, contextFor, deps.logger, HOOK_ROUTES));
-  app.use('/hooks', observeOversizedHooks(deps.hookObservers)); // a 413 is a refused delivery too
+  app.use('/hooks', express.raw({ type: () => true, limit: HOOK_BODY_LIMIT_BYTES }), createRestRouter(schema, contextFor, deps.logger, HOOK_ROUTES, '/hooks'));
+  // A body too large, or not what its Content-Encoding says, is a refused delivery too.
+  app.use(
+    '/hooks',
+    observeUnreadableHooks(deps.hookObservers, (slug, key) => deps.db.votes.findTarget(slug, key)),
+  );
 
   app.use(['/v1', '/graphql'], compress());
   app.use('/v1', express.json({ limit: API_BODY_LIMIT }), jsonDepthGuard('rest'), authenticate(services), apiRateLimit(limits));
@@ -157,6 +162,16 @@ export function buildHttpApp(
 
   // The players' vote pages (public; README "Vote page").
   app.use('/vote', compress(), votePageRouter(deps, services.votePage));
+
+  // No API lives at /api: a client that guesses it hears where the API is, in the error envelope, not the dashboard.
+  app.use('/api', (req: Request, res: Response) =>
+    sendError(
+      res,
+      req.requestId,
+      'NOT_FOUND',
+      `No route for ${req.method} /api${req.path}: the REST API is at /v1 (reference: /v1/reference) and GraphQL at /graphql`,
+    ),
+  );
 
   // The dashboard at / (after every API route, so none of them can be shadowed by a page).
   app.use(compress(), dashboard());
@@ -224,6 +239,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
     deps = createDeps(config, db, { logger, clock: options.clock, resolver: options.resolver, rateLimitRedis, feedRedisUrl: config.redisUrl, metrics });
     services = createServices(deps);
     hookLogLines = logHookOutcomes(deps.hookObservers, logger);
+    countHookOutcomes(deps.hookObservers, deps.metrics);
     hookRequestLog = createHookRequestRecorder(deps); // the hook request log (README "Hook request log")
     hookRequestLog.start();
     liveHub = createLiveHub(deps, schema);

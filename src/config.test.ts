@@ -47,7 +47,7 @@ describe('loadConfig defaults', () => {
     expect(config.hookBaseUrl).toBe('http://localhost:3000/hooks');
     expect(config.redisUrl).toBeNull();
     expect(config.secretKey).toBeNull();
-    expect(config.allowPrivateTargets).toBe(false);
+    expect(config.privateTargets).toEqual({ all: false, rules: [] });
     expect(config.logLevel).toBe('info');
   });
 
@@ -145,12 +145,42 @@ describe('loadConfig settings', () => {
   });
 
   it('reads the boolean settings', () => {
-    expect(loadConfig({ ALLOW_PRIVATE_TARGETS: 'true' }).allowPrivateTargets).toBe(true);
-    expect(loadConfig({ ALLOW_PRIVATE_TARGETS: '1' }).allowPrivateTargets).toBe(true);
-    expect(loadConfig({ ALLOW_PRIVATE_TARGETS: 'yes' }).allowPrivateTargets).toBe(true);
-    expect(loadConfig({ ALLOW_PRIVATE_TARGETS: 'false' }).allowPrivateTargets).toBe(false);
+    expect(loadConfig({ ALLOW_PRIVATE_TARGETS: 'true' }).privateTargets.all).toBe(true);
+    expect(loadConfig({ ALLOW_PRIVATE_TARGETS: '1' }).privateTargets.all).toBe(true);
+    expect(loadConfig({ ALLOW_PRIVATE_TARGETS: 'yes' }).privateTargets.all).toBe(true);
+    expect(loadConfig({ ALLOW_PRIVATE_TARGETS: 'false' }).privateTargets).toEqual({ all: false, rules: [] });
     expect(loadConfig({ DELIVERY_ENABLED: '0' }).deliveryEnabled).toBe(false);
-    expect(configError({ ALLOW_PRIVATE_TARGETS: 'maybe' }).message).toContain('ALLOW_PRIVATE_TARGETS');
+  });
+
+  it('reads ALLOW_PRIVATE_TARGETS as a list, and names each entry that is not one', () => {
+    const list = loadConfig({ ALLOW_PRIVATE_TARGETS: '192.168.1.0/24, 127.0.0.1:25575,minecraft.lan:8192,[::1]:25575,fd00::/8' }).privateTargets;
+    expect(list.all).toBe(false);
+    expect(list.rules.map((r) => [r.kind, r.port])).toEqual([
+      ['range', null],
+      ['range', 25575],
+      ['host', 8192],
+      ['range', 25575],
+      ['range', null],
+    ]);
+    const error = configError({ ALLOW_PRIVATE_TARGETS: 'maybe?, 10.0.0.0/33, host:99999' }).message;
+    expect(error).toContain('ALLOW_PRIVATE_TARGETS: "maybe?" is not an address, a CIDR range or a host name');
+    expect(error).toContain('ALLOW_PRIVATE_TARGETS: "10.0.0.0/33" is not a CIDR range');
+    expect(error).toContain('ALLOW_PRIVATE_TARGETS: "host:99999": the port must be a number from 1 to 65535');
+  });
+
+  it('reports every configuration problem in one failed start', () => {
+    const error = configError({
+      DATABASE_URL: PG_URL,
+      WEB_CONCURRENCY: '2',
+      PORT: 'eighty',
+      RETRY_SCHEDULE: 'soon',
+      DUPLICATE_WINDOW: '1s',
+      REDIS_URL: 'localhost:6379',
+    }).message;
+    for (const name of ['SECRET_KEY', 'PORT', 'RETRY_SCHEDULE', 'DUPLICATE_WINDOW', 'REDIS_URL']) expect(error).toContain(`\n  ${name}: `);
+    expect(error.split('\n')).toHaveLength(6);
+    // Without a Redis address at all, the processes' need for one is the problem named.
+    expect(configError({ DATABASE_URL: PG_URL, WEB_CONCURRENCY: '2' }).message).toMatch(/SECRET_KEY[\s\S]*WEB_CONCURRENCY: 2 processes need REDIS_URL/);
   });
 
   it('reads RETRY_SCHEDULE', () => {

@@ -1,7 +1,12 @@
 // The only reader of process.env: every setting of the README's Configuration (and the few operational extras), validated once.
 import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseEnv } from 'node:util';
 import { availableParallelism, hostname } from 'node:os';
 import { z } from 'zod';
+import { parsePrivateTargets, type PrivateTargets } from './private-targets.js';
+import { inWords } from './validation.js';
 
 const durationPattern = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
 const unitMs: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -53,9 +58,12 @@ const envSchema = z.object({
       return from >= 1 && from <= to && to <= 65535;
     }, 'must be a port range from low to high, within 1-65535')
     .optional(),
-  REDIS_URL: z.string().optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// address (redis://host:6379)')
+    .optional(),
   SECRET_KEY: z.string().min(16, 'must be at least 16 characters (32 random bytes, base64, recommended)').optional(),
-  ALLOW_PRIVATE_TARGETS: bool.default(false),
+  ALLOW_PRIVATE_TARGETS: z.string().optional(),
   RETRY_SCHEDULE: z.string().default('1s,5s,30s,2m,10m,30m,1h,2h,4h,8h'),
   RETRY_JITTER: z.coerce.number().min(0).max(0.5).default(0.2),
   SIGNING_SECRET_OVERLAP: z.string().default('24h'),
@@ -130,7 +138,11 @@ export interface Config {
   /** Folder that holds the SQLite file and the generated secret key (SQLite only). */
   dataDir: string | null;
   publicBaseUrl: string;
+  /** PUBLIC_BASE_URL was not set (http://localhost:<PORT>). */
+  publicBaseUrlDefault: boolean;
   hookBaseUrl: string;
+  /** The setting each address given out comes from (what the start-up warning and the provider pages name). */
+  addressSettings: { hooks: 'HOOK_BASE_URL' | 'PUBLIC_BASE_URL'; votifier: 'VOTIFIER_HOST' | 'PUBLIC_BASE_URL' };
   /** The Votifier TCP listener's port (bound on HOST); 0: no listener. */
   votifierPort: number;
   /** The host shown to users for Votifier lists (default: the host of PUBLIC_BASE_URL). */
@@ -142,7 +154,8 @@ export interface Config {
   votifierDedicatedPorts: { from: number; to: number } | null;
   redisUrl: string | null;
   secretKey: string | null;
-  allowPrivateTargets: boolean;
+  /** The private (non-public) targets an operator allows (ALLOW_PRIVATE_TARGETS): none, all, or a list. */
+  privateTargets: PrivateTargets;
   retryScheduleMs: number[];
   /** Attempts of a chat notification (the platforms throttle and fail transiently). */
   chatMaxAttempts: number;
@@ -222,6 +235,8 @@ export interface Config {
   instanceId: string;
   /** 1..WEB_CONCURRENCY in a worker process of the primary (src/cluster.ts); null in a single process. */
   workerIndex: number | null;
+  /** The .env file the settings were read with (environment()), or null. */
+  envFile: string | null;
 }
 
 /** What loadConfig reads of the machine (tests pass their own). */
@@ -232,8 +247,32 @@ export interface Machine {
 
 export class ConfigError extends Error {}
 
-/** One duration setting within [min, max] (0 or "0" allowed when min is 0: the feature is off). */
-function oneDuration(name: string, text: string, min: number, max: number): number {
+/** The file of settings both the service and the CLI read from the directory they run in (README "First steps"). */
+export const ENV_FILE = '.env';
+
+/**
+ * The settings to load: `env` over the `.env` file of `cwd` (a variable set in the environment wins), and the file's
+ * path when there was one. A file that cannot be read is a ConfigError.
+ */
+export function environment(
+  env: Record<string, string | undefined> = process.env,
+  cwd = process.cwd(),
+): { env: Record<string, string | undefined>; file: string | null } {
+  const file = resolve(cwd, ENV_FILE);
+  if (!existsSync(file)) return { env, file: null };
+  let values: Record<string, string>;
+  try {
+    values = parseEnv(readFileSync(file, 'utf8')) as Record<string, string>;
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration:\n  ${file}: could not be read (${(err as Error).message})`);
+  }
+  const merged: Record<string, string | undefined> = { ...values };
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) merged[name] = value;
+  return { env: merged, file };
+}
+
+/** One duration setting within [min, max] (0 or "0" allowed when min is 0: the feature is off); a problem is added to `problems`. */
+function oneDuration(problems: string[], name: string, text: string, min: number, max: number): number {
   let parsed: number[] = [];
   try {
     parsed = text.trim() === '0' ? [0] : parseDurationList(text);
@@ -242,7 +281,8 @@ function oneDuration(name: string, text: string, min: number, max: number): numb
   }
   if (parsed.length !== 1 || parsed[0] < min || parsed[0] > max) {
     const fmt = (ms: number) => (ms % 86_400_000 === 0 ? `${ms / 86_400_000}d` : ms % 60_000 === 0 ? `${ms / 60_000}m` : `${ms / 1000}s`);
-    throw new ConfigError(`Invalid configuration:\n  ${name}: must be one duration from ${fmt(min)} to ${fmt(max)} (e.g. 20m, 5d)`);
+    problems.push(`${name}: must be one duration from ${fmt(min)} to ${fmt(max)} (e.g. 20m, 5d)`);
+    return min;
   }
   return parsed[0];
 }
@@ -266,20 +306,35 @@ function defaultInstanceId(machine: Machine, port: number): string {
   return port === 0 ? `${host}:0-${randomBytes(4).toString('hex')}` : `${host}:${port}`;
 }
 
-/** Reads and validates the environment; throws ConfigError with one line per problem. */
-export function loadConfig(env: Record<string, string | undefined> = process.env, machine: Machine = { hostname, availableParallelism }): Config {
-  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')));
+/**
+ * Reads and validates the environment; throws ConfigError with one line per problem, every problem at once (a setting
+ * that fails its own check is left at its default while the others are checked).
+ */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  machine: Machine = { hostname, availableParallelism },
+  envFile: string | null = null,
+): Config {
+  const problems: string[] = [];
+  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  let parsed = envSchema.safeParse(given, { error: inWords });
+  const invalid = new Set<string>();
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+    for (const issue of parsed.error.issues) {
+      problems.push(`${issue.path.join('.') || 'environment'}: ${issue.message}`);
+      invalid.add(String(issue.path[0]));
+    }
+    parsed = envSchema.safeParse(Object.fromEntries(Object.entries(given).filter(([k]) => !invalid.has(k))), { error: inWords });
+    if (!parsed.success) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
-  let retryScheduleMs: number[];
+  let retryScheduleMs: number[] = [1_000];
   try {
-    retryScheduleMs = Object.freeze(parseDurationList(e.RETRY_SCHEDULE)) as number[];
-    if (retryScheduleMs.length === 0) throw new Error('must list at least one delay');
+    const schedule = parseDurationList(e.RETRY_SCHEDULE);
+    if (schedule.length === 0) throw new Error('must list at least one delay');
+    retryScheduleMs = Object.freeze(schedule) as number[];
   } catch (err) {
-    throw new ConfigError(`Invalid configuration:\n  RETRY_SCHEDULE: ${(err as Error).message}`);
+    problems.push(`RETRY_SCHEDULE: ${(err as Error).message}`);
   }
   let overlap: number[] = [];
   try {
@@ -287,28 +342,29 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch {
     // reported below
   }
-  if (overlap.length !== 1)
-    throw new ConfigError('Invalid configuration:\n  SIGNING_SECRET_OVERLAP: must be one duration such as 24h (0s turns the overlap off)');
-  const duplicateWindowMs = oneDuration('DUPLICATE_WINDOW', e.DUPLICATE_WINDOW, MIN_DUPLICATE_WINDOW_MS, 7 * 86_400_000);
-  const callbackDisableAfterMs = oneDuration('CALLBACK_DISABLE_AFTER', e.CALLBACK_DISABLE_AFTER, 60_000, 365 * 86_400_000);
-  const recoveryIntervalMs = oneDuration('RECOVERY_INTERVAL', e.RECOVERY_INTERVAL, 0, 86_400_000);
+  if (overlap.length !== 1) problems.push('SIGNING_SECRET_OVERLAP: must be one duration such as 24h (0s turns the overlap off)');
+  const duplicateWindowMs = oneDuration(problems, 'DUPLICATE_WINDOW', e.DUPLICATE_WINDOW, MIN_DUPLICATE_WINDOW_MS, 7 * 86_400_000);
+  const callbackDisableAfterMs = oneDuration(problems, 'CALLBACK_DISABLE_AFTER', e.CALLBACK_DISABLE_AFTER, 60_000, 365 * 86_400_000);
+  const recoveryIntervalMs = oneDuration(problems, 'RECOVERY_INTERVAL', e.RECOVERY_INTERVAL, 0, 86_400_000);
+  const retentionIntervalMs = oneDuration(problems, 'RETENTION_INTERVAL', e.RETENTION_INTERVAL, 0, 7 * 86_400_000);
+  const hookLogRetentionMs = oneDuration(problems, 'HOOK_LOG_RETENTION', e.HOOK_LOG_RETENTION, 0, 365 * 86_400_000);
+  const rconOnlinePollMs = oneDuration(problems, 'RCON_ONLINE_POLL', e.RCON_ONLINE_POLL, 0, 3_600_000);
+  const roleExpiryIntervalMs = oneDuration(problems, 'ROLE_EXPIRY_INTERVAL', e.ROLE_EXPIRY_INTERVAL, 0, 3_600_000);
+  const privateTargets = parsePrivateTargets(e.ALLOW_PRIVATE_TARGETS);
+  for (const error of privateTargets.errors) problems.push(`ALLOW_PRIVATE_TARGETS: ${error}`);
   const dialect: Dialect = e.DATABASE_URL.startsWith('file:') ? 'sqlite' : 'postgresql';
-  if (dialect === 'postgresql' && !e.SECRET_KEY) {
-    throw new ConfigError(
-      'Invalid configuration:\n  SECRET_KEY: required with PostgreSQL (every instance must share it); generate one with: openssl rand -base64 32',
-    );
+  if (dialect === 'postgresql' && !e.SECRET_KEY && !invalid.has('SECRET_KEY')) {
+    problems.push('SECRET_KEY: required with PostgreSQL (every instance must share it); generate one with: openssl rand -base64 32');
   }
   const webConcurrency = e.WEB_CONCURRENCY === 'auto' ? Math.max(1, machine.availableParallelism()) : Number(e.WEB_CONCURRENCY);
   if (dialect === 'sqlite' && (webConcurrency > 1 || e.WEB_CONCURRENCY === 'auto')) {
-    throw new ConfigError(
-      `Invalid configuration:\n  WEB_CONCURRENCY: must be 1 with SQLite (got ${e.WEB_CONCURRENCY}): embedded SQLite has one writer; use PostgreSQL for several processes`,
+    problems.push(`WEB_CONCURRENCY: must be 1 with SQLite (got ${e.WEB_CONCURRENCY}): embedded SQLite has one writer; use PostgreSQL for several processes`);
+  } else if (webConcurrency > 1 && !e.REDIS_URL && !invalid.has('REDIS_URL')) {
+    problems.push(
+      `WEB_CONCURRENCY: ${webConcurrency} processes need REDIS_URL: the live feed, API key revocations and rate limits reach every process through Redis`,
     );
   }
-  if (webConcurrency > 1 && !e.REDIS_URL) {
-    throw new ConfigError(
-      `Invalid configuration:\n  WEB_CONCURRENCY: ${webConcurrency} processes need REDIS_URL: the live feed, API key revocations and rate limits reach every process through Redis`,
-    );
-  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   const workerIndex = e.VOTE_RELAY_WORKER_INDEX ?? null;
   const baseInstanceId = e.INSTANCE_ID ?? defaultInstanceId(machine, e.PORT);
   const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
@@ -319,6 +375,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dialect,
     dataDir: dialect === 'sqlite' ? sqliteDataDir(e.DATABASE_URL) : null,
     publicBaseUrl,
+    publicBaseUrlDefault: e.PUBLIC_BASE_URL === undefined,
+    addressSettings: { hooks: e.HOOK_BASE_URL ? 'HOOK_BASE_URL' : 'PUBLIC_BASE_URL', votifier: e.VOTIFIER_HOST ? 'VOTIFIER_HOST' : 'PUBLIC_BASE_URL' },
     hookBaseUrl: (e.HOOK_BASE_URL ?? `${publicBaseUrl}/hooks`).replace(/\/+$/, ''),
     votifierPort: e.VOTIFIER_PORT,
     votifierHost: e.VOTIFIER_HOST ?? new URL(publicBaseUrl).hostname,
@@ -329,7 +387,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : null,
     redisUrl: e.REDIS_URL ?? null,
     secretKey: e.SECRET_KEY ?? null,
-    allowPrivateTargets: e.ALLOW_PRIVATE_TARGETS,
+    privateTargets: privateTargets.value,
     retryScheduleMs,
     retryJitter: e.RETRY_JITTER,
     signingSecretOverlapMs: overlap[0],
@@ -340,7 +398,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN ?? null,
     voteRetentionDays: e.VOTE_RETENTION_DAYS,
     rawPayloadRetentionDays: e.RAW_PAYLOAD_RETENTION_DAYS,
-    retentionIntervalMs: oneDuration('RETENTION_INTERVAL', e.RETENTION_INTERVAL, 0, 7 * 86_400_000),
+    retentionIntervalMs,
     topggApiUrl: e.TOPGG_API_URL.replace(/\/+$/, ''),
     discordApiUrl: e.DISCORD_API_URL.replace(/\/+$/, ''),
     chatMaxAttempts: e.CHAT_MAX_ATTEMPTS,
@@ -349,7 +407,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     writeBatchMax: e.WRITE_BATCH_MAX,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT ?? null,
-    hookLogRetentionMs: oneDuration('HOOK_LOG_RETENTION', e.HOOK_LOG_RETENTION, 0, 365 * 86_400_000),
+    hookLogRetentionMs,
     hookLogMaxPerProvider: e.HOOK_LOG_MAX_PER_PROVIDER,
     hookLogMaxRefusedPerAddress: e.HOOK_LOG_MAX_REFUSED_PER_ADDRESS,
     apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
@@ -366,8 +424,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     alertsIntervalMs: e.ALERTS_INTERVAL_MS,
     remindersIntervalMs: e.REMINDERS_INTERVAL_MS,
     remindersBatch: e.REMINDERS_BATCH,
-    rconOnlinePollMs: oneDuration('RCON_ONLINE_POLL', e.RCON_ONLINE_POLL, 0, 3_600_000),
-    roleExpiryIntervalMs: oneDuration('ROLE_EXPIRY_INTERVAL', e.ROLE_EXPIRY_INTERVAL, 0, 3_600_000),
+    rconOnlinePollMs,
+    roleExpiryIntervalMs,
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION,
     trustProxy: e.TRUST_PROXY,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
@@ -376,6 +434,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webConcurrency,
     instanceId: workerIndex === null ? baseInstanceId : `${baseInstanceId}/${workerIndex}`,
     workerIndex,
+    envFile,
   };
   return Object.freeze(config);
 }

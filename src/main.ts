@@ -1,13 +1,14 @@
 // The only file with side effects: read config, start the app (or its worker processes: WEB_CONCURRENCY), stop cleanly on SIGTERM/SIGINT.
 import cluster from 'node:cluster';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, environment, loadConfig } from './config.js';
 import { createClusterSupervisor, workerReadyMessage } from './cluster.js';
 import { serveClusterMetrics } from './metrics/cluster.js';
 import { createLogger } from './logger.js';
 
 let config: ReturnType<typeof loadConfig>;
 try {
-  config = loadConfig();
+  const { env, file } = environment();
+  config = loadConfig(env, undefined, file);
 } catch (err) {
   if (err instanceof ConfigError) {
     process.stderr.write(`${err.message}\n`);

@@ -14,8 +14,65 @@ export function fieldName(path: readonly PropertyKey[]): string {
   );
 }
 
+/** What a value is, in words ("a number", "text", "nothing"). */
+function kindOf(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'string') return 'text';
+  if (typeof value === 'number') return Number.isFinite(value) ? 'a number' : 'not a number';
+  if (typeof value === 'boolean') return 'true or false';
+  return typeof value === 'object' ? 'an object' : typeof value;
+}
+
+const EXPECTED: Record<string, string> = {
+  string: 'text',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'an object',
+  null: 'null',
+};
+
+/**
+ * Zod's issues in words for the error details (`field` names what; this says what is wrong), where a schema did not
+ * say it itself: "is required", "must be text (got a number)", "must be at most 100 characters". Undefined: zod's own.
+ */
+export function inWords(issue: z.core.$ZodRawIssue): string | undefined {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined) return 'is required';
+      return `must be ${EXPECTED[issue.expected] ?? issue.expected} (got ${kindOf(issue.input)})`;
+    case 'too_small': {
+      const n = Number(issue.minimum);
+      if (issue.origin === 'string') return n <= 1 ? 'must not be empty' : `must be at least ${n} characters`;
+      if (issue.origin === 'array' || issue.origin === 'set') return n <= 1 ? 'must not be empty' : `must have at least ${n} items`;
+      return issue.inclusive === false ? `must be more than ${n}` : `must be at least ${n}`;
+    }
+    case 'too_big': {
+      const n = Number(issue.maximum);
+      if (issue.origin === 'string') return `must be at most ${n} characters`;
+      if (issue.origin === 'array' || issue.origin === 'set') return `must have at most ${n} items`;
+      return issue.inclusive === false ? `must be less than ${n}` : `must be at most ${n}`;
+    }
+    case 'invalid_value':
+      return issue.values.length === 1 ? `must be ${JSON.stringify(issue.values[0])}` : `must be one of ${issue.values.map((v) => String(v)).join(', ')}`;
+    case 'not_multiple_of':
+      return Number(issue.divisor) === 1 ? 'must be a whole number' : `must be a multiple of ${issue.divisor}`;
+    case 'invalid_format':
+      return issue.format === 'url'
+        ? 'must be a URL'
+        : issue.format === 'regex'
+          ? 'is not in the expected form'
+          : `must be ${issue.format === 'email' ? 'an email address' : `in ${issue.format} form`}`;
+    default:
+      return undefined;
+  }
+}
+
 export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
-  const result = schema.safeParse(input);
+  const result = schema.safeParse(input, { error: inWords });
   if (result.success) return result.data;
   throw validationError(
     result.error.issues.flatMap((issue) =>

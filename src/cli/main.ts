@@ -2,9 +2,10 @@
 // so it works while the server runs. `--json` prints one JSON object on stdout; bad arguments exit 2, and so does a
 // command that refuses and changes nothing (backup or restore on PostgreSQL, restore while the service runs).
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config } from '../config.js';
+import { ConfigError, environment, loadConfig, type Config } from '../config.js';
 import { createLogger } from '../logger.js';
-import { applyMigrations, backupSqlite, createStorage, RefusedError, restoreSqlite, type Storage } from '../storage/index.js';
+import { applyMigrations, backupSqlite, createStorage, describeDatabase, RefusedError, restoreSqlite, type Storage } from '../storage/index.js';
+import { databaseLabel } from '../startup-banner.js';
 import { PLAN_RULES } from '../delivery/callback-kinds/registry.js';
 import { votesKeptFrom } from '../retention/retention.js';
 import { createDeps } from '../app-deps.js';
@@ -66,7 +67,11 @@ async function run(argv: string[]): Promise<{ json: unknown; human: string; exit
     },
   });
   const command = positionals.join(' ');
-  const config = loadConfig();
+  const { env, file } = environment();
+  const config = loadConfig(env, undefined, file);
+  // Which database this command works on, on stderr (stdout stays one JSON object with --json): a second terminal
+  // without the service's settings would otherwise write into another database without a word.
+  process.stderr.write(`database: ${databaseLabel(describeDatabase(config))}${file ? ` (settings from ${file})` : ''}\n`);
 
   switch (command) {
     case 'org create':

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { renderJson, renderText, voteLookup, type Lookup, type VoteTemplateValues } from './template.js';
+import { INTEGER_VARIABLES, renderJson, renderText, voteLookup, type Lookup, type VoteTemplateValues } from './template.js';
+import { TEMPLATE_VARIABLES } from './template-variables.js';
 
 const values: VoteTemplateValues = {
   voter_name: 'Steve',
@@ -149,7 +150,7 @@ describe('renderJson', () => {
       unknown: { kept: '{{nope}}' },
     };
     expect(renderJson(template, lookup)).toEqual({
-      data: { user: { name: 'Steve', id: '123456789012345678' }, list: ['topgg', 2, { at: '1769903999' }] },
+      data: { user: { name: 'Steve', id: '123456789012345678' }, list: ['topgg', 2, { at: 1769903999 }] },
       unknown: { kept: '{{nope}}' },
     });
   });
@@ -188,8 +189,49 @@ describe('{{test}}', () => {
       inner: true,
       spaced: ' true ',
       text: 'is true',
-      n: '1769903999',
+      n: 1769903999,
     });
     expect(renderJson({ test: '{{test}}' }, lookup)).toEqual({ test: false });
+  });
+});
+
+describe('whole numbers', () => {
+  const counted = voteLookup({
+    ...values,
+    voter_total: '42',
+    voter_month_total: '7',
+    voter_streak_days: '3',
+    voter_best_streak_days: '12',
+    provider_voter_total: '30',
+  });
+
+  it('a JSON string that is exactly one whole-number variable is the JSON number; inside text it stays text', () => {
+    expect(
+      renderJson(
+        {
+          total: '{{voter_total}}',
+          streak: '{voter_streak_days}',
+          best: '{{ voter_best_streak_days }}',
+          site: '{{provider_voter_total}}',
+          month: '{{voter_month_total}}',
+          text: '{{voter_total}} votes',
+          padded: ' {{voter_total}}',
+          name: '{{voter_name}}',
+        },
+        counted,
+      ),
+    ).toEqual({ total: 42, streak: 3, best: 12, site: 30, month: 7, text: '42 votes', padded: ' 42', name: 'Steve' });
+  });
+
+  it('is null where the vote has no standing (a test vote counts nowhere)', () => {
+    expect(renderJson({ total: '{{voter_total}}', streak: '{{voter_streak_days}}' }, voteLookup({ ...values, test: true }))).toEqual({
+      total: null,
+      streak: null,
+    });
+  });
+
+  it('is the list GET /v1/callbacks/variables types as integer (the vote variables)', () => {
+    const integers = TEMPLATE_VARIABLES.filter((v) => v.type === 'integer' && v.events.includes('vote')).map((v) => v.name);
+    expect(new Set(integers)).toEqual(INTEGER_VARIABLES);
   });
 });

@@ -41,6 +41,20 @@ export interface VoteTemplateValues {
  */
 export type Lookup = ((name: string) => string | undefined) & { typed?: (name: string) => unknown };
 
+/**
+ * The vote's variables whose value is a whole number (GET /v1/callbacks/variables types them `integer`; a unit test
+ * holds the two lists together). In a callback's JSON template a string that is exactly one of them is the JSON
+ * number (null where it has no value: a test vote counts nowhere), as `{{test}}` is the JSON boolean.
+ */
+export const INTEGER_VARIABLES: ReadonlySet<string> = new Set([
+  'received_at_unix',
+  'voter_total',
+  'voter_month_total',
+  'voter_streak_days',
+  'voter_best_streak_days',
+  'provider_voter_total',
+]);
+
 /** A JSON string that is exactly one variable and nothing else: its name. */
 const WHOLE_VARIABLE = /^(?:\{\{\s*([A-Za-z_][\w.[\]-]*)\s*\}\}|\{([A-Za-z_][\w.[\]-]*)\})$/;
 
@@ -70,9 +84,14 @@ export function voteLookup(values: VoteTemplateValues, payload?: unknown): Looku
         return undefined;
     }
   };
-  // `"{{test}}"` is the JSON boolean, so a receiver checks `if (body.test)` (README "Test votes"); other variables
-  // keep their text, as the interface says.
-  lookup.typed = (name) => (name === 'test' ? values.test === true : undefined);
+  // `"{{test}}"` is the JSON boolean, so a receiver checks `if (body.test)` (README "Test votes"), and a whole-number
+  // variable alone is the JSON number (`"{{voter_total}}"` → 42); other variables keep their text.
+  lookup.typed = (name) => {
+    if (name === 'test') return values.test === true;
+    if (!INTEGER_VARIABLES.has(name)) return undefined;
+    const text = lookup(name);
+    return text && /^-?\d+$/.test(text) ? Number(text) : null;
+  };
   return lookup;
 }
 

@@ -7,6 +7,18 @@ describe('vote cooldown', () => {
     expect(nextVoteAt({ hours: 12 }, new Date('2026-05-01T20:00:00Z')).toISOString()).toBe('2026-05-02T08:00:00.000Z');
   });
 
+  it('minutes after the vote, alone or with hours', () => {
+    expect(nextVoteAt({ minutes: 90 }, new Date('2026-05-01T20:00:00Z')).toISOString()).toBe('2026-05-01T21:30:00.000Z');
+    expect(nextVoteAt({ hours: 1, minutes: 30 }, new Date('2026-05-01T20:00:00Z')).toISOString()).toBe('2026-05-01T21:30:00.000Z');
+    expect(cooldownOf('{"minutes":90}')).toEqual({ minutes: 90 });
+    expect(cooldownProblem({ minutes: 90 }, () => true)).toBeNull();
+    expect(cooldownProblem({ hours: 1, minutes: 30 }, () => true)).toBeNull();
+    expect(cooldownProblem({ minutes: 0 }, () => true)).toMatch(/more than 0/);
+    expect(cooldownProblem({ minutes: 44_641 }, () => true)).toMatch(/at most 31 days/);
+    expect(cooldownProblem({ minutes: '90' }, () => true)).toBe('minutes must be a number of at least 0');
+    expect(cooldownProblem({ seconds: 90 }, () => true)).toMatch(/^must be \{"hours": N\}, \{"minutes": N\}/);
+  });
+
   it('a daily reset at a local time: later today, else tomorrow, across a DST change', () => {
     const reset = { daily_reset: '00:00', time_zone: 'America/New_York' };
     // 2026-03-07 22:00 in New York (UTC-5): the next local midnight, 2026-03-08 00:00 EST = 05:00Z.

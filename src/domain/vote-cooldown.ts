@@ -1,9 +1,16 @@
 // When a voter may vote again on a site (README "Rewards"): the provider's vote cooldown, from its template (the
-// site's documented rule) or set by the owner. Either a number of hours after the vote (top.gg: 12), or a daily
-// reset at a fixed local time (a list that allows one vote per day).
+// site's documented rule) or set by the owner. Either a time after the vote, in hours and/or minutes (top.gg: 12
+// hours; a list with a 90-minute cooldown), or a daily reset at a fixed local time (a list that allows one vote per day).
 import { localDay, nextDay } from './voter-standing.js';
 
-export type VoteCooldown = { hours: number } | { daily_reset: string; time_zone: string };
+export type VoteCooldown = { hours?: number; minutes?: number } | { daily_reset: string; time_zone: string };
+
+/** The longest cooldown after a vote: 31 days. */
+const MAX_MINUTES = 31 * 24 * 60;
+const SHAPES = 'must be {"hours": N}, {"minutes": N}, {"hours": N, "minutes": N} or {"daily_reset": "HH:MM", "time_zone": "<IANA zone>"}';
+
+/** A cooldown after a vote, in milliseconds. */
+const afterVoteMs = (cooldown: { hours?: number; minutes?: number }) => ((cooldown.hours ?? 0) * 60 + (cooldown.minutes ?? 0)) * 60_000;
 
 const RESET = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
@@ -26,7 +33,9 @@ export function cooldownOf(json: string | null | undefined): VoteCooldown | null
 function parseCooldown(json: string): VoteCooldown | null {
   try {
     const value = JSON.parse(json) as Record<string, unknown>;
-    if (typeof value.hours === 'number' && value.hours > 0) return { hours: value.hours };
+    const hours = typeof value.hours === 'number' && value.hours >= 0 ? value.hours : undefined;
+    const minutes = typeof value.minutes === 'number' && value.minutes >= 0 ? value.minutes : undefined;
+    if ((hours ?? 0) + (minutes ?? 0) > 0) return { ...(hours !== undefined ? { hours } : {}), ...(minutes !== undefined ? { minutes } : {}) };
     if (typeof value.daily_reset === 'string' && RESET.test(value.daily_reset) && typeof value.time_zone === 'string')
       return { daily_reset: value.daily_reset, time_zone: value.time_zone };
   } catch {
@@ -38,16 +47,23 @@ function parseCooldown(json: string): VoteCooldown | null {
 /** The problem with a cooldown given by an owner, or null when it is one (`isZone` checks a time zone name). */
 export function cooldownProblem(value: unknown, isZone: (zone: string) => boolean): string | null {
   if (value === null) return null;
-  if (typeof value !== 'object' || Array.isArray(value)) return 'must be {"hours": N} or {"daily_reset": "HH:MM", "time_zone": "<IANA zone>"}';
+  if (typeof value !== 'object' || Array.isArray(value)) return SHAPES;
   const v = value as Record<string, unknown>;
   const keys = Object.keys(v).sort().join(',');
-  if (keys === 'hours') return typeof v.hours === 'number' && v.hours > 0 && v.hours <= 24 * 31 ? null : 'hours must be a number from 0 to 744';
+  if (keys === 'hours' || keys === 'minutes' || keys === 'hours,minutes') {
+    for (const unit of ['hours', 'minutes'] as const) {
+      if (unit in v && (typeof v[unit] !== 'number' || !Number.isFinite(v[unit]) || (v[unit] as number) < 0)) return `${unit} must be a number of at least 0`;
+    }
+    const total = ((v.hours as number | undefined) ?? 0) * 60 + ((v.minutes as number | undefined) ?? 0);
+    if (total <= 0 || total > MAX_MINUTES) return 'must be more than 0 and at most 31 days (744 hours, 44640 minutes)';
+    return null;
+  }
   if (keys === 'daily_reset,time_zone') {
     if (typeof v.daily_reset !== 'string' || !RESET.test(v.daily_reset)) return 'daily_reset must be a time of day, HH:MM (24-hour)';
     if (typeof v.time_zone !== 'string' || !isZone(v.time_zone)) return 'time_zone must be an IANA time zone name, e.g. "UTC" or "Europe/Berlin"';
     return null;
   }
-  return 'must be {"hours": N} or {"daily_reset": "HH:MM", "time_zone": "<IANA zone>"}';
+  return SHAPES;
 }
 
 /** One formatter per time zone: making one costs far more than using it, and a daily-reset site's votes use two. */
@@ -86,7 +102,7 @@ export function zoned(day: string, time: string, timeZone: string): number {
 
 /** When a voter who voted at `votedAt` may vote again. */
 export function nextVoteAt(cooldown: VoteCooldown, votedAt: Date): Date {
-  if ('hours' in cooldown) return new Date(votedAt.getTime() + cooldown.hours * 3_600_000);
+  if (!('daily_reset' in cooldown)) return new Date(votedAt.getTime() + afterVoteMs(cooldown));
   const today = localDay(votedAt, cooldown.time_zone);
   const reset = zoned(today, cooldown.daily_reset, cooldown.time_zone);
   return new Date(reset > votedAt.getTime() ? reset : zoned(nextDay(today), cooldown.daily_reset, cooldown.time_zone));

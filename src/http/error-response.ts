@@ -25,15 +25,36 @@ export function sendGraphQLError(res: Response, requestId: string, code: ErrorCo
 
 /** body-parser's errors (bad JSON, too large, bad charset) in our vocabulary; null for anything else. */
 export function bodyParserError(err: unknown): { code: ErrorCode; message: string; details?: unknown } | null {
-  const e = err as { type?: string; status?: number; limit?: number };
+  const e = err as { type?: string; status?: number; limit?: number; encoding?: string; code?: string; errno?: number };
+  // A body that is not the Content-Encoding it names (gzip on plain text, say): zlib's error, passed on as a 400.
+  if (typeof e?.code === 'string' && /^Z_|^ERR_ZLIB|^ERR__?BROTLI/.test(e.code)) {
+    return {
+      code: 'VALIDATION_ERROR',
+      message: 'The body is not what its Content-Encoding says: it could not be decompressed',
+      details: [
+        { field: 'content-encoding', message: 'does not match the body: send the body as it is without Content-Encoding, or compress it as the header says' },
+      ],
+    };
+  }
   switch (e?.type) {
     case 'entity.too.large':
       return { code: 'PAYLOAD_TOO_LARGE', message: `Request body is larger than ${e.limit} bytes` };
     case 'entity.parse.failed':
       return { code: 'VALIDATION_ERROR', message: 'Request body is not valid JSON', details: [{ field: 'body', message: 'is not valid JSON' }] };
     case 'encoding.unsupported':
+      return {
+        code: 'VALIDATION_ERROR',
+        message: `Content-Encoding "${e.encoding ?? 'unknown'}" is not one Vote Relay reads`,
+        details: [
+          { field: 'content-encoding', message: `is "${e.encoding ?? 'unknown'}": send the body uncompressed, or compressed with gzip, deflate or br` },
+        ],
+      };
     case 'charset.unsupported':
-      return { code: 'VALIDATION_ERROR', message: 'Unsupported body encoding', details: [{ field: 'body', message: 'unsupported encoding' }] };
+      return {
+        code: 'VALIDATION_ERROR',
+        message: 'Unsupported body charset',
+        details: [{ field: 'content-type', message: 'names a charset Vote Relay does not read: send UTF-8' }],
+      };
     case 'request.aborted':
     case 'request.size.invalid':
     case 'stream.encoding.set':

@@ -1,5 +1,5 @@
 // A hook request as Express received it, in the shape ingest reads (src/modules/votes/ingest.service.ts): the hook
-// route hands it to receiveVote, and the 413 handler (hook-too-large.ts) tells the hook watchers about it.
+// route hands it to receiveVote, and the handler of unreadable bodies (hook-unreadable.ts) tells the hook watchers about it.
 import type { Request } from 'express';
 import type { HookRequest } from '../modules/votes/ingest.service.js';
 

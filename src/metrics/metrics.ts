@@ -11,8 +11,11 @@ import { clusterMetricsReader } from './cluster.js';
 /** What the request, ingest and delivery paths record (in the main thread, or relayed from a worker thread). */
 export interface MetricsRecorder {
   httpRequest(method: string, route: string, status: number, seconds: number): void;
-  /** A hook delivery's outcome: stored, duplicate, test, ignored, or refused (with the error code). */
-  hookDelivery(outcome: 'stored' | 'duplicate' | 'test' | 'ignored' | 'refused', code?: string): void;
+  /**
+   * A hook delivery's outcome: stored, duplicate, test, ignored, or refused (with the error code); `provider`: the key
+   * of the provider it reached ('' when the path named none: never a key a stranger typed); `test`: the owner's test vote.
+   */
+  hookDelivery(outcome: 'stored' | 'duplicate' | 'test' | 'ignored' | 'refused', code: string, provider: string, test: boolean): void;
   voteStored(): void;
   /** One delivery attempt's outcome (sent, retrying, failed) by job kind. */
   deliveryAttempt(kind: string, outcome: string): void;
@@ -64,8 +67,8 @@ export function createMetrics(): Metrics {
   });
   const hooks = new client.Counter({
     name: 'vote_relay_hook_deliveries_total',
-    help: 'Hook deliveries (HTTP and Votifier) by outcome: stored, duplicate, test, ignored, refused (with its error code)',
-    labelNames: ['outcome', 'code'],
+    help: "Hook deliveries (HTTP and Votifier) by outcome (stored, duplicate, test, ignored, refused with its error code), the provider reached (its key; empty when the path named none) and whether it was the owner's test vote",
+    labelNames: ['outcome', 'code', 'provider', 'test'],
     registers: [registry],
   });
   const votes = new client.Counter({
@@ -144,7 +147,7 @@ export function createMetrics(): Metrics {
 
   const recorder: MetricsRecorder = {
     httpRequest: (method, route, status, seconds) => http.observe({ method, route, status_code: String(status) }, seconds),
-    hookDelivery: (outcome, code) => hooks.inc({ outcome, code: code ?? '' }),
+    hookDelivery: (outcome, code, provider, test) => hooks.inc({ outcome, code, provider, test: test ? 'true' : 'false' }),
     voteStored: () => votes.inc(),
     deliveryAttempt: (kind, outcome) => attempts.inc({ kind, outcome }),
     jobFinished: (kind, status) => finished.inc({ kind, status }),

@@ -1,5 +1,6 @@
 // The one outbound HTTP client (undici, pooled keep-alive connections) with the SSRF guard built into connect.
-import { Agent, request } from 'undici';
+import { Agent, buildConnector, request } from 'undici';
+import type { PrivateTargets } from '../private-targets.js';
 import { BlockedTargetError, checkUrlShape, checkUrlTarget, guardedLookup, systemResolver, type Resolver } from './ssrf-guard.js';
 
 export interface OutboundResponse {
@@ -29,6 +30,8 @@ export interface OutboundHttp {
   close(): Promise<void>;
   /** The DNS in use (the Votifier client's TCP connections check addresses with it too). */
   resolver: Resolver;
+  /** The private targets the operator allows (ALLOW_PRIVATE_TARGETS). */
+  privateTargets: PrivateTargets;
 }
 
 // Enough of a response to show in a delivery log or an error; receivers' bodies are not ours to keep.
@@ -48,20 +51,32 @@ async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): void }): P
   return Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8');
 }
 
-export function createOutboundHttp(options: { allowPrivateTargets: boolean; userAgent?: string; resolver?: Resolver }): OutboundHttp {
+/** undici's connector with the SSRF guard's lookup for the port each connection goes to (a rule may name a port). */
+function guardedConnector(resolver: Resolver, policy: PrivateTargets): buildConnector.connector {
+  const byPort = new Map<number, buildConnector.connector>();
+  return (options, callback) => {
+    const port = Number(options.port) || (options.protocol === 'https:' ? 443 : 80);
+    let connector = byPort.get(port);
+    if (!connector) byPort.set(port, (connector = buildConnector({ lookup: guardedLookup(resolver, policy, port) as never })));
+    return connector(options, callback);
+  };
+}
+
+export function createOutboundHttp(options: { privateTargets: PrivateTargets; userAgent?: string; resolver?: Resolver }): OutboundHttp {
   const resolver = options.resolver ?? systemResolver;
+  const policy = options.privateTargets;
   const agent = new Agent({
     keepAliveTimeout: 10_000,
     connections: 64,
-    connect: options.allowPrivateTargets ? {} : { lookup: guardedLookup(resolver) as never },
+    connect: policy.all ? {} : guardedConnector(resolver, policy),
   });
   const userAgent = options.userAgent ?? 'VoteRelay/0.1 (+https://github.com/vote-relay)';
   return {
-    checkTarget: (url) => checkUrlTarget(url, options.allowPrivateTargets, resolver),
+    checkTarget: (url) => checkUrlTarget(url, policy, resolver),
     async post(url, { headers, body, timeoutMs }) {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
-      const shape = checkUrlShape(url, options.allowPrivateTargets);
+      const shape = checkUrlShape(url, policy);
       if (shape) throw new OutboundError('blocked', `URL ${shape}`, 0);
       try {
         const response = await request(url, {
@@ -93,5 +108,6 @@ export function createOutboundHttp(options: { allowPrivateTargets: boolean; user
     },
     close: () => agent.close(),
     resolver,
+    privateTargets: policy,
   };
 }

@@ -1,9 +1,11 @@
 // Refuses outbound requests to loopback, private, link-local, multicast, metadata and other non-public addresses
-// (IPv4 and IPv6, IPv4-mapped forms included) unless ALLOW_PRIVATE_TARGETS is on. Checked when a URL is saved
-// and again at connect time (DNS may change between the two), through the HTTP client's lookup hook.
+// (IPv4 and IPv6, IPv4-mapped forms included) unless the operator allows them (ALLOW_PRIVATE_TARGETS: all of them, or
+// exactly a list: private-targets.ts). Checked when a URL is saved and again at connect time (DNS may change between
+// the two), through the HTTP client's lookup hook, which knows the port it connects to.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { allowsPrivate, bareHost, privateTargetsHint, type PrivateTargets } from '../private-targets.js';
 
 export class BlockedTargetError extends Error {
   readonly code = 'BLOCKED_TARGET';
@@ -21,15 +23,15 @@ export function isPublicAddress(address: string): boolean {
   return parsed.range() === 'unicast';
 }
 
-/** Said with every refusal of a non-public target: an operator testing on a private network needs to know the switch. */
-export const PRIVATE_TARGETS_HINT = 'an operator testing on a private network may set ALLOW_PRIVATE_TARGETS=true';
-
-export function describeBlocked(host: string, address: string): string {
-  return `${host} resolves to ${address}, a private, loopback, link-local or otherwise non-public address; ${PRIVATE_TARGETS_HINT}`;
+export function describeBlocked(host: string, address: string, port: number): string {
+  return `${host} resolves to ${address}, a private, loopback, link-local or otherwise non-public address; ${privateTargetsHint(host, port)}`;
 }
 
+/** The port a URL connects to. */
+export const urlPort = (url: URL) => Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+
 /** Static part of the check: scheme and literal IP hosts. Returns an error message or null. */
-export function checkUrlShape(raw: string, allowPrivate: boolean): string | null {
+export function checkUrlShape(raw: string, policy: PrivateTargets): string | null {
   let url: URL;
   try {
     url = new URL(raw);
@@ -38,10 +40,23 @@ export function checkUrlShape(raw: string, allowPrivate: boolean): string | null
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must use http or https';
   if (url.username || url.password) return 'must not contain credentials';
-  if (allowPrivate) return null;
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
-  if (host === 'localhost' || host.endsWith('.localhost')) return `must not target localhost; ${PRIVATE_TARGETS_HINT}`;
-  if (isIP(host) && !isPublicAddress(host)) return `must not target ${host}, a non-public address; ${PRIVATE_TARGETS_HINT}`;
+  return checkHostShape(bareHost(url.hostname), urlPort(url), policy);
+}
+
+/**
+ * A host and port about to be reached (a URL's, a Votifier server's, an RCON console's): refused when it is this
+ * machine's name or a non-public literal address the operator does not allow. Names are checked as they resolve.
+ */
+export function checkHostShape(host: string, port: number, policy: PrivateTargets): string | null {
+  if (policy.all) return null;
+  const bare = bareHost(host);
+  if (bare === 'localhost' || bare.endsWith('.localhost')) {
+    if (allowsPrivate(policy, bare, '127.0.0.1', port) && allowsPrivate(policy, bare, '::1', port)) return null;
+    return `must not target ${bare}, this machine; ${privateTargetsHint(bare, port)}`;
+  }
+  if (isIP(bare) && !isPublicAddress(bare) && !allowsPrivate(policy, bare, bare, port)) {
+    return `must not target ${bare}, a non-public address; ${privateTargetsHint(bare, port)}`;
+  }
   return null;
 }
 
@@ -54,10 +69,11 @@ export const systemResolver: Resolver = (host) =>
   });
 
 /** Full check used when a URL is saved: shape, then every address the name resolves to. */
-export async function checkUrlTarget(raw: string, allowPrivate: boolean, resolve: Resolver = systemResolver): Promise<string | null> {
-  const shape = checkUrlShape(raw, allowPrivate);
-  if (shape || allowPrivate) return shape;
-  const host = new URL(raw).hostname.replace(/^\[|\]$/g, '');
+export async function checkUrlTarget(raw: string, policy: PrivateTargets, resolve: Resolver = systemResolver): Promise<string | null> {
+  const shape = checkUrlShape(raw, policy);
+  if (shape || policy.all) return shape;
+  const url = new URL(raw);
+  const host = bareHost(url.hostname);
   if (isIP(host)) return null;
   let addresses: LookupAddress[];
   try {
@@ -65,19 +81,26 @@ export async function checkUrlTarget(raw: string, allowPrivate: boolean, resolve
   } catch {
     return `host ${host} could not be resolved`;
   }
-  const blocked = addresses.find((a) => !isPublicAddress(a.address));
-  return blocked ? `must not target ${describeBlocked(host, blocked.address)}` : null;
+  const blocked = refused(addresses, host, urlPort(url), policy);
+  return blocked ? `must not target ${describeBlocked(host, blocked.address, urlPort(url))}` : null;
 }
+
+/** The first address that is neither public nor allowed for `host` on `port`. */
+const refused = (addresses: LookupAddress[], host: string, port: number, policy: PrivateTargets) =>
+  addresses.find((a) => !isPublicAddress(a.address) && !allowsPrivate(policy, host, a.address, port));
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
-/** A `lookup` for net.connect that refuses non-public answers (DNS rebinding cannot slip past a saved check). */
-export function guardedLookup(resolve: Resolver = systemResolver) {
+/**
+ * A `lookup` for connections to `port` that refuses answers neither public nor allowed (DNS rebinding cannot slip past a
+ * saved check).
+ */
+export function guardedLookup(resolve: Resolver, policy: PrivateTargets, port: number) {
   return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
     resolve(hostname).then(
       (addresses) => {
-        const blocked = addresses.find((a) => !isPublicAddress(a.address));
-        if (blocked) return callback(new BlockedTargetError(describeBlocked(hostname, blocked.address)), []);
+        const blocked = refused(addresses, hostname, port, policy);
+        if (blocked) return callback(new BlockedTargetError(describeBlocked(hostname, blocked.address, port)), []);
         if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
         if (options.all) return callback(null, addresses);
         callback(null, addresses[0].address, addresses[0].family);

@@ -5,7 +5,9 @@
 import type { Config } from '../config.js';
 import type { StorageOptions } from './options.js';
 import type { Storage } from './ports.js';
-import { openPostgresStorage } from './postgres/index.js';
+import { openPostgresStorage, serverOf } from './postgres/index.js';
+import { resolve } from 'node:path';
+import { sqlitePathFromUrl } from './sqlite/connection.js';
 import { openSqliteStorage } from './sqlite/index.js';
 
 export type { StorageOptions } from './options.js';
@@ -17,6 +19,13 @@ export { slotIntervalMs } from './pacer.js';
 export { applyMigrations, MigrationError } from './migrate.js';
 export { databaseUnavailableError, isDatabaseUnavailable } from './unavailable.js';
 export { backupSqlite, restoreSqlite, RefusedError } from './sqlite/backup.js';
+
+/** The database `config` names, as Storage.describe says it (never a credential), without opening it. */
+export function describeDatabase(config: Config): ReturnType<Storage['describe']> {
+  return config.dialect === 'sqlite'
+    ? { kind: 'sqlite', location: resolve(sqlitePathFromUrl(config.databaseUrl)) }
+    : { kind: 'postgresql', location: serverOf(config.databaseUrl) };
+}
 
 export function createStorage(config: Config, options: StorageOptions): Promise<Storage> {
   return config.dialect === 'sqlite' ? openSqliteStorage(config, options) : openPostgresStorage(config, options);

@@ -6,8 +6,9 @@
 //  - v1: one 256-byte RSA PKCS#1 v1.5 block of "VOTE\n<service>\n<username>\n<address>\n<timestamp>\n" encrypted
 //    with the server's public key; the server closes without an answer.
 import { constants, createHmac, createPublicKey, publicEncrypt, type KeyObject } from 'node:crypto';
-import { connect, isIP, type Socket } from 'node:net';
-import { PRIVATE_TARGETS_HINT, guardedLookup, isPublicAddress, systemResolver, type Resolver } from '../net/ssrf-guard.js';
+import { connect, type Socket } from 'node:net';
+import type { PrivateTargets } from '../private-targets.js';
+import { checkHostShape, guardedLookup, systemResolver, type Resolver } from '../net/ssrf-guard.js';
 import { MAX_V2_FRAME, MAX_VOTIFIER_USERNAME, PROTOCOL_2_MAGIC, type VotifierVote } from './protocol.js';
 
 export const DEFAULT_VOTIFIER_PORT = 8192;
@@ -91,11 +92,10 @@ function unanswered(err: unknown): VotifierError {
 export async function sendVotifierVote(
   target: VotifierTarget,
   vote: VotifierVote,
-  options: { allowPrivateTargets: boolean; resolver?: Resolver; beforeWrite?: () => Promise<void> },
+  options: { privateTargets: PrivateTargets; resolver?: Resolver; beforeWrite?: () => Promise<void> },
 ): Promise<{ protocol: 1 | 2 }> {
-  if (!options.allowPrivateTargets && isIP(target.host) && !isPublicAddress(target.host)) {
-    throw new VotifierError(`${target.host} is a non-public address; ${PRIVATE_TARGETS_HINT}`, true);
-  }
+  const refused = checkHostShape(target.host, target.port, options.privateTargets);
+  if (refused) throw new VotifierError(`the server's address ${refused}`, true);
   // What the server would refuse whatever happens is refused here, without a connection.
   if (vote.username.length > MAX_VOTIFIER_USERNAME) {
     throw new VotifierError(
@@ -115,7 +115,7 @@ export async function sendVotifierVote(
   const socket: Socket = connect({
     host: target.host,
     port: target.port,
-    ...(options.allowPrivateTargets ? {} : { lookup: guardedLookup(options.resolver ?? systemResolver) as never }),
+    ...(options.privateTargets.all ? {} : { lookup: guardedLookup(options.resolver ?? systemResolver, options.privateTargets, target.port) as never }),
   });
   socket.setTimeout(target.timeoutMs);
   let received = Buffer.alloc(0);

@@ -667,3 +667,40 @@ describe.skipIf(databaseUnavailable)('callbacks: private targets refused (ALLOW_
     expect(await count()).toBe(1);
   });
 });
+
+describe.skipIf(databaseUnavailable)('callbacks: a game server on this machine allowed exactly (ALLOW_PRIVATE_TARGETS=127.0.0.1:<port>)', () => {
+  let app: TestApp;
+  let org: TestOrg;
+  let game: Receiver;
+
+  beforeAll(async () => {
+    game = await startReceiver({ status: 200 });
+    app = await startTestApp({ ALLOW_PRIVATE_TARGETS: `127.0.0.1:${new URL(game.url).port}` });
+    org = await app.createOrg({ plan: 'growth' });
+  });
+  afterAll(async () => {
+    await app?.stop();
+    await game?.close();
+  });
+
+  it('takes a callback to the listed address and port, delivers to it, and refuses the same address on another port', async () => {
+    const provider = await app.request('POST', '/v1/providers', {
+      key: org.key,
+      body: { key: 'list', name: 'The List', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
+    });
+    expect(provider.status, provider.text).toBe(201);
+    const callback = await app.request('POST', '/v1/callbacks', { key: org.key, body: { name: 'Survival', url: `${game.url}/vote` } });
+    expect(callback.status, callback.text).toBe(201);
+    const other = Number(new URL(game.url).port) + 1;
+    const refused = await app.request('POST', '/v1/callbacks', { key: org.key, body: { name: 'Lobby', url: `http://127.0.0.1:${other}/vote` } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details).toEqual([{ field: 'url', message: expect.stringContaining(`add 127.0.0.1:${other} to ALLOW_PRIVATE_TARGETS`) }]);
+    const local = await app.request('POST', '/v1/callbacks', { key: org.key, body: { name: 'Lobby', url: `http://10.0.0.7:${new URL(game.url).port}/vote` } });
+    expect(local.status).toBe(400);
+
+    const vote = await app.request('POST', new URL(provider.body.data.webhook_url).pathname, { body: { user: 'Steve' } });
+    expect(vote.status, vote.text).toBe(200);
+    const [sent] = await game.waitFor(1, 10_000);
+    expect(sent.body).toContain('Steve');
+  });
+});

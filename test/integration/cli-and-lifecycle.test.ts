@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SECRET_KEY, databaseUnavailable, testDatabaseUrl, uniqueSlug } from '../kit/app.js';
 import { runCli, startServerProcess, type ServerProcess } from '../kit/processes.js';
@@ -91,7 +94,14 @@ describe.skipIf(databaseUnavailable)('operator CLI and the server process', () =
     ]) {
       const res = await runCli(args, env);
       expect(res.code, args.join(' ')).not.toBe(0);
-      expect(res.stderr.trim().split('\n')).toHaveLength(1);
+      // The reason, after the line naming the database where the command got that far.
+      expect(
+        res.stderr
+          .trim()
+          .split('\n')
+          .filter((line) => !line.startsWith('database: ')),
+        res.stderr,
+      ).toHaveLength(1);
       expect(res.stderr).not.toMatch(/\n\s+at /);
     }
   }, 120_000);
@@ -112,4 +122,43 @@ describe.skipIf(databaseUnavailable)('operator CLI and the server process', () =
     expect(await own.exited).toBe(0);
     expect(own.logs.some((l) => l.includes('shutting down'))).toBe(true);
   }, 30_000);
+});
+
+describe('one configuration for the service and the CLI (.env)', () => {
+  it('the CLI reads .env from the directory it runs in, the environment wins over it, and every command names its database', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vote-relay-env-'));
+    try {
+      const file = join(dir, 'relay.db');
+      writeFileSync(join(dir, '.env'), `# the service's settings\nDATABASE_URL=file:${file}\nSECRET_KEY="${TEST_SECRET_KEY}"\n`);
+      const slug = uniqueSlug('dotenv');
+      // No DATABASE_URL in the environment: the file's is used.
+      const bare = { DATABASE_URL: undefined, SECRET_KEY: undefined };
+      const created = await runCli(['org', 'create', '--slug', slug, '--name', 'Env', '--plan', 'growth', '--json'], bare, undefined, dir);
+      expect(created.code, created.stderr).toBe(0);
+      expect(created.stderr).toBe(`database: sqlite ${file} (settings from ${join(dir, '.env')})\n`);
+      // A second command from the same directory finds the organization: the same database.
+      const key = await runCli(['key', 'create', '--org', slug, '--name', 'ops', '--scope', 'read', '--json'], bare, undefined, dir);
+      expect(key.code, key.stderr).toBe(0);
+      // A variable set in the environment wins over the file (and says so by the database it names).
+      const other = join(dir, 'other.db');
+      const elsewhere = await runCli(
+        ['key', 'create', '--org', slug, '--name', 'ops', '--scope', 'read', '--json'],
+        { DATABASE_URL: `file:${other}` },
+        undefined,
+        dir,
+      );
+      expect(elsewhere.stderr.split('\n')[0]).toBe(`database: sqlite ${other} (settings from ${join(dir, '.env')})`);
+      expect(elsewhere.json).toEqual({ error: expect.stringContaining(slug) });
+      // Without a .env file, the line names the database alone.
+      const empty = mkdtempSync(join(tmpdir(), 'vote-relay-no-env-'));
+      try {
+        const plain = await runCli(['migrate', '--json'], { DATABASE_URL: `file:${other}` }, undefined, empty);
+        expect(plain.stderr).toBe(`database: sqlite ${other}\n`);
+      } finally {
+        rmSync(empty, { recursive: true, force: true });
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -13,7 +13,7 @@ import { dialect, startTestApp, type TestApp, type TestOrg } from '../kit/app.js
 import { signatureHeaders } from '../kit/signing.js';
 import { freePort, v2Frame, votifierSession } from '../kit/votifier-sender.js';
 import { findTemplate, PROVIDER_TEMPLATES } from '../../src/modules/templates/catalogue.js';
-import { API_WORDS, customSteps, templateSteps, votifierSteps } from '../../web/src/pages/providers/setup-steps.js';
+import { API_WORDS, customSteps, templateSteps, votifierSteps, withReach } from '../../web/src/pages/providers/setup-steps.js';
 
 /** axe-core's own script, evaluated in the page by the driver (no request leaves the machine; the CSP stays on). */
 
@@ -49,6 +49,21 @@ describe('setup steps are written for the dashboard', () => {
     expect(topgg.before.at(-1)).toMatch(/^Paste that secret into the Top\.gg secret field below/);
     expect(topgg.before.join(' ')).toMatch(/the Webhook URL below/);
     expect(topgg.after.some((step) => /^Send a test vote: press Test vote beside Top\.gg/.test(step))).toBe(true);
+  });
+
+  it('a step that hands the site an address no site can reach says so first, and no other step changes', () => {
+    const warnings = { hooks: 'This address can only be reached from this machine: set PUBLIC_BASE_URL', votifier: null };
+    const custom = customSteps({ authMethod: 'header', authField: 'X-Secret', payloadSource: 'json', voteePath: 'user' }, 'My list');
+    const reached = withReach(custom, warnings);
+    expect(reached[0]).toMatch(
+      /^Not yet: the address below can only be reached from this machine: set PUBLIC_BASE_URL \(README, First steps\) and restart Vote Relay; once it gives an address the site can reach: on the voting site, open its vote webhook/,
+    );
+    expect(reached.slice(1)).toEqual(custom.slice(1));
+    // The Votifier host has a warning of its own: none here, so its steps stay as they are.
+    expect(withReach(votifierSteps(null, 'Lists'), warnings)).toEqual(votifierSteps(null, 'Lists'));
+    const votifierWarned = withReach(votifierSteps(null, 'Lists'), { hooks: null, votifier: warnings.hooks });
+    expect(votifierWarned[1]).toMatch(/^Not yet: .*: enter the Host and the Port above/);
+    expect([...reached, ...votifierWarned].filter((step) => API_WORDS.test(step))).toEqual([]);
   });
 });
 
@@ -178,6 +193,8 @@ describe.skipIf(dialect !== 'sqlite' || (!haveChromium && process.env.CI !== 'tr
     const url = await page.getByLabel('Webhook URL', { exact: true }).inputValue();
     expect(url).toBe(`${site}/hooks/${org.slug}/topgg`);
     expect(await page.getByText('not the one shown before').count()).toBe(0);
+    // PUBLIC_BASE_URL is left at its default here (localhost): the page says no site can reach that URL yet.
+    await page.getByRole('alert').filter({ hasText: 'This address can only be reached from this machine: set PUBLIC_BASE_URL' }).waitFor();
     const list = await steps();
     expect(list.length).toBeGreaterThanOrEqual(2);
     expect(list.some((step) => /^Send a test vote: press Test vote beside Top\.gg/.test(step))).toBe(true);

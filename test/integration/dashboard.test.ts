@@ -818,6 +818,20 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
       }
     });
 
+    it('a wrong key is refused on the sign-in form: it says the key was not accepted, and where keys come from', async () => {
+      await page.goto(`${app.url}/`);
+      await page.evaluate(() => sessionStorage.clear());
+      await page.goto(`${app.url}/`);
+      await page.getByLabel('API key').fill('vr_live_short');
+      await page.getByLabel('API key').press('Enter');
+      await page.getByRole('alert').filter({ hasText: 'This key was not accepted: a Vote Relay API key starts with vr_live_' }).waitFor({ timeout: 5_000 });
+      await page.getByLabel('API key').fill(`vr_live_${'x'.repeat(40)}`);
+      await page.getByLabel('API key').press('Enter');
+      await page.getByRole('alert').filter({ hasText: 'This key was not accepted: no organization of this Vote Relay has it' }).waitFor({ timeout: 5_000 });
+      expect(await page.getByText('npm run -s cli -- key create').count()).toBe(1);
+      expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
+    });
+
     it('keyboard and screen reader: signing in and moving between pages by keys alone; every page passes axe (WCAG A/AA), light and dark, and fits a phone', async () => {
       const { pro, vote } = await proOrganization();
       await vote('Keyboard');

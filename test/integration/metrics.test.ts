@@ -10,16 +10,17 @@ import { until } from '../kit/wait.js';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 
-/** One series' value from Prometheus text: `name{a="x",b="y"} 3` (labels in any order; missing = 0). */
+/** The sum of the series of `name` whose labels include `labels` (in any order; none: 0). */
 function value(text: string, name: string, labels: Record<string, string> = {}): number {
+  let sum = 0;
   for (const line of text.split('\n')) {
     if (line.startsWith('#') || !line.startsWith(name)) continue;
     const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match || match[1] !== name) continue;
     const have = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(match[3]);
+    if (Object.entries(labels).every(([k, v]) => have[k] === v)) sum += Number(match[3]);
   }
-  return 0;
+  return sum;
 }
 
 describe.skipIf(databaseUnavailable)('GET /metrics', () => {
@@ -72,6 +73,37 @@ describe.skipIf(databaseUnavailable)('GET /metrics', () => {
     }
   });
 
+  it("counts a body refused before it was read (too large, or not its Content-Encoding) under its provider; a stranger's key is no label", async () => {
+    const s = await org();
+    const path = new URL((await app.request('GET', '/v1/providers/site', { key: s.o.key })).body.data.webhook_url).pathname;
+    const before = await scrape();
+    const big = await app.request('POST', path, { rawBody: JSON.stringify({ user: 'x'.repeat(70_000) }), headers: { 'content-type': 'application/json' } });
+    expect(big.status).toBe(413);
+    const garbled = await app.request('POST', path, {
+      rawBody: JSON.stringify({ user: 'plain' }),
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', authorization: 'metrics-secret-123' },
+    });
+    expect(garbled.status).toBe(400);
+    const stranger = await app.request('POST', `/hooks/${s.o.slug}/no-such-key-${Date.now()}`, {
+      rawBody: JSON.stringify({ user: 'x'.repeat(70_000) }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(stranger.status).toBe(413);
+    const after = await until(
+      () => scrape(),
+      (text) =>
+        value(text, 'vote_relay_hook_deliveries_total', { code: 'PAYLOAD_TOO_LARGE' }) -
+          value(before, 'vote_relay_hook_deliveries_total', { code: 'PAYLOAD_TOO_LARGE' }) >=
+        2,
+    );
+    const delta = (labels: Record<string, string>) =>
+      value(after, 'vote_relay_hook_deliveries_total', labels) - value(before, 'vote_relay_hook_deliveries_total', labels);
+    expect(delta({ outcome: 'refused', code: 'PAYLOAD_TOO_LARGE', provider: 'site' })).toBe(1);
+    expect(delta({ outcome: 'refused', code: 'PAYLOAD_TOO_LARGE', provider: '' })).toBe(1);
+    expect(delta({ outcome: 'refused', code: 'VALIDATION_ERROR', provider: 'site' })).toBe(1);
+    expect(after).not.toContain('no-such-key-');
+  });
+
   it('counts hook outcomes, stored votes, attempts and requests by route pattern; no organization or voter in a label', async () => {
     const s = await org();
     const callback = (await app.request('POST', '/v1/callbacks', { key: s.o.key, body: { name: 'Game', url: `${game.url}/m-${s.o.slug}` } })).body.data;
@@ -97,6 +129,9 @@ describe.skipIf(databaseUnavailable)('GET /metrics', () => {
     expect(delta('vote_relay_hook_deliveries_total', { outcome: 'duplicate', code: '' })).toBe(1);
     expect(delta('vote_relay_hook_deliveries_total', { outcome: 'refused', code: 'AUTH_FAILED' })).toBe(1);
     expect(delta('vote_relay_votes_stored_total')).toBe(2);
+    // Under the provider they reached, real ones apart from test votes.
+    expect(delta('vote_relay_hook_deliveries_total', { outcome: 'stored', provider: 'site', test: 'false' })).toBe(2);
+    expect(delta('vote_relay_hook_deliveries_total', { outcome: 'refused', code: 'AUTH_FAILED', provider: 'site', test: 'false' })).toBe(1);
     // Two votes to one callback: one attempt refused (503) and retried, then both sent.
     expect(delta('vote_relay_delivery_attempts_total', { kind: 'callback', outcome: 'retrying' })).toBe(1);
     expect(delta('vote_relay_delivery_attempts_total', { kind: 'callback', outcome: 'sent' })).toBe(2);

@@ -499,6 +499,13 @@ describe.skipIf(databaseUnavailable)('operator logs', () => {
       const empty = lines().find((e) => e.msg.startsWith('no organization yet'))!;
       expect(empty.level).toBe(INFO);
       expect(empty.msg).toContain('`npm run -s cli -- org create --slug <slug> --name <name> --plan growth --json`');
+      // The hint names the database, so a CLI run on another one is noticed.
+      expect(empty.msg).toContain(`no organization yet in this database (${dialect} ${db.expected})`);
+      // The default public URL is one no voting site can reach: said once, at warn, naming the setting.
+      const unreachable = lines().filter((e) => e.level === WARN && e.msg.includes('PUBLIC_BASE_URL'));
+      expect(unreachable.map((e) => e.msg)).toEqual([
+        `PUBLIC_BASE_URL is http://localhost:${port} (the default), an address only this machine can reach: the hook URLs given to voting sites will not receive votes; set PUBLIC_BASE_URL to the address the sites reach this service at (https://votes.example.com)`,
+      ]);
 
       // The README's first steps, then one vote and one refused delivery.
       const created = await runCli(['org', 'create', '--slug', `logs-${randomBytes(3).toString('hex')}`, '--name', 'Logs', '--plan', 'growth', '--json'], env);

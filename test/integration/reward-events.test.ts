@@ -160,8 +160,8 @@ describe.skipIf(databaseUnavailable)('rewards events', () => {
       .map((r) => [r.json.milestone.type, r.json.milestone.value, r.json.voter_streak_days])
       .sort((a, b) => String(b[0]).localeCompare(String(a[0])));
     expect(values).toEqual([
-      ['total', 2, '2'],
-      ['streak', 3, '3'],
+      ['total', 2, 2],
+      ['streak', 3, 3],
     ]);
     expect(got).toHaveLength(2);
   });

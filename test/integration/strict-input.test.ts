@@ -316,16 +316,59 @@ describe.skipIf(databaseUnavailable)('the messages of a first bad day', () => {
     await app?.stop();
   });
 
-  it('a private target names ALLOW_PRIVATE_TARGETS', async () => {
+  it('a private target names the exact ALLOW_PRIVATE_TARGETS entry that would allow it', async () => {
     const chat = await app.request('PATCH', '/v1/organization', { key: org.key, body: { settings: { chat_webhook_url: 'http://127.0.0.1:9/chat' } } });
     expect(chat.status).toBe(400);
-    expect(chat.body.error.details).toEqual([{ field: 'settings.chat_webhook_url', message: expect.stringContaining('ALLOW_PRIVATE_TARGETS=true') }]);
+    expect(chat.body.error.details).toEqual([
+      { field: 'settings.chat_webhook_url', message: expect.stringContaining('add 127.0.0.1:9 to ALLOW_PRIVATE_TARGETS') },
+    ]);
     const callback = await app.request('POST', '/v1/callbacks', { key: org.key, body: { name: 'Game', url: 'http://10.0.0.5/cb' } });
     expect(callback.status).toBe(400);
-    expect(callback.body.error.details).toEqual([{ field: 'url', message: expect.stringContaining('ALLOW_PRIVATE_TARGETS=true') }]);
+    expect(callback.body.error.details).toEqual([{ field: 'url', message: expect.stringContaining('add 10.0.0.5:80 to ALLOW_PRIVATE_TARGETS') }]);
     const local = await app.request('POST', '/v1/callbacks', { key: org.key, body: { name: 'Game', url: 'http://localhost:8080/cb' } });
-    expect(local.body.error.details[0].message).toContain('ALLOW_PRIVATE_TARGETS=true');
+    expect(local.body.error.details[0].message).toContain('add localhost:8080 to ALLOW_PRIVATE_TARGETS');
     expect((await app.request('GET', '/v1/callbacks', { key: org.key })).body.data.count).toBe(0);
+  });
+
+  it('an unknown /api, /v1 or /hooks path answers the JSON error envelope, and a known path asked with another method 405 with Allow', async () => {
+    for (const path of ['/api/votes', '/api/v1/organization', '/v1/nope', '/v1/votes/x/y/z', '/hooks/only-one-segment']) {
+      const res = await app.request('GET', path, { key: org.key });
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('content-type'), path).toMatch(/^application\/json/);
+      expect(res.body.error, path).toMatchObject({ code: 'NOT_FOUND', request_id: expect.any(String) });
+    }
+    expect((await app.request('GET', '/api/votes', { key: org.key })).body.error.message).toContain('the REST API is at /v1');
+    const wrong = await app.request('PUT', '/v1/organization', { key: org.key, body: { name: 'X' } });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('GET, PATCH, HEAD');
+    expect(wrong.body.error).toMatchObject({ code: 'METHOD_NOT_ALLOWED', message: 'PUT is not allowed on /v1/organization; it takes GET, PATCH, HEAD' });
+    const hook = await app.request('PUT', `/hooks/${org.slug}/site`, { body: { user: 'x' } });
+    expect(hook.status).toBe(405);
+    expect(hook.headers.get('allow')).toContain('POST');
+    // The dashboard still answers its own pages.
+    const page = await fetch(`${app.url}/votes`, { headers: { accept: 'text/html' } });
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    // Nothing changed.
+    expect((await app.request('GET', '/v1/organization', { key: org.key })).body.data.name).not.toBe('X');
+  });
+
+  it("validation messages are words, not the library's: a missing auth_field is said for its method", async () => {
+    const missing = await app.request('POST', '/v1/providers', {
+      key: org.key,
+      body: { key: 'site', name: 'Site', auth_method: 'header', votee_path: 'user' },
+    });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.details).toEqual([
+      { field: 'auth_field', message: 'is required for the header method: the header the site sends its secret in (e.g. Authorization)' },
+    ]);
+    const typed = await app.request('POST', '/v1/providers', {
+      key: org.key,
+      body: { key: 'site', name: 42, auth_method: 'query', auth_field: 'token', votee_path: 'user' },
+    });
+    expect(typed.status).toBe(400);
+    expect(typed.body.error.details).toEqual([{ field: 'name', message: 'must be text (got a number)' }]);
+    expect(JSON.stringify([missing.body, typed.body])).not.toMatch(/Invalid input|expected string|received/);
+    expect((await app.request('GET', '/v1/providers', { key: org.key })).body.data.count).toBe(0);
   });
 
   it('a form or text body on the JSON API says to send JSON, and creates nothing', async () => {

@@ -371,15 +371,19 @@ describe.skipIf(databaseUnavailable)('test votes', () => {
       return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
     };
     const stored = () => series('vote_relay_votes_stored_total');
-    const hookStored = () => series('vote_relay_hook_deliveries_total', '{outcome="stored",code=""}');
-    const before = { stored: await stored(), hook: await hookStored() };
+    // A provider key of this test alone: its series are this test's.
+    const hookStored = (test: boolean) => series('vote_relay_hook_deliveries_total', `{outcome="stored",code="",provider="met",test="${test}"}`);
+    const before = { stored: await stored(), hook: await hookStored(true), real: await hookStored(false) };
     const test = await post(org, '/v1/providers/met/test-vote', { voter_name: 'MetricTest' });
     expect(test.body.data).toMatchObject({ test_vote: true, duplicate: false });
     expect(await stored()).toBe(before.stored);
-    expect(await hookStored()).toBe(before.hook + 1);
+    // A test vote is counted apart from real ones.
+    expect(await hookStored(true)).toBe(before.hook + 1);
+    expect(await hookStored(false)).toBe(before.real);
     const real = await app.request('POST', new URL(made.webhook_url).pathname, { body: { user: 'MetricReal' } });
     expect(real.body.data.duplicate).toBe(false);
     expect(await stored()).toBe(before.stored + 1);
+    expect(await hookStored(false)).toBe(before.real + 1);
   });
 
   it('keeps the old GraphQL call working and no site delivery can make itself a test vote', async () => {

@@ -91,18 +91,18 @@ describe.skipIf(databaseUnavailable)('voter standings at vote time', () => {
     await s.vote(list, 'Alex', '2026-03-01T10:00:00Z');
     await s.vote(list, 'alex', '2026-03-02T23:59:00Z'); // the same voter in another spelling
     await s.vote(list, 'Alex', '2026-03-03T00:01:00Z');
-    const third = (await s.payloads(3)).find((p) => p.total === '3');
-    expect(third).toMatchObject({ voter: 'Alex', total: '3', month: '3', streak: '3', best: '3', on_site: '3', next: '', test: false });
+    const third = (await s.payloads(3)).find((p) => p.total === 3);
+    expect(third).toMatchObject({ voter: 'Alex', total: 3, month: 3, streak: 3, best: 3, on_site: 3, next: '', test: false });
 
     await s.vote(list, 'Alex', '2026-03-03T18:00:00Z'); // the same day again: the streak stays
     await s.vote(list, 'Alex', '2026-03-05T08:00:00Z'); // a day missed
     const all = await s.payloads(5);
     expect(all.map((p) => [p.total, p.streak, p.best])).toEqual([
-      ['1', '1', '1'],
-      ['2', '2', '2'],
-      ['3', '3', '3'],
-      ['4', '3', '3'],
-      ['5', '1', '3'],
+      [1, 1, 1],
+      [2, 2, 2],
+      [3, 3, 3],
+      [4, 3, 3],
+      [5, 1, 3],
     ]);
   });
 
@@ -118,11 +118,11 @@ describe.skipIf(databaseUnavailable)('voter standings at vote time', () => {
     const last = await s.vote(one, 'Sam', '2026-03-10T12:00:00Z');
     const payloads = await s.payloads(4);
     const testPayload = payloads.find((p) => p.test === true);
-    expect(testPayload).toMatchObject({ total: '', streak: '', on_site: '' });
+    expect(testPayload).toMatchObject({ total: null, streak: null, on_site: null });
     expect(payloads.filter((p) => p.test === false).map((p) => [p.total, p.on_site])).toEqual([
-      ['1', '1'],
-      ['2', '1'],
-      ['3', '2'],
+      [1, 1],
+      [2, 1],
+      [3, 2],
     ]);
     const read = await app.request('GET', `/v1/votes/${last}`, { key: s.org.key });
     expect(read.body.data).toMatchObject({ voter_total: 3, voter_month_total: 3, voter_streak_days: 1, voter_best_streak_days: 1, provider_voter_total: 2 });
@@ -169,8 +169,8 @@ describe.skipIf(databaseUnavailable)('voter standings at vote time', () => {
     await s.vote(list, 'Kim', '2026-03-01T15:00:00Z'); // 2026-03-01 10:00: the next local day, a new month
     const payloads = await s.payloads(2);
     expect(payloads.map((p) => [p.total, p.month, p.streak])).toEqual([
-      ['1', '1', '1'],
-      ['2', '1', '2'],
+      [1, 1, 1],
+      [2, 1, 2],
     ]);
     const bad = await app.request('PATCH', '/v1/organization', { key: s.org.key, body: { settings: { time_zone: 'Mars/Olympus' } } });
     expect(bad.status).toBe(400);
@@ -217,5 +217,20 @@ describe.skipIf(databaseUnavailable)('voter standings at vote time', () => {
     const wrong = await app.request('PATCH', '/v1/providers/daily', { key: s.org.key, body: { vote_cooldown: { hours: -1 } } });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error.details).toEqual([expect.objectContaining({ field: 'vote_cooldown' })]);
+  });
+
+  it('takes a cooldown in minutes (a list that allows a vote every 90 minutes), and never refuses a vote sent before it ends', async () => {
+    const s = await setup();
+    const quick = await s.site('quick', { vote_cooldown: { minutes: 90 } });
+    expect((await app.request('GET', '/v1/providers/quick', { key: s.org.key })).body.data.vote_cooldown).toEqual({ minutes: 90 });
+    await s.vote(quick, 'Mia', '2026-03-22T10:00:00Z');
+    expect((await s.payloads(1))[0].next).toBe('2026-03-22T11:30:00.000Z');
+    // 20 minutes later, inside the cooldown: stored and delivered all the same (the site enforces its rule).
+    await s.vote(quick, 'Mia', '2026-03-22T10:20:00Z');
+    expect((await s.payloads(2))[1]).toMatchObject({ total: 2, next: '2026-03-22T11:50:00.000Z' });
+    const mixed = await app.request('PATCH', '/v1/providers/quick', { key: s.org.key, body: { vote_cooldown: { hours: 1, minutes: 30 } } });
+    expect(mixed.status, mixed.text).toBe(200);
+    const zero = await app.request('PATCH', '/v1/providers/quick', { key: s.org.key, body: { vote_cooldown: { minutes: 0 } } });
+    expect(zero.body.error.details).toEqual([{ field: 'vote_cooldown', message: expect.stringContaining('more than 0') }]);
   });
 });

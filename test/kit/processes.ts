@@ -1,12 +1,17 @@
 // Runs the CLI and the server entry point as real processes (the way operators do).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Node's arguments for an entry: TypeScript sources run through tsx, compiled JavaScript (npm run build) as is. */
+/**
+ * Node's arguments for an entry: TypeScript sources run through tsx, compiled JavaScript (npm run build) as is. Both
+ * by absolute path, so that a process may run in another directory (one with its own .env file).
+ */
 function nodeArgs(entry: string): string[] {
-  return entry.endsWith('.ts') ? ['--import', 'tsx', entry] : [entry];
+  const path = resolve(ROOT, entry);
+  return entry.endsWith('.ts') ? ['--import', join(ROOT, 'node_modules/tsx/dist/loader.mjs'), path] : [path];
 }
 
 export interface CliResult {
@@ -17,10 +22,10 @@ export interface CliResult {
 }
 
 /** `entry`: the CLI's module, relative to the repository (a build's `<out>/src/cli/main.js` runs the compiled CLI). */
-export function runCli(args: string[], env: Record<string, string>, entry = 'src/cli/main.ts'): Promise<CliResult> {
+export function runCli(args: string[], env: Record<string, string | undefined>, entry = 'src/cli/main.ts', cwd = ROOT): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...nodeArgs(entry), ...args], {
-      cwd: ROOT,
+      cwd,
       env: { ...process.env, LOG_LEVEL: 'silent', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

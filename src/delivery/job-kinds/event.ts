@@ -41,7 +41,8 @@ export function eventLookup(data: EventData, base: Lookup | null, org: { slug: s
     if (name === 'organization_name') return org.name;
     return base ? base(name) : name === 'test' ? 'false' : undefined;
   };
-  lookup.typed = (name) => (typeof own[name] === 'number' ? own[name] : name === 'test' ? (base?.typed?.(name) ?? false) : undefined);
+  // The event's numbers, and its vote's typed values (`test`, the voter's standing) where it has a vote.
+  lookup.typed = (name) => (typeof own[name] === 'number' ? own[name] : base ? base.typed?.(name) : name === 'test' ? false : undefined);
   return lookup;
 }
 

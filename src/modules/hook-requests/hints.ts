@@ -36,7 +36,11 @@ function authFailedHint(input: HintInput, reason: string): string {
   if (/body timestamp|timestamp is not within/i.test(reason)) return `the timestamp in the delivery is too old or ahead of our clock: ${CLOCK_OR_RESENT}`;
   if (/signature timestamp outside/i.test(reason)) return `the signature's timestamp is more than 5 minutes away: ${CLOCK_OR_RESENT}`;
   if (/signed deliveries must be posted/i.test(reason)) return 'a GET reached a provider that reads a signed POST body: a proxy may have rewritten the request';
-  if (/bad signature|malformed signature/i.test(reason)) return `the signature did not match: ${SECRET_PASTED}`;
+  if (/malformed signature/i.test(reason)) {
+    const expected = /expected (.+)$/i.exec(reason)?.[1];
+    return `the signature header is not in the site's format${expected ? ` (${expected})` : ''}: the secret is not the problem; the request did not come from the site as it signs, or a proxy changed the header`;
+  }
+  if (/bad signature/i.test(reason)) return `the signature did not match: ${SECRET_PASTED}`;
   if (/missing secret path segment/i.test(reason)) return 'the URL has no secret at its end: give the site the whole webhook URL, secret included';
   const missing = /missing (?:or malformed )?(\S+) (header|query parameter)/i.exec(reason);
   if (missing) {
@@ -58,6 +62,8 @@ function validationHint(input: HintInput, reason: string): string {
   if (input.method === 'GET' && input.provider && input.provider.payloadSource !== 'query') {
     return `a GET reached a provider that reads a ${input.provider.payloadSource === 'form' ? 'form' : 'JSON'} body: a proxy may have rewritten the request`;
   }
+  if (/a vote is a JSON object/i.test(reason))
+    return 'the site sent a body with no vote in it (null or a bare value): a connectivity check sends that; a vote is a JSON object';
   if (/voter name is missing|no voter name/i.test(reason))
     return "the delivery has no voter name where the provider reads it: check the provider's votee_path against what the site sends";
   if (/voter name/i.test(reason)) return 'the voter name was refused (too long, or with control characters): the site sent something that is not a name';

@@ -1,5 +1,6 @@
 // Organization, its settings and usage; the organization query and the settings/test-message mutations.
 import { votePageOf, type VotePageSettings } from '../../domain/vote-page.js';
+import { addressWarnings } from '../../net/reach.js';
 import { builder } from '../../graphql/builder.js';
 import type { LeaderboardPosts } from '../../domain/leaderboard-schedule.js';
 import { requireViewer } from '../../auth/access.js';
@@ -169,6 +170,18 @@ builder.prismaObject('Organization', {
     hookBaseUrl: t.string({
       description: "Where this organization's hook URLs start ({hook_base_url}/<slug>): a provider's URL is this, its key, and for url_path its secret",
       resolve: (org, _args, ctx) => `${ctx.deps.config.hookBaseUrl}/${encodeURIComponent(org.slug)}`,
+    }),
+    hookAddressWarning: t.string({
+      nullable: true,
+      description:
+        'Why no voting site can reach the hook URLs (an address of this machine or its network), naming the setting to change (PUBLIC_BASE_URL or HOOK_BASE_URL); null when nothing is known against them (README "First steps")',
+      resolve: (_org, _args, ctx) => addressWarnings(ctx.deps.config).hooks,
+    }),
+    votifierAddressWarning: t.string({
+      nullable: true,
+      description:
+        'Why no Votifier list can reach the Votifier address given out (VOTIFIER_HOST, else the host of PUBLIC_BASE_URL); null when nothing is known against it or the listener is off',
+      resolve: (_org, _args, ctx) => addressWarnings(ctx.deps.config).votifier,
     }),
   }),
 });

@@ -78,7 +78,7 @@ export const ProviderRef = builder.prismaObject('Provider', {
     voteCooldown: t.field({
       type: 'JSON',
       nullable: true,
-      description: 'When a voter may vote again: {"hours": N} or {"daily_reset": "HH:MM", "time_zone": "<IANA>"}; null when unknown',
+      description: 'When a voter may vote again: {"hours": N}, {"minutes": N}, both, or {"daily_reset": "HH:MM", "time_zone": "<IANA>"}; null when unknown',
       resolve: (p) => cooldownOf(p.voteCooldownJson),
     }),
     voteUrl: t.exposeString('voteUrl', {
@@ -194,7 +194,8 @@ const CreateProviderInput = builder.inputType('CreateProviderInput', {
     votifierPort: t.int({ description: 'votifier only: a port of its own within VOTIFIER_DEDICATED_PORTS (v1 without routing)' }),
     voteCooldown: t.field({
       type: 'JSON',
-      description: 'When a voter may vote again on the site: {"hours": N} or {"daily_reset": "HH:MM", "time_zone": "<IANA>"}; null: unknown',
+      description:
+        'When a voter may vote again on the site: {"hours": N}, {"minutes": N}, both, or {"daily_reset": "HH:MM", "time_zone": "<IANA>"}; null: unknown',
     }),
     voteUrl: t.string({ description: "The site's vote page for reminders (http(s); may hold variables such as {{payload.bot}}); null: none" }),
     discordIdPath: t.string({ description: "Where the voter's Discord user id is in the body (dotted path); null: none" }),
@@ -222,7 +223,8 @@ const UpdateProviderInput = builder.inputType('UpdateProviderInput', {
     votifierPort: t.int({ description: 'votifier only: a port of its own within VOTIFIER_DEDICATED_PORTS; null goes back to the shared port' }),
     voteCooldown: t.field({
       type: 'JSON',
-      description: 'When a voter may vote again on the site: {"hours": N} or {"daily_reset": "HH:MM", "time_zone": "<IANA>"}; null: unknown',
+      description:
+        'When a voter may vote again on the site: {"hours": N}, {"minutes": N}, both, or {"daily_reset": "HH:MM", "time_zone": "<IANA>"}; null: unknown',
     }),
     voteUrl: t.string({ description: "The site's vote page for reminders (http(s); may hold variables such as {{payload.bot}}); null: none" }),
     discordIdPath: t.string({ description: "Where the voter's Discord user id is in the body (dotted path); null: none" }),

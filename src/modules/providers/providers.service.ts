@@ -87,6 +87,22 @@ const optionalFields = {
   voterAddressPath: pathSchema.nullable().optional(),
 };
 
+/** A missing auth_field said for the method that needs it ("is required for the header method: the header …"). */
+function withMethodWords<T>(methodName: unknown, parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    const method = typeof methodName === 'string' ? authMethodOf(methodName) : undefined;
+    if (method && err instanceof AppError && Array.isArray(err.details)) {
+      for (const detail of err.details as { field: string; message: string }[]) {
+        if (detail.field === 'auth_field' && detail.message === 'is required')
+          detail.message = `is required for the ${method.name} method: ${method.authFieldIs}`;
+      }
+    }
+    throw err;
+  }
+}
+
 const votifierPortSchema = z.number().int().min(1).max(65535).nullable();
 
 const createSchema = z.object({
@@ -247,7 +263,9 @@ export function createProviderService(deps: AppDeps) {
       // The key pair is made here. The token too, unless the list issues its own (pasted as auth_value).
       input = { ...VOTIFIER_DEFAULTS, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined && v !== null)) };
     }
-    const parsed = parseInput(createSchema, { ...input, authValue: input.authValue === 'auto' ? undefined : input.authValue });
+    const parsed = withMethodWords(input.authMethod, () =>
+      parseInput(createSchema, { ...input, authValue: input.authValue === 'auto' ? undefined : input.authValue }),
+    );
     const method = authMethodOf(parsed.authMethod)!;
     const auth: AuthConfig = {
       authMethod: parsed.authMethod,

@@ -80,6 +80,10 @@ function parsePayload(content: AuthenticatedContent): unknown {
   } catch {
     throw unreadable('JSON');
   }
+  if (payload === null || typeof payload !== 'object') {
+    const what = payload === null ? 'null' : typeof payload === 'string' ? 'text' : typeof payload === 'number' ? 'a number' : 'true or false';
+    throw validationError([{ field: 'body', message: `is ${what}, not a vote: a vote is a JSON object` }]);
+  }
   if (exceedsJsonDepth(payload)) throw validationError([{ field: 'body', message: `is nested deeper than ${MAX_JSON_DEPTH} levels` }]);
   return payload;
 }
@@ -246,7 +250,7 @@ export function createIngestService(deps: AppDeps) {
   const protocolOf = (delivery: HookDelivery): HookProtocol =>
     delivery.votifier ? (delivery.votifier.protocol === 1 ? 'votifier_v1' : 'votifier_v2') : delivery.testVote ? 'test_vote' : 'http';
 
-  /** Every hook delivery's outcome, counted (src/metrics/) and told to the watchers (deps.hookObservers). */
+  /** Every hook delivery's outcome, told to the watchers (deps.hookObservers: the logs, the request log, the metrics). */
   async function receive(delivery: HookDelivery, caller: HookCaller): Promise<HookReceipt> {
     const started = performance.now();
     const receivedAt = deps.clock.now();
@@ -274,12 +278,10 @@ export function createIngestService(deps: AppDeps) {
     try {
       const receipt = await receiveOne(delivery, caller, trace);
       const outcome = outcomeOf(receipt);
-      deps.metrics.hookDelivery(outcome === 'accepted' ? 'stored' : outcome);
       observe({ outcome, status: 200, errorCode: null, reason: null, voteId: 'voteId' in receipt ? receipt.voteId : null });
       return receipt;
     } catch (err) {
       const known = err instanceof AppError ? err : null;
-      deps.metrics.hookDelivery('refused', known ? known.code : 'INTERNAL_ERROR');
       observe({
         outcome: 'refused',
         status: known ? known.status : 500,

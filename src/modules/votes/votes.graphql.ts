@@ -95,7 +95,9 @@ builder.prismaObject('DeliveryJob', {
           ? 'chat_webhook_url'
           : j.kind === 'legacy_callback'
             ? 'server_callback_url'
-            : (j.callback?.name ?? null),
+            : j.kind === 'pull'
+              ? 'plugin tokens (pull API)'
+              : (j.callback?.name ?? null),
     }),
     event: t.string({
       nullable: true,
@@ -124,8 +126,27 @@ builder.prismaObject('DeliveryAttempt', {
     id: t.exposeID('id'),
     jobId: t.exposeString('jobId'),
     kind: t.field({ type: JobKindEnum, select: { job: { select: { kind: true } } }, resolve: (a) => a.job.kind }),
+    event: t.string({
+      nullable: true,
+      description: 'kind event: which (milestone, vote_party, reminder; README "Rewards")',
+      select: { job: { select: { kind: true, payloadJson: true } } },
+      resolve: (a) => (a.job.kind === 'event' && a.job.payloadJson ? ((JSON.parse(a.job.payloadJson) as { event?: string }).event ?? null) : null),
+    }),
     attempt: t.exposeInt('attempt'),
     target: t.exposeString('target'),
+    pluginToken: t.string({
+      nullable: true,
+      description: 'A pull attempt (target plugin:<token id>): the name of the plugin token that took the vote, while it exists',
+      select: { target: true, job: { select: { organizationId: true } } },
+      resolve: async (a, _args, ctx) => {
+        if (!a.target.startsWith('plugin:')) return null;
+        const token = await ctx.deps.db.prisma.pluginToken.findFirst({
+          where: { id: a.target.slice('plugin:'.length), organizationId: a.job.organizationId },
+          select: { name: true },
+        });
+        return token?.name ?? null;
+      },
+    }),
     statusCode: t.exposeInt('statusCode', { nullable: true }),
     success: t.exposeBoolean('success'),
     durationMs: t.exposeInt('durationMs'),

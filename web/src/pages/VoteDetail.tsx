@@ -34,8 +34,8 @@ const VoteQuery = graphql(`
   query VoteDetail($publicId: String!) {
     vote(publicId: $publicId) {
       publicId voterName voterId repairedFrom providerName providerKey receivedAt chatStatus callbackStatus callbackAttempts recovered test
-      deliveryJobs { id kind origin target status attempts maxAttempts nextAttemptAt lastError sentAt }
-      deliveryAttempts { id jobId kind attempt target statusCode success durationMs pacedMs error responseExcerpt createdAt }
+      deliveryJobs { id kind event origin target status attempts maxAttempts nextAttemptAt lastError sentAt }
+      deliveryAttempts { id jobId kind event attempt target pluginToken statusCode success durationMs pacedMs error responseExcerpt createdAt }
     }
   }
 `);
@@ -185,7 +185,7 @@ export function VoteDetail() {
               {vote.deliveryJobs.map((job) => (
                 <tr key={job.id}>
                   <td>
-                    {job.kind}
+                    {job.event ? `${job.kind}: ${job.event}` : job.kind}
                     {job.origin !== 'vote' && (
                       <>
                         {' '}
@@ -243,12 +243,12 @@ export function VoteDetail() {
                     <td className="when" data-label="When">
                       <Time value={a.createdAt} />
                     </td>
-                    <td data-label="Kind">{a.kind}</td>
+                    <td data-label="Kind">{a.event ? `${a.kind}: ${a.event}` : a.kind}</td>
                     <td className="num" data-label="Attempt">
                       {a.attempt}
                     </td>
                     <td className="target" data-label="Target">
-                      {a.target}
+                      {a.pluginToken ? `plugin token “${a.pluginToken}”` : a.target}
                     </td>
                     <td className="num" data-label="HTTP">
                       {a.statusCode ?? '—'}

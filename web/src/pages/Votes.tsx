@@ -56,6 +56,33 @@ interface Outcome {
   error?: boolean;
 }
 
+/** What an empty list means, and what to do about it. */
+function EmptyVotes({ uncertainView, filtered, clear, hasProviders }: { uncertainView: boolean; filtered: boolean; clear: () => void; hasProviders: boolean }) {
+  if (uncertainView) return <p className="empty">No vote is uncertain now.</p>;
+  if (filtered)
+    return (
+      <p className="empty">
+        No votes match these filters.{' '}
+        <button type="button" className="link" onClick={clear}>
+          Show every vote
+        </button>
+      </p>
+    );
+  if (!hasProviders)
+    return (
+      <p className="empty">
+        No votes yet: votes arrive through a provider. <Link to="/providers/new">Add the first provider</Link> (pick the voting site; the page says what to
+        paste where), then send it a test vote.
+      </p>
+    );
+  return (
+    <p className="empty">
+      No votes yet. Send a test vote from <Link to="/providers">Providers</Link> (Test vote beside a provider) to see one arrive here; if a site's votes do not
+      arrive, its Requests page shows every request that reached its webhook and what to fix.
+    </p>
+  );
+}
+
 export function Votes() {
   const access = useAccess();
   const readOnly = access.scope !== 'full';
@@ -253,7 +280,14 @@ export function Votes() {
           Loading votes…
         </p>
       )}
-      {result && result.votes.length === 0 && <p className="empty">{uncertainView ? 'No vote is uncertain now.' : 'No votes match.'}</p>}
+      {result && result.votes.length === 0 && (
+        <EmptyVotes
+          uncertainView={uncertainView}
+          filtered={JSON.stringify(applied) !== JSON.stringify(EMPTY)}
+          clear={() => show(EMPTY)}
+          hasProviders={(data?.providers?.providers.length ?? 0) > 0}
+        />
+      )}
       {result && result.votes.length > 0 && (
         <>
           <div className="table-wrap">

@@ -2,6 +2,7 @@ import { createServer, type AddressInfo, type LookupFunction } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startRconServer, type RconServer } from '../../../../test/kit/rcon-server.js';
 import { guardedLookup } from '../../../net/ssrf-guard.js';
+import { NO_PRIVATE_TARGETS } from '../../../private-targets.js';
 import { MAX_COMMAND_BYTES } from './protocol.js';
 import { RconConnection, RconError } from './rcon-connection.js';
 
@@ -179,7 +180,7 @@ describe('RconConnection', () => {
   });
 
   it('surfaces a lookup blocked by the SSRF guard as a permanent BLOCKED error, without connecting', async () => {
-    const lookup = guardedLookup(async () => [{ address: '127.0.0.1', family: 4 }]) as LookupFunction;
+    const lookup = guardedLookup(async () => [{ address: '127.0.0.1', family: 4 }], NO_PRIVATE_TARGETS, 25575) as LookupFunction;
     const error = await failure(open({ host: 'rcon.example.com', lookup }));
     expect(error.code).toBe('BLOCKED');
     expect(error.permanent).toBe(true);

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { ALL_PRIVATE_TARGETS } from '../../../private-targets.js';
 import { createRconPool } from './rcon-pool.js';
 import { RconError } from './rcon-connection.js';
 
-const pool = () => createRconPool({ config: { allowPrivateTargets: true }, http: {} } as never);
+const pool = () => createRconPool({ config: { privateTargets: ALL_PRIVATE_TARGETS }, http: {} } as never);
 const server = (timeoutMs = 1_000) => ({ host: '127.0.0.1', port: 25575, password: 'pw', timeoutMs });
 
 describe('turns on one RCON server', () => {

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { LookupFunction } from 'node:net';
 import type { AppDeps } from '../../../app-deps.js';
-import { guardedLookup } from '../../../net/ssrf-guard.js';
+import { checkHostShape, guardedLookup } from '../../../net/ssrf-guard.js';
 import { RconConnection, RconError } from './rcon-connection.js';
 import { setting, type SettingValues } from '../settings-schema.js';
 
@@ -27,12 +27,16 @@ const keyOf = (t: RconTarget) => `${t.host}:${t.port}:${createHash('sha256').upd
 export function createRconPool(deps: Pick<AppDeps, 'config' | 'http'>) {
   const open = new Map<string, Promise<RconConnection>>();
   const turns = new Map<string, { busy: number; waiting: (() => void)[] }>();
-  const lookup = deps.config.allowPrivateTargets ? undefined : (guardedLookup(deps.http.resolver) as unknown as LookupFunction);
+  const policy = deps.config.privateTargets;
 
   function connect(target: RconTarget): Promise<RconConnection> {
     const key = keyOf(target);
     const known = open.get(key);
     if (known) return known;
+    // A literal address is never looked up: checked here (a name is checked as it resolves, for this port).
+    const refused = checkHostShape(target.host, target.port, policy);
+    if (refused) return Promise.reject(new RconError('BLOCKED', `the server's address ${refused}`));
+    const lookup = policy.all ? undefined : (guardedLookup(deps.http.resolver, policy, target.port) as unknown as LookupFunction);
     const opening = RconConnection.open({ host: target.host, port: target.port, password: target.password, timeoutMs: target.timeoutMs, lookup }).then(
       (connection) => {
         connection.onClose(() => open.get(key) === opening && open.delete(key));

@@ -187,7 +187,7 @@ async function sendVotifierCallback(deps: AppDeps, ctx: KindSendContext): Promis
         timeoutMs: callback.timeoutMs,
       },
       { serviceName: setting(values, 'serviceName'), username: vote.voterName, address, timestamp: String(vote.receivedAt.getTime()) },
-      { allowPrivateTargets: deps.config.allowPrivateTargets, resolver: deps.http.resolver, beforeWrite: () => marked },
+      { privateTargets: deps.config.privateTargets, resolver: deps.http.resolver, beforeWrite: () => marked },
     );
   } catch (err) {
     if (err instanceof LeaseLost) throw err;

@@ -66,6 +66,8 @@ export interface AuthMethodDefinition {
   /** The payload sources this method can vouch for. */
   payloadSources: readonly PayloadSource[];
   defaultPayloadSource: PayloadSource;
+  /** What auth_field names for this method, said when it is missing ("the header the site sends its secret in"). */
+  authFieldIs: string;
   /** Field rules of this method for a whole provider configuration (REST field names in the errors). */
   check(config: AuthConfig): FieldError[];
   verify(config: AuthConfig, secret: string, request: HookRequest, nowMs: number): Verification;

@@ -5,6 +5,7 @@ export const headerMethod: AuthMethodDefinition = {
   name: 'header',
   payloadSources: PAYLOAD_SOURCES,
   defaultPayloadSource: 'json',
+  authFieldIs: 'the header the site sends its secret in (e.g. Authorization)',
   check: (config) => [...headerNameProblems(config), ...unsignedProblems(config)],
   verify(config, secret, request) {
     const value = request.headers[config.authField.toLowerCase()];

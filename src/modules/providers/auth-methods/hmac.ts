@@ -35,6 +35,7 @@ export const hmacMethod: AuthMethodDefinition = {
   // A signature covers body bytes; a query string is never signed by any site we know, so it cannot be a source.
   payloadSources: ['json', 'form'],
   defaultPayloadSource: 'json',
+  authFieldIs: 'the header that carries the signature (e.g. X-Signature)',
   check(config) {
     const problems = headerNameProblems(config);
     if (!SIGNATURE_FORMATS.includes(config.signatureFormat as never)) {

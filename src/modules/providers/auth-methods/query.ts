@@ -6,6 +6,7 @@ export const queryMethod: AuthMethodDefinition = {
   payloadSources: PAYLOAD_SOURCES,
   // GET-style lists (TopG, Gaming-Toplist) are why this method exists.
   defaultPayloadSource: 'query',
+  authFieldIs: 'the query parameter that carries the secret (e.g. token)',
   check: unsignedProblems,
   verify(config, secret, request) {
     const value = request.query[config.authField];

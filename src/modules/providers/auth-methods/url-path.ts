@@ -5,6 +5,7 @@ export const urlPathMethod: AuthMethodDefinition = {
   name: 'url_path',
   payloadSources: PAYLOAD_SOURCES,
   defaultPayloadSource: 'json',
+  authFieldIs: 'a name for the secret path segment (e.g. s)',
   check: unsignedProblems,
   verify(config, secret, request) {
     if (!request.pathSecret) return refused('missing secret path segment');

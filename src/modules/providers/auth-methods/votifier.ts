@@ -41,6 +41,7 @@ export const votifierMethod: AuthMethodDefinition = {
   name: 'votifier',
   payloadSources: ['json'],
   defaultPayloadSource: 'json',
+  authFieldIs: 'votifier (set for you)',
   check: (config) => unsignedProblems(config),
   verify(_config, secret, request, nowMs) {
     const keys = parseVotifierKeys(secret);

@@ -13,7 +13,7 @@ import { ProviderReady, type MadeProvider } from './provider-ready';
 
 const AddProviderQuery = graphql(`
   query AddProviderChoices {
-    organization { slug hookBaseUrl }
+    organization { slug hookBaseUrl hookAddressWarning votifierAddressWarning }
     templates { id slug name description websiteUrl authMethod authField authKeySource setupInstructions }
     providers { count limit providers { key webhookUrl } }
   }
@@ -80,6 +80,7 @@ export function AddProvider() {
   // Sites that make the secret ask for the hook URL before the provider exists: the service says where its hooks are.
   const base = data.organization?.hookBaseUrl ?? `${location.origin}/hooks/${encodeURIComponent(orgSlug)}`;
   const hookUrlFor = (key: string) => `${base}/${encodeURIComponent(key)}`;
+  const warnings = { hooks: data.organization?.hookAddressWarning ?? null, votifier: data.organization?.votifierAddressWarning ?? null };
   const errors = sentFor === choice ? fieldErrorsOf(result.error) : {};
   const full = providers.count >= providers.limit;
   const pick = (slug: string) => {
@@ -101,6 +102,7 @@ export function AddProvider() {
         votifier: p.votifier,
         settings: p.provider,
         expectedUrl: site.kind === 'template' && !site.template.authKeySource ? hookUrlFor(p.key) : null,
+        warnings,
       });
     }
   };
@@ -150,6 +152,7 @@ export function AddProvider() {
               key={site.template.slug}
               template={site.template}
               hookUrlFor={hookUrlFor}
+              warnings={warnings}
               errors={errors}
               busy={result.fetching}
               readOnly={readOnly}

@@ -12,9 +12,11 @@ import { EditProvider } from './EditProvider';
 import { Recovery } from './Recovery';
 import { TestVote } from './TestVote';
 import { VotifierFields, type VotifierSetup } from './votifier-fields';
+import { ReachWarning } from './reach-warning';
 
 const ProvidersQuery = graphql(`
   query Providers {
+    organization { hookAddressWarning votifierAddressWarning }
     providers { count limit providers { id key name template authMethod enabled webhookUrl votesToday votesTotal authField authTimestampField signatureFormat payloadSource voteePath eventPath voteEvents testEvents votifier { host port publicKey } recovery { enabled checkedAt since error } } }
   }
 `);
@@ -74,6 +76,13 @@ export function Providers() {
         <p className="muted">
           {list.count} of {plural(list.limit, 'provider')} on your plan.
         </p>
+      )}
+      {list && list.providers.length > 0 && (
+        <ReachWarning
+          warnings={{ hooks: data?.organization?.hookAddressWarning ?? null, votifier: data?.organization?.votifierAddressWarning ?? null }}
+          votifier={list.providers.some((p) => p.votifier)}
+          subject="these providers' addresses"
+        />
       )}
       {notice && <p role="status">{notice}</p>}
       {secret && (

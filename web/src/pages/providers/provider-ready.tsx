@@ -2,9 +2,10 @@
 // numbered steps to set it up on the site and send a test vote.
 import { Link } from 'react-router';
 import { CopyField } from '../../copy-field';
-import { customSteps, templateSteps, votifierSteps } from './setup-steps';
+import { customSteps, templateSteps, votifierSteps, withReach, type AddressWarnings } from './setup-steps';
 import type { Site } from './site-picker';
 import { VotifierFields, type VotifierSetup } from './votifier-fields';
+import { ReachWarning } from './reach-warning';
 
 export interface MadeProvider {
   site: Site;
@@ -17,13 +18,15 @@ export interface MadeProvider {
   settings: { authField: string; authTimestampField?: string | null; signatureFormat?: string | null; payloadSource: string; voteePath: string };
   /** The URL given to a site that makes the secret, before the provider existed (null for the others). */
   expectedUrl: string | null;
+  /** Addresses no site can reach yet (an address of this machine or its network). */
+  warnings: AddressWarnings;
 }
 
 function stepsOf(made: MadeProvider): string[] {
   const { site } = made;
-  if (site.kind === 'template') return templateSteps(site.template, made.name).after;
-  if (site.kind === 'votifier') return votifierSteps(null, made.name);
-  return customSteps({ authMethod: made.authMethod, ...made.settings }, made.name);
+  if (site.kind === 'template') return withReach(templateSteps(site.template, made.name).after, made.warnings);
+  if (site.kind === 'votifier') return withReach(votifierSteps(null, made.name), made.warnings);
+  return withReach(customSteps({ authMethod: made.authMethod, ...made.settings }, made.name), made.warnings);
 }
 
 export function ProviderReady({ made, onDone }: { made: MadeProvider; onDone: () => void }) {
@@ -45,6 +48,7 @@ export function ProviderReady({ made, onDone }: { made: MadeProvider; onDone: ()
           The webhook URL is not the one shown before: replace the URL you gave {siteName} with the one below.
         </p>
       )}
+      <ReachWarning warnings={made.warnings} votifier={!!made.votifier} />
       {made.votifier ? (
         <VotifierFields setup={made.votifier} webhookUrl={made.webhookUrl} idPrefix="created" />
       ) : (

@@ -158,3 +158,25 @@ export function customSteps(settings: CustomSettings, providerName: string): str
   steps.push(...testVoteSteps(providerName));
   return steps;
 }
+
+/** What is wrong with the addresses Vote Relay gives out (Organization.hookAddressWarning, votifierAddressWarning). */
+export interface AddressWarnings {
+  hooks: string | null;
+  votifier: string | null;
+}
+
+/** A step that gives the site the hook URL, or a Votifier list the host and port. */
+const GIVES_HOOK_URL = /Webhook URL|Votifier over HTTP URL/;
+const GIVES_VOTIFIER_ADDRESS = /\bHost and the Port\b/;
+
+/**
+ * The steps with every one that hands the site an address it cannot reach (README "First steps") saying so first:
+ * the address is not something to paste yet.
+ */
+export function withReach(steps: string[], warnings: AddressWarnings): string[] {
+  return steps.map((step) => {
+    const warning = GIVES_HOOK_URL.test(step) ? warnings.hooks : GIVES_VOTIFIER_ADDRESS.test(step) ? warnings.votifier : null;
+    if (!warning) return step;
+    return `Not yet: ${warning.replace(/^This address/, 'the address below')} (README, First steps) and restart Vote Relay; once it gives an address the site can reach: ${step.charAt(0).toLowerCase()}${step.slice(1)}`;
+  });
+}

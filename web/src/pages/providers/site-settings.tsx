@@ -6,7 +6,8 @@ import { READ_ONLY_REASON } from '../../access';
 import { CopyField } from '../../copy-field';
 import { FieldErrors, type FieldErrorMap } from '../../field-errors';
 import { AuthFields, DEFAULT_AUTH_FIELD, type AuthMethod, type PayloadSource } from './auth-fields';
-import { templateSteps } from './setup-steps';
+import { templateSteps, withReach, type AddressWarnings } from './setup-steps';
+import { ReachWarning } from './reach-warning';
 import type { SiteTemplate } from './site-picker';
 
 /** What createProvider is given; each form sends only what its site needs. */
@@ -73,17 +74,18 @@ function Submit({ busy, readOnly, children }: { busy: boolean; readOnly: boolean
 export function TemplateSettings({
   template,
   hookUrlFor,
+  warnings,
   errors,
   busy,
   readOnly,
   onCreate,
-}: FormProps & { template: SiteTemplate; hookUrlFor: (key: string) => string }) {
+}: FormProps & { template: SiteTemplate; hookUrlFor: (key: string) => string; warnings: AddressWarnings }) {
   const [key, setKey] = useState(template.slug);
   const [name, setName] = useState(template.name);
   const [secret, setSecret] = useState('');
   const siteMakesSecret = !template.authKeySource;
   const votifier = template.authMethod === 'votifier';
-  const before = templateSteps(template, name).before;
+  const before = withReach(templateSteps(template, name).before, warnings);
   const secretLabel = votifier ? `${template.name} Votifier token` : `${template.name} secret`;
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -106,6 +108,7 @@ export function TemplateSettings({
               <li key={step}>{step}</li>
             ))}
           </ol>
+          {!votifier && <ReachWarning warnings={warnings} votifier={false} />}
           {!votifier && <CopyField label={`Webhook URL to give ${template.name}`} value={hookUrlFor(key.trim() || template.slug)} idPrefix="new-provider" />}
           <label htmlFor="new-provider-secret">{secretLabel}</label>
           <input
