@@ -335,7 +335,7 @@ describe.skipIf(databaseUnavailable)('the messages of a first bad day', () => {
       const res = await app.request('GET', path, { key: org.key });
       expect(res.status, path).toBe(404);
       expect(res.headers.get('content-type'), path).toMatch(/^application\/json/);
-      expect(res.body.error, path).toMatchObject({ code: 'NOT_FOUND', request_id: expect.any(String) });
+      expect(res.body.error, path).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('No route for GET') });
     }
     expect((await app.request('GET', '/api/votes', { key: org.key })).body.error.message).toContain('the REST API is at /v1');
     const wrong = await app.request('PUT', '/v1/organization', { key: org.key, body: { name: 'X' } });
@@ -366,7 +366,7 @@ describe.skipIf(databaseUnavailable)('the messages of a first bad day', () => {
       body: { key: 'site', name: 42, auth_method: 'query', auth_field: 'token', votee_path: 'user' },
     });
     expect(typed.status).toBe(400);
-    expect(typed.body.error.details).toEqual([{ field: 'name', message: 'must be text (got a number)' }]);
+    expect(typed.body.error.details).toEqual([{ field: 'name', message: 'must be a string' }]);
     expect(JSON.stringify([missing.body, typed.body])).not.toMatch(/Invalid input|expected string|received/);
     expect((await app.request('GET', '/v1/providers', { key: org.key })).body.data.count).toBe(0);
   });
