@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible } from '../kit/dashboard.js';
+import { expectAccessible, expectLayout } from '../kit/dashboard.js';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { dialect, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 import { signatureHeaders } from '../kit/signing.js';
@@ -223,6 +223,17 @@ describe.skipIf(dialect !== 'sqlite' || (!haveChromium && process.env.CI !== 'tr
       .getByRole('cell', { name: '1', exact: true })
       .first()
       .waitFor({ timeout: 5_000 });
+    // On a phone each provider is a card: the page does not scroll sideways, and every action of the row is in view.
+    const row = () => page.getByTestId('providers-table').getByRole('row', { name: /Top\.gg/ });
+    await expectLayout(page, 'providers', () => [
+      row().getByRole('button', { name: 'Test vote' }),
+      row().getByRole('link', { name: 'Requests' }),
+      row().getByRole('button', { name: 'Edit' }),
+      row().getByRole('button', { name: 'New secret' }),
+      row().getByRole('button', { name: 'Delete' }),
+    ]);
+    // PUBLIC_BASE_URL is the default here: the list says no site can reach these addresses yet.
+    await page.getByRole('alert').filter({ hasText: 'This address can only be reached from this machine: set PUBLIC_BASE_URL' }).waitFor();
   });
 
   it('adds a Votifier list: key and name only, then host, port, key and token with numbered steps; a v2 vote with that token is received', async () => {

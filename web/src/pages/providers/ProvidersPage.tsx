@@ -110,7 +110,7 @@ export function Providers() {
       )}
       {list && list.providers.length > 0 && (
         <div className="table-wrap">
-          <table className="list providers-table">
+          <table className="list providers-table phone-cards" data-testid="providers-table">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -129,11 +129,11 @@ export function Providers() {
             <tbody>
               {list.providers.map((p) => (
                 <tr key={p.id}>
-                  <td>{p.name}</td>
-                  <td>
+                  <td data-label="Name">{p.name}</td>
+                  <td data-label="Key">
                     <code>{p.key}</code>
                   </td>
-                  <td>
+                  <td data-label="Auth">
                     {p.votifier ? (
                       <details>
                         <summary>votifier</summary>
@@ -143,9 +143,13 @@ export function Providers() {
                       p.authMethod
                     )}
                   </td>
-                  <td className="num">{p.votesToday}</td>
-                  <td className="num">{p.votesTotal}</td>
-                  <td>
+                  <td className="num" data-label="Today">
+                    {p.votesToday}
+                  </td>
+                  <td className="num" data-label="Total">
+                    {p.votesTotal}
+                  </td>
+                  <td data-label="Enabled">
                     <input
                       type="checkbox"
                       aria-label={`${p.name} enabled`}
@@ -155,7 +159,7 @@ export function Providers() {
                       onChange={(e) => void setEnabled({ key: p.key, enabled: e.target.checked }).then(reload)}
                     />
                   </td>
-                  <td>
+                  <td className="full">
                     <div className="actions">
                       <button
                         type="button"

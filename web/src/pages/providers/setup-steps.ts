@@ -166,7 +166,8 @@ export interface AddressWarnings {
 }
 
 /** A step that gives the site the hook URL, or a Votifier list the host and port. */
-const GIVES_HOOK_URL = /Webhook URL|Votifier over HTTP URL/;
+// ("Nothing else to paste: … already has the Webhook URL" gives nothing: the site has it from a step before.)
+const GIVES_HOOK_URL = /^(?!Nothing else to paste).*(?:Webhook URL|Votifier over HTTP URL)/;
 const GIVES_VOTIFIER_ADDRESS = /\bHost and the Port\b/;
 
 /**
