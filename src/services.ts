@@ -8,6 +8,7 @@ import { createIngestService } from './modules/votes/ingest.service.js';
 import { createCallbackService } from './modules/callbacks/callbacks.service.js';
 import { createVoteService } from './modules/votes/votes.service.js';
 import { createStatsService } from './modules/stats/stats.service.js';
+import { createSiteWatch } from './modules/stats/site-watch.js';
 import { createPullService } from './modules/plugin/pull.service.js';
 import { createVoterService } from './modules/voters/voters.service.js';
 import { createRewardService } from './modules/rewards/rewards.service.js';
@@ -26,6 +27,7 @@ export function createServices(deps: AppDeps) {
     callbacks: createCallbackService(deps),
     votes: createVoteService(deps, stats),
     stats,
+    siteWatch: createSiteWatch(deps),
     pull: createPullService(deps),
     voters: createVoterService(deps),
     rewards: createRewardService(deps),

@@ -1,5 +1,6 @@
 // Admin summaries and alerts as Discord-compatible bodies (readable in a chat channel; nobody is pinged).
 import type { ChatMessageBody } from '../delivery/chat-message.js';
+import { durationWords, silenceWords, type SiteSilenceFacts } from '../domain/site-silence.js';
 
 const BLUE = 0x3498db;
 const ORANGE = 0xe67e22;
@@ -68,6 +69,34 @@ export function usageMessage(what: 'votes' | 'providers', percent: 80 | 100, cur
         title: `Usage at ${percent}%`,
         description: `${current} of ${limit} ${noun} used.${consequence}`,
         footer: { text: 'Vote Relay usage warning' },
+      },
+    ],
+    allowed_mentions: { parse: [] },
+  };
+}
+
+export function siteSilentMessage(site: SiteSilenceFacts): ChatMessageBody {
+  return {
+    embeds: [
+      {
+        color: ORANGE,
+        title: `${site.providerName} has gone quiet`,
+        description: `${silenceWords(site)}.`,
+        footer: { text: 'Vote Relay admin alert · one alert per silence' },
+      },
+    ],
+    allowed_mentions: { parse: [] },
+  };
+}
+
+export function siteBackMessage(providerName: string, silentForMs: number, at: Date): ChatMessageBody {
+  return {
+    embeds: [
+      {
+        color: BLUE,
+        title: `${providerName} is sending votes again`,
+        description: `Its first vote after ${durationWords(silentForMs)} of silence arrived at ${at.toISOString()}.`,
+        footer: { text: 'Vote Relay admin alert' },
       },
     ],
     allowed_mentions: { parse: [] },

@@ -1,4 +1,4 @@
-// Scheduled admin alerts (Growth+, each behind its setting): daily and weekly summaries, vote spikes, usage at 80%
+// Scheduled admin alerts: a site that goes quiet and comes back (every plan with an admin webhook); and (Growth+, each behind its setting) daily and weekly summaries, vote spikes, usage at 80%
 // and 100%; and the leaderboard posts to the chat webhook (settings.leaderboard_posts, every plan). Every alert claims a row (organization, kind, period) with a unique key before it is queued, in the
 // same transaction as its delivery job, so several instances never send one twice; after an outage only the
 // latest finished period is sent, once. Time comes from the injectable clock.
@@ -7,7 +7,8 @@ import { PLAN_LIMITS, planOf } from '../domain/plans.js';
 import { addDays, utcDay, utcDayStart, utcMonthStart, utcWeekStart } from '../time.js';
 import type { Organization } from '../generated/sqlite/client.js';
 import type { ChatMessageBody } from '../delivery/chat-message.js';
-import { leaderboardMessage, spikeMessage, summaryMessage, usageMessage } from './messages.js';
+import { leaderboardMessage, siteBackMessage, siteSilentMessage, spikeMessage, summaryMessage, usageMessage } from './messages.js';
+import { createSiteWatch } from '../modules/stats/site-watch.js';
 import { lastPostAt, postWindow, type LeaderboardPosts } from '../domain/leaderboard-schedule.js';
 import { discordIdIn } from '../domain/discord-id.js';
 import { REAL_VOTES, REAL_VOTES_OF_VOTER } from '../domain/votes.js';
@@ -29,6 +30,7 @@ export interface AlertScheduler {
 
 export function createAlertScheduler(deps: AppDeps, options: { intervalMs: number; onQueued?: () => void }): AlertScheduler {
   const { prisma } = deps.db;
+  const sites = createSiteWatch(deps);
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<number> | null = null;
 
@@ -197,9 +199,52 @@ export function createAlertScheduler(deps: AppDeps, options: { intervalMs: numbe
     return leaderboardMessage({ period: posts.period, from: window.from, to: window.to, timeZone: org.timeZone, voters });
   }
 
+  /**
+   * A site that goes quiet (README "A site that goes quiet"), on every plan with an admin webhook: one alert per
+   * silence (its key is the provider and its last vote, claimed as every alert is: once across instances), and one
+   * when that site's next vote arrives.
+   */
+  async function watchSites(org: Organization, now: Date): Promise<number> {
+    let queued = 0;
+    for (const site of await sites.quietSites(org.id, now)) {
+      if (await claim(org, 'site_silent', `${site.providerId}:${site.lastVoteAt.getTime()}`, async () => siteSilentMessage(site))) queued++;
+    }
+    // Sites alerted as silent whose next vote has come: the silence each alert named, once.
+    const alerted = await prisma.alertMarker.findMany({
+      where: { organizationId: org.id, kind: 'site_silent', createdAt: { gte: new Date(now.getTime() - 30 * 24 * HOUR) } },
+      select: { periodKey: true },
+    });
+    if (alerted.length === 0) return queued;
+    const recovered = await prisma.alertMarker.findMany({
+      where: { organizationId: org.id, kind: 'site_recovered', periodKey: { in: alerted.map((a) => a.periodKey) } },
+      select: { periodKey: true },
+    });
+    const done = new Set(recovered.map((r) => r.periodKey));
+    for (const { periodKey } of alerted) {
+      if (done.has(periodKey)) continue;
+      const [providerId, lastVoteMs] = periodKey.split(':');
+      const next = await prisma.vote.findFirst({
+        where: { providerId, ...REAL_VOTES, receivedAt: { gt: new Date(Number(lastVoteMs)) } },
+        orderBy: { receivedAt: 'asc' },
+        select: { receivedAt: true, provider: { select: { name: true } } },
+      });
+      if (!next) continue;
+      const gap = next.receivedAt.getTime() - Number(lastVoteMs);
+      if (await claim(org, 'site_recovered', periodKey, async () => siteBackMessage(next.provider.name, gap, next.receivedAt))) queued++;
+    }
+    return queued;
+  }
+
   async function tick(): Promise<number> {
     const now = deps.clock.now();
     let posted = 0;
+    for (const org of await prisma.organization.findMany({ where: { status: 'active', chatAdminWebhookUrl: { not: null } } })) {
+      try {
+        posted += await watchSites(org, now);
+      } catch (err) {
+        deps.logger.error({ err, organizationId: org.id }, 'quiet site check failed');
+      }
+    }
     for (const org of await prisma.organization.findMany({ where: { status: 'active', leaderboardPostsJson: { not: null }, chatWebhookUrl: { not: null } } })) {
       try {
         posted += await postLeaderboard(org, now);

@@ -150,6 +150,11 @@ export interface Reports {
    * between chunks.
    */
   exportVotes(organizationId: string, range: { from: Date | null; toExclusive: Date | null }, includeTests: boolean): AsyncGenerator<string[][]>;
+  /**
+   * A provider's real votes per hour in [from, toExclusive): epoch hour (hours since 1970, UTC) → votes; hours
+   * without a vote are absent. Read along the (providerId, receivedAt) index (a site that goes quiet: alerts/).
+   */
+  hourlyVotes(providerId: string, from: Date, toExclusive: Date): Promise<Map<number, number>>;
 }
 
 export interface Storage {

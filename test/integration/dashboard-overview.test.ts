@@ -105,6 +105,22 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
             .map((t) => t.textContent),
         );
         expect(brokenTimes, `${label}: times broken across lines at ${width} px`).toEqual([]);
+        // A voter's name is never broken inside (it fits the card's width at a phone's).
+        const brokenNames = await page.evaluate(() => {
+          const broken: string[] = [];
+          for (const td of document.querySelectorAll<HTMLElement>('td.voter')) {
+            // Each text of the cell (the name; a badge beside it may sit on the next line) on one line.
+            const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+              if (!node.textContent?.trim()) continue;
+              const range = document.createRange();
+              range.selectNodeContents(node);
+              if (new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.bottom))).size > 1) broken.push(node.textContent);
+            }
+          }
+          return broken;
+        });
+        expect(brokenNames, `${label}: voter names broken across lines at ${width} px`).toEqual([]);
         if (SHOTS) {
           mkdirSync(SHOTS, { recursive: true });
           await page.screenshot({ path: join(SHOTS, `${label}-${width}.png`), fullPage: true });
@@ -194,9 +210,12 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
     });
 
     it('votes: test badge, pluralised totals; a vote: "Redeliver failed" only when a delivery failed', async () => {
+      // A long name (a Discord display name may have 32 characters): on a phone it keeps its card's whole width.
+      await vote('site', 'Herobrine_the_Destroyer_Of_All');
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Votes', exact: true }).click();
       const table = page.getByTestId('votes-table');
       await table.waitFor();
+      await expectLayout('votes-all');
       await expect(
         table
           .getByRole('row', { name: /TestPilot/ })

@@ -1,4 +1,6 @@
 // Statistics queries: dashboard, trend and by-provider (Growth+), voter and leaderboard (Pro+).
+import type { QuietSite } from './site-watch.js';
+import { silenceWords } from '../../domain/site-silence.js';
 import { builder } from '../../graphql/builder.js';
 import { requireViewer } from '../../auth/access.js';
 import { VoteRef } from '../votes/votes.graphql.js';
@@ -111,6 +113,39 @@ const VoterStats = builder.objectRef<VoterStatsShape>('VoterStats').implement({
 });
 
 const orgId = (ctx: { auth: Parameters<typeof requireViewer>[0] }) => requireViewer(ctx.auth).organizationId;
+
+const QuietSiteRef = builder.objectRef<QuietSite & { message: string }>('QuietSite').implement({
+  description: 'A site that has gone quiet (README "A site that goes quiet"): no vote for longer than its usual rate makes likely',
+  fields: (t) => ({
+    providerKey: t.exposeString('providerKey'),
+    providerName: t.exposeString('providerName'),
+    lastVoteAt: t.expose('lastVoteAt', { type: 'DateTime' }),
+    silentForSeconds: t.int({ resolve: (s) => Math.floor(s.silentForMs / 1000) }),
+    usualPerHour: t.exposeFloat('usualPerHour', { description: 'Votes per hour the site usually sends at this hour of the week (last 14 days)' }),
+    lastRequestAt: t.field({ type: 'DateTime', nullable: true, resolve: (s) => s.lastRequest?.at ?? null }),
+    lastRequestOutcome: t.string({
+      nullable: true,
+      description: 'The last request to its hook since its last vote: its outcome; null: none came',
+      resolve: (s) => s.lastRequest?.outcome ?? null,
+    }),
+    lastRequestHint: t.string({
+      nullable: true,
+      description: 'What to fix, when that request was refused or ignored',
+      resolve: (s) => s.lastRequest?.hint ?? null,
+    }),
+    message: t.exposeString('message', { description: 'The whole of it in one sentence, as the admin alert says it' }),
+  }),
+});
+
+builder.queryField('quietSites', (t) =>
+  t.field({
+    type: [QuietSiteRef],
+    description: "The organization's enabled sites that have gone quiet now (every plan; the admin alert goes to settings.chat_admin_webhook_url)",
+    authScopes: { access: { scope: 'read' } },
+    resolve: async (_r, _a, ctx) =>
+      (await ctx.services.siteWatch.quietSites(orgId(ctx), ctx.deps.clock.now())).map((site) => ({ ...site, message: silenceWords(site) })),
+  }),
+);
 
 builder.queryField('dashboardStats', (t) =>
   t.field({

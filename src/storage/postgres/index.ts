@@ -83,6 +83,17 @@ export async function openPostgresStorage(config: Config, options: StorageOption
         return failedAttemptsOf(rows);
       },
       exportVotes: (organizationId, range, includeTests) => exportVotesPostgres(prisma, organizationId, range, includeTests),
+      async hourlyVotes(providerId, from, toExclusive) {
+        const rows = await prisma.$queryRawUnsafe<{ h: number; n: number }[]>(
+          `SELECT floor(extract(epoch FROM "receivedAt") / 3600)::float8 AS h, COUNT(*)::int AS n FROM "Vote"
+           WHERE "providerId" = $1 AND "receivedAt" >= $2::timestamp(3) AND "receivedAt" < $3::timestamp(3) AND test = false
+           GROUP BY 1`,
+          providerId,
+          from.toISOString(),
+          toExclusive.toISOString(),
+        );
+        return new Map(rows.map((r) => [Number(r.h), Number(r.n)]));
+      },
     },
     pacer: createPostgresPacer(pool),
     describe: () => ({ kind: 'postgresql', location: serverOf(config.databaseUrl) }),

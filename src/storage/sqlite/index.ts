@@ -90,6 +90,17 @@ export async function openSqliteStorage(config: Config, options: StorageOptions)
         return failedAttemptsOf(rows);
       },
       exportVotes: (organizationId, range, includeTests) => exportRowsSqlite(path, organizationId, range, undefined, includeTests),
+      async hourlyVotes(providerId, from, toExclusive) {
+        const rows = await prisma.$queryRawUnsafe<{ h: number | bigint; n: number | bigint }[]>(
+          `SELECT "receivedAt" / 3600000 AS h, COUNT(*) AS n FROM "Vote"
+           WHERE "providerId" = ? AND "receivedAt" >= ? AND "receivedAt" < ? AND test = 0
+           GROUP BY h`,
+          providerId,
+          from.getTime(),
+          toExclusive.getTime(),
+        );
+        return new Map(rows.map((r) => [Number(r.h), Number(r.n)]));
+      },
     },
     // One process sends: slots in memory.
     pacer: createMemoryPacer(),

@@ -4,6 +4,7 @@
 // marked, and count nowhere (as in the statistics themselves).
 import { useEffect, useState } from 'react';
 import { useQuery, useSubscription } from 'urql';
+import { Link } from 'react-router';
 import { graphql } from '../gql';
 import { TrendChart } from '../TrendChart';
 import { Time } from '../time';
@@ -24,8 +25,26 @@ const OverviewQuery = graphql(`
     votes(limit: 10) { votes { publicId voterName providerKey providerName receivedAt test } }
     voteParty { enabled every provider count progress remaining completed }
     providers { providers { key name } }
+    quietSites { providerKey providerName message }
   }
 `);
+
+/** Sites that have gone quiet (README "A site that goes quiet"): what is known, and where to look. */
+function QuietSites({ sites }: { sites: { providerKey: string; providerName: string; message: string }[] }) {
+  if (sites.length === 0) return null;
+  return (
+    <section className="card quiet-sites" aria-labelledby="quiet-title" data-testid="quiet-sites">
+      <h2 id="quiet-title">{sites.length === 1 ? 'A site has gone quiet' : `${sites.length} sites have gone quiet`}</h2>
+      <ul>
+        {sites.map((site) => (
+          <li key={site.providerKey}>
+            {site.message}. <Link to={`/providers/${encodeURIComponent(site.providerKey)}/requests`}>Its requests</Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
 
 const LiveVotes = graphql(`
   subscription LiveVotes {
@@ -139,6 +158,7 @@ export function Overview() {
   return (
     <>
       <h1>{organization.name}</h1>
+      <QuietSites sites={data?.quietSites ?? []} />
       {stats ? (
         <section aria-label="Vote counters" className="counters">
           {counters.map(([label, value]) => (
@@ -173,7 +193,8 @@ export function Overview() {
           {latest.length === 0 ? (
             <p className="muted">No votes yet. They appear here as they arrive.</p>
           ) : (
-            <ul className="latest" aria-live="polite" data-testid="latest-votes">
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: the list scrolls (more than fits its 320 px), and a scrolling region must be reachable by keyboard (WCAG 2.1.1; axe's scrollable-region-focusable).
+            <ul className="latest" aria-live="polite" aria-labelledby="latest-title" tabIndex={0} data-testid="latest-votes">
               {latest.map((vote) => (
                 <li key={vote.publicId}>
                   <strong>{vote.voterName}</strong>{' '}
