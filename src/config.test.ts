@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { ConfigError, loadConfig, parseDurationList } from './config.js';
+import { allowsPrivate } from './private-targets.js';
 
 const PG_URL = 'postgresql://relay:pw@db.internal:5432/relay';
 const KEY = 'a-secret-key-of-at-least-32-characters';
@@ -162,6 +163,12 @@ describe('loadConfig settings', () => {
       ['range', 25575],
       ['range', null],
     ]);
+    // The configuration reaches the worker threads by structured clone: the rules still work there.
+    const cloned = structuredClone(list);
+    expect(allowsPrivate(cloned, '192.168.1.7', '192.168.1.7', 25565)).toBe(true);
+    expect(allowsPrivate(cloned, '127.0.0.1', '127.0.0.1', 25575)).toBe(true);
+    expect(allowsPrivate(cloned, '127.0.0.1', '127.0.0.1', 25576)).toBe(false);
+    expect(allowsPrivate(cloned, 'localhost', '::1', 25575)).toBe(true);
     const error = configError({ ALLOW_PRIVATE_TARGETS: 'maybe?, 10.0.0.0/33, host:99999' }).message;
     expect(error).toContain('ALLOW_PRIVATE_TARGETS: "maybe?" is not an address, a CIDR range or a host name');
     expect(error).toContain('ALLOW_PRIVATE_TARGETS: "10.0.0.0/33" is not a CIDR range');

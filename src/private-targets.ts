@@ -7,7 +7,19 @@ import ipaddr from 'ipaddr.js';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
-export type PrivateTargetRule = { kind: 'range'; range: [Address, number]; port: number | null } | { kind: 'host'; host: string; port: number | null };
+/**
+ * One entry of the list. Plain data (a range as its CIDR text): the configuration travels to the worker threads by
+ * structured clone, which keeps no class instances.
+ */
+export type PrivateTargetRule = { kind: 'range'; cidr: string; port: number | null } | { kind: 'host'; host: string; port: number | null };
+
+/** Parsed ranges by their CIDR text. */
+const ranges = new Map<string, [Address, number]>();
+function rangeOf(cidr: string): [Address, number] {
+  let range = ranges.get(cidr);
+  if (!range) ranges.set(cidr, (range = ipaddr.parseCIDR(cidr) as [Address, number]));
+  return range;
+}
 
 export interface PrivateTargets {
   /** `true`: every private target (a trusted single-owner install). */
@@ -64,13 +76,13 @@ function parseRule(entry: string): PrivateTargetRule | string {
     try {
       const [range, bits] = ipaddr.parseCIDR(target);
       const base = normalized(range.toString()) ?? range;
-      return { kind: 'range', range: [base, base.kind() !== range.kind() ? bits - 96 : bits], port };
+      return { kind: 'range', cidr: `${base.toString()}/${base.kind() !== range.kind() ? bits - 96 : bits}`, port };
     } catch {
       return `"${entry}" is not a CIDR range (as 192.168.1.0/24 or fd00::/8)`;
     }
   }
   const address = normalized(target);
-  if (address) return { kind: 'range', range: [address, address.kind() === 'ipv4' ? 32 : 128], port };
+  if (address) return { kind: 'range', cidr: `${address.toString()}/${address.kind() === 'ipv4' ? 32 : 128}`, port };
   if (isIP(target) === 0 && HOST_NAME.test(bareHost(target))) return { kind: 'host', host: bareHost(target), port };
   return `"${entry}" is not an address, a CIDR range or a host name (each may end in :port; an IPv6 address with a port in brackets)`;
 }
@@ -106,7 +118,9 @@ export function allowsPrivate(policy: PrivateTargets, host: string, address: str
   return policy.rules.some((rule) => {
     if (rule.port !== null && rule.port !== port) return false;
     if (rule.kind === 'host') return rule.host === name;
-    return parsed !== null && parsed.kind() === rule.range[0].kind() && parsed.match(rule.range as [ipaddr.IPv4, number]);
+    if (parsed === null) return false;
+    const range = rangeOf(rule.cidr);
+    return parsed.kind() === range[0].kind() && parsed.match(range as [ipaddr.IPv4, number]);
   });
 }
 

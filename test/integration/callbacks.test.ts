@@ -675,7 +675,8 @@ describe.skipIf(databaseUnavailable)('callbacks: a game server on this machine a
 
   beforeAll(async () => {
     game = await startReceiver({ status: 200 });
-    app = await startTestApp({ ALLOW_PRIVATE_TARGETS: `127.0.0.1:${new URL(game.url).port}` });
+    // The delivery thread too: the list reaches it with the configuration (structured clone).
+    app = await startTestApp({ ALLOW_PRIVATE_TARGETS: `127.0.0.1:${new URL(game.url).port}`, DELIVERY_THREAD: 'true' });
     org = await app.createOrg({ plan: 'growth' });
   });
   afterAll(async () => {
