@@ -53,7 +53,8 @@ describe.skipIf(databaseUnavailable || dialect !== 'postgresql')('backup and res
     const backup = await runCli(['backup', '--to', file, '--json'], env);
     expect(backup.code).toBe(2);
     expect(backup.json.error).toMatch(/PostgreSQL.*pg_dump/);
-    expect(backup.stderr.trim().split('\n')).toHaveLength(1);
+    // The database it was asked about, then the one-line refusal.
+    expect(backup.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^database: postgresql /), expect.stringMatching(/PostgreSQL.*pg_dump/)]);
     expect(existsSync(file)).toBe(false);
     const restore = await runCli(['restore', '--from', file], env);
     expect(restore.code).toBe(2);
