@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseUnavailable, dialect, startTestApp, testDatabaseUrl, type TestApp } from '../kit/app.js';
-import { startReceiver, type Receiver } from '../kit/receiver.js';
+import { databaseUnavailable, type TestApp } from '../kit/app.js';
+import type { Receiver } from '../kit/receiver.js';
+import { exactly, startAlertApps, tickBoth, type AlertApps } from '../kit/alerts.js';
 
 /** Time under the test's control. */
 const clock = {
@@ -12,23 +13,16 @@ const clock = {
 const setTime = (iso: string) => (clock.at = new Date(iso));
 
 describe.skipIf(databaseUnavailable)('admin alerts and summaries (injectable clock)', () => {
-  const databaseUrl = testDatabaseUrl();
+  let apps: AlertApps;
   let app: TestApp;
-  // A second instance on the same database (PostgreSQL: the scale-out set-up; SQLite is one instance).
-  let twin: TestApp | null = null;
+  let twin: TestApp | null;
   let admin: Receiver;
 
   beforeAll(async () => {
-    const env = { ALERTS_INTERVAL_MS: '0', DELIVERY_POLL_MS: '50' };
-    app = await startTestApp(env, { clock, databaseUrl });
-    if (dialect === 'postgresql') twin = await startTestApp(env, { clock, databaseUrl });
-    admin = await startReceiver({ status: 204 });
+    apps = await startAlertApps(clock);
+    ({ app, twin, admin } = apps);
   });
-  afterAll(async () => {
-    await app?.stop();
-    await twin?.stop();
-    await admin?.close();
-  });
+  afterAll(() => apps?.stop());
 
   async function org(settings: Record<string, unknown>, plan: 'growth' | 'pro' = 'growth') {
     const o = await app.createOrg({ plan });
@@ -56,25 +50,6 @@ describe.skipIf(databaseUnavailable)('admin alerts and summaries (injectable clo
     return { o, vote, received, path };
   }
 
-  /** Both instances at once on PostgreSQL (one alert must win); twice in a row on SQLite. */
-  async function tickBoth() {
-    if (twin) await Promise.all([app.scheduler.tick(), twin.scheduler.tick()]);
-    else {
-      await app.scheduler.tick();
-      await app.scheduler.tick();
-    }
-  }
-
-  async function waitFor(read: () => unknown[], count: number) {
-    const deadline = Date.now() + 5_000;
-    while (read().length < count) {
-      if (Date.now() > deadline) throw new Error(`expected ${count} messages, got ${read().length}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    await new Promise((r) => setTimeout(r, 300));
-    expect(read(), JSON.stringify(read())).toHaveLength(count); // and no more than that
-  }
-
   it('sends the daily summary of yesterday exactly once, across two instances, and only the latest after an outage', async () => {
     const s = await org({ admin_daily_summary: true });
     await s.vote('alpha', 'Steve', '2026-03-10T00:00:00.000Z');
@@ -83,9 +58,9 @@ describe.skipIf(databaseUnavailable)('admin alerts and summaries (injectable clo
     await s.vote('beta', 'Outside', '2026-03-11T00:00:00.000Z');
 
     setTime('2026-03-11T00:01:00.000Z');
-    await tickBoth();
-    await tickBoth();
-    await waitFor(s.received, 1);
+    await tickBoth(app, twin);
+    await tickBoth(app, twin);
+    await exactly(s.received, 1);
     expect(s.received()).toEqual([
       {
         embeds: [
@@ -107,9 +82,9 @@ describe.skipIf(databaseUnavailable)('admin alerts and summaries (injectable clo
 
     // Down for three days: on start only the latest finished day is summarised, once.
     setTime('2026-03-14T08:00:00.000Z');
-    await tickBoth();
-    await tickBoth();
-    await waitFor(s.received, 2);
+    await tickBoth(app, twin);
+    await tickBoth(app, twin);
+    await exactly(s.received, 2);
     expect(s.received()[1].embeds[0].title).toBe('Daily summary · 2026-03-13');
     expect(s.received()[1].embeds[0].description).toBe('**0** votes on 2026-03-13 (UTC).');
   });
@@ -120,8 +95,8 @@ describe.skipIf(databaseUnavailable)('admin alerts and summaries (injectable clo
     await s.vote('alpha', 'Weekly', '2026-03-08T23:59:59.999Z'); // Sunday, its last moment
     await s.vote('alpha', 'NextWeek', '2026-03-09T00:00:00.000Z');
     setTime('2026-03-09T00:00:30.000Z');
-    await tickBoth();
-    await waitFor(s.received, 1);
+    await tickBoth(app, twin);
+    await exactly(s.received, 1);
     const embed = s.received()[0].embeds[0];
     expect(embed.title).toBe('Weekly summary · 2026-03-02 to 2026-03-08');
     expect(embed.description).toBe('**2** votes in the week 2026-03-02 to 2026-03-08 (UTC).');
@@ -132,11 +107,11 @@ describe.skipIf(databaseUnavailable)('admin alerts and summaries (injectable clo
     const s = await org({ admin_vote_spike_alerts: true });
     for (let i = 0; i < 25; i++) await s.vote('alpha', `fan${i}`, `2026-03-20T10:${String(10 + i).padStart(2, '0')}:00.000Z`);
     setTime('2026-03-20T10:40:00.000Z');
-    await tickBoth();
-    await waitFor(s.received, 1); // before moving time on: a lease is measured on this clock too
+    await tickBoth(app, twin);
+    await exactly(s.received, 1); // before moving time on: a lease is measured on this clock too
     setTime('2026-03-20T11:00:00.000Z');
-    await tickBoth();
-    await waitFor(s.received, 1);
+    await tickBoth(app, twin);
+    await exactly(s.received, 1);
     expect(s.received()[0].embeds[0]).toMatchObject({
       title: 'Vote spike',
       description: '**25** votes in the last hour, against an average of 0.0 per hour over the previous 7 days.',
@@ -149,9 +124,9 @@ describe.skipIf(databaseUnavailable)('admin alerts and summaries (injectable clo
     // The month's count comes from the rollups: stand in for 8,000 earlier votes there.
     await app.deps.db.prisma.providerDailyCount.create({ data: { organizationId: s.o.id, providerId: provider.id, day: '2026-04-01', count: 8_000 } });
     setTime('2026-04-02T10:00:00.000Z');
-    await tickBoth();
-    await tickBoth();
-    await waitFor(s.received, 1);
+    await tickBoth(app, twin);
+    await tickBoth(app, twin);
+    await exactly(s.received, 1);
     expect(s.received()[0].embeds[0]).toMatchObject({ title: 'Usage at 80%', description: '8000 of 10000 votes this month used.' });
 
     await app.deps.db.prisma.providerDailyCount.update({ where: { providerId_day: { providerId: provider.id, day: '2026-04-01' } }, data: { count: 10_000 } });
@@ -161,8 +136,8 @@ describe.skipIf(databaseUnavailable)('admin alerts and summaries (injectable clo
         body: { key: `extra${i}`, name: 'x', auth_method: 'url_path', auth_field: 's', votee_path: 'user' },
       });
     }
-    await tickBoth();
-    await waitFor(s.received, 3);
+    await tickBoth(app, twin);
+    await exactly(s.received, 3);
     const titles = s
       .received()
       .slice(1)
@@ -178,7 +153,7 @@ describe.skipIf(databaseUnavailable)('admin alerts and summaries (injectable clo
     const s = await org({});
     await s.vote('alpha', 'Quiet', '2026-03-10T10:00:00.000Z');
     setTime('2026-03-11T00:01:00.000Z');
-    await tickBoth();
+    await tickBoth(app, twin);
     await new Promise((r) => setTimeout(r, 200));
     expect(s.received()).toEqual([]);
   });

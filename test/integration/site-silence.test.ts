@@ -4,8 +4,9 @@
 // refusal; a site too quiet to judge gets nothing.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseUnavailable, dialect, startTestApp, testDatabaseUrl, type TestApp, type TestOrg } from '../kit/app.js';
-import { startReceiver, type Receiver } from '../kit/receiver.js';
+import { databaseUnavailable, dialect, type TestApp, type TestOrg } from '../kit/app.js';
+import type { Receiver } from '../kit/receiver.js';
+import { exactly, startAlertApps, tickBoth, type AlertApps } from '../kit/alerts.js';
 import { until } from '../kit/wait.js';
 import { expectAccessible, expectLayout, launchDashboardBrowser, signIn, skipDashboard } from '../kit/dashboard.js';
 
@@ -18,22 +19,16 @@ const clock = {
 };
 
 describe.skipIf(databaseUnavailable)('a site that goes quiet (history in the database, a clock the test controls)', () => {
-  const databaseUrl = testDatabaseUrl();
+  let apps: AlertApps;
   let app: TestApp;
-  let twin: TestApp | null = null;
+  let twin: TestApp | null;
   let admin: Receiver;
 
   beforeAll(async () => {
-    const env = { ALERTS_INTERVAL_MS: '0', DELIVERY_POLL_MS: '50' };
-    app = await startTestApp(env, { clock, databaseUrl });
-    if (dialect === 'postgresql') twin = await startTestApp(env, { clock, databaseUrl });
-    admin = await startReceiver({ status: 204 });
+    apps = await startAlertApps(clock);
+    ({ app, twin, admin } = apps);
   });
-  afterAll(async () => {
-    await app?.stop();
-    await twin?.stop();
-    await admin?.close();
-  });
+  afterAll(() => apps?.stop());
 
   /** An organization with an admin webhook and one site; `perHour` real votes every hour of the 14 days up to `until` (the last one then). */
   async function site(name: string, perHour: number, until: Date) {
@@ -82,30 +77,12 @@ describe.skipIf(databaseUnavailable)('a site that goes quiet (history in the dat
     return { o, hook, received, quiet };
   }
 
-  async function tickBoth() {
-    if (twin) await Promise.all([app.scheduler.tick(), twin.scheduler.tick()]);
-    else {
-      await app.scheduler.tick();
-      await app.scheduler.tick();
-    }
-  }
-
-  async function settle(read: () => unknown[], count: number) {
-    const deadline = Date.now() + 5_000;
-    while (read().length < count) {
-      if (Date.now() > deadline) throw new Error(`expected ${count} messages, got ${read().length}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    await new Promise((r) => setTimeout(r, 300));
-    expect(read(), JSON.stringify(read())).toHaveLength(count);
-  }
-
   it('40 votes an hour, then none: one alert naming the silence, its usual rate and its last refusal; shown on the overview; one alert when it sends again', async () => {
     const stopped = new Date('2026-03-30T15:00:00.000Z');
     const s = await site('Top List', 40, stopped);
     // 20 minutes on: nothing to say.
     clock.at = new Date(stopped.getTime() + 20 * 60_000);
-    await tickBoth();
+    await tickBoth(app, twin);
     expect(await s.quiet()).toEqual([]);
     // A delivery with the wrong secret: refused, and the last request the alert will name.
     clock.at = new Date(stopped.getTime() + 2 * HOUR);
@@ -117,9 +94,9 @@ describe.skipIf(databaseUnavailable)('a site that goes quiet (history in the dat
     );
     // Three hours on: at 40 an hour, no vote at all is a silence.
     clock.at = new Date(stopped.getTime() + 3 * HOUR);
-    await tickBoth();
-    await tickBoth();
-    await settle(s.received, 1);
+    await tickBoth(app, twin);
+    await tickBoth(app, twin);
+    await exactly(s.received, 1);
     const [alert] = s.received();
     expect(alert.title).toBe('Top List has gone quiet');
     expect(alert.description).toBe(
@@ -146,15 +123,15 @@ describe.skipIf(databaseUnavailable)('a site that goes quiet (history in the dat
     }
     // Still silent an hour later: the same silence, no second alert.
     clock.at = new Date(stopped.getTime() + 4 * HOUR);
-    await tickBoth();
-    await settle(s.received, 1);
+    await tickBoth(app, twin);
+    await exactly(s.received, 1);
     // It sends again: one alert, and the overview has nothing to show.
     clock.at = new Date(stopped.getTime() + 5 * HOUR);
     const back = await app.request('POST', s.hook, { body: { user: 'Steve' }, headers: { 'x-secret': 'site-silence-secret-0123' } });
     expect(back.status, back.text).toBe(200);
-    await tickBoth();
-    await tickBoth();
-    await settle(s.received, 2);
+    await tickBoth(app, twin);
+    await tickBoth(app, twin);
+    await exactly(s.received, 2);
     expect(s.received()[1]).toMatchObject({
       title: 'Top List is sending votes again',
       description: `Its first vote after 5 h of silence arrived at ${clock.at.toISOString()}.`,
@@ -190,7 +167,7 @@ describe.skipIf(databaseUnavailable)('a site that goes quiet (history in the dat
       }
     }
     clock.at = new Date(stopped.getTime() + 4 * 24 * HOUR);
-    await tickBoth();
+    await tickBoth(app, twin);
     await new Promise((r) => setTimeout(r, 300));
     expect(s.received()).toEqual([]);
     expect(await s.quiet()).toEqual([]);
