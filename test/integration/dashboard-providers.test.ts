@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, expectLayout } from '../kit/dashboard.js';
+import { actionsOutside, expectAccessible, expectLayout } from '../kit/dashboard.js';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { dialect, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 import { signatureHeaders } from '../kit/signing.js';
@@ -144,6 +144,8 @@ describe.skipIf(dialect !== 'sqlite' || (!haveChromium && process.env.CI !== 'tr
         return bad;
       });
       expect(broken, `${name} at ${width} px: tokens broken across lines`).toEqual([]);
+      // Every action of the page (its buttons and button-like links) lies within the width: none is off-screen.
+      expect(await actionsOutside(page, width), `${name}: actions outside the width at ${width} px`).toEqual([]);
       if (SHOTS) {
         mkdirSync(SHOTS, { recursive: true });
         await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });

@@ -74,11 +74,26 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
 }
 
 /** At 1280 and 390 px: nothing scrolls sideways but a table's own box, and the actions are inside the viewport. */
+/** The page's actions (its buttons and button-like links) that lie outside the width: none may (issue 38, a phone). */
+export function actionsOutside(page: Page, width: number): Promise<string[]> {
+  return page.evaluate(
+    (w) =>
+      [...document.querySelectorAll<HTMLElement>('main button, main a.button, main input[type="submit"]')]
+        .filter((el) => {
+          const r = el.getBoundingClientRect();
+          return r.width > 0 && (r.left < -0.5 || r.right > w + 0.5);
+        })
+        .map((el) => el.textContent?.trim() || el.getAttribute('aria-label') || el.tagName),
+    width,
+  );
+}
+
 export async function expectLayout(page: Page, label: string, actions: () => Locator[]): Promise<void> {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
     await page.waitForFunction((w) => document.documentElement.scrollWidth <= w, width, { timeout: 2_000 }).catch(() => undefined);
     expect(await page.evaluate(() => document.documentElement.scrollWidth), `${label} at ${width} px`).toBeLessThanOrEqual(width);
+    expect(await actionsOutside(page, width), `${label}: actions outside the width at ${width} px`).toEqual([]);
     for (const action of actions()) {
       await action.scrollIntoViewIfNeeded();
       const box = (await action.boundingBox())!;

@@ -331,7 +331,7 @@ function ApiKeys({ readOnly }: { readOnly: boolean }) {
         </div>
       )}
       <div className="table-wrap">
-        <table className="list">
+        <table className="list phone-cards" data-testid="api-keys-table">
           <thead>
             <tr>
               <th scope="col">Name</th>
@@ -339,24 +339,24 @@ function ApiKeys({ readOnly }: { readOnly: boolean }) {
               <th scope="col">Scope</th>
               <th scope="col">Last used</th>
               <th scope="col">Created</th>
-              <th scope="col" />
+              <th scope="col">Actions</th>
             </tr>
           </thead>
           <tbody>
             {data?.apiKeys?.map((k) => (
               <tr key={k.id}>
-                <td>{k.name}</td>
-                <td>
+                <td data-label="Name">{k.name}</td>
+                <td data-label="Prefix">
                   <code>{k.prefix}…</code>
                 </td>
-                <td>{k.scope}</td>
-                <td>
+                <td data-label="Scope">{k.scope}</td>
+                <td data-label="Last used">
                   <Time value={k.lastUsedAt} />
                 </td>
-                <td>
+                <td data-label="Created">
                   <Time value={k.createdAt} />
                 </td>
-                <td>
+                <td className="full">
                   <button
                     type="button"
                     disabled={readOnly}
