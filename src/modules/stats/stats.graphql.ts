@@ -140,6 +140,7 @@ const QuietSiteRef = builder.objectRef<QuietSite & { message: string }>('QuietSi
 builder.queryField('quietSites', (t) =>
   t.field({
     type: [QuietSiteRef],
+    nullable: true,
     description: "The organization's enabled sites that have gone quiet now (every plan; the admin alert goes to settings.chat_admin_webhook_url)",
     authScopes: { access: { scope: 'read' } },
     resolve: async (_r, _a, ctx) =>
