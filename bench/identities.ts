@@ -16,14 +16,18 @@
 // Per round (BENCH_IDENTITIES_ROUNDS) both services are started, each on its own fresh SQLite file (or PostgreSQL
 // database) that its CLI migrates, and get the same preparation: one probe vote, one vote from each of
 // BENCH_IDENTITIES_VOTERS returning voters (each a fixed snowflake and name) and BENCH_WARMUP_S of returning-voter load
-// (not counted). Then, per phase, BENCH_IDENTITIES_PAIRS pairs: the two services measured back to back, each once
-// both services are quiet (under 5% of a core over 0.5 s) and 1.5 s on (on PostgreSQL after a CHECKPOINT, with no
-// autovacuum worker running: BenchDatabase.settle), ours first in odd pairs and before first in
-// even ones (numbered over the run per phase; the pairs as bench/lib/pairs.ts runs and reports them for both this and
-// bench/marks.ts). One measurement: autocannon in this process against the hook for
-// BENCH_DURATION_S with BENCH_CONNECTIONS connections, a unique body per request (the service answers a repeated body
-// as a duplicate); only 2xx answers count as accepted; afterwards the database must hold at least that many new votes,
-// and ours's Voter and VoterIdentity rows must have moved as the phase says.
+// (not counted). Then, per phase, BENCH_IDENTITIES_PAIRS pairs, each once both services are quiet (under 5% of a core
+// over 0.5 s) and 1.5 s on (on PostgreSQL after a CHECKPOINT, with no autovacuum worker running: BenchDatabase.settle):
+//   together (BENCH_IDENTITIES_MODE, the default): the two services measured at once, each under its own load. They
+//            share every moment of the machine (its cores, the disk's flushes, other work). Measured one after the
+//            other on a quiet machine (2026-11-29, PostgreSQL), one service moved from 804 to 1,552 votes/s within
+//            minutes and the pairs' ratios from 0.69x to 1.64x; measured together they spread from 0.78x to 1.07x;
+//   apart:   back to back, ours first in odd pairs and before first in even ones (numbered over the run per phase; the
+//            pairs as bench/lib/pairs.ts runs and reports them for both this and bench/marks.ts).
+// One measurement: autocannon in this process against the hook for BENCH_DURATION_S with BENCH_CONNECTIONS connections
+// (per service), a unique body per request (the service answers a repeated body as a duplicate); only 2xx answers
+// count as accepted; afterwards the database must hold at least that many new votes, and ours's Voter and
+// VoterIdentity rows must have moved as the phase says.
 //   returning: the BENCH_IDENTITIES_VOTERS voters in turn (the realistic case: every vote finds its voter by its
 //              Discord id; ours must make no voter and no identity);
 //   new:       a new voter per vote (the worst case: each vote of ours makes one Voter and one VoterIdentity row, after
@@ -80,6 +84,13 @@ const WARMUP_S = envNumber('BENCH_WARMUP_S', 2, false);
 const OURS_DIR = resolve(process.env.BENCH_OURS_DIR || ROOT);
 const BEFORE_REF = process.env.BENCH_IDENTITIES_BEFORE || 'c7649d3';
 const RATE = envNumber('BENCH_RATE', 0, false);
+/** together (default): both sides of a pair under load at once; apart: one after the other, the order swapping. */
+const MODE = process.env.BENCH_IDENTITIES_MODE ?? 'together';
+if (MODE !== 'together' && MODE !== 'apart') {
+  console.error(`BENCH_IDENTITIES_MODE is ${MODE}: together or apart`);
+  process.exit(2);
+}
+const TOGETHER = MODE === 'together';
 type Phase = 'returning' | 'new';
 const ALL_PHASES: Phase[] = ['returning', 'new'];
 const PHASES = ALL_PHASES.filter((p) =>
@@ -326,16 +337,55 @@ interface Measurement {
   notes: string[];
 }
 
+/** One side's measurement begun: its counts and CPU meter before the load. */
+interface Begun {
+  run: Run;
+  loadText: string;
+  countsBefore: Counts;
+  meter: Awaited<ReturnType<typeof startCpuMeter>>;
+}
+
+async function begin(run: Run): Promise<Begun> {
+  return {
+    run,
+    loadText: machineLoad(),
+    countsBefore: await counts(run.database, run.side),
+    meter: await startCpuMeter(run.service!.process.pid!, run.database),
+  };
+}
+
+/** One side measured on its own (the other one idle). */
 async function measure(run: Run, phase: Phase, pair: number): Promise<Measurement> {
-  const { round, side, database } = run;
-  const service = run.service!;
-  const tag = `[${phase} ${round}.${pair} ${side.id}]`;
   await sleep(SETTLE_MS);
-  const loadText = machineLoad();
-  const countsBefore = await counts(database, side);
-  const meter = await startCpuMeter(service.process.pid!, database);
+  const begun = await begin(run);
   const result = await load(run.url, phase, DURATION_S);
-  const spent = await meter.stop();
+  return finish(begun, result, await begun.meter.stop(), phase, pair);
+}
+
+/**
+ * Both sides measured at once, each under its own load of CONNECTIONS connections (MODE together): they share every
+ * moment of the machine (its cores, the disk's flushes, other work), so the pair's ratio is the two services' cost
+ * under one machine state, where two measurements back to back saw that state change within seconds.
+ */
+async function measureTogether(runs: Run[], phase: Phase, pair: number): Promise<Measurement[]> {
+  await sleep(SETTLE_MS);
+  const begun = await Promise.all(runs.map(begin));
+  const results = await Promise.all(runs.map((run) => load(run.url, phase, DURATION_S)));
+  const spent = await Promise.all(begun.map((b) => b.meter.stop()));
+  const out: Measurement[] = [];
+  for (const [i, b] of begun.entries()) out.push(await finish(b, results[i], spent[i], phase, pair));
+  return out;
+}
+
+async function finish(
+  { run, loadText, countsBefore }: Begun,
+  result: LoadResult,
+  spent: Awaited<ReturnType<Begun['meter']['stop']>>,
+  phase: Phase,
+  pair: number,
+): Promise<Measurement> {
+  const { round, side, database } = run;
+  const tag = `[${phase} ${round}.${pair} ${side.id}${TOGETHER ? ', together' : ''}]`;
   const countsAfter = await settledCounts(database, side);
   const stored = countsAfter.votes - countsBefore.votes;
   const voters = countsAfter.voters === null || countsBefore.voters === null ? null : countsAfter.voters - countsBefore.voters;
@@ -419,6 +469,21 @@ async function main(): Promise<number> {
         if (runs.length < 2) continue;
         for (const phase of PHASES) {
           for (let pair = 1; pair <= PAIRS; pair++) {
+            if (TOGETHER) {
+              for (const run of runs) {
+                const unsettled = await run.database.settle();
+                if (unsettled) quietNotes.push(`${phase} ${round}.${pair} ${run.side.id}: ${unsettled}`);
+              }
+              const waited = await quiet(runs.map((r) => r.service!.process.pid!));
+              const both = await attempt(`${phase} ${round}.${pair}, together`, () => measureTogether(runs, phase, pair));
+              if (!both) continue;
+              if (waited === null)
+                quietNotes.push(
+                  `${phase} ${round}.${pair}: the services were not quiet (under ${QUIET_SHARE * 100}% of a core) within ${QUIET_LIMIT_MS / 1000} s`,
+                );
+              measurements.push(...both);
+              continue;
+            }
             const order = oursFirst(round, pair, PAIRS) ? runs : [...runs].reverse();
             for (const run of order) {
               // The server left as each measurement should find it: the run before's pages written, no autovacuum
@@ -454,7 +519,13 @@ async function main(): Promise<number> {
   const rowsOf = (phase: Phase) =>
     pairsOf(phase).map((pair) => {
       const { o, p } = pair;
-      return pairRow(pair, perS, PAIRS, [`${o ? ms(o.p99) : 'n/a'}; ${p ? ms(p.p99) : 'n/a'}`, `${storedText(o)}; ${storedText(p)}`]);
+      return pairRow(
+        pair,
+        perS,
+        PAIRS,
+        [`${o ? ms(o.p99) : 'n/a'}; ${p ? ms(p.p99) : 'n/a'}`, `${storedText(o)}; ${storedText(p)}`],
+        TOGETHER ? 'together' : undefined,
+      );
     });
   const summaryOf = (phase: Phase) => pairSummary(measuredIn(phase), pairsOf(phase), perS, DIALECT);
   const verdictOf = (phase: Phase) => verdict(pairsOf(phase), perS, BUDGET_RATIO, { above: 'at or above', spread: 'what is to be shown' });
@@ -505,11 +576,16 @@ async function main(): Promise<number> {
       '`discord_id_path` `user`; no `voter_kind`, which before does not know). Body: ' +
       '`{"bot":"1","user":"<18-digit snowflake>","username":"<name>","type":"upvote","isWeekend":false,"query":"?n=<unique>"}`.',
     `- Per round (${ROUNDS}) both services are started and get a probe vote, one vote from each of ${thousands(VOTERS)} returning voters and ` +
-      `${WARMUP_S} s of returning-voter load (not counted). Then per phase ${PAIRS} pairs: the two services measured back to back (each once ` +
-      `both services are quiet, under ${QUIET_SHARE * 100}% of a core over ${QUIET_WINDOW_MS / 1000} s, and ${SETTLE_MS / 1000} s on` +
-      `${DIALECT === 'postgresql' ? '; on PostgreSQL first a CHECKPOINT, and no autovacuum worker running, so that neither side pays for the writes of the measurement before it' : ''}), ours first ` +
-      `in odd pairs and before first in even ones. One measurement: autocannon in the benchmark's process, ${DURATION_S} s, ${CONNECTIONS} ` +
-      'connections, a unique body per request; only 2xx answers count. "Stored / accepted": new votes in the database / 2xx answers ' +
+      `${WARMUP_S} s of returning-voter load (not counted). Then per phase ${PAIRS} pairs: ` +
+      (TOGETHER
+        ? 'the two services measured at once, each under its own load (`BENCH_IDENTITIES_MODE=together`: they share every moment of the machine, ' +
+          "its cores, the disk's flushes and other work; measured one after the other on this machine, one service moved from 804 to 1,552 " +
+          'votes/s within minutes, its CPU per vote with it)'
+        : 'the two services measured back to back (`BENCH_IDENTITIES_MODE=apart`), ours first in odd pairs and before first in even ones') +
+      `, once both services are quiet (under ${QUIET_SHARE * 100}% of a core over ${QUIET_WINDOW_MS / 1000} s) and ${SETTLE_MS / 1000} s on` +
+      `${DIALECT === 'postgresql' ? '; on PostgreSQL first a CHECKPOINT, and no autovacuum worker running, so that no side pays for the writes of the measurement before it' : ''}. ` +
+      `One measurement: autocannon in the benchmark's process, ${DURATION_S} s, ${CONNECTIONS} ` +
+      'connections per service, a unique body per request; only 2xx answers count. "Stored / accepted": new votes in the database / 2xx answers ' +
       '(must be at least 1), and for ours the new Voter and VoterIdentity rows (returning voters: none; new voters: one each per stored vote). ' +
       '"Service CPU per vote": the service process, every thread, over the measured run' +
       `${DIALECT === 'postgresql' ? ', plus the CPU of the PostgreSQL backends serving it' : ''}. The interval is a 95% t-interval of the ` +

@@ -143,11 +143,20 @@ export const pairHeader = (pairColumn: string, own: string[]) => [
   "Machine load at the pair's start",
 ];
 
-/** A pair's row under pairHeader: `rate` is a sample's votes/s, `own` the bench's own cells. */
-export function pairRow<T extends PairSample>({ round, pair, o, p }: Pair<T>, rate: (s: T) => number, perRound: number, own: string[]): string[] {
+/**
+ * A pair's row under pairHeader: `rate` is a sample's votes/s, `own` the bench's own cells; `first` replaces the
+ * First column's side (a pair measured at once: "together").
+ */
+export function pairRow<T extends PairSample>(
+  { round, pair, o, p }: Pair<T>,
+  rate: (s: T) => number,
+  perRound: number,
+  own: string[],
+  first?: string,
+): string[] {
   return [
     `${round}.${pair}`,
-    oursFirst(round, pair, perRound) ? 'ours' : 'before',
+    first ?? (oursFirst(round, pair, perRound) ? 'ours' : 'before'),
     o ? thousands(rate(o)) : 'n/a',
     p ? thousands(rate(p)) : 'n/a',
     o && p ? `**${ratio(rate(o), rate(p))}** (${pct(rate(o) / rate(p))})` : 'n/a',

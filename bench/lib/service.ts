@@ -44,7 +44,9 @@ const SERVICE_VARIABLES = [
 export function serviceEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of SERVICE_VARIABLES) delete env[name];
-  return { ...env, PORT: '0', HOST: '127.0.0.1', ...overrides };
+  // PUBLIC_BASE_URL: an address sites could reach, so the service's log has no warning about it (benches send votes
+  // to the hook path on 127.0.0.1, never to the URL the API gives out).
+  return { ...env, PORT: '0', HOST: '127.0.0.1', PUBLIC_BASE_URL: 'https://bench.example.com', ...overrides };
 }
 
 export function envNumber(name: string, fallback: number, integer: boolean): number {

@@ -73,7 +73,6 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
-/** At 1280 and 390 px: nothing scrolls sideways but a table's own box, and the actions are inside the viewport. */
 /** The page's actions (its buttons and button-like links) that lie outside the width: none may (issue 38, a phone). */
 export function actionsOutside(page: Page, width: number): Promise<string[]> {
   return page.evaluate(
@@ -88,6 +87,7 @@ export function actionsOutside(page: Page, width: number): Promise<string[]> {
   );
 }
 
+/** At 1280 and 390 px: nothing scrolls sideways but a table's own box, and the actions are inside the viewport. */
 export async function expectLayout(page: Page, label: string, actions: () => Locator[]): Promise<void> {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
