@@ -28,8 +28,9 @@
 // (per service), a unique body per request (the service answers a repeated body as a duplicate); only 2xx answers
 // count as accepted; afterwards the database must hold at least that many new votes, and ours's Voter and
 // VoterIdentity rows must have moved as the phase says.
-//   returning: the BENCH_IDENTITIES_VOTERS voters in turn (the realistic case: every vote finds its voter by its
-//              Discord id; ours must make no voter and no identity);
+//   returning: the BENCH_IDENTITIES_VOTERS voters again, in a fixed shuffled order (the realistic case: every vote
+//              finds its voter by its Discord id; ours must make no voter and no identity; until session 22 they came
+//              in turn, the order of their names, which let before's name-keyed rows share pages);
 //   new:       a new voter per vote (the worst case: each vote of ours makes one Voter and one VoterIdentity row, after
 //              looking up the id, the id as a name and the name).
 // Each pair's ratio ours / before is one sample under one machine state (the machine has 2 cores and other sessions'
@@ -125,13 +126,35 @@ const newId = (n: number) => (700_000_000_000_000_000n + BigInt(n)).toString();
 const newName = (n: number) => `Newcomer_${n}`;
 /** Makes every body unique (the duplicate window would drop a repeated one). */
 let nonce = 0;
+/**
+ * The order returning voters come back in: a fixed shuffle (the same every run), not the order they first voted in.
+ * Their key order in before's tables is their names' (Player_00000 …) and in ours's their voter ids' (the order of
+ * their first votes): voters in turn would write neighbouring index entries, few pages a batch, on both sides, and
+ * before's more neighbouring than ours's; a site's voters come back in no such order.
+ */
+const returnOrder = (() => {
+  const order = Array.from({ length: VOTERS }, (_, i) => i);
+  let seed = 0x9e3779b9;
+  const next = () => {
+    // mulberry32
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order;
+})();
 /** Where the returning voters' turn is. */
 let cycle = 0;
 const voteBody = (discordId: string, name: string) =>
   JSON.stringify({ bot: '1', user: discordId, username: name, type: 'upvote', isWeekend: false, query: `?n=${nonce++}` });
 const returningBody = (i: number) => voteBody(returningId(i), returningName(i));
 function nextBody(phase: Phase): string {
-  if (phase === 'returning') return returningBody(cycle++ % VOTERS);
+  if (phase === 'returning') return returningBody(returnOrder[cycle++ % VOTERS]);
   const n = nonce;
   return voteBody(newId(n), newName(n));
 }
@@ -531,7 +554,7 @@ async function main(): Promise<number> {
   const verdictOf = (phase: Phase) => verdict(pairsOf(phase), perS, BUDGET_RATIO, { above: 'at or above', spread: 'what is to be shown' });
   const phaseTitle = (phase: Phase) =>
     phase === 'returning'
-      ? `Returning voters (${thousands(VOTERS)} voters in turn: each vote finds its voter by its Discord id)`
+      ? `Returning voters (${thousands(VOTERS)} voters again, in a fixed shuffled order: each vote finds its voter by its Discord id)`
       : 'A new voter per vote (each vote makes a voter and its identity: the worst case)';
   const title = `Voters: what identities cost on ingest${DIALECT === 'sqlite' ? '' : ' (PostgreSQL)'}`;
   const plain = (rows: string[][]) => rows.map((r) => r.map((c) => c.replaceAll('**', '')));
