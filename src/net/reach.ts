@@ -1,6 +1,6 @@
 // Whether the addresses Vote Relay gives out (hook URLs, the Votifier host) can be reached by a voting site (README
 // "First steps", an address the sites can reach): an address of this machine, or of a private network, cannot. Said
-// at start-up (app.ts) and on the dashboard's provider pages (Provider.webhookUrlWarning, VotifierSetup.hostWarning).
+// at start-up (app.ts) and on the dashboard's provider pages (GraphQL Organization.hookAddressWarning and votifierAddressWarning).
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { Config } from '../config.js';

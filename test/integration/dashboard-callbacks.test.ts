@@ -319,6 +319,17 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
         await create.scrollIntoViewIfNeeded();
         const box = (await create.boundingBox())!;
         expect(box.x + box.width).toBeLessThanOrEqual(width);
+        // On a phone no line of a template or of the preview hides past the right edge of its box: they wrap.
+        if (width < 600) {
+          await row('Web').getByRole('button', { name: 'Preview' }).click();
+          await page.getByTestId('callback-preview').waitFor();
+          const hidden = await page.evaluate(() =>
+            [...document.querySelectorAll<HTMLElement>('.callback-form textarea, .preview-payload')]
+              .filter((el) => el.getBoundingClientRect().width > 0 && el.scrollWidth > el.clientWidth + 1)
+              .map((el) => `${el.id || el.className} (${el.scrollWidth} px in ${el.clientWidth} px)`),
+          );
+          expect(hidden, `template and preview boxes at ${width} px`).toEqual([]);
+        }
         await row('Far').getByRole('button', { name: 'Edit' }).click();
         const edit = page.getByRole('region', { name: 'Edit Far' });
         const save = edit.getByRole('button', { name: 'Save' });

@@ -7,7 +7,7 @@
 // page at both widths there.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { actionsOutside } from '../kit/dashboard.js';
+import { actionsOutside, tablesScrolling } from '../kit/dashboard.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { databaseUnavailable, dialect, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
@@ -108,6 +108,8 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
         expect(brokenTimes, `${label}: times broken across lines at ${width} px`).toEqual([]);
         // Every action of the page (its buttons and button-like links) lies within the width: none is off-screen.
         expect(await actionsOutside(page, width), `${label}: actions outside the width at ${width} px`).toEqual([]);
+        // No table hides columns past its box's edge: cards on a phone, or a table that fits.
+        expect(await tablesScrolling(page), `${label}: tables wider than their box at ${width} px`).toEqual([]);
         // A voter's name is never broken inside (it fits the card's width at a phone's).
         const brokenNames = await page.evaluate(() => {
           const broken: string[] = [];

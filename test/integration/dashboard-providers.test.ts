@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { actionsOutside, expectAccessible, expectLayout } from '../kit/dashboard.js';
+import { actionsOutside, expectAccessible, expectLayout, tablesScrolling } from '../kit/dashboard.js';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { dialect, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 import { signatureHeaders } from '../kit/signing.js';
@@ -56,7 +56,7 @@ describe('setup steps are written for the dashboard', () => {
     const custom = customSteps({ authMethod: 'header', authField: 'X-Secret', payloadSource: 'json', voteePath: 'user' }, 'My list');
     const reached = withReach(custom, warnings);
     expect(reached[0]).toMatch(
-      /^Not yet: the address below can only be reached from this machine: set PUBLIC_BASE_URL \(README, First steps\) and restart Vote Relay; once it gives an address the site can reach: on the voting site, open its vote webhook/,
+      /^Not yet: the address Vote Relay gives out can only be reached from this machine: set PUBLIC_BASE_URL \(README, First steps\) and restart Vote Relay; once it gives an address the site can reach: on the voting site, open its vote webhook/,
     );
     expect(reached.slice(1)).toEqual(custom.slice(1));
     // The Votifier host has a warning of its own: none here, so its steps stay as they are.
@@ -146,6 +146,7 @@ describe.skipIf(dialect !== 'sqlite' || (!haveChromium && process.env.CI !== 'tr
       expect(broken, `${name} at ${width} px: tokens broken across lines`).toEqual([]);
       // Every action of the page (its buttons and button-like links) lies within the width: none is off-screen.
       expect(await actionsOutside(page, width), `${name}: actions outside the width at ${width} px`).toEqual([]);
+      expect(await tablesScrolling(page), `${name}: tables wider than their box at ${width} px`).toEqual([]);
       if (SHOTS) {
         mkdirSync(SHOTS, { recursive: true });
         await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
@@ -236,6 +237,13 @@ describe.skipIf(dialect !== 'sqlite' || (!haveChromium && process.env.CI !== 'tr
     ]);
     // PUBLIC_BASE_URL is the default here: the list says no site can reach these addresses yet.
     await page.getByRole('alert').filter({ hasText: 'This address can only be reached from this machine: set PUBLIC_BASE_URL' }).waitFor();
+    // The address it speaks of is on the page: under each provider's name, and at the top of its Edit form.
+    await row().getByText('Webhook URL', { exact: true }).click();
+    expect(await row().getByTestId('webhook-url-topgg').textContent()).toBe(url);
+    await row().getByRole('button', { name: "Copy Top.gg's webhook URL" }).waitFor();
+    await look('providers-webhook-url');
+    await row().getByRole('button', { name: 'Edit' }).click();
+    expect(await page.getByLabel('Webhook URL (what the site sends votes to)').inputValue()).toBe(url);
   });
 
   it('adds a Votifier list: key and name only, then host, port, key and token with numbered steps; a v2 vote with that token is received', async () => {

@@ -87,6 +87,21 @@ export function actionsOutside(page: Page, width: number): Promise<string[]> {
   );
 }
 
+/**
+ * The tables (their `.table-wrap` boxes) whose content is wider than the box, by test id or first header: on a phone
+ * a table is cards or fits, never columns hidden past the box's edge (issue 38).
+ */
+export function tablesScrolling(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('main .table-wrap')]
+      .filter((wrap) => wrap.getBoundingClientRect().width > 0 && wrap.scrollWidth > wrap.clientWidth + 1)
+      .map((wrap) => {
+        const table = wrap.querySelector('table');
+        return `${table?.dataset.testid ?? table?.querySelector('th')?.textContent ?? 'a table'} (${wrap.scrollWidth} px in ${wrap.clientWidth} px)`;
+      }),
+  );
+}
+
 /** At 1280 and 390 px: nothing scrolls sideways but a table's own box, and the actions are inside the viewport. */
 export async function expectLayout(page: Page, label: string, actions: () => Locator[]): Promise<void> {
   for (const width of [1280, 390]) {

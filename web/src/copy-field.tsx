@@ -15,3 +15,13 @@ export function CopyField({ label, value, idPrefix = 'copy' }: { label: string; 
     </div>
   );
 }
+
+/** A Copy button alone, beside a value shown otherwise (a URL wrapped in running text). */
+export function CopyButton({ value, label }: { value: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button type="button" className="secondary" aria-label={label} onClick={() => void navigator.clipboard?.writeText(value).then(() => setCopied(true))}>
+      {copied ? 'Copied' : 'Copy'}
+    </button>
+  );
+}

@@ -168,7 +168,7 @@ export function VoteDetail() {
         <p className="muted">Nothing to deliver for this vote (no chat webhook or callback, or over the monthly limit).</p>
       ) : (
         <div className="table-wrap">
-          <table className="list" data-testid="delivery-jobs">
+          <table className="list phone-cards" data-testid="delivery-jobs">
             <thead>
               <tr>
                 <th scope="col">Kind</th>
@@ -184,7 +184,7 @@ export function VoteDetail() {
             <tbody>
               {vote.deliveryJobs.map((job) => (
                 <tr key={job.id}>
-                  <td>
+                  <td data-label="Kind">
                     {job.event ? `${job.kind}: ${job.event}` : job.kind}
                     {job.origin !== 'vote' && (
                       <>
@@ -195,18 +195,23 @@ export function VoteDetail() {
                       </>
                     )}
                   </td>
-                  <td>{job.target ?? '—'}</td>
-                  <td className="job-status">
+                  <td className="target" data-label="Target">
+                    {job.target ?? '—'}
+                  </td>
+                  <td className="job-status" data-label="Status">
                     <Status value={job.status}>{STATUS_TEXT[job.status] ?? job.status}</Status>
                   </td>
-                  <td className="num">
+                  <td className="num" data-label="Attempts">
                     {job.attempts} / {job.maxAttempts}
                   </td>
-                  <td>
+                  {/* A whole line of the card on a phone: a time never breaks. */}
+                  <td className="full" data-label="Next attempt">
                     <Time value={job.nextAttemptAt} />
                   </td>
                   {/* An uncertain job's error is what its status already says. */}
-                  <td className="target">{job.status === 'uncertain' && job.lastError === UNCERTAIN_MEANING ? '' : (job.lastError ?? '')}</td>
+                  <td className="target full" data-label="Last error">
+                    {job.status === 'uncertain' && job.lastError === UNCERTAIN_MEANING ? '' : (job.lastError ?? '')}
+                  </td>
                 </tr>
               ))}
             </tbody>

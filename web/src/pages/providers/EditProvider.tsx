@@ -5,6 +5,7 @@ import { useMutation } from 'urql';
 import { graphql } from '../../gql';
 import { FieldErrors, fieldErrorsOf } from '../../field-errors';
 import { Breakable } from '../../breakable';
+import { CopyField } from '../../copy-field';
 import { AuthFields, type PayloadSource } from './auth-fields';
 
 const EditProviderMutation = graphql(`
@@ -16,6 +17,7 @@ const EditProviderMutation = graphql(`
 type EditableProvider = {
   key: string;
   name: string;
+  webhookUrl: string;
   authMethod: string;
   authField: string;
   authTimestampField?: string | null;
@@ -80,6 +82,7 @@ export function EditProvider({ provider, onDone }: { provider: EditableProvider;
   return (
     <section className="card" aria-labelledby="edit-provider-title">
       <h2 id="edit-provider-title">Edit {provider.name}</h2>
+      <CopyField label="Webhook URL (what the site sends votes to)" value={provider.webhookUrl} idPrefix="edit-provider-url" />
       <form onSubmit={submit}>
         <label htmlFor="edit-provider-name">Name</label>
         <input id="edit-provider-name" value={form.name} onChange={set('name')} aria-invalid={!!errors.name} />

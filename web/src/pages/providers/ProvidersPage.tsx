@@ -6,7 +6,8 @@ import { Link } from 'react-router';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../../gql';
 import { READ_ONLY_REASON, useAccess } from '../../access';
-import { CopyField } from '../../copy-field';
+import { CopyButton, CopyField } from '../../copy-field';
+import { Breakable } from '../../breakable';
 import { plural } from '../../plural';
 import { EditProvider } from './EditProvider';
 import { Recovery } from './Recovery';
@@ -129,7 +130,25 @@ export function Providers() {
             <tbody>
               {list.providers.map((p) => (
                 <tr key={p.id}>
-                  <td data-label="Name">{p.name}</td>
+                  {/* With its webhook URL: a whole line of the card on a phone. */}
+                  <td className={p.votifier ? undefined : 'full'} data-label="Name">
+                    {p.name}
+                    {!p.votifier && (
+                      <details className="hook-url">
+                        <summary>Webhook URL</summary>
+                        <div className="hook-url-value">
+                          {/* A part too long for a phone's width (a secret in the path) scrolls in this box, which the keyboard reaches. */}
+                          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be focusable to be scrolled by keyboard (WCAG 2.1.1) */}
+                          <section className="hook-url-box" aria-label={`${p.name}'s webhook URL`} tabIndex={0}>
+                            <code data-testid={`webhook-url-${p.key}`}>
+                              <Breakable text={p.webhookUrl} />
+                            </code>
+                          </section>
+                          <CopyButton value={p.webhookUrl} label={`Copy ${p.name}'s webhook URL`} />
+                        </div>
+                      </details>
+                    )}
+                  </td>
                   <td data-label="Key">
                     <code>{p.key}</code>
                   </td>

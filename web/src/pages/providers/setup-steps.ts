@@ -178,6 +178,6 @@ export function withReach(steps: string[], warnings: AddressWarnings): string[] 
   return steps.map((step) => {
     const warning = GIVES_HOOK_URL.test(step) ? warnings.hooks : GIVES_VOTIFIER_ADDRESS.test(step) ? warnings.votifier : null;
     if (!warning) return step;
-    return `Not yet: ${warning.replace(/^This address/, 'the address below')} (README, First steps) and restart Vote Relay; once it gives an address the site can reach: ${step.charAt(0).toLowerCase()}${step.slice(1)}`;
+    return `Not yet: ${warning.replace(/^This address/, 'the address Vote Relay gives out')} (README, First steps) and restart Vote Relay; once it gives an address the site can reach: ${step.charAt(0).toLowerCase()}${step.slice(1)}`;
   });
 }

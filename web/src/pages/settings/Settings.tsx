@@ -350,10 +350,10 @@ function ApiKeys({ readOnly }: { readOnly: boolean }) {
                   <code>{k.prefix}…</code>
                 </td>
                 <td data-label="Scope">{k.scope}</td>
-                <td data-label="Last used">
+                <td className="full" data-label="Last used">
                   <Time value={k.lastUsedAt} />
                 </td>
-                <td data-label="Created">
+                <td className="full" data-label="Created">
                   <Time value={k.createdAt} />
                 </td>
                 <td className="full">
