@@ -15,6 +15,7 @@ import { startReceiver, type Receiver } from '../kit/receiver.js';
 import { startTcpProxy } from '../kit/tcp-proxy.js';
 import { freePort, v2Frame, votifierSession } from '../kit/votifier-sender.js';
 import { until } from '../kit/wait.js';
+import { expectLayout } from '../kit/dashboard.js';
 import { findTemplate } from '../../src/modules/templates/catalogue.js';
 import { createRequire } from 'node:module';
 
@@ -830,6 +831,8 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
       await page.getByRole('alert').filter({ hasText: 'This key was not accepted: no organization of this Vote Relay has it' }).waitFor({ timeout: 5_000 });
       expect(await page.getByText('npm run -s cli -- key create').count()).toBe(1);
       expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
+      // The sign-in page and its message fit a phone, its button in view.
+      await expectLayout(page, 'sign-in', () => [page.getByRole('button', { name: 'Sign in' })]);
     });
 
     it('keyboard and screen reader: signing in and moving between pages by keys alone; every page passes axe (WCAG A/AA), light and dark, and fits a phone', async () => {

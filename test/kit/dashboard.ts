@@ -109,6 +109,7 @@ export async function expectLayout(page: Page, label: string, actions: () => Loc
     await page.waitForFunction((w) => document.documentElement.scrollWidth <= w, width, { timeout: 2_000 }).catch(() => undefined);
     expect(await page.evaluate(() => document.documentElement.scrollWidth), `${label} at ${width} px`).toBeLessThanOrEqual(width);
     expect(await actionsOutside(page, width), `${label}: actions outside the width at ${width} px`).toEqual([]);
+    expect(await tablesScrolling(page), `${label}: tables wider than their box at ${width} px`).toEqual([]);
     for (const action of actions()) {
       await action.scrollIntoViewIfNeeded();
       const box = (await action.boundingBox())!;
