@@ -144,7 +144,7 @@ export function Providers() {
                               <Breakable text={p.webhookUrl} />
                             </code>
                           </section>
-                          <CopyButton value={p.webhookUrl} label={`Copy ${p.name}'s webhook URL`} />
+                          <CopyButton value={p.webhookUrl} label={`Copy ${p.name}'s webhook URL`} className="secondary" />
                         </div>
                       </details>
                     )}
