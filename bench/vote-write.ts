@@ -103,9 +103,12 @@ async function runFull(dropIndex: string | null): Promise<number> {
   const { db, config, votes } = await prepare(dropIndex);
   const jobs = createSqliteJobWrites(db);
   const write = createSqliteVoteWrite(config, db, PLAN_RULES, jobs.insertJobs);
-  const tx = db.transaction((batch: NewVote[]) => write(batch));
+  const tx = db.transaction((batch: NewVote[]) => write.write(batch));
   const started = process.hrtime.bigint();
-  for (let i = 0; i < votes.length; i += BATCH) tx.immediate(votes.slice(i, i + BATCH));
+  for (let i = 0; i < votes.length; i += BATCH) {
+    tx.immediate(votes.slice(i, i + BATCH));
+    write.settled(true);
+  }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   db.close();
   return votes.length / seconds;

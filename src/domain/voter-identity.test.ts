@@ -548,3 +548,61 @@ describe('a vote that sends only the Discord id', () => {
     expect(batch.rows().renamed).toEqual([]);
   });
 });
+
+describe('seen: what a writer keeps between batches', () => {
+  const DISCORD_C = '912345678901234567';
+
+  it('gives each identity the batch looked up or linked, with its voter as the batch leaves them, null for none', () => {
+    const { batch } = batchOver({ id: 'vtr_1', displayName: 'OldName', nameAt: 1_000, identities: [discord(DISCORD_A)] });
+    batch.resolve(ORG, voterOfVote('NewName', DISCORD_A, 'name', null), 2_000);
+    batch.resolve(ORG, voterOfVote('Alex', DISCORD_B, 'name', null), 2_500);
+    expect(new Map(batch.seen())).toEqual(
+      new Map([
+        [identityKey(ORG, discord(DISCORD_A)), { voterId: 'vtr_1', accounts: [discord(DISCORD_A)], displayName: 'NewName', nameAt: 2_000 }],
+        [identityKey(ORG, discord(DISCORD_B)), { voterId: 'vtr_new1', accounts: [discord(DISCORD_B)], displayName: 'Alex', nameAt: 2_500 }],
+        [identityKey(ORG, name(DISCORD_B)), null],
+        [identityKey(ORG, name('alex')), null],
+      ]),
+    );
+  });
+
+  it('lets the next batch resolve from it exactly as from the store with the first batch written', () => {
+    const stored: Stored[] = [
+      { id: 'vtr_a', displayName: 'Ann', nameAt: 1_000, identities: [discord(DISCORD_A)] },
+      { id: 'vtr_legacy', displayName: 'Steve', nameAt: 1_000, identities: [name('steve')] },
+      { id: 'vtr_mc', displayName: 'Notch', nameAt: 1_000, identities: [minecraft('notch')] },
+    ];
+    const first = batchOver(...stored);
+    first.batch.resolve(ORG, voterOfVote('Annie', DISCORD_A, 'name', null), 2_000);
+    first.batch.resolve(ORG, voterOfVote('Steve', DISCORD_B, 'name', null), 2_100);
+    first.batch.resolve(ORG, voterOfVote('Cleo', DISCORD_C, 'name', null), 2_200);
+    first.batch.resolve(ORG, voterOfVote('Notch', null, 'minecraft', null), 2_300);
+    // The store once the first batch's rows are written.
+    const rows = first.batch.rows();
+    const written: Stored[] = stored.map((v) => ({ ...v, identities: [...v.identities] }));
+    for (const c of rows.created) written.push({ id: c.id, displayName: c.displayName, nameAt: c.nameAt, identities: [] });
+    for (const r of rows.renamed) Object.assign(written.find((v) => v.id === r.id)!, { displayName: r.displayName, nameAt: r.nameAt });
+    for (const l of rows.linked) written.find((v) => v.id === l.voterId)!.identities.push({ kind: l.kind, value: l.value });
+    const kept = new Map(first.batch.seen().filter(([, v]) => v !== null));
+
+    const store = storeOf(...written);
+    const fromStore = voterBatch(store.find, counter().newId);
+    const keptStore = storeOf(...written);
+    const fromKept = voterBatch((o, i) => kept.get(identityKey(o, i)) ?? keptStore.find(o, i), counter().newId);
+    const next = [
+      voterOfVote('Ann', DISCORD_A, 'name', null),
+      voterOfVote('Steven', DISCORD_B, 'name', null),
+      voterOfVote('Cleo', DISCORD_C, 'name', null),
+      voterOfVote('notch', null, 'minecraft', null),
+      voterOfVote('Dora', '123456789012345678', 'name', null),
+    ];
+    next.forEach((vote, i) => expect(fromKept.resolve(ORG, vote, 3_000 + i)).toBe(fromStore.resolve(ORG, vote, 3_000 + i)));
+    expect(fromKept.rows()).toEqual(fromStore.rows());
+    // The kept voters were not read again.
+    expect(keptStore.asked).toEqual([
+      identityKey(ORG, discord('123456789012345678')),
+      identityKey(ORG, name('123456789012345678')),
+      identityKey(ORG, name('dora')),
+    ]);
+  });
+});

@@ -190,6 +190,17 @@ export function voterBatch(find: (organizationId: string, identity: Identity) =>
       }
       return voter.voterId;
     },
+    /**
+     * Each identity the batch looked up or linked, with the voter holding it as the batch leaves them (name, accounts),
+     * or null for none: what a writer that keeps voters between batches remembers once the batch is committed.
+     */
+    seen(): [key: string, voter: FoundVoter | null][] {
+      return Array.from(known, ([key, found]) => {
+        if (!found) return [key, null];
+        const v = voters.get(found.voterId) ?? found;
+        return [key, { voterId: v.voterId, accounts: [...v.accounts], displayName: v.displayName, nameAt: v.nameAt }];
+      });
+    },
     rows(): VoterRows {
       const all = [...voters.values()];
       return {

@@ -236,6 +236,9 @@ describe.skipIf(databaseUnavailable)('voters', () => {
     // The next vote under either name counts on the merged voter.
     const next = await s.vote(mc, { user: 'notch' }, '2026-04-24T10:00:00Z');
     expect(next).toMatchObject({ voter_id: old.voter_id, voter_total: 5, voter_streak_days: 4 });
+    // The name whose voter the merge took in (the write path had found it there before the merge).
+    const nextRenamed = await s.vote(other, { user: 'Notch2' }, '2026-04-25T10:00:00Z');
+    expect(nextRenamed).toMatchObject({ voter_id: old.voter_id, voter_total: 6, voter_streak_days: 5 });
     // Refusals name the field.
     const self = await app.request('POST', `/v1/voters/${old.voter_id}/merge`, { key: s.org.key, body: { other: old.voter_id } });
     expect(self.status).toBe(400);
@@ -257,6 +260,9 @@ describe.skipIf(databaseUnavailable)('voters', () => {
     expect(split.body.data).toMatchObject({ display_name: 'Beta', identities: [{ kind: 'minecraft', value: 'beta' }], standing: { total: 1 } });
     const left = await app.request('GET', `/v1/voters/${a.voter_id}`, { key: s.org.key });
     expect(left.body.data).toMatchObject({ identities: [{ kind: 'minecraft', value: 'alpha' }], standing: { total: 1 } });
+    // The next vote under the split name counts on the new voter, not on either voter it was held by before.
+    const again = await s.vote(mc, { user: 'Beta' }, '2026-04-27T10:00:00Z');
+    expect(again).toMatchObject({ voter_id: split.body.data.id, voter_total: 2 });
     expect(await app.deps.db.rollups.verify('2000-01-01', s.org.id)).toEqual([]);
     const lone = await app.request('POST', `/v1/voters/${a.voter_id}/split`, { key: s.org.key, body: { kind: 'minecraft', value: 'alpha' } });
     expect(lone.status).toBe(400);

@@ -11,11 +11,12 @@ import { attemptBudget, initialStatuses, planJobs, type PlanningCallback, type P
 import { rewardBatch } from '../../domain/reward-events.js';
 import { utcDay } from '../../time.js';
 import { spellingWins, spellingWinsSql } from '../../domain/voter-name.js';
-import { ACCOUNT_KINDS, voterBatch, type FoundVoter, type Identity, type IdentityKind } from '../../domain/voter-identity.js';
+import { ACCOUNT_KINDS, identityKey, voterBatch, type FoundVoter, type Identity, type IdentityKind } from '../../domain/voter-identity.js';
 import { countingOf, monthRange, type HookOrg, type HookProvider, type NewVote, type StoredVote } from '../../domain/votes.js';
 import { localDay, providerTotalsOf, standingBatch, type CountedStanding, type StandingSource, type StoredStanding } from '../../domain/voter-standing.js';
 import { cooldownOf, nextVoteAt } from '../../domain/vote-cooldown.js';
 import type { BatchWriter, VoteStore } from '../ports.js';
+import { voterCache } from './voter-cache.js';
 
 export function createSqliteVoteStore(db: Sqlite.Database, votes: BatchWriter<NewVote, StoredVote>): VoteStore {
   const orgBySlug = db.prepare(
@@ -48,12 +49,14 @@ export function createSqliteVoteStore(db: Sqlite.Database, votes: BatchWriter<Ne
   };
 }
 
-export function createSqliteVoteWrite(
-  config: Config,
-  db: Sqlite.Database,
-  rules: PlanRules,
-  insertJobs: (jobs: NewJob[]) => ClaimedJob[],
-): (batch: NewVote[]) => StoredVote[] {
+/** The vote write run in a transaction (writes.ts), told how its transaction ended: it keeps voters between batches. */
+export interface SqliteVoteWrite {
+  write(batch: NewVote[]): StoredVote[];
+  /** After the transaction of the latest `write`: committed, or rolled back. */
+  settled(committed: boolean): void;
+}
+
+export function createSqliteVoteWrite(config: Config, db: Sqlite.Database, rules: PlanRules, insertJobs: (jobs: NewJob[]) => ClaimedJob[]): SqliteVoteWrite {
   const findDuplicate = db.prepare('SELECT publicId FROM "Vote" WHERE providerId = ? AND dedupKey = ? AND receivedAt >= ? ORDER BY receivedAt ASC LIMIT 1');
   const findIdempotent = db.prepare(
     'SELECT publicId FROM "Vote" WHERE providerId = ? AND idempotencyKey = ? AND receivedAt >= ? ORDER BY receivedAt ASC LIMIT 1',
@@ -100,14 +103,18 @@ export function createSqliteVoteWrite(
     days: (organizationId: string, voterKey: string) =>
       (keepsLocalDays.has(organizationId) ? readLocalDays : readUtcDays).all(organizationId, voterKey) as { day: string; count: number }[],
   };
-  // Voters (src/domain/voter-identity.ts): each vote's identities read as its turn comes, new voters, renames and
-  // links written at the batch's end.
+  // Voters (src/domain/voter-identity.ts): each vote's identities read as its turn comes (or found kept from an
+  // earlier batch: voter-cache.ts), new voters, renames and links written at the batch's end.
   const findIdentity = db.prepare(
     `SELECT v.id AS voterId, v.displayName, v.nameAt FROM "VoterIdentity" AS i JOIN "Voter" AS v ON v.id = i.voterId
      WHERE i.organizationId = ? AND i.kind = ? AND i.value = ?`,
   );
   const accountsOf = db.prepare(`SELECT kind, value FROM "VoterIdentity" WHERE voterId = ? AND kind IN ('discord', 'minecraft_uuid')`);
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  const cache = voterCache(() => dataVersion.get() as number);
   const findVoter = (organizationId: string, identity: Identity): FoundVoter | null => {
+    const kept = cache.get(identityKey(organizationId, identity));
+    if (kept) return kept;
     const row = findIdentity.get(organizationId, identity.kind, identity.value) as { voterId: string; displayName: string; nameAt: number } | undefined;
     if (!row) return null;
     // Found by an account (a Discord id): that account is what the batch compares; else the voter's accounts, read.
@@ -143,11 +150,14 @@ export function createSqliteVoteWrite(
        lastVoteAt = MAX(lastVoteAt, excluded.lastVoteAt)`,
   );
 
+  /** The latest batch's voters, remembered once its transaction commits. */
+  let latest: ReturnType<typeof voterBatch> | null = null;
   /**
    * Writes a batch; per-organization facts (month count, callbacks) are read once per batch, and the rollups are
    * summed per batch: one upsert per (provider, day) and (provider, voter, day) touched, not one per vote.
    */
-  return (batch) => {
+  const write = (batch: NewVote[]): StoredVote[] => {
+    cache.begin();
     const used = new Map<string, number>();
     const callbacksOf = new Map<string, PlanningCallback[]>();
     const pullOf = new Map<string, boolean>();
@@ -158,6 +168,7 @@ export function createSqliteVoteWrite(
     const standings = standingBatch(standingSource);
     const rewards = rewardBatch(partySource, budgets);
     const voters = voterBatch(findVoter);
+    latest = voters;
     const stored = batch.map((vote): StoredVote => {
       const { org, provider, receivedAt } = vote;
       const at = receivedAt.getTime();
@@ -276,5 +287,13 @@ export function createSqliteVoteWrite(
     for (const r of rewardRows.parties) writeParty.run(r.organizationId, r.added);
     for (const r of rewardRows.reminders) writeReminder.run(r.organizationId, r.providerId, r.voterKey, r.voterName, r.dueAt, r.voteId);
     return stored;
+  };
+  return {
+    write,
+    settled(committed) {
+      if (committed && latest) cache.committed(latest.seen());
+      else cache.abandoned();
+      latest = null;
+    },
   };
 }

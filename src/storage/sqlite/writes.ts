@@ -47,8 +47,9 @@ const BUSY_RETRY_MS = 2;
 /** Each named write as one transaction over a batch. */
 function transactions(config: Config, db: Sqlite.Database, rules: PlanRules): Record<Name, (items: never[]) => unknown[]> {
   const jobs = createSqliteJobWrites(db);
+  const votes = createSqliteVoteWrite(config, db, rules, jobs.insertJobs);
   const fns: Record<Name, (items: never[]) => unknown[]> = {
-    votes: createSqliteVoteWrite(config, db, rules, jobs.insertJobs),
+    votes: votes.write as (items: never[]) => unknown[],
     claims: jobs.claims,
     renewals: jobs.renewals,
     attempts: jobs.attempts,
@@ -57,18 +58,33 @@ function transactions(config: Config, db: Sqlite.Database, rules: PlanRules): Re
   // The pragma cannot change inside a transaction; prepared once (it runs twice per unsynced batch).
   const unsynced = db.prepare('PRAGMA synchronous = NORMAL');
   const synced = db.prepare('PRAGMA synchronous = FULL');
+  // The vote write keeps voters between batches once their transaction committed (voter-cache.ts).
+  const settled: Partial<Record<Name, (committed: boolean) => void>> = { votes: votes.settled };
   return Object.fromEntries(
     NAMES.map((name) => {
       const tx = db.transaction((items: never[]) => fns[name](items));
-      if (!NOT_SYNCED.has(name)) return [name, (items: never[]) => tx.immediate(items)];
+      const run = NOT_SYNCED.has(name)
+        ? (items: never[]) => {
+            unsynced.run();
+            try {
+              return tx.immediate(items);
+            } finally {
+              synced.run();
+            }
+          }
+        : (items: never[]) => tx.immediate(items);
+      const settle = settled[name];
+      if (!settle) return [name, run];
       return [
         name,
         (items: never[]) => {
-          unsynced.run();
+          let committed = false;
           try {
-            return tx.immediate(items);
+            const out = run(items);
+            committed = true;
+            return out;
           } finally {
-            synced.run();
+            settle(committed);
           }
         },
       ];
