@@ -552,18 +552,28 @@ describe('a vote that sends only the Discord id', () => {
 describe('seen: what a writer keeps between batches', () => {
   const DISCORD_C = '912345678901234567';
 
-  it('gives each identity the batch looked up or linked, with its voter as the batch leaves them, null for none', () => {
-    const { batch } = batchOver({ id: 'vtr_1', displayName: 'OldName', nameAt: 1_000, identities: [discord(DISCORD_A)] });
-    batch.resolve(ORG, voterOfVote('NewName', DISCORD_A, 'name', null), 2_000);
-    batch.resolve(ORG, voterOfVote('Alex', DISCORD_B, 'name', null), 2_500);
-    expect(new Map(batch.seen())).toEqual(
-      new Map([
-        [identityKey(ORG, discord(DISCORD_A)), { voterId: 'vtr_1', accounts: [discord(DISCORD_A)], displayName: 'NewName', nameAt: 2_000 }],
-        [identityKey(ORG, discord(DISCORD_B)), { voterId: 'vtr_new1', accounts: [discord(DISCORD_B)], displayName: 'Alex', nameAt: 2_500 }],
-        [identityKey(ORG, name(DISCORD_B)), null],
-        [identityKey(ORG, name('alex')), null],
-      ]),
+  it('gives each identity the batch found or linked to a stored voter, with the voter as the batch leaves them', () => {
+    const { batch } = batchOver(
+      { id: 'vtr_1', displayName: 'OldName', nameAt: 1_000, identities: [discord(DISCORD_A)] },
+      { id: 'vtr_legacy', displayName: 'Steve', nameAt: 1_000, identities: [name('steve')] },
     );
+    batch.resolve(ORG, voterOfVote('NewName', DISCORD_A, 'name', null), 2_000);
+    // A new voter, and the identities that led nowhere: not given.
+    batch.resolve(ORG, voterOfVote('Alex', DISCORD_B, 'name', null), 2_500);
+    // A stored voter from before identities gains a Discord id: both keys lead to it.
+    batch.resolve(ORG, voterOfVote('Steve', '912345678901234560', 'name', null), 3_000);
+    const seen = new Map(batch.seen());
+    expect([...seen.keys()].sort()).toEqual(
+      [identityKey(ORG, discord(DISCORD_A)), identityKey(ORG, discord('912345678901234560')), identityKey(ORG, name('steve'))].sort(),
+    );
+    expect(seen.get(identityKey(ORG, discord(DISCORD_A)))).toMatchObject({
+      voterId: 'vtr_1',
+      accounts: [discord(DISCORD_A)],
+      displayName: 'NewName',
+      nameAt: 2_000,
+    });
+    for (const key of [identityKey(ORG, name('steve')), identityKey(ORG, discord('912345678901234560'))])
+      expect(seen.get(key)).toMatchObject({ voterId: 'vtr_legacy', accounts: [discord('912345678901234560')], displayName: 'Steve' });
   });
 
   it('lets the next batch resolve from it exactly as from the store with the first batch written', () => {
@@ -583,7 +593,7 @@ describe('seen: what a writer keeps between batches', () => {
     for (const c of rows.created) written.push({ id: c.id, displayName: c.displayName, nameAt: c.nameAt, identities: [] });
     for (const r of rows.renamed) Object.assign(written.find((v) => v.id === r.id)!, { displayName: r.displayName, nameAt: r.nameAt });
     for (const l of rows.linked) written.find((v) => v.id === l.voterId)!.identities.push({ kind: l.kind, value: l.value });
-    const kept = new Map(first.batch.seen().filter(([, v]) => v !== null));
+    const kept = new Map(first.batch.seen());
 
     const store = storeOf(...written);
     const fromStore = voterBatch(store.find, counter().newId);
@@ -598,8 +608,9 @@ describe('seen: what a writer keeps between batches', () => {
     ];
     next.forEach((vote, i) => expect(fromKept.resolve(ORG, vote, 3_000 + i)).toBe(fromStore.resolve(ORG, vote, 3_000 + i)));
     expect(fromKept.rows()).toEqual(fromStore.rows());
-    // The kept voters were not read again.
+    // The stored voters the first batch found were not read again; the one it made (Cleo) was.
     expect(keptStore.asked).toEqual([
+      identityKey(ORG, discord(DISCORD_C)),
       identityKey(ORG, discord('123456789012345678')),
       identityKey(ORG, name('123456789012345678')),
       identityKey(ORG, name('dora')),

@@ -191,15 +191,18 @@ export function voterBatch(find: (organizationId: string, identity: Identity) =>
       return voter.voterId;
     },
     /**
-     * Each identity the batch looked up or linked, with the voter holding it as the batch leaves them (name, accounts),
-     * or null for none: what a writer that keeps voters between batches remembers once the batch is committed.
+     * Each identity the batch looked up or linked that leads to a voter it found stored, with that voter as the batch
+     * leaves them (name, accounts): what a writer that keeps voters between batches remembers once the batch is
+     * committed. Voters the batch made are left out (most vote again only a day later), as are identities of no voter.
+     * The objects are the batch's own, which it no longer changes.
      */
-    seen(): [key: string, voter: FoundVoter | null][] {
-      return Array.from(known, ([key, found]) => {
-        if (!found) return [key, null];
-        const v = voters.get(found.voterId) ?? found;
-        return [key, { voterId: v.voterId, accounts: [...v.accounts], displayName: v.displayName, nameAt: v.nameAt }];
-      });
+    seen(): [key: string, voter: FoundVoter][] {
+      const out: [string, FoundVoter][] = [];
+      for (const [key, found] of known) {
+        const view = found && voters.get(found.voterId);
+        if (found && !view?.created) out.push([key, view ?? found]);
+      }
+      return out;
     },
     rows(): VoterRows {
       const all = [...voters.values()];

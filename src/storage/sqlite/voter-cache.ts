@@ -14,8 +14,8 @@ export interface VoterCache {
   begin(): void;
   /** The voter kept for an identity key (identityKey), or undefined: not kept, read it. */
   get(key: string): FoundVoter | undefined;
-  /** After a batch committed: what it read and wrote (voterBatch's `seen`); an identity with no voter is not kept. */
-  committed(seen: Iterable<[string, FoundVoter | null]>): void;
+  /** After a batch committed: the voters it found, as it left them (voterBatch's `seen`). */
+  committed(seen: Iterable<[string, FoundVoter]>): void;
   /** After a batch rolled back (or failed): nothing of it is known to be stored, so nothing is kept. */
   abandoned(): void;
 }
@@ -59,13 +59,8 @@ export function voterCache(dataVersion: () => number, limit = VOTER_CACHE_LIMIT)
     },
     committed(seen) {
       for (const [key, voter] of seen) {
-        if (voter) {
-          old.delete(key);
-          keep(key, voter);
-        } else {
-          young.delete(key);
-          old.delete(key);
-        }
+        old.delete(key);
+        keep(key, voter);
       }
     },
     abandoned() {
