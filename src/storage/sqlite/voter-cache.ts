@@ -6,8 +6,11 @@
 // only once committed; a batch that rolled back leaves nothing kept.
 import type { FoundVoter } from '../../domain/voter-identity.js';
 
-/** Identities kept at most (about twice this at the moment a generation turns over). */
-export const VOTER_CACHE_LIMIT = 50_000;
+/**
+ * Identities in a generation: at most twice this kept, about 10 MB (some 500 bytes an identity with its voter), the
+ * README's figure ("Voters").
+ */
+export const VOTER_CACHE_LIMIT = 10_000;
 
 export interface VoterCache {
   /** At a batch's start, inside its transaction (the write lock held): forgets all when another connection committed. */
