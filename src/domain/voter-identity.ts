@@ -125,15 +125,16 @@ export interface VoterRows {
 
 /**
  * Resolves a batch's votes to voters, in order (a vote sees the voters and identities the batch's earlier votes
- * made). `find`: the stored voter holding an identity, read in the batch's transaction under its locks.
+ * made). `find`: the stored voter holding an identity (`key`: its identityKey), read in the batch's transaction
+ * under its locks.
  */
-export function voterBatch(find: (organizationId: string, identity: Identity) => FoundVoter | null, newId: (atMs: number) => string = voterId) {
+export function voterBatch(find: (organizationId: string, identity: Identity, key: string) => FoundVoter | null, newId: (atMs: number) => string = voterId) {
   const known = new Map<string, FoundVoter | null>();
   const voters = new Map<string, FoundVoter & { organizationId: string; created: boolean; renamed: boolean }>();
   const linked: VoterRows['linked'] = [];
   const lookup = (organizationId: string, identity: Identity): FoundVoter | null => {
     const key = identityKey(organizationId, identity);
-    if (!known.has(key)) known.set(key, find(organizationId, { kind: identity.kind, value: identity.value }));
+    if (!known.has(key)) known.set(key, find(organizationId, { kind: identity.kind, value: identity.value }, key));
     const found = known.get(key)!;
     if (!found) return null;
     // The batch's own view of that voter (its links and name), where it has one; the accounts this read found it by

@@ -716,7 +716,7 @@ export function createPgVoteWrite(config: Config, rules: PlanRules): PgNamedWrit
     const { fresh, firstOf } = freshVotes(batch, results);
     // The votes' voters (voter-identity.ts), read under their locks with the batch's other facts.
     const read = { ...batchReadOf(facts.rows, probesFor(batch)), earliest: first.earliest };
-    const voters = voterBatch((o, identity) => read.voters.get(identityKey(o, identity)) ?? null);
+    const voters = voterBatch((_o, _identity, key) => read.voters.get(key) ?? null);
     const keyOf = new Map<number, string>();
     for (const i of fresh) keyOf.set(i, voters.resolve(batch[i].org.id, batch[i].voter, batch[i].receivedAt.getTime(), batch[i].test !== undefined));
 

@@ -11,7 +11,7 @@ import { attemptBudget, initialStatuses, planJobs, type PlanningCallback, type P
 import { rewardBatch } from '../../domain/reward-events.js';
 import { utcDay } from '../../time.js';
 import { spellingWins, spellingWinsSql } from '../../domain/voter-name.js';
-import { ACCOUNT_KINDS, identityKey, voterBatch, type FoundVoter, type Identity, type IdentityKind } from '../../domain/voter-identity.js';
+import { ACCOUNT_KINDS, voterBatch, type FoundVoter, type Identity, type IdentityKind } from '../../domain/voter-identity.js';
 import { countingOf, monthRange, type HookOrg, type HookProvider, type NewVote, type StoredVote } from '../../domain/votes.js';
 import { localDay, providerTotalsOf, standingBatch, type CountedStanding, type StandingSource, type StoredStanding } from '../../domain/voter-standing.js';
 import { cooldownOf, nextVoteAt } from '../../domain/vote-cooldown.js';
@@ -112,8 +112,8 @@ export function createSqliteVoteWrite(config: Config, db: Sqlite.Database, rules
   const accountsOf = db.prepare(`SELECT kind, value FROM "VoterIdentity" WHERE voterId = ? AND kind IN ('discord', 'minecraft_uuid')`);
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
   const cache = voterCache(() => dataVersion.get() as number);
-  const findVoter = (organizationId: string, identity: Identity): FoundVoter | null => {
-    const kept = cache.get(identityKey(organizationId, identity));
+  const findVoter = (organizationId: string, identity: Identity, key: string): FoundVoter | null => {
+    const kept = cache.get(key);
     if (kept) return kept;
     const row = findIdentity.get(organizationId, identity.kind, identity.value) as { voterId: string; displayName: string; nameAt: number } | undefined;
     if (!row) return null;

@@ -58,8 +58,6 @@ function transactions(config: Config, db: Sqlite.Database, rules: PlanRules): Re
   // The pragma cannot change inside a transaction; prepared once (it runs twice per unsynced batch).
   const unsynced = db.prepare('PRAGMA synchronous = NORMAL');
   const synced = db.prepare('PRAGMA synchronous = FULL');
-  // The vote write keeps voters between batches once their transaction committed (voter-cache.ts).
-  const settled: Partial<Record<Name, (committed: boolean) => void>> = { votes: votes.settled };
   return Object.fromEntries(
     NAMES.map((name) => {
       const tx = db.transaction((items: never[]) => fns[name](items));
@@ -73,8 +71,8 @@ function transactions(config: Config, db: Sqlite.Database, rules: PlanRules): Re
             }
           }
         : (items: never[]) => tx.immediate(items);
-      const settle = settled[name];
-      if (!settle) return [name, run];
+      // The vote write keeps voters between batches once their transaction committed (voter-cache.ts).
+      if (name !== 'votes') return [name, run];
       return [
         name,
         (items: never[]) => {
@@ -84,7 +82,7 @@ function transactions(config: Config, db: Sqlite.Database, rules: PlanRules): Re
             committed = true;
             return out;
           } finally {
-            settle(committed);
+            votes.settled(committed);
           }
         },
       ];
