@@ -43,7 +43,8 @@
 // DATABASE_URL=postgres://… (as bench/run.ts sets it from BENCH_POSTGRES_URL): each service makes its own database.
 // Options: BENCH_IDENTITIES_ROUNDS (4), BENCH_IDENTITIES_PAIRS (2 per phase per round), BENCH_IDENTITIES_VOTERS
 // (5000), BENCH_IDENTITIES_PHASES (returning,new: a subset leaves BENCHMARKS.md alone), BENCH_DURATION_S (8),
-// BENCH_CONNECTIONS (50), BENCH_WARMUP_S (2), BENCH_OURS_DIR, BENCH_IDENTITIES_BEFORE (c7649d3),
+// BENCH_CONNECTIONS (50), BENCH_WARMUP_S (2), BENCH_OURS_DIR, BENCH_IDENTITIES_BEFORE (c7649d3; `off`: the identity step
+// alone, against ours's own commit with bench/identities-off.patch, in sections of their own),
 // BENCH_IDENTITIES_BUDGET_S (from the counts above; ~14 min by default, a run takes ~11), BENCH_CPU_PROF=<dir>
 // (--cpu-prof on both services, a directory per side and round; BENCHMARKS.md is then left alone),
 // BENCH_IDENTITIES_REPORT=0 (leave BENCHMARKS.md alone), BENCH_KEEP_DB=1.
@@ -62,6 +63,7 @@
 // the backends ~55 us more (274 against 218). After that run, 2b580b8 locks only the
 // identities a vote may link (one per vote instead of three) and makes the probes' values once per batch: not
 // measured again yet.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -83,7 +85,14 @@ const DURATION_S = envNumber('BENCH_DURATION_S', 8, false);
 const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 50, true);
 const WARMUP_S = envNumber('BENCH_WARMUP_S', 2, false);
 const OURS_DIR = resolve(process.env.BENCH_OURS_DIR || ROOT);
-const BEFORE_REF = process.env.BENCH_IDENTITIES_BEFORE || 'c7649d3';
+/**
+ * `off`: before is ours's own commit with bench/identities-off.patch applied (no identities: each vote keyed on its
+ * name as before voters, nothing looked up, locked or written for voters), so the pairs measure the identity step
+ * alone; BENCHMARKS.md's sections are then `identities-step` and `identities-step-postgresql`.
+ */
+const STEP_ONLY = process.env.BENCH_IDENTITIES_BEFORE === 'off';
+const BEFORE_REF = STEP_ONLY ? 'HEAD' : process.env.BENCH_IDENTITIES_BEFORE || 'c7649d3';
+const OFF_PATCH = 'bench/identities-off.patch';
 const RATE = envNumber('BENCH_RATE', 0, false);
 /** together (default): both sides of a pair under load at once; apart: one after the other, the order swapping. */
 const MODE = process.env.BENCH_IDENTITIES_MODE ?? 'together';
@@ -471,7 +480,14 @@ const perS = (m: Measurement) => m.perS;
 // ---- the run ------------------------------------------------------------------------------------------------------
 
 async function main(): Promise<number> {
-  const { ours, before } = prepareSides({ oursDir: OURS_DIR, beforeRef: BEFORE_REF, bench: 'identities', dialect: DIALECT });
+  const { ours, before } = prepareSides({
+    // Off: ours's own commit (a worktree's HEAD, BENCH_OURS_DIR), the patch applied.
+    oursDir: OURS_DIR,
+    beforeRef: STEP_ONLY ? execFileSync('git', ['-C', OURS_DIR, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim() : BEFORE_REF,
+    bench: 'identities',
+    dialect: DIALECT,
+    patch: STEP_ONLY ? OFF_PATCH : undefined,
+  });
   const dir = makeRunDir('identities');
   const measurements: Measurement[] = [];
   const failures: string[] = [];
@@ -556,7 +572,7 @@ async function main(): Promise<number> {
     phase === 'returning'
       ? `Returning voters (${thousands(VOTERS)} voters again, in a fixed shuffled order: each vote finds its voter by its Discord id)`
       : 'A new voter per vote (each vote makes a voter and its identity: the worst case)';
-  const title = `Voters: what identities cost on ingest${DIALECT === 'sqlite' ? '' : ' (PostgreSQL)'}`;
+  const title = `Voters: what ${STEP_ONLY ? 'the identity step alone costs' : 'identities cost'} on ingest${DIALECT === 'sqlite' ? '' : ' (PostgreSQL)'}`;
   const plain = (rows: string[][]) => rows.map((r) => r.map((c) => c.replaceAll('**', '')));
   console.log(`\n${title} — ${DURATION_S} s per measurement, ${CONNECTIONS} connections\n`);
   for (const phase of PHASES) {
@@ -592,8 +608,12 @@ async function main(): Promise<number> {
       'identities, a Discord id before a name (`Voter`, `VoterIdentity`; issue 37, whose budget is: the identity step costs at most 10% of ' +
       'accepted votes per second, against the commit before it, measured in the same run).',
     '',
-    `- **ours**: ${ours.commit} (${ours.dir === ROOT ? 'the repository' : 'a worktree of it'}); **before**: ${before.commit}, the last commit before ` +
-      'voters (a worktree of it, its own generated Prisma clients). Each service: a fresh ' +
+    `- **ours**: ${ours.commit} (${ours.dir === ROOT ? 'the repository' : 'a worktree of it'}); **before**: ${before.commit}, ` +
+      (STEP_ONLY
+        ? `the same commit with \`${OFF_PATCH}\` applied (\`BENCH_IDENTITIES_BEFORE=off\`): no identities, each vote keyed on its name as ` +
+          'before voters, nothing looked up, locked or written for voters, everything else the same; so ours / before is the identity step alone'
+        : 'the last commit before voters') +
+      ' (a worktree of it, its own generated Prisma clients). Each service: a fresh ' +
       `${DIALECT === 'sqlite' ? 'SQLite file' : 'PostgreSQL database'} migrated by its own CLI, \`node --import tsx src/main.ts\` from the ` +
       "side's own directory (`LOG_LEVEL=info`, deliveries off), one organization with one provider (header auth, `votee_path` `username`, " +
       '`discord_id_path` `user`; no `voter_kind`, which before does not know). Body: ' +
@@ -635,7 +655,8 @@ async function main(): Promise<number> {
     ...notes.map((n) => `- ${n}`),
     ...failures.map((f) => `- **FAILED**: ${f}`),
   ].join('\n');
-  writeSection(join(ROOT, 'BENCHMARKS.md'), DIALECT === 'sqlite' ? 'identities' : 'identities-postgresql', section);
+  const id = STEP_ONLY ? 'identities-step' : 'identities';
+  writeSection(join(ROOT, 'BENCHMARKS.md'), DIALECT === 'sqlite' ? id : `${id}-postgresql`, section);
   console.log(`\nBENCHMARKS.md updated (run took ${duration(totalS)}).`);
   return code;
 }

@@ -45,9 +45,10 @@ export function removeBeforeTree(): void {
 
 /**
  * A worktree of `commit` with the repository's node_modules and its own generated Prisma clients, under a temporary
- * directory named after the benchmark (`vote-relay-bench-<bench>-before-…`).
+ * directory named after the benchmark (`vote-relay-bench-<bench>-before-…`); `patch` (a path in this repository), if
+ * given, applied to it with `git apply`.
  */
-export function makeBeforeTree(commit: string, bench: string): string {
+export function makeBeforeTree(commit: string, bench: string, patch?: string): string {
   if (!removedOnExit) {
     process.once('exit', removeBeforeTree);
     removedOnExit = true;
@@ -55,6 +56,7 @@ export function makeBeforeTree(commit: string, bench: string): string {
   const dir = mkdtempSync(join(os.tmpdir(), `vote-relay-bench-${bench}-before-`));
   execFileSync('git', ['-C', ROOT, 'worktree', 'add', '--detach', dir, commit], { stdio: 'ignore' });
   beforeTree = dir;
+  if (patch) execFileSync('git', ['-C', dir, 'apply', join(ROOT, patch)], { stdio: 'inherit' });
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
   execFileSync('npm', ['run', '-s', 'prisma:generate'], { cwd: dir, stdio: 'ignore' });
   return dir;
@@ -71,18 +73,18 @@ export function stopAfter(budgetS: number, bench: string): void {
 
 /**
  * The two sides, printed: ours (`oursDir`, which must hold src/main.ts) and before (`beforeRef` of this repository in a
- * worktree, made only with `withBefore`: its dir is '' otherwise).
+ * worktree, `patch` applied to it if given, made only with `withBefore`: its dir is '' otherwise).
  */
-export function prepareSides(options: { oursDir: string; beforeRef: string; bench: string; dialect: string; withBefore?: boolean }): {
+export function prepareSides(options: { oursDir: string; beforeRef: string; bench: string; dialect: string; withBefore?: boolean; patch?: string }): {
   ours: Side;
   before: Side;
 } {
-  const { oursDir, beforeRef, bench, dialect, withBefore = true } = options;
+  const { oursDir, beforeRef, bench, dialect, withBefore = true, patch } = options;
   const beforeCommit = execFileSync('git', ['-C', ROOT, 'rev-parse', '--verify', `${beforeRef}^{commit}`], { encoding: 'utf8' }).trim();
   if (!existsSync(join(oursDir, 'src', 'main.ts'))) throw new Error(`BENCH_OURS_DIR ${oursDir} has no src/main.ts`);
   const ours: Side = { id: 'ours', dir: oursDir, commit: gitCommit(oursDir) };
-  console.log(`ours: ${ours.dir} (${ours.commit}); before: ${short(beforeCommit)} (${beforeRef}); ${dialect}; ${machineLoad()}`);
-  const before: Side = { id: 'before', dir: withBefore ? makeBeforeTree(beforeCommit, bench) : '', commit: short(beforeCommit) };
+  console.log(`ours: ${ours.dir} (${ours.commit}); before: ${short(beforeCommit)} (${beforeRef}${patch ? ` with ${patch}` : ''}); ${dialect}; ${machineLoad()}`);
+  const before: Side = { id: 'before', dir: withBefore ? makeBeforeTree(beforeCommit, bench, patch) : '', commit: short(beforeCommit) };
   if (withBefore) console.log(`before: worktree ${before.dir}`);
   return { ours, before };
 }
