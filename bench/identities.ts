@@ -49,20 +49,12 @@
 // (--cpu-prof on both services, a directory per side and round; BENCHMARKS.md is then left alone),
 // BENCH_IDENTITIES_REPORT=0 (leave BENCHMARKS.md alone), BENCH_KEEP_DB=1.
 //
-// Reading (2026-11-29; ours 1fd955c, the voters' last commit, in a worktree via BENCH_OURS_DIR, against c7649d3; 8
-// pairs per phase; a 2-core machine at load average 5-8 from other sessions' tests, the service at 60-85% of a core).
-// SQLite: returning voters 0.85x (95% interval 0.71-1.01x, median 0.89x; ours 1,387 votes/s, before 1,563), a new
-// voter per vote 0.87x (0.74-1.02x); PostgreSQL: 0.83x (0.63-1.08x; 795 against 976 votes/s) and 0.85x (0.69-1.04x).
-// Every verdict "cannot tell": the pairs spread by tens of percent. CPU per accepted vote is steadier and over the
-// budget: SQLite 1.16x (1.10-1.23x) returning, 1.12x (1.05-1.20x) new; PostgreSQL with its backends 1.21x
-// (1.16-1.27x), 1.16x (1.08-1.24x). Profiles (BENCH_CPU_PROF, one pair of 15 s): on SQLite the new voters' cost is in
-// the write thread (~310 against ~190 us per vote: the three identity lookups, the Voter and VoterIdentity inserts, a
-// larger commit) and the WAL checkpointer (~120 against ~50 us); returning voters showed no write-thread difference in
-// that pair. On PostgreSQL the write thread spends ~280 against ~230 us per returning vote (the voter-locks statement
-// built with its values inlined, three advisory-lock hashes per vote instead of one, probeValues twice per batch) and
-// the backends ~55 us more (274 against 218). After that run, 2b580b8 locks only the
-// identities a vote may link (one per vote instead of three) and makes the probes' values once per batch: not
-// measured again yet.
+// Reading (2026-11-29, session 24; the source of 20a2857; 12 pairs a phase; BENCHMARKS.md, "…the identity step alone,
+// and the commit before it"): the identity step alone (BENCH_IDENTITIES_BEFORE=off) reads 0.97x (95% interval
+// 0.94-1.00x) for returning voters and 0.95x (0.93-0.97x) for a new voter per vote on SQLite, 0.94x (0.91-0.96x) and
+// 0.96x (0.94-0.98x) on PostgreSQL: within 10% on both. Against c7649d3: SQLite 0.93x (0.91-0.96x) and 0.91x
+// (0.89-0.94x), PostgreSQL 0.93x (0.91-0.96x) and 0.97x (0.94-0.99x). Earlier readings and profiles are in
+// BENCHMARKS.md under "Voters' identities on ingest".
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';

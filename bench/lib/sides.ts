@@ -83,7 +83,9 @@ export function prepareSides(options: { oursDir: string; beforeRef: string; benc
   const beforeCommit = execFileSync('git', ['-C', ROOT, 'rev-parse', '--verify', `${beforeRef}^{commit}`], { encoding: 'utf8' }).trim();
   if (!existsSync(join(oursDir, 'src', 'main.ts'))) throw new Error(`BENCH_OURS_DIR ${oursDir} has no src/main.ts`);
   const ours: Side = { id: 'ours', dir: oursDir, commit: gitCommit(oursDir) };
-  console.log(`ours: ${ours.dir} (${ours.commit}); before: ${short(beforeCommit)} (${beforeRef}${patch ? ` with ${patch}` : ''}); ${dialect}; ${machineLoad()}`);
+  console.log(
+    `ours: ${ours.dir} (${ours.commit}); before: ${short(beforeCommit)} (${beforeRef}${patch ? ` with ${patch}` : ''}); ${dialect}; ${machineLoad()}`,
+  );
   const before: Side = { id: 'before', dir: withBefore ? makeBeforeTree(beforeCommit, bench, patch) : '', commit: short(beforeCommit) };
   if (withBefore) console.log(`before: worktree ${before.dir}`);
   return { ours, before };
