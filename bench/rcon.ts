@@ -35,7 +35,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { PLAN_RULES } from '../src/delivery/callback-kinds/registry.js';
 import { RconConnection } from '../src/delivery/callback-kinds/rcon/rcon-connection.js';
 import { createStorage, type Storage } from '../src/storage/index.js';

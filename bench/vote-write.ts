@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { PLAN_RULES } from '../src/delivery/callback-kinds/registry.js';
 import { NEW_ORG_DEFAULTS, type NewVote } from '../src/domain/votes.js';
 import { applyMigrations } from '../src/storage/index.js';

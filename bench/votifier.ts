@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { createStorage } from '../src/storage/index.js';
 import { PLAN_RULES } from '../src/delivery/callback-kinds/registry.js';
 import { createSecretBox, resolveSecretKey } from '../src/crypto/secret-box.js';

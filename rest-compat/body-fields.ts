@@ -14,7 +14,7 @@ import {
   type OperationDefinitionNode,
   type DocumentNode,
 } from 'graphql';
-import type { FieldError } from '../src/errors.js';
+import type { FieldError } from '../src/base/errors.js';
 import type { RestRoute } from './route.js';
 import { probeAnswer, probeInputs } from './openapi-probe.js';
 import { SchemaRegistry, snake, type JsonSchema } from './openapi-schemas.js';

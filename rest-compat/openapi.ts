@@ -1,12 +1,12 @@
 // The OpenAPI 3.1 document of /v1 and the hook routes, generated from the route table and the GraphQL schema so
 // it cannot drift: paths and methods from REST_ROUTES and HOOK_ROUTES, parameters and bodies from what each route
 // reads (rest-compat/openapi-probe.ts) typed by its variables, answers from what its mappers make of the
-// document's result, access from the root field's rule, errors from the one code table (src/errors.ts).
+// document's result, access from the root field's rule, errors from the one code table (src/base/errors.ts).
 // Served at GET /v1/openapi.json, with a reference page at GET /v1/reference (src/http/api-reference.ts).
 import { readFileSync } from 'node:fs';
 import express, { type Router } from 'express';
 import { GraphQLInputObjectType, GraphQLNonNull, print, type GraphQLInputType, type GraphQLSchema } from 'graphql';
-import { ERROR_STATUS, type ErrorCode } from '../src/errors.js';
+import { ERROR_STATUS, type ErrorCode } from '../src/base/errors.js';
 import type { AccessRule } from '../src/auth/access.js';
 import { apiReference } from '../src/http/api-reference.js';
 import type { RestRoute } from './route.js';
@@ -17,7 +17,7 @@ import { SchemaRegistry, described, hasRequiredField, orNull, snake, type JsonSc
 export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, Operation>> };
 type Operation = Record<string, unknown>;
 
-/** Where each route table is mounted (src/app.ts). */
+/** Where each route table is mounted (src/app/app.ts). */
 export const MOUNTS = { rest: '/v1', hooks: '/hooks' } as const;
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;

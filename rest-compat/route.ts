@@ -1,7 +1,7 @@
 // A REST route is data: a GraphQL document, where its variables come from, and how its data is shaped.
 import type { Request, Response } from 'express';
 import type { GraphQLContext } from '../src/graphql/context.js';
-import type { ErrorCode } from '../src/errors.js';
+import type { ErrorCode } from '../src/base/errors.js';
 
 export interface RestRoute {
   method: 'get' | 'post' | 'patch' | 'delete';

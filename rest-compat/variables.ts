@@ -12,8 +12,8 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import type { FieldError } from '../src/errors.js';
-import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../src/json-depth.js';
+import type { FieldError } from '../src/base/errors.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../src/base/json-depth.js';
 
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const join = (path: string, name: string) => (path ? `${path}.${name}` : name);

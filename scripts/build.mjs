@@ -1,5 +1,5 @@
 // Compiles the service (src/ and rest-compat/, with the generated Prisma clients and the thread bootstrap
-// src/thread-boot.mjs) to JavaScript with tsc (tsconfig.build.json), and copies beside it what its modules read by
+// src/threads/thread-boot.mjs) to JavaScript with tsc (tsconfig.build.json), and copies beside it what its modules read by
 // paths relative to themselves: the migrations (src/storage/migrate.ts: ../../prisma/<dialect>/migrations), the built
 // dashboard (src/http/dashboard.ts: ../../web/dist) and package.json (rest-compat/openapi.ts reads its version); a
 // module that starts reading another file that way adds it to ASSETS (the build test starts the built service, so a

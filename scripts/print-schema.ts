@@ -1,4 +1,4 @@
 // Entry for codegen.ts: exposes the executable schema built by Pothos.
-import { schema } from '../src/graphql/schema.js';
+import { schema } from '../src/app/schema.js';
 
 export default schema;

@@ -1,9 +1,9 @@
 // The only file with side effects: read config, start the app (or its worker processes: WEB_CONCURRENCY), stop cleanly on SIGTERM/SIGINT.
 import cluster from 'node:cluster';
-import { ConfigError, environment, loadConfig } from './config.js';
-import { createClusterSupervisor, workerReadyMessage } from './cluster.js';
+import { ConfigError, environment, loadConfig } from './config/config.js';
+import { createClusterSupervisor, workerReadyMessage } from './app/cluster.js';
 import { serveClusterMetrics } from './metrics/cluster.js';
-import { createLogger } from './logger.js';
+import { createLogger } from './base/logger.js';
 
 let config: ReturnType<typeof loadConfig>;
 try {
@@ -23,7 +23,7 @@ const rootLogger = createLogger(config.logLevel, { format: config.logFormat });
 async function serve(): Promise<void> {
   // A worker's lines say which one it is; a single process's lines stay as they were.
   const logger = config.workerIndex === null ? rootLogger : rootLogger.child({ worker: config.workerIndex, pid: process.pid });
-  const { createApp } = await import('./app.js'); // not loaded by a primary, which serves nothing itself
+  const { createApp } = await import('./app/app.js'); // not loaded by a primary, which serves nothing itself
   const app = createApp(config, { logger });
 
   let port: number;

@@ -9,11 +9,11 @@
 // and how often that happens depends on the kernel's ACK heuristics and the client's timing. bench/rcon.ts turns it
 // on unless BENCH_RCON_NAGLE=1 (it measured the wait at ~43 ms per multi-packet `list` for the bare client).
 // This module is both sides: the benchmark calls startRconServerThread(); the thread (started through
-// src/thread-start.ts, which loads TypeScript with tsx) finds RCON_THREAD in its workerData and serves.
+// src/threads/thread-start.ts, which loads TypeScript with tsx) finds RCON_THREAD in its workerData and serves.
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, workerData, type Worker } from 'node:worker_threads';
-import { startThread } from '../../src/thread-start.js';
+import { startThread } from '../../src/threads/thread-start.js';
 
 const RCON_THREAD = 'benchRconServer';
 

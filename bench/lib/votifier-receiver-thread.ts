@@ -5,9 +5,9 @@
 // one monotonic clock for every thread of the process). A vote counts as received once its frame is read and its
 // signature checked, before the answer (which `answerDelay` can hold back, as a busy server would).
 // This module is both sides: the benchmark calls startVotifierReceiverThread(); the thread (started through
-// src/thread-start.ts, which loads TypeScript with tsx) finds VOTIFIER_THREAD in its workerData and serves.
+// src/threads/thread-start.ts, which loads TypeScript with tsx) finds VOTIFIER_THREAD in its workerData and serves.
 import { isMainThread, parentPort, workerData, type Worker } from 'node:worker_threads';
-import { startThread } from '../../src/thread-start.js';
+import { startThread } from '../../src/threads/thread-start.js';
 
 const VOTIFIER_THREAD = 'benchVotifierReceiver';
 

@@ -2,9 +2,9 @@
 // and 100%; and the leaderboard posts to the chat webhook (settings.leaderboard_posts, every plan). Every alert claims a row (organization, kind, period) with a unique key before it is queued, in the
 // same transaction as its delivery job, so several instances never send one twice; after an outage only the
 // latest finished period is sent, once. Time comes from the injectable clock.
-import type { AppDeps } from '../app-deps.js';
+import type { AppDeps } from '../app/deps.js';
 import { PLAN_LIMITS, planOf } from '../domain/plans.js';
-import { addDays, utcDay, utcDayStart, utcMonthStart, utcWeekStart } from '../time.js';
+import { addDays, utcDay, utcDayStart, utcMonthStart, utcWeekStart } from '../base/time.js';
 import type { Organization } from '../generated/sqlite/client.js';
 import type { ChatMessageBody } from '../delivery/chat-message.js';
 import { leaderboardMessage, siteBackMessage, siteSilentMessage, spikeMessage, summaryMessage, usageMessage } from './messages.js';

@@ -1,5 +1,5 @@
 // Who may call what: every GraphQL root field names an AccessRule (deny by default); this checks it.
-import { AppError } from '../errors.js';
+import { AppError } from '../base/errors.js';
 import { planAtLeast, type Plan } from '../domain/plans.js';
 
 export type Scope = 'read' | 'full';

@@ -3,7 +3,7 @@
 // (modules/votes/ingest.service.ts) both spend from these.
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 
 export interface RateLimits {
   /** /v1 and /graphql calls per organization. */

@@ -2,15 +2,15 @@
 // so it works while the server runs. `--json` prints one JSON object on stdout; bad arguments exit 2, and so does a
 // command that refuses and changes nothing (backup or restore on PostgreSQL, restore while the service runs).
 import { parseArgs } from 'node:util';
-import { ConfigError, environment, loadConfig, type Config } from '../config.js';
-import { createLogger } from '../logger.js';
+import { ConfigError, environment, loadConfig, type Config } from '../config/config.js';
+import { createLogger } from '../base/logger.js';
 import { applyMigrations, backupSqlite, createStorage, describeDatabase, RefusedError, restoreSqlite, type Storage } from '../storage/index.js';
-import { databaseLabel } from '../startup-banner.js';
+import { databaseLabel } from '../app/startup-banner.js';
 import { PLAN_RULES } from '../delivery/callback-kinds/registry.js';
 import { votesKeptFrom } from '../retention/retention.js';
-import { createDeps } from '../app-deps.js';
-import { createServices, type Services } from '../services.js';
-import { AppError } from '../errors.js';
+import { createDeps } from '../app/create-deps.js';
+import { createServices, type Services } from '../app/services.js';
+import { AppError } from '../base/errors.js';
 import type { Organization } from '../generated/sqlite/client.js';
 
 class UsageError extends Error {}

@@ -2,7 +2,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 
 export interface SecretBox {
   seal(plain: string): string;

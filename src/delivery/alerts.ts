@@ -1,5 +1,5 @@
 // Admin alert messages (Discord-compatible bodies) sent to chat_admin_webhook_url.
-import type { AppDeps } from '../app-deps.js';
+import type { AppDeps } from '../app/deps.js';
 import type { Organization } from '../generated/sqlite/client.js';
 import { planAtLeast } from '../domain/plans.js';
 import type { ChatMessageBody } from './chat-message.js';

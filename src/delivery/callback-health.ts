@@ -1,7 +1,7 @@
 // A callback's health (the README's Delivery guarantees): a run of failed attempts longer than
 // CALLBACK_DISABLE_AFTER disables it with a reason and one admin alert; while it is disabled its undelivered jobs
 // are held (not failed, not sent) and they resume, with a fresh attempt budget, when it is enabled again.
-import type { AppDeps } from '../app-deps.js';
+import type { AppDeps } from '../app/deps.js';
 import type { Tx } from '../storage/index.js';
 import { planAtLeast } from '../domain/plans.js';
 import type { Callback, Organization } from '../generated/sqlite/client.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHAT_BACKOFF_MS, callbackOutcome, chatOutcome, chatRetryAfterMs, jitter, parseRetryAfter } from './retry-policy.js';
-import { parseDurationList } from '../config.js';
+import { parseDurationList } from '../config/config.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -1,7 +1,7 @@
 // One attempt of a chat notification or an admin alert, and what every sender shares (the attempt's context and
 // result, the outbound POST, the attempt record). Callbacks are sent by their kind (callback-kinds/). Each returns
 // what happened; the worker records it and decides nothing itself.
-import type { AppDeps } from '../app-deps.js';
+import type { AppDeps } from '../app/deps.js';
 import type { Callback, Organization, Provider, Vote } from '../generated/sqlite/client.js';
 import { planAtLeast } from '../domain/plans.js';
 import { OutboundError, type OutboundResponse } from '../net/outbound-http.js';

@@ -1,6 +1,6 @@
 // Template rendering for chat messages and callback payloads: `{{name}}` and `{name}`; unknown names stay as written.
-import { readPathAsText } from '../json-path.js';
-import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../json-depth.js';
+import { readPathAsText } from '../base/json-path.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../base/json-depth.js';
 
 const VARIABLE = /\{\{\s*([A-Za-z_][\w.[\]-]*)\s*\}\}|\{([A-Za-z_][\w.[\]-]*)\}/g;
 

@@ -5,7 +5,7 @@
 // before a restart (reclaimOwn), at once. An attempt to a target that cannot drop a repeat is marked before it
 // leaves (JobQueue.mark); a job claimed with its mark set ends `uncertain` instead of being sent again (README
 // "Delivery guarantees"), with one line in the log and one admin alert per organization and restart.
-import type { AppDeps } from '../app-deps.js';
+import type { AppDeps } from '../app/deps.js';
 import { planAtLeast } from '../domain/plans.js';
 import { UNCERTAIN_DELIVERY, wasLeaving, type AttemptRecord, type ClaimedJob, type JobResolution } from '../domain/jobs.js';
 import type { Organization } from '../generated/sqlite/client.js';
@@ -18,7 +18,7 @@ import { fixThisAlert, permanentFailureAlert, queueAdminAlert } from './alerts.j
 import { TemplateError } from './template.js';
 import { callbackOutcome, chatOutcome, jitter } from './retry-policy.js';
 import { disableIfFailingTooLong } from './callback-health.js';
-import { createLineBudget } from '../logger.js';
+import { createLineBudget } from '../base/logger.js';
 
 const WAKE_COALESCE_MS = 5;
 /**

@@ -1,6 +1,6 @@
 // A voter's Discord user id, read from a vote's body where its provider says (Provider.discordIdPath; the templates of
 // Discord sites set it): Discord rewards and {{voter_discord_id}} use it (README "Discord rewards").
-import { readPathAsText } from '../json-path.js';
+import { readPathAsText } from '../base/json-path.js';
 
 /** A Discord snowflake as text: 17 to 20 digits (ids sent as JSON numbers lose digits, and are refused here). */
 export const DISCORD_ID = /^\d{17,20}$/;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import { CALLBACK_KINDS, PLAN_RULES } from '../delivery/callback-kinds/registry.js';
 import { planJobs, routes } from './job-plan.js';
 import { finishedRow, voteStatusFrom, type ClaimedJob } from './jobs.js';

@@ -1,6 +1,6 @@
 // Job planning: which delivery jobs a new vote gets, with their order and attempt budgets (the README's Connect a
 // game server). Both vote stores call it inside the vote's transaction; the budgets are settings (config.ts).
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 
 /** The deprecated server_callback_url runs after every configured callback. */
 export const LEGACY_CALLBACK_PRIORITY = 2_000_000_000;

@@ -1,7 +1,7 @@
 // Who a vote is from (README "Voters"): the identities a vote gives, strongest first, what the vote writers look up
 // for it, and the rule that resolves them to one voter. Pure: the writers (storage/sqlite/votes.ts,
 // storage/postgres/votes.ts) read the identities inside the vote's transaction and write what `voterBatch` made.
-import { timeOrderedId } from '../time-ordered-id.js';
+import { timeOrderedId } from '../base/time-ordered-id.js';
 import { DISCORD_ID } from './discord-id.js';
 
 export const IDENTITY_KINDS = ['discord', 'minecraft', 'minecraft_uuid', 'bedrock', 'hytale', 'name'] as const;

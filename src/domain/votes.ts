@@ -4,7 +4,7 @@
 import type { ClaimedJob, JobLease } from './jobs.js';
 import type { VoterOfVote } from './voter-identity.js';
 import { PLAN_LIMITS, planOf } from './plans.js';
-import { utcDay, utcMonthStart } from '../time.js';
+import { utcDay, utcMonthStart } from '../base/time.js';
 
 export interface HookOrg {
   id: string;

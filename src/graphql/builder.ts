@@ -6,7 +6,7 @@ import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
 import { GraphQLError, Kind, type ValueNode } from 'graphql';
 import { checkAccess, type AccessRule } from '../auth/access.js';
-import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../json-depth.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../base/json-depth.js';
 import type { GraphQLContext } from './context.js';
 
 export const builder = new SchemaBuilder<{

@@ -1,6 +1,6 @@
 // What every resolver receives: the services, the dependencies and the caller (read once from Authorization).
-import type { AppDeps } from '../app-deps.js';
-import type { Services } from '../services.js';
+import type { AppDeps } from '../app/deps.js';
+import type { Services } from '../app/services.js';
 import type { AuthState } from '../auth/access.js';
 import type { Loaders } from './loaders.js';
 import type { HookRequest } from '../modules/votes/ingest.service.js';

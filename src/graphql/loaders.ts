@@ -1,6 +1,6 @@
 // Per-request DataLoaders: batch the lookups that nested fields repeat (no N+1 across a list).
 import DataLoader from 'dataloader';
-import type { Services } from '../services.js';
+import type { Services } from '../app/services.js';
 import type { ProviderCounts } from '../modules/providers/providers.service.js';
 
 export function createLoaders(services: Services) {

@@ -1,6 +1,6 @@
 // Refuses GraphQL operations that are too deep or too large before they run (fragments expanded, cycles cut):
 // the schema is a tree a few levels deep, so anything deeper or wider is abuse, not a dashboard.
-import { documentNesting, MAX_DOCUMENT_NESTING } from '../json-depth.js';
+import { documentNesting, MAX_DOCUMENT_NESTING } from '../base/json-depth.js';
 import {
   GraphQLError,
   Kind,

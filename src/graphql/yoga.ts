@@ -3,14 +3,14 @@ import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type GraphQLSchema } from 'graphql';
 import type { Request } from 'express';
-import type { AppDeps } from '../app-deps.js';
-import type { Services } from '../services.js';
+import type { AppDeps } from '../app/deps.js';
+import type { Services } from '../app/services.js';
 import type { GraphQLContext } from './context.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../base/errors.js';
 import { databaseUnavailableError, isDatabaseUnavailable } from '../storage/unavailable.js';
 import { createLoaders } from './loaders.js';
 import { queryLimitsRule, useDocumentNestingLimit } from './query-limits.js';
-import { useSharedSubscriptionExecution } from '../live/shared-execution.js';
+import { useSharedSubscriptionExecution } from './shared-execution.js';
 import { graphiqlPage } from './graphiql.js';
 
 const GRAPHIQL_DEFAULT_QUERY = `# Vote Relay: paste your API key after "Bearer " in the Headers tab below,

@@ -1,7 +1,7 @@
 // Reads the caller from `Authorization: Bearer <key>` once per request; access rules are checked per field. A key
 // sent another way (no `Bearer `, `Token …`, X-API-Key) is not read, and the refusal says how to send it.
 import type { NextFunction, Request, Response } from 'express';
-import type { Services } from '../services.js';
+import type { Services } from '../app/services.js';
 import { sendGraphQLError } from './error-response.js';
 import { credentialHint } from '../auth/api-key-token.js';
 import { invalidApiKey } from '../auth/access.js';

@@ -1,6 +1,6 @@
 // Writes the REST error envelope with the status from the one code table.
 import type { Response } from 'express';
-import { ERROR_STATUS, errorBody, type ErrorCode } from '../errors.js';
+import { ERROR_STATUS, errorBody, type ErrorCode } from '../base/errors.js';
 
 export function sendError(res: Response, requestId: string, code: ErrorCode, message: string, details?: unknown): void {
   if (res.headersSent) return;

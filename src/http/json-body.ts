@@ -2,7 +2,7 @@
 // leaves a form (curl -d), text/plain (fetch with a string body) or an undeclared body unread. Without this check
 // such a write would run as if nothing had been sent and answer "name: is required", which points the wrong way.
 import type { Request } from 'express';
-import type { FieldError } from '../errors.js';
+import type { FieldError } from '../base/errors.js';
 
 export const SEND_JSON = 'send JSON (Content-Type: application/json)';
 

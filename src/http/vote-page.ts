@@ -4,8 +4,8 @@
 // bot) and GET /vote/:slug/go/:provider (a button's click, recorded, then a 302 to the site). Every request spends
 // from the client address's own budget (VOTE_PAGE_RATE_LIMIT_PER_MINUTE), apart from the hooks'.
 import express, { type Request, type Response, type Router } from 'express';
-import type { AppDeps } from '../app-deps.js';
-import { AppError, toAppErrorShape } from '../errors.js';
+import type { AppDeps } from '../app/deps.js';
+import { AppError, toAppErrorShape } from '../base/errors.js';
 import { takePoint } from '../auth/rate-limits.js';
 import { deliveryWords, OVER_LIMIT_WORDS } from '../domain/vote-page.js';
 import type { VotePage, VotePageService } from '../modules/vote-page/vote-page.service.js';

@@ -5,7 +5,7 @@
 import { createPubSub } from 'graphql-yoga';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../base/logger.js';
 import type { VoteEvent } from './vote-events.js';
 import type { HookRequestEntry } from '../modules/hook-requests/entry.js';
 

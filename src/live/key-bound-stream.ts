@@ -3,7 +3,7 @@
 // are published on the feed; a periodic re-check covers a missed message). The live vote feed and the hook request
 // log's live view are both such streams.
 import { GraphQLError } from 'graphql';
-import type { AppDeps } from '../app-deps.js';
+import type { AppDeps } from '../app/deps.js';
 import type { Viewer } from '../auth/access.js';
 
 export const MAX_BUFFERED = 1_000;

@@ -2,10 +2,10 @@
 // Prometheus text format (behind METRICS_TOKEN when set), and the scrape-time sources read from the database and
 // the live hub.
 import type { NextFunction, Request, Response } from 'express';
-import type { AppDeps } from '../app-deps.js';
+import type { AppDeps } from '../app/deps.js';
 import { OPEN_JOB_STATUSES } from '../domain/jobs.js';
-import type { LiveHub } from '../live/sse-hub.js';
-import { secretsEqual } from '../modules/providers/auth-methods/auth-method.js';
+import type { LiveHub } from '../live-server/sse-hub.js';
+import { secretsEqual } from '../crypto/secrets-equal.js';
 import type { Metrics, MetricsRecorder, MetricsSources } from './metrics.js';
 
 const MOUNTS = ['/v1', '/hooks', '/graphql'];

@@ -1,6 +1,6 @@
 // The one outbound HTTP client (undici, pooled keep-alive connections) with the SSRF guard built into connect.
 import { Agent, buildConnector, request } from 'undici';
-import type { PrivateTargets } from '../private-targets.js';
+import type { PrivateTargets } from '../config/private-targets.js';
 import { BlockedTargetError, checkUrlShape, checkUrlTarget, guardedLookup, systemResolver, type Resolver } from './ssrf-guard.js';
 
 export interface OutboundResponse {

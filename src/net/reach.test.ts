@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import { addressWarningLines, addressWarnings, reachOf } from './reach.js';
 
 describe('reachOf: who can reach an address given out', () => {

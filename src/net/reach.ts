@@ -3,8 +3,8 @@
 // at start-up (app.ts) and on the dashboard's provider pages (GraphQL Organization.hookAddressWarning and votifierAddressWarning).
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import type { Config } from '../config.js';
-import { bareHost } from '../private-targets.js';
+import type { Config } from '../config/config.js';
+import { bareHost } from '../config/private-targets.js';
 
 /** Who can reach a host: only this machine, only its network, or (as far as its name tells) anyone. */
 export type Reach = 'machine' | 'network' | 'anyone';

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { ALL_PRIVATE_TARGETS as ALL, NO_PRIVATE_TARGETS as NONE, parsePrivateTargets, privateTargetsHint } from '../private-targets.js';
+import { ALL_PRIVATE_TARGETS as ALL, NO_PRIVATE_TARGETS as NONE, parsePrivateTargets, privateTargetsHint } from '../config/private-targets.js';
 import { BlockedTargetError, checkHostShape, checkUrlShape, checkUrlTarget, describeBlocked, guardedLookup, isPublicAddress } from './ssrf-guard.js';
 
 describe('isPublicAddress', () => {

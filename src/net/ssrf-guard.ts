@@ -5,7 +5,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { allowsPrivate, bareHost, privateTargetsHint, type PrivateTargets } from '../private-targets.js';
+import { allowsPrivate, bareHost, privateTargetsHint, type PrivateTargets } from '../config/private-targets.js';
 
 export class BlockedTargetError extends Error {
   readonly code = 'BLOCKED_TARGET';

@@ -6,9 +6,9 @@
 import { createHash } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { z } from 'zod';
-import type { AppDeps } from '../app-deps.js';
+import type { AppDeps } from '../app/deps.js';
 import type { IngestService } from '../modules/votes/ingest.service.js';
-import { findTemplate } from '../modules/templates/catalogue.js';
+import { findTemplate } from '../modules/providers/templates/catalogue.js';
 import { REAL_VOTES } from '../domain/votes.js';
 
 const MINUTE = 60_000;

@@ -4,8 +4,8 @@
 // votes any more. Stored inbound bodies older than RAW_PAYLOAD_RETENTION_DAYS are cleared, and hook request log
 // entries older than HOOK_LOG_RETENTION (through the log's own write, so its bounds' counts follow). All work in
 // small batches, each its own short transaction, resting between them, so hooks keep their pace.
-import type { AppDeps } from '../app-deps.js';
-import { addDays, utcDay, utcDayStart } from '../time.js';
+import type { AppDeps } from '../app/deps.js';
+import { addDays, utcDay, utcDayStart } from '../base/time.js';
 
 /** Rows per batch: each batch is one short transaction (a vote's jobs and attempts go with it). */
 export const RETENTION_BATCH = 100;

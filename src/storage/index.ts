@@ -2,7 +2,7 @@
 // PostgreSQL otherwise) and returns the ports the rest of the service uses (ports.ts). Each database's folder
 // (sqlite/, postgres/) owns all of its SQL, its write-thread handlers and its connections; nothing outside this
 // module names a database (docs/architecture.md, "Storage").
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { StorageOptions } from './options.js';
 import type { Storage } from './ports.js';
 import { openPostgresStorage, serverOf } from './postgres/index.js';

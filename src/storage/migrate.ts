@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
-import type { Config, Dialect } from '../config.js';
+import type { Config, Dialect } from '../config/config.js';
 import { sqlitePathFromUrl } from './sqlite/connection.js';
 
 interface Migration {

@@ -1,7 +1,7 @@
 // How a storage is opened (index.ts, createStorage).
 import type { MessagePort } from 'node:worker_threads';
 import type { PlanRules } from '../domain/job-plan.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../base/logger.js';
 
 export interface StorageOptions {
   /** What vote planning needs to know of the callback kinds (src/delivery/callback-kinds/registry.ts, PLAN_RULES). */

@@ -1,7 +1,7 @@
 // Errors that mean "the database cannot be used right now" (unreachable, connection lost, disk full, read-only),
 // as opposed to a bug: they are answered 503 SERVICE_UNAVAILABLE (nothing was stored; retry later) and logged as
 // warnings, not 500 INTERNAL_ERROR. Matched on the codes Prisma, its driver adapters, pg and better-sqlite3 set.
-import { AppError } from '../errors.js';
+import { AppError } from '../base/errors.js';
 
 const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
 const ADAPTER_KINDS = new Set([

@@ -4,9 +4,9 @@
 // batch in flight each. The thread loads the named writes of its database (sqlite/writes.ts, postgres/writes.ts);
 // this file is the transport and knows none of them.
 import { MessageChannel, isMainThread, parentPort, workerData, type MessagePort, type Worker } from 'node:worker_threads';
-import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
-import { startThread } from '../thread-start.js';
+import type { Config } from '../config/config.js';
+import type { Logger } from '../base/logger.js';
+import { startThread } from '../threads/thread-start.js';
 import { createGroupCommit, type GroupCommit, type Settled } from './group-commit.js';
 
 interface WireError {

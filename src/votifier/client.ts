@@ -7,7 +7,7 @@
 //    with the server's public key; the server closes without an answer.
 import { constants, createHmac, createPublicKey, publicEncrypt, type KeyObject } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
-import type { PrivateTargets } from '../private-targets.js';
+import type { PrivateTargets } from '../config/private-targets.js';
 import { checkHostShape, guardedLookup, systemResolver, type Resolver } from '../net/ssrf-guard.js';
 import { MAX_V2_FRAME, MAX_VOTIFIER_USERNAME, PROTOCOL_2_MAGIC, type VotifierVote } from './protocol.js';
 

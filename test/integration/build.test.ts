@@ -61,11 +61,11 @@ describe.skipIf(databaseUnavailable)('compiled build', () => {
     for (const file of [
       'src/main.js',
       'src/cli/main.js',
-      'src/thread-boot.mjs',
+      'src/threads/thread-boot.mjs',
       'src/storage/write-thread.js',
       'src/storage/sqlite/writes.js',
       'src/storage/postgres/writes.js',
-      'src/delivery/delivery-thread.js',
+      'src/app/delivery-thread.js',
       'src/generated/sqlite/client.js',
       'src/generated/postgresql/client.js',
       'rest-compat/router.js',

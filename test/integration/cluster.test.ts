@@ -1,4 +1,4 @@
-// Several service processes on one machine (WEB_CONCURRENCY=2, src/cluster.ts) through the real entry point: both
+// Several service processes on one machine (WEB_CONCURRENCY=2, src/app/cluster.ts) through the real entry point: both
 // workers take hooks on the one port and every vote is stored once; a worker killed with SIGKILL is started again
 // under its index while the other keeps taking hooks; /metrics sums every worker's counts; SIGTERM stops them all and the primary exits 0. On SQLite the
 // setting is refused at start (exit 78).

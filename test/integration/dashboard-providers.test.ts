@@ -12,7 +12,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { dialect, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 import { signatureHeaders } from '../kit/signing.js';
 import { freePort, v2Frame, votifierSession } from '../kit/votifier-sender.js';
-import { findTemplate, PROVIDER_TEMPLATES } from '../../src/modules/templates/catalogue.js';
+import { findTemplate, PROVIDER_TEMPLATES } from '../../src/modules/providers/templates/catalogue.js';
 import { API_WORDS, customSteps, templateSteps, votifierSteps, withReach } from '../../web/src/pages/providers/setup-steps.js';
 
 /** axe-core's own script, evaluated in the page by the driver (no request leaves the machine; the CSP stays on). */

@@ -16,7 +16,7 @@ import { startTcpProxy } from '../kit/tcp-proxy.js';
 import { freePort, v2Frame, votifierSession } from '../kit/votifier-sender.js';
 import { until } from '../kit/wait.js';
 import { expectLayout } from '../kit/dashboard.js';
-import { findTemplate } from '../../src/modules/templates/catalogue.js';
+import { findTemplate } from '../../src/modules/providers/templates/catalogue.js';
 import { createRequire } from 'node:module';
 
 /** axe-core's own script, put into the page inline (no request leaves the machine). */

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildClientSchema, getIntrospectionQuery, lexicographicSortSchema, printSchema, type IntrospectionQuery } from 'graphql';
 import { generate } from '@graphql-codegen/cli';
-import { schema } from '../../src/graphql/schema.js';
+import { schema } from '../../src/app/schema.js';
 import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 
 describe.skipIf(databaseUnavailable)('GraphQL clients: introspection and schema loading', () => {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../kit/prng.js';
 import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 import { signatureHeaders } from '../kit/signing.js';
-import { PROVIDER_TEMPLATES, type SignatureFormat } from '../../src/modules/templates/catalogue.js';
+import { PROVIDER_TEMPLATES, type SignatureFormat } from '../../src/modules/providers/templates/catalogue.js';
 
 const SEED = 0x0a11_ce55;
 const MUTATIONS = 1_000;

@@ -4,7 +4,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUnavailable, startTestApp, type ApiResponse, type TestApp, type TestOrg } from '../kit/app.js';
 import { signatureHeaders } from '../kit/signing.js';
-import { PROVIDER_TEMPLATES, type ProviderTemplate } from '../../src/modules/templates/catalogue.js';
+import { PROVIDER_TEMPLATES, type ProviderTemplate } from '../../src/modules/providers/templates/catalogue.js';
 
 /** 40 URL-safe characters (a site-issued secret); top.gg's current secrets start with whs_. */
 function siteSecret(template: ProviderTemplate): string {

@@ -103,7 +103,7 @@ describe.skipIf(databaseUnavailable)('duplicate window and body timestamps', () 
   });
 
   it('DUPLICATE_WINDOW is checked at start: shorter than 10 minutes is refused with its reason', async () => {
-    const { loadConfig } = await import('../../src/config.js');
+    const { loadConfig } = await import('../../src/config/config.js');
     expect(() => loadConfig({ DUPLICATE_WINDOW: '5m' })).toThrow(/DUPLICATE_WINDOW: must be one duration from 10m to 7d/);
     expect(() => loadConfig({ CALLBACK_DISABLE_AFTER: 'soon' })).toThrow(/CALLBACK_DISABLE_AFTER/);
     expect(loadConfig({ DUPLICATE_WINDOW: '1h', CALLBACK_DISABLE_AFTER: '2d' })).toMatchObject({

@@ -24,8 +24,8 @@ import { ROOT, runCli, startServerProcess } from '../kit/processes.js';
 import { startReceiver, type Receiver } from '../kit/receiver.js';
 import { signatureHeaders } from '../kit/signing.js';
 import { until } from '../kit/wait.js';
-import { createLogger, resolveLogFormat } from '../../src/logger.js';
-import { PROVIDER_TEMPLATES } from '../../src/modules/templates/catalogue.js';
+import { createLogger, resolveLogFormat } from '../../src/base/logger.js';
+import { PROVIDER_TEMPLATES } from '../../src/modules/providers/templates/catalogue.js';
 import { createHookObservers, type HookObservation } from '../../src/modules/hook-requests/observation.js';
 import { logHookOutcomes } from '../../src/modules/hook-requests/log-lines.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getNamedType, isEnumType, isNonNullType, isObjectType, type GraphQLObjectType } from 'graphql';
-import { schema } from '../../src/graphql/schema.js';
+import { schema } from '../../src/app/schema.js';
 import { REST_ROUTES, prepareRoute } from '../../rest-compat/router.js';
 
 describe('GraphQL schema rules', () => {

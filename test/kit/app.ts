@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
-import { loadConfig, type Config } from '../../src/config.js';
-import { createApp, type AppOptions, type RunningApp } from '../../src/app.js';
-import { createLogger } from '../../src/logger.js';
+import { loadConfig, type Config } from '../../src/config/config.js';
+import { createApp, type AppOptions, type RunningApp } from '../../src/app/app.js';
+import { createLogger } from '../../src/base/logger.js';
 import type { Plan } from '../../src/domain/plans.js';
 
 export const dialect = (process.env.VOTE_RELAY_TEST_DB ?? 'sqlite') as 'sqlite' | 'postgresql';

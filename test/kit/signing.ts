@@ -1,6 +1,6 @@
 // Signs a delivery the way each voting site does (the README's Inbound hooks), for hook tests and benchmarks.
 import { createHmac } from 'node:crypto';
-import type { SignatureFormat } from '../../src/modules/templates/catalogue.js';
+import type { SignatureFormat } from '../../src/modules/providers/templates/catalogue.js';
 
 export function hmacHex(secret: string, content: string): string {
   return createHmac('sha256', secret).update(content).digest('hex');

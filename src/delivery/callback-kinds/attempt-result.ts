@@ -1,6 +1,6 @@
 // One attempt's result for kinds that speak no HTTP (RCON, Discord, the brokers): the attempt record the delivery log
 // keeps, and the next step: sent, failed for good (`permanent`), or the callback retry schedule.
-import type { AppDeps } from '../../app-deps.js';
+import type { AppDeps } from '../../app/deps.js';
 import { callbackOutcome, jitter } from '../retry-policy.js';
 import type { SendResult } from '../senders.js';
 import type { KindSendContext } from './callback-kind.js';

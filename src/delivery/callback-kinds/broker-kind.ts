@@ -3,7 +3,7 @@
 // so a consumer or the broker (NATS JetStream's duplicate window) drops a repeat; the broker URL is a secret read back
 // without its password; the SSRF guard sees the URL's host; one connection per target for each delivery worker.
 import { z } from 'zod';
-import type { AppDeps } from '../../app-deps.js';
+import type { AppDeps } from '../../app/deps.js';
 import { EVENT_TYPES } from '../../domain/reward-events.js';
 import { DEFAULT_EVENT_TEMPLATES, DEFAULT_PAYLOAD_TEMPLATE, TEST_VOTE_HEADER } from '../callback-defaults.js';
 import type { SendResult } from '../senders.js';
@@ -12,7 +12,7 @@ import { BrokerError, brokerUrlHost, createPublisherPool, redactUrl, type OpenPu
 import type { CallbackKind, Delivery, KindSendContext } from './callback-kind.js';
 import { attemptTo } from './attempt-result.js';
 import { setting, type SettingField, type SettingValues } from './settings-schema.js';
-import type { FieldError } from '../../errors.js';
+import type { FieldError } from '../../base/errors.js';
 
 const payloadTemplate = z.record(z.string(), z.unknown()).refine((v) => JSON.stringify(v).length <= 16_384, 'must be at most 16 KiB of JSON');
 

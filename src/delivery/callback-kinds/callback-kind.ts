@@ -2,9 +2,9 @@
 // Its settings are one list of fields (settings-schema.ts) from which the service's input rules, the GraphQL input
 // and output fields, the REST body and answer, the OpenAPI schema and the dashboard's form are all derived; the kind
 // adds its events, its own cross-field rules, its test render and its send. Nothing outside its folder names it.
-import type { AppDeps } from '../../app-deps.js';
+import type { AppDeps } from '../../app/deps.js';
 import type { Callback } from '../../generated/sqlite/client.js';
-import type { FieldError } from '../../errors.js';
+import type { FieldError } from '../../base/errors.js';
 import type { EventData, EventType } from '../../domain/reward-events.js';
 import type { JobContext, SendResult } from '../senders.js';
 import type { Lookup } from '../template.js';

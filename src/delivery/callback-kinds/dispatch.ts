@@ -1,6 +1,6 @@
 // A callback's job handed to its kind: the callback's settings opened, what to deliver (a vote or an event), and the
 // target the delivery log names. The job kinds (../job-kinds/callback.ts, event.ts) and the test endpoint use it.
-import type { AppDeps } from '../../app-deps.js';
+import type { AppDeps } from '../../app/deps.js';
 import type { Callback } from '../../generated/sqlite/client.js';
 import type { JobContext, SendResult } from '../senders.js';
 import type { Delivery } from './callback-kind.js';

@@ -10,7 +10,7 @@ import { redactUrl, sendChatBody, type JobContext } from '../senders.js';
 import { voteLookup, type Lookup } from '../template.js';
 import { voteTemplateValues } from '../vote-values.js';
 import type { JobKind } from './job-kind.js';
-import type { AppDeps } from '../../app-deps.js';
+import type { AppDeps } from '../../app/deps.js';
 import { voterIdByName } from '../../storage/voter-lookup.js';
 
 /** The event's own variables (GET /v1/callbacks/variables lists them), as text; numbers also typed. */

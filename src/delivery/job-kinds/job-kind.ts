@@ -1,7 +1,7 @@
 // What a kind of delivery job is (one file per kind, listed in registry.ts): how one attempt is sent, how the
 // operator's log names it and its target, which retry rules it follows, and how the worker orders it. The worker
 // (../worker.ts) looks a job's kind up here; adding a kind means one new file here plus its tests.
-import type { AppDeps } from '../../app-deps.js';
+import type { AppDeps } from '../../app/deps.js';
 import type { JobContext, SendResult, UnknownWebhookMemory } from '../senders.js';
 
 /** What the worker lends every kind: webhook URLs that answered 404 (Discord's Unknown Webhook), not called again. */

@@ -1,11 +1,11 @@
 // API keys: create (value shown once), list (prefix and metadata only), revoke; and resolving a request's key.
 import { z } from 'zod';
-import type { AppDeps } from '../../app-deps.js';
-import { AppError, notFound } from '../../errors.js';
+import type { AppDeps } from '../../app/deps.js';
+import { AppError, notFound } from '../../base/errors.js';
 import { PLAN_LIMITS, planOf } from '../../domain/plans.js';
 import { API_KEY_PREFIX, PLUGIN_TOKEN_PREFIX, bearerToken, generateToken, hashToken } from '../../auth/api-key-token.js';
 import type { AuthState, Scope } from '../../auth/access.js';
-import { nameSchema, parseInput } from '../../validation.js';
+import { nameSchema, parseInput } from '../../base/validation.js';
 
 const createSchema = z.object({
   name: nameSchema,

@@ -1,10 +1,10 @@
 // Server callbacks (game servers and other HTTP targets): CRUD, plan limits and timeout ceilings, the test
 // render (nothing sent), and signing-secret rotation. Secrets are sealed at rest; auth_secret is never returned.
 import { z } from 'zod';
-import type { AppDeps } from '../../app-deps.js';
-import { AppError, notFound, validationError } from '../../errors.js';
+import type { AppDeps } from '../../app/deps.js';
+import { AppError, notFound, validationError } from '../../base/errors.js';
 import { PLAN_LIMITS, planOf } from '../../domain/plans.js';
-import { nameSchema, parseInput } from '../../validation.js';
+import { nameSchema, parseInput } from '../../base/validation.js';
 import type { Callback, Organization } from '../../generated/sqlite/client.js';
 import { generateSigningSecret } from '../../delivery/signing.js';
 import { sampleTemplateValues } from '../../delivery/template-variables.js';
@@ -15,7 +15,7 @@ import { inputRule, missingOnCreate, openSettings, restName, settingsColumns, ty
 import { holdJobs, resumeJobs } from '../../delivery/callback-health.js';
 import { attemptBudget, eventsOf } from '../../domain/job-plan.js';
 import { TO_CALLBACKS, voteStatusFrom } from '../../domain/jobs.js';
-import { parseBound } from '../stats/date-range.js';
+import { parseBound } from '../../base/date-range.js';
 import { REAL_VOTES } from '../../domain/votes.js';
 import { EVENT_TYPES, type EventData, type EventType } from '../../domain/reward-events.js';
 import { eventLookup } from '../../delivery/job-kinds/event.js';

@@ -1,7 +1,7 @@
 // Discord rewards as owners read them (README "Discord rewards"): the vote roles given, with their expiry, newest
 // expiry first, and the voters who refused DMs.
-import type { AppDeps } from '../../app-deps.js';
-import { pageOf } from '../../validation.js';
+import type { AppDeps } from '../../app/deps.js';
+import { pageOf } from '../../base/validation.js';
 
 export interface RoleGrantRow {
   voterName: string;

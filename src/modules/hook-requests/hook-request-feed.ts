@@ -2,7 +2,7 @@
 // caller's organization (the feed's topic is keyed by organization id), optionally one provider key; a key-bound
 // stream (src/live/key-bound-stream.ts). The feed carries each write's entries of an organization as one event; a
 // subscriber gets them one by one.
-import type { AppDeps } from '../../app-deps.js';
+import type { AppDeps } from '../../app/deps.js';
 import type { Viewer } from '../../auth/access.js';
 import { keyBoundStream } from '../../live/key-bound-stream.js';
 import type { HookRequestEntry } from './entry.js';

@@ -3,7 +3,7 @@
 // REST maps onto, and the live `hookRequestReceived` subscription (the caller's organization only).
 import { builder } from '../../graphql/builder.js';
 import { requireViewer } from '../../auth/access.js';
-import type { AppDeps } from '../../app-deps.js';
+import type { AppDeps } from '../../app/deps.js';
 import { ProviderRef } from '../providers/providers.graphql.js';
 import type { HookRequestEntry } from './entry.js';
 import { createHookRequestService, hookRequestCursor, type HookRequestDropEntry, type HookRequestService } from './hook-requests.service.js';

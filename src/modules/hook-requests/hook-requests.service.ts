@@ -1,13 +1,13 @@
 // Reads of the hook request log (README "Hook request log"): a provider's entries or the organization-level ones
 // (a key no provider had), newest first, as numbered pages (REST) or cursor pages (GraphQL), with the counts of
 // refused requests that were not kept.
-import type { AppDeps } from '../../app-deps.js';
-import { notFound, validationError } from '../../errors.js';
-import { parseRange } from '../stats/date-range.js';
+import type { AppDeps } from '../../app/deps.js';
+import { notFound, validationError } from '../../base/errors.js';
+import { parseRange } from '../../base/date-range.js';
 import { entryOf, type HintProvider, type HookRequestEntry } from './entry.js';
 import type { HookOutcome } from './observation.js';
 import { MAX_DROP_ROWS } from '../../storage/hook-log.js';
-import { pageOf } from '../../validation.js';
+import { pageOf } from '../../base/validation.js';
 
 export interface HookRequestFilter {
   outcome?: HookOutcome | null;

@@ -3,7 +3,7 @@
 // stored. A watcher of deps.hookObservers: it prints what was decided, never a secret, a header value or a body.
 // A slug or key is printed only once it named an organization or provider: what a stranger typed there may be a
 // secret (a URL of the form /hooks/<key>/<secret>, the slug left out).
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../base/logger.js';
 import { SLUG_PATTERN } from '../organization/organization.service.js';
 import { PROVIDER_KEY_PATTERN } from '../providers/providers.service.js';
 import { hookRequestHint } from './hints.js';

@@ -9,9 +9,9 @@
 // `hookRequestReceived`, one event per organization per flush. Requests whose slug names no organization are not
 // kept (the operator's log has them); nor are Votifier sessions on the shared port that no provider's token or key
 // fits (they name no organization). A sender is a client address, an IPv6 one by its /64 (address-group.ts).
-import { timeOrderedId } from '../../time-ordered-id.js';
+import { timeOrderedId } from '../../base/time-ordered-id.js';
 import { mayHaveListeners } from './hook-request-feed.js';
-import type { AppDeps } from '../../app-deps.js';
+import type { AppDeps } from '../../app/deps.js';
 import { SLUG_PATTERN } from '../organization/organization.service.js';
 import { parseVotifierKeys } from '../../votifier/protocol.js';
 import type { HookObservation, HookObservers } from './observation.js';

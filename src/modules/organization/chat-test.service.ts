@@ -1,9 +1,9 @@
 // POST /v1/organization/test-chat-webhook: renders a sample message and really sends it to the given webhook.
 import { z } from 'zod';
-import type { AppDeps } from '../../app-deps.js';
-import { AppError, validationError } from '../../errors.js';
+import type { AppDeps } from '../../app/deps.js';
+import { AppError, validationError } from '../../base/errors.js';
 import { planAtLeast } from '../../domain/plans.js';
-import { parseInput } from '../../validation.js';
+import { parseInput } from '../../base/validation.js';
 import { buildChatMessage, platformReason } from '../../delivery/chat-message.js';
 import { voteLookup } from '../../delivery/template.js';
 import { sampleTemplateValues } from '../../delivery/template-variables.js';

@@ -5,14 +5,14 @@ import { DISCORD_ID } from '../../domain/discord-id.js';
 import { leaderboardPostsSchema } from '../../domain/leaderboard-schedule.js';
 import { votePageSchema } from '../../domain/vote-page.js';
 import { checkBot, discordApiFor, DiscordError } from '../../discord/discord-api.js';
-import type { AppDeps } from '../../app-deps.js';
-import { AppError, notFound, validationError, type FieldError } from '../../errors.js';
+import type { AppDeps } from '../../app/deps.js';
+import { AppError, notFound, validationError, type FieldError } from '../../base/errors.js';
 import { PLAN_LIMITS, isPlan, planAtLeast, planOf } from '../../domain/plans.js';
-import { nameSchema, parseInput } from '../../validation.js';
+import { nameSchema, parseInput } from '../../base/validation.js';
 import type { Organization } from '../../generated/sqlite/client.js';
 import type { Tx } from '../../storage/ports.js';
 import { RECOUNT_TRANSACTION } from '../../storage/rollups.js';
-import { utcDay, utcMonthStart } from '../../time.js';
+import { utcDay, utcMonthStart } from '../../base/time.js';
 import { isTimeZone } from '../../domain/voter-standing.js';
 
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;

@@ -4,10 +4,10 @@
 // failed with the reason `player_offline` is parked instead (README "Offline players"): no attempt counted, never
 // given up for it, out of ordinary polls, and returned by the poll that names its player (`player`).
 import { z } from 'zod';
-import type { AppDeps } from '../../app-deps.js';
-import { notFound, validationError } from '../../errors.js';
+import type { AppDeps } from '../../app/deps.js';
+import { notFound, validationError } from '../../base/errors.js';
 import { PLUGIN_TOKEN_PREFIX, generateToken } from '../../auth/api-key-token.js';
-import { nameSchema, pageOf, parseInput } from '../../validation.js';
+import { nameSchema, pageOf, parseInput } from '../../base/validation.js';
 import { voterIdByName } from '../../storage/voter-lookup.js';
 import type { ClaimedJob } from '../../domain/jobs.js';
 

@@ -7,7 +7,7 @@ import { providerWebhookUrl } from './auth-methods/registry.js';
 import { AUTH_METHOD_NAMES } from './auth-methods/registry.js';
 import { PAYLOAD_SOURCES, SIGNATURE_FORMATS } from './auth-methods/auth-method.js';
 import type { VotifierSetup } from './providers.service.js';
-import { findTemplate } from '../templates/catalogue.js';
+import { findTemplate } from './templates/catalogue.js';
 import { cooldownOf } from '../../domain/vote-cooldown.js';
 import { VOTER_KINDS, type VoterKind } from '../../domain/voter-identity.js';
 

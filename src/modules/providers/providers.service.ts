@@ -2,14 +2,14 @@
 // delete (with its votes and every count derived from them), regenerate the secret.
 import { VOTER_KINDS } from '../../domain/voter-identity.js';
 import { z } from 'zod';
-import type { AppDeps } from '../../app-deps.js';
-import { AppError, notFound, validationError } from '../../errors.js';
+import type { AppDeps } from '../../app/deps.js';
+import { AppError, notFound, validationError } from '../../base/errors.js';
 import { PLAN_LIMITS, planOf } from '../../domain/plans.js';
-import { isValidPath } from '../../json-path.js';
-import { nameSchema, parseInput } from '../../validation.js';
-import { utcDay } from '../../time.js';
+import { isValidPath } from '../../base/json-path.js';
+import { nameSchema, parseInput } from '../../base/validation.js';
+import { utcDay } from '../../base/time.js';
 import type { Provider } from '../../generated/sqlite/client.js';
-import { findTemplate } from '../templates/catalogue.js';
+import { findTemplate } from './templates/catalogue.js';
 import { dropFromRoutes } from '../../delivery/callback-health.js';
 import { generateProviderSecret, pastedSecretSchema } from './provider-secret.js';
 import { REAL_VOTES } from '../../domain/votes.js';

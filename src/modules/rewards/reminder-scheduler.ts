@@ -3,7 +3,7 @@
 // reminders, in the transaction that deletes the reminder (storage ReminderStore: a restart neither loses nor
 // repeats one; instances share the work). A voter who opted out, or an organization that turned reminders off,
 // gets none. Each tick seeks along the due-time index: no scan, whatever the number of voters.
-import type { AppDeps } from '../../app-deps.js';
+import type { AppDeps } from '../../app/deps.js';
 import type { NewJob } from '../../domain/jobs.js';
 import { attemptBudget, type PlanningCallback } from '../../domain/job-plan.js';
 import { planEventJobs } from '../../domain/reward-events.js';

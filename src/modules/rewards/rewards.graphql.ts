@@ -1,7 +1,7 @@
 // Rewards (README "Rewards"): the vote party's progress (with a live subscription), and voters' reminder opt-outs.
 import { builder } from '../../graphql/builder.js';
 import { requireViewer, type Viewer } from '../../auth/access.js';
-import type { AppDeps } from '../../app-deps.js';
+import type { AppDeps } from '../../app/deps.js';
 import type { VoteEvent } from '../../live/vote-events.js';
 import { keyBoundStream } from '../../live/key-bound-stream.js';
 import type { ReminderOptOutRow, VotePartyProgress } from './rewards.service.js';

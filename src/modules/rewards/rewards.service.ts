@@ -1,10 +1,10 @@
 // Rewards beyond a vote (README "Rewards"): the vote party's progress, and voters' reminder opt-outs. Milestone
 // rules and the party and reminder settings are organization settings (organization.service.ts); the events are
 // decided in the vote writers (src/domain/reward-events.ts) and by the reminder scheduler (reminder-scheduler.ts).
-import type { AppDeps } from '../../app-deps.js';
-import { validationError } from '../../errors.js';
+import type { AppDeps } from '../../app/deps.js';
+import { validationError } from '../../base/errors.js';
 import { voterIdByName, voterIdForName } from '../../storage/voter-lookup.js';
-import { pageOf } from '../../validation.js';
+import { pageOf } from '../../base/validation.js';
 import { deleteReminders } from '../../storage/reminder-store.js';
 import { MAX_VOTER_NAME_LENGTH } from '../votes/ingest.service.js';
 

@@ -10,8 +10,8 @@
 // merges them in. The merged list is the new snapshot, so the set to re-score stays "votes since the last request".
 // It starts over when the epoch moves, the window's first day changes (midnight UTC), or too many voters changed.
 // Each instance keeps its own lists; the re-scoring reads the shared database, so several instances stay exact.
-import type { AppDeps } from '../../app-deps.js';
-import { addDays, utcDay, utcDayStart } from '../../time.js';
+import type { AppDeps } from '../../app/deps.js';
+import { addDays, utcDay, utcDayStart } from '../../base/time.js';
 import { REAL_VOTES } from '../../domain/votes.js';
 
 /** The largest `limit` the API accepts: every kept list holds this many. */

@@ -2,10 +2,10 @@
 // time since its last real vote against its usual rate at each hour of the week over the 14 days before it
 // (domain/site-silence.ts), and what its last request since then was. The overview shows them (Query.quietSites);
 // the alert scheduler sends one admin alert per silence and one when the site sends again (src/alerts/).
-import type { AppDeps } from '../../app-deps.js';
+import type { AppDeps } from '../../app/deps.js';
 import { HISTORY_DAYS, MIN_SILENCE_MS, silenceOf, usualRate, weeklyRates } from '../../domain/site-silence.js';
 import { REAL_VOTES } from '../../domain/votes.js';
-import { utcDay } from '../../time.js';
+import { utcDay } from '../../base/time.js';
 import { hookRequestHint } from '../hook-requests/hints.js';
 
 const HOUR = 3_600_000;

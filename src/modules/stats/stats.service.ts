@@ -2,16 +2,16 @@
 // from ProviderDailyCount / VoterDailyCount; only a range's partial first and last day (ISO bounds) touch raw
 // votes, through the (organization, receivedAt) index. Buckets are UTC and zero-filled (the README's statistics section).
 // Test votes are never counted (README "Test votes"): the rollups hold none, and every raw read here leaves them out.
-import type { AppDeps } from '../../app-deps.js';
-import { validationError } from '../../errors.js';
-import { addDays, utcDay, utcDayStart, utcMonthStart, utcWeekStart } from '../../time.js';
-import { parseRange, requireRange, type DateRange } from './date-range.js';
+import type { AppDeps } from '../../app/deps.js';
+import { validationError } from '../../base/errors.js';
+import { addDays, utcDay, utcDayStart, utcMonthStart, utcWeekStart } from '../../base/time.js';
+import { parseRange, requireRange, type DateRange } from '../../base/date-range.js';
 import { createLeaderboard } from './leaderboard.js';
 import { voterIdByName } from '../../storage/voter-lookup.js';
 import { REAL_VOTES, REAL_VOTES_OF_VOTER } from '../../domain/votes.js';
 import { localDay, standingOn } from '../../domain/voter-standing.js';
 import { cooldownOf, nextVoteAt } from '../../domain/vote-cooldown.js';
-import { pageOf } from '../../validation.js';
+import { pageOf } from '../../base/validation.js';
 
 export type Granularity = 'day' | 'week' | 'month';
 const DAY = 86_400_000;

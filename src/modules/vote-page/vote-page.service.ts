@@ -3,10 +3,10 @@
 // their receipt (the last 30 days of votes, each delivery in words) — and the click behind each button. Public: no
 // key, so it shows one player's own data only (and this month's top voters where the owner turned that on), and
 // nothing an owner keeps to themselves (no address, no error text, no secret).
-import type { AppDeps } from '../../app-deps.js';
-import { notFound, validationError } from '../../errors.js';
+import type { AppDeps } from '../../app/deps.js';
+import { notFound, validationError } from '../../base/errors.js';
 import { resolveSecretKey } from '../../crypto/secret-box.js';
-import { timeOrderedId } from '../../time-ordered-id.js';
+import { timeOrderedId } from '../../base/time-ordered-id.js';
 import { milestoneRulesOf } from '../../domain/reward-events.js';
 import {
   addressHash,
@@ -25,7 +25,7 @@ import { renderText, voteLookup } from '../../delivery/template.js';
 import { voteTemplateValues } from '../../delivery/vote-values.js';
 import type { StatsService } from '../stats/stats.service.js';
 import { localDay, standingOn } from '../../domain/voter-standing.js';
-import { utcDay } from '../../time.js';
+import { utcDay } from '../../base/time.js';
 
 /** How far back a player's last vote on a site is looked for (longer than any site's vote cooldown). */
 const RECENT_DAYS = 8;

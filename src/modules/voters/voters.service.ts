@@ -2,8 +2,8 @@
 // organization goes, with its stored payload, delivery jobs and attempts (foreign-key cascades), and the voter's
 // per-day rollup rows; the per-provider day counts lose exactly what the voter's rows counted, so statistics stay
 // consistent (`cli stats verify`) even for days whose raw votes retention has already removed.
-import type { AppDeps } from '../../app-deps.js';
-import { notFound, validationError } from '../../errors.js';
+import type { AppDeps } from '../../app/deps.js';
+import { notFound, validationError } from '../../base/errors.js';
 import { MAX_VOTER_NAME_LENGTH } from '../votes/ingest.service.js';
 import { voterIdByName } from '../../storage/voter-lookup.js';
 import { EVENT_JOB_KIND, type EventData } from '../../domain/reward-events.js';
@@ -11,11 +11,11 @@ import { deleteReminders } from '../../storage/reminder-store.js';
 import { RECOUNT_TRANSACTION } from '../../storage/rollups.js';
 import type { Tx } from '../../storage/ports.js';
 import { IDENTITY_KINDS, TEST_VOTER_PREFIX, minecraftUuid, voterId as newVoterId, type IdentityKind } from '../../domain/voter-identity.js';
-import { pageOf } from '../../validation.js';
+import { pageOf } from '../../base/validation.js';
 import { discordIdIn } from '../../domain/discord-id.js';
 import { spellingWins } from '../../domain/voter-name.js';
 import { localDay } from '../../domain/voter-standing.js';
-import { utcDay } from '../../time.js';
+import { utcDay } from '../../base/time.js';
 import type { Prisma } from '../../generated/sqlite/client.js';
 
 /** Voters found by an identity's prefix that a search looks at (display names are searched whatever their number). */

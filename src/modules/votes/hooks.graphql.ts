@@ -3,7 +3,7 @@
 // The provider's secret, not an API key, authenticates it. Called on /graphql it has the hook's limits
 // (body size, budgets), which the ingest service applies to both.
 import { builder } from '../../graphql/builder.js';
-import { validationError } from '../../errors.js';
+import { validationError } from '../../base/errors.js';
 import { requireViewer } from '../../auth/access.js';
 import type { HookReceipt, HookRequest } from './ingest.service.js';
 import { DEFAULT_TEST_VOTER } from './test-vote.js';

@@ -2,13 +2,13 @@
 // pings, suppress duplicates, then write the vote, its delivery jobs and its rollups in ONE transaction
 // (vote-store.ts). Answers 200 only after that commit; a 5xx only when nothing was stored (the site retries).
 import { createHash } from 'node:crypto';
-import type { AppDeps } from '../../app-deps.js';
-import { AppError, notFound, validationError } from '../../errors.js';
-import { readPath, readPathAsText } from '../../json-path.js';
-import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../json-depth.js';
+import type { AppDeps } from '../../app/deps.js';
+import { AppError, notFound, validationError } from '../../base/errors.js';
+import { readPath, readPathAsText } from '../../base/json-path.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../base/json-depth.js';
 import { peekPoint, takePoint, type LimitOutcome } from '../../auth/rate-limits.js';
 import { authMethodOf } from '../providers/auth-methods/registry.js';
-import { findTemplate } from '../templates/catalogue.js';
+import { findTemplate } from '../providers/templates/catalogue.js';
 import { CALLBACK_KINDS, callbackKindOf } from '../../delivery/callback-kinds/registry.js';
 import { buildTestDelivery, DEFAULT_TEST_VOTER, testVoterProblem } from './test-vote.js';
 import type { AuthenticatedContent, VotifierSession } from '../providers/auth-methods/auth-method.js';

@@ -1,10 +1,10 @@
 // The owner's test vote (README "Test votes"): the delivery the provider's site would send for a voter, built from
 // the provider's own settings (auth method, payload source, votee_path, event filter, body timestamp) and, when it
 // was made from a template, that site's example, so that it goes through the provider's real hook path.
-import { parsePath, readPath } from '../../json-path.js';
+import { parsePath, readPath } from '../../base/json-path.js';
 import { MAX_VOTIFIER_USERNAME } from '../../votifier/protocol.js';
 import type { AuthConfig, AuthMethodDefinition } from '../providers/auth-methods/auth-method.js';
-import type { ProviderTemplate } from '../templates/catalogue.js';
+import type { ProviderTemplate } from '../providers/templates/catalogue.js';
 
 /** A clearly fake voter that is still a valid Minecraft name (3–16 letters, digits, underscores), so game servers take it. */
 export const DEFAULT_TEST_VOTER = 'VoteRelayTest';

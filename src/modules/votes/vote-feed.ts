@@ -1,6 +1,6 @@
 // One subscriber's stream of its organization's new votes, filtered by provider: a key-bound stream
 // (src/live/key-bound-stream.ts: bounded, ended when its key is revoked) whose wakes are spread over event-loop turns.
-import type { AppDeps } from '../../app-deps.js';
+import type { AppDeps } from '../../app/deps.js';
 import type { Viewer } from '../../auth/access.js';
 import type { VoteEvent } from '../../live/vote-events.js';
 import { keyBoundStream } from '../../live/key-bound-stream.js';

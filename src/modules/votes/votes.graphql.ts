@@ -3,7 +3,7 @@ import { builder } from '../../graphql/builder.js';
 import { discordIdIn } from '../../domain/discord-id.js';
 import { TEST_VOTER_PREFIX } from '../../domain/voter-identity.js';
 import { requireViewer } from '../../auth/access.js';
-import { validationError } from '../../errors.js';
+import { validationError } from '../../base/errors.js';
 import { DELIVERY_STATUSES, type VotePage } from './votes.service.js';
 import { subscribeToVotes } from './vote-feed.js';
 import type { VoteEvent } from '../../live/vote-events.js';

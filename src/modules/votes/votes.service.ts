@@ -1,18 +1,18 @@
 // Reading one vote, its delivery log, and redelivering what failed.
 import { voterIdByName } from '../../storage/voter-lookup.js';
 import { TEST_VOTER_PREFIX } from '../../domain/voter-identity.js';
-import type { AppDeps } from '../../app-deps.js';
-import { notFound } from '../../errors.js';
+import type { AppDeps } from '../../app/deps.js';
+import { notFound } from '../../base/errors.js';
 import type { Vote } from '../../generated/sqlite/client.js';
 import { attemptBudget } from '../../domain/job-plan.js';
-import { validationError } from '../../errors.js';
+import { validationError } from '../../base/errors.js';
 import { planAtLeast } from '../../domain/plans.js';
-import { parseRange } from '../stats/date-range.js';
+import { parseRange } from '../../base/date-range.js';
 import type { Prisma } from '../../generated/sqlite/client.js';
 import type { StatsService } from '../stats/stats.service.js';
 import { votesKeptFrom } from '../../retention/retention.js';
 import { TEST_VOTES } from '../../domain/votes.js';
-import { pageOf } from '../../validation.js';
+import { pageOf } from '../../base/validation.js';
 
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'sent', 'failed', 'skipped', 'uncertain'] as const;
 export const STARTER_VOTE_LIMIT = 10;

@@ -2,7 +2,7 @@
 // (writes.ts) or, in one-shot commands, on that pool; several instances share the database.
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient as PostgresClient } from '../../generated/postgresql/client.js';
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/config.js';
 import { createGroupCommit } from '../group-commit.js';
 import type { StorageOptions } from '../options.js';
 import type { Db, FailedAttempts, Storage } from '../ports.js';

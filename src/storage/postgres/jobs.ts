@@ -2,7 +2,7 @@
 // another holds), plain SQL on the pool Prisma uses, and attempt records group-committed (attempts that finish
 // meanwhile are recorded in one transaction: jobs, attempts, then their votes). Job rows are inserted by one
 // statement (jobInsert): inside a vote batch's write (votes.ts), and in a Prisma transaction for replays and alerts.
-import { timeOrderedId } from '../../time-ordered-id.js';
+import { timeOrderedId } from '../../base/time-ordered-id.js';
 import type pg from 'pg';
 import {
   finishedRow,

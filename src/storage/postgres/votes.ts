@@ -9,10 +9,10 @@
 //   - every batch takes its locks in one global order (advisory locks by key hash, then voter rows, then provider
 //     rows, each sorted), so batches never deadlock each other; a deadlock with other work is retried.
 import { hash } from 'node:crypto';
-import { timeOrderedId } from '../../time-ordered-id.js';
+import { timeOrderedId } from '../../base/time-ordered-id.js';
 import DataLoader from 'dataloader';
 import type pg from 'pg';
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/config.js';
 import { inlineParameters, sqlLiteral, type PgNamedWrite, type Query } from './transaction.js';
 import { inKeyOrder } from '../../domain/key-order.js';
 import { jobInsert } from './jobs.js';
@@ -21,7 +21,7 @@ import { spellingWins, spellingWinsSql } from '../../domain/voter-name.js';
 import { identityKey, voterBatch, type FoundVoter, type IdentityKind, type VoterRows } from '../../domain/voter-identity.js';
 import { attemptBudget, initialStatuses, planJobs, type PlanningCallback, type PlanRules } from '../../domain/job-plan.js';
 import { rewardBatch } from '../../domain/reward-events.js';
-import { utcDay } from '../../time.js';
+import { utcDay } from '../../base/time.js';
 import { countingOf, monthRange, type HookOrg, type HookProvider, type HookTarget, type NewVote, type StoredVote } from '../../domain/votes.js';
 import { localDay, providerTotalsOf, standingBatch, type CountedStanding, type StoredStanding } from '../../domain/voter-standing.js';
 import { cooldownOf, nextVoteAt } from '../../domain/vote-cooldown.js';

@@ -9,10 +9,10 @@
 // 1,500 votes/s with one, 1,100 with two, 900 with three).
 import type { MessagePort } from 'node:worker_threads';
 import type pg from 'pg';
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/config.js';
 import type { PlanRules } from '../../domain/job-plan.js';
 import type { NewVote, StoredVote } from '../../domain/votes.js';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../base/logger.js';
 import { commitEach, createGroupCommit, type GroupCommit } from '../group-commit.js';
 import type { HookLogItem, HookLogResult } from '../hook-log.js';
 import { writeThreadClient, type ThreadWrites } from '../write-thread.js';

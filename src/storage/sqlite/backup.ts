@@ -3,7 +3,7 @@
 import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import Sqlite from 'better-sqlite3';
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/config.js';
 import { sqlitePathFromUrl } from './connection.js';
 
 /** Nothing was changed: the reason says what to do instead (exit code 2). */

@@ -5,8 +5,8 @@
 // for no lock: writers go on meanwhile, and the log starts over once a checkpoint has copied all of it.
 import { statSync } from 'node:fs';
 import { isMainThread, parentPort, workerData, type Worker } from 'node:worker_threads';
-import type { Logger } from '../../logger.js';
-import { startThread } from '../../thread-start.js';
+import type { Logger } from '../../base/logger.js';
+import { startThread } from '../../threads/thread-start.js';
 import { openSqliteConnection } from './connection.js';
 
 /** How often the log's size is looked at. */

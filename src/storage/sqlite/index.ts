@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaClient as SqliteClient } from '../../generated/sqlite/client.js';
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/config.js';
 import type { StorageOptions } from '../options.js';
 import { createMemoryPacer } from '../pacer.js';
 import type { FailedAttempts, Storage } from '../ports.js';

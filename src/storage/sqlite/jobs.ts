@@ -3,7 +3,7 @@
 // vote's own transaction (insertJobs, the one job insert, also used for replays and alerts through Prisma's
 // transaction). A single writer: one atomic UPDATE … RETURNING claims, and what arrives while a batch is being
 // written shares the next transaction and fsync.
-import { timeOrderedId } from '../../time-ordered-id.js';
+import { timeOrderedId } from '../../base/time-ordered-id.js';
 import type Sqlite from 'better-sqlite3';
 import {
   finishedRow,

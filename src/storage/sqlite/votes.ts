@@ -3,13 +3,13 @@
 // limit, jobs and rollups) inside the transaction its caller holds, a named write (writes.ts) that runs on the write
 // thread in the service, so an fsync never blocks the thread that parses requests. Every vote that arrives while a
 // transaction is being written joins the next one, so one fsync (synchronous=FULL) acknowledges many votes.
-import { timeOrderedId } from '../../time-ordered-id.js';
+import { timeOrderedId } from '../../base/time-ordered-id.js';
 import type Sqlite from 'better-sqlite3';
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/config.js';
 import { sentAtOnce, type ClaimedJob, type NewJob } from '../../domain/jobs.js';
 import { attemptBudget, initialStatuses, planJobs, type PlanningCallback, type PlanRules } from '../../domain/job-plan.js';
 import { rewardBatch } from '../../domain/reward-events.js';
-import { utcDay } from '../../time.js';
+import { utcDay } from '../../base/time.js';
 import { spellingWins, spellingWinsSql } from '../../domain/voter-name.js';
 import { ACCOUNT_KINDS, voterBatch, type FoundVoter, type Identity, type IdentityKind } from '../../domain/voter-identity.js';
 import { countingOf, monthRange, type HookOrg, type HookProvider, type NewVote, type StoredVote } from '../../domain/votes.js';

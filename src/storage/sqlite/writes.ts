@@ -6,8 +6,8 @@
 // (../write-thread.ts loads threadWrites from this module); in one-shot commands on the caller's thread.
 import type Sqlite from 'better-sqlite3';
 import type { MessagePort } from 'node:worker_threads';
-import type { Config } from '../../config.js';
-import type { Logger } from '../../logger.js';
+import type { Config } from '../../config/config.js';
+import type { Logger } from '../../base/logger.js';
 import { commitEach, createGroupCommit, type GroupCommit } from '../group-commit.js';
 import type { PlanRules } from '../../domain/job-plan.js';
 import { writeThreadClient, type ThreadWrites } from '../write-thread.js';

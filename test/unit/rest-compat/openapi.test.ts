@@ -2,7 +2,7 @@
 // what a route's mappers make of its document's result (wrapped, renamed, null fields left out, shaped by kind).
 import { describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { schema } from '../../../src/graphql/schema.js';
+import { schema } from '../../../src/app/schema.js';
 import { HOOK_ROUTES, REST_ROUTES } from '../../../rest-compat/router.js';
 import { buildOpenApiDocument, operationId, openApiPath } from '../../../rest-compat/openapi.js';
 import type { RestRoute } from '../../../rest-compat/route.js';

@@ -1,7 +1,7 @@
 // RabbitMQ (AMQP 0-9-1) callbacks: each vote (and event) published persistent, with publisher confirms and the vote's
 // id as message_id, to a durable queue it declares, or to an exchange with a routing key (publisher.ts).
 import { z } from 'zod';
-import type { FieldError } from '../../../errors.js';
+import type { FieldError } from '../../../base/errors.js';
 import { brokerKind } from '../broker-kind.js';
 import { setting } from '../settings-schema.js';
 import { describeTarget, keyOf, openPublisher, SCHEMES, type AmqpSettings } from './publisher.js';

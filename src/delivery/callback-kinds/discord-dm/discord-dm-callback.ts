@@ -3,7 +3,7 @@
 // nonce, so a retried post is not shown twice). A voter who does not accept DMs (Discord 50007) is recorded: their
 // messages go to fallback_channel_id with a mention, or stop (README "Discord rewards").
 import { z } from 'zod';
-import type { AppDeps } from '../../../app-deps.js';
+import type { AppDeps } from '../../../app/deps.js';
 import { DiscordError, type MessageBody } from '../../../discord/discord-api.js';
 import { botOf, NO_BOT } from '../../../discord/organization-bot.js';
 import { DISCORD_ID } from '../../../domain/discord-id.js';

@@ -4,7 +4,7 @@
 // role was given: adding a role the member holds is a no-op at Discord, so a retry or a repeat after a crash gives
 // nothing twice (README "Discord rewards").
 import { z } from 'zod';
-import type { AppDeps } from '../../../app-deps.js';
+import type { AppDeps } from '../../../app/deps.js';
 import { DiscordError } from '../../../discord/discord-api.js';
 import { botOf, NO_BOT } from '../../../discord/organization-bot.js';
 import { DISCORD_ID } from '../../../domain/discord-id.js';

@@ -2,7 +2,7 @@
 // with a lease (lockedUntil), so with several instances each is handled by one; the role is removed, then the row is
 // marked removed only if no vote moved its expiry meanwhile (otherwise the role is given back). A crash between the
 // two leaves the claim to lapse and another pass removes it again, which Discord takes as a no-op.
-import type { AppDeps } from '../../../app-deps.js';
+import type { AppDeps } from '../../../app/deps.js';
 import { DiscordError } from '../../../discord/discord-api.js';
 import { botOf } from '../../../discord/organization-bot.js';
 

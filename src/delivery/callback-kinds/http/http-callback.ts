@@ -3,7 +3,7 @@
 // `Authorization: Bearer <auth_secret>` when set. The deprecated server_callback_url is sent the same way, unsigned,
 // with the default template (sendLegacyCallback).
 import { z } from 'zod';
-import type { AppDeps } from '../../../app-deps.js';
+import type { AppDeps } from '../../../app/deps.js';
 import type { Callback } from '../../../generated/sqlite/client.js';
 import { EVENT_TYPES } from '../../../domain/reward-events.js';
 import { DEFAULT_EVENT_TEMPLATES, DEFAULT_PAYLOAD_TEMPLATE, DEFAULT_TIMEOUT_MS, TEST_VOTE_HEADER } from '../../callback-defaults.js';

@@ -2,7 +2,7 @@
 // parked jobs (and only those) is asked `list`, and the jobs of players it shows are made due again. Making one due is
 // one conditional update (status parked → pending), so with several instances polling, each job is woken once and
 // then claimed by exactly one worker; a restart finds the parked rows as they were.
-import type { AppDeps } from '../../../app-deps.js';
+import type { AppDeps } from '../../../app/deps.js';
 import { openSettings, setting, type SettingField } from '../settings-schema.js';
 import { isOnline, parseOnlinePlayers } from './players.js';
 import { rconPoolOf, rconTarget } from './rcon-pool.js';

@@ -5,8 +5,8 @@
 // variable is reduced to safe text, and variables whose text cannot be made safe are refused when the callback is
 // saved (README "No plugin: RCON").
 import { z } from 'zod';
-import type { AppDeps } from '../../../app-deps.js';
-import type { FieldError } from '../../../errors.js';
+import type { AppDeps } from '../../../app/deps.js';
+import type { FieldError } from '../../../base/errors.js';
 import { LeaseLost, type SendResult } from '../../senders.js';
 import { renderText, type Lookup } from '../../template.js';
 import { TEMPLATE_VARIABLES } from '../../template-variables.js';

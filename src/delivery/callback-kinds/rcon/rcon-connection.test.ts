@@ -2,7 +2,7 @@ import { createServer, type AddressInfo, type LookupFunction } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startRconServer, type RconServer } from '../../../../test/kit/rcon-server.js';
 import { guardedLookup } from '../../../net/ssrf-guard.js';
-import { NO_PRIVATE_TARGETS } from '../../../private-targets.js';
+import { NO_PRIVATE_TARGETS } from '../../../config/private-targets.js';
 import { MAX_COMMAND_BYTES } from './protocol.js';
 import { RconConnection, RconError } from './rcon-connection.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_PRIVATE_TARGETS } from '../../../private-targets.js';
+import { ALL_PRIVATE_TARGETS } from '../../../config/private-targets.js';
 import { createRconPool } from './rcon-pool.js';
 import { RconError } from './rcon-connection.js';
 

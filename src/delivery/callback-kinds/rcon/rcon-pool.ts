@@ -3,7 +3,7 @@
 // Commands on one connection run one at a time (rcon-connection.ts queues them).
 import { createHash } from 'node:crypto';
 import type { LookupFunction } from 'node:net';
-import type { AppDeps } from '../../../app-deps.js';
+import type { AppDeps } from '../../../app/deps.js';
 import { checkHostShape, guardedLookup } from '../../../net/ssrf-guard.js';
 import { RconConnection, RconError } from './rcon-connection.js';
 import { setting, type SettingValues } from '../settings-schema.js';

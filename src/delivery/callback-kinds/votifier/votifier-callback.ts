@@ -2,9 +2,9 @@
 // protocol v1 with its RSA public key (one at a time; a new one replaces the other). The wire format is in
 // src/votifier/client.ts.
 import { z } from 'zod';
-import type { AppDeps } from '../../../app-deps.js';
-import type { FieldError } from '../../../errors.js';
-import { readPathAsText } from '../../../json-path.js';
+import type { AppDeps } from '../../../app/deps.js';
+import type { FieldError } from '../../../base/errors.js';
+import { readPathAsText } from '../../../base/json-path.js';
 import { callbackOutcome, jitter } from '../../retry-policy.js';
 import { LeaseLost, type SendResult } from '../../senders.js';
 import {

@@ -1,7 +1,6 @@
 // What a hook auth method is (one file per method beside this one, listed in registry.ts), and the rule they all
 // follow: a method hands on only what the secret vouches for, and the vote is read from that alone.
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FieldError } from '../../../errors.js';
+import type { FieldError } from '../../../base/errors.js';
 
 /**
  * Where a provider's votes are read from, declared once per provider: a JSON body, a form body, or the query
@@ -89,13 +88,6 @@ export interface SiteProof {
 }
 
 export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
-
-/** Equal-length digests first, so neither the secret's length nor its content leaks through timing. */
-export function secretsEqual(given: string, expected: string): boolean {
-  const a = createHash('sha256').update(given, 'utf8').digest();
-  const b = createHash('sha256').update(expected, 'utf8').digest();
-  return timingSafeEqual(a, b);
-}
 
 export const refused = (reason: string): Verification => ({ ok: false, code: 'AUTH_FAILED', reason });
 

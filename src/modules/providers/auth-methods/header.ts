@@ -1,5 +1,6 @@
 // `header`: the header named auth_field carries the secret (a leading `Bearer ` is ignored).
-import { declaredContent, headerNameProblems, PAYLOAD_SOURCES, refused, secretsEqual, unsignedProblems, type AuthMethodDefinition } from './auth-method.js';
+import { declaredContent, headerNameProblems, PAYLOAD_SOURCES, refused, unsignedProblems, type AuthMethodDefinition } from './auth-method.js';
+import { secretsEqual } from '../../../crypto/secrets-equal.js';
 
 export const headerMethod: AuthMethodDefinition = {
   name: 'header',

@@ -1,5 +1,6 @@
 // `query`: the query parameter named auth_field carries the secret (lists that only let you paste a URL).
-import { declaredContent, PAYLOAD_SOURCES, refused, secretsEqual, unsignedProblems, type AuthMethodDefinition } from './auth-method.js';
+import { declaredContent, PAYLOAD_SOURCES, refused, unsignedProblems, type AuthMethodDefinition } from './auth-method.js';
+import { secretsEqual } from '../../../crypto/secrets-equal.js';
 
 export const queryMethod: AuthMethodDefinition = {
   name: 'query',

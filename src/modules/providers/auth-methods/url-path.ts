@@ -1,5 +1,6 @@
 // `url_path`: the secret is the hook URL's last path segment.
-import { declaredContent, PAYLOAD_SOURCES, refused, secretsEqual, unsignedProblems, type AuthMethodDefinition } from './auth-method.js';
+import { declaredContent, PAYLOAD_SOURCES, refused, unsignedProblems, type AuthMethodDefinition } from './auth-method.js';
+import { secretsEqual } from '../../../crypto/secrets-equal.js';
 
 export const urlPathMethod: AuthMethodDefinition = {
   name: 'url_path',

@@ -1,6 +1,6 @@
 // `votifier`: the Votifier protocol (src/votifier/protocol.ts). The provider's secret is a key pair and a token made
 // here; lists are given the public key (v1) or the token (v2), the host and the port. Deliveries arrive on the
-// Votifier TCP listener (src/votifier/listener.ts, which names the session's protocol and challenge) or on the
+// Votifier TCP listener (src/votifier-server/listener.ts, which names the session's protocol and challenge) or on the
 // provider's own hook URL over HTTP: a base64 v1 block, or the v2 JSON {payload, signature} with no challenge.
 // What is read as the vote is only what the key decrypted or the token signed: service, username, address,
 // timestamp. Without a challenge (v1, and v2 over HTTP) a captured delivery could be sent again, so its timestamp

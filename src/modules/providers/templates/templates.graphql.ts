@@ -1,7 +1,7 @@
 // The public catalogue of provider templates (real voting sites).
-import { builder } from '../../graphql/builder.js';
+import { builder } from '../../../graphql/builder.js';
 import { PROVIDER_TEMPLATES, type ProviderTemplate } from './catalogue.js';
-import { AuthMethodEnum } from '../providers/providers.graphql.js';
+import { AuthMethodEnum } from '../providers.graphql.js';
 
 const SiteMethodEnum = builder.enumType('SiteDeliveryMethod', { description: 'How the site sends its deliveries', values: ['POST', 'GET'] as string[] });
 const SiteSignatureEnum = builder.enumType('SiteSignature', {

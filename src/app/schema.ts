@@ -1,8 +1,8 @@
 // Imports every module's types and builds the schema. Defines nothing itself.
-import { builder } from './builder.js';
+import { builder } from '../graphql/builder.js';
 import '../modules/organization/organization.graphql.js';
 import '../modules/api-keys/api-keys.graphql.js';
-import '../modules/templates/templates.graphql.js';
+import '../modules/providers/templates/templates.graphql.js';
 import '../modules/providers/providers.graphql.js';
 import '../modules/votes/hooks.graphql.js';
 import '../modules/callbacks/callbacks.graphql.js';

@@ -1,7 +1,7 @@
 // from/to parameters (the README's statistics section): YYYY-MM-DD or full ISO 8601; a date-only `to` covers that whole UTC day;
 // `from` after `to` is a VALIDATION_ERROR naming it. Ranges are half-open: [from, toExclusive).
-import { validationError } from '../../errors.js';
-import { addDays } from '../../time.js';
+import { validationError } from './errors.js';
+import { addDays } from './time.js';
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;

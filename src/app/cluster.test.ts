@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClusterSupervisor, workerReadyMessage, type ForkedWorker } from './cluster.js';
-import { createLogger } from './logger.js';
+import { createLogger } from '../base/logger.js';
 
 /** A worker that does what it is told: says it listens, exits on a signal (or not, when `stubborn`). */
 class FakeWorker extends EventEmitter implements ForkedWorker {

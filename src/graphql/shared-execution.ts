@@ -9,7 +9,7 @@
 // is in flight.
 import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { GraphQLContext } from '../graphql/context.js';
+import type { GraphQLContext } from './context.js';
 
 const documentIds = new WeakMap<DocumentNode, number>();
 let nextDocumentId = 1;

@@ -6,7 +6,7 @@ import { parseEnv } from 'node:util';
 import { availableParallelism, hostname } from 'node:os';
 import { z } from 'zod';
 import { parsePrivateTargets, type PrivateTargets } from './private-targets.js';
-import { inWords } from './validation.js';
+import { inWords } from '../base/validation.js';
 
 const durationPattern = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
 const unitMs: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -124,7 +124,7 @@ const envSchema = z.object({
     .max(100, 'must be at most 100 characters')
     .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
     .optional(),
-  // Set by the primary process for each of its workers (src/cluster.ts), never by hand.
+  // Set by the primary process for each of its workers (src/app/cluster.ts), never by hand.
   VOTE_RELAY_WORKER_INDEX: z.coerce.number().int().min(1).max(MAX_PROCESSES).optional(),
 });
 
@@ -233,7 +233,7 @@ export interface Config {
    * `<host name>:<PORT>`); a worker of several processes adds `/<worker index>`.
    */
   instanceId: string;
-  /** 1..WEB_CONCURRENCY in a worker process of the primary (src/cluster.ts); null in a single process. */
+  /** 1..WEB_CONCURRENCY in a worker process of the primary (src/app/cluster.ts); null in a single process. */
   workerIndex: number | null;
   /** The .env file the settings were read with (environment()), or null. */
   envFile: string | null;

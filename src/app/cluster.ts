@@ -1,5 +1,5 @@
 // Several service processes on one machine (WEB_CONCURRENCY): the primary forks the workers, starts a dead one again, stops them all.
-import type { Logger } from './logger.js';
+import type { Logger } from '../base/logger.js';
 
 /** What the primary needs of a forked worker (node:cluster's Worker has it). */
 export interface ForkedWorker {

@@ -18,9 +18,9 @@
  * missing, or a form-encoded 'false') is a vote, so no real vote can be dropped by an unexpected value.
  */
 
-import type { AuthMethod } from '../providers/auth-methods/auth-method.js';
-import type { VoteCooldown } from '../../domain/vote-cooldown.js';
-import type { VoterKind } from '../../domain/voter-identity.js';
+import type { AuthMethod } from '../auth-methods/auth-method.js';
+import type { VoteCooldown } from '../../../domain/vote-cooldown.js';
+import type { VoterKind } from '../../../domain/voter-identity.js';
 
 /**
  * How the site signs (used by docs and by tests that sign payload examples the way the site does):

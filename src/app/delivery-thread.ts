@@ -4,10 +4,10 @@
 //
 // deliveryThread() is the main thread's handle; the rest of this file runs inside the thread.
 import { isMainThread, parentPort, workerData, type MessagePort, type Worker } from 'node:worker_threads';
-import { startThread } from '../thread-start.js';
-import type { Config } from '../config.js';
-import { resolveLogFormat, type Logger } from '../logger.js';
-import type { DeliveryWorker } from './worker.js';
+import { startThread } from '../threads/thread-start.js';
+import type { Config } from '../config/config.js';
+import { resolveLogFormat, type Logger } from '../base/logger.js';
+import type { DeliveryWorker } from '../delivery/worker.js';
 import type { ClaimedJob } from '../domain/jobs.js';
 
 type ToThread = 'wake' | 'stop' | { dispatch: ClaimedJob[] };
@@ -93,11 +93,11 @@ export function deliveryThread(
 async function runInThread(config: Config, writePort: MessagePort | null, handedSince: number) {
   const [{ createStorage }, { createDeps }, { createLogger }, { createDeliveryWorker }, { relayMetrics }, { PLAN_RULES }] = await Promise.all([
     import('../storage/index.js'),
-    import('../app-deps.js'),
-    import('../logger.js'),
-    import('./worker.js'),
+    import('./create-deps.js'),
+    import('../base/logger.js'),
+    import('../delivery/worker.js'),
     import('../metrics/metrics.js'),
-    import('./callback-kinds/registry.js'),
+    import('../delivery/callback-kinds/registry.js'),
   ]);
   const logger = createLogger(config.logLevel, { format: config.logFormat });
   const db = await createStorage(config, { planRules: PLAN_RULES, ...(writePort ? { writeThread: { logger, port: writePort } } : {}) });

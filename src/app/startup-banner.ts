@@ -1,10 +1,10 @@
 // The start-up banner (README "Logs"): once the service listens, where everything is (dashboard, APIs, hook URLs,
 // Votifier), which database it uses and which instance it is (INSTANCE_ID), with what to do first on an empty one. No
 // credential is printed: a PostgreSQL address shows its host, port and database only.
-import type { Config } from './config.js';
-import type { Storage } from './storage/index.js';
-import type { Logger } from './logger.js';
-import { addressWarningLines } from './net/reach.js';
+import type { Config } from '../config/config.js';
+import type { Storage } from '../storage/index.js';
+import type { Logger } from '../base/logger.js';
+import { addressWarningLines } from '../net/reach.js';
 
 /** The first step on an empty database, as the README's First steps give it. */
 export const CREATE_ORGANIZATION_COMMAND = 'npm run -s cli -- org create --slug <slug> --name <name> --plan growth --json';

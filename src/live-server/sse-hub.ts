@@ -1,6 +1,6 @@
 // Fan-out of `subscription { voteReceived }` on /graphql, built for many subscribers per organization: over
 // Server-Sent Events (yoga's SSE, which is also the graphql-sse protocol's distinct-connections mode) and over
-// WebSocket (graphql-ws, live/graphql-ws.ts, which frames what this hub executes).
+// WebSocket (graphql-ws, live-server/graphql-ws.ts, which frames what this hub executes).
 //
 // Through yoga every subscriber had its own pipeline per event: pub/sub repeater, execution, serialisation, web
 // stream, socket write: ~100 µs each, so 1,000 dashboards × 500 votes/s needed 50 s of CPU per second and the
@@ -34,13 +34,13 @@ import {
 import type { Request, Response } from 'express';
 import type { ExecutionResult } from 'graphql';
 import { Repeater } from '@repeaterjs/repeater';
-import type { AppDeps } from '../app-deps.js';
+import type { AppDeps } from '../app/deps.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { queryLimitsRule } from '../graphql/query-limits.js';
 import { maskUnexpected } from '../graphql/yoga.js';
 import { checkAccess, type Viewer } from '../auth/access.js';
 import { createLoaders } from '../graphql/loaders.js';
-import type { VoteEvent } from './vote-events.js';
+import type { VoteEvent } from '../live/vote-events.js';
 
 const PING_MS = 12_000;
 const KEY_RECHECK_MS = 15_000;

@@ -12,8 +12,8 @@
 // only the operator's log shows them.
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import type { AppDeps } from '../app-deps.js';
-import { AppError, ERROR_STATUS } from '../errors.js';
+import type { AppDeps } from '../app/deps.js';
+import { AppError, ERROR_STATUS } from '../base/errors.js';
 import { peekPoint, takePoint } from '../auth/rate-limits.js';
 import type { IngestService } from '../modules/votes/ingest.service.js';
 import { refusedBeforeIngest, type HookProtocol, type ObservedProvider } from '../modules/hook-requests/observation.js';
@@ -27,7 +27,7 @@ import {
   privateKeyObject,
   readV2Message,
   v2SignedBy,
-} from './protocol.js';
+} from '../votifier/protocol.js';
 import type { KeyObject } from 'node:crypto';
 
 /** How long the routing table (every enabled Votifier provider's token and key) is reused before it is read again. */

@@ -149,7 +149,7 @@ describe('provider template catalogue', () => {
 
 describe("duplicate window against the sites' retry horizons", () => {
   it('the default DUPLICATE_WINDOW covers the longest retry horizon of every template', async () => {
-    const { loadConfig } = await import('../../config.js');
+    const { loadConfig } = await import('../../../config/config.js');
     const window = loadConfig({ DATABASE_URL: 'file:/tmp/vote-relay-catalogue-test.db' }).duplicateWindowMs;
     const horizons = PROVIDER_TEMPLATES.map((t) => (t.retryHorizonSeconds ?? 0) * 1000);
     expect(horizons.some((h) => h > 0)).toBe(true);
