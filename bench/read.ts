@@ -102,7 +102,7 @@ const VOTERS = 500_000;
 /** Zipf–Mandelbrot offset: the busiest voter casts ~0.1 % of all votes (~15 a day at 10M), the rarest a couple. */
 const ZIPF_Q = 100;
 const CHUNK = 50_000;
-const BUSINESS_VOTES_PER_MONTH = 250_000; // src/auth/plans.ts; votes past it are stored with overLimit = 1
+const BUSINESS_VOTES_PER_MONTH = 250_000; // src/domain/plans.ts; votes past it are stored with overLimit = 1
 const SECRET_KEY = 'bench-read-secret-key-0123456789abcdef';
 const ORG_SLUG = 'bench-read';
 /**

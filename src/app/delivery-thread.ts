@@ -13,9 +13,8 @@ import type { ClaimedJob } from '../domain/jobs.js';
 type ToThread = 'wake' | 'stop' | { dispatch: ClaimedJob[] };
 type FromThread = 'started' | 'stopped';
 
-/** The main thread's handle: the same start/stop/wake as the in-process worker. */
 /**
- * `writePort` gives each start of the thread a port to the SQLite write thread (its claims and attempt records go
+ * The main thread's handle: the same start/stop/wake as the in-process worker. `writePort` gives each start of the thread a port to the SQLite write thread (its claims and attempt records go
  * through the same write connection as the votes); null elsewhere (PostgreSQL, or SQLite writes on this thread).
  */
 export function deliveryThread(

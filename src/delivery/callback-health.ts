@@ -12,7 +12,7 @@ type Prisma = AppDeps['db']['prisma'];
 
 /** Its jobs that wait for a send (pending, retrying) are held: no worker claims them. Returns how many. */
 export async function holdJobs(prisma: Prisma, callbackId: string): Promise<number> {
-  // A pacing slot given before is forgotten: after the hold the job takes a new one (pacing.ts).
+  // A pacing slot given before is forgotten: after the hold the job takes a new one (src/storage/pacer.ts).
   const held = await prisma.deliveryJob.updateMany({ where: { callbackId, status: { in: ['pending', 'retrying'] } }, data: { status: 'held', pacedMs: 0 } });
   return held.count;
 }

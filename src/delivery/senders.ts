@@ -14,12 +14,9 @@ import type { AttemptRecord, ClaimedJob } from '../domain/jobs.js';
 export interface SendResult {
   attempt: AttemptRecord | null;
   /**
-   * parked: kept for its player, who is offline (README "Offline players"), without an attempt; `holder` is what
-   * wakes it (an RCON callback's online check).
-   */
-  /**
-   * uncertain: the vote was sent to a target that cannot drop a repeat and no answer says whether it arrived (README
-   * "Delivery guarantees"): final, not retried.
+   * What came of the send. parked: kept for its player, who is offline (README "Offline players"), without an
+   * attempt; `holder` is what wakes it (an RCON callback's online check). uncertain: the vote was sent to a target that
+   * cannot drop a repeat and no answer says whether it arrived (README "Delivery guarantees"): final, not retried.
    */
   outcome: AttemptOutcome | { kind: 'skipped' } | { kind: 'parked'; holder: string } | { kind: 'uncertain' };
   error: string | null;

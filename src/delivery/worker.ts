@@ -141,7 +141,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
   }
 
   /**
-   * A paced callback's job takes its slot (pacing.ts): sent now, after a short wait here, or put back due at a
+   * A paced callback's job takes its slot (src/storage/pacer.ts): sent now, after a short wait here, or put back due at a
    * later slot. Returns the time waited here, or null when the job was put back (with `until`, its slot).
    */
   async function pace(ctx: JobContext): Promise<{ waitedMs: number } | { until: Date }> {

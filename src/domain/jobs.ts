@@ -14,7 +14,7 @@ export interface ClaimedJob {
   payloadJson: string | null;
   /**
    * Time already waited for its callback's rate since the last attempt; above 0 the job was put back for pacing
-   * and its due time is the slot it was given (pacing.ts).
+   * and its due time is the slot it was given (src/storage/pacer.ts).
    */
   pacedMs: number;
   /** When this worker's lease on the job ends (set at claim, moved by renew). */

@@ -3,7 +3,7 @@ import type { AppDeps } from '../app/deps.js';
 import type { Services } from '../app/services.js';
 import type { AuthState } from '../auth/access.js';
 import type { Loaders } from './loaders.js';
-import type { HookRequest } from '../modules/votes/ingest.service.js';
+import type { HookRequest } from '../modules/providers/auth-methods/auth-method.js';
 
 export interface GraphQLContext {
   deps: AppDeps;

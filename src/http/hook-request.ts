@@ -1,7 +1,7 @@
-// A hook request as Express received it, in the shape ingest reads (src/modules/votes/ingest.service.ts): the hook
+// A hook request as Express received it, as the one HookRequest (src/modules/providers/auth-methods/auth-method.ts): the hook
 // route hands it to receiveVote, and the handler of unreadable bodies (hook-unreadable.ts) tells the hook watchers about it.
 import type { Request } from 'express';
-import type { HookRequest } from '../modules/votes/ingest.service.js';
+import type { HookRequest } from '../modules/providers/auth-methods/auth-method.js';
 
 /** Node lower-cases header names already; repeated headers are joined as HTTP allows; the first of a repeated query name counts. */
 export function hookRequest(req: Request): HookRequest {

@@ -130,7 +130,6 @@ export function createRetention(deps: AppDeps, options: { intervalMs: number }):
     return { cleared, done: true };
   }
 
-  /** Per provider along its (providerId, receivedAt) index, then the organization-level entries and old drop counts. */
   /**
    * Vote page clicks (README "Vote page") older than `before`, per organization along its (organization, time)
    * index: their hashed addresses go with the payloads' addresses.
@@ -152,6 +151,7 @@ export function createRetention(deps: AppDeps, options: { intervalMs: number }):
     return deleted;
   }
 
+  /** Per provider along its (providerId, receivedAt) index, then the organization-level entries and old drop counts. */
   async function deleteHookRequests(before: Date): Promise<number> {
     let deleted = 0;
     let batches = 0;

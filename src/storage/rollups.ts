@@ -238,7 +238,7 @@ async function rebuildRollups(
          SELECT "organizationId", "providerId", ${day}, COUNT(*) FROM "Vote" ${voteFilter} GROUP BY "organizationId", "providerId", ${day}`,
         ...args,
       );
-      // The spelling shown is the day's latest vote's, as the writers keep it (votes/voter-name.ts).
+      // The spelling shown is the day's latest vote's, as the writers keep it (src/domain/voter-name.ts).
       const voterDays = await tx.$executeRawUnsafe(
         `INSERT INTO "VoterDailyCount" ("organizationId", "providerId", "voterKey", day, "voterName", count, "lastVoteAt")
          SELECT g."organizationId", g."providerId", g."voterKey", g.day, ${latestSpellingSql(sql.day)}, g.count, g."lastVoteAt"

@@ -1,5 +1,5 @@
 // The Votifier TCP listener (VOTIFIER_PORT): one port for every organization's Votifier providers, speaking the
-// protocol as NuVotifier does (wire.ts). Each session is greeted with a fresh challenge; the first frame tells v2
+// protocol as NuVotifier does (src/votifier/protocol.ts). Each session is greeted with a fresh challenge; the first frame tells v2
 // (0x733A) from v1 (anything else: one 256-byte RSA block). A vote is routed to the provider whose token signed it
 // (v2) or whose key decrypts it (v1), then received like any hook delivery (ingest.receive: the provider and its
 // secret read again, the vote written with its jobs and rollups in one transaction). v2 is answered

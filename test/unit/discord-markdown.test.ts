@@ -1,4 +1,4 @@
-// The chat preview's Discord markdown (web/src/discord-markdown.tsx) rendered to static HTML: each mark as Discord
+// The chat preview's Discord markdown (web/src/discord-markdown.ts) rendered to static HTML: each mark as Discord
 // shows it, nothing a template writes can become markup, and only http(s) links are links.
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';

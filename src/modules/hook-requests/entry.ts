@@ -20,7 +20,7 @@ export interface HintProvider {
   payloadSource: string;
 }
 
-/** A stored row as Prisma reads it (the row written, hook-log-write.ts, with its time as a Date). */
+/** A stored row as Prisma reads it (the row written, src/storage/hook-log.ts, with its time as a Date). */
 export type StoredHookRequest = Omit<HookLogRow, 'receivedAt'> & { receivedAt: Date };
 
 function headersOf(json: string): Record<string, string> {

@@ -5,7 +5,7 @@
 // sender and flush, and none for a scope or sender the last write found full (those are counted at once, never
 // redacted). Every FLUSH_MS the queue is resolved per batch (organizations by slug, their providers and secrets: one
 // read each), redacted (redaction.ts, with the organization's full rules), written as one `hookLog` hot write
-// (hook-log-write.ts, which applies the bounds in the database), and the entries written are published to
+// (src/storage/hook-log.ts, which applies the bounds in the database), and the entries written are published to
 // `hookRequestReceived`, one event per organization per flush. Requests whose slug names no organization are not
 // kept (the operator's log has them); nor are Votifier sessions on the shared port that no provider's token or key
 // fits (they name no organization). A sender is a client address, an IPv6 one by its /64 (address-group.ts).

@@ -5,7 +5,8 @@
 import { builder } from '../../graphql/builder.js';
 import { validationError } from '../../base/errors.js';
 import { requireViewer } from '../../auth/access.js';
-import type { HookReceipt, HookRequest } from './ingest.service.js';
+import type { HookReceipt } from './ingest.service.js';
+import type { HookRequest } from '../providers/auth-methods/auth-method.js';
 import { DEFAULT_TEST_VOTER } from './test-vote.js';
 
 const HookDeliveryInput = builder.inputType('HookDeliveryInput', {
@@ -74,7 +75,7 @@ builder.mutationField('receiveVote', (t) =>
         {
           orgSlug: input.orgSlug,
           providerKey: input.providerKey,
-          pathSecret: input.pathSecret,
+          pathSecret: input.pathSecret ?? undefined,
           ...(ctx.hookRequest ?? requestFromInput(input)),
           testVote: undefined,
         },

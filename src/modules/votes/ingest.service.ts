@@ -1,6 +1,6 @@
 // Inbound vote hooks: find the organization and provider, authenticate the sender, read the voter, filter test
 // pings, suppress duplicates, then write the vote, its delivery jobs and its rollups in ONE transaction
-// (vote-store.ts). Answers 200 only after that commit; a 5xx only when nothing was stored (the site retries).
+// (the storage's vote store, src/storage/: deps.db.votes). Answers 200 only after that commit; a 5xx only when nothing was stored (the site retries).
 import { createHash } from 'node:crypto';
 import type { AppDeps } from '../../app/deps.js';
 import { AppError, notFound, validationError } from '../../base/errors.js';
@@ -11,7 +11,7 @@ import { authMethodOf } from '../providers/auth-methods/registry.js';
 import { findTemplate } from '../providers/templates/catalogue.js';
 import { CALLBACK_KINDS, callbackKindOf } from '../../delivery/callback-kinds/registry.js';
 import { buildTestDelivery, DEFAULT_TEST_VOTER, testVoterProblem } from './test-vote.js';
-import type { AuthenticatedContent, VotifierSession } from '../providers/auth-methods/auth-method.js';
+import type { AuthenticatedContent, HookRequest } from '../providers/auth-methods/auth-method.js';
 import { SLUG_PATTERN } from '../organization/organization.service.js';
 import { PROVIDER_KEY_PATTERN } from '../providers/providers.service.js';
 import { TEST_KEY_PREFIX, type HookOrg, type HookProvider, type StoredVote } from '../../domain/votes.js';
@@ -25,18 +25,6 @@ import type { HookObservation, HookOutcome, HookProtocol, ObservedProvider } fro
 /** Hook bodies larger than this are refused (413) on the hook route and in /graphql's receiveVote alike. */
 export const HOOK_BODY_LIMIT_BYTES = 64 * 1024;
 
-/** A hook request as received: header names lower-cased, the first value of each query parameter, the exact body. */
-export interface HookRequest {
-  method: string;
-  headers: Record<string, string | undefined>;
-  query: Record<string, string | undefined>;
-  rawBody: Buffer;
-  /** Only from the Votifier TCP listener (never from an HTTP request): the session's protocol and challenge. */
-  votifier?: VotifierSession;
-  /** The request path as received (the request log redacts its secret segments); absent on /graphql. */
-  path?: string;
-}
-
 /** Only from sendTestVote (never from a request): the delivery is the owner's test vote. */
 export interface TestVoteOptions {
   /** Votifier callbacks and the plugin pull queue get it too (Votifier has no test flag). */
@@ -46,7 +34,6 @@ export interface TestVoteOptions {
 export interface HookDelivery extends HookRequest {
   orgSlug: string;
   providerKey: string;
-  pathSecret?: string | null;
   testVote?: TestVoteOptions;
 }
 
@@ -222,10 +209,9 @@ export function createIngestService(deps: AppDeps) {
   }
 
   /**
-   * A vote just committed (not a duplicate): counted when real (vote_relay_votes_stored_total counts real votes, like
-   * every other count; README "Metrics"), then it wakes the delivery worker and reaches the live feed.
+   * A vote just committed (not a duplicate): its jobs to this process's worker (sent at once), counted when real
+   * (vote_relay_votes_stored_total counts real votes, like every other count; README "Metrics"), then on the live feed.
    */
-  /** A committed vote: its jobs to this process's worker (sent at once), counted when real, on the live feed. */
   function announce(organizationId: string, providerKey: string, stored: StoredVote, real: boolean) {
     if (!stored.id) return;
     if (stored.jobs) deps.handoff.dispatch(stored.jobs);
@@ -330,7 +316,7 @@ export function createIngestService(deps: AppDeps) {
           method: delivery.method.toUpperCase(),
           headers: delivery.headers,
           query: delivery.query,
-          pathSecret: delivery.pathSecret ?? undefined,
+          pathSecret: delivery.pathSecret,
           rawBody: delivery.rawBody,
           votifier: delivery.votifier,
         },

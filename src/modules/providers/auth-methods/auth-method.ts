@@ -27,16 +27,22 @@ export interface AuthConfig {
   payloadSource: string;
 }
 
+/**
+ * A hook request as received, the one shape every entry hands to ingest and ingest to an auth method: header names
+ * lower-cased, the first value of each query parameter, the exact body.
+ */
 export interface HookRequest {
   /** Upper-case. */
   method: string;
-  /** Lower-cased header names. */
   headers: Record<string, string | undefined>;
   query: Record<string, string | undefined>;
-  pathSecret: string | undefined;
   rawBody: Buffer;
-  /** Set only by the Votifier TCP listener: the session's protocol and the challenge it greeted with. */
+  /** The secret segment at the end of the hook URL (`url_path` providers), where the URL has one. */
+  pathSecret?: string;
+  /** Only from the Votifier TCP listener (never from an HTTP request): the session's protocol and challenge. */
   votifier?: VotifierSession;
+  /** The request path as received (the request log redacts its secret segments); absent on /graphql. */
+  path?: string;
 }
 
 export interface VotifierSession {
