@@ -12,6 +12,7 @@ import { createSiteWatch } from '../modules/stats/site-watch.js';
 import { lastPostAt, postWindow, type LeaderboardPosts } from '../domain/leaderboard-schedule.js';
 import { discordIdIn } from '../domain/discord-id.js';
 import { REAL_VOTES, REAL_VOTES_OF_VOTER } from '../domain/votes.js';
+import { backgroundLoop } from '../base/background-loop.js';
 
 const HOUR = 3_600_000;
 /** A spike: the last hour has at least this many votes … */
@@ -31,8 +32,6 @@ export interface AlertScheduler {
 export function createAlertScheduler(deps: AppDeps, options: { intervalMs: number; onQueued?: () => void }): AlertScheduler {
   const { prisma } = deps.db;
   const sites = createSiteWatch(deps);
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<number> | null = null;
 
   /** Claims (org, kind, period) and queues the alert; false when another instance (or an earlier tick) has it. */
   async function claim(org: Organization, kind: string, periodKey: string, build: () => Promise<ChatMessageBody>, jobKind = 'alert'): Promise<boolean> {
@@ -272,21 +271,11 @@ export function createAlertScheduler(deps: AppDeps, options: { intervalMs: numbe
     return queued + posted;
   }
 
-  const runOnce = () => {
-    if (running) return running;
-    running = tick().finally(() => (running = null));
-    return running;
-  };
-
-  return {
-    start() {
-      timer = setInterval(() => void runOnce().catch((err) => deps.logger.error({ err }, 'alert scheduler tick failed')), options.intervalMs);
-      timer.unref();
-      void runOnce().catch((err) => deps.logger.error({ err }, 'alert scheduler tick failed'));
-    },
-    stop() {
-      if (timer) clearInterval(timer);
-    },
-    tick: runOnce,
-  };
+  const loop = backgroundLoop({
+    everyMs: options.intervalMs,
+    atStart: true,
+    pass: tick,
+    failed: (err) => deps.logger.error({ err }, 'alert scheduler tick failed'),
+  });
+  return { start: loop.start, stop: loop.stop, tick: loop.runNow };
 }

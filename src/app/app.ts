@@ -300,13 +300,13 @@ export function createApp(config: Config, options: AppOptions = {}) {
       });
     }
     scheduler = createAlertScheduler(deps, { intervalMs: config.alertsIntervalMs, onQueued: () => worker?.wake() });
-    if (config.alertsIntervalMs > 0) scheduler.start();
+    scheduler.start(); // off where its interval is 0 (src/base/background-loop.ts)
     reminders = createReminderScheduler(deps, { intervalMs: config.remindersIntervalMs, batch: config.remindersBatch, onQueued: () => worker?.wake() });
-    if (config.remindersIntervalMs > 0) reminders.start();
+    reminders.start();
     recovery = createRecoveryReconciler(deps, services.ingest, { intervalMs: config.recoveryIntervalMs });
-    if (config.recoveryIntervalMs > 0) recovery.start();
+    recovery.start();
     retention = createRetention(deps, { intervalMs: config.retentionIntervalMs });
-    if (config.retentionIntervalMs > 0) retention.start();
+    retention.start();
     ready = true;
     await logStartupBanner(logger, deps.config, db, votifier?.port ?? null);
     return {
@@ -346,7 +346,7 @@ export function createApp(config: Config, options: AppOptions = {}) {
     hookLogLines = null;
     await hookRequestLog?.stop(); // writes what is still queued
     hookRequestLog = null;
-    scheduler?.stop();
+    await scheduler?.stop();
     await reminders?.stop();
     reminders = null;
     await recovery?.stop();

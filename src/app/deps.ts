@@ -7,8 +7,6 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import type { OutboundHttp } from '../net/outbound-http.js';
 import type { VotePubSub } from '../live/vote-events.js';
 import type { Feed } from '../live/feed.js';
-import type { Resolver } from '../net/ssrf-guard.js';
-import type { Redis } from 'ioredis';
 import type { RateLimits } from '../auth/rate-limits.js';
 import type { MetricsRecorder } from '../metrics/metrics.js';
 import type { HookObservers } from '../modules/hook-requests/observation.js';

@@ -10,6 +10,7 @@ import type { AppDeps } from '../app/deps.js';
 import type { IngestService } from '../modules/votes/ingest.service.js';
 import { findTemplate } from '../modules/providers/templates/catalogue.js';
 import { REAL_VOTES } from '../domain/votes.js';
+import { backgroundLoop } from '../base/background-loop.js';
 
 const MINUTE = 60_000;
 
@@ -283,8 +284,6 @@ export function createRecoveryReconciler(
   /** Long enough for a whole run of one provider (every page at its timeout), so a live run is never overtaken. */
   const leaseMs = maxPages * requestTimeoutMs + 2 * MINUTE;
   const client = createTopggClient({ baseUrl: deps.config.topggApiUrl, timeoutMs: requestTimeoutMs, now: () => deps.clock.now().getTime() });
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<RecoveryRun> | null = null;
 
   /**
    * The provider's recovery columns, written only while it still holds the token this run read (a new token resets
@@ -499,27 +498,20 @@ export function createRecoveryReconciler(
     return run;
   }
 
-  const runOnce = () => {
-    if (running) return running;
-    running = tick().finally(() => (running = null));
-    return running;
-  };
-  const runLogged = () =>
-    void runOnce().catch((err) => deps.logger.error({ err }, 'vote recovery could not run (its providers could not be read); the next run tries again'));
-
-  return {
+  const loop = backgroundLoop({
+    everyMs: options.intervalMs,
     // The first pass after one interval: a hook retried after a restart is still within its horizon anyway, and
     // instances restarting together do not all ask top.gg at once.
-    start() {
-      timer = setInterval(runLogged, options.intervalMs);
-      timer.unref();
-    },
+    atStart: false,
+    pass: tick,
+    failed: (err) => deps.logger.error({ err }, 'vote recovery could not run (its providers could not be read); the next run tries again'),
+  });
+  return {
+    start: loop.start,
     async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running?.catch(() => {});
+      await loop.stop();
       await client.close().catch(() => {});
     },
-    tick: runOnce,
+    tick: loop.runNow,
   };
 }

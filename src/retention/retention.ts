@@ -6,6 +6,7 @@
 // small batches, each its own short transaction, resting between them, so hooks keep their pace.
 import type { AppDeps } from '../app/deps.js';
 import { addDays, utcDay, utcDayStart } from '../base/time.js';
+import { backgroundLoop } from '../base/background-loop.js';
 
 /** Rows per batch: each batch is one short transaction (a vote's jobs and attempts go with it). */
 export const RETENTION_BATCH = 100;
@@ -51,8 +52,6 @@ export async function votesKeptFrom(prisma: AppDeps['db']['prisma']): Promise<st
 export function createRetention(deps: AppDeps, options: { intervalMs: number }): Retention {
   const { prisma } = deps.db;
   const { voteRetentionDays, rawPayloadRetentionDays } = deps.config;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<RetentionRun> | null = null;
   /** Runs one batch, then rests in proportion to how long it took (REST_FACTOR). */
   async function paced<T>(batch: () => Promise<T>): Promise<T> {
     const started = performance.now();
@@ -202,27 +201,12 @@ export function createRetention(deps: AppDeps, options: { intervalMs: number }):
     return { votesDeleted, jobsDeleted, payloadsCleared, hookRequestsDeleted, clicksDeleted, keptFrom: await state(VOTES_KEPT_FROM) };
   }
 
-  function tick(): Promise<RetentionRun> {
-    // One run at a time in this process; a second caller shares it.
-    running ??= run().finally(() => {
-      running = null;
-    });
-    return running;
-  }
-
-  return {
-    start() {
-      if (timer || options.intervalMs <= 0) return;
-      const go = () => void tick().catch((err: unknown) => deps.logger.error({ err }, 'retention run failed; will retry'));
-      timer = setInterval(go, options.intervalMs);
-      timer.unref();
-      go();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running?.catch(() => {});
-    },
-    tick,
-  };
+  // One run at a time in this process; a second caller shares it.
+  const loop = backgroundLoop({
+    everyMs: options.intervalMs,
+    atStart: true,
+    pass: run,
+    failed: (err) => deps.logger.error({ err }, 'retention run failed; will retry'),
+  });
+  return { start: loop.start, stop: loop.stop, tick: loop.runNow };
 }

@@ -29,6 +29,7 @@ import {
   v2SignedBy,
 } from '../votifier/protocol.js';
 import type { KeyObject } from 'node:crypto';
+import { backgroundLoop } from '../base/background-loop.js';
 
 /** How long the routing table (every enabled Votifier provider's token and key) is reused before it is read again. */
 const ROUTES_TTL_MS = 5_000;
@@ -365,14 +366,15 @@ export async function startVotifierListener(deps: AppDeps, ingest: IngestService
   const port = (server.address() as AddressInfo).port;
   logger.info({ port }, 'Votifier listener ready');
   // Providers' own ports follow the table: read at start, then again each time it expires (within 6 s of a change).
-  const refresher = config.votifierDedicatedPorts ? setInterval(() => void routes.refresh().catch(() => {}), 1_000) : null;
-  refresher?.unref();
+  // A failed refresh keeps the table it had (it is tried again within a second): said at start only.
+  const refresher = backgroundLoop({ everyMs: config.votifierDedicatedPorts ? 1_000 : 0, atStart: false, pass: routes.refresh, failed: () => {} });
+  refresher.start();
   if (config.votifierDedicatedPorts) await routes.refresh().catch((err: unknown) => logger.error({ err }, 'Votifier routing table unreadable'));
   return {
     port,
     close: async () => {
       closed = true;
-      if (refresher) clearInterval(refresher);
+      await refresher.stop();
       for (const socket of sockets) socket.destroy();
       await Promise.all([server, ...[...dedicated.values()].map((d) => d.server)].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
       dedicated.clear();

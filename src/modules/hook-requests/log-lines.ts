@@ -8,6 +8,7 @@ import { SLUG_PATTERN } from '../organization/organization.service.js';
 import { PROVIDER_KEY_PATTERN } from '../providers/providers.service.js';
 import { hookRequestHint } from './hints.js';
 import type { HookObservation, HookObservers } from './observation.js';
+import { backgroundLoop } from '../../base/background-loop.js';
 
 /** One line per provider (or slug) and address per this long: a flood of junk cannot flood the log. */
 const LINE_INTERVAL_MS = 10_000;
@@ -224,13 +225,13 @@ export function logHookOutcomes(observers: HookObservers, logger: Logger, option
     if (obs.outcome === 'refused') refused(obs);
     else if (logger.isLevelEnabled('debug')) stored(obs);
   });
-  const timer = setInterval(() => sweep(), intervalMs);
-  timer.unref();
+  const sweeper = backgroundLoop({ everyMs: intervalMs, atStart: false, pass: async () => sweep(), failed: () => {} });
+  sweeper.start();
 
   return {
     close() {
       stopWatching();
-      clearInterval(timer);
+      void sweeper.stop();
       sweep(true);
       pairs.clear();
     },

@@ -28,6 +28,7 @@ import {
 } from '../../storage/hook-log.js';
 import { entryOf, type HintProvider, type HookRequestEntry } from './entry.js';
 import { addressGroup } from '../../domain/address-group.js';
+import { backgroundLoop } from '../../base/background-loop.js';
 
 /** How often the queue is written: often enough for a live view, rarely enough to batch a flood. */
 export const FLUSH_MS = 300;
@@ -125,7 +126,6 @@ export function createHookRequestRecorder(deps: AppDeps, observers: HookObserver
   const opened = new Map<string, string[]>();
   let lost = 0;
   let lastWarnAt = -Infinity;
-  let timer: NodeJS.Timeout | null = null;
   let unwatch: (() => void) | null = null;
   let flushing: Promise<void> | null = null;
 
@@ -437,13 +437,15 @@ export function createHookRequestRecorder(deps: AppDeps, observers: HookObserver
     return flushing;
   }
 
+  // flushOnce says what it could not write (once a minute) and drops it: a pass never fails.
+  const loop = backgroundLoop({ everyMs: FLUSH_MS, atStart: false, pass: flush, failed: () => {} });
+
   return {
     start() {
       // HOOK_LOG_MAX_PER_PROVIDER=0: the log is off in this process (nothing queued, nothing written).
       if (deps.config.hookLogMaxPerProvider === 0) return;
       unwatch = observers.watch(record);
-      timer = setInterval(() => void flush(), FLUSH_MS);
-      timer.unref();
+      loop.start();
     },
     async flush() {
       await flushing;
@@ -452,8 +454,7 @@ export function createHookRequestRecorder(deps: AppDeps, observers: HookObserver
     async stop() {
       unwatch?.();
       unwatch = null;
-      if (timer) clearInterval(timer);
-      timer = null;
+      await loop.stop();
       await flushing;
       await flush();
     },

@@ -10,6 +10,7 @@ import { planEventJobs } from '../../domain/reward-events.js';
 import type { DueReminder, Tx } from '../../storage/ports.js';
 import { renderText, voteLookup } from '../../delivery/template.js';
 import { voteTemplateValues } from '../../delivery/vote-values.js';
+import { backgroundLoop } from '../../base/background-loop.js';
 
 export interface ReminderScheduler {
   start(): void;
@@ -45,8 +46,6 @@ function voteUrlOf(
 
 export function createReminderScheduler(deps: AppDeps, options: { intervalMs: number; batch: number; onQueued?: () => void }): ReminderScheduler {
   const budgets = { callback: attemptBudget(deps.config, 'callback'), chat: attemptBudget(deps.config, 'chat') };
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<number> | null = null;
 
   async function plan(tx: Tx, due: DueReminder[], now: Date): Promise<NewJob[]> {
     const orgIds = [...new Set(due.map((r) => r.organizationId))];
@@ -131,29 +130,11 @@ export function createReminderScheduler(deps: AppDeps, options: { intervalMs: nu
     return queued;
   }
 
-  function runTick() {
-    if (running) return;
-    running = tick()
-      .catch((err: unknown) => {
-        deps.logger.error({ err }, `could not take due reminders from the database; trying again in ${options.intervalMs} ms (none is lost)`);
-        return 0;
-      })
-      .finally(() => {
-        running = null;
-      });
-  }
-
-  return {
-    start() {
-      if (timer) return;
-      timer = setInterval(runTick, options.intervalMs);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running;
-    },
-    tick,
-  };
+  const loop = backgroundLoop({
+    everyMs: options.intervalMs,
+    atStart: false,
+    pass: tick,
+    failed: (err) => deps.logger.error({ err }, `could not take due reminders from the database; trying again in ${options.intervalMs} ms (none is lost)`),
+  });
+  return { start: loop.start, stop: loop.stop, tick: loop.runNow };
 }

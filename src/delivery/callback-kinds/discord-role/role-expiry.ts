@@ -5,6 +5,7 @@
 import type { AppDeps } from '../../../app/deps.js';
 import { DiscordError } from '../../../discord/discord-api.js';
 import { botOf } from '../../../discord/organization-bot.js';
+import { backgroundLoop } from '../../../base/background-loop.js';
 
 /** Grants handled per pass (the rest wait for the next). */
 const PER_PASS = 200;
@@ -81,23 +82,12 @@ export async function expireRoles(deps: AppDeps): Promise<number> {
 
 /** The loop, while the delivery worker runs (0: not in this process). */
 export function startRoleExpiry(deps: AppDeps): { stop(): Promise<void> } {
-  const interval = deps.config.roleExpiryIntervalMs;
-  if (interval <= 0) return { stop: async () => {} };
-  let running: Promise<void> | null = null;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = expireRoles(deps)
-      .then(() => undefined)
-      .catch((err: unknown) => deps.logger.error({ err }, 'taking away expired Discord vote roles failed; it runs again at the next interval'))
-      .finally(() => {
-        running = null;
-      });
-  }, interval);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  const loop = backgroundLoop({
+    everyMs: deps.config.roleExpiryIntervalMs,
+    atStart: false,
+    pass: () => expireRoles(deps),
+    failed: (err) => deps.logger.error({ err }, 'taking away expired Discord vote roles failed; it runs again at the next interval'),
+  });
+  loop.start();
+  return { stop: loop.stop };
 }

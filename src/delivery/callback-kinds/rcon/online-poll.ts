@@ -6,6 +6,7 @@ import type { AppDeps } from '../../../app/deps.js';
 import { openSettings, setting, type SettingField } from '../settings-schema.js';
 import { isOnline, parseOnlinePlayers } from './players.js';
 import { rconPoolOf, rconTarget } from './rcon-pool.js';
+import { backgroundLoop } from '../../../base/background-loop.js';
 
 /** Parked jobs of one callback read per poll (the oldest first); the rest wait for the next poll. */
 const PARKED_PER_POLL = 1_000;
@@ -67,26 +68,14 @@ export async function pollParked(deps: AppDeps, kind: { name: string; settings: 
 
 /** The loop: a poll every RCON_ONLINE_POLL (0: never in this process), waking the worker when jobs became due. */
 export function startOnlinePoll(deps: AppDeps, kind: { name: string; settings: readonly SettingField[] }, wake: () => void): { stop(): Promise<void> } {
-  const interval = deps.config.rconOnlinePollMs;
-  if (interval <= 0) return { stop: async () => {} };
-  let running: Promise<void> | null = null;
-  const tick = () => {
-    if (running) return;
-    running = pollParked(deps, kind)
-      .then((woken) => {
-        if (woken > 0) wake();
-      })
-      .catch((err: unknown) => deps.logger.error({ err }, 'the check of parked RCON votes failed; it runs again at the next interval'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, interval);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+  const loop = backgroundLoop({
+    everyMs: deps.config.rconOnlinePollMs,
+    atStart: false,
+    pass: async () => {
+      if ((await pollParked(deps, kind)) > 0) wake();
     },
-  };
+    failed: (err) => deps.logger.error({ err }, 'the check of parked RCON votes failed; it runs again at the next interval'),
+  });
+  loop.start();
+  return { stop: loop.stop };
 }
