@@ -78,20 +78,27 @@ describe.skipIf(databaseUnavailable)('live vote feed over WebSocket (graphql-ws)
     const a = await vote(org, 'alpha', 'Alice');
     await vote(other, 'alpha', 'Intruder');
     const b = await vote(org, 'beta', 'Bob');
+    // A last vote, after which nothing else may have come: each subscription gets its events in order.
+    const last = await vote(org, 'alpha', 'Last');
     await until(
       async () => all.values.length + betaOnly.values.length,
-      (n) => n >= 3,
+      (n) => n >= 4,
       3_000,
     );
-    await new Promise((r) => setTimeout(r, 200));
     expect(all.errors).toEqual([]);
     expect(all.values.map((v) => v.data.voteReceived)).toEqual([
       { publicId: a.body.data.vote_id, voterName: 'Alice', providerKey: 'alpha', providerName: 'ALPHA' },
       { publicId: b.body.data.vote_id, voterName: 'Bob', providerKey: 'beta', providerName: 'BETA' },
+      { publicId: last.body.data.vote_id, voterName: 'Last', providerKey: 'alpha', providerName: 'ALPHA' },
     ]);
     expect(betaOnly.values.map((v) => v.data.voteReceived)).toEqual([{ publicId: b.body.data.vote_id, voterName: 'Bob' }]);
     all.stop();
     betaOnly.stop();
+    await until(
+      async () => app.liveSubscribers(),
+      (n) => n === 0,
+      3_000,
+    );
   });
 
   it('answers queries over the socket too, with the same access rules', async () => {
@@ -136,7 +143,11 @@ describe.skipIf(databaseUnavailable)('live vote feed over WebSocket (graphql-ws)
     const closes: { code: number; reason: string }[] = [];
     const c = client(created.body.data.key, closes);
     const sub = subscribe(c, 'subscription { voteReceived { voterName } }');
-    await new Promise((r) => setTimeout(r, 300));
+    await until(
+      async () => app.liveSubscribers(),
+      (n) => n === 1,
+      3_000,
+    );
     await vote(org, 'alpha', 'BeforeRevoke');
     await until(
       async () => sub.values.length,
@@ -149,8 +160,13 @@ describe.skipIf(databaseUnavailable)('live vote feed over WebSocket (graphql-ws)
       (n) => n > 0,
       3_000,
     );
+    // The subscription is gone from the hub: nothing sent now can reach it.
+    await until(
+      async () => app.liveSubscribers(),
+      (n) => n === 0,
+      3_000,
+    );
     await vote(org, 'alpha', 'AfterRevoke');
-    await new Promise((r) => setTimeout(r, 300));
     expect(sub.values.map((v) => v.data.voteReceived.voterName)).toEqual(['BeforeRevoke']);
     expect(closes[0]?.code).toBe(4403);
   });
