@@ -94,7 +94,7 @@ describe.skipIf(databaseUnavailable)('rewards events', () => {
       );
       for (const answer of answers) expect(answer.status, answer.text).toBe(200);
       const all = await until(() => mine(s.org), 50 + 5 + 5, 'callbacks');
-      await new Promise((r) => setTimeout(r, 500)); // nothing more comes
+      await settled(s.org); // every job finished: nothing more comes
       const received = mine(s.org);
       expect(ofEvent(received, 'vote')).toHaveLength(50);
       const milestones = ofEvent(received, 'milestone');
@@ -153,7 +153,7 @@ describe.skipIf(databaseUnavailable)('rewards events', () => {
       expect((await s.vote('Alex', { day })).status).toBe(200);
     }
     const got = await until(() => mine(s.org), 2, 'milestones');
-    await new Promise((r) => setTimeout(r, 300));
+    await settled(s.org);
     expect(mine(s.org).map((r) => r.json.event)).toEqual(['milestone', 'milestone']);
     // Both events are due by the time the worker claims them and go out side by side: their order is not promised.
     const values = mine(s.org)
@@ -402,7 +402,7 @@ describe.skipIf(databaseUnavailable)('rewards events', () => {
     clock.at = start + 18 * HOUR + 1_000;
     expect(await app.reminders.tick()).toBe(1); // Bea, from her second vote
     await until(() => mine(s.org), 3, 'reminders');
-    await new Promise((r) => setTimeout(r, 300));
+    await settled(s.org);
     expect(
       mine(s.org)
         .map((r) => r.json.voter_name)
