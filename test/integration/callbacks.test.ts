@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
 import { startReceiver, type Receiver } from '../kit/receiver.js';
+import { until } from '../kit/wait.js';
 
 const DEFAULT_TEMPLATE = {
   event: 'vote',
@@ -33,7 +34,13 @@ const CALLBACK_KEYS = [
 ];
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const SIGNING_SECRET = /^whsec_[A-Za-z0-9+/]+={0,2}$/;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Until this process's clock is past `iso`: a change made now gets a later updated_at (millisecond times). */
+const pastTime = (iso: string) =>
+  until(
+    async () => Date.now(),
+    (now) => now > Date.parse(iso),
+    1_000,
+  );
 
 /** Verifies a test render's headers against its payload with the standardwebhooks package; true when they match. */
 function verifies(secret: string, render: { payload: unknown; headers: Record<string, string> }): boolean {
@@ -210,7 +217,7 @@ describe.skipIf(databaseUnavailable)('callbacks (/v1/callbacks)', () => {
   it('PATCH changes only the fields given; enabled false changes updated_at and nothing else', async () => {
     const org = await app.createOrg({ plan: 'growth' });
     const cb = withoutSecret(await made(org, { name: 'Patchy', priority: 2, timeout_ms: 3000, payload_template: { who: '{{voter_name}}' } }));
-    await sleep(30);
+    await pastTime(cb.updated_at);
     const off = await app.request('PATCH', `/v1/callbacks/${cb.id}`, { key: org.key, body: { enabled: false } });
     expect(off.status).toBe(200);
     expect(off.body.meta).toEqual({ request_id: expect.any(String) });
@@ -222,7 +229,7 @@ describe.skipIf(databaseUnavailable)('callbacks (/v1/callbacks)', () => {
     expect((await list(org, '')).body.data.callbacks).toEqual([]);
     expect((await list(org)).body.data.callbacks).toEqual([off.body.data]);
 
-    await sleep(30);
+    await pastTime(off.body.data.updated_at);
     const on = await app.request('PATCH', `/v1/callbacks/${cb.id}`, { key: org.key, body: { enabled: true } });
     expect(on.body.data).toEqual({ ...cb, updated_at: expect.stringMatching(ISO) });
     expect(Date.parse(on.body.data.updated_at)).toBeGreaterThan(Date.parse(off.body.data.updated_at));
@@ -388,7 +395,8 @@ describe.skipIf(databaseUnavailable)('callbacks (/v1/callbacks)', () => {
       expect(third.text).not.toContain(secret);
       expect(verifies(cb.signing_secret, third.body.data)).toBe(true);
 
-      await sleep(300);
+      // A render is never a send: the organization has no delivery job, and the receiver heard nothing.
+      expect(await app.deps.db.prisma.deliveryJob.count({ where: { organizationId: org.id } })).toBe(0);
       expect(quiet.requests).toHaveLength(0);
     } finally {
       await quiet.close();
