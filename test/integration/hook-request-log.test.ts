@@ -500,7 +500,7 @@ describe.skipIf(databaseUnavailable)('hook request log', () => {
   });
 
   it('no secret used in this test is in any stored field', async () => {
-    await new Promise((r) => setTimeout(r, 500));
+    await app.hookRequestLog.flush(); // everything queued is written
     const rows = await app.deps.db.prisma.hookRequest.findMany({ where: { organizationId: { in: [org.id, other.id] } } });
     expect(rows.length).toBeGreaterThan(20);
     for (const row of rows) {

@@ -149,16 +149,26 @@ describe.skipIf(databaseUnavailable)('GET /metrics', () => {
     try {
       const s = await org(paused);
       await paused.request('POST', '/v1/callbacks', { key: s.o.key, body: { name: 'Game', url: `${game.url}/paused` } });
+      const votedAt = Date.now();
       expect((await s.vote('waiting-voter')).status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      // The backlog is the waiting job's age: the first scrape comes once the job is over a second old.
+      await until(
+        async () => Date.now() - votedAt,
+        (age) => age > 1_100,
+        5_000,
+      );
       const text = await scrape(paused);
       expect(value(text, 'vote_relay_delivery_jobs', { kind: 'callback', status: 'pending' })).toBeGreaterThanOrEqual(1);
       expect(value(text, 'vote_relay_delivery_backlog_seconds')).toBeGreaterThanOrEqual(1);
 
       const stream = await sseReader(`${paused.url}/graphql`, s.o.key, 'subscription { voteReceived { publicId } }');
       try {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        expect(value(await scrape(paused), 'vote_relay_live_subscribers')).toBe(1);
+        const scraped = await until(
+          () => scrape(paused),
+          (t) => value(t, 'vote_relay_live_subscribers') === 1,
+          5_000,
+        );
+        expect(value(scraped, 'vote_relay_live_subscribers')).toBe(1);
       } finally {
         stream.close();
       }

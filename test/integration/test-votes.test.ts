@@ -106,7 +106,11 @@ describe.skipIf(databaseUnavailable)('test votes', () => {
     expect(before.testVoter.summary.total).toBe(0);
 
     const feed = await sseReader(`${app.url}/graphql`, s.org.readKey, 'subscription { voteReceived { publicId voterName test } }');
-    await new Promise((r) => setTimeout(r, 200));
+    await until(
+      async () => app.liveSubscribers(),
+      (n) => n >= 1,
+      5_000,
+    );
 
     const sent = await post(s.org, '/v1/providers/site/test-vote', {});
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
