@@ -1,5 +1,22 @@
 // What a delivery job is, as the queue (src/storage/, the transactional outbox ingest writes into) and the worker
 // (src/delivery/worker.ts) both see it: the rows, an attempt's record, a job's next state, and the vote's statuses
+
+/**
+ * Every kind of delivery job, by name: the one list (GraphQL's DeliveryJobKind, the worker's registry of kinds in
+ * src/delivery/job-kinds/registry.ts, which must implement each but `pull`, and the queries by kind all read it).
+ * chat: the chat notification; callback: a callback; legacy_callback: server_callback_url; pull: a plugin poll; alert:
+ * an admin alert; event: an event the vote set off (milestone, vote_party, reminder); post: a chat post (the
+ * leaderboard posts).
+ */
+export const JOB_KINDS = ['chat', 'callback', 'legacy_callback', 'pull', 'alert', 'event', 'post'] as const;
+export type JobKindName = (typeof JOB_KINDS)[number];
+/** A stored job's kind as its name; a kind no list names (a row from a newer version) is an error, not a guess. */
+export function jobKindName(kind: string): JobKindName {
+  if (!(JOB_KINDS as readonly string[]).includes(kind)) throw new Error(`unknown delivery job kind "${kind}"`);
+  return kind as JobKindName;
+}
+/** Jobs that plugins take (src/modules/plugin/): the worker never sends them. */
+export const PULLED_KINDS = ['pull'] as const satisfies readonly JobKindName[];
 // derived from its jobs. Rules only: no database here.
 
 export interface ClaimedJob {
@@ -52,7 +69,7 @@ export interface JobLease {
 }
 
 /** Whether a new vote's job of this kind is handed to the worker at once (pull jobs wait for their plugin). */
-export const sentAtOnce = (kind: string): boolean => kind !== 'pull';
+export const sentAtOnce = (kind: string): boolean => !(PULLED_KINDS as readonly string[]).includes(kind);
 
 export interface AttemptRecord {
   attempt: number;
@@ -141,10 +158,13 @@ export interface JobForStatus {
  * The job kinds a callback sends: its votes and its events (README "Rewards"). Both count for the callback's health
  * (callback-health.ts) and its failing panel.
  */
-export const TO_CALLBACKS: ReadonlySet<string> = new Set(['callback', 'event']);
+export const TO_CALLBACKS: ReadonlySet<string> = new Set<JobKindName>(['callback', 'event']);
 
-/** The jobs a vote's callback_status and callback_attempts are about (events beyond the vote are not). */
-const TO_GAME_SERVERS = new Set(['callback', 'legacy_callback', 'pull']);
+/**
+ * The jobs that carry a vote to a game server: what a vote's callback_status and callback_attempts are about (events
+ * beyond the vote are not), and a line each on the vote page's receipt.
+ */
+export const TO_GAME_SERVERS: ReadonlySet<string> = new Set<JobKindName>(['callback', 'legacy_callback', 'pull']);
 
 /** A replay queues a new job for a vote and callback: the latest job of each callback is the one that counts. */
 function latestPerCallback(jobs: JobForStatus[]): JobForStatus[] {

@@ -1,6 +1,10 @@
 // What both databases' report reads share (ports.ts, Reports): the job statuses the failing-callbacks panel looks
 // through, and its rows as the port returns them.
 import type { Db, FailedAttempts } from './ports.js';
+import { TO_CALLBACKS } from '../domain/jobs.js';
+
+/** The job kinds a callback sends (domain TO_CALLBACKS), as a SQL list. */
+export const CALLBACK_JOB_KINDS = [...TO_CALLBACKS].map((kind) => `'${kind}'`).join(', ');
 
 /** Every status a job with a failed attempt in the window can be in. */
 export const FAILED_ATTEMPT_STATUSES = `'pending', 'running', 'retrying', 'held', 'sent', 'failed'`;

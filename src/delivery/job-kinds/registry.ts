@@ -1,6 +1,7 @@
 // Every kind of delivery job the worker sends (one file each). Pull jobs are not here: plugins take them
 // (src/modules/plugin/).
 import type { JobKind } from './job-kind.js';
+import type { JobKindName, PULLED_KINDS } from '../../domain/jobs.js';
 import { alertJob } from './alert.js';
 import { callbackJob } from './callback.js';
 import { chatJob } from './chat.js';
@@ -8,8 +9,16 @@ import { eventJob } from './event.js';
 import { legacyCallbackJob } from './legacy-callback.js';
 import { postJob } from './post.js';
 
-const JOB_KINDS: readonly JobKind[] = [chatJob, callbackJob, legacyCallbackJob, alertJob, eventJob, postJob];
-const byName = new Map(JOB_KINDS.map((kind) => [kind.name, kind]));
+/** One entry per name of src/domain/jobs.ts JOB_KINDS that the worker sends (all but the pulled ones). */
+const JOB_KINDS: Record<Exclude<JobKindName, (typeof PULLED_KINDS)[number]>, JobKind> = {
+  chat: chatJob,
+  callback: callbackJob,
+  legacy_callback: legacyCallbackJob,
+  alert: alertJob,
+  event: eventJob,
+  post: postJob,
+};
+const byName = new Map(Object.entries(JOB_KINDS).map(([name, kind]) => [name, kind]));
 
 export function jobKindOf(name: string): JobKind | undefined {
   return byName.get(name);

@@ -26,14 +26,13 @@ import { voteTemplateValues } from '../../delivery/vote-values.js';
 import type { StatsService } from '../stats/stats.service.js';
 import { localDay, standingOn } from '../../domain/voter-standing.js';
 import { utcDay } from '../../base/time.js';
+import { TO_GAME_SERVERS } from '../../domain/jobs.js';
 
 /** How far back a player's last vote on a site is looked for (longer than any site's vote cooldown). */
 const RECENT_DAYS = 8;
 /** How far back a receipt reaches, and how many votes it lists at most. */
 const RECEIPT_DAYS = 30;
 const RECEIPT_MAX = 50;
-/** Job kinds that carry a vote to a game server (a receipt line each); chat, alerts and events are the owner's. */
-const TO_SERVERS = ['callback', 'legacy_callback', 'pull'];
 
 export interface VotePageSite {
   key: string;
@@ -193,7 +192,7 @@ export function createVotePageService(deps: AppDeps, stats: StatsService) {
     });
     if (votes.length === 0) return [];
     const jobs = await prisma.deliveryJob.findMany({
-      where: { voteId: { in: votes.map((v) => v.id) }, kind: { in: TO_SERVERS } },
+      where: { voteId: { in: votes.map((v) => v.id) }, kind: { in: [...TO_GAME_SERVERS] } },
       select: {
         id: true,
         voteId: true,

@@ -7,6 +7,7 @@ import { validationError } from '../../base/errors.js';
 import { DELIVERY_STATUSES, type VotePage } from './votes.service.js';
 import { subscribeToVotes } from './vote-feed.js';
 import type { VoteEvent } from '../../live/vote-events.js';
+import { JOB_KINDS, jobKindName } from '../../domain/jobs.js';
 
 const DeliveryStatusEnum = builder.enumType('DeliveryStatus', {
   description:
@@ -25,7 +26,7 @@ const JobOriginEnum = builder.enumType('DeliveryJobOrigin', {
 const JobKindEnum = builder.enumType('DeliveryJobKind', {
   description:
     'chat: the chat notification; callback: a callback; legacy_callback: server_callback_url; pull: a plugin poll; alert: an admin alert; event: an event the vote set off (milestone, vote_party, reminder: see `event`); post: a chat post (the leaderboard posts)',
-  values: ['chat', 'callback', 'legacy_callback', 'pull', 'alert', 'event', 'post'] as string[],
+  values: JOB_KINDS,
 });
 
 export const VoteRef = builder.prismaObject('Vote', {
@@ -85,7 +86,7 @@ export const VoteRef = builder.prismaObject('Vote', {
 builder.prismaObject('DeliveryJob', {
   fields: (t) => ({
     id: t.exposeID('id'),
-    kind: t.expose('kind', { type: JobKindEnum }),
+    kind: t.field({ type: JobKindEnum, resolve: (j) => jobKindName(j.kind) }),
     callbackId: t.exposeString('callbackId', { nullable: true }),
     target: t.string({
       nullable: true,
@@ -125,7 +126,7 @@ builder.prismaObject('DeliveryAttempt', {
   fields: (t) => ({
     id: t.exposeID('id'),
     jobId: t.exposeString('jobId'),
-    kind: t.field({ type: JobKindEnum, select: { job: { select: { kind: true } } }, resolve: (a) => a.job.kind }),
+    kind: t.field({ type: JobKindEnum, select: { job: { select: { kind: true } } }, resolve: (a) => jobKindName(a.job.kind) }),
     event: t.string({
       nullable: true,
       description: 'kind event: which (milestone, vote_party, reminder; README "Rewards")',

@@ -9,7 +9,7 @@ import type { Db, FailedAttempts, Storage } from '../ports.js';
 import { withQueryLog } from '../query-log.js';
 import { createRollups } from '../rollups.js';
 import { createReminderStore } from '../reminder-store.js';
-import { FAILED_ATTEMPT_STATUSES, failedAttemptsOf, pingStorage } from '../reports.js';
+import { CALLBACK_JOB_KINDS, FAILED_ATTEMPT_STATUSES, failedAttemptsOf, pingStorage } from '../reports.js';
 import { openPgPool } from './connection.js';
 import { exportVotesPostgres } from './export.js';
 import { createPostgresJobQueue, finishesWrite, marksWrite } from './jobs.js';
@@ -73,7 +73,7 @@ export async function openPostgresStorage(config: Config, options: StorageOption
              (extract(epoch FROM MAX(a."createdAt")) * 1000)::float8 AS "lastFailedAt",
              (array_agg(a.error ORDER BY a."createdAt" DESC))[1] AS "lastError"
            FROM "DeliveryJob" j JOIN "DeliveryAttempt" a ON a."jobId" = j.id
-           WHERE j."organizationId" = $1 AND j.kind IN ('callback', 'event') AND j.status IN (${FAILED_ATTEMPT_STATUSES}) AND j."runAt" >= $2::timestamp(3)
+           WHERE j."organizationId" = $1 AND j.kind IN (${CALLBACK_JOB_KINDS}) AND j.status IN (${FAILED_ATTEMPT_STATUSES}) AND j."runAt" >= $2::timestamp(3)
              AND j."callbackId" IS NOT NULL AND a.success = false AND a."createdAt" >= $3::timestamp(3)
            GROUP BY j."callbackId"`,
           organizationId,

@@ -12,7 +12,7 @@ import type { FailedAttempts, Storage } from '../ports.js';
 import { withQueryLog } from '../query-log.js';
 import { createRollups } from '../rollups.js';
 import { createReminderStore } from '../reminder-store.js';
-import { FAILED_ATTEMPT_STATUSES, failedAttemptsOf, pingStorage } from '../reports.js';
+import { CALLBACK_JOB_KINDS, FAILED_ATTEMPT_STATUSES, failedAttemptsOf, pingStorage } from '../reports.js';
 import { openSqliteConnection, sqlitePathFromUrl } from './connection.js';
 import { exportRowsSqlite } from './export.js';
 import { createSqliteJobQueue, type ClaimRequest } from './jobs.js';
@@ -80,7 +80,7 @@ export async function openSqliteStorage(config: Config, options: StorageOptions)
         >(
           `SELECT j."callbackId" AS "callbackId", COUNT(*) AS "failedAttempts", MAX(a."createdAt") AS "lastFailedAt", a.error AS "lastError"
            FROM "DeliveryJob" j JOIN "DeliveryAttempt" a ON a."jobId" = j.id
-           WHERE j."organizationId" = ? AND j.kind IN ('callback', 'event') AND j.status IN (${FAILED_ATTEMPT_STATUSES}) AND j."runAt" >= ?
+           WHERE j."organizationId" = ? AND j.kind IN (${CALLBACK_JOB_KINDS}) AND j.status IN (${FAILED_ATTEMPT_STATUSES}) AND j."runAt" >= ?
              AND j."callbackId" IS NOT NULL AND a.success = 0 AND a."createdAt" >= ?
            GROUP BY j."callbackId"`,
           organizationId,

@@ -6,7 +6,8 @@ import { graphql } from '../../gql';
 import { FieldErrors, fieldErrorsOf } from '../../field-errors';
 import { Breakable } from '../../breakable';
 import { CopyField } from '../../copy-field';
-import { AuthFields, type PayloadSource } from './auth-fields';
+import { AuthFields } from './auth-fields';
+import type { PayloadSource } from '../../gql/graphql';
 
 const EditProviderMutation = graphql(`
   mutation EditProvider($key: String!, $input: UpdateProviderInput!) {

@@ -1,9 +1,10 @@
 // The settings a custom provider's auth method reads (the same in the add flow and the edit form), each with its
 // error beside it.
 import { FieldErrors, type FieldErrorMap } from '../../field-errors';
+import type { AuthMethod as SchemaAuthMethod } from '../../gql/graphql';
 
-export type AuthMethod = 'header' | 'query' | 'url_path' | 'hmac';
-export type PayloadSource = 'json' | 'form' | 'query';
+/** The methods a custom provider's form offers (the schema's AuthMethod; a Votifier provider is set up apart). */
+export type AuthMethod = Exclude<SchemaAuthMethod, 'votifier'>;
 export type AuthForm = { authField: string; signatureFormat: string; authTimestampField: string; payloadSource: string; voteePath: string };
 
 const AUTH_FIELD_LABEL: Record<string, string> = {
