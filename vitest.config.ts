@@ -1,4 +1,4 @@
-// Unit tests beside the code; integration tests through HTTP, run once on SQLite and once on PostgreSQL.
+// Unit tests beside the code; integration tests (test/integration/) through HTTP, run once on SQLite and once on PostgreSQL.
 // VOTE_RELAY_TEST_DATABASES=sqlite|postgresql (comma-separated) narrows which database projects run.
 import { defineConfig } from 'vitest/config';
 
@@ -21,7 +21,12 @@ export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
     projects: [
-      { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts', 'test/unit/**/*.test.ts'] } },
+      // Unit tests sit beside their code (src/, rest-compat/, the dashboard's pure logic in web/src/); test/tree/ checks
+      // the tree itself (its import rules), once, whatever the database.
+      {
+        extends: true,
+        test: { name: 'unit', include: ['src/**/*.test.ts', 'rest-compat/**/*.test.ts', 'web/src/**/*.test.ts', 'test/tree/**/*.test.ts'] },
+      },
       ...(wanted.includes('sqlite') ? [integration('sqlite')] : []),
       ...(wanted.includes('postgresql') ? [integration('postgresql')] : []),
     ],

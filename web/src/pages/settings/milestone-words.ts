@@ -1,6 +1,6 @@
 // A milestone rule in plain words, as the rule list shows it: "Every 10 votes", "At 3, 7 and 30 day streaks",
 // "Every 5 votes on Top.gg" (the rule's shape: schema.graphql, MilestoneRule).
-// (.js: test/unit/milestone-words.test.ts reads this file with Node's resolution too; the type import is erased.)
+// (.js: web/src/pages/settings/milestone-words.test.ts reads this file with Node's resolution too; the type import is erased.)
 import type { MilestoneType } from '../../gql/graphql.js';
 
 export interface RuleShape {

@@ -2,10 +2,10 @@
 // what a route's mappers make of its document's result (wrapped, renamed, null fields left out, shaped by kind).
 import { describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { schema } from '../../../src/app/schema.js';
-import { HOOK_ROUTES, REST_ROUTES } from '../../../rest-compat/router.js';
-import { buildOpenApiDocument, operationId, openApiPath } from '../../../rest-compat/openapi.js';
-import type { RestRoute } from '../../../rest-compat/route.js';
+import { schema } from '../src/app/schema.js';
+import { HOOK_ROUTES, REST_ROUTES } from './router.js';
+import { buildOpenApiDocument, operationId, openApiPath } from './openapi.js';
+import type { RestRoute } from './route.js';
 
 const only = (...rest: RestRoute[]) => buildOpenApiDocument(schema, { rest, hooks: [] }) as any;
 const success = (op: any, status = '200') => op.responses[status].content['application/json'].schema;

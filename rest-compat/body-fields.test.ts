@@ -1,10 +1,9 @@
-// Lives under test/unit/ because vitest.config.ts's unit project only includes src/**/*.test.ts and test/unit/**/*.test.ts.
 // What a route's body may hold, learnt from the route (its mappers, its document's variables and input types), and
 // the refusals of everything else, without a server.
 import { describe, expect, it } from 'vitest';
 import { buildSchema, parse, type OperationDefinitionNode } from 'graphql';
-import { bodyFieldsOf, unknownBodyFields, type RouteLabel } from '../../../rest-compat/body-fields.js';
-import type { RestRoute } from '../../../rest-compat/route.js';
+import { bodyFieldsOf, unknownBodyFields, type RouteLabel } from './body-fields.js';
+import type { RestRoute } from './route.js';
 
 const schema = buildSchema(/* GraphQL */ `
   scalar JSON

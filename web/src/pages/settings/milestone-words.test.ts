@@ -1,6 +1,6 @@
 // Milestone rules in plain words, as Settings → Rewards shows each rule (web/src/pages/settings/milestone-words.ts).
 import { describe, expect, it } from 'vitest';
-import { listOf, ruleInWords } from '../../web/src/pages/settings/milestone-words.js';
+import { listOf, ruleInWords } from './milestone-words.js';
 
 const sites: Record<string, string> = { topgg: 'Top.gg' };
 const name = (key: string) => sites[key] ?? key;

@@ -3,7 +3,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { DiscordMarkdown } from '../../web/src/discord-markdown.js';
+import { DiscordMarkdown } from './discord-markdown.js';
 
 const html = (text: string) => renderToStaticMarkup(createElement(DiscordMarkdown, { text })).replace(/^<span class="md">|<\/span>$/g, '');
 

@@ -1,7 +1,7 @@
-// Lives under test/unit/ because vitest.config.ts's unit project only includes src/**/*.test.ts and test/unit/**/*.test.ts.
+// How rest-compat coerces a route's variables (variables.ts) against the schema's input types, without a server.
 import { describe, it, expect } from 'vitest';
 import { buildSchema, parse, type OperationDefinitionNode } from 'graphql';
-import { coerceVariables } from '../../../rest-compat/variables.js';
+import { coerceVariables } from './variables.js';
 
 const schema = buildSchema(/* GraphQL */ `
   scalar JSON
