@@ -7,7 +7,7 @@ import { PLAN_LIMITS, planOf } from '../domain/plans.js';
 import { addDays, utcDay, utcDayStart, utcMonthStart, utcWeekStart } from '../base/time.js';
 import type { Organization } from '../generated/sqlite/client.js';
 import type { ChatMessageBody } from '../delivery/chat-message.js';
-import { leaderboardMessage, siteBackMessage, siteSilentMessage, spikeMessage, summaryMessage, usageMessage } from './messages.js';
+import { leaderboardMessage, siteBackMessage, siteSilentMessage, spikeMessage, summaryMessage, usageMessage } from '../delivery/alerts.js';
 import { createSiteWatch } from '../modules/stats/site-watch.js';
 import { lastPostAt, postWindow, type LeaderboardPosts } from '../domain/leaderboard-schedule.js';
 import { discordIdIn } from '../domain/discord-id.js';

@@ -3,9 +3,8 @@
 // are held (not failed, not sent) and they resume, with a fresh attempt budget, when it is enabled again.
 import type { AppDeps } from '../app/deps.js';
 import type { Tx } from '../storage/index.js';
-import { planAtLeast } from '../domain/plans.js';
 import type { Callback, Organization } from '../generated/sqlite/client.js';
-import { callbackDisabledAlert } from './alerts.js';
+import { callbackDisabledAlert, queueAdminAlert } from './alerts.js';
 import { attemptBudget } from '../domain/job-plan.js';
 
 type Prisma = AppDeps['db']['prisma'];
@@ -63,29 +62,14 @@ export async function disableIfFailingTooLong(deps: AppDeps, callback: Callback,
     `callback "${callback.name}" of ${org.slug} disabled: every delivery attempt has failed since ${callback.failingSince.toISOString()} (longer than CALLBACK_DISABLE_AFTER); ` +
       `${held} undelivered vote${held === 1 ? ' is' : 's are'} held, and new ones too, until it is enabled again (the dashboard, or PATCH /v1/callbacks/${callback.id} {"enabled": true})`,
   );
-  if (org.chatAdminWebhookUrl && org.adminPermanentFailAlerts && planAtLeast(org.plan, 'growth')) {
-    const body = callbackDisabledAlert({ callbackName: callback.name, reason, held, failingSince: callback.failingSince });
-    // One alert per disabling (unique key), whichever instance gets here.
-    await prisma
-      .$transaction((tx) =>
-        deps.jobs.enqueue(tx, [
-          {
-            organizationId: org.id,
-            voteId: null,
-            callbackId: null,
-            kind: 'alert',
-            priority: 0,
-            maxAttempts: 5,
-            runAt: now,
-            uniqueKey: `callback_disabled:${callback.id}:${now.getTime()}`,
-            payloadJson: JSON.stringify(body),
-          },
-        ]),
-      )
-      .catch((err: { code?: string }) => {
-        if (err.code !== 'P2002') deps.logger.error({ err, callbackId: callback.id }, 'could not queue the admin alert about a disabled callback');
-      });
-  }
+  // One alert per disabling (unique key), whichever instance gets here.
+  await queueAdminAlert(
+    deps,
+    org,
+    `callback_disabled:${callback.id}:${now.getTime()}`,
+    callbackDisabledAlert({ callbackName: callback.name, reason, held, failingSince: callback.failingSince }),
+    now,
+  );
   return true;
 }
 

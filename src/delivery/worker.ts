@@ -6,7 +6,6 @@
 // leaves (JobQueue.mark); a job claimed with its mark set ends `uncertain` instead of being sent again (README
 // "Delivery guarantees"), with one line in the log and one admin alert per organization and restart.
 import type { AppDeps } from '../app/deps.js';
-import { planAtLeast } from '../domain/plans.js';
 import { UNCERTAIN_DELIVERY, wasLeaving, type AttemptRecord, type ClaimedJob, type JobResolution } from '../domain/jobs.js';
 import type { Organization } from '../generated/sqlite/client.js';
 import { createUnknownWebhookMemory, LeaseLost, type JobContext, type SendResult } from './senders.js';
@@ -19,6 +18,7 @@ import { TemplateError } from './template.js';
 import { callbackOutcome, chatOutcome, jitter } from './retry-policy.js';
 import { disableIfFailingTooLong } from './callback-health.js';
 import { createLineBudget } from '../base/logger.js';
+import { createMinHeap } from './min-heap.js';
 
 const WAKE_COALESCE_MS = 5;
 /**
@@ -355,7 +355,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
 
   async function raisePermanentFailure(ctx: JobContext, result: SendResult) {
     const { org, vote } = ctx;
-    if (!org.adminPermanentFailAlerts || !org.chatAdminWebhookUrl || !planAtLeast(org.plan, 'growth') || !vote) return;
+    if (!vote) return; // queueAdminAlert checks the organization's alert settings and plan
     const body = permanentFailureAlert({
       callbackName: ctx.callback?.name ?? 'server_callback_url',
       target: ctx.callback?.url ?? org.serverCallbackUrl ?? '',
@@ -364,25 +364,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
       error: result.error,
     });
     // One alert per failed job, whichever instance gets here (unique key).
-    const now = deps.clock.now();
-    await prisma
-      .$transaction((tx) =>
-        deps.jobs.enqueue(tx, [
-          {
-            organizationId: org.id,
-            voteId: null,
-            callbackId: null,
-            kind: 'alert',
-            priority: 0,
-            maxAttempts: 5,
-            uniqueKey: `permanent_failure:${ctx.job.id}:${ctx.job.attempts}`,
-            payloadJson: JSON.stringify(body),
-            runAt: now,
-          },
-        ]),
-      )
-      .then((queued) => queued > 0 && wake())
-      .catch((err: unknown) => deps.logger.error({ err, jobId: ctx.job.id }, 'could not queue the admin alert about a delivery that failed for good'));
+    if (await queueAdminAlert(deps, org, `permanent_failure:${ctx.job.id}:${ctx.job.attempts}`, body, deps.clock.now())) wake();
   }
 
   // A receiver that is down fails every delivery sent to it: one line per callback (or chat, or alerts) and kind of
@@ -680,41 +662,4 @@ function hostOf(url: string): string {
   } catch {
     return '(no target)';
   }
-}
-
-/** A binary min-heap of numbers (the pacing slots ahead): push and pop in O(log n). */
-function createMinHeap() {
-  const items: number[] = [];
-  const swap = (i: number, j: number) => ([items[i], items[j]] = [items[j], items[i]]);
-  return {
-    size: () => items.length,
-    peek: (): number | undefined => items[0],
-    push(value: number) {
-      items.push(value);
-      for (let i = items.length - 1; i > 0; ) {
-        const parent = (i - 1) >> 1;
-        if (items[parent] <= items[i]) break;
-        swap(i, parent);
-        i = parent;
-      }
-    },
-    pop(): number | undefined {
-      const top = items[0];
-      const last = items.pop();
-      if (items.length > 0 && last !== undefined) {
-        items[0] = last;
-        for (let i = 0; ; ) {
-          const l = 2 * i + 1;
-          const r = l + 1;
-          let m = i;
-          if (l < items.length && items[l] < items[m]) m = l;
-          if (r < items.length && items[r] < items[m]) m = r;
-          if (m === i) break;
-          swap(i, m);
-          i = m;
-        }
-      }
-      return top;
-    },
-  };
 }
