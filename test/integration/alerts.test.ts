@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUnavailable, type TestApp } from '../kit/app.js';
 import type { Receiver } from '../kit/receiver.js';
-import { exactly, startAlertApps, tickBoth, type AlertApps } from '../kit/alerts.js';
+import { chatJobs, exactly, startAlertApps, tickBoth, type AlertApps } from '../kit/alerts.js';
 
 /** Time under the test's control. */
 const clock = {
@@ -60,7 +60,7 @@ describe.skipIf(databaseUnavailable)('admin alerts and summaries (injectable clo
     setTime('2026-03-11T00:01:00.000Z');
     await tickBoth(app, twin);
     await tickBoth(app, twin);
-    await exactly(s.received, 1);
+    await exactly(s.received, 1, app, s.o.id);
     expect(s.received()).toEqual([
       {
         embeds: [
@@ -84,7 +84,7 @@ describe.skipIf(databaseUnavailable)('admin alerts and summaries (injectable clo
     setTime('2026-03-14T08:00:00.000Z');
     await tickBoth(app, twin);
     await tickBoth(app, twin);
-    await exactly(s.received, 2);
+    await exactly(s.received, 2, app, s.o.id);
     expect(s.received()[1].embeds[0].title).toBe('Daily summary · 2026-03-13');
     expect(s.received()[1].embeds[0].description).toBe('**0** votes on 2026-03-13 (UTC).');
   });
@@ -96,7 +96,7 @@ describe.skipIf(databaseUnavailable)('admin alerts and summaries (injectable clo
     await s.vote('alpha', 'NextWeek', '2026-03-09T00:00:00.000Z');
     setTime('2026-03-09T00:00:30.000Z');
     await tickBoth(app, twin);
-    await exactly(s.received, 1);
+    await exactly(s.received, 1, app, s.o.id);
     const embed = s.received()[0].embeds[0];
     expect(embed.title).toBe('Weekly summary · 2026-03-02 to 2026-03-08');
     expect(embed.description).toBe('**2** votes in the week 2026-03-02 to 2026-03-08 (UTC).');
@@ -108,10 +108,10 @@ describe.skipIf(databaseUnavailable)('admin alerts and summaries (injectable clo
     for (let i = 0; i < 25; i++) await s.vote('alpha', `fan${i}`, `2026-03-20T10:${String(10 + i).padStart(2, '0')}:00.000Z`);
     setTime('2026-03-20T10:40:00.000Z');
     await tickBoth(app, twin);
-    await exactly(s.received, 1); // before moving time on: a lease is measured on this clock too
+    await exactly(s.received, 1, app, s.o.id); // before moving time on: a lease is measured on this clock too
     setTime('2026-03-20T11:00:00.000Z');
     await tickBoth(app, twin);
-    await exactly(s.received, 1);
+    await exactly(s.received, 1, app, s.o.id);
     expect(s.received()[0].embeds[0]).toMatchObject({
       title: 'Vote spike',
       description: '**25** votes in the last hour, against an average of 0.0 per hour over the previous 7 days.',
@@ -126,7 +126,7 @@ describe.skipIf(databaseUnavailable)('admin alerts and summaries (injectable clo
     setTime('2026-04-02T10:00:00.000Z');
     await tickBoth(app, twin);
     await tickBoth(app, twin);
-    await exactly(s.received, 1);
+    await exactly(s.received, 1, app, s.o.id);
     expect(s.received()[0].embeds[0]).toMatchObject({ title: 'Usage at 80%', description: '8000 of 10000 votes this month used.' });
 
     await app.deps.db.prisma.providerDailyCount.update({ where: { providerId_day: { providerId: provider.id, day: '2026-04-01' } }, data: { count: 10_000 } });
@@ -137,7 +137,7 @@ describe.skipIf(databaseUnavailable)('admin alerts and summaries (injectable clo
       });
     }
     await tickBoth(app, twin);
-    await exactly(s.received, 3);
+    await exactly(s.received, 3, app, s.o.id);
     const titles = s
       .received()
       .slice(1)
@@ -154,7 +154,8 @@ describe.skipIf(databaseUnavailable)('admin alerts and summaries (injectable clo
     await s.vote('alpha', 'Quiet', '2026-03-10T10:00:00.000Z');
     setTime('2026-03-11T00:01:00.000Z');
     await tickBoth(app, twin);
-    await new Promise((r) => setTimeout(r, 200));
+    // The ticks are done: an alert they made would be a job by now.
+    expect(await chatJobs(app, s.o.id)).toBe(0);
     expect(s.received()).toEqual([]);
   });
 });

@@ -12,14 +12,24 @@ export async function tickBoth(app: TestApp, twin: TestApp | null): Promise<void
   }
 }
 
-/** Waits until `read` has `count` messages, then 300 ms more: there must be no more than that. */
-export async function exactly(read: () => unknown[], count: number): Promise<void> {
+/** Admin chat jobs (alerts, leaderboard posts) of `organizationId`, ever queued. */
+export const chatJobs = (app: TestApp, organizationId: string) =>
+  app.deps.db.prisma.deliveryJob.count({ where: { organizationId, kind: { in: ['alert', 'post'] } } });
+
+/** Admin chat jobs (alerts, leaderboard posts) of `organizationId` not finished yet. */
+export const openChatJobs = (app: TestApp, organizationId: string) =>
+  app.deps.db.prisma.deliveryJob.count({ where: { organizationId, kind: { in: ['alert', 'post'] }, status: { in: ['pending', 'running', 'retrying'] } } });
+
+/**
+ * Waits until `read` has `count` messages and the organization's alert jobs are all finished (so no other is on its
+ * way): there must be no more than that. The schedulers' ticks must have been awaited (tickBoth) before.
+ */
+export async function exactly(read: () => unknown[], count: number, app: TestApp, organizationId: string): Promise<void> {
   const deadline = Date.now() + 5_000;
-  while (read().length < count) {
+  while (read().length < count || (await openChatJobs(app, organizationId)) > 0) {
     if (Date.now() > deadline) throw new Error(`expected ${count} messages, got ${read().length}`);
     await new Promise((r) => setTimeout(r, 20));
   }
-  await new Promise((r) => setTimeout(r, 300));
   expect(read(), JSON.stringify(read())).toHaveLength(count);
 }
 
