@@ -1,5 +1,5 @@
 // Import rules for src/ and rest-compat/ (npm run lint, part of npm test): no cycles, and no import from a lower
-// layer into a higher one. The layers, lowest first (docs/architecture.md, "Layers"):
+// layer into a higher one. The layers, lowest first (docs/architecture.md, "The basement"):
 //   base      src/base/, src/config/, src/threads/: config, time, logger, errors and others that know nothing of votes
 //   domain    src/domain/: the rules and types of votes and jobs, pure functions (no database, no network)
 //   storage   src/storage/: the one module that talks to SQLite or PostgreSQL

@@ -7,7 +7,7 @@ import { PLAN_LIMITS, planOf } from '../domain/plans.js';
 import { addDays, utcDay, utcDayStart, utcMonthStart, utcWeekStart } from '../base/time.js';
 import type { Organization } from '../generated/sqlite/client.js';
 import type { ChatMessageBody } from '../delivery/chat-message.js';
-import { leaderboardMessage, siteBackMessage, siteSilentMessage, spikeMessage, summaryMessage, usageMessage } from '../delivery/alerts.js';
+import { adminChatJob, leaderboardMessage, siteBackMessage, siteSilentMessage, spikeMessage, summaryMessage, usageMessage } from '../delivery/alerts.js';
 import { createSiteWatch } from '../modules/stats/site-watch.js';
 import { lastPostAt, postWindow, type LeaderboardPosts } from '../domain/leaderboard-schedule.js';
 import { discordIdIn } from '../domain/discord-id.js';
@@ -24,7 +24,7 @@ export const SPIKE_WINDOW_MS = 6 * HOUR;
 
 export interface AlertScheduler {
   start(): void;
-  stop(): void;
+  stop(): Promise<void>;
   /** Checks every organization once; returns how many alerts it queued. */
   tick(): Promise<number>;
 }
@@ -34,26 +34,20 @@ export function createAlertScheduler(deps: AppDeps, options: { intervalMs: numbe
   const sites = createSiteWatch(deps);
 
   /** Claims (org, kind, period) and queues the alert; false when another instance (or an earlier tick) has it. */
-  async function claim(org: Organization, kind: string, periodKey: string, build: () => Promise<ChatMessageBody>, jobKind = 'alert'): Promise<boolean> {
+  async function claim(
+    org: Organization,
+    kind: string,
+    periodKey: string,
+    build: () => Promise<ChatMessageBody>,
+    jobKind: 'alert' | 'post' = 'alert',
+  ): Promise<boolean> {
     const taken = await prisma.alertMarker.findUnique({ where: { organizationId_kind_periodKey: { organizationId: org.id, kind, periodKey } } });
     if (taken) return false;
     const body = await build();
     try {
       await prisma.$transaction(async (tx) => {
         await tx.alertMarker.create({ data: { organizationId: org.id, kind, periodKey, createdAt: deps.clock.now() } });
-        await deps.jobs.enqueue(tx, [
-          {
-            organizationId: org.id,
-            voteId: null,
-            callbackId: null,
-            kind: jobKind,
-            priority: 0,
-            maxAttempts: deps.config.chatMaxAttempts,
-            uniqueKey: `alert:${org.id}:${kind}:${periodKey}`,
-            payloadJson: JSON.stringify(body),
-            runAt: deps.clock.now(),
-          },
-        ]);
+        await deps.jobs.enqueue(tx, [adminChatJob(deps, org.id, `alert:${org.id}:${kind}:${periodKey}`, body, deps.clock.now(), jobKind)]);
       });
       return true;
     } catch (err) {

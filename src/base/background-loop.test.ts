@@ -1,3 +1,4 @@
+// backgroundLoop's promises: one pass at a time, its timer, a failed pass handed on, and stop waiting for the pass.
 import { describe, expect, it, vi } from 'vitest';
 import { backgroundLoop } from './background-loop.js';
 

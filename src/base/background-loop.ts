@@ -1,5 +1,6 @@
 // The one way the service runs work in the background (retention, reminders, admin alerts, vote recovery, the hook
-// request log's flush, Discord role expiry, the RCON online poll): one pass at a time (asking for a pass while one runs
+// request log's flush, the operator log's sweep, Discord role expiry, the RCON online poll, the Votifier routing
+// refresh): one pass at a time (asking for a pass while one runs
 // shares it), a pass every `everyMs` on a timer that keeps no process alive, a failed pass handed to `failed` (which
 // logs it in the loop's own words) and tried again at the next turn; stop() ends the timer and waits for the pass
 // under way. `everyMs` 0 or less: the loop never starts in this process (its passes can still be asked for).

@@ -1,10 +1,11 @@
 // Admin alerts: every message sent to chat_admin_webhook_url (Discord-compatible bodies, readable in a chat channel;
-// nobody is pinged), the scheduler's summaries and warnings and the worker's failures alike, and queueAdminAlert, the
-// one way an alert job is made.
+// nobody is pinged), the scheduler's summaries and warnings and the worker's failures alike, and adminChatJob, the one
+// builder of their jobs (queueAdminAlert queues one).
 import type { AppDeps } from '../app/deps.js';
 import type { Organization } from '../generated/sqlite/client.js';
 import { planAtLeast } from '../domain/plans.js';
 import type { ChatMessageBody } from './chat-message.js';
+import type { NewJob } from '../domain/jobs.js';
 import { DISCORD_LIMITS } from './chat-message.js';
 import { durationWords, silenceWords, type SiteSilenceFacts } from '../domain/site-silence.js';
 
@@ -66,9 +67,34 @@ export function callbackDisabledAlert(input: { callbackName: string; reason: str
 }
 
 /**
- * The one way an admin alert job is made: queues one alert (a chat body) for the organization, when it has the admin
- * webhook, permanent-failure alerts on, and the Growth plan; `uniqueKey` makes it one per key whichever instance gets
- * here. True when this call queued it.
+ * The one builder of an admin chat job: an alert, or (`kind` post) a leaderboard post. `uniqueKey` makes it one per
+ * key, whichever instance queues it.
+ */
+export function adminChatJob(
+  deps: Pick<AppDeps, 'config'>,
+  organizationId: string,
+  uniqueKey: string,
+  body: ChatMessageBody,
+  now: Date,
+  kind: 'alert' | 'post' = 'alert',
+): NewJob {
+  return {
+    organizationId,
+    voteId: null,
+    callbackId: null,
+    kind,
+    priority: 0,
+    maxAttempts: deps.config.chatMaxAttempts,
+    runAt: now,
+    uniqueKey,
+    payloadJson: JSON.stringify(body),
+  };
+}
+
+/**
+ * Queues one admin alert (a chat body) for the organization, when it has the admin webhook, permanent-failure alerts
+ * on, and the Growth plan (the worker's and the callbacks' alerts; the scheduler claims its own, alertMarker first).
+ * True when this call queued it.
  */
 export async function queueAdminAlert(
   deps: Pick<AppDeps, 'db' | 'jobs' | 'logger' | 'config'>,
@@ -79,21 +105,7 @@ export async function queueAdminAlert(
 ): Promise<boolean> {
   if (!org.chatAdminWebhookUrl || !org.adminPermanentFailAlerts || !planAtLeast(org.plan, 'growth')) return false;
   return deps.db.prisma
-    .$transaction((tx) =>
-      deps.jobs.enqueue(tx, [
-        {
-          organizationId: org.id,
-          voteId: null,
-          callbackId: null,
-          kind: 'alert',
-          priority: 0,
-          maxAttempts: deps.config.chatMaxAttempts,
-          runAt: now,
-          uniqueKey,
-          payloadJson: JSON.stringify(body),
-        },
-      ]),
-    )
+    .$transaction((tx) => deps.jobs.enqueue(tx, [adminChatJob(deps, org.id, uniqueKey, body, now)]))
     .then((queued) => queued > 0)
     .catch((err: { code?: string }) => {
       if (err.code !== 'P2002') deps.logger.error({ err, uniqueKey }, 'could not queue an admin alert');

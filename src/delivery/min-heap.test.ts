@@ -1,3 +1,4 @@
+// The pacing slots' heap gives back what it was given, smallest first.
 import { describe, expect, it } from 'vitest';
 import { createMinHeap } from './min-heap.js';
 

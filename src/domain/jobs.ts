@@ -1,5 +1,6 @@
 // What a delivery job is, as the queue (src/storage/, the transactional outbox ingest writes into) and the worker
 // (src/delivery/worker.ts) both see it: the rows, an attempt's record, a job's next state, and the vote's statuses
+// derived from its jobs. Rules only: no database here.
 
 /**
  * Every kind of delivery job, by name: the one list (GraphQL's DeliveryJobKind, the worker's registry of kinds in
@@ -10,14 +11,8 @@
  */
 export const JOB_KINDS = ['chat', 'callback', 'legacy_callback', 'pull', 'alert', 'event', 'post'] as const;
 export type JobKindName = (typeof JOB_KINDS)[number];
-/** A stored job's kind as its name; a kind no list names (a row from a newer version) is an error, not a guess. */
-export function jobKindName(kind: string): JobKindName {
-  if (!(JOB_KINDS as readonly string[]).includes(kind)) throw new Error(`unknown delivery job kind "${kind}"`);
-  return kind as JobKindName;
-}
 /** Jobs that plugins take (src/modules/plugin/): the worker never sends them. */
 export const PULLED_KINDS = ['pull'] as const satisfies readonly JobKindName[];
-// derived from its jobs. Rules only: no database here.
 
 export interface ClaimedJob {
   id: string;

@@ -2,7 +2,7 @@
 // whichever database is behind them; each database's folder (sqlite/, postgres/) implements them with its own SQL.
 // The one name of a database here is the type of Prisma's client (Db, below).
 import type { MessagePort } from 'node:worker_threads';
-import type { PrismaClient } from '../generated/sqlite/client.js';
+import type { PrismaClient as SqlitePrismaClient } from '../generated/sqlite/client.js';
 import type { AttemptRecord, ClaimedJob, Finish, JobResolution, NewJob } from '../domain/jobs.js';
 import type { HookTarget, NewVote, StoredVote } from '../domain/votes.js';
 import type { HookLogItem, HookLogResult } from './hook-log.js';
@@ -12,7 +12,7 @@ import type { Pacer } from './pacer.js';
  * Prisma's client. Both databases' clients are generated from one model (prisma/models.prisma) and have the same
  * methods; TypeScript needs one of the two generated types to name it, and this is the SQLite one.
  */
-export type Db = PrismaClient;
+export type Db = SqlitePrismaClient;
 export type Tx = Parameters<Parameters<Db['$transaction']>[0]>[0];
 
 /** Group commit (group-commit.ts): each item's promise settles after the transaction that wrote it committed. */

@@ -1,5 +1,5 @@
-// What both databases' report reads share (ports.ts, Reports): the job statuses the failing-callbacks panel looks
-// through, and its rows as the port returns them.
+// What both databases' report reads share (ports.ts, Reports): the job kinds and statuses the failing-callbacks panel
+// looks through, and its rows as the port returns them.
 import type { Db, FailedAttempts } from './ports.js';
 import { TO_CALLBACKS } from '../domain/jobs.js';
 

@@ -366,8 +366,14 @@ export async function startVotifierListener(deps: AppDeps, ingest: IngestService
   const port = (server.address() as AddressInfo).port;
   logger.info({ port }, 'Votifier listener ready');
   // Providers' own ports follow the table: read at start, then again each time it expires (within 6 s of a change).
-  // A failed refresh keeps the table it had (it is tried again within a second): said at start only.
-  const refresher = backgroundLoop({ everyMs: config.votifierDedicatedPorts ? 1_000 : 0, atStart: false, pass: routes.refresh, failed: () => {} });
+  // A failed refresh keeps the table it had and is tried again within a second; said at debug level (the database
+  // being down is told by everything else).
+  const refresher = backgroundLoop({
+    everyMs: config.votifierDedicatedPorts ? 1_000 : 0,
+    atStart: false,
+    pass: routes.refresh,
+    failed: (err) => logger.debug({ err }, 'the Votifier routing table could not be read again; the one read before stays'),
+  });
   refresher.start();
   if (config.votifierDedicatedPorts) await routes.refresh().catch((err: unknown) => logger.error({ err }, 'Votifier routing table unreadable'));
   return {

@@ -136,12 +136,12 @@ describe.skipIf(databaseUnavailable)('live vote feed over Server-Sent Events', (
     await eventually(() => reader.events.length === 1);
     expect((await app.request('DELETE', `/v1/api-keys/${temp.id}`, { key: org.key })).status).toBe(200);
     await eventually(() => reader.isEnded(), 2_000);
-    // The stream has ended: nothing sent now can reach it.
+    // The revocation took the subscriber out of the hub (this side never closed it): nothing sent now can reach it.
+    await untilSubscribers(0);
     await vote(org, 'alpha', 'AfterRevoke');
     await reader.reading;
     expect(reader.events.map((e) => e.data.voteReceived.voterName)).toEqual(['BeforeRevoke']);
     reader.close();
-    await untilSubscribers(0);
   });
 
   it('many subscribers with different selections, filters and variables each get exactly their votes, in order', async () => {

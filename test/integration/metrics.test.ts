@@ -149,9 +149,10 @@ describe.skipIf(databaseUnavailable)('GET /metrics', () => {
     try {
       const s = await org(paused);
       await paused.request('POST', '/v1/callbacks', { key: s.o.key, body: { name: 'Game', url: `${game.url}/paused` } });
-      const votedAt = Date.now();
       expect((await s.vote('waiting-voter')).status).toBe(200);
-      // The backlog is the waiting job's age: the first scrape comes once the job is over a second old.
+      // The backlog is the waiting job's age (the job was made before the vote was answered): the first scrape, which
+      // the gauges then keep for 5 s, comes once it is over a second old.
+      const votedAt = Date.now();
       await until(
         async () => Date.now() - votedAt,
         (age) => age > 1_100,

@@ -234,6 +234,8 @@ describe.skipIf(databaseUnavailable)('RCON callbacks (rewards with no plugin)', 
     expect(server.commands.filter((c) => c === 'say hello Alex').length - before).toBe(1);
     const next = await s.vote('Alex');
     expect(await until(() => s.read(next), settled)).toMatchObject({ callback_status: 'sent', callback_attempts: 1 });
+    // Later still, the uncertain vote was not run again: one run for it, one for the next.
+    expect(server.commands.filter((c) => c === 'say hello Alex').length - before).toBe(2);
     // On purpose: the redeliver runs it once more.
     expect((await app.request('POST', `/v1/votes/${id}/redeliver`, { key: s.org.key })).body.data.requeued).toBe(1);
     expect(await until(() => s.read(id), settled)).toMatchObject({ callback_status: 'sent' });

@@ -10,7 +10,7 @@ import { legacyCallbackJob } from './legacy-callback.js';
 import { postJob } from './post.js';
 
 /** One entry per name of src/domain/jobs.ts JOB_KINDS that the worker sends (all but the pulled ones). */
-const JOB_KINDS: Record<Exclude<JobKindName, (typeof PULLED_KINDS)[number]>, JobKind> = {
+const SENT_JOB_KINDS: Record<Exclude<JobKindName, (typeof PULLED_KINDS)[number]>, JobKind> = {
   chat: chatJob,
   callback: callbackJob,
   legacy_callback: legacyCallbackJob,
@@ -18,7 +18,7 @@ const JOB_KINDS: Record<Exclude<JobKindName, (typeof PULLED_KINDS)[number]>, Job
   event: eventJob,
   post: postJob,
 };
-const byName = new Map(Object.entries(JOB_KINDS).map(([name, kind]) => [name, kind]));
+const byName = new Map(Object.entries(SENT_JOB_KINDS).map(([name, kind]) => [name, kind]));
 
 export function jobKindOf(name: string): JobKind | undefined {
   return byName.get(name);

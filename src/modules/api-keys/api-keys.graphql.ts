@@ -2,10 +2,12 @@
 import { builder } from '../../graphql/builder.js';
 import { requireViewer, type Viewer } from '../../auth/access.js';
 import type { CreatedApiKey } from './api-keys.service.js';
+import { oneOf } from '../../graphql/stored-enum.js';
 
+const SCOPES = ['read', 'full'] as const;
 export const ScopeEnum = builder.enumType('Scope', {
   description: 'read: every query; full: everything',
-  values: ['read', 'full'] as string[],
+  values: SCOPES,
 });
 
 builder.prismaObject('ApiKey', {
@@ -13,7 +15,7 @@ builder.prismaObject('ApiKey', {
     id: t.exposeID('id'),
     name: t.exposeString('name'),
     prefix: t.exposeString('prefix'),
-    scope: t.expose('scope', { type: ScopeEnum }),
+    scope: t.field({ type: ScopeEnum, resolve: (k) => oneOf(SCOPES, k.scope, 'API key scope') }),
     lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),

@@ -12,15 +12,16 @@ import { ALL_SETTINGS, CALLBACK_KINDS, CALLBACK_KIND_NAMES, callbackKindOf } fro
 import { hasFlagName, restName, shownSettings, type SettingValues, type SharedSetting } from '../../delivery/callback-kinds/settings-schema.js';
 import type { CallbackKind } from '../../delivery/callback-kinds/callback-kind.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
+import { oneOf } from '../../graphql/stored-enum.js';
 
 const CallbackEventEnum = builder.enumType('CallbackEvent', {
   description: 'vote: each vote; milestone, vote_party, reminder: events beyond a vote (README "Rewards")',
-  values: [...EVENT_TYPES] as string[],
+  values: EVENT_TYPES,
 });
 
 const CallbackKindEnum = builder.enumType('CallbackKind', {
   description: CALLBACK_KINDS.map((k) => `${k.name}: ${k.description}`).join('; '),
-  values: [...CALLBACK_KIND_NAMES] as string[],
+  values: CALLBACK_KIND_NAMES,
 });
 
 // What a read shows of a callback's settings, worked out once per row (a list reads many fields of each).
@@ -100,7 +101,7 @@ export const CallbackRef = builder.prismaObject('Callback', {
     events: t.field({
       type: [CallbackEventEnum],
       description: 'The events it takes (README "Rewards"); each kind takes the events callbackKinds lists for it',
-      resolve: (c) => [...eventsOf(c.eventsJson)],
+      resolve: (c) => [...eventsOf(c.eventsJson)].map((e) => oneOf(EVENT_TYPES, e, 'callback event')),
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
@@ -366,7 +367,7 @@ builder.mutationField('rotateCallbackSecret', (t) =>
 const FailingCallbackStateEnum = builder.enumType('FailingCallbackState', {
   description:
     'disabled: turned off with a reason; retrying: deliveries wait for another attempt; failing: its last attempt failed and nothing is left to retry; recovered: it failed in the last 24 hours and its last attempt succeeded',
-  values: FAILING_CALLBACK_STATES as string[],
+  values: FAILING_CALLBACK_STATES,
 });
 
 const FailingCallbackRef = builder.objectRef<FailingCallback>('FailingCallback').implement({

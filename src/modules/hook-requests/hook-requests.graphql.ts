@@ -9,6 +9,7 @@ import type { HookRequestEntry } from './entry.js';
 import { createHookRequestService, hookRequestCursor, type HookRequestDropEntry, type HookRequestService } from './hook-requests.service.js';
 import { subscribeToHookRequests } from './hook-request-feed.js';
 import type { HookOutcome, HookProtocol } from './observation.js';
+import { oneOf } from '../../graphql/stored-enum.js';
 
 const OUTCOMES: HookOutcome[] = ['accepted', 'duplicate', 'test', 'ignored', 'refused'];
 const PROTOCOLS: HookProtocol[] = ['http', 'votifier_v1', 'votifier_v2', 'test_vote'];
@@ -22,11 +23,11 @@ const serviceOf = (deps: AppDeps) => {
 
 export const HookRequestOutcomeEnum = builder.enumType('HookRequestOutcome', {
   description: "How a hook request ended: accepted (a vote stored), duplicate, test (a site's test ping), ignored (not a vote event), refused",
-  values: OUTCOMES as string[],
+  values: OUTCOMES,
 });
 export const HookRequestProtocolEnum = builder.enumType('HookRequestProtocol', {
   description: "http: a hook URL; votifier_v1 / votifier_v2: a Votifier session; test_vote: the owner's test vote",
-  values: PROTOCOLS as string[],
+  values: PROTOCOLS,
 });
 
 export const HookRequestRef = builder.objectRef<HookRequestEntry>('HookRequest').implement({
@@ -37,8 +38,8 @@ export const HookRequestRef = builder.objectRef<HookRequestEntry>('HookRequest')
     clientIp: t.exposeString('clientIp'),
     method: t.exposeString('method'),
     path: t.exposeString('path', { description: 'The path and query as received, secret segments and values redacted' }),
-    protocol: t.expose('protocol', { type: HookRequestProtocolEnum }),
-    outcome: t.expose('outcome', { type: HookRequestOutcomeEnum }),
+    protocol: t.field({ type: HookRequestProtocolEnum, resolve: (e) => oneOf(PROTOCOLS, e.protocol, 'hook request protocol') }),
+    outcome: t.field({ type: HookRequestOutcomeEnum, resolve: (e) => oneOf(OUTCOMES, e.outcome, 'hook request outcome') }),
     status: t.exposeInt('status', { description: 'The HTTP status answered (a Votifier session: what the same refusal answers over HTTP)' }),
     errorCode: t.exposeString('errorCode', { nullable: true }),
     reason: t.exposeString('reason', { nullable: true }),

@@ -225,7 +225,12 @@ export function logHookOutcomes(observers: HookObservers, logger: Logger, option
     if (obs.outcome === 'refused') refused(obs);
     else if (logger.isLevelEnabled('debug')) stored(obs);
   });
-  const sweeper = backgroundLoop({ everyMs: intervalMs, atStart: false, pass: async () => sweep(), failed: () => {} });
+  const sweeper = backgroundLoop({
+    everyMs: intervalMs,
+    atStart: false,
+    pass: async () => sweep(),
+    failed: (err) => logger.error({ err }, 'the summary of held-back refusal lines failed; it runs again at the next interval'),
+  });
   sweeper.start();
 
   return {

@@ -437,8 +437,13 @@ export function createHookRequestRecorder(deps: AppDeps, observers: HookObserver
     return flushing;
   }
 
-  // flushOnce says what it could not write (once a minute) and drops it: a pass never fails.
-  const loop = backgroundLoop({ everyMs: FLUSH_MS, atStart: false, pass: flush, failed: () => {} });
+  // flushOnce says what it could not write (once a minute) and drops it: a pass fails only on a bug.
+  const loop = backgroundLoop({
+    everyMs: FLUSH_MS,
+    atStart: false,
+    pass: flush,
+    failed: (err) => deps.logger.error({ err }, 'the hook request log could not flush its queue; it tries again at the next interval'),
+  });
 
   return {
     start() {

@@ -7,18 +7,22 @@ import { requireViewer } from '../../auth/access.js';
 import type { Organization } from '../../generated/sqlite/client.js';
 import type { Usage } from './organization.service.js';
 import { PLANS } from '../../domain/plans.js';
+import { oneOf } from '../../graphql/stored-enum.js';
 
 // Closed sets as enums, with the lowercase values the REST interface shows.
-export const PlanEnum = builder.enumType('Plan', { description: 'Plans in order: starter, growth, pro, business', values: [...PLANS] as string[] });
-const OrganizationStatusEnum = builder.enumType('OrganizationStatus', { values: ['active', 'suspended'] as string[] });
+export const PlanEnum = builder.enumType('Plan', { description: 'Plans in order: starter, growth, pro, business', values: PLANS });
+const ORGANIZATION_STATUSES = ['active', 'suspended'] as const;
+const OrganizationStatusEnum = builder.enumType('OrganizationStatus', { values: ORGANIZATION_STATUSES });
+const MESSAGE_TYPES = ['simple', 'embed'] as const;
 const MessageTypeEnum = builder.enumType('ChatMessageType', {
   description: 'simple: a text message; embed: a rich embed (Growth+)',
-  values: ['simple', 'embed'] as string[],
+  values: MESSAGE_TYPES,
 });
 
+const MILESTONE_TYPES = ['total', 'streak'] as const;
 const MilestoneTypeEnum = builder.enumType('MilestoneType', {
   description: "total: the voter's counted votes (in the organization, or on one site with provider); streak: consecutive voting days",
-  values: ['total', 'streak'] as string[],
+  values: MILESTONE_TYPES,
 });
 
 interface MilestoneRuleShape {
@@ -30,7 +34,7 @@ interface MilestoneRuleShape {
 const MilestoneRuleRef = builder.objectRef<MilestoneRuleShape>('MilestoneRule').implement({
   description: 'Reached when the value is a multiple of every or one of at (README "Milestones")',
   fields: (t) => ({
-    type: t.expose('type', { type: MilestoneTypeEnum }),
+    type: t.field({ type: MilestoneTypeEnum, resolve: (m) => oneOf(MILESTONE_TYPES, m.type, 'milestone type') }),
     every: t.int({ nullable: true, resolve: (r) => r.every ?? null }),
     at: t.intList({ nullable: true, resolve: (r) => r.at ?? null }),
     provider: t.string({ nullable: true, description: 'A provider key: the total on that site only', resolve: (r) => r.provider ?? null }),
@@ -90,7 +94,7 @@ const OrganizationSettings = builder.objectRef<Organization>('OrganizationSettin
     chatWebhookUrl: t.exposeString('chatWebhookUrl', { nullable: true }),
     chatAdminWebhookUrl: t.exposeString('chatAdminWebhookUrl', { nullable: true }),
     chatNotificationsEnabled: t.exposeBoolean('chatNotificationsEnabled'),
-    chatMessageType: t.expose('chatMessageType', { type: MessageTypeEnum }),
+    chatMessageType: t.field({ type: MessageTypeEnum, resolve: (s) => oneOf(MESSAGE_TYPES, s.chatMessageType, 'chat message type') }),
     chatMessageTemplate: t.exposeString('chatMessageTemplate'),
     chatEmbedTemplate: t.field({
       type: 'JSON',
@@ -163,8 +167,8 @@ builder.prismaObject('Organization', {
     id: t.exposeID('id'),
     slug: t.exposeString('slug'),
     name: t.exposeString('name'),
-    plan: t.expose('plan', { type: PlanEnum }),
-    status: t.expose('status', { type: OrganizationStatusEnum }),
+    plan: t.field({ type: PlanEnum, resolve: (o) => oneOf(PLANS, o.plan, 'plan') }),
+    status: t.field({ type: OrganizationStatusEnum, resolve: (o) => oneOf(ORGANIZATION_STATUSES, o.status, 'organization status') }),
     settings: t.field({ type: OrganizationSettings, resolve: (org) => org }),
     usage: t.field({ type: OrganizationUsage, resolve: (org, _args, ctx) => ctx.services.organizations.usage(org) }),
     hookBaseUrl: t.string({

@@ -2,12 +2,14 @@
 import { builder } from '../../graphql/builder.js';
 import { requirePlugin, requireViewer } from '../../auth/access.js';
 import type { Connection } from './pull.service.js';
+import { oneOf } from '../../graphql/stored-enum.js';
 
-const ConnectionEnum = builder.enumType('PluginConnection', { values: ['connected', 'intermittent', 'disconnected', 'never'] as string[] });
+const ConnectionEnum = builder.enumType('PluginConnection', { values: ['connected', 'intermittent', 'disconnected', 'never'] as const });
+const PULL_STATUSES = ['claimed', 'retrying', 'failed', 'parked'] as const;
 const PullStatusEnum = builder.enumType('PulledVoteStatus', {
   description:
     "claimed: done; retrying: handed out again after a back-off; failed: given up; parked: kept for its player (reason player_offline), returned by that player's poll",
-  values: ['claimed', 'retrying', 'failed', 'parked'] as string[],
+  values: PULL_STATUSES,
 });
 
 interface TokenRow {
@@ -101,7 +103,7 @@ const PulledVote = builder.objectRef<Pulled>('PulledVote').implement({
 const PullSettlement = builder.objectRef<{ voteId: string; status: string; retryAt?: Date | null }>('PullSettlement').implement({
   fields: (t) => ({
     voteId: t.exposeString('voteId'),
-    status: t.expose('status', { type: PullStatusEnum }),
+    status: t.field({ type: PullStatusEnum, resolve: (v) => oneOf(PULL_STATUSES, v.status, 'pulled vote status') }),
     retryAt: t.field({ type: 'DateTime', nullable: true, resolve: (s) => s.retryAt ?? null }),
   }),
 });

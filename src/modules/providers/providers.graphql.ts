@@ -10,19 +10,20 @@ import type { VotifierSetup } from './providers.service.js';
 import { findTemplate } from './templates/catalogue.js';
 import { cooldownOf } from '../../domain/vote-cooldown.js';
 import { VOTER_KINDS, type VoterKind } from '../../domain/voter-identity.js';
+import { oneOf } from '../../graphql/stored-enum.js';
 
 export const AuthMethodEnum = builder.enumType('AuthMethod', {
   description: 'How a voting site proves a delivery is its own',
-  values: [...AUTH_METHOD_NAMES] as string[],
+  values: AUTH_METHOD_NAMES,
 });
 const VoterKindEnum = builder.enumType('VoterKind', {
   description: 'What a provider\'s voter name is (README "Voters")',
   values: VOTER_KINDS,
 });
-const PayloadSourceEnum = builder.enumType('PayloadSource', { description: 'Where a provider reads votes from', values: [...PAYLOAD_SOURCES] as string[] });
+const PayloadSourceEnum = builder.enumType('PayloadSource', { description: 'Where a provider reads votes from', values: PAYLOAD_SOURCES });
 const SignatureFormatEnum = builder.enumType('SignatureFormat', {
   description: 'hmac providers: how the signature is written',
-  values: [...SIGNATURE_FORMATS] as string[],
+  values: SIGNATURE_FORMATS,
 });
 
 const events = (json: string | null) => (json ? (JSON.parse(json) as string[]) : null);
@@ -59,17 +60,19 @@ export const ProviderRef = builder.prismaObject('Provider', {
     key: t.exposeString('key'),
     name: t.exposeString('name'),
     template: t.exposeString('templateSlug', { nullable: true }),
-    authMethod: t.expose('authMethod', { type: AuthMethodEnum }),
+    authMethod: t.field({ type: AuthMethodEnum, resolve: (p) => oneOf(AUTH_METHOD_NAMES, p.authMethod, 'auth method') }),
     authField: t.exposeString('authField'),
     authTimestampField: t.exposeString('authTimestampField', { nullable: true }),
-    signatureFormat: t.expose('signatureFormat', {
+    signatureFormat: t.field({
       type: SignatureFormatEnum,
       nullable: true,
       description: 'hmac only: plain (HMAC of the body, or of <timestamp>.<body> with authTimestampField) or topgg (t=<unix>,v1=<hex>)',
+      resolve: (p) => (p.signatureFormat === null ? null : oneOf(SIGNATURE_FORMATS, p.signatureFormat, 'signature format')),
     }),
-    payloadSource: t.expose('payloadSource', {
+    payloadSource: t.field({
       type: PayloadSourceEnum,
       description: 'Where votes are read from: json or form body, or the query string',
+      resolve: (p) => oneOf(PAYLOAD_SOURCES, p.payloadSource, 'payload source'),
     }),
     voteePath: t.exposeString('voteePath'),
     eventPath: t.exposeString('eventPath', { nullable: true }),
@@ -147,7 +150,7 @@ const CreatedProvider = builder
       provider: t.field({ type: ProviderRef, resolve: (c) => c.provider }),
       key: t.string({ resolve: (c) => c.provider.key }),
       name: t.string({ resolve: (c) => c.provider.name }),
-      authMethod: t.field({ type: AuthMethodEnum, resolve: (c) => c.provider.authMethod }),
+      authMethod: t.field({ type: AuthMethodEnum, resolve: (c) => oneOf(AUTH_METHOD_NAMES, c.provider.authMethod, 'auth method') }),
       authField: t.string({ resolve: (c) => c.provider.authField }),
       authValue: t.exposeString('secret'),
       webhookUrl: t.exposeString('webhookUrl'),

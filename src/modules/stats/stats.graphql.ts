@@ -4,10 +4,12 @@ import { silenceWords } from '../../domain/site-silence.js';
 import { builder } from '../../graphql/builder.js';
 import { requireViewer } from '../../auth/access.js';
 import { VoteRef } from '../votes/votes.graphql.js';
+import { oneOf } from '../../graphql/stored-enum.js';
 
+const GRANULARITIES = ['day', 'week', 'month'] as const;
 const GranularityEnum = builder.enumType('Granularity', {
   description: 'UTC buckets: a day, an ISO week (its Monday), a month (its first day)',
-  values: ['day', 'week', 'month'] as string[],
+  values: GRANULARITIES,
 });
 
 interface Count {
@@ -46,7 +48,7 @@ const Trend = builder.objectRef<{ trend: { date: string; count: number }[]; from
     trend: t.field({ type: [TrendPoint], resolve: (d) => d.trend }),
     from: t.expose('from', { type: 'DateTime' }),
     to: t.expose('to', { type: 'DateTime' }),
-    granularity: t.expose('granularity', { type: GranularityEnum }),
+    granularity: t.field({ type: GranularityEnum, resolve: (s) => oneOf(GRANULARITIES, s.granularity, 'granularity') }),
   }),
 });
 const ProviderShares = builder.objectRef<{ providers: (Count & { percentage: number })[]; total: number }>('ProviderShares').implement({

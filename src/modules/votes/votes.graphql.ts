@@ -7,21 +7,24 @@ import { validationError } from '../../base/errors.js';
 import { DELIVERY_STATUSES, type VotePage } from './votes.service.js';
 import { subscribeToVotes } from './vote-feed.js';
 import type { VoteEvent } from '../../live/vote-events.js';
-import { JOB_KINDS, jobKindName } from '../../domain/jobs.js';
+import { JOB_KINDS } from '../../domain/jobs.js';
+import { oneOf } from '../../graphql/stored-enum.js';
 
 const DeliveryStatusEnum = builder.enumType('DeliveryStatus', {
   description:
     "A vote's chat or callback delivery. uncertain: the relay stopped while sending it to a target that cannot drop a repeat (Votifier, RCON, chat, a DM) and did not send it again; it waits for the owner's decision (redeliverVote)",
-  values: [...DELIVERY_STATUSES] as string[],
+  values: DELIVERY_STATUSES,
 });
+const JOB_STATUSES = ['pending', 'running', 'retrying', 'held', 'parked', 'sent', 'failed', 'skipped', 'uncertain'] as const;
 const JobStatusEnum = builder.enumType('DeliveryJobStatus', {
   description:
     'running: claimed by a worker now; held: its callback is disabled, and it resumes when the callback is enabled again; parked: a vote kept for an offline player; uncertain: the relay stopped while sending it to a target that cannot drop a repeat, so it was not sent again (the server may or may not have it; redeliverVote sends it again on purpose)',
-  values: ['pending', 'running', 'retrying', 'held', 'parked', 'sent', 'failed', 'skipped', 'uncertain'] as string[],
+  values: JOB_STATUSES,
 });
+const JOB_ORIGINS = ['vote', 'recovered', 'replay'] as const;
 const JobOriginEnum = builder.enumType('DeliveryJobOrigin', {
   description: "vote: planned with the vote; recovered: the vote was read from the site's vote list after an outage; replay: queued by a callback replay",
-  values: ['vote', 'recovered', 'replay'] as string[],
+  values: JOB_ORIGINS,
 });
 const JobKindEnum = builder.enumType('DeliveryJobKind', {
   description:
@@ -54,9 +57,9 @@ export const VoteRef = builder.prismaObject('Vote', {
     providerKey: t.string({ select: { provider: { select: { key: true } } }, resolve: (v) => v.provider.key }),
     providerName: t.string({ select: { provider: { select: { name: true } } }, resolve: (v) => v.provider.name }),
     receivedAt: t.expose('receivedAt', { type: 'DateTime' }),
-    chatStatus: t.expose('chatStatus', { type: DeliveryStatusEnum }),
+    chatStatus: t.field({ type: DeliveryStatusEnum, resolve: (v) => oneOf(DELIVERY_STATUSES, v.chatStatus, 'chat status') }),
     chatSentAt: t.expose('chatSentAt', { type: 'DateTime', nullable: true }),
-    callbackStatus: t.expose('callbackStatus', { type: DeliveryStatusEnum }),
+    callbackStatus: t.field({ type: DeliveryStatusEnum, resolve: (v) => oneOf(DELIVERY_STATUSES, v.callbackStatus, 'callback status') }),
     callbackSentAt: t.expose('callbackSentAt', { type: 'DateTime', nullable: true }),
     callbackAttempts: t.exposeInt('callbackAttempts'),
     overLimit: t.exposeBoolean('overLimit'),
@@ -86,7 +89,7 @@ export const VoteRef = builder.prismaObject('Vote', {
 builder.prismaObject('DeliveryJob', {
   fields: (t) => ({
     id: t.exposeID('id'),
-    kind: t.field({ type: JobKindEnum, resolve: (j) => jobKindName(j.kind) }),
+    kind: t.field({ type: JobKindEnum, resolve: (j) => oneOf(JOB_KINDS, j.kind, 'delivery job kind') }),
     callbackId: t.exposeString('callbackId', { nullable: true }),
     target: t.string({
       nullable: true,
@@ -106,8 +109,8 @@ builder.prismaObject('DeliveryJob', {
       select: { payloadJson: true },
       resolve: (j) => (j.kind === 'event' && j.payloadJson ? ((JSON.parse(j.payloadJson) as { event?: string }).event ?? null) : null),
     }),
-    status: t.expose('status', { type: JobStatusEnum }),
-    origin: t.expose('origin', { type: JobOriginEnum }),
+    status: t.field({ type: JobStatusEnum, resolve: (j) => oneOf(JOB_STATUSES, j.status, 'delivery job status') }),
+    origin: t.field({ type: JobOriginEnum, resolve: (j) => oneOf(JOB_ORIGINS, j.origin, 'delivery job origin') }),
     pacedMs: t.exposeInt('pacedMs', { description: "Time waited so far for its callback's rate (max_per_second) before the next attempt" }),
     attempts: t.exposeInt('attempts'),
     maxAttempts: t.exposeInt('maxAttempts'),
@@ -126,7 +129,7 @@ builder.prismaObject('DeliveryAttempt', {
   fields: (t) => ({
     id: t.exposeID('id'),
     jobId: t.exposeString('jobId'),
-    kind: t.field({ type: JobKindEnum, select: { job: { select: { kind: true } } }, resolve: (a) => jobKindName(a.job.kind) }),
+    kind: t.field({ type: JobKindEnum, select: { job: { select: { kind: true } } }, resolve: (a) => oneOf(JOB_KINDS, a.job.kind, 'delivery job kind') }),
     event: t.string({
       nullable: true,
       description: 'kind event: which (milestone, vote_party, reminder; README "Rewards")',

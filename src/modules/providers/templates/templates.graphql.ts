@@ -3,10 +3,10 @@ import { builder } from '../../../graphql/builder.js';
 import { PROVIDER_TEMPLATES, type ProviderTemplate } from './catalogue.js';
 import { AuthMethodEnum } from '../providers.graphql.js';
 
-const SiteMethodEnum = builder.enumType('SiteDeliveryMethod', { description: 'How the site sends its deliveries', values: ['POST', 'GET'] as string[] });
+const SiteMethodEnum = builder.enumType('SiteDeliveryMethod', { description: 'How the site sends its deliveries', values: ['POST', 'GET'] as const });
 const SiteSignatureEnum = builder.enumType('SiteSignature', {
   description: "How the site writes its signature: hex, sha256=<hex>, or top.gg's t=<unix>,v1=<hex>",
-  values: ['hex', 'sha256_hex', 'topgg'] as string[],
+  values: ['hex', 'sha256_hex', 'topgg'] as const,
 });
 
 export const ProviderTemplateRef = builder.objectRef<ProviderTemplate>('ProviderTemplate').implement({
