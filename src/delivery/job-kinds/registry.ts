@@ -18,7 +18,7 @@ const SENT_JOB_KINDS: Record<Exclude<JobKindName, (typeof PULLED_KINDS)[number]>
   event: eventJob,
   post: postJob,
 };
-const byName = new Map(Object.entries(SENT_JOB_KINDS).map(([name, kind]) => [name, kind]));
+const byName = new Map<string, JobKind>(Object.entries(SENT_JOB_KINDS));
 
 export function jobKindOf(name: string): JobKind | undefined {
   return byName.get(name);
