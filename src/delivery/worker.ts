@@ -11,7 +11,7 @@ import type { Organization } from '../generated/sqlite/client.js';
 import { createUnknownWebhookMemory, LeaseLost, type JobContext, type SendResult } from './senders.js';
 import { TEST_VOTER_PREFIX } from '../domain/voter-identity.js';
 import { jobKindOf } from './job-kinds/registry.js';
-import { CALLBACK_KINDS } from './callback-kinds/registry.js';
+import { CALLBACK_KINDS, MARKED_WHEN_CLAIMED } from './callback-kinds/registry.js';
 import type { JobKindEnv } from './job-kinds/job-kind.js';
 import { fixThisAlert, permanentFailureAlert, queueAdminAlert } from './alerts.js';
 import { TemplateError } from './template.js';
@@ -126,7 +126,8 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
 
   /** The mark of a kind that marks itself: written once, however often its send asks. */
   function markOnce(ctx: JobContext): () => Promise<void> {
-    let marked: Promise<void> | null = null;
+    // Its claim wrote its mark.
+    let marked: Promise<void> | null = ctx.job.markedWhenClaimed ? Promise.resolve() : null;
     return () =>
       (marked ??= deps.jobs.mark(ctx.job, workerId, deps.clock.now(), options.leaseMs).then((held) => {
         if (!held) throw new LeaseLost();
@@ -186,7 +187,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     const marksLater = marks && (jobKind?.marksItself?.(ctx) ?? false);
     const now0 = deps.clock.now();
     const held =
-      marks && !marksLater
+      marks && !marksLater && !ctx.job.markedWhenClaimed
         ? await deps.jobs.mark(ctx.job, workerId, now0, options.leaseMs)
         : await deps.jobs.renew(ctx.job, workerId, now0, options.leaseMs, needMs);
     if (!held) {
@@ -532,8 +533,8 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
           claimWanted = false;
           const now = deps.clock.now();
           jobs = ownLeft
-            ? await deps.jobs.reclaimOwn(workerId, now, options.leaseMs, capacity, new Date(handedSince + options.leaseMs))
-            : await deps.jobs.claim(workerId, now, options.leaseMs, capacity);
+            ? await deps.jobs.reclaimOwn(workerId, now, options.leaseMs, capacity, new Date(handedSince + options.leaseMs), MARKED_WHEN_CLAIMED)
+            : await deps.jobs.claim(workerId, now, options.leaseMs, capacity, MARKED_WHEN_CLAIMED);
           backlog = jobs.length === capacity;
           if (ownLeft && !backlog) {
             // Our own leases from before a restart are all back: the due jobs next, and the ones found uncertain told

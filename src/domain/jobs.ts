@@ -36,6 +36,8 @@ export interface ClaimedJob {
    * it (epoch ms on SQLite, a Date on PostgreSQL); null or absent: no attempt was under way.
    */
   sendingAt?: number | Date | string | null;
+  /** The claim wrote this attempt's mark itself (JobQueue.claim): the send needs no mark of its own. */
+  markedWhenClaimed?: boolean;
 }
 
 /** A job to insert: a vote's deliveries (in the vote's own transaction) or an alert. */

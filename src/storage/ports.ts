@@ -35,14 +35,18 @@ export interface VoteStore {
  * lease ran out (its worker died) is claimed again, so no work is lost; while the lease holds, nobody else sends it.
  */
 export interface JobQueue {
-  /** Due jobs (pending, retrying, or running with an expired lease), oldest first, leased to `workerId`. */
-  claim(workerId: string, now: Date, leaseMs: number, limit: number): Promise<ClaimedJob[]>;
+  /**
+   * Due jobs (pending, retrying, or running with an expired lease), oldest first, leased to `workerId`. The claim
+   * marks (README "Delivery guarantees") the jobs of enabled, unpaced callbacks of the kinds in `marking`, whose
+   * sends start as soon as they are claimed (`markedWhenClaimed`); each job's `sendingAt` is its mark from before.
+   */
+  claim(workerId: string, now: Date, leaseMs: number, limit: number, marking?: readonly string[]): Promise<ClaimedJob[]>;
   /**
    * The jobs still leased to `workerId` by an earlier run of it, whatever their lease's end (a restarted instance
    * takes back its own at once), leased again from now, oldest first. "Earlier": leased to end before
-   * `leasedBefore` (this run's jobs are leased to end later, and are in its hands already).
+   * `leasedBefore` (this run's jobs are leased to end later, and are in its hands already). Marks as claim does.
    */
-  reclaimOwn(workerId: string, now: Date, leaseMs: number, limit: number, leasedBefore: Date): Promise<ClaimedJob[]>;
+  reclaimOwn(workerId: string, now: Date, leaseMs: number, limit: number, leasedBefore: Date, marking?: readonly string[]): Promise<ClaimedJob[]>;
   /** A plugin poll: its organization's due pull jobs, each handed to exactly one poller (oldest first). */
   claimPull(holder: string, organizationId: string, now: Date, leaseMs: number, limit: number): Promise<ClaimedJob[]>;
   /** A plugin's poll for one player (voter key): their waiting pull jobs, parked ones included (oldest vote first). */

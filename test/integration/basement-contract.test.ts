@@ -186,6 +186,44 @@ describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () =>
     ]);
   });
 
+  it('a claim marks the jobs of enabled, unpaced callbacks of the kinds it names, and answers the mark a job had before', async () => {
+    const { prisma } = app.deps.db;
+    const { org, voteId } = await oneJob('chat');
+    const callback = async (name: string, kind: string, extra: { enabled?: boolean; maxPerSecond?: number } = {}) => {
+      const row = await prisma.callback.create({
+        data: { organizationId: org.id, name, kind, payloadTemplateJson: '{}', signingSecretEnc: 'x', ...extra },
+      });
+      const job = await prisma.deliveryJob.create({
+        data: { organizationId: org.id, kind: 'callback', maxAttempts: 3, voteId, callbackId: row.id, status: 'pending', runAt: new Date(Date.now() - 1_000) },
+      });
+      return job.id;
+    };
+    const jobs = {
+      votifier: await callback('V', 'votifier'),
+      paced: await callback('Paced', 'votifier', { maxPerSecond: 5 }),
+      disabled: await callback('Off', 'votifier', { enabled: false }),
+      http: await callback('H', 'http'),
+    };
+    const sendingAt = async (id: string) => (await prisma.deliveryJob.findUniqueOrThrow({ where: { id } })).sendingAt;
+    const now = new Date();
+    const claimed = new Map((await app.deps.jobs.claim('w1', now, 1_000, 100, ['votifier'])).map((j) => [j.id, j]));
+    // Only the enabled, unpaced Votifier callback's job: marked by the claim, and told so; none was leaving.
+    expect(Object.values(jobs).map((id) => claimed.get(id)?.markedWhenClaimed ?? false)).toEqual([true, false, false, false]);
+    expect(Object.values(jobs).map((id) => claimed.get(id)?.sendingAt ?? null)).toEqual([null, null, null, null]);
+    expect((await sendingAt(jobs.votifier))?.getTime()).toBe(now.getTime());
+    expect(await Promise.all([jobs.paced, jobs.disabled, jobs.http].map(sendingAt))).toEqual([null, null, null]);
+    // Its lease lapsed with the mark set: the next claim answers the mark as it was, and keeps it.
+    const later = new Date(now.getTime() + 2_000);
+    const again = (await app.deps.jobs.claim('w2', later, 60_000, 100, ['votifier'])).find((j) => j.id === jobs.votifier)!;
+    expect(again.markedWhenClaimed).toBeFalsy();
+    expect(new Date(again.sendingAt!).getTime()).toBe(now.getTime());
+    expect((await sendingAt(jobs.votifier))?.getTime()).toBe(now.getTime());
+    // A claim that names no kind marks nothing.
+    await prisma.deliveryJob.update({ where: { id: jobs.http }, data: { status: 'pending', lockedBy: null, lockedUntil: null } });
+    const plain = (await app.deps.jobs.claim('w3', later, 60_000, 100)).find((j) => j.id === jobs.http)!;
+    expect([plain.markedWhenClaimed ?? false, await sendingAt(jobs.http)]).toEqual([false, null]);
+  });
+
   it('claimPull hands an organization its own pull jobs once per lease; hold lets a plugin settle one', async () => {
     const { prisma } = app.deps.db;
     const mine = await oneJob('pull');

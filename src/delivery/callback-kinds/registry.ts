@@ -29,6 +29,9 @@ export const CALLBACK_KIND_NAMES = CALLBACK_KINDS.map((k) => k.name);
 /** The kind a callback gets when its creator names none (the interface's callbacks are HTTP). */
 export const DEFAULT_CALLBACK_KIND = CALLBACK_KINDS[0];
 
+/** The kinds whose jobs a worker's claim marks (CallbackKind.marksWhenClaimed, JobQueue.claim). */
+export const MARKED_WHEN_CLAIMED = CALLBACK_KINDS.filter((kind) => kind.marksWhenClaimed).map((kind) => kind.name);
+
 /** Every setting name across the kinds, with its type (GraphQL and REST show the union; each kind reads its own). */
 export const ALL_SETTINGS = unionOfFields(CALLBACK_KINDS);
 

@@ -15,37 +15,51 @@ import {
   type JobForStatus,
   type NewJob,
 } from '../../domain/jobs.js';
-import { CLAIM_COLUMNS, candidates, leasedJobOf, playerPullClaimSql, pullClaimSql } from '../claim-sql.js';
+import { CLAIM_COLUMNS, candidates, leasedJobOf, markedWhenClaimed, playerPullClaimSql, pullClaimSql } from '../claim-sql.js';
 import type { BatchWriter, Db, JobQueue, Renewal, Tx } from '../ports.js';
 import { holdWithPrisma, parkWithPrisma, requeueFailedWithPrisma } from '../prisma-jobs.js';
 import { inlineParameters, type PgNamedWrite, type Query } from './transaction.js';
 
 /**
  * A claim's jobs in the order it chose them (`order`, columns of DeliveryJob): an UPDATE answers its rows in whatever
- * order its plan reached them. `claim` ends with RETURNING ${CLAIM_COLUMNS}.
+ * order its plan reached them. `claim` ends with RETURNING ${CLAIM_COLUMNS}, and `extra` columns after them.
  */
-function inClaimOrder(claim: string, order: string[]): string {
+function inClaimOrder(claim: string, order: string[], extra = ''): string {
   const as = order.map((_, i) => `claim_order_${i}`);
   return `WITH claimed AS (${claim}, ${order.map((column, i) => `${column} AS ${as[i]}`).join(', ')})
-SELECT ${CLAIM_COLUMNS} FROM claimed ORDER BY ${as.join(', ')}`;
+SELECT ${CLAIM_COLUMNS}${extra} FROM claimed ORDER BY ${as.join(', ')}`;
 }
 
 /** The order of the worker's claims (claim-sql.ts `candidates`). */
 const WORKER_ORDER = ['"runAt"', '"voteId"', 'priority'];
 
+/**
+ * What a worker's claim (or reclaim) answers of job `j`, which it took from `was`: the mark as the job had it before
+ * (a send that was leaving), and whether the claim marked it itself (markedWhenClaimed in claim-sql.ts).
+ */
+const CLAIMED_AS_IT_WAS = `${CLAIM_COLUMNS.split(', ')
+  .map((column) => (column === '"sendingAt"' ? 'was."sendingAt"' : `j.${column}`))
+  .join(', ')}, (was."sendingAt" IS NULL AND j."sendingAt" IS NOT NULL) AS "markedWhenClaimed"`;
+
+/** Sets the claim's mark on the jobs it marks ($kinds: the callback kinds whose sends start when claimed). */
+const markWhenClaimed = (kinds: string) =>
+  `"sendingAt" = CASE WHEN j."sendingAt" IS NULL AND ${markedWhenClaimed('j', `c.kind = ANY(${kinds}::text[])`)} THEN $3::timestamp(3) ELSE j."sendingAt" END`;
+
 const CLAIM = inClaimOrder(
   `
 WITH pending AS (${candidates('pending', '"runAt" <= $3::timestamp(3)', ' FOR UPDATE SKIP LOCKED')}),
 retrying AS (${candidates('retrying', '"runAt" <= $3::timestamp(3)', ' FOR UPDATE SKIP LOCKED')}),
-expired AS (${candidates('running', '"lockedUntil" < $3::timestamp(3)', ' FOR UPDATE SKIP LOCKED')})
-UPDATE "DeliveryJob" SET status = 'running', "lockedBy" = $1, "lockedUntil" = $2::timestamp(3), "updatedAt" = $3::timestamp(3)
-WHERE id IN (
-  SELECT id FROM (SELECT * FROM pending UNION ALL SELECT * FROM retrying UNION ALL SELECT * FROM expired) AS due
+expired AS (${candidates('running', '"lockedUntil" < $3::timestamp(3)', ' FOR UPDATE SKIP LOCKED')}),
+was AS (
+  SELECT id, "sendingAt" FROM (SELECT * FROM pending UNION ALL SELECT * FROM retrying UNION ALL SELECT * FROM expired) AS due
   ORDER BY "runAt", "voteId", priority
   LIMIT $4
 )
-RETURNING ${CLAIM_COLUMNS}`,
-  WORKER_ORDER,
+UPDATE "DeliveryJob" AS j SET status = 'running', "lockedBy" = $1, "lockedUntil" = $2::timestamp(3), "updatedAt" = $3::timestamp(3), ${markWhenClaimed('$5')}
+FROM was WHERE j.id = was.id
+RETURNING ${CLAIMED_AS_IT_WAS}`,
+  WORKER_ORDER.map((column) => `j.${column}`),
+  ', "markedWhenClaimed"',
 );
 
 /**
@@ -61,17 +75,19 @@ const PG_TS = (param: string) => `${param}::timestamp(3)`;
 const CLAIM_PULL = inClaimOrder(pullClaimSql(PG_TS, ' FOR UPDATE SKIP LOCKED'), ['"runAt"', '"createdAt"']);
 const CLAIM_PLAYER_PULL = playerPullClaimSql(PG_TS, ' FOR UPDATE SKIP LOCKED');
 
-// A restarted instance's own leased jobs, whatever their lease's end (ports.ts, reclaimOwn).
+// A restarted instance's own leased jobs, whatever their lease's end (ports.ts, reclaimOwn); $6: as CLAIM's $5.
 const RECLAIM_OWN = inClaimOrder(
   `
-UPDATE "DeliveryJob" SET "lockedUntil" = $2::timestamp(3), "updatedAt" = $3::timestamp(3)
-WHERE id IN (
-  SELECT id FROM "DeliveryJob" WHERE status = 'running' AND "lockedBy" = $1 AND "lockedUntil" < $5::timestamp(3) AND kind <> 'pull'
+WITH was AS (
+  SELECT id, "sendingAt" FROM "DeliveryJob" WHERE status = 'running' AND "lockedBy" = $1 AND "lockedUntil" < $5::timestamp(3) AND kind <> 'pull'
   ORDER BY "runAt", "voteId", priority LIMIT $4
   FOR UPDATE SKIP LOCKED
 )
-RETURNING ${CLAIM_COLUMNS}`,
-  WORKER_ORDER,
+UPDATE "DeliveryJob" AS j SET "lockedUntil" = $2::timestamp(3), "updatedAt" = $3::timestamp(3), ${markWhenClaimed('$6')}
+FROM was WHERE j.id = was.id
+RETURNING ${CLAIMED_AS_IT_WAS}`,
+  WORKER_ORDER.map((column) => `j.${column}`),
+  ', "markedWhenClaimed"',
 );
 
 const RENEW = {
@@ -302,12 +318,13 @@ export function createPostgresJobQueue(prisma: Db, pool: pg.Pool, finishes: Batc
   // A player's claim goes through that voter's votes (a handful of rows), and its voter key is a plugin's input.
   const claimPlayerPull = claimWith(CLAIM_PLAYER_PULL, bound);
   const reclaimOwn = claimWith(RECLAIM_OWN, alongTheIndex);
+  const claim = claimWith(CLAIM, alongTheIndex);
 
   return {
     // Plain SQL on the pool (unnamed or simple protocol, so planned for the queue as it is now, not as it was when a
     // prepared statement was first planned).
-    claim: claimWith(CLAIM, alongTheIndex),
-    reclaimOwn: (holder, now, leaseMs, limit, before) => reclaimOwn(holder, now, leaseMs, limit, before.toISOString()),
+    claim: (holder, now, leaseMs, limit, marking = []) => claim(holder, now, leaseMs, limit, marking),
+    reclaimOwn: (holder, now, leaseMs, limit, before, marking = []) => reclaimOwn(holder, now, leaseMs, limit, before.toISOString(), marking),
     claimPull: (holder, organizationId, now, leaseMs, limit) => claimPull(holder, now, leaseMs, limit, organizationId),
     claimPlayerPull: (holder, organizationId, voterKey, now, leaseMs, limit) => claimPlayerPull(holder, now, leaseMs, limit, organizationId, voterKey),
     park: (jobId, holder, now) => parkWithPrisma(prisma, jobId, holder, now),

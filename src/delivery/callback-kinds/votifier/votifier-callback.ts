@@ -88,6 +88,8 @@ export const votifierCallback: CallbackKind = {
   dropsRepeats: false,
   // Marked while it connects, awaited before the vote is written (sendVotifierCallback).
   marksItself: true,
+  // A connection of its own for each vote: the send starts when the job is claimed.
+  marksWhenClaimed: true,
   signed: false,
   maxVoterName: MAX_VOTIFIER_USERNAME,
   settings,
