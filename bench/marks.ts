@@ -58,8 +58,11 @@
 // (secrets opened once, metrics relayed per event-loop turn). The mark alone (ours against ours with Votifier declared
 // as dropping repeats) costs about 2%. PostgreSQL: 0.99x (0.94-1.04x) against 0de6a04 in session 19 (0.91x,
 // 0.84-0.99x, on session 18's slower machine), after two delivery-path savings (claims along the index, finishes in
-// three round trips; HTTP control 1.14x); the mark alone costs about 12% there (0.87x), heap-only or not. A kill -9
-// leaves at most one send per delivery slot uncertain, none received twice, none lost.
+// three round trips; HTTP control 1.14x); the mark alone costs about 12% there (0.87x), heap-only or not. Session 25
+// (afcdf9f): on PostgreSQL a claimed Votifier job is marked by the claim's own statement, so these bursts write no mark
+// of their own: 1.00x (0.96-1.04x), 20 pairs (on SQLite marking at claim cost more than marks riding with the finishes,
+// so SQLite's claims mark nothing). A kill -9 leaves about one send per delivery slot uncertain (64-87 of 64
+// slots: the answered sends whose record was not committed yet count too), none received twice, none lost.
 import { once } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -754,7 +757,7 @@ async function main(): Promise<number> {
     kills.length === 0
       ? 'No kill measured in this run.'
       : `Over ${kills.length} kills: ${kills.map((k) => k.uncertain).join(', ')} sends left uncertain ` +
-        `(at most ${CONCURRENCY}: one per delivery slot) out of ${thousands(VOTES)}; received twice ${kills.reduce((s, k) => s + k.twice, 0)}, ` +
+        `(${CONCURRENCY} delivery slots; besides the sends under way, a slot's answered send stays marked until its record commits) out of ${thousands(VOTES)}; received twice ${kills.reduce((s, k) => s + k.twice, 0)}, ` +
         `lost ${kills.reduce((s, k) => s + k.lost, 0)}; every uncertain one ${kills.every((k) => k.uncertain === k.markedAtKill) ? 'was' : '**was not always**'} marked in the database at the kill.`;
 
   const within = verdict(pairsOf('votifier'), perS, 0.95, { above: 'above', spread: 'the 5% to be shown' });
@@ -797,9 +800,9 @@ async function main(): Promise<number> {
     '',
     `Measured by \`bench/marks.ts\` (\`npx tsx bench/run.ts marks\`). Before each delivery attempt to a target that cannot drop a repeat ` +
       "(Votifier, RCON, chat, Discord DMs) the delivery worker group-commits the job's mark (`DeliveryJob.sendingAt`: on SQLite in the write " +
-      "thread's `attempts` batch with the finishes, without its own fsync; on PostgreSQL one `unnest` UPDATE per batch, synced; a Votifier send " +
-      'commits its mark while it connects and writes the vote once it is in); ' +
-      'the finish clears it, and a job claimed with its mark set ' +
+      "thread's `attempts` batch with the finishes, without its own fsync; on PostgreSQL one `unnest` UPDATE per batch, synced; a Votifier job " +
+      "handed over by its vote's write commits its mark while it connects and writes the vote once it is in; a Votifier job a worker claims, " +
+      "as in these bursts, is marked on PostgreSQL by the claim's own statement since afcdf9f); the finish clears it, and a job claimed with its mark set " +
       'ends `uncertain` instead of being sent again (issue 40).',
     '',
     `- **ours**: ${ours.commit} (${ours.dir === ROOT ? 'the repository' : 'a worktree of it'}); **before**: ${before.commit}, the commit before the marks (a worktree ` +
@@ -822,7 +825,7 @@ async function main(): Promise<number> {
       'no mark is written; ours and before should not differ beyond noise.',
     `- **Window** (ours only): a fresh database, the same burst with the receiver holding each answer back ${KILL_DELAY_MS} ms (the vote is ` +
       'recorded when its frame is read, before the answer), so sends are in flight; once half the votes reached the receiver the service gets ' +
-      'SIGKILL. Read from the database right after: jobs with their mark set (the sends in flight; at most one per delivery slot) and jobs ' +
+      'SIGKILL. Read from the database right after: jobs with their mark set (the sends in flight or claimed to start, and the answered ones not yet recorded) and jobs ' +
       'leased (`running`: claimed, marked or not). Then the service is started again with the same `INSTANCE_ID` (it takes its own leases ' +
       'back at once) and left until no callback job is open. "Lost": a vote neither sent and received once nor uncertain (must be 0); ' +
       '"received twice" must be 0; an uncertain one may or may not have reached the receiver (both counted). "Log line": the `uncertain` count ' +

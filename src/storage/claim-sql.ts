@@ -10,15 +10,6 @@ export const CLAIM_COLUMNS = `id, kind, "organizationId", "voteId", "callbackId"
 export const candidates = (status: string, due: string, lock: string) =>
   `SELECT id, "runAt", "voteId", priority, "sendingAt" FROM "DeliveryJob" WHERE status = '${status}' AND ${due} AND kind <> 'pull' ORDER BY "runAt", "voteId", priority LIMIT $4${lock}`;
 
-/**
- * Whether the claim of job row `job` carries the job's mark (README "Delivery guarantees"): a callback's job whose
- * kind's send starts as soon as its worker takes it (CallbackKind.marksWhenClaimed, named in `kinds`, an SQL array of
- * their names: `inKinds`), enabled, and not paced (a paced one may wait for its slot). Its mark is then written by the
- * claim's own statement instead of one of its own before the send.
- */
-export const markedWhenClaimed = (job: string, inKinds: string) =>
-  `EXISTS (SELECT 1 FROM "Callback" AS c WHERE c.id = ${job}."callbackId" AND ${inKinds} AND c.enabled AND c."maxPerSecond" IS NULL)`;
-
 /** A job inserted already leased to its holder (a new vote's, sent at once by the instance that stored it). */
 export function leasedJobOf(id: string, job: NewJob): ClaimedJob {
   return {

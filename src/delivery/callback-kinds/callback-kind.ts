@@ -68,10 +68,11 @@ export interface CallbackKind {
   marksItself?: boolean;
   /**
    * For a kind that marks itself: its send starts as soon as its worker takes it (no queue of its own, no wait for an
-   * online player), so a worker's claim writes the mark of an enabled, unpaced callback's job in the claim's own
-   * statement (JobQueue.claim), and the send then needs no mark of its own. A job handed over by its vote's write
-   * (not claimed) is marked by its send as before. A job claimed so is marked while it loads, and, behind an earlier
-   * callback of its vote, while that one is sent: a crash then may leave uncertain one that had not left yet.
+   * online player), so on PostgreSQL a worker's claim writes the mark of an enabled, unpaced callback's job in the
+   * claim's own statement (JobQueue.claim), and the send then needs no mark of its own. A job handed over by its vote's
+   * write (not claimed), and every job on SQLite, is marked by its send. A job claimed so is marked while it loads,
+   * and, behind an earlier callback of its vote, while that one is sent: a crash then may leave uncertain one that had
+   * not left yet.
    */
   marksWhenClaimed?: boolean;
   /** Its requests are signed with the callback's signing secret (Standard Webhooks), which it then shows and rotates. */

@@ -15,7 +15,7 @@ import {
   type JobForStatus,
   type NewJob,
 } from '../../domain/jobs.js';
-import { CLAIM_COLUMNS, candidates, leasedJobOf, markedWhenClaimed, playerPullClaimSql, pullClaimSql } from '../claim-sql.js';
+import { CLAIM_COLUMNS, candidates, leasedJobOf, playerPullClaimSql, pullClaimSql } from '../claim-sql.js';
 import type { BatchWriter, Db, JobQueue, Renewal, Tx } from '../ports.js';
 import { holdWithPrisma, parkWithPrisma, requeueFailedWithPrisma } from '../prisma-jobs.js';
 import { inlineParameters, type PgNamedWrite, type Query } from './transaction.js';
@@ -40,6 +40,15 @@ const WORKER_ORDER = ['"runAt"', '"voteId"', 'priority'];
 const CLAIMED_AS_IT_WAS = `${CLAIM_COLUMNS.split(', ')
   .map((column) => (column === '"sendingAt"' ? 'was."sendingAt"' : `j.${column}`))
   .join(', ')}, (was."sendingAt" IS NULL AND j."sendingAt" IS NOT NULL) AS "markedWhenClaimed"`;
+
+/**
+ * Whether the claim of job row `job` carries the job's mark (README "Delivery guarantees"): a callback's job whose
+ * kind's send starts as soon as its worker takes it (CallbackKind.marksWhenClaimed, named by the condition `inKinds` on
+ * the callback `c`), enabled, and not paced (a paced one may wait for its slot). Its mark is then written by the
+ * claim's own statement instead of one of its own before the send.
+ */
+const markedWhenClaimed = (job: string, inKinds: string) =>
+  `EXISTS (SELECT 1 FROM "Callback" AS c WHERE c.id = ${job}."callbackId" AND ${inKinds} AND c.enabled AND c."maxPerSecond" IS NULL)`;
 
 /** Sets the claim's mark on the jobs it marks ($kinds: the callback kinds whose sends start when claimed). */
 const markWhenClaimed = (kinds: string) =>

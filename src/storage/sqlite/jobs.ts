@@ -16,7 +16,7 @@ import {
   type JobForStatus,
   type NewJob,
 } from '../../domain/jobs.js';
-import { CLAIM_COLUMNS, candidates, leasedJobOf, markedWhenClaimed, playerPullClaimSql, pullClaimSql } from '../claim-sql.js';
+import { CLAIM_COLUMNS, candidates, leasedJobOf, playerPullClaimSql, pullClaimSql } from '../claim-sql.js';
 import type { AttemptWrite, BatchWriter, JobQueue, Renewal, Tx } from '../ports.js';
 import { holdWithPrisma, parkWithPrisma, requeueFailedWithPrisma } from '../prisma-jobs.js';
 
@@ -44,15 +44,6 @@ WHERE id IN (
   ORDER BY "runAt", "voteId", priority LIMIT $4
 )
 RETURNING ${CLAIM_COLUMNS}`;
-
-/**
- * The claim's marks (markedWhenClaimed in claim-sql.ts), in the claim's transaction: a worker's claim answers each
- * job's mark as it was (a send that was leaving), so the jobs it marks are marked by this second statement.
- */
-const MARK_CLAIMED = `
-UPDATE "DeliveryJob" AS j SET "sendingAt" = ?
-WHERE j.id IN (SELECT value FROM json_each(?)) AND j."sendingAt" IS NULL AND ${markedWhenClaimed('j', 'c.kind IN (SELECT value FROM json_each(?))')}
-RETURNING id`;
 
 const JOB_INSERT = `INSERT INTO "DeliveryJob" (id, organizationId, voteId, callbackId, kind, status, priority, attempts, maxAttempts, runAt, uniqueKey,
    payloadJson, origin, lockedBy, lockedUntil, createdAt, updatedAt)
@@ -105,8 +96,6 @@ export interface ClaimRequest {
   voterKey?: string;
   /** Only this holder's jobs leased to end before this (epoch ms), whatever their lease's end otherwise. */
   ownBefore?: number;
-  /** A worker's claim: the callback kinds whose jobs it marks (JobQueue.claim). */
-  marking?: readonly string[];
 }
 
 export interface SqliteJobWrites {
@@ -124,7 +113,6 @@ export function createSqliteJobWrites(db: Sqlite.Database): SqliteJobWrites {
     claimPull: db.prepare(CLAIM_PULL),
     claimPlayerPull: db.prepare(CLAIM_PLAYER_PULL),
     reclaimOwn: db.prepare(RECLAIM_OWN),
-    markClaimed: db.prepare(MARK_CLAIMED),
     renew: db.prepare(`UPDATE "DeliveryJob" SET "lockedUntil" = ? WHERE id = ? AND "lockedBy" = ? AND status = 'running' AND "lockedUntil" > ?`),
     mark: db.prepare(
       `UPDATE "DeliveryJob" SET "lockedUntil" = ?, "sendingAt" = ? WHERE id = ? AND "lockedBy" = ? AND status = 'running' AND "lockedUntil" > ?`,
@@ -218,25 +206,16 @@ export function createSqliteJobWrites(db: Sqlite.Database): SqliteJobWrites {
 
   return {
     claims: (items) =>
-      items.map((c) => {
-        const rows = (
-          c.ownBefore !== undefined
+      items.map(
+        (c) =>
+          (c.ownBefore !== undefined
             ? s.reclaimOwn.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit, 5: c.ownBefore })
             : c.organizationId === undefined
               ? s.claim.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit })
               : c.voterKey === undefined
                 ? s.claimPull.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit, 5: c.organizationId })
-                : s.claimPlayerPull.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit, 5: c.organizationId, 6: c.voterKey })
-        ) as ClaimedJob[];
-        const unmarked = c.marking?.length ? rows.filter((r) => r.sendingAt === null) : [];
-        if (unmarked.length > 0) {
-          const marked = new Set(
-            (s.markClaimed.all(c.now, JSON.stringify(unmarked.map((r) => r.id)), JSON.stringify(c.marking)) as { id: string }[]).map((r) => r.id),
-          );
-          for (const row of rows) row.markedWhenClaimed = marked.has(row.id);
-        }
-        return rows;
-      }),
+                : s.claimPlayerPull.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit, 5: c.organizationId, 6: c.voterKey })) as ClaimedJob[],
+      ),
     renewals: (items) => items.map((r) => s.renew.run(r.until, r.jobId, r.holder, r.now).changes === 1),
     attempts(items) {
       const finishes = items.flatMap((w) => ('finish' in w ? [w.finish] : []));
@@ -271,8 +250,11 @@ export function createSqliteJobQueue(prisma: Parameters<typeof holdWithPrisma>[0
     return leased(await writes.claims.submit({ ...request, until }), until);
   };
   return {
-    claim: (holder, now, leaseMs, limit, marking) => claim({ holder, now: now.getTime(), limit, marking }, leaseMs),
-    reclaimOwn: (holder, now, leaseMs, limit, before, marking) => claim({ holder, now: now.getTime(), limit, ownBefore: before.getTime(), marking }, leaseMs),
+    // Marks nothing when claiming (JobQueue.claim's `marking`): a mark here rides with the finishes in the write thread's
+    // `attempts` batch, which costs less than one written by the claim (bench/marks.ts: about 2% of Votifier
+    // deliveries per second against about 8%).
+    claim: (holder, now, leaseMs, limit) => claim({ holder, now: now.getTime(), limit }, leaseMs),
+    reclaimOwn: (holder, now, leaseMs, limit, before) => claim({ holder, now: now.getTime(), limit, ownBefore: before.getTime() }, leaseMs),
     claimPull: (holder, organizationId, now, leaseMs, limit) => claim({ holder, now: now.getTime(), limit, organizationId }, leaseMs),
     claimPlayerPull: (holder, organizationId, voterKey, now, leaseMs, limit) => claim({ holder, now: now.getTime(), limit, organizationId, voterKey }, leaseMs),
     park: (jobId, holder, now) => parkWithPrisma(prisma, jobId, holder, now),
