@@ -35,7 +35,7 @@ const WORKER_ORDER = ['"runAt"', '"voteId"', 'priority'];
 
 /**
  * What a worker's claim (or reclaim) answers of job `j`, which it took from `was`: the mark as the job had it before
- * (a send that was leaving), and whether the claim marked it itself (markedWhenClaimed in claim-sql.ts).
+ * (a send that was leaving), and whether the claim marked it itself (markedWhenClaimed, below).
  */
 const CLAIMED_AS_IT_WAS = `${CLAIM_COLUMNS.split(', ')
   .map((column) => (column === '"sendingAt"' ? 'was."sendingAt"' : `j.${column}`))
