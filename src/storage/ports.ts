@@ -40,7 +40,7 @@ export interface JobQueue {
    * `sendingAt` is its mark from before the claim. On PostgreSQL the claim also marks (README "Delivery guarantees")
    * the jobs of enabled, unpaced callbacks of the kinds in `marking`, whose sends start as soon as they are claimed
    * (`markedWhenClaimed`): there a mark of its own is one more synced statement. SQLite marks nothing here: its marks
-   * ride with the finishes in one write thread transaction, which costs less.
+   * ride with the finishes in one write thread transaction, and marking at claim measured no cheaper there.
    */
   claim(workerId: string, now: Date, leaseMs: number, limit: number, marking?: readonly string[]): Promise<ClaimedJob[]>;
   /**

@@ -251,8 +251,8 @@ export function createSqliteJobQueue(prisma: Parameters<typeof holdWithPrisma>[0
   };
   return {
     // Marks nothing when claiming (JobQueue.claim's `marking`): a mark here rides with the finishes in the write thread's
-    // `attempts` batch, which costs less than one written by the claim (bench/marks.ts: about 2% of Votifier
-    // deliveries per second against about 8%).
+    // `attempts` batch. Marking at claim was measured no cheaper on SQLite (bench/marks.ts; BENCHMARKS.md "Marks before
+    // sending: reading", session 25).
     claim: (holder, now, leaseMs, limit) => claim({ holder, now: now.getTime(), limit }, leaseMs),
     reclaimOwn: (holder, now, leaseMs, limit, before) => claim({ holder, now: now.getTime(), limit, ownBefore: before.getTime() }, leaseMs),
     claimPull: (holder, organizationId, now, leaseMs, limit) => claim({ holder, now: now.getTime(), limit, organizationId }, leaseMs),
