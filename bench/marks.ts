@@ -60,8 +60,8 @@
 // 0.84-0.99x, on session 18's slower machine), after two delivery-path savings (claims along the index, finishes in
 // three round trips; HTTP control 1.14x); the mark alone costs about 12% there (0.87x), heap-only or not. Session 25
 // (afcdf9f): on PostgreSQL a claimed Votifier job is marked by the claim's own statement, so these bursts write no mark
-// of their own: 1.00x (0.96-1.04x), 20 pairs (on SQLite marking at claim cost more than marks riding with the finishes,
-// so SQLite's claims mark nothing). A kill -9 leaves about one send per delivery slot uncertain (64-87 of 64
+// of their own: 1.00x (0.96-1.04x), 20 pairs (on SQLite marking at claim measured no cheaper than marks riding with the
+// finishes, so SQLite's claims mark nothing). A kill -9 leaves about one send per delivery slot uncertain (64-87 of 64
 // slots: the answered sends whose record was not committed yet count too), none received twice, none lost.
 import { once } from 'node:events';
 import { mkdirSync } from 'node:fs';

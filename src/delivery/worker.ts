@@ -126,8 +126,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
 
   /** The mark of a kind that marks itself: written once, however often its send asks. */
   function markOnce(ctx: JobContext): () => Promise<void> {
-    // Its claim wrote its mark.
-    let marked: Promise<void> | null = ctx.job.markedWhenClaimed ? Promise.resolve() : null;
+    let marked: Promise<void> | null = null;
     return () =>
       (marked ??= deps.jobs.mark(ctx.job, workerId, deps.clock.now(), options.leaseMs).then((held) => {
         if (!held) throw new LeaseLost();
@@ -182,12 +181,13 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     // drop a repeat gets the attempt's mark with the renewal, committed before anything leaves.
     const needMs = (ctx.callback?.timeoutMs ?? 10_000) + 15_000;
     const jobKind = jobKindOf(ctx.job.kind);
-    const marks = jobKind?.marksBeforeSending(ctx) ?? true;
+    // A job its claim marked (JobQueue.claim) needs no mark of its own.
+    const marks = (jobKind?.marksBeforeSending(ctx) ?? true) && !ctx.job.markedWhenClaimed;
     // A kind that marks itself does so from its send (RCON before its first command, Votifier beside its connection).
     const marksLater = marks && (jobKind?.marksItself?.(ctx) ?? false);
     const now0 = deps.clock.now();
     const held =
-      marks && !marksLater && !ctx.job.markedWhenClaimed
+      marks && !marksLater
         ? await deps.jobs.mark(ctx.job, workerId, now0, options.leaseMs)
         : await deps.jobs.renew(ctx.job, workerId, now0, options.leaseMs, needMs);
     if (!held) {

@@ -35,24 +35,20 @@ const WORKER_ORDER = ['"runAt"', '"voteId"', 'priority'];
 
 /**
  * What a worker's claim (or reclaim) answers of job `j`, which it took from `was`: the mark as the job had it before
- * (a send that was leaving), and whether the claim marked it itself (markedWhenClaimed, below).
+ * (a send that was leaving), and whether the claim marked it itself (markWhenClaimed, below).
  */
 const CLAIMED_AS_IT_WAS = `${CLAIM_COLUMNS.split(', ')
   .map((column) => (column === '"sendingAt"' ? 'was."sendingAt"' : `j.${column}`))
   .join(', ')}, (was."sendingAt" IS NULL AND j."sendingAt" IS NOT NULL) AS "markedWhenClaimed"`;
 
 /**
- * Whether the claim of job row `job` carries the job's mark (README "Delivery guarantees"): a callback's job whose
- * kind's send starts as soon as its worker takes it (CallbackKind.marksWhenClaimed, named by the condition `inKinds` on
- * the callback `c`), enabled, and not paced (a paced one may wait for its slot). Its mark is then written by the
- * claim's own statement instead of one of its own before the send.
+ * The claim's own mark (README "Delivery guarantees") on job `j`, unless it has one: a callback's job whose kind's send
+ * starts as soon as its worker takes it (CallbackKind.marksWhenClaimed: the names in the array parameter `kinds`),
+ * enabled, and not paced (a paced one may wait for its slot). The send then writes no mark of its own.
  */
-const markedWhenClaimed = (job: string, inKinds: string) =>
-  `EXISTS (SELECT 1 FROM "Callback" AS c WHERE c.id = ${job}."callbackId" AND ${inKinds} AND c.enabled AND c."maxPerSecond" IS NULL)`;
-
-/** Sets the claim's mark on the jobs it marks ($kinds: the callback kinds whose sends start when claimed). */
 const markWhenClaimed = (kinds: string) =>
-  `"sendingAt" = CASE WHEN j."sendingAt" IS NULL AND ${markedWhenClaimed('j', `c.kind = ANY(${kinds}::text[])`)} THEN $3::timestamp(3) ELSE j."sendingAt" END`;
+  `"sendingAt" = CASE WHEN j."sendingAt" IS NULL AND EXISTS (SELECT 1 FROM "Callback" AS c WHERE c.id = j."callbackId"
+     AND c.kind = ANY(${kinds}::text[]) AND c.enabled AND c."maxPerSecond" IS NULL) THEN $3::timestamp(3) ELSE j."sendingAt" END`;
 
 const CLAIM = inClaimOrder(
   `
