@@ -10,6 +10,16 @@ export const CLAIM_COLUMNS = `id, kind, "organizationId", "voteId", "callbackId"
 export const candidates = (status: string, due: string, lock: string) =>
   `SELECT id, "runAt", "voteId", priority, "sendingAt" FROM "DeliveryJob" WHERE status = '${status}' AND ${due} AND kind <> 'pull' ORDER BY "runAt", "voteId", priority LIMIT $4${lock}`;
 
+/**
+ * The claim's own mark (README "Delivery guarantees") on job `j`, unless it has one: a callback's job whose kind's send
+ * starts as soon as its worker takes it (CallbackKind.marksWhenClaimed: `kindIn` tests `c.kind` against their names),
+ * enabled, and not paced (a paced one may wait for its slot). The send then writes no mark of its own. `now`: the
+ * claim's time.
+ */
+export const markWhenClaimed = (now: string, kindIn: string) =>
+  `"sendingAt" = CASE WHEN j."sendingAt" IS NULL AND EXISTS (SELECT 1 FROM "Callback" AS c WHERE c.id = j."callbackId"
+     AND c.kind ${kindIn} AND c.enabled AND c."maxPerSecond" IS NULL) THEN ${now} ELSE j."sendingAt" END`;
+
 /** A job inserted already leased to its holder (a new vote's, sent at once by the instance that stored it). */
 export function leasedJobOf(id: string, job: NewJob): ClaimedJob {
   return {

@@ -37,10 +37,9 @@ export interface VoteStore {
 export interface JobQueue {
   /**
    * Due jobs (pending, retrying, or running with an expired lease), oldest first, leased to `workerId`; each job's
-   * `sendingAt` is its mark from before the claim. On PostgreSQL the claim also marks (README "Delivery guarantees")
-   * the jobs of enabled, unpaced callbacks of the kinds in `marking`, whose sends start as soon as they are claimed
-   * (`markedWhenClaimed`): there a mark of its own is one more synced statement. SQLite marks nothing here: its marks
-   * ride with the finishes in one write thread transaction, and marking at claim measured no cheaper there.
+   * `sendingAt` is its mark from before the claim. The claim also marks (README "Delivery guarantees") the jobs of
+   * enabled, unpaced callbacks of the kinds in `marking`, whose sends start as soon as they are claimed
+   * (`markedWhenClaimed`), in its own statement: a mark of its own would be one more write per send.
    */
   claim(workerId: string, now: Date, leaseMs: number, limit: number, marking?: readonly string[]): Promise<ClaimedJob[]>;
   /**

@@ -186,10 +186,7 @@ describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () =>
     ]);
   });
 
-  // PostgreSQL's claims mark; SQLite's mark nothing (ports.ts, JobQueue.claim): there the send marks.
-  const marksWhenClaiming = dialect === 'postgresql';
-
-  it('a claim marks (on PostgreSQL) the jobs of enabled, unpaced callbacks of the kinds it names, and answers the mark a job had before', async () => {
+  it('a claim marks the jobs of enabled, unpaced callbacks of the kinds it names, and answers the mark a job had before', async () => {
     const { prisma } = app.deps.db;
     const { org, voteId } = await oneJob('chat');
     const callback = async (name: string, kind: string, extra: { enabled?: boolean; maxPerSecond?: number } = {}) => {
@@ -211,13 +208,9 @@ describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () =>
     const now = new Date();
     const claimed = new Map((await app.deps.jobs.claim('w1', now, 1_000, 100, ['votifier'])).map((j) => [j.id, j]));
     // Only the enabled, unpaced Votifier callback's job: marked by the claim, and told so; none was leaving.
-    expect(Object.values(jobs).map((id) => claimed.get(id)?.markedWhenClaimed ?? false)).toEqual([marksWhenClaiming, false, false, false]);
+    expect(Object.values(jobs).map((id) => claimed.get(id)?.markedWhenClaimed ?? false)).toEqual([true, false, false, false]);
     expect(Object.values(jobs).map((id) => claimed.get(id)?.sendingAt ?? null)).toEqual([null, null, null, null]);
     expect(await Promise.all([jobs.paced, jobs.disabled, jobs.http].map(sendingAt))).toEqual([null, null, null]);
-    if (!marksWhenClaiming) {
-      expect(await sendingAt(jobs.votifier)).toBeNull();
-      return;
-    }
     expect((await sendingAt(jobs.votifier))?.getTime()).toBe(now.getTime());
     // Its lease lapsed with the mark set: the next claim answers the mark as it was, and keeps it.
     const later = new Date(now.getTime() + 2_000);
@@ -225,6 +218,18 @@ describe.skipIf(databaseUnavailable)('JobQueue and batch writer contract', () =>
     expect(again.markedWhenClaimed).toBeFalsy();
     expect(new Date(again.sendingAt!).getTime()).toBe(now.getTime());
     expect((await sendingAt(jobs.votifier))?.getTime()).toBe(now.getTime());
+    // A restarted instance's reclaim of its own jobs answers the same, and marks an unmarked one as a claim does.
+    const disabledCallback = (await prisma.deliveryJob.findUniqueOrThrow({ where: { id: jobs.disabled } })).callbackId!;
+    await prisma.callback.update({ where: { id: disabledCallback }, data: { enabled: true } });
+    const restart = new Date(later.getTime() + 120_000);
+    const reclaimed = new Map((await app.deps.jobs.reclaimOwn('w2', restart, 60_000, 100, restart, ['votifier'])).map((j) => [j.id, j]));
+    expect([reclaimed.get(jobs.votifier)!.markedWhenClaimed ?? false, new Date(reclaimed.get(jobs.votifier)!.sendingAt!).getTime()]).toEqual([
+      false,
+      now.getTime(),
+    ]);
+    expect([reclaimed.get(jobs.disabled)!.markedWhenClaimed, reclaimed.get(jobs.disabled)!.sendingAt ?? null]).toEqual([true, null]);
+    expect((await sendingAt(jobs.disabled))?.getTime()).toBe(restart.getTime());
+    expect(await sendingAt(jobs.paced)).toBeNull();
     // A claim that names no kind marks nothing.
     await prisma.deliveryJob.update({ where: { id: jobs.http }, data: { status: 'pending', lockedBy: null, lockedUntil: null } });
     const plain = (await app.deps.jobs.claim('w3', later, 60_000, 100)).find((j) => j.id === jobs.http)!;

@@ -15,7 +15,7 @@ import {
   type JobForStatus,
   type NewJob,
 } from '../../domain/jobs.js';
-import { CLAIM_COLUMNS, candidates, leasedJobOf, playerPullClaimSql, pullClaimSql } from '../claim-sql.js';
+import { CLAIM_COLUMNS, candidates, leasedJobOf, markWhenClaimed, playerPullClaimSql, pullClaimSql } from '../claim-sql.js';
 import type { BatchWriter, Db, JobQueue, Renewal, Tx } from '../ports.js';
 import { holdWithPrisma, parkWithPrisma, requeueFailedWithPrisma } from '../prisma-jobs.js';
 import { inlineParameters, type PgNamedWrite, type Query } from './transaction.js';
@@ -35,20 +35,11 @@ const WORKER_ORDER = ['"runAt"', '"voteId"', 'priority'];
 
 /**
  * What a worker's claim (or reclaim) answers of job `j`, which it took from `was`: the mark as the job had it before
- * (a send that was leaving), and whether the claim marked it itself (markWhenClaimed, below).
+ * (a send that was leaving), and whether the claim marked it itself (claim-sql.ts markWhenClaimed).
  */
 const CLAIMED_AS_IT_WAS = `${CLAIM_COLUMNS.split(', ')
   .map((column) => (column === '"sendingAt"' ? 'was."sendingAt"' : `j.${column}`))
   .join(', ')}, (was."sendingAt" IS NULL AND j."sendingAt" IS NOT NULL) AS "markedWhenClaimed"`;
-
-/**
- * The claim's own mark (README "Delivery guarantees") on job `j`, unless it has one: a callback's job whose kind's send
- * starts as soon as its worker takes it (CallbackKind.marksWhenClaimed: the names in the array parameter `kinds`),
- * enabled, and not paced (a paced one may wait for its slot). The send then writes no mark of its own.
- */
-const markWhenClaimed = (kinds: string) =>
-  `"sendingAt" = CASE WHEN j."sendingAt" IS NULL AND EXISTS (SELECT 1 FROM "Callback" AS c WHERE c.id = j."callbackId"
-     AND c.kind = ANY(${kinds}::text[]) AND c.enabled AND c."maxPerSecond" IS NULL) THEN $3::timestamp(3) ELSE j."sendingAt" END`;
 
 const CLAIM = inClaimOrder(
   `
@@ -60,7 +51,7 @@ was AS (
   ORDER BY "runAt", "voteId", priority
   LIMIT $4
 )
-UPDATE "DeliveryJob" AS j SET status = 'running', "lockedBy" = $1, "lockedUntil" = $2::timestamp(3), "updatedAt" = $3::timestamp(3), ${markWhenClaimed('$5')}
+UPDATE "DeliveryJob" AS j SET status = 'running', "lockedBy" = $1, "lockedUntil" = $2::timestamp(3), "updatedAt" = $3::timestamp(3), ${markWhenClaimed('$3::timestamp(3)', '= ANY($5::text[])')}
 FROM was WHERE j.id = was.id
 RETURNING ${CLAIMED_AS_IT_WAS}`,
   WORKER_ORDER.map((column) => `j.${column}`),
@@ -88,7 +79,7 @@ WITH was AS (
   ORDER BY "runAt", "voteId", priority LIMIT $4
   FOR UPDATE SKIP LOCKED
 )
-UPDATE "DeliveryJob" AS j SET "lockedUntil" = $2::timestamp(3), "updatedAt" = $3::timestamp(3), ${markWhenClaimed('$6')}
+UPDATE "DeliveryJob" AS j SET "lockedUntil" = $2::timestamp(3), "updatedAt" = $3::timestamp(3), ${markWhenClaimed('$3::timestamp(3)', '= ANY($6::text[])')}
 FROM was WHERE j.id = was.id
 RETURNING ${CLAIMED_AS_IT_WAS}`,
   WORKER_ORDER.map((column) => `j.${column}`),

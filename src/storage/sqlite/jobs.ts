@@ -16,12 +16,26 @@ import {
   type JobForStatus,
   type NewJob,
 } from '../../domain/jobs.js';
-import { CLAIM_COLUMNS, candidates, leasedJobOf, playerPullClaimSql, pullClaimSql } from '../claim-sql.js';
+import { CLAIM_COLUMNS, candidates, markWhenClaimed, leasedJobOf, playerPullClaimSql, pullClaimSql } from '../claim-sql.js';
 import type { AttemptWrite, BatchWriter, JobQueue, Renewal, Tx } from '../ports.js';
 import { holdWithPrisma, parkWithPrisma, requeueFailedWithPrisma } from '../prisma-jobs.js';
 
+/**
+ * What a worker's claim (or reclaim) answers, with the claim's own mark (claim-sql.ts markWhenClaimed; the kinds' names
+ * in the JSON array parameter `kinds`). SQLite's RETURNING sees a row as the UPDATE left it, so the mark a job had
+ * before is told from the claim's own by its time: the claim's mark is `$3`, the claim's time, and a job already
+ * marked keeps its mark, which is older. (Only a running job has a mark: every other transition clears it. A mark
+ * moves the job's lease past its own time, and a job is claimed again only once its lease ended before `$3`, or, for
+ * reclaimOwn, before the time its instance started, which is before `$3` too.)
+ */
+const markedClaim = (kinds: string) => ({
+  set: markWhenClaimed('$3', `IN (SELECT value FROM json_each(${kinds}))`),
+  returning: `${CLAIM_COLUMNS.replace('"sendingAt"', 'CASE WHEN "sendingAt" = $3 THEN NULL ELSE "sendingAt" END AS "sendingAt"')},
+  "sendingAt" IS NOT NULL AND "sendingAt" = $3 AS "markedWhenClaimed"`,
+});
+
 const CLAIM = `
-UPDATE "DeliveryJob" SET status = 'running', "lockedBy" = $1, "lockedUntil" = $2, "updatedAt" = $3
+UPDATE "DeliveryJob" AS j SET status = 'running', "lockedBy" = $1, "lockedUntil" = $2, "updatedAt" = $3, ${markedClaim('$5').set}
 WHERE id IN (
   SELECT id FROM (
     SELECT * FROM (${candidates('pending', '"runAt" <= $3', '')})
@@ -31,19 +45,19 @@ WHERE id IN (
   ORDER BY "runAt", "voteId", priority
   LIMIT $4
 )
-RETURNING ${CLAIM_COLUMNS}`;
+RETURNING ${markedClaim('$5').returning}`;
 
 const CLAIM_PULL = pullClaimSql((param) => param, '');
 const CLAIM_PLAYER_PULL = playerPullClaimSql((param) => param, '');
 
-// A restarted instance's own leased jobs, whatever their lease's end (ports.ts, reclaimOwn).
+// A restarted instance's own leased jobs, whatever their lease's end (ports.ts, reclaimOwn); $6: as CLAIM's $5.
 const RECLAIM_OWN = `
-UPDATE "DeliveryJob" SET "lockedUntil" = $2, "updatedAt" = $3
+UPDATE "DeliveryJob" AS j SET "lockedUntil" = $2, "updatedAt" = $3, ${markedClaim('$6').set}
 WHERE id IN (
   SELECT id FROM "DeliveryJob" WHERE status = 'running' AND "lockedBy" = $1 AND "lockedUntil" < $5 AND kind <> 'pull'
   ORDER BY "runAt", "voteId", priority LIMIT $4
 )
-RETURNING ${CLAIM_COLUMNS}`;
+RETURNING ${markedClaim('$6').returning}`;
 
 const JOB_INSERT = `INSERT INTO "DeliveryJob" (id, organizationId, voteId, callbackId, kind, status, priority, attempts, maxAttempts, runAt, uniqueKey,
    payloadJson, origin, lockedBy, lockedUntil, createdAt, updatedAt)
@@ -96,6 +110,8 @@ export interface ClaimRequest {
   voterKey?: string;
   /** Only this holder's jobs leased to end before this (epoch ms), whatever their lease's end otherwise. */
   ownBefore?: number;
+  /** A worker's claim: the callback kinds its claim marks (JobQueue.claim's `marking`), as a JSON array. */
+  marking?: string;
 }
 
 export interface SqliteJobWrites {
@@ -209,9 +225,9 @@ export function createSqliteJobWrites(db: Sqlite.Database): SqliteJobWrites {
       items.map(
         (c) =>
           (c.ownBefore !== undefined
-            ? s.reclaimOwn.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit, 5: c.ownBefore })
+            ? s.reclaimOwn.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit, 5: c.ownBefore, 6: c.marking ?? '[]' })
             : c.organizationId === undefined
-              ? s.claim.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit })
+              ? s.claim.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit, 5: c.marking ?? '[]' })
               : c.voterKey === undefined
                 ? s.claimPull.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit, 5: c.organizationId })
                 : s.claimPlayerPull.all({ 1: c.holder, 2: c.until, 3: c.now, 4: c.limit, 5: c.organizationId, 6: c.voterKey })) as ClaimedJob[],
@@ -244,17 +260,17 @@ export interface SqliteJobWriters {
 }
 
 export function createSqliteJobQueue(prisma: Parameters<typeof holdWithPrisma>[0], writes: SqliteJobWriters): JobQueue {
-  const leased = (rows: ClaimedJob[], until: number) => rows.map((r) => ({ ...r, leaseUntil: until }));
+  // SQLite answers the claim's mark as 0 or 1 (markedClaim).
+  const leased = (rows: ClaimedJob[], until: number) =>
+    rows.map((r) => ({ ...r, leaseUntil: until, ...(r.markedWhenClaimed !== undefined && { markedWhenClaimed: Boolean(r.markedWhenClaimed) }) }));
   const claim = async (request: Omit<ClaimRequest, 'until'>, leaseMs: number) => {
     const until = request.now + leaseMs;
     return leased(await writes.claims.submit({ ...request, until }), until);
   };
   return {
-    // Marks nothing when claiming (JobQueue.claim's `marking`): a mark here rides with the finishes in the write thread's
-    // `attempts` batch. Marking at claim was measured no cheaper on SQLite (bench/marks.ts; BENCHMARKS.md "Marks before
-    // sending: reading", session 25).
-    claim: (holder, now, leaseMs, limit) => claim({ holder, now: now.getTime(), limit }, leaseMs),
-    reclaimOwn: (holder, now, leaseMs, limit, before) => claim({ holder, now: now.getTime(), limit, ownBefore: before.getTime() }, leaseMs),
+    claim: (holder, now, leaseMs, limit, marking = []) => claim({ holder, now: now.getTime(), limit, marking: JSON.stringify(marking) }, leaseMs),
+    reclaimOwn: (holder, now, leaseMs, limit, before, marking = []) =>
+      claim({ holder, now: now.getTime(), limit, ownBefore: before.getTime(), marking: JSON.stringify(marking) }, leaseMs),
     claimPull: (holder, organizationId, now, leaseMs, limit) => claim({ holder, now: now.getTime(), limit, organizationId }, leaseMs),
     claimPlayerPull: (holder, organizationId, voterKey, now, leaseMs, limit) => claim({ holder, now: now.getTime(), limit, organizationId, voterKey }, leaseMs),
     park: (jobId, holder, now) => parkWithPrisma(prisma, jobId, holder, now),
