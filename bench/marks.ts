@@ -60,9 +60,11 @@
 // 0.84-0.99x, on session 18's slower machine), after two delivery-path savings (claims along the index, finishes in
 // three round trips; HTTP control 1.14x); the mark alone costs about 12% there (0.87x), heap-only or not. Session 25
 // (afcdf9f): on PostgreSQL a claimed Votifier job is marked by the claim's own statement, so these bursts write no mark
-// of their own: 1.00x (0.96-1.04x), 20 pairs (on SQLite marking at claim measured no cheaper than marks riding with the
-// finishes, so SQLite's claims mark nothing). A kill -9 leaves about one send per delivery slot uncertain (64-87 of 64
-// slots: the answered sends whose record was not committed yet count too), none received twice, none lost.
+// of their own: 1.00x (0.96-1.04x), 20 pairs. Session 26 (c4bd231): so on SQLite too, in the claim's one UPDATE; the
+// mark alone 0.97x (0.93-1.01x, 20 pairs), the same as the same code against itself (0.97x, 0.92-1.03x, once the side
+// started first swaps every round: before that swap the A/A run read 0.95x); against 0de6a04 0.97x (0.91-1.04x), HTTP
+// control 0.94x. A kill -9 leaves about one send per delivery slot uncertain (36-87 of 64 slots: the answered sends
+// whose record was not committed yet count too), none received twice, none lost.
 import { once } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -806,10 +808,10 @@ async function main(): Promise<number> {
       "(Votifier, RCON, chat, Discord DMs) the delivery worker group-commits the job's mark (`DeliveryJob.sendingAt`: on SQLite in the write " +
       "thread's `attempts` batch with the finishes, without its own fsync; on PostgreSQL one `unnest` UPDATE per batch, synced; a Votifier job " +
       "handed over by its vote's write commits its mark while it connects and writes the vote once it is in; a Votifier job a worker claims, " +
-      "as in these bursts, is marked on PostgreSQL by the claim's own statement since afcdf9f); the finish clears it, and a job claimed with its mark set " +
+      "as in these bursts, is marked by the claim's own statement: on PostgreSQL since afcdf9f, on SQLite since c4bd231); the finish clears it, and a job claimed with its mark set " +
       'ends `uncertain` instead of being sent again (issue 40).',
     '',
-    `- **ours**: ${ours.commit} (${ours.dir === ROOT ? 'the repository' : 'a worktree of it'}); **before**: ${before.commit}, the commit before the marks (a worktree ` +
+    `- **ours**: ${ours.commit} (${resolve(ours.dir) === resolve(ROOT) ? 'the repository' : 'a worktree of it'}); **before**: ${before.commit}, the commit before the marks (a worktree ` +
       'of it, its own generated Prisma clients, no `sendingAt` column). Each service: a fresh ' +
       `${DIALECT === 'sqlite' ? 'SQLite file' : 'PostgreSQL database'} migrated by the service itself, \`node --import tsx src/main.ts\` from the ` +
       `side's own directory (\`DELIVERY_THREAD=true\`, \`DELIVERY_CONCURRENCY=${CONCURRENCY}\`, \`LOG_LEVEL=info\`, \`ALLOW_PRIVATE_TARGETS=true\`), one ` +
