@@ -6,6 +6,7 @@ export const alertJob: JobKind = {
   name: 'alert',
   describe: () => 'admin alert',
   target: (ctx) => redactUrl(ctx.org.chatAdminWebhookUrl ?? ''),
+  shownTarget: () => null,
   retries: 'chat',
   inVoteOrder: false,
   // At least once: an owner is better told twice than not at all.

@@ -8,6 +8,7 @@ export const callbackJob: JobKind = {
   name: 'callback',
   describe: (ctx) => (ctx.callback ? `callback "${ctx.callback.name}" (${ctx.callback.kind})` : 'a deleted callback'),
   target: (ctx, deps) => (ctx.callback ? targetOf(deps, ctx.callback) : ''),
+  shownTarget: (_job, callbackName) => callbackName,
   retries: 'callback',
   inVoteOrder: true,
   marksBeforeSending: (ctx) => !dropsRepeats(ctx.callback),

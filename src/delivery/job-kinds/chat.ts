@@ -6,6 +6,7 @@ export const chatJob: JobKind = {
   name: 'chat',
   describe: () => 'chat notification',
   target: (ctx) => redactUrl(ctx.org.chatWebhookUrl ?? ''),
+  shownTarget: () => 'chat_webhook_url',
   retries: 'chat',
   inVoteOrder: false,
   // A channel shows every post: a repeat is a second announcement of one vote.

@@ -47,7 +47,8 @@ export function eventLookup(data: EventData, base: Lookup | null, org: { slug: s
 }
 
 /** The event, and whether this job is its chat message (planEventJobs marks it). */
-const dataOf = (ctx: JobContext) => JSON.parse(ctx.job.payloadJson ?? '{}') as EventData & { chat?: boolean };
+const eventDataOf = (payloadJson: string | null) => JSON.parse(payloadJson ?? '{}') as EventData & { chat?: boolean };
+const dataOf = (ctx: JobContext) => eventDataOf(ctx.job.payloadJson);
 
 /** Why a queued reminder is no longer sent, or null: reminders turned off, or the voter opted out meanwhile. */
 async function reminderStopped(deps: AppDeps, organizationId: string, reminder: { voterName: string; voterId?: string }): Promise<string | null> {
@@ -70,6 +71,7 @@ export const eventJob: JobKind = {
     return ctx.callback ? `${data.event} event to callback "${ctx.callback.name}"` : `${data.event} event to a deleted callback`;
   },
   target: (ctx, deps) => (dataOf(ctx).chat ? redactUrl(ctx.org.chatWebhookUrl ?? '') : ctx.callback ? targetOf(deps, ctx.callback) : ''),
+  shownTarget: (job, callbackName) => (eventDataOf(job.payloadJson).chat ? 'chat_webhook_url' : callbackName),
   retries: 'callback',
   inVoteOrder: false,
   // A chat message cannot drop a repeat; a callback's event as its kind can or cannot.

@@ -15,6 +15,11 @@ export interface JobKind {
   describe(ctx: JobContext): string;
   /** Where its attempts go (the log shows its host; a crashed attempt's record names it); never with a secret. */
   target(ctx: JobContext, deps: AppDeps): string;
+  /**
+   * What the API names as the job's target (GraphQL `DeliveryJob.target`): the setting it is sent to, or its callback's
+   * name (`callbackName`, null when it has none or it was deleted).
+   */
+  shownTarget(job: { payloadJson: string | null }, callbackName: string | null): string | null;
   /** The retry rules of a failed attempt: chat's (attempt budget, Discord's rate limits) or the callback schedule. */
   retries: 'chat' | 'callback';
   /** A vote's jobs of such kinds go one after another in priority order (a game server's callbacks). */

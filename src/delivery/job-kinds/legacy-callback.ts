@@ -6,6 +6,7 @@ export const legacyCallbackJob: JobKind = {
   name: 'legacy_callback',
   describe: () => 'server_callback_url',
   target: (ctx) => ctx.org.serverCallbackUrl ?? '',
+  shownTarget: () => 'server_callback_url',
   retries: 'callback',
   inVoteOrder: true,
   // An HTTP receiver drops a repeat by webhook-id.

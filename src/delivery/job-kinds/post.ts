@@ -7,6 +7,7 @@ export const postJob: JobKind = {
   name: 'post',
   describe: () => 'chat post',
   target: (ctx) => redactUrl(ctx.org.chatWebhookUrl ?? ''),
+  shownTarget: () => null,
   retries: 'chat',
   inVoteOrder: false,
   // At least once: a standing posted twice gives nobody anything.

@@ -9,6 +9,7 @@ import { subscribeToVotes } from './vote-feed.js';
 import type { VoteEvent } from '../../live/vote-events.js';
 import { JOB_KINDS } from '../../domain/jobs.js';
 import { oneOf } from '../../graphql/stored-enum.js';
+import { jobKindOf } from '../../delivery/job-kinds/registry.js';
 
 const DeliveryStatusEnum = builder.enumType('DeliveryStatus', {
   description:
@@ -94,14 +95,8 @@ builder.prismaObject('DeliveryJob', {
     target: t.string({
       nullable: true,
       select: { callback: { select: { name: true } }, payloadJson: true },
-      resolve: (j) =>
-        j.kind === 'chat' || (j.kind === 'event' && (JSON.parse(j.payloadJson ?? '{}') as { chat?: boolean }).chat)
-          ? 'chat_webhook_url'
-          : j.kind === 'legacy_callback'
-            ? 'server_callback_url'
-            : j.kind === 'pull'
-              ? 'plugin tokens (pull API)'
-              : (j.callback?.name ?? null),
+      // Each kind names its own (delivery/job-kinds/); pull jobs are taken by plugins, not sent by a kind.
+      resolve: (j) => (j.kind === 'pull' ? 'plugin tokens (pull API)' : (jobKindOf(j.kind)?.shownTarget(j, j.callback?.name ?? null) ?? null)),
     }),
     event: t.string({
       nullable: true,
