@@ -4,7 +4,8 @@ import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
-import { GraphQLError, Kind, type ValueNode } from 'graphql';
+import { GraphQLError, GraphQLScalarType } from 'graphql';
+import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
 import { checkAccess, type AccessRule } from '../auth/access.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../base/json-depth.js';
 import type { GraphQLContext } from './context.js';
@@ -43,36 +44,9 @@ export const builder = new SchemaBuilder<{
 builder.queryType({});
 builder.mutationType({});
 
-builder.scalarType('DateTime', {
-  description: 'ISO 8601 timestamp, UTC',
-  serialize: (value) => (value instanceof Date ? value.toISOString() : new Date(value).toISOString()),
-  parseValue: (value) => {
-    const date = typeof value === 'string' ? new Date(value) : null;
-    if (!date || Number.isNaN(date.getTime())) throw new GraphQLError('DateTime must be an ISO 8601 string');
-    return date;
-  },
-});
-
-function literalToJson(node: ValueNode, variables?: Record<string, unknown> | null): unknown {
-  switch (node.kind) {
-    case Kind.STRING:
-    case Kind.BOOLEAN:
-      return node.value;
-    case Kind.INT:
-    case Kind.FLOAT:
-      return Number(node.value);
-    case Kind.NULL:
-      return null;
-    case Kind.LIST:
-      return node.values.map((v) => literalToJson(v, variables));
-    case Kind.OBJECT:
-      return Object.fromEntries(node.fields.map((f) => [f.name.value, literalToJson(f.value, variables)]));
-    case Kind.VARIABLE:
-      return variables?.[node.name.value];
-    default:
-      return undefined;
-  }
-}
+// DateTime and JSON are graphql-scalars' (RFC 3339 timestamps, written as UTC ISO strings; any JSON value). JSON
+// inputs are bounded in depth on top of it.
+builder.addScalarType('DateTime', DateTimeResolver);
 
 /** A JSON input nested deeper than MAX_JSON_DEPTH is refused here, whether it came as a variable or inline. */
 function boundedJson(value: unknown): unknown {
@@ -82,9 +56,12 @@ function boundedJson(value: unknown): unknown {
   return value;
 }
 
-builder.scalarType('JSON', {
-  description: `Any JSON value (inputs at most ${MAX_JSON_DEPTH} levels deep)`,
-  serialize: (value) => value,
-  parseValue: boundedJson,
-  parseLiteral: (node, variables) => boundedJson(literalToJson(node, variables)),
-});
+builder.addScalarType(
+  'JSON',
+  new GraphQLScalarType({
+    ...JSONResolver.toConfig(),
+    description: `Any JSON value (inputs at most ${MAX_JSON_DEPTH} levels deep)`,
+    parseValue: (value) => boundedJson(JSONResolver.parseValue(value)),
+    parseLiteral: (node, variables) => boundedJson(JSONResolver.parseLiteral(node, variables)),
+  }),
+);
