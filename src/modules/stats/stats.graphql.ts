@@ -12,90 +12,65 @@ const GranularityEnum = builder.enumType('Granularity', {
   values: GRANULARITIES,
 });
 
-interface Count {
-  key: string;
-  name: string;
-  count: number;
-}
-
-const ProviderCount = builder.objectRef<Count>('ProviderCount').implement({
-  fields: (t) => ({ key: t.exposeString('key'), name: t.exposeString('name'), count: t.exposeInt('count') }),
+// Result types are simple objects (their shape is their fields); VoterStats keeps an objectRef for its votes, read
+// through the Prisma plugin from the ids its service found.
+const ProviderCount = builder.simpleObject('ProviderCount', { fields: (t) => ({ key: t.string(), name: t.string(), count: t.int() }) });
+const ProviderShare = builder.simpleObject('ProviderShare', {
+  fields: (t) => ({ key: t.string(), name: t.string(), count: t.int(), percentage: t.float() }),
 });
-const ProviderShare = builder.objectRef<Count & { percentage: number }>('ProviderShare').implement({
-  fields: (t) => ({ key: t.exposeString('key'), name: t.exposeString('name'), count: t.exposeInt('count'), percentage: t.exposeFloat('percentage') }),
+const TrendPoint = builder.simpleObject('TrendPoint', { fields: (t) => ({ date: t.string(), count: t.int() }) });
+const Summary = builder.simpleObject('VoteSummary', {
+  fields: (t) => ({ today: t.int(), thisWeek: t.int(), thisMonth: t.int(), allTime: t.int() }),
 });
-const TrendPoint = builder.objectRef<{ date: string; count: number }>('TrendPoint').implement({
-  fields: (t) => ({ date: t.exposeString('date'), count: t.exposeInt('count') }),
+const Dashboard = builder.simpleObject('Dashboard', {
+  fields: (t) => ({ summary: t.field({ type: Summary }), byProvider: t.field({ type: [ProviderCount] }), dailyTrend: t.field({ type: [TrendPoint] }) }),
 });
-const Summary = builder.objectRef<{ today: number; thisWeek: number; thisMonth: number; allTime: number }>('VoteSummary').implement({
-  fields: (t) => ({ today: t.exposeInt('today'), thisWeek: t.exposeInt('thisWeek'), thisMonth: t.exposeInt('thisMonth'), allTime: t.exposeInt('allTime') }),
-});
-const Dashboard = builder
-  .objectRef<{
-    summary: { today: number; thisWeek: number; thisMonth: number; allTime: number };
-    byProvider: Count[];
-    dailyTrend: { date: string; count: number }[];
-  }>('Dashboard')
-  .implement({
-    fields: (t) => ({
-      summary: t.field({ type: Summary, resolve: (d) => d.summary }),
-      byProvider: t.field({ type: [ProviderCount], resolve: (d) => d.byProvider }),
-      dailyTrend: t.field({ type: [TrendPoint], resolve: (d) => d.dailyTrend }),
-    }),
-  });
-const Trend = builder.objectRef<{ trend: { date: string; count: number }[]; from: Date; to: Date; granularity: string }>('Trend').implement({
+const Trend = builder.simpleObject('Trend', {
   fields: (t) => ({
-    trend: t.field({ type: [TrendPoint], resolve: (d) => d.trend }),
-    from: t.expose('from', { type: 'DateTime' }),
-    to: t.expose('to', { type: 'DateTime' }),
-    granularity: t.field({ type: GranularityEnum, resolve: (s) => oneOf(GRANULARITIES, s.granularity, 'granularity') }),
+    trend: t.field({ type: [TrendPoint] }),
+    from: t.field({ type: 'DateTime' }),
+    to: t.field({ type: 'DateTime' }),
+    granularity: t.field({ type: GranularityEnum }),
   }),
 });
-const ProviderShares = builder.objectRef<{ providers: (Count & { percentage: number })[]; total: number }>('ProviderShares').implement({
-  fields: (t) => ({ providers: t.field({ type: [ProviderShare], resolve: (d) => d.providers }), total: t.exposeInt('total') }),
+const ProviderShares = builder.simpleObject('ProviderShares', { fields: (t) => ({ providers: t.field({ type: [ProviderShare] }), total: t.int() }) });
+const LeaderboardEntry = builder.simpleObject('LeaderboardEntry', {
+  fields: (t) => ({ name: t.string(), votes: t.int(), lastVote: t.field({ type: 'DateTime' }) }),
 });
-const LeaderboardEntry = builder.objectRef<{ name: string; votes: number; lastVote: Date }>('LeaderboardEntry').implement({
-  fields: (t) => ({ name: t.exposeString('name'), votes: t.exposeInt('votes'), lastVote: t.expose('lastVote', { type: 'DateTime' }) }),
-});
-const Leaderboard = builder.objectRef<{ voters: { name: string; votes: number; lastVote: Date }[] }>('Leaderboard').implement({
-  fields: (t) => ({ voters: t.field({ type: [LeaderboardEntry], resolve: (d) => d.voters }) }),
-});
+const Leaderboard = builder.simpleObject('Leaderboard', { fields: (t) => ({ voters: t.field({ type: [LeaderboardEntry] }) }) });
 type VoterStatsShape = Awaited<ReturnType<import('./stats.service.js').StatsService['voter']>>;
-const VoterSummary = builder.objectRef<VoterStatsShape['summary']>('VoterSummary').implement({
+const VoterSummary = builder.simpleObject('VoterSummary', {
   fields: (t) => ({
-    total: t.exposeInt('total'),
-    today: t.exposeInt('today'),
-    thisWeek: t.exposeInt('thisWeek'),
-    thisMonth: t.exposeInt('thisMonth'),
-    firstVote: t.expose('firstVote', { type: 'DateTime', nullable: true }),
-    lastVote: t.expose('lastVote', { type: 'DateTime', nullable: true }),
+    total: t.int(),
+    today: t.int(),
+    thisWeek: t.int(),
+    thisMonth: t.int(),
+    firstVote: t.field({ type: 'DateTime', nullable: true }),
+    lastVote: t.field({ type: 'DateTime', nullable: true }),
   }),
 });
-const Pagination = builder.objectRef<VoterStatsShape['pagination']>('Pagination').implement({
-  fields: (t) => ({ page: t.exposeInt('page'), limit: t.exposeInt('limit'), total: t.exposeInt('total'), pages: t.exposeInt('pages') }),
-});
-type StandingShape = NonNullable<VoterStatsShape['standing']>;
-const VoterSite = builder.objectRef<StandingShape['sites'][number]>('VoterSite').implement({
+const Pagination = builder.simpleObject('Pagination', { fields: (t) => ({ page: t.int(), limit: t.int(), total: t.int(), pages: t.int() }) });
+const VoterSite = builder.simpleObject('VoterSite', {
   description: "The voter on one site: their counted votes there, and when they may vote again (the provider's vote_cooldown)",
   fields: (t) => ({
-    key: t.exposeString('key'),
-    name: t.exposeString('name'),
-    total: t.exposeInt('total'),
-    lastVoteAt: t.expose('lastVoteAt', { type: 'DateTime' }),
-    nextVoteAt: t.expose('nextVoteAt', { type: 'DateTime', nullable: true }),
+    key: t.string(),
+    name: t.string(),
+    total: t.int(),
+    lastVoteAt: t.field({ type: 'DateTime' }),
+    nextVoteAt: t.field({ type: 'DateTime', nullable: true }),
   }),
 });
-export const VoterStanding = builder.objectRef<StandingShape>('VoterStanding').implement({
+export const VoterStanding = builder.simpleObject('VoterStanding', {
   description:
     'The voter\'s standing now (README "Rewards"): counted votes, this month, the current streak (0 once a day was missed) and the best one, days in the organization\'s time zone',
   fields: (t) => ({
-    total: t.exposeInt('total'),
-    monthTotal: t.exposeInt('monthTotal'),
-    streakDays: t.exposeInt('streakDays'),
-    bestStreakDays: t.exposeInt('bestStreakDays'),
-    lastVoteAt: t.expose('lastVoteAt', { type: 'DateTime' }),
-    timeZone: t.exposeString('timeZone'),
-    sites: t.field({ type: [VoterSite], resolve: (s) => s.sites }),
+    total: t.int(),
+    monthTotal: t.int(),
+    streakDays: t.int(),
+    bestStreakDays: t.int(),
+    lastVoteAt: t.field({ type: 'DateTime' }),
+    timeZone: t.string(),
+    sites: t.field({ type: [VoterSite] }),
   }),
 });
 const VoterStats = builder.objectRef<VoterStatsShape>('VoterStats').implement({
@@ -116,27 +91,32 @@ const VoterStats = builder.objectRef<VoterStatsShape>('VoterStats').implement({
 
 const orgId = (ctx: { auth: Parameters<typeof requireViewer>[0] }) => requireViewer(ctx.auth).organizationId;
 
-const QuietSiteRef = builder.objectRef<QuietSite & { message: string }>('QuietSite').implement({
+const QuietSiteRef = builder.simpleObject('QuietSite', {
   description: 'A site that has gone quiet (README "A site that goes quiet"): no vote for longer than its usual rate makes likely',
   fields: (t) => ({
-    providerKey: t.exposeString('providerKey'),
-    providerName: t.exposeString('providerName'),
-    lastVoteAt: t.expose('lastVoteAt', { type: 'DateTime' }),
-    silentForSeconds: t.int({ resolve: (s) => Math.floor(s.silentForMs / 1000) }),
-    usualPerHour: t.exposeFloat('usualPerHour', { description: 'Votes per hour the site usually sends at this hour of the week (last 14 days)' }),
-    lastRequestAt: t.field({ type: 'DateTime', nullable: true, resolve: (s) => s.lastRequest?.at ?? null }),
-    lastRequestOutcome: t.string({
-      nullable: true,
-      description: 'The last request to its hook since its last vote: its outcome; null: none came',
-      resolve: (s) => s.lastRequest?.outcome ?? null,
-    }),
-    lastRequestHint: t.string({
-      nullable: true,
-      description: 'What to fix, when that request was refused or ignored',
-      resolve: (s) => s.lastRequest?.hint ?? null,
-    }),
-    message: t.exposeString('message', { description: 'The whole of it in one sentence, as the admin alert says it' }),
+    providerKey: t.string(),
+    providerName: t.string(),
+    lastVoteAt: t.field({ type: 'DateTime' }),
+    silentForSeconds: t.int(),
+    usualPerHour: t.float({ description: 'Votes per hour the site usually sends at this hour of the week (last 14 days)' }),
+    lastRequestAt: t.field({ type: 'DateTime', nullable: true }),
+    lastRequestOutcome: t.string({ nullable: true, description: 'The last request to its hook since its last vote: its outcome; null: none came' }),
+    lastRequestHint: t.string({ nullable: true, description: 'What to fix, when that request was refused or ignored' }),
+    message: t.string({ description: 'The whole of it in one sentence, as the admin alert says it' }),
   }),
+});
+
+/** A quiet site as the API shows it. */
+const shownQuietSite = (site: QuietSite) => ({
+  providerKey: site.providerKey,
+  providerName: site.providerName,
+  lastVoteAt: site.lastVoteAt,
+  silentForSeconds: Math.floor(site.silentForMs / 1000),
+  usualPerHour: site.usualPerHour,
+  lastRequestAt: site.lastRequest?.at ?? null,
+  lastRequestOutcome: site.lastRequest?.outcome ?? null,
+  lastRequestHint: site.lastRequest?.hint ?? null,
+  message: silenceWords(site),
 });
 
 builder.queryField('quietSites', (t) =>
@@ -145,8 +125,7 @@ builder.queryField('quietSites', (t) =>
     nullable: true,
     description: "The organization's enabled sites that have gone quiet now (every plan; the admin alert goes to settings.chat_admin_webhook_url)",
     authScopes: { access: { scope: 'read' } },
-    resolve: async (_r, _a, ctx) =>
-      (await ctx.services.siteWatch.quietSites(orgId(ctx), ctx.deps.clock.now())).map((site) => ({ ...site, message: silenceWords(site) })),
+    resolve: async (_r, _a, ctx) => (await ctx.services.siteWatch.quietSites(orgId(ctx), ctx.deps.clock.now())).map(shownQuietSite),
   }),
 );
 
@@ -165,7 +144,10 @@ builder.queryField('voteTrend', (t) =>
     nullable: true,
     authScopes: { access: { scope: 'read', plan: 'growth' } },
     args: { from: t.arg.string(), to: t.arg.string(), granularity: t.arg({ type: GranularityEnum }), provider: t.arg.string() },
-    resolve: (_r, args, ctx) => ctx.services.stats.trend(orgId(ctx), args),
+    resolve: async (_r, args, ctx) => {
+      const trend = await ctx.services.stats.trend(orgId(ctx), args);
+      return { ...trend, granularity: oneOf(GRANULARITIES, trend.granularity, 'granularity') };
+    },
   }),
 );
 
@@ -206,27 +188,21 @@ builder.queryField('leaderboard', (t) =>
   }),
 );
 
-type ConversionShape = Awaited<ReturnType<import('./stats.service.js').StatsService['conversion']>>;
-
-const SiteConversion = builder.objectRef<ConversionShape['sites'][number]>('SiteConversion').implement({
+const SiteConversion = builder.simpleObject('SiteConversion', {
   description: 'One site\'s clicks on the vote page\'s button and its votes (README "Vote page")',
   fields: (t) => ({
-    provider: t.exposeString('provider', { description: 'The provider key' }),
-    name: t.exposeString('name'),
-    clicks: t.exposeInt('clicks', { description: "Clicks on the site's button" }),
-    votes: t.exposeInt('votes', { description: "The site's counted votes in the range, clicked or not" }),
-    convertedClicks: t.exposeInt('convertedClicks', { description: "Clicks followed within a day by that voter's vote on that site" }),
-    conversion: t.exposeFloat('conversion', { nullable: true, description: 'convertedClicks / clicks (0 to 1); null without clicks' }),
-    medianSecondsToVote: t.exposeInt('medianSecondsToVote', { nullable: true, description: 'From a click to its vote; null without one' }),
+    provider: t.string({ description: 'The provider key' }),
+    name: t.string(),
+    clicks: t.int({ description: "Clicks on the site's button" }),
+    votes: t.int({ description: "The site's counted votes in the range, clicked or not" }),
+    convertedClicks: t.int({ description: "Clicks followed within a day by that voter's vote on that site" }),
+    conversion: t.float({ nullable: true, description: 'convertedClicks / clicks (0 to 1); null without clicks' }),
+    medianSecondsToVote: t.int({ nullable: true, description: 'From a click to its vote; null without one' }),
   }),
 });
 
-const ConversionStats = builder.objectRef<ConversionShape>('ConversionStats').implement({
-  fields: (t) => ({
-    from: t.expose('from', { type: 'DateTime' }),
-    to: t.expose('to', { type: 'DateTime' }),
-    sites: t.field({ type: [SiteConversion], resolve: (c) => c.sites }),
-  }),
+const ConversionStats = builder.simpleObject('ConversionStats', {
+  fields: (t) => ({ from: t.field({ type: 'DateTime' }), to: t.field({ type: 'DateTime' }), sites: t.field({ type: [SiteConversion] }) }),
 });
 
 builder.queryField('conversionStats', (t) =>
