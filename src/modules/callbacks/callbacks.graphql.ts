@@ -6,8 +6,8 @@ import { eventsOf } from '../../domain/job-plan.js';
 import { requireViewer } from '../../auth/access.js';
 import { PLAN_LIMITS, planOf } from '../../domain/plans.js';
 import type { Callback } from '../../generated/sqlite/client.js';
-import { TEMPLATE_VARIABLES, type TemplateVariable } from '../../delivery/template-variables.js';
-import { FAILING_CALLBACK_STATES, type CreatedCallback, type FailingCallback, type Replayed } from './callbacks.service.js';
+import { TEMPLATE_VARIABLES } from '../../delivery/template-variables.js';
+import { FAILING_CALLBACK_STATES } from './callbacks.service.js';
 import { ALL_SETTINGS, CALLBACK_KINDS, CALLBACK_KIND_NAMES, callbackKindOf } from '../../delivery/callback-kinds/registry.js';
 import { hasFlagName, restName, shownSettings, type SettingValues, type SharedSetting } from '../../delivery/callback-kinds/settings-schema.js';
 import type { CallbackKind } from '../../delivery/callback-kinds/callback-kind.js';
@@ -108,53 +108,47 @@ export const CallbackRef = builder.prismaObject('Callback', {
   }),
 });
 
-const CallbackList = builder.objectRef<{ callbacks: Callback[]; count: number; limit: number }>('CallbackList').implement({
+const CallbackList = builder.simpleObject('CallbackList', {
   fields: (t) => ({
-    callbacks: t.field({ type: [CallbackRef], resolve: (l) => l.callbacks }),
-    count: t.exposeInt('count', { description: 'Callbacks the organization has (disabled ones too), against `limit`' }),
-    limit: t.exposeInt('limit'),
+    callbacks: t.field({ type: [CallbackRef] }),
+    count: t.int({ description: 'Callbacks the organization has (disabled ones too), against `limit`' }),
+    limit: t.int(),
   }),
 });
 
-const CreatedCallbackRef = builder.objectRef<CreatedCallback>('CreatedCallback').implement({
+const CreatedCallbackRef = builder.simpleObject('CreatedCallback', {
   description: 'A new callback; signingSecret is shown only here and by rotateCallbackSecret',
   fields: (t) => ({
-    callback: t.field({ type: CallbackRef, resolve: (c) => c.callback }),
-    signingSecret: t.exposeString('signingSecret', { nullable: true, description: 'Kinds that sign their requests only (callbackKinds: signed)' }),
+    callback: t.field({ type: CallbackRef }),
+    signingSecret: t.string({ nullable: true, description: 'Kinds that sign their requests only (callbackKinds: signed)' }),
   }),
 });
 
-const ReplayedRef = builder.objectRef<Replayed>('CallbackReplay').implement({
+const ReplayedRef = builder.simpleObject('CallbackReplay', {
   description: 'What a replay queued: one new delivery per vote of the window',
   fields: (t) => ({
-    callbackId: t.exposeID('callbackId'),
-    queued: t.exposeInt('queued'),
-    since: t.expose('since', { type: 'DateTime' }),
-    until: t.expose('until', { type: 'DateTime' }),
-    onlyFailed: t.exposeBoolean('onlyFailed'),
+    callbackId: t.id(),
+    queued: t.int(),
+    since: t.field({ type: 'DateTime' }),
+    until: t.field({ type: 'DateTime' }),
+    onlyFailed: t.boolean(),
   }),
 });
 
-const RotatedSecret = builder.objectRef<{ id: string; signingSecret: string }>('RotatedCallbackSecret').implement({
-  fields: (t) => ({ id: t.exposeID('id'), signingSecret: t.exposeString('signingSecret') }),
-});
+const RotatedSecret = builder.simpleObject('RotatedCallbackSecret', { fields: (t) => ({ id: t.id(), signingSecret: t.string() }) });
 
-const DeletedCallback = builder.objectRef<{ message: string; id: string }>('DeletedCallback').implement({
-  fields: (t) => ({ message: t.exposeString('message'), id: t.exposeID('id') }),
-});
+const DeletedCallback = builder.simpleObject('DeletedCallback', { fields: (t) => ({ message: t.string(), id: t.id() }) });
 
-const CallbackTest = builder
-  .objectRef<{ url: string; method: string; headers: Record<string, string>; payload: unknown; sent: boolean; message?: string | null }>('CallbackTest')
-  .implement({
-    fields: (t) => ({
-      url: t.exposeString('url'),
-      method: t.exposeString('method'),
-      headers: t.field({ type: 'JSON', resolve: (r) => r.headers }),
-      payload: t.field({ type: 'JSON', resolve: (r) => r.payload }),
-      sent: t.exposeBoolean('sent', { description: 'true when the test talked to the target (RCON logs in and runs list); no vote is ever delivered' }),
-      message: t.string({ nullable: true, description: 'What a live check saw, in words; null for a render', resolve: (r) => r.message ?? null }),
-    }),
-  });
+const CallbackTest = builder.simpleObject('CallbackTest', {
+  fields: (t) => ({
+    url: t.string(),
+    method: t.string(),
+    headers: t.field({ type: 'JSON' }),
+    payload: t.field({ type: 'JSON' }),
+    sent: t.boolean({ description: 'true when the test talked to the target (RCON logs in and runs list); no vote is ever delivered' }),
+    message: t.string({ nullable: true, description: 'What a live check saw, in words; null for a render' }),
+  }),
+});
 
 const CallbackSettingTypeEnum = builder.enumType('CallbackSettingType', {
   description: 'How a setting is written: string, int, boolean, strings (a list of text), json',
@@ -200,20 +194,18 @@ const CallbackKindInfoRef = builder.objectRef<CallbackKind>('CallbackKindInfo').
   }),
 });
 
-const TemplateVariableRef = builder.objectRef<TemplateVariable>('TemplateVariable').implement({
+const TemplateVariableRef = builder.simpleObject('TemplateVariable', {
   fields: (t) => ({
-    name: t.exposeString('name'),
-    description: t.exposeString('description'),
-    example: t.exposeString('example'),
-    type: t.exposeString('type'),
+    name: t.string(),
+    description: t.string(),
+    example: t.string(),
+    type: t.string(),
     events: t.field({
       type: [CallbackEventEnum],
       description: "The events whose templates have it (a milestone or a party also has its vote's variables)",
-      resolve: (v) => [...v.events],
     }),
   }),
 });
-
 /** The fields every kind shares, and each kind's settings (the union: a callback takes only its own kind's). */
 const callbackInputFields = (t: PothosSchemaTypes.InputFieldBuilder<CallbackSchemaTypes, 'InputObject'>) => ({
   name: t.string(),
@@ -370,24 +362,16 @@ const FailingCallbackStateEnum = builder.enumType('FailingCallbackState', {
   values: FAILING_CALLBACK_STATES,
 });
 
-const FailingCallbackRef = builder.objectRef<FailingCallback>('FailingCallback').implement({
+const FailingCallbackRef = builder.simpleObject('FailingCallback', {
   description: 'A callback with failed attempts in the last 24 hours (retrying, given up or since recovered), or disabled with a reason (disabledReason)',
   fields: (t) => ({
-    callback: t.field({ type: CallbackRef, resolve: (f) => f.callback }),
-    state: t.field({ type: FailingCallbackStateEnum, resolve: (f) => f.state }),
-    failedAttemptsLast24h: t.exposeInt('failedAttemptsLast24h', {
-      description: 'Failed delivery attempts in the last 24 hours, whatever became of their deliveries',
-    }),
-    retryingDeliveries: t.exposeInt('retryingDeliveries', { description: 'Deliveries waiting for another attempt now' }),
-    failedLast24h: t.exposeInt('failedLast24h', { description: 'Deliveries given up (failed for good) in the last 24 hours' }),
-    lastError: t.exposeString('lastError', {
-      nullable: true,
-      description: "The newest failed attempt's error (a disabled callback's reason when nothing failed)",
-    }),
-    lastFailedAt: t.expose('lastFailedAt', {
-      type: 'DateTime',
-      description: 'When the newest failed attempt was made (when it was disabled, when nothing failed)',
-    }),
+    callback: t.field({ type: CallbackRef }),
+    state: t.field({ type: FailingCallbackStateEnum }),
+    failedAttemptsLast24h: t.int({ description: 'Failed delivery attempts in the last 24 hours, whatever became of their deliveries' }),
+    retryingDeliveries: t.int({ description: 'Deliveries waiting for another attempt now' }),
+    failedLast24h: t.int({ description: 'Deliveries given up (failed for good) in the last 24 hours' }),
+    lastError: t.string({ nullable: true, description: "The newest failed attempt's error (a disabled callback's reason when nothing failed)" }),
+    lastFailedAt: t.field({ type: 'DateTime', description: 'When the newest failed attempt was made (when it was disabled, when nothing failed)' }),
   }),
 });
 
