@@ -34,11 +34,11 @@ const PluginToken = builder.objectRef<TokenRow>('PluginToken').implement({
   }),
 });
 
-const PluginTokenList = builder.objectRef<{ tokens: TokenRow[]; waiting: number; parked: number }>('PluginTokenList').implement({
+const PluginTokenList = builder.simpleObject('PluginTokenList', {
   fields: (t) => ({
-    tokens: t.field({ type: [PluginToken], resolve: (l) => l.tokens }),
-    waiting: t.exposeInt('waiting', { description: 'Votes waiting for a plugin to claim them (parked ones not included)' }),
-    parked: t.exposeInt('parked', { description: 'Votes parked for offline players, by every token' }),
+    tokens: t.field({ type: [PluginToken] }),
+    waiting: t.int({ description: 'Votes waiting for a plugin to claim them (parked ones not included)' }),
+    parked: t.int({ description: 'Votes parked for offline players, by every token' }),
   }),
 });
 
@@ -62,24 +62,16 @@ const ParkedVote = builder.objectRef<ParkedRow>('ParkedVote').implement({
     test: t.exposeBoolean('test'),
   }),
 });
-const ParkedVotePage = builder.objectRef<{ page: number; limit: number; total: number; pages: number; votes: ParkedRow[] }>('ParkedVotePage').implement({
-  fields: (t) => ({
-    page: t.exposeInt('page'),
-    limit: t.exposeInt('limit'),
-    total: t.exposeInt('total'),
-    pages: t.exposeInt('pages'),
-    votes: t.field({ type: [ParkedVote], resolve: (p) => p.votes }),
-  }),
+const ParkedVotePage = builder.simpleObject('ParkedVotePage', {
+  fields: (t) => ({ page: t.int(), limit: t.int(), total: t.int(), pages: t.int(), votes: t.field({ type: [ParkedVote] }) }),
 });
 
-const CreatedPluginToken = builder.objectRef<{ id: string; name: string; token: string; prefix: string }>('CreatedPluginToken').implement({
+const CreatedPluginToken = builder.simpleObject('CreatedPluginToken', {
   description: 'A new plugin token; `token` is shown only here',
-  fields: (t) => ({ id: t.exposeID('id'), name: t.exposeString('name'), token: t.exposeString('token'), prefix: t.exposeString('prefix') }),
+  fields: (t) => ({ id: t.id(), name: t.string(), token: t.string(), prefix: t.string() }),
 });
 
-const Revoked = builder.objectRef<{ message: string; id: string }>('RevokedPluginToken').implement({
-  fields: (t) => ({ message: t.exposeString('message'), id: t.exposeID('id') }),
-});
+const Revoked = builder.simpleObject('RevokedPluginToken', { fields: (t) => ({ message: t.string(), id: t.id() }) });
 
 interface Pulled {
   vote: { publicId: string; voterName: string; receivedAt: Date; test: boolean; provider: { key: string; name: string } };
@@ -209,12 +201,12 @@ const PlayerInput = builder.inputType('PlayerInput', {
   }),
 });
 
-const PlayersReport = builder.objectRef<{ players: number; linked: number; merged: number }>('PlayersReport').implement({
+const PlayersReport = builder.simpleObject('PlayersReport', {
   description: 'What a report of online players changed (README "Voters")',
   fields: (t) => ({
-    players: t.exposeInt('players', { description: 'Players in the report' }),
-    linked: t.exposeInt('linked', { description: 'Names and UUIDs newly linked to a voter' }),
-    merged: t.exposeInt('merged', { description: 'Voters merged into a player’s voter (votes sent under a new name before the plugin saw it)' }),
+    players: t.int({ description: 'Players in the report' }),
+    linked: t.int({ description: 'Names and UUIDs newly linked to a voter' }),
+    merged: t.int({ description: 'Voters merged into a player’s voter (votes sent under a new name before the plugin saw it)' }),
   }),
 });
 
