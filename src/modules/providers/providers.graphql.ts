@@ -28,29 +28,23 @@ const SignatureFormatEnum = builder.enumType('SignatureFormat', {
 
 const events = (json: string | null) => (json ? (JSON.parse(json) as string[]) : null);
 
-const VotifierSetupRef = builder.objectRef<VotifierSetup>('VotifierSetup').implement({
+const VotifierSetupRef = builder.simpleObject('VotifierSetup', {
   description: 'What to type into a Votifier list: host, port, and the v1 public key or the v2 token',
   fields: (t) => ({
-    host: t.exposeString('host'),
-    port: t.exposeInt('port', { description: 'The Votifier TCP listener (VOTIFIER_PORT); 0 when it is off (Votifier over HTTP still works)' }),
-    publicKey: t.exposeString('publicKey', { description: 'Base64 DER (X.509 SubjectPublicKeyInfo), as NuVotifier keeps it in rsa/public.key' }),
-    token: t.exposeString('token', { nullable: true, description: 'The v2 token; shown only on creation and regeneration' }),
+    host: t.string(),
+    port: t.int({ description: 'The Votifier TCP listener (VOTIFIER_PORT); 0 when it is off (Votifier over HTTP still works)' }),
+    publicKey: t.string({ description: 'Base64 DER (X.509 SubjectPublicKeyInfo), as NuVotifier keeps it in rsa/public.key' }),
+    token: t.string({ nullable: true, description: 'The v2 token; shown only on creation and regeneration' }),
   }),
 });
 
-interface Recovery {
-  enabled: boolean;
-  checkedAt: Date | null;
-  since: string | null;
-  error: string | null;
-}
-const RecoveryRef = builder.objectRef<Recovery>('ProviderRecovery').implement({
+const RecoveryRef = builder.simpleObject('ProviderRecovery', {
   description: "Votes the hook missed, read back from the site's vote list (top.gg) with the owner's API token",
   fields: (t) => ({
-    enabled: t.exposeBoolean('enabled', { description: 'An API token is set' }),
-    checkedAt: t.expose('checkedAt', { type: 'DateTime', nullable: true, description: "The last time the site's list was read" }),
-    since: t.exposeString('since', { nullable: true, description: 'The list is read from this time on (ISO 8601)' }),
-    error: t.exposeString('error', { nullable: true, description: 'Why the last read failed (null after a success)' }),
+    enabled: t.boolean({ description: 'An API token is set' }),
+    checkedAt: t.field({ type: 'DateTime', nullable: true, description: "The last time the site's list was read" }),
+    since: t.string({ nullable: true, description: 'The list is read from this time on (ISO 8601)' }),
+    error: t.string({ nullable: true, description: 'Why the last read failed (null after a success)' }),
   }),
 });
 
@@ -163,17 +157,15 @@ const CreatedProvider = builder
     }),
   });
 
-const RegeneratedSecret = builder.objectRef<{ authValue: string; webhookUrl: string; votifier: VotifierSetup | null }>('RegeneratedProviderSecret').implement({
+const RegeneratedSecret = builder.simpleObject('RegeneratedProviderSecret', {
   fields: (t) => ({
-    authValue: t.exposeString('authValue'),
-    webhookUrl: t.exposeString('webhookUrl'),
-    votifier: t.field({ type: VotifierSetupRef, nullable: true, description: 'votifier providers: the new key pair and token', resolve: (r) => r.votifier }),
+    authValue: t.string(),
+    webhookUrl: t.string(),
+    votifier: t.field({ type: VotifierSetupRef, nullable: true, description: 'votifier providers: the new key pair and token' }),
   }),
 });
 
-const DeletedProvider = builder.objectRef<{ message: string; votesDeleted: number }>('DeletedProvider').implement({
-  fields: (t) => ({ message: t.exposeString('message'), votesDeleted: t.exposeInt('votesDeleted') }),
-});
+const DeletedProvider = builder.simpleObject('DeletedProvider', { fields: (t) => ({ message: t.string(), votesDeleted: t.int() }) });
 
 const CreateProviderInput = builder.inputType('CreateProviderInput', {
   fields: (t) => ({

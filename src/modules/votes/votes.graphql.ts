@@ -156,9 +156,7 @@ builder.prismaObject('DeliveryAttempt', {
   }),
 });
 
-const Redelivered = builder.objectRef<{ voteId: string; requeued: number }>('Redelivered').implement({
-  fields: (t) => ({ voteId: t.exposeString('voteId'), requeued: t.exposeInt('requeued') }),
-});
+const Redelivered = builder.simpleObject('Redelivered', { fields: (t) => ({ voteId: t.string(), requeued: t.int() }) });
 
 builder.queryField('vote', (t) =>
   t.prismaField({
@@ -223,13 +221,9 @@ builder.queryField('votes', (t) =>
   }),
 );
 
-const VoteExport = builder.objectRef<{ filename: string; contentType: string; columns: string[] }>('VoteExport').implement({
+const VoteExport = builder.simpleObject('VoteExport', {
   description: 'What GET /v1/votes/export streams (the rows themselves are streamed by the REST layer)',
-  fields: (t) => ({
-    filename: t.exposeString('filename'),
-    contentType: t.exposeString('contentType'),
-    columns: t.exposeStringList('columns'),
-  }),
+  fields: (t) => ({ filename: t.string(), contentType: t.string(), columns: t.stringList() }),
 });
 
 export const EXPORT_COLUMNS = ['voter_name', 'provider', 'received_at', 'chat_status', 'callback_status'];
