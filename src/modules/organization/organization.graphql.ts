@@ -1,11 +1,10 @@
 // Organization, its settings and usage; the organization query and the settings/test-message mutations.
-import { votePageOf, type VotePageSettings } from '../../domain/vote-page.js';
+import { votePageOf } from '../../domain/vote-page.js';
 import { addressWarnings } from '../../net/reach.js';
 import { builder } from '../../graphql/builder.js';
 import type { LeaderboardPosts } from '../../domain/leaderboard-schedule.js';
 import { requireViewer } from '../../auth/access.js';
 import type { Organization } from '../../generated/sqlite/client.js';
-import type { Usage } from './organization.service.js';
 import { PLANS } from '../../domain/plans.js';
 import { oneOf } from '../../graphql/stored-enum.js';
 
@@ -46,21 +45,21 @@ const LeaderboardPeriodEnum = builder.enumType('LeaderboardPeriod', {
   values: ['day', 'week', 'month'] as const,
 });
 
-const LeaderboardPostsRef = builder.objectRef<LeaderboardPosts>('LeaderboardPosts').implement({
+const LeaderboardPostsRef = builder.simpleObject('LeaderboardPosts', {
   description: 'When the top voters are posted to the chat webhook (README "Discord rewards")',
   fields: (t) => ({
-    period: t.field({ type: LeaderboardPeriodEnum, resolve: (p) => p.period }),
-    top: t.exposeInt('top', { description: 'How many voters it names' }),
-    at: t.exposeString('at', { description: '"HH:MM" (day), "Mon HH:MM" (week), "D HH:MM" (month, D 1 to 28), in settings.time_zone' }),
+    period: t.field({ type: LeaderboardPeriodEnum }),
+    top: t.int({ description: 'How many voters it names' }),
+    at: t.string({ description: '"HH:MM" (day), "Mon HH:MM" (week), "D HH:MM" (month, D 1 to 28), in settings.time_zone' }),
   }),
 });
 
-const VotePageRef = builder.objectRef<VotePageSettings>('VotePageSettings').implement({
+const VotePageRef = builder.simpleObject('VotePageSettings', {
   description: 'The players\' vote page at /vote/<slug> (README "Vote page")',
   fields: (t) => ({
-    enabled: t.exposeBoolean('enabled'),
-    title: t.exposeString('title', { nullable: true, description: 'null: "Vote for <organization name>"' }),
-    showLeaderboard: t.exposeBoolean('showLeaderboard', { description: "The page lists the last 30 days' top voters" }),
+    enabled: t.boolean(),
+    title: t.string({ nullable: true, description: 'null: "Vote for <organization name>"' }),
+    showLeaderboard: t.boolean({ description: "The page lists the last 30 days' top voters" }),
   }),
 });
 
@@ -153,13 +152,8 @@ const OrganizationSettings = builder.objectRef<Organization>('OrganizationSettin
   }),
 });
 
-const OrganizationUsage = builder.objectRef<Usage>('OrganizationUsage').implement({
-  fields: (t) => ({
-    votesThisMonth: t.exposeInt('votesThisMonth'),
-    votesLimit: t.exposeInt('votesLimit'),
-    providersCount: t.exposeInt('providersCount'),
-    providersLimit: t.exposeInt('providersLimit'),
-  }),
+const OrganizationUsage = builder.simpleObject('OrganizationUsage', {
+  fields: (t) => ({ votesThisMonth: t.int(), votesLimit: t.int(), providersCount: t.int(), providersLimit: t.int() }),
 });
 
 builder.prismaObject('Organization', {
@@ -236,9 +230,7 @@ const TestChatWebhookInput = builder.inputType('TestChatWebhookInput', {
   }),
 });
 
-const TestChatWebhookResult = builder.objectRef<{ success: boolean; message: string }>('TestChatWebhookResult').implement({
-  fields: (t) => ({ success: t.exposeBoolean('success'), message: t.exposeString('message') }),
-});
+const TestChatWebhookResult = builder.simpleObject('TestChatWebhookResult', { fields: (t) => ({ success: t.boolean(), message: t.string() }) });
 
 /** GraphQL input objects carry explicit nulls for omitted fields only when sent; drop undefined keys. */
 function defined(input: object | null | undefined): Record<string, unknown> {
