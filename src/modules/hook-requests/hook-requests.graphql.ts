@@ -6,7 +6,7 @@ import { requireViewer } from '../../auth/access.js';
 import type { AppDeps } from '../../app/deps.js';
 import { ProviderRef } from '../providers/providers.graphql.js';
 import type { HookRequestEntry } from './entry.js';
-import { createHookRequestService, hookRequestCursor, type HookRequestDropEntry, type HookRequestService } from './hook-requests.service.js';
+import { createHookRequestService, hookRequestCursor, type HookRequestService } from './hook-requests.service.js';
 import { subscribeToHookRequests } from './hook-request-feed.js';
 import type { HookOutcome, HookProtocol } from './observation.js';
 import { oneOf } from '../../graphql/stored-enum.js';
@@ -62,26 +62,20 @@ export const HookRequestRef = builder.objectRef<HookRequestEntry>('HookRequest')
   }),
 });
 
-export const HookRequestDropRef = builder.objectRef<HookRequestDropEntry>('HookRequestDrop').implement({
+export const HookRequestDropRef = builder.simpleObject('HookRequestDrop', {
   description: 'Refused requests from one address that were not kept (over HOOK_LOG_MAX_REFUSED_PER_ADDRESS or the per-scope bound)',
-  fields: (t) => ({
-    clientIp: t.exposeString('clientIp'),
-    count: t.exposeInt('count'),
-    firstAt: t.expose('firstAt', { type: 'DateTime' }),
-    lastAt: t.expose('lastAt', { type: 'DateTime' }),
-  }),
+  fields: (t) => ({ clientIp: t.string(), count: t.int(), firstAt: t.field({ type: 'DateTime' }), lastAt: t.field({ type: 'DateTime' }) }),
 });
 
-type Page = Awaited<ReturnType<HookRequestService['page']>>;
-const HookRequestPageRef = builder.objectRef<Page>('HookRequestPage').implement({
+const HookRequestPageRef = builder.simpleObject('HookRequestPage', {
   description: 'A page of the hook request log, newest first, with the refused requests that were not kept',
   fields: (t) => ({
-    requests: t.field({ type: [HookRequestRef], resolve: (p) => p.requests }),
-    dropped: t.field({ type: [HookRequestDropRef], resolve: (p) => p.dropped }),
-    page: t.exposeInt('page'),
-    limit: t.exposeInt('limit'),
-    total: t.exposeInt('total'),
-    pages: t.exposeInt('pages'),
+    requests: t.field({ type: [HookRequestRef] }),
+    dropped: t.field({ type: [HookRequestDropRef] }),
+    page: t.int(),
+    limit: t.int(),
+    total: t.int(),
+    pages: t.int(),
   }),
 });
 

@@ -2,19 +2,13 @@
 // the organization (full scope).
 import { builder } from '../../graphql/builder.js';
 import { requireViewer } from '../../auth/access.js';
-import type { ErasedVoter } from './voters.service.js';
 import { IDENTITY_KINDS, type IdentityKind } from '../../domain/voter-identity.js';
 import { VoterStanding } from '../stats/stats.graphql.js';
 import { VoteConnection } from '../votes/votes.graphql.js';
 
-const ErasedVoterRef = builder.objectRef<ErasedVoter>('ErasedVoter').implement({
+const ErasedVoterRef = builder.simpleObject('ErasedVoter', {
   description: "What an erasure removed: the voter's votes (with payloads), their delivery attempts, and rollup rows",
-  fields: (t) => ({
-    voterName: t.exposeString('voterName'),
-    votesDeleted: t.exposeInt('votesDeleted'),
-    attemptsDeleted: t.exposeInt('attemptsDeleted'),
-    rollupRowsDeleted: t.exposeInt('rollupRowsDeleted'),
-  }),
+  fields: (t) => ({ voterName: t.string(), votesDeleted: t.int(), attemptsDeleted: t.int(), rollupRowsDeleted: t.int() }),
 });
 
 builder.mutationField('eraseVoter', (t) =>
@@ -72,14 +66,8 @@ const VoterRef = builder.objectRef<VoterShape>('Voter').implement({
   }),
 });
 
-const VoterPageRef = builder.objectRef<{ voters: VoterShape[]; page: number; limit: number; total: number; pages: number }>('VoterPage').implement({
-  fields: (t) => ({
-    voters: t.field({ type: [VoterRef], resolve: (p) => p.voters }),
-    page: t.exposeInt('page'),
-    limit: t.exposeInt('limit'),
-    total: t.exposeInt('total'),
-    pages: t.exposeInt('pages'),
-  }),
+const VoterPageRef = builder.simpleObject('VoterPage', {
+  fields: (t) => ({ voters: t.field({ type: [VoterRef] }), page: t.int(), limit: t.int(), total: t.int(), pages: t.int() }),
 });
 
 builder.queryField('voter', (t) =>
