@@ -1,7 +1,6 @@
 // API keys: list (Growth+), create (value shown once), revoke.
 import { builder } from '../../graphql/builder.js';
-import { requireViewer, type Viewer } from '../../auth/access.js';
-import type { CreatedApiKey } from './api-keys.service.js';
+import { requireViewer } from '../../auth/access.js';
 import { oneOf } from '../../graphql/stored-enum.js';
 
 const SCOPES = ['read', 'full'] as const;
@@ -21,12 +20,9 @@ builder.prismaObject('ApiKey', {
   }),
 });
 
-const ViewerRef = builder.objectRef<Viewer>('Viewer').implement({
+const ViewerRef = builder.simpleObject('Viewer', {
   description: 'The caller: which key it signed in with and what that key may do',
-  fields: (t) => ({
-    apiKeyId: t.exposeID('apiKeyId'),
-    scope: t.expose('scope', { type: ScopeEnum }),
-  }),
+  fields: (t) => ({ apiKeyId: t.id(), scope: t.field({ type: ScopeEnum }) }),
 });
 
 builder.queryField('viewer', (t) =>
@@ -39,20 +35,12 @@ builder.queryField('viewer', (t) =>
   }),
 );
 
-const CreatedApiKeyRef = builder.objectRef<CreatedApiKey>('CreatedApiKey').implement({
+const CreatedApiKeyRef = builder.simpleObject('CreatedApiKey', {
   description: 'A new API key; `key` is shown only here',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    key: t.exposeString('key'),
-    prefix: t.exposeString('prefix'),
-    scope: t.expose('scope', { type: ScopeEnum }),
-  }),
+  fields: (t) => ({ id: t.id(), name: t.string(), key: t.string(), prefix: t.string(), scope: t.field({ type: ScopeEnum }) }),
 });
 
-const RevokedApiKey = builder.objectRef<{ message: string; id: string }>('RevokedApiKey').implement({
-  fields: (t) => ({ message: t.exposeString('message'), id: t.exposeID('id') }),
-});
+const RevokedApiKey = builder.simpleObject('RevokedApiKey', { fields: (t) => ({ message: t.string(), id: t.id() }) });
 
 const CreateApiKeyInput = builder.inputType('CreateApiKeyInput', {
   fields: (t) => ({ name: t.string({ required: true }), scope: t.field({ type: ScopeEnum, required: true }) }),

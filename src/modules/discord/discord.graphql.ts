@@ -24,13 +24,8 @@ const RoleGrantRef = builder.objectRef<RoleGrantRow>('DiscordRoleGrant').impleme
   }),
 });
 
-const RoleGrantListRef = builder.objectRef<{ grants: RoleGrantRow[]; total: number; page: number; limit: number }>('DiscordRoleGrantList').implement({
-  fields: (t) => ({
-    grants: t.field({ type: [RoleGrantRef], resolve: (l) => l.grants }),
-    total: t.exposeInt('total'),
-    page: t.exposeInt('page'),
-    limit: t.exposeInt('limit'),
-  }),
+const RoleGrantListRef = builder.simpleObject('DiscordRoleGrantList', {
+  fields: (t) => ({ grants: t.field({ type: [RoleGrantRef] }), total: t.int(), page: t.int(), limit: t.int() }),
 });
 
 builder.queryField('discordRoleGrants', (t) =>

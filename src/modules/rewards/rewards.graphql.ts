@@ -4,18 +4,18 @@ import { requireViewer, type Viewer } from '../../auth/access.js';
 import type { AppDeps } from '../../app/deps.js';
 import type { VoteEvent } from '../../live/vote-events.js';
 import { keyBoundStream } from '../../live/key-bound-stream.js';
-import type { ReminderOptOutRow, VotePartyProgress } from './rewards.service.js';
+import type { VotePartyProgress } from './rewards.service.js';
 
-const VotePartyRef = builder.objectRef<VotePartyProgress>('VoteParty').implement({
+const VotePartyRef = builder.simpleObject('VoteParty', {
   description: 'The vote party: every `every` counted votes (of one site when `provider` is set), one vote_party event',
   fields: (t) => ({
-    enabled: t.exposeBoolean('enabled', { description: 'settings.vote_party_every is set' }),
-    every: t.exposeInt('every', { nullable: true }),
-    provider: t.exposeString('provider', { nullable: true, description: 'Key of the only provider whose votes count; null: every site' }),
-    count: t.exposeInt('count', { description: 'Counted votes since the party was set (changing every or provider starts it over)' }),
-    progress: t.exposeInt('progress', { description: 'Votes toward the next party ("63 of 100": 63)' }),
-    remaining: t.exposeInt('remaining', { nullable: true, description: 'Votes still needed for the next party' }),
-    completed: t.exposeInt('completed', { description: 'Parties completed so far' }),
+    enabled: t.boolean({ description: 'settings.vote_party_every is set' }),
+    every: t.int({ nullable: true }),
+    provider: t.string({ nullable: true, description: 'Key of the only provider whose votes count; null: every site' }),
+    count: t.int({ description: 'Counted votes since the party was set (changing every or provider starts it over)' }),
+    progress: t.int({ description: 'Votes toward the next party ("63 of 100": 63)' }),
+    remaining: t.int({ nullable: true, description: 'Votes still needed for the next party' }),
+    completed: t.int({ description: 'Parties completed so far' }),
   }),
 });
 
@@ -64,9 +64,7 @@ builder.subscriptionField('votePartyProgress', (t) =>
   }),
 );
 
-const ReminderSetting = builder.objectRef<{ voterName: string; enabled: boolean }>('VoterReminders').implement({
-  fields: (t) => ({ voterName: t.exposeString('voterName'), enabled: t.exposeBoolean('enabled') }),
-});
+const ReminderSetting = builder.simpleObject('VoterReminders', { fields: (t) => ({ voterName: t.string(), enabled: t.boolean() }) });
 
 builder.mutationField('setVoterReminders', (t) =>
   t.field({
@@ -80,16 +78,9 @@ builder.mutationField('setVoterReminders', (t) =>
   }),
 );
 
-const OptOutRef = builder.objectRef<ReminderOptOutRow>('ReminderOptOut').implement({
-  fields: (t) => ({ voterName: t.exposeString('voterName'), createdAt: t.expose('createdAt', { type: 'DateTime' }) }),
-});
-const OptOutPage = builder.objectRef<{ optOuts: ReminderOptOutRow[]; total: number; page: number; limit: number }>('ReminderOptOutPage').implement({
-  fields: (t) => ({
-    optOuts: t.field({ type: [OptOutRef], resolve: (p) => p.optOuts }),
-    total: t.exposeInt('total'),
-    page: t.exposeInt('page'),
-    limit: t.exposeInt('limit'),
-  }),
+const OptOutRef = builder.simpleObject('ReminderOptOut', { fields: (t) => ({ voterName: t.string(), createdAt: t.field({ type: 'DateTime' }) }) });
+const OptOutPage = builder.simpleObject('ReminderOptOutPage', {
+  fields: (t) => ({ optOuts: t.field({ type: [OptOutRef] }), total: t.int(), page: t.int(), limit: t.int() }),
 });
 
 builder.queryField('reminderOptOuts', (t) =>
