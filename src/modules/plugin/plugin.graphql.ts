@@ -22,17 +22,19 @@ interface TokenRow {
   parked: number;
 }
 
-const PluginToken = builder.objectRef<TokenRow>('PluginToken').implement({
+// Result types are simple objects; the rows the pull service returns are put into their shape here.
+const PluginToken = builder.simpleObject('PluginToken', {
   fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    prefix: t.exposeString('prefix'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    lastPollAt: t.expose('lastPolledAt', { type: 'DateTime', nullable: true }),
-    connection: t.expose('connection', { type: ConnectionEnum, description: 'connected (polled within 30 s), intermittent (5 min), disconnected, never' }),
-    parked: t.exposeInt('parked', { description: 'Votes this token\'s plugin parked for offline players (README "Offline players")' }),
+    id: t.id(),
+    name: t.string(),
+    prefix: t.string(),
+    createdAt: t.field({ type: 'DateTime' }),
+    lastPollAt: t.field({ type: 'DateTime', nullable: true }),
+    connection: t.field({ type: ConnectionEnum, description: 'connected (polled within 30 s), intermittent (5 min), disconnected, never' }),
+    parked: t.int({ description: 'Votes this token\'s plugin parked for offline players (README "Offline players")' }),
   }),
 });
+const shownToken = ({ lastPolledAt, ...token }: TokenRow) => ({ ...token, lastPollAt: lastPolledAt });
 
 const PluginTokenList = builder.simpleObject('PluginTokenList', {
   fields: (t) => ({
@@ -50,17 +52,26 @@ interface ParkedRow {
   test: boolean;
   provider: { key: string; name: string };
 }
-const ParkedVote = builder.objectRef<ParkedRow>('ParkedVote').implement({
+const ParkedVote = builder.simpleObject('ParkedVote', {
   description: "A vote parked for an offline player: returned by that player's poll (`pullVotes(player:)`)",
   fields: (t) => ({
-    id: t.exposeString('publicId'),
-    voterName: t.exposeString('voterName', { description: 'The player it waits for' }),
-    providerKey: t.string({ resolve: (p) => p.provider.key }),
-    providerName: t.string({ resolve: (p) => p.provider.name }),
-    receivedAt: t.expose('receivedAt', { type: 'DateTime' }),
-    parkedAt: t.expose('parkedAt', { type: 'DateTime' }),
-    test: t.exposeBoolean('test'),
+    id: t.string(),
+    voterName: t.string({ description: 'The player it waits for' }),
+    providerKey: t.string(),
+    providerName: t.string(),
+    receivedAt: t.field({ type: 'DateTime' }),
+    parkedAt: t.field({ type: 'DateTime' }),
+    test: t.boolean(),
   }),
+});
+const shownParked = (p: ParkedRow) => ({
+  id: p.publicId,
+  voterName: p.voterName,
+  providerKey: p.provider.key,
+  providerName: p.provider.name,
+  receivedAt: p.receivedAt,
+  parkedAt: p.parkedAt,
+  test: p.test,
 });
 const ParkedVotePage = builder.simpleObject('ParkedVotePage', {
   fields: (t) => ({ page: t.int(), limit: t.int(), total: t.int(), pages: t.int(), votes: t.field({ type: [ParkedVote] }) }),
@@ -77,27 +88,34 @@ interface Pulled {
   vote: { publicId: string; voterName: string; receivedAt: Date; test: boolean; provider: { key: string; name: string } };
   attempt: number;
 }
-const PulledVote = builder.objectRef<Pulled>('PulledVote').implement({
+const PulledVote = builder.simpleObject('PulledVote', {
   fields: (t) => ({
-    id: t.string({ resolve: (p) => p.vote.publicId }),
-    voterName: t.string({ resolve: (p) => p.vote.voterName }),
-    providerKey: t.string({ resolve: (p) => p.vote.provider.key }),
-    providerName: t.string({ resolve: (p) => p.vote.provider.name }),
-    receivedAt: t.field({ type: 'DateTime', resolve: (p) => p.vote.receivedAt }),
-    attempt: t.exposeInt('attempt'),
-    test: t.boolean({
-      description: 'A test vote sent by the owner with deliver_to_game_servers (README "Test votes"): a plugin may skip its reward',
-      resolve: (p) => p.vote.test,
-    }),
+    id: t.string(),
+    voterName: t.string(),
+    providerKey: t.string(),
+    providerName: t.string(),
+    receivedAt: t.field({ type: 'DateTime' }),
+    attempt: t.int(),
+    test: t.boolean({ description: 'A test vote sent by the owner with deliver_to_game_servers (README "Test votes"): a plugin may skip its reward' }),
   }),
 });
+const shownPulled = ({ vote, attempt }: Pulled) => ({
+  id: vote.publicId,
+  voterName: vote.voterName,
+  providerKey: vote.provider.key,
+  providerName: vote.provider.name,
+  receivedAt: vote.receivedAt,
+  attempt,
+  test: vote.test,
+});
 
-const PullSettlement = builder.objectRef<{ voteId: string; status: string; retryAt?: Date | null }>('PullSettlement').implement({
-  fields: (t) => ({
-    voteId: t.exposeString('voteId'),
-    status: t.field({ type: PullStatusEnum, resolve: (v) => oneOf(PULL_STATUSES, v.status, 'pulled vote status') }),
-    retryAt: t.field({ type: 'DateTime', nullable: true, resolve: (s) => s.retryAt ?? null }),
-  }),
+const PullSettlement = builder.simpleObject('PullSettlement', {
+  fields: (t) => ({ voteId: t.string(), status: t.field({ type: PullStatusEnum }), retryAt: t.field({ type: 'DateTime', nullable: true }) }),
+});
+const shownSettlement = (s: { voteId: string; status: string; retryAt?: Date | null }) => ({
+  voteId: s.voteId,
+  status: oneOf(PULL_STATUSES, s.status, 'pulled vote status'),
+  retryAt: s.retryAt ?? null,
 });
 
 builder.queryField('pluginTokens', (t) =>
@@ -105,7 +123,10 @@ builder.queryField('pluginTokens', (t) =>
     type: PluginTokenList,
     nullable: true,
     authScopes: { access: { scope: 'read' } },
-    resolve: (_r, _a, ctx) => ctx.services.pull.listTokens(requireViewer(ctx.auth).organizationId),
+    resolve: async (_r, _a, ctx) => {
+      const list = await ctx.services.pull.listTokens(requireViewer(ctx.auth).organizationId);
+      return { ...list, tokens: list.tokens.map(shownToken) };
+    },
   }),
 );
 
@@ -116,7 +137,10 @@ builder.queryField('parkedVotes', (t) =>
     description: 'The votes one plugin token parked for offline players, most recently parked first',
     authScopes: { access: { scope: 'read' } },
     args: { tokenId: t.arg.id({ required: true }), page: t.arg.int(), limit: t.arg.int() },
-    resolve: (_r, { tokenId, page, limit }, ctx) => ctx.services.pull.listParked(requireViewer(ctx.auth).organizationId, String(tokenId), { page, limit }),
+    resolve: async (_r, { tokenId, page, limit }, ctx) => {
+      const parked = await ctx.services.pull.listParked(requireViewer(ctx.auth).organizationId, String(tokenId), { page, limit });
+      return { ...parked, votes: parked.votes.map(shownParked) };
+    },
   }),
 );
 
@@ -152,9 +176,9 @@ builder.mutationField('pullVotes', (t) =>
       waitSeconds: t.arg.int(),
       player: t.arg.string({ description: 'A player who just joined: their waiting votes (case-insensitive), parked ones included' }),
     },
-    resolve: (_r, args, ctx) => {
+    resolve: async (_r, args, ctx) => {
       const plugin = requirePlugin(ctx.auth);
-      return ctx.services.pull.poll(plugin.organizationId, plugin.tokenId, args);
+      return (await ctx.services.pull.poll(plugin.organizationId, plugin.tokenId, args)).map(shownPulled);
     },
   }),
 );
@@ -165,9 +189,9 @@ builder.mutationField('claimPulledVote', (t) =>
     nullable: true,
     authScopes: { access: { scope: 'plugin' } },
     args: { id: t.arg.string({ required: true }) },
-    resolve: (_r, { id }, ctx) => {
+    resolve: async (_r, { id }, ctx) => {
       const plugin = requirePlugin(ctx.auth);
-      return ctx.services.pull.claim(plugin.organizationId, plugin.tokenId, id);
+      return shownSettlement(await ctx.services.pull.claim(plugin.organizationId, plugin.tokenId, id));
     },
   }),
 );
@@ -181,9 +205,11 @@ builder.mutationField('failPulledVote', (t) =>
       id: t.arg.string({ required: true }),
       reason: t.arg.string({ description: "Why; `player_offline` parks the vote for its player's poll instead of retrying it after a back-off" }),
     },
-    resolve: (_r, { id, reason }, ctx) => {
+    resolve: async (_r, { id, reason }, ctx) => {
       const plugin = requirePlugin(ctx.auth);
-      return ctx.services.pull.fail(plugin.organizationId, plugin.tokenId, id, reason === undefined || reason === null ? {} : { reason });
+      return shownSettlement(
+        await ctx.services.pull.fail(plugin.organizationId, plugin.tokenId, id, reason === undefined || reason === null ? {} : { reason }),
+      );
     },
   }),
 );

@@ -127,12 +127,8 @@ export const ProviderRef = builder.prismaObject('Provider', {
   }),
 });
 
-const ProviderList = builder.objectRef<{ providers: Provider[]; limit: number }>('ProviderList').implement({
-  fields: (t) => ({
-    providers: t.field({ type: [ProviderRef], resolve: (l) => l.providers }),
-    count: t.int({ resolve: (l) => l.providers.length }),
-    limit: t.exposeInt('limit'),
-  }),
+const ProviderList = builder.simpleObject('ProviderList', {
+  fields: (t) => ({ providers: t.field({ type: [ProviderRef] }), count: t.int(), limit: t.int() }),
 });
 
 const CreatedProvider = builder
@@ -237,7 +233,8 @@ builder.queryField('providers', (t) =>
     authScopes: { access: { scope: 'read' } },
     resolve: async (_root, _args, ctx) => {
       const viewer = requireViewer(ctx.auth);
-      return { providers: await ctx.services.providers.list(viewer.organizationId), limit: PLAN_LIMITS[planOf(viewer)].providers };
+      const providers = await ctx.services.providers.list(viewer.organizationId);
+      return { providers, count: providers.length, limit: PLAN_LIMITS[planOf(viewer)].providers };
     },
   }),
 );
