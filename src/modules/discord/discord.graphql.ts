@@ -2,6 +2,7 @@
 import { builder } from '../../graphql/builder.js';
 import { requireViewer } from '../../auth/access.js';
 import type { RoleGrantRow } from './discord.service.js';
+import { oneOf } from '../../graphql/stored-enum.js';
 
 const GRANT_STATUSES = ['active', 'removed', 'not_member'] as const;
 
@@ -10,18 +11,29 @@ const RoleGrantStatusEnum = builder.enumType('DiscordRoleGrantStatus', {
   values: GRANT_STATUSES,
 });
 
-const RoleGrantRef = builder.objectRef<RoleGrantRow>('DiscordRoleGrant').implement({
+const RoleGrantRef = builder.simpleObject('DiscordRoleGrant', {
   description: 'A Discord vote role given to a voter by a discord_role callback',
   fields: (t) => ({
-    voter: t.exposeString('voterName', { description: "The voter's name on the vote that gave it" }),
-    discordId: t.exposeString('discordUserId'),
-    roleId: t.exposeString('roleId'),
-    callbackId: t.exposeID('callbackId'),
-    status: t.field({ type: RoleGrantStatusEnum, resolve: (g) => g.status as (typeof GRANT_STATUSES)[number] }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime', description: 'When the role is (or was) taken away' }),
-    lastError: t.exposeString('lastError', { nullable: true, description: 'Why the last try to give or take it failed' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    voter: t.string({ description: "The voter's name on the vote that gave it" }),
+    discordId: t.string(),
+    roleId: t.string(),
+    callbackId: t.id(),
+    status: t.field({ type: RoleGrantStatusEnum }),
+    expiresAt: t.field({ type: 'DateTime', description: 'When the role is (or was) taken away' }),
+    lastError: t.string({ nullable: true, description: 'Why the last try to give or take it failed' }),
+    updatedAt: t.field({ type: 'DateTime' }),
   }),
+});
+/** A grant as the API shows it. */
+const shownGrant = (g: RoleGrantRow) => ({
+  voter: g.voterName,
+  discordId: g.discordUserId,
+  roleId: g.roleId,
+  callbackId: g.callbackId,
+  status: oneOf(GRANT_STATUSES, g.status, 'role grant status'),
+  expiresAt: g.expiresAt,
+  lastError: g.lastError,
+  updatedAt: g.updatedAt,
 });
 
 const RoleGrantListRef = builder.simpleObject('DiscordRoleGrantList', {
@@ -35,6 +47,9 @@ builder.queryField('discordRoleGrants', (t) =>
     description: 'The vote roles given: held ones first, soonest expiry first (paginated)',
     authScopes: { access: { scope: 'read' } },
     args: { page: t.arg.int(), limit: t.arg.int(), status: t.arg({ type: RoleGrantStatusEnum }) },
-    resolve: (_root, args, ctx) => ctx.services.discord.roleGrants(requireViewer(ctx.auth).organizationId, args),
+    resolve: async (_root, args, ctx) => {
+      const list = await ctx.services.discord.roleGrants(requireViewer(ctx.auth).organizationId, args);
+      return { ...list, grants: list.grants.map(shownGrant) };
+    },
   }),
 );

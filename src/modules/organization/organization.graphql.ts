@@ -30,14 +30,21 @@ interface MilestoneRuleShape {
   at?: number[];
   provider?: string;
 }
-const MilestoneRuleRef = builder.objectRef<MilestoneRuleShape>('MilestoneRule').implement({
+const MilestoneRuleRef = builder.simpleObject('MilestoneRule', {
   description: 'Reached when the value is a multiple of every or one of at (README "Milestones")',
   fields: (t) => ({
-    type: t.field({ type: MilestoneTypeEnum, resolve: (m) => oneOf(MILESTONE_TYPES, m.type, 'milestone type') }),
-    every: t.int({ nullable: true, resolve: (r) => r.every ?? null }),
-    at: t.intList({ nullable: true, resolve: (r) => r.at ?? null }),
-    provider: t.string({ nullable: true, description: 'A provider key: the total on that site only', resolve: (r) => r.provider ?? null }),
+    type: t.field({ type: MilestoneTypeEnum }),
+    every: t.int({ nullable: true }),
+    at: t.intList({ nullable: true }),
+    provider: t.string({ nullable: true, description: 'A provider key: the total on that site only' }),
   }),
+});
+/** A stored rule as the API shows it: its type checked against the enum. */
+const shownMilestone = (m: MilestoneRuleShape) => ({
+  type: oneOf(MILESTONE_TYPES, m.type, 'milestone type'),
+  every: m.every ?? null,
+  at: m.at ?? null,
+  provider: m.provider ?? null,
 });
 
 const LeaderboardPeriodEnum = builder.enumType('LeaderboardPeriod', {
@@ -112,7 +119,7 @@ const OrganizationSettings = builder.objectRef<Organization>('OrganizationSettin
     milestones: t.field({
       type: [MilestoneRuleRef],
       description: 'Milestone rules: a vote that reaches one sends a milestone event (README "Milestones")',
-      resolve: (org) => (org.milestonesJson ? (JSON.parse(org.milestonesJson) as MilestoneRuleShape[]) : []),
+      resolve: (org) => (org.milestonesJson ? (JSON.parse(org.milestonesJson) as MilestoneRuleShape[]).map(shownMilestone) : []),
     }),
     votePartyEvery: t.exposeInt('votePartyEvery', { nullable: true, description: 'Every this many counted votes, a vote_party event; null: no party' }),
     votePartyProvider: t.string({

@@ -2,9 +2,10 @@
 // the organization (full scope).
 import { builder } from '../../graphql/builder.js';
 import { requireViewer } from '../../auth/access.js';
-import { IDENTITY_KINDS, type IdentityKind } from '../../domain/voter-identity.js';
+import { IDENTITY_KINDS } from '../../domain/voter-identity.js';
 import { VoterStanding } from '../stats/stats.graphql.js';
 import { VoteConnection } from '../votes/votes.graphql.js';
+import { oneOf } from '../../graphql/stored-enum.js';
 
 const ErasedVoterRef = builder.simpleObject('ErasedVoter', {
   description: "What an erasure removed: the voter's votes (with payloads), their delivery attempts, and rollup rows",
@@ -29,12 +30,18 @@ const IdentityKindEnum = builder.enumType('VoterIdentityKind', {
   values: IDENTITY_KINDS,
 });
 
-const VoterIdentityRef = builder.objectRef<{ kind: string; value: string; createdAt: Date }>('VoterIdentity').implement({
+const VoterIdentityRef = builder.simpleObject('VoterIdentity', {
   fields: (t) => ({
-    kind: t.field({ type: IdentityKindEnum, resolve: (i) => i.kind as IdentityKind }),
-    value: t.exposeString('value', { description: 'Names lower-cased; an id as sent' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    kind: t.field({ type: IdentityKindEnum }),
+    value: t.string({ description: 'Names lower-cased; an id as sent' }),
+    createdAt: t.field({ type: 'DateTime' }),
   }),
+});
+/** An identity row as the API shows it: its stored kind checked against the enum, not cast. */
+const shownIdentity = (i: { kind: string; value: string; createdAt: Date }) => ({
+  kind: oneOf(IDENTITY_KINDS, i.kind, 'voter identity kind'),
+  value: i.value,
+  createdAt: i.createdAt,
 });
 
 type VoterShape = { id: string; organizationId: string; displayName: string; createdAt: Date; nameAt: Date };
@@ -48,8 +55,11 @@ const VoterRef = builder.objectRef<VoterShape>('Voter').implement({
     identities: t.field({
       type: [VoterIdentityRef],
       // A voter read by id has them already; a search's voters read theirs (the voter row is not read again).
-      resolve: (v, _a, ctx) =>
-        'identities' in v ? (v.identities as { kind: string; value: string; createdAt: Date }[]) : ctx.services.voters.identitiesOf(v.organizationId, v.id),
+      resolve: async (v, _a, ctx) =>
+        ('identities' in v
+          ? (v.identities as { kind: string; value: string; createdAt: Date }[])
+          : await ctx.services.voters.identitiesOf(v.organizationId, v.id)
+        ).map(shownIdentity),
     }),
     standing: t.field({
       type: VoterStanding,
