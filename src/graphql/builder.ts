@@ -3,6 +3,7 @@ import SchemaBuilder from '@pothos/core';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
+import RelayPlugin from '@pothos/plugin-relay';
 import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
 import { GraphQLError, GraphQLScalarType } from 'graphql';
@@ -20,9 +21,19 @@ export const builder = new SchemaBuilder<{
     JSON: { Input: unknown; Output: unknown };
   };
   DefaultFieldNullability: false;
+  DefaultEdgesNullability: false;
+  DefaultNodeNullability: false;
 }>({
-  plugins: [ScopeAuthPlugin, PrismaPlugin, SimpleObjectsPlugin],
+  plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin, SimpleObjectsPlugin],
   defaultFieldNullability: false,
+  // Connections (votes, the hook request log) are the relay plugin's: its Connection, Edge and PageInfo types, edges
+  // and nodes never null. The schema has no global object ids, so no `node` / `nodes` queries.
+  relay: {
+    nodeQueryOptions: false,
+    nodesQueryOptions: false,
+    edgesFieldOptions: { nullable: false },
+    nodeFieldOptions: { nullable: false },
+  },
   prisma: {
     client: (ctx) => ctx.deps.db.prisma,
     dmmf: getDatamodel(),

@@ -41,6 +41,38 @@ describe.skipIf(databaseUnavailable)('votesConnection (Relay-style paging)', () 
     expect(seen).toEqual([...ids].reverse());
   });
 
+  const backward = (last: number, before?: string) =>
+    app.request('POST', '/graphql', {
+      key: org.readKey,
+      body: {
+        query: `query ($last: Int, $before: String) { votesConnection(last: $last, before: $before) { pageInfo { hasPreviousPage startCursor } edges { node { publicId } } } }`,
+        variables: { last, before },
+      },
+    });
+
+  it('walks back from the oldest vote with last/before, and answers an empty page with null cursors', async () => {
+    const seen: string[] = [];
+    let before: string | undefined;
+    for (;;) {
+      const res = await backward(7, before);
+      expect(res.body.errors).toBeUndefined();
+      const c = res.body.data.votesConnection;
+      seen.unshift(...c.edges.map((e: { node: { publicId: string } }) => e.node.publicId));
+      if (!c.pageInfo.hasPreviousPage) break;
+      before = c.pageInfo.startCursor;
+    }
+    expect(seen).toEqual([...ids].reverse());
+    // Older than the oldest vote: nothing, and no cursor to go on from (null, as before the relay plugin).
+    const oldest = (await page(25)).body.data.votesConnection.pageInfo.endCursor;
+    const empty = (await page(10, oldest)).body.data.votesConnection;
+    expect(empty).toMatchObject({ totalCount: 25, edges: [], pageInfo: { hasNextPage: false, endCursor: oldest } });
+    const none = await app.request('POST', '/graphql', {
+      key: org.readKey,
+      body: { query: '{ votesConnection(voter: "nobody") { edges { cursor } pageInfo { startCursor endCursor hasNextPage hasPreviousPage } } }' },
+    });
+    expect(none.body.data.votesConnection).toEqual({ edges: [], pageInfo: { startCursor: null, endCursor: null, hasNextPage: false, hasPreviousPage: false } });
+  });
+
   it('costs the same number of statements for 5 or 25 votes', async () => {
     const cost = async (first: number) => {
       // The hook request log writes its queue on a timer; written now, it cannot land inside the measured call.
@@ -58,5 +90,12 @@ describe.skipIf(databaseUnavailable)('votesConnection (Relay-style paging)', () 
     expect(bad.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'after' }] });
     const big = await page(1000);
     expect(big.body.errors[0].extensions.details[0].field).toBe('first');
+    const none = await page(0);
+    expect(none.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'first' }] });
+    const back = await backward(101);
+    expect(back.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'last' }] });
+    // A cursor of another shape (base64 of text without the time|id form) is refused by name, for before as for after.
+    const forged = await backward(5, Buffer.from('GPC:S:1').toString('base64'));
+    expect(forged.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'before' }] });
   });
 });

@@ -52,12 +52,7 @@ builder.queryField('apiKeys', (t) =>
     description: 'Active API keys (prefix and metadata only)',
     nullable: true,
     authScopes: { access: { scope: 'read', plan: 'growth' } },
-    resolve: (query, _root, _args, ctx) =>
-      ctx.deps.db.prisma.apiKey.findMany({
-        ...query,
-        where: { organizationId: requireViewer(ctx.auth).organizationId, revokedAt: null },
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      }),
+    resolve: (query, _root, _args, ctx) => ctx.services.apiKeys.list(requireViewer(ctx.auth).organizationId, query),
   }),
 );
 

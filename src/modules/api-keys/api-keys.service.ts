@@ -1,6 +1,7 @@
 // API keys: create (value shown once), list (prefix and metadata only), revoke; and resolving a request's key.
 import { z } from 'zod';
 import type { AppDeps } from '../../app/deps.js';
+import type { Prisma } from '../../generated/sqlite/client.js';
 import { AppError, notFound } from '../../base/errors.js';
 import { PLAN_LIMITS, planOf } from '../../domain/plans.js';
 import { API_KEY_PREFIX, PLUGIN_TOKEN_PREFIX, bearerToken, generateToken, hashToken } from '../../auth/api-key-token.js';
@@ -48,8 +49,10 @@ export function createApiKeyService(deps: AppDeps) {
     return { id: row.id, name: row.name, key: token.value, prefix: row.prefix, scope: row.scope as Scope };
   }
 
-  function list(organizationId: string) {
+  /** The active keys, oldest first; `query` is what GraphQL selects of them. */
+  function list(organizationId: string, query: { include?: Prisma.ApiKeyInclude; select?: Prisma.ApiKeySelect } = {}) {
     return prisma.apiKey.findMany({
+      ...query,
       where: { organizationId, revokedAt: null },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     });

@@ -269,7 +269,7 @@ builder.queryField('callbacks', (t) =>
       const viewer = requireViewer(ctx.auth);
       const [callbacks, count] = await Promise.all([
         ctx.services.callbacks.list(viewer.organizationId, includeDisabled ?? false),
-        ctx.deps.db.prisma.callback.count({ where: { organizationId: viewer.organizationId } }),
+        ctx.services.callbacks.count(viewer.organizationId),
       ]);
       return { callbacks, count, limit: PLAN_LIMITS[planOf(viewer)].callbacks };
     },

@@ -490,7 +490,10 @@ export function createCallbackService(deps: AppDeps) {
     return deps.db.reports.failedAttemptsSince(organizationId, dueSince, since);
   }
 
-  return { get, list, create, update, remove, rotateSecret, test, failing, replay };
+  /** How many callbacks the organization has, disabled ones too (what the plan's limit counts). */
+  const count = (organizationId: string) => prisma.callback.count({ where: { organizationId } });
+
+  return { get, list, count, create, update, remove, rotateSecret, test, failing, replay };
 }
 
 export type CallbackService = ReturnType<typeof createCallbackService>;

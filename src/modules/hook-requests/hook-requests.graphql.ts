@@ -6,7 +6,9 @@ import { requireViewer } from '../../auth/access.js';
 import type { AppDeps } from '../../app/deps.js';
 import { ProviderRef } from '../providers/providers.graphql.js';
 import type { HookRequestEntry } from './entry.js';
-import { createHookRequestService, hookRequestCursor, type HookRequestService } from './hook-requests.service.js';
+import { createHookRequestService, type HookRequestFilter, type HookRequestService } from './hook-requests.service.js';
+import type { DefaultConnectionArguments } from '@pothos/plugin-relay';
+import { keysetConnection } from '../../graphql/keyset-connection.js';
 import { subscribeToHookRequests } from './hook-request-feed.js';
 import type { HookOutcome, HookProtocol } from './observation.js';
 import { oneOf } from '../../graphql/stored-enum.js';
@@ -79,40 +81,39 @@ const HookRequestPageRef = builder.simpleObject('HookRequestPage', {
   }),
 });
 
-type Connection = Awaited<ReturnType<HookRequestService['connection']>>;
-const HookRequestEdgeRef = builder.objectRef<HookRequestEntry>('HookRequestEdge').implement({
-  fields: (t) => ({
-    cursor: t.string({ resolve: (e) => hookRequestCursor(e) }),
-    node: t.field({ type: HookRequestRef, resolve: (e) => e }),
-  }),
-});
-const HookRequestConnectionRef = builder.objectRef<Connection>('HookRequestConnection').implement({
+type HookRequestConnectionShape = Awaited<ReturnType<typeof hookRequestConnection>>;
+
+/** A provider's log as a Relay connection: the service checks the filter and reads the window. */
+async function hookRequestConnection(
+  service: HookRequestService,
+  provider: { organizationId: string; id: string },
+  args: HookRequestFilter & DefaultConnectionArguments,
+) {
+  const filter = service.connectionWhere(provider.organizationId, provider.id, args);
+  return keysetConnection(args, filter, (window) => service.window(provider.organizationId, filter, window));
+}
+
+const HookRequestConnectionRef = builder.connectionObject<typeof HookRequestRef, HookRequestConnectionShape>({
+  type: HookRequestRef,
+  name: 'HookRequestConnection',
   description: 'Hook request log entries newest first, Relay-style (cursor = position after the given entry)',
-  fields: (t) => ({
-    edges: t.field({ type: [HookRequestEdgeRef], resolve: (c) => c.entries }),
-    // The vote connection's PageInfo type (votes.graphql.ts), named: one PageInfo in the schema.
-    pageInfo: t.field({
-      type: 'PageInfo' as never,
-      resolve: (c) => ({ hasNextPage: c.hasNextPage, endCursor: c.entries.length > 0 ? hookRequestCursor(c.entries[c.entries.length - 1]) : null }) as never,
-    }),
-    totalCount: t.int({ resolve: (c, _a, ctx) => serviceOf(ctx.deps).count(c.countWhere) }),
-  }),
+  fields: (t) => ({ totalCount: t.int({ resolve: (c, _a, ctx) => serviceOf(ctx.deps).count(c.countWhere) }) }),
 });
 
 builder.objectFields(ProviderRef, (t) => ({
-  requests: t.field({
-    type: HookRequestConnectionRef,
-    description: "This provider's hook request log, newest first",
-    args: {
-      outcome: t.arg({ type: HookRequestOutcomeEnum }),
-      from: t.arg.string({ description: 'YYYY-MM-DD or ISO 8601' }),
-      to: t.arg.string({ description: 'YYYY-MM-DD (that whole day) or ISO 8601' }),
-      first: t.arg.int({ description: '1–100, default 50' }),
-      after: t.arg.string(),
+  requests: t.connection(
+    {
+      type: HookRequestRef,
+      description: "This provider's hook request log, newest first (first / last: 1–100, default 50)",
+      args: {
+        outcome: t.arg({ type: HookRequestOutcomeEnum }),
+        from: t.arg.string({ description: 'YYYY-MM-DD or ISO 8601' }),
+        to: t.arg.string({ description: 'YYYY-MM-DD (that whole day) or ISO 8601' }),
+      },
+      resolve: (provider, args, ctx) => hookRequestConnection(serviceOf(ctx.deps), provider, args),
     },
-    resolve: (provider, args, ctx) =>
-      serviceOf(ctx.deps).connection(provider.organizationId, provider.id, { ...args, outcome: args.outcome as HookOutcome | null }),
-  }),
+    HookRequestConnectionRef,
+  ),
   requestDrops: t.field({
     type: [HookRequestDropRef],
     description: 'Refused requests to this provider that were not kept, per client address (most first)',

@@ -2,12 +2,13 @@
 // (a key no provider had), newest first, as numbered pages (REST) or cursor pages (GraphQL), with the counts of
 // refused requests that were not kept.
 import type { AppDeps } from '../../app/deps.js';
-import { notFound, validationError } from '../../base/errors.js';
+import { notFound } from '../../base/errors.js';
 import { parseRange } from '../../base/date-range.js';
 import { entryOf, type HintProvider, type HookRequestEntry } from './entry.js';
 import type { HookOutcome } from './observation.js';
 import { MAX_DROP_ROWS } from '../../storage/hook-log.js';
 import { pageOf } from '../../base/validation.js';
+import { checkConnectionSize, keysetWindow, type CursorWindow } from '../../base/keyset.js';
 
 export interface HookRequestFilter {
   outcome?: HookOutcome | null;
@@ -82,30 +83,22 @@ export function createHookRequestService(deps: AppDeps) {
     return { requests: await withHints(organizationId, rows), page: pageNo, limit, total, pages: Math.ceil(total / limit), dropped };
   }
 
-  /** A cursor page (Relay): newest first, keyset over (receivedAt, id). */
-  async function connection(
-    organizationId: string,
-    scopeProviderId: string | null,
-    input: HookRequestFilter & { first?: number | null; after?: string | null },
-  ) {
-    const first = input.first ?? 50;
-    if (!Number.isInteger(first) || first < 1 || first > 100) throw validationError([{ field: 'first', message: 'must be an integer from 1 to 100' }]);
-    const filter = where(organizationId, scopeProviderId, input);
-    let cursor = {};
-    if (input.after) {
-      const [ms, id] = Buffer.from(input.after, 'base64url').toString('utf8').split('|');
-      const at = new Date(Number(ms));
-      if (!id || !ms || Number.isNaN(at.getTime())) throw validationError([{ field: 'after', message: 'is not a cursor from this API' }]);
-      cursor = { OR: [{ receivedAt: { lt: at } }, { receivedAt: at, id: { lt: id } }] };
-    }
-    const rows = await prisma.hookRequest.findMany({ where: { AND: [filter, cursor] }, orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }], take: first + 1 });
-    const entries = await withHints(organizationId, rows.slice(0, first));
-    return { entries, hasNextPage: rows.length > first, countWhere: filter };
+  /** The filter of a cursor page (Relay; newest first, keyset over (receivedAt, id)), its sizes checked. Its rows come from `window`. */
+  function connectionWhere(organizationId: string, scopeProviderId: string | null, input: HookRequestFilter & { first?: number | null; last?: number | null }) {
+    checkConnectionSize(input);
+    return where(organizationId, scopeProviderId, input);
+  }
+
+  /** The entries of a cursor page's window, with their hints. */
+  async function window(organizationId: string, filter: ReturnType<typeof where>, cursors: CursorWindow) {
+    const { bounds, orderBy, take } = keysetWindow(cursors);
+    return withHints(organizationId, await prisma.hookRequest.findMany({ where: { AND: [filter, ...bounds] }, orderBy, take }));
   }
 
   return {
     page,
-    connection,
+    connectionWhere,
+    window,
     drops,
     providerId,
     count: (countWhere: ReturnType<typeof where>) => prisma.hookRequest.count({ where: countWhere }),
@@ -113,6 +106,3 @@ export function createHookRequestService(deps: AppDeps) {
 }
 
 export type HookRequestService = ReturnType<typeof createHookRequestService>;
-
-export const hookRequestCursor = (entry: { receivedAt: Date | string; id: string }) =>
-  Buffer.from(`${new Date(entry.receivedAt).getTime()}|${entry.id}`).toString('base64url');

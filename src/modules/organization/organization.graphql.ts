@@ -126,9 +126,7 @@ const OrganizationSettings = builder.objectRef<Organization>('OrganizationSettin
       nullable: true,
       description: "Key of the only provider whose votes count toward the party; null: every site's",
       resolve: async (org, _args, ctx) =>
-        org.votePartyProviderId
-          ? ((await ctx.deps.db.prisma.provider.findUnique({ where: { id: org.votePartyProviderId }, select: { key: true } }))?.key ?? null)
-          : null,
+        org.votePartyProviderId ? ((await ctx.services.providers.keysOf([org.votePartyProviderId], org.id)).get(org.votePartyProviderId) ?? null) : null,
     }),
     remindersEnabled: t.exposeBoolean('remindersEnabled', {
       description: 'Reminder events when a voter\'s cooldown on a site ends and they have not voted again (README "Reminders")',
@@ -250,8 +248,7 @@ builder.queryField('organization', (t) =>
     description: "The caller's organization, with settings and usage",
     nullable: true,
     authScopes: { access: { scope: 'read', allowSuspended: true } },
-    resolve: (query, _root, _args, ctx) =>
-      ctx.deps.db.prisma.organization.findUniqueOrThrow({ ...query, where: { id: requireViewer(ctx.auth).organizationId } }),
+    resolve: (query, _root, _args, ctx) => ctx.services.organizations.read(requireViewer(ctx.auth).organizationId, query),
   }),
 );
 
@@ -268,7 +265,7 @@ builder.mutationField('updateOrganization', (t) =>
         ...rest,
         ...(settings ? { settings: defined(settings) } : {}),
       });
-      return ctx.deps.db.prisma.organization.findUniqueOrThrow({ ...query, where: { id: org.id } });
+      return ctx.services.organizations.read(org.id, query);
     },
   }),
 );

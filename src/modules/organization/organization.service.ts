@@ -9,7 +9,7 @@ import type { AppDeps } from '../../app/deps.js';
 import { AppError, notFound, validationError, type FieldError } from '../../base/errors.js';
 import { PLAN_LIMITS, isPlan, planAtLeast, planOf } from '../../domain/plans.js';
 import { nameSchema, parseInput } from '../../base/validation.js';
-import type { Organization } from '../../generated/sqlite/client.js';
+import type { Organization, Prisma } from '../../generated/sqlite/client.js';
 import type { Tx } from '../../storage/ports.js';
 import { RECOUNT_TRANSACTION } from '../../storage/rollups.js';
 import { utcDay, utcMonthStart } from '../../base/time.js';
@@ -145,6 +145,11 @@ export function createOrganizationService(deps: AppDeps) {
     const org = await prisma.organization.findUnique({ where: { id: organizationId } });
     if (!org) throw notFound('Organization');
     return org;
+  }
+
+  /** The organization with what GraphQL selects of it (`query`). */
+  function read(organizationId: string, query: { include?: Prisma.OrganizationInclude; select?: Prisma.OrganizationSelect } = {}) {
+    return prisma.organization.findUniqueOrThrow({ ...query, where: { id: organizationId } });
   }
 
   async function bySlug(slug: string): Promise<Organization> {
@@ -312,7 +317,7 @@ export function createOrganizationService(deps: AppDeps) {
     return prisma.organization.update({ where: { id: org.id }, data: { status } });
   }
 
-  return { get, bySlug, usage, votesThisMonth, update, create, setPlan, setStatus };
+  return { get, read, bySlug, usage, votesThisMonth, update, create, setPlan, setStatus };
 }
 
 export type OrganizationService = ReturnType<typeof createOrganizationService>;

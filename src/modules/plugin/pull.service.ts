@@ -65,6 +65,11 @@ export function createPullService(deps: AppDeps) {
     };
   }
 
+  /** The name of one of the organization's plugin tokens, revoked or not; null when it is gone. */
+  async function tokenName(organizationId: string, id: string): Promise<string | null> {
+    return (await prisma.pluginToken.findFirst({ where: { id, organizationId }, select: { name: true } }))?.name ?? null;
+  }
+
   async function revokeToken(organizationId: string, id: string) {
     const result = await prisma.pluginToken.updateMany({ where: { id, organizationId, revokedAt: null }, data: { revokedAt: deps.clock.now() } });
     if (result.count === 0) throw notFound('Plugin token');
@@ -223,7 +228,7 @@ export function createPullService(deps: AppDeps) {
     return { page, limit, total, pages: Math.ceil(total / limit), votes };
   }
 
-  return { createToken, listTokens, revokeToken, poll, claim, fail, listParked };
+  return { createToken, listTokens, tokenName, revokeToken, poll, claim, fail, listParked };
 }
 
 export type PullService = ReturnType<typeof createPullService>;

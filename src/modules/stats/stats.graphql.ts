@@ -82,8 +82,7 @@ const VoterStats = builder.objectRef<VoterStatsShape>('VoterStats').implement({
     dailyTrend: t.field({ type: [TrendPoint], resolve: (v) => v.dailyTrend }),
     votes: t.prismaField({
       type: [VoteRef],
-      resolve: (query, v, _args, ctx) =>
-        ctx.deps.db.prisma.vote.findMany({ ...query, where: { id: { in: v.voteIds } }, orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }] }),
+      resolve: (query, v, _args, ctx) => ctx.services.votes.byIds(v.voteIds, query),
     }),
     pagination: t.field({ type: Pagination, resolve: (v) => v.pagination }),
   }),

@@ -4,7 +4,7 @@ import { builder } from '../../graphql/builder.js';
 import { requireViewer } from '../../auth/access.js';
 import { IDENTITY_KINDS } from '../../domain/voter-identity.js';
 import { VoterStanding } from '../stats/stats.graphql.js';
-import { VoteConnection } from '../votes/votes.graphql.js';
+import { VoteConnection, VoteRef, voteConnection } from '../votes/votes.graphql.js';
 import { oneOf } from '../../graphql/stored-enum.js';
 
 const ErasedVoterRef = builder.simpleObject('ErasedVoter', {
@@ -67,12 +67,14 @@ const VoterRef = builder.objectRef<VoterShape>('Voter').implement({
       description: 'null for a voter with no counted vote',
       resolve: (v, _a, ctx) => ctx.services.stats.standingOf(v.organizationId, v.id, ctx.deps.clock.now()),
     }),
-    votes: t.field({
-      type: VoteConnection,
-      description: 'Their votes, newest first',
-      args: { first: t.arg.int(), after: t.arg.string() },
-      resolve: (v, args, ctx) => ctx.services.votes.connection(v.organizationId, { ...args, voterId: v.id }),
-    }),
+    votes: t.connection(
+      {
+        type: VoteRef,
+        description: 'Their votes, newest first',
+        resolve: (v, args, ctx) => voteConnection(ctx, v.organizationId, { ...args, voterId: v.id }),
+      },
+      VoteConnection,
+    ),
   }),
 });
 

@@ -4,7 +4,10 @@ import { discordIdIn } from '../../domain/discord-id.js';
 import { TEST_VOTER_PREFIX } from '../../domain/voter-identity.js';
 import { requireViewer } from '../../auth/access.js';
 import { validationError } from '../../base/errors.js';
-import { DELIVERY_STATUSES, type VotePage } from './votes.service.js';
+import { DELIVERY_STATUSES, type VoteListInput, type VotePage, type VoteService } from './votes.service.js';
+import type { DefaultConnectionArguments } from '@pothos/plugin-relay';
+import { keysetConnection } from '../../graphql/keyset-connection.js';
+import type { GraphQLContext } from '../../graphql/context.js';
 import { subscribeToVotes } from './vote-feed.js';
 import type { VoteEvent } from '../../live/vote-events.js';
 import { JOB_KINDS } from '../../domain/jobs.js';
@@ -137,14 +140,7 @@ builder.prismaObject('DeliveryAttempt', {
       nullable: true,
       description: 'A pull attempt (target plugin:<token id>): the name of the plugin token that took the vote, while it exists',
       select: { target: true, job: { select: { organizationId: true } } },
-      resolve: async (a, _args, ctx) => {
-        if (!a.target.startsWith('plugin:')) return null;
-        const token = await ctx.deps.db.prisma.pluginToken.findFirst({
-          where: { id: a.target.slice('plugin:'.length), organizationId: a.job.organizationId },
-          select: { name: true },
-        });
-        return token?.name ?? null;
-      },
+      resolve: (a, _args, ctx) => (a.target.startsWith('plugin:') ? ctx.services.pull.tokenName(a.job.organizationId, a.target.slice('plugin:'.length)) : null),
     }),
     statusCode: t.exposeInt('statusCode', { nullable: true }),
     success: t.exposeBoolean('success'),
@@ -167,7 +163,7 @@ builder.queryField('vote', (t) =>
     resolve: async (query, _root, { publicId }, ctx) => {
       const organizationId = requireViewer(ctx.auth).organizationId;
       const { id } = await ctx.services.votes.get(organizationId, publicId); // NOT_FOUND for unknown and other organizations' votes
-      return ctx.deps.db.prisma.vote.findFirstOrThrow({ ...query, where: { id, organizationId } });
+      return ctx.services.votes.read(organizationId, id, query);
     },
   }),
 );
@@ -183,13 +179,22 @@ builder.mutationField('redeliverVote', (t) =>
   }),
 );
 
+/** The filters of both vote lists (the numbered pages and the connection). */
+const voteFilterArgs = builder.args((t) => ({
+  provider: t.string(),
+  from: t.string(),
+  to: t.string(),
+  voter: t.string(),
+  chatStatus: t.field({ type: DeliveryStatusEnum }),
+  callbackStatus: t.field({ type: DeliveryStatusEnum }),
+}));
+
 const VotePageRef = builder.objectRef<VotePage>('VotePage').implement({
   description: 'A page of votes, newest first',
   fields: (t) => ({
     votes: t.prismaField({
       type: ['Vote'],
-      resolve: (query, page, _args, ctx) =>
-        ctx.deps.db.prisma.vote.findMany({ ...query, where: page.where, orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }], skip: page.skip, take: page.take }),
+      resolve: (query, page, _args, ctx) => ctx.services.votes.pageRows(page, query),
     }),
     page: t.exposeInt('page'),
     limit: t.exposeInt('limit'),
@@ -204,16 +209,7 @@ builder.queryField('votes', (t) =>
     description: 'Votes, newest first (starter plans: the last 10, without filters)',
     nullable: true,
     authScopes: { access: { scope: 'read' } },
-    args: {
-      page: t.arg.int(),
-      limit: t.arg.int(),
-      provider: t.arg.string(),
-      from: t.arg.string(),
-      to: t.arg.string(),
-      voter: t.arg.string(),
-      chatStatus: t.arg({ type: DeliveryStatusEnum }),
-      callbackStatus: t.arg({ type: DeliveryStatusEnum }),
-    },
+    args: { page: t.arg.int(), limit: t.arg.int(), ...voteFilterArgs },
     resolve: (_root, args, ctx) => {
       const viewer = requireViewer(ctx.auth);
       return ctx.services.votes.list(viewer.organizationId, viewer.plan, args);
@@ -251,7 +247,7 @@ builder.subscriptionType({});
 
 // Every subscriber of an organization gets the same event object: read its vote once for all of them, not once
 // per subscriber (1,000 subscribers × 500 votes/s would otherwise be 500,000 reads/s).
-const votesOfEvents = new WeakMap<VoteEvent, Promise<unknown>>();
+const votesOfEvents = new WeakMap<VoteEvent, ReturnType<VoteService['recorded']>>();
 
 builder.subscriptionField('voteReceived', (t) =>
   t.field({
@@ -263,83 +259,42 @@ builder.subscriptionField('voteReceived', (t) =>
     resolve: (event: VoteEvent, _args, ctx) => {
       let vote = votesOfEvents.get(event);
       if (!vote) {
-        vote = ctx.deps.db.prisma.vote.findUniqueOrThrow({ where: { id: event.voteId }, include: { provider: true } });
+        vote = ctx.services.votes.recorded(event.voteId);
         votesOfEvents.set(event, vote);
       }
-      return vote as ReturnType<typeof ctx.deps.db.prisma.vote.findUniqueOrThrow>;
+      return vote;
     },
   }),
 );
 
-export const voteCursor = (vote: { receivedAt: Date; id: string }) => Buffer.from(`${vote.receivedAt.getTime()}|${vote.id}`).toString('base64url');
+type VoteConnectionShape = Awaited<ReturnType<typeof voteConnection>>;
 
-type ConnectionArgs = Awaited<ReturnType<import('./votes.service.js').VoteService['connection']>>;
+/**
+ * Votes newest first as a Relay connection (`votesConnection`, `Voter.votes`): the service checks the filters and
+ * reads the window.
+ */
+export async function voteConnection(ctx: GraphQLContext, organizationId: string, args: VoteListInput & DefaultConnectionArguments) {
+  const votes = ctx.services.votes;
+  const where = await votes.connectionWhere(organizationId, args);
+  return keysetConnection(args, where, (window) => votes.window(where, window));
+}
 
-type VoteWithProvider = Awaited<
-  ReturnType<Awaited<ReturnType<typeof import('../../storage/index.js')['createStorage']>>['prisma']['vote']['findFirstOrThrow']>
-> & {
-  provider: { key: string; name: string };
-};
-
-const VoteEdge = builder.objectRef<{ node: VoteWithProvider }>('VoteEdge').implement({
-  fields: (t) => ({
-    cursor: t.string({ resolve: (e) => voteCursor(e.node) }),
-    node: t.field({ type: VoteRef, resolve: (e) => e.node as never }),
-  }),
-});
-
-const PageInfo = builder.objectRef<{ hasNextPage: boolean; endCursor: string | null }>('PageInfo').implement({
-  fields: (t) => ({ hasNextPage: t.exposeBoolean('hasNextPage'), endCursor: t.exposeString('endCursor', { nullable: true }) }),
-});
-
-export const VoteConnection = builder.objectRef<ConnectionArgs>('VoteConnection').implement({
+export const VoteConnection = builder.connectionObject<typeof VoteRef, VoteConnectionShape>({
+  type: VoteRef,
+  name: 'VoteConnection',
   description: 'Votes newest first, Relay-style (cursor = position after the given vote)',
-  fields: (t) => ({
-    edges: t.field({
-      type: [VoteEdge],
-      resolve: async (c, _a, ctx) => {
-        // One query for the page, its providers included (the Vote fields read provider key and name from it).
-        const rows = await ctx.deps.db.prisma.vote.findMany({
-          where: c.where,
-          orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],
-          take: c.take,
-          include: { provider: true },
-        });
-        return rows.map((node) => ({ node: node as VoteWithProvider }));
-      },
-    }),
-    pageInfo: t.field({
-      type: PageInfo,
-      resolve: async (c, _a, ctx) => {
-        const rows = await ctx.deps.db.prisma.vote.findMany({
-          where: c.where,
-          orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],
-          take: c.take + 1,
-          select: { id: true, receivedAt: true },
-        });
-        const last = rows.slice(0, c.take).at(-1);
-        return { hasNextPage: rows.length > c.take, endCursor: last ? voteCursor(last) : null };
-      },
-    }),
-    totalCount: t.int({ resolve: (c, _a, ctx) => ctx.deps.db.prisma.vote.count({ where: c.countWhere }) }),
-  }),
+  fields: (t) => ({ totalCount: t.int({ resolve: (c, _a, ctx) => ctx.services.votes.count(c.countWhere) }) }),
 });
 
 builder.queryField('votesConnection', (t) =>
-  t.field({
-    type: VoteConnection,
-    nullable: true,
-    authScopes: { access: { scope: 'read', plan: 'growth' } },
-    args: {
-      first: t.arg.int(),
-      after: t.arg.string(),
-      provider: t.arg.string(),
-      from: t.arg.string(),
-      to: t.arg.string(),
-      voter: t.arg.string(),
-      chatStatus: t.arg({ type: DeliveryStatusEnum }),
-      callbackStatus: t.arg({ type: DeliveryStatusEnum }),
+  t.connection(
+    {
+      type: VoteRef,
+      nullable: true,
+      authScopes: { access: { scope: 'read', plan: 'growth' } },
+      args: voteFilterArgs,
+      resolve: (_root, args, ctx) => voteConnection(ctx, requireViewer(ctx.auth).organizationId, args),
     },
-    resolve: (_root, args, ctx) => ctx.services.votes.connection(requireViewer(ctx.auth).organizationId, args),
-  }),
+    VoteConnection,
+  ),
 );

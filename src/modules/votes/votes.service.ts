@@ -13,6 +13,10 @@ import type { StatsService } from '../stats/stats.service.js';
 import { votesKeptFrom } from '../../retention/retention.js';
 import { TEST_VOTES } from '../../domain/votes.js';
 import { pageOf } from '../../base/validation.js';
+import { checkConnectionSize, keysetWindow, type CursorWindow } from '../../base/keyset.js';
+
+/** What GraphQL selects of a vote (the prisma plugin's `query`). */
+export type VoteQuery = { include?: Prisma.VoteInclude; select?: Prisma.VoteSelect };
 
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'sent', 'failed', 'skipped', 'uncertain'] as const;
 export const STARTER_VOTE_LIMIT = 10;
@@ -191,28 +195,51 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
   }
 
   /**
-   * Relay-style page: newest first, keyset cursors over (receivedAt, id), so deep pages cost the same as the first.
-   * Growth+ only (the starter view is `list`).
+   * The filters of a cursor page (Relay; newest first, keyset cursors over (receivedAt, id), so deep pages cost the
+   * same as the first), checked. Growth+ only (the starter view is `list`). Its rows come from `window`.
    */
-  async function connection(organizationId: string, input: VoteListInput & { first?: number | null; after?: string | null }) {
-    const first = input.first ?? 50;
-    if (!Number.isInteger(first) || first < 1 || first > 100) throw validationError([{ field: 'first', message: 'must be an integer from 1 to 100' }]);
-    const where = await filters(organizationId, input);
-    let cursorWhere: Prisma.VoteWhereInput = {};
-    if (input.after) {
-      const [ms, id] = Buffer.from(input.after, 'base64url').toString('utf8').split('|');
-      const at = new Date(Number(ms));
-      if (!id || Number.isNaN(at.getTime())) throw validationError([{ field: 'after', message: 'is not a cursor from this API' }]);
-      cursorWhere = { receivedAt: { lte: at }, NOT: { receivedAt: at, id: { gte: id } } };
-    }
-    return { where: { AND: [where, cursorWhere] }, countWhere: where, take: first };
+  async function connectionWhere(organizationId: string, input: VoteListInput & { first?: number | null; last?: number | null }) {
+    checkConnectionSize(input);
+    return filters(organizationId, input);
+  }
+
+  /** The votes of a cursor page's window, their providers included (a vote's fields read its key and name). */
+  function window(where: Prisma.VoteWhereInput, cursors: CursorWindow) {
+    const { bounds, orderBy, take } = keysetWindow(cursors);
+    return prisma.vote.findMany({ where: { AND: [where, ...bounds] }, orderBy, take, include: { provider: true } });
+  }
+
+  /** Votes by id, newest first, with what GraphQL selects of them (the ids come from a service's own read). */
+  function byIds(ids: readonly string[], query: VoteQuery = {}) {
+    return prisma.vote.findMany({ ...query, where: { id: { in: [...ids] } }, orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }] });
+  }
+
+  /** One vote of the organization by its row id, with what GraphQL selects of it. */
+  function read(organizationId: string, id: string, query: VoteQuery = {}) {
+    return prisma.vote.findFirstOrThrow({ ...query, where: { id, organizationId } });
+  }
+
+  /** A vote just recorded, its provider included (the live feed's event names it by row id). */
+  function recorded(id: string) {
+    return prisma.vote.findUniqueOrThrow({ where: { id }, include: { provider: true } });
+  }
+
+  /** The rows of a numbered page (`list`), with what GraphQL selects of them. */
+  function pageRows(page: Pick<VotePage, 'where' | 'skip' | 'take'>, query: VoteQuery) {
+    return prisma.vote.findMany({ ...query, where: page.where, orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }], skip: page.skip, take: page.take });
   }
 
   return {
     get,
     redeliver,
     list,
-    connection,
+    connectionWhere,
+    window,
+    pageRows,
+    byIds,
+    read,
+    recorded,
+    count: (where: Prisma.VoteWhereInput) => prisma.vote.count({ where }),
     exportRows,
     validateRange: (input: { from?: string | null; to?: string | null }) => parseRange(input, { from: null, to: null }),
   };
