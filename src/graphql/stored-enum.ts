@@ -5,3 +5,8 @@ export function oneOf<T extends string>(values: readonly T[], value: string, wha
   if (known === undefined) throw new Error(`${what} "${value}" is not one this version knows (${values.join(', ')})`);
   return known;
 }
+
+/** An enum's values, each described (a registry's words for it), keyed by the names the values are stored as. */
+export function describedValues<const N extends string>(names: readonly N[], describe: (name: N) => string): Record<N, { description: string }> {
+  return Object.fromEntries(names.map((name) => [name, { description: describe(name) }])) as Record<N, { description: string }>;
+}

@@ -4,6 +4,7 @@ import type { JobKind } from './job-kind.js';
 
 export const alertJob: JobKind = {
   name: 'alert',
+  summary: "an admin alert (to the organization's admin chat)",
   describe: () => 'admin alert',
   target: (ctx) => redactUrl(ctx.org.chatAdminWebhookUrl ?? ''),
   shownTarget: () => null,

@@ -6,6 +6,7 @@ import type { JobKind } from './job-kind.js';
 
 export const callbackJob: JobKind = {
   name: 'callback',
+  summary: 'a callback (HTTP, Votifier, RCON, a broker, a Discord role)',
   describe: (ctx) => (ctx.callback ? `callback "${ctx.callback.name}" (${ctx.callback.kind})` : 'a deleted callback'),
   target: (ctx, deps) => (ctx.callback ? targetOf(deps, ctx.callback) : ''),
   shownTarget: (_job, callbackName) => callbackName,

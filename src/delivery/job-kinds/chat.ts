@@ -4,6 +4,7 @@ import type { JobKind } from './job-kind.js';
 
 export const chatJob: JobKind = {
   name: 'chat',
+  summary: 'the chat notification of a vote',
   describe: () => 'chat notification',
   target: (ctx) => redactUrl(ctx.org.chatWebhookUrl ?? ''),
   shownTarget: () => 'chat_webhook_url',

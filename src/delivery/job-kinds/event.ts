@@ -65,6 +65,7 @@ async function reminderStopped(deps: AppDeps, organizationId: string, reminder: 
 
 export const eventJob: JobKind = {
   name: 'event',
+  summary: 'an event the vote set off (milestone, vote_party, reminder: see `event`)',
   describe: (ctx) => {
     const data = dataOf(ctx);
     if (data.chat) return `${data.event} chat message`;

@@ -11,6 +11,8 @@ export interface JobKindEnv {
 
 export interface JobKind {
   name: string;
+  /** What a job of this kind is, in a few words (the GraphQL enum `DeliveryJobKind` describes each value with it). */
+  summary: string;
   /** How the operator's log names this job's delivery: `chat notification`, `callback "Lobby" (http)`. */
   describe(ctx: JobContext): string;
   /** Where its attempts go (the log shows its host; a crashed attempt's record names it); never with a secret. */

@@ -4,6 +4,7 @@ import type { JobKind } from './job-kind.js';
 
 export const legacyCallbackJob: JobKind = {
   name: 'legacy_callback',
+  summary: "server_callback_url (the interface's one callback URL)",
   describe: () => 'server_callback_url',
   target: (ctx) => ctx.org.serverCallbackUrl ?? '',
   shownTarget: () => 'server_callback_url',

@@ -5,6 +5,7 @@ import type { JobKind } from './job-kind.js';
 
 export const postJob: JobKind = {
   name: 'post',
+  summary: 'a chat post (the leaderboard posts)',
   describe: () => 'chat post',
   target: (ctx) => redactUrl(ctx.org.chatWebhookUrl ?? ''),
   shownTarget: () => null,

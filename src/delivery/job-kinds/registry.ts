@@ -20,6 +20,15 @@ const SENT_JOB_KINDS: Record<Exclude<JobKindName, (typeof PULLED_KINDS)[number]>
 };
 const byName = new Map<string, JobKind>(Object.entries(SENT_JOB_KINDS));
 
+/** What the kinds the worker does not send are: taken by plugins. */
+const PULLED_SUMMARIES: Record<(typeof PULLED_KINDS)[number], string> = { pull: 'a vote a Minecraft plugin takes (GET /v1/plugin/votes)' };
+const isPulled = (name: JobKindName): name is (typeof PULLED_KINDS)[number] => Object.hasOwn(PULLED_SUMMARIES, name);
+
+/** What a job of any kind is, sent or pulled (GraphQL `DeliveryJobKind` describes each value with it). */
+export function jobKindSummary(name: JobKindName): string {
+  return isPulled(name) ? PULLED_SUMMARIES[name] : SENT_JOB_KINDS[name].summary;
+}
+
 export function jobKindOf(name: string): JobKind | undefined {
   return byName.get(name);
 }

@@ -11,8 +11,8 @@ import type { GraphQLContext } from '../../graphql/context.js';
 import { subscribeToVotes } from './vote-feed.js';
 import type { VoteEvent } from '../../live/vote-events.js';
 import { JOB_KINDS } from '../../domain/jobs.js';
-import { oneOf } from '../../graphql/stored-enum.js';
-import { jobKindOf } from '../../delivery/job-kinds/registry.js';
+import { describedValues, oneOf } from '../../graphql/stored-enum.js';
+import { jobKindOf, jobKindSummary } from '../../delivery/job-kinds/registry.js';
 
 const DeliveryStatusEnum = builder.enumType('DeliveryStatus', {
   description:
@@ -31,9 +31,8 @@ const JobOriginEnum = builder.enumType('DeliveryJobOrigin', {
   values: JOB_ORIGINS,
 });
 const JobKindEnum = builder.enumType('DeliveryJobKind', {
-  description:
-    'chat: the chat notification; callback: a callback; legacy_callback: server_callback_url; pull: a plugin poll; alert: an admin alert; event: an event the vote set off (milestone, vote_party, reminder: see `event`); post: a chat post (the leaderboard posts)',
-  values: JOB_KINDS,
+  description: 'What a delivery job delivers (each value says)',
+  values: describedValues(JOB_KINDS, jobKindSummary),
 });
 
 export const VoteRef = builder.prismaObject('Vote', {

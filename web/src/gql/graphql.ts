@@ -153,14 +153,21 @@ export type CreateProviderInput = {
   votifierPort?: number | null | undefined;
 };
 
-/** chat: the chat notification; callback: a callback; legacy_callback: server_callback_url; pull: a plugin poll; alert: an admin alert; event: an event the vote set off (milestone, vote_party, reminder: see `event`); post: a chat post (the leaderboard posts) */
+/** What a delivery job delivers (each value says) */
 export type DeliveryJobKind =
+  /** an admin alert (to the organization's admin chat) */
   | 'alert'
+  /** a callback (HTTP, Votifier, RCON, a broker, a Discord role) */
   | 'callback'
+  /** the chat notification of a vote */
   | 'chat'
+  /** an event the vote set off (milestone, vote_party, reminder: see `event`) */
   | 'event'
+  /** server_callback_url (the interface's one callback URL) */
   | 'legacy_callback'
+  /** a chat post (the leaderboard posts) */
   | 'post'
+  /** a vote a Minecraft plugin takes (GET /v1/plugin/votes) */
   | 'pull';
 
 /** vote: planned with the vote; recovered: the vote was read from the site's vote list after an outage; replay: queued by a callback replay */

@@ -6,6 +6,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { Link } from 'react-router';
 import { graphql } from '../../gql';
+import type { LeaderboardPeriod } from '../../gql/graphql';
 import { READ_ONLY_REASON } from '../../access';
 import { FieldErrors, fieldErrorsOf, type FieldErrorMap } from '../../field-errors';
 import { plural } from '../../plural';
@@ -160,8 +161,11 @@ function DiscordBot({ readOnly, tokenSet, guildId }: { readOnly: boolean; tokenS
   );
 }
 
-type Period = 'day' | 'week' | 'month';
-type Posts = { period: string; top: number; at: string };
+type Period = LeaderboardPeriod;
+type Posts = { period: Period; top: number; at: string };
+
+/** Every period the schema has (codegen's LeaderboardPeriod), as the select shows it. */
+const PERIOD_WORDS: Record<Period, string> = { day: 'every day', week: 'every week', month: 'every month' };
 
 const WEEKDAYS = [
   ['Mon', 'Monday'],
@@ -173,11 +177,11 @@ const WEEKDAYS = [
   ['Sun', 'Sunday'],
 ] as const;
 
-const isPeriod = (value: string): value is Period => value === 'day' || value === 'week' || value === 'month';
+const isPeriod = (value: string): value is Period => Object.hasOwn(PERIOD_WORDS, value);
 
 /** "Mon 18:00" → its parts; a part the period does not have keeps a default. */
 function partsOf(posts: Posts | null): { period: Period; top: string; weekday: string; monthDay: string; time: string } {
-  const period = posts && isPeriod(posts.period) ? posts.period : 'week';
+  const period = posts?.period ?? 'week';
   const words = posts?.at.split(' ') ?? [];
   const time = words.at(-1) ?? '18:00';
   return {
@@ -262,9 +266,11 @@ function LeaderboardPosts({ readOnly, posts, timeZone, chatReady }: { readOnly: 
                   onChange={(e) => isPeriod(e.target.value) && setPeriod(e.target.value)}
                   aria-invalid={!!errors['settings.leaderboard_posts.period']}
                 >
-                  <option value="day">every day</option>
-                  <option value="week">every week</option>
-                  <option value="month">every month</option>
+                  {Object.entries(PERIOD_WORDS).map(([value, words]) => (
+                    <option key={value} value={value}>
+                      {words}
+                    </option>
+                  ))}
                 </select>
               </div>
               {period === 'week' && (
