@@ -189,16 +189,7 @@ export function createCallbackService(deps: AppDeps) {
   }
 
   async function create(organizationId: string, rawInput: unknown): Promise<CreatedCallback> {
-    const input = parseInput(createSchema, rawInput) as Record<string, unknown> & {
-      kind: string;
-      name: string;
-      timeoutMs?: number;
-      enabled?: boolean;
-      priority?: number;
-      providers?: string[];
-      maxPerSecond?: number | null;
-      events?: string[];
-    };
+    const input = parseInput(createSchema, rawInput);
     const kind = callbackKindOf(input.kind)!;
     const own = ownSettings(kind, input);
     const org = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });
@@ -229,15 +220,7 @@ export function createCallbackService(deps: AppDeps) {
   }
 
   async function update(organizationId: string, id: string, rawInput: unknown): Promise<Callback> {
-    const input = parseInput(updateSchema, rawInput) as Record<string, unknown> & {
-      name?: string;
-      timeoutMs?: number;
-      enabled?: boolean;
-      priority?: number;
-      providers?: string[];
-      maxPerSecond?: number | null;
-      events?: string[];
-    };
+    const input = parseInput(updateSchema, rawInput);
     const callback = await get(organizationId, id);
     const kind = callbackKindOf(callback.kind)!;
     const own = ownSettings(kind, input);
