@@ -1,16 +1,62 @@
 // Unit tests beside the code; integration tests (test/integration/) through HTTP, run once on SQLite and once on PostgreSQL.
 // VOTE_RELAY_TEST_DATABASES=sqlite|postgresql (comma-separated) narrows which database projects run.
+//
+// How the suite is scheduled (docs/testing.md "How the suite runs"):
+// - Modules are not re-imported for every file (`isolate: false`): a worker keeps the app's modules loaded between
+//   files. Each file still starts its own app on its own database; no test mocks a module.
+// - Most files run side by side (two workers on a two-core machine). The files of SERIAL run afterwards, one at a
+//   time: they load the machine themselves (a kill -9 during a load, floods, the CLI and the service as processes), or
+//   they move an injected clock across days while deliveries are in flight, or they read delivery timing, so a
+//   neighbour's load would change what they see.
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const wanted = (process.env.VOTE_RELAY_TEST_DATABASES ?? 'sqlite,postgresql').split(',').map((s) => s.trim());
+const SIDE_BY_SIDE = Math.max(2, availableParallelism() - 1);
 
-const integration = (dialect: 'sqlite' | 'postgresql') => ({
+const SERIAL = [
+  // kill -9 during a load, floods, many processes
+  'backup',
+  'brokers',
+  'cli-and-lifecycle',
+  'cluster',
+  'delivery-crash',
+  'delivery-handoff-crash',
+  'discord-crash',
+  'faults-database',
+  'faults-ingest-crash',
+  'hook-request-flood',
+  'multi-instance',
+  'operator-logs',
+  'rollups-cli',
+  'uncertain-crash',
+  'uncertain',
+  'votifier-crash',
+  // delivery timing, pacing, retry schedules and an injected clock that jumps while deliveries are in flight
+  'alerts',
+  'delivery',
+  'delivery-thread',
+  'discord',
+  'failing-callbacks',
+  'rcon',
+  'reward-events',
+  'site-silence',
+  'stats',
+  'voter-standing',
+  'votifier-receive',
+].map((name) => `test/integration/${name}.test.ts`);
+
+const integration = (dialect: 'sqlite' | 'postgresql', serial: boolean) => ({
   extends: true as const,
   test: {
-    name: dialect,
-    include: ['test/integration/**/*.test.ts'],
+    name: serial ? `${dialect}-serial` : dialect,
+    include: serial ? SERIAL : ['test/integration/**/*.test.ts'],
+    exclude: serial ? [] : SERIAL,
     env: { VOTE_RELAY_TEST_DB: dialect },
     globalSetup: dialect === 'postgresql' ? ['test/kit/postgres-global-setup.ts'] : [],
+    isolate: false,
+    maxWorkers: serial ? 1 : SIDE_BY_SIDE,
+    sequence: { groupOrder: serial ? 1 : 0 },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
@@ -25,10 +71,16 @@ export default defineConfig({
       // the tree itself (its import rules), once, whatever the database.
       {
         extends: true,
-        test: { name: 'unit', include: ['src/**/*.test.ts', 'rest-compat/**/*.test.ts', 'web/src/**/*.test.ts', 'test/tree/**/*.test.ts'] },
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'rest-compat/**/*.test.ts', 'web/src/**/*.test.ts', 'test/tree/**/*.test.ts'],
+          isolate: false,
+          maxWorkers: SIDE_BY_SIDE,
+          sequence: { groupOrder: 0 },
+        },
       },
-      ...(wanted.includes('sqlite') ? [integration('sqlite')] : []),
-      ...(wanted.includes('postgresql') ? [integration('postgresql')] : []),
+      ...(wanted.includes('sqlite') ? [integration('sqlite', false), integration('sqlite', true)] : []),
+      ...(wanted.includes('postgresql') ? [integration('postgresql', false), integration('postgresql', true)] : []),
     ],
   },
 });

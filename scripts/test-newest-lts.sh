@@ -19,7 +19,7 @@ mkdir "$work/app"
 cd "$work/app"
 export PATH="$bin:$PATH" npm_config_nodedir="$dist"
 npm ci --no-audit --no-fund --loglevel=error
-VOTE_RELAY_TEST_DATABASES=sqlite npx vitest run --project unit --project sqlite src rest-compat web/src test/tree \
+VOTE_RELAY_TEST_DATABASES=sqlite npx vitest run --project unit --project 'sqlite*' src rest-compat web/src test/tree \
   test/integration/hooks.test.ts test/integration/hook-security.test.ts test/integration/hook-templates.test.ts \
   test/integration/graphql-clients.test.ts test/integration/live-feed.test.ts test/integration/live-feed-ws.test.ts \
   test/integration/delivery.test.ts test/integration/providers.test.ts test/integration/organization.test.ts \
