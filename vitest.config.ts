@@ -1,13 +1,13 @@
 // Unit tests beside the code; integration tests (test/integration/) through HTTP, run once on SQLite and once on PostgreSQL.
 // VOTE_RELAY_TEST_DATABASES=sqlite|postgresql (comma-separated) narrows which database projects run.
 //
-// How the suite is scheduled (docs/testing.md "How the suite runs"):
+// How the suite is scheduled (README "Development"):
 // - Modules are not re-imported for every file (`isolate: false`): a worker keeps the app's modules loaded between
 //   files. Each file still starts its own app on its own database; no test mocks a module.
-// - Most files run side by side (two workers on a two-core machine). The files of SERIAL run afterwards, one at a
-//   time: they load the machine themselves (a kill -9 during a load, floods, the CLI and the service as processes), or
-//   they move an injected clock across days while deliveries are in flight, or they read delivery timing, so a
-//   neighbour's load would change what they see.
+// - Most files run side by side (two workers on a two-core machine), the kill -9 and flood tests among them: what
+//   they check (no vote lost, nobody rewarded twice, bounds kept) holds however slow the machine is. The files of
+//   SERIAL run afterwards, one at a time: they read delivery timing, or move an injected clock across days while
+//   deliveries are in flight, so a neighbour's load would change what they see.
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
@@ -15,24 +15,8 @@ const wanted = (process.env.VOTE_RELAY_TEST_DATABASES ?? 'sqlite,postgresql').sp
 const SIDE_BY_SIDE = Math.max(2, availableParallelism() - 1);
 
 const SERIAL = [
-  // kill -9 during a load, floods, many processes
-  'backup',
-  'brokers',
-  'cli-and-lifecycle',
-  'cluster',
-  'delivery-crash',
-  'delivery-handoff-crash',
-  'discord-crash',
-  'faults-database',
-  'faults-ingest-crash',
-  'hook-request-flood',
-  'multi-instance',
-  'operator-logs',
-  'rollups-cli',
-  'uncertain-crash',
-  'uncertain',
-  'votifier-crash',
-  // delivery timing, pacing, retry schedules and an injected clock that jumps while deliveries are in flight
+  // they read delivery timing, pacing and retry schedules, or move an injected clock across days while deliveries are
+  // in flight: a neighbour's load changes what they see
   'alerts',
   'delivery',
   'delivery-thread',
@@ -44,6 +28,9 @@ const SERIAL = [
   'stats',
   'voter-standing',
   'votifier-receive',
+  // a kill -9 while a target holds its answer, timed against leases; SIGTERM while requests are in flight
+  'uncertain',
+  'cli-and-lifecycle',
 ].map((name) => `test/integration/${name}.test.ts`);
 
 const integration = (dialect: 'sqlite' | 'postgresql', serial: boolean) => ({
