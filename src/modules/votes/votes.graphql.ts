@@ -3,7 +3,6 @@ import { builder } from '../../graphql/builder.js';
 import { discordIdIn } from '../../domain/discord-id.js';
 import { TEST_VOTER_PREFIX } from '../../domain/voter-identity.js';
 import { requireViewer } from '../../auth/access.js';
-import { validationError } from '../../base/errors.js';
 import { DELIVERY_STATUSES, type VoteListInput, type VotePage, type VoteService } from './votes.service.js';
 import type { DefaultConnectionArguments } from '@pothos/plugin-relay';
 import { keysetConnection } from '../../graphql/keyset-connection.js';
@@ -221,8 +220,6 @@ const VoteExport = builder.simpleObject('VoteExport', {
   fields: (t) => ({ filename: t.string(), contentType: t.string(), columns: t.stringList() }),
 });
 
-export const EXPORT_COLUMNS = ['voter_name', 'provider', 'received_at', 'chat_status', 'callback_status'];
-
 builder.queryField('voteExport', (t) =>
   t.field({
     type: VoteExport,
@@ -234,11 +231,7 @@ builder.queryField('voteExport', (t) =>
       format: t.arg.string(),
       includeTests: t.arg.boolean({ description: "Test votes too, marked in a last `test` column (default: real votes only, the interface's columns)" }),
     },
-    resolve: (_root, args, ctx) => {
-      if ((args.format ?? 'csv') !== 'csv') throw validationError([{ field: 'format', message: 'must be csv' }]);
-      ctx.services.votes.validateRange(args);
-      return { filename: 'votes.csv', contentType: 'text/csv', columns: args.includeTests ? [...EXPORT_COLUMNS, 'test'] : EXPORT_COLUMNS };
-    },
+    resolve: (_root, args, ctx) => ({ filename: 'votes.csv', contentType: 'text/csv', columns: ctx.services.votes.exportColumns(args) }),
   }),
 );
 

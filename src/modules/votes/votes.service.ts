@@ -12,7 +12,8 @@ import type { Prisma } from '../../generated/sqlite/client.js';
 import type { StatsService } from '../stats/stats.service.js';
 import { votesKeptFrom } from '../../retention/retention.js';
 import { TEST_VOTES } from '../../domain/votes.js';
-import { pageOf } from '../../base/validation.js';
+import { pageOf, parseInput } from '../../base/validation.js';
+import { z } from 'zod';
 import { checkConnectionSize, keysetWindow, type CursorWindow } from '../../base/keyset.js';
 
 /** What GraphQL selects of a vote (the prisma plugin's `query`). */
@@ -20,6 +21,13 @@ export type VoteQuery = { include?: Prisma.VoteInclude; select?: Prisma.VoteSele
 
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'sent', 'failed', 'skipped', 'uncertain'] as const;
 export const STARTER_VOTE_LIMIT = 10;
+export const EXPORT_COLUMNS = ['voter_name', 'provider', 'received_at', 'chat_status', 'callback_status'];
+const exportSchema = z.object({
+  format: z.enum(['csv'], 'must be csv').nullish(),
+  from: z.string().nullish(),
+  to: z.string().nullish(),
+  includeTests: z.boolean().nullish(),
+});
 
 export interface VoteListInput {
   page?: number | null;
@@ -209,6 +217,16 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
     return prisma.vote.findMany({ where: { AND: [where, ...bounds] }, orderBy, take, include: { provider: true } });
   }
 
+  /**
+   * What an export of these arguments streams: its columns, the test column when test votes are asked for. The format
+   * and the range are checked here, before the REST layer starts the stream.
+   */
+  function exportColumns(input: ExportInput & { format?: string | null }): string[] {
+    const { includeTests } = parseInput(exportSchema, input);
+    parseRange(input, { from: null, to: null });
+    return includeTests ? [...EXPORT_COLUMNS, 'test'] : EXPORT_COLUMNS;
+  }
+
   /** Votes by id, newest first, with what GraphQL selects of them (the ids come from a service's own read). */
   function byIds(ids: readonly string[], query: VoteQuery = {}) {
     return prisma.vote.findMany({ ...query, where: { id: { in: [...ids] } }, orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }] });
@@ -241,7 +259,7 @@ export function createVoteService(deps: AppDeps, stats: StatsService) {
     recorded,
     count: (where: Prisma.VoteWhereInput) => prisma.vote.count({ where }),
     exportRows,
-    validateRange: (input: { from?: string | null; to?: string | null }) => parseRange(input, { from: null, to: null }),
+    exportColumns,
   };
 }
 
