@@ -41,6 +41,7 @@ const integration = (dialect: 'sqlite' | 'postgresql', serial: boolean) => ({
     exclude: serial ? [] : SERIAL,
     env: { VOTE_RELAY_TEST_DB: dialect },
     globalSetup: dialect === 'postgresql' ? ['test/kit/postgres-global-setup.ts'] : [],
+    setupFiles: dialect === 'postgresql' ? ['test/kit/postgres-file-database.ts'] : [],
     isolate: false,
     maxWorkers: serial ? 1 : SIDE_BY_SIDE,
     sequence: { groupOrder: serial ? 1 : 0 },

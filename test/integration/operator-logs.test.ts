@@ -7,7 +7,6 @@ import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createOwnPostgresDatabase,
@@ -203,7 +202,7 @@ describe.skipIf(databaseUnavailable)('operator logs', () => {
       });
       if (dialect === 'sqlite') expect(banner.databaseLocation).toBe(app.deps.db.describe().location);
       else {
-        const url = new URL(inject('postgresUrl'));
+        const url = new URL(testDatabaseUrl());
         expect(banner.databaseLocation).toBe(`${url.hostname}:${url.port || '5432'}${url.pathname}`);
       }
 
@@ -541,7 +540,7 @@ describe.skipIf(databaseUnavailable)('operator logs', () => {
     }, 60_000);
 
     it('prints human-readable lines with LOG_FORMAT=pretty', async () => {
-      const databaseUrl = dialect === 'sqlite' ? `file:${join(mkdtempSync(join(tmpdir(), 'vote-relay-logs-')), 'relay.db')}` : inject('postgresUrl');
+      const databaseUrl = dialect === 'sqlite' ? `file:${join(mkdtempSync(join(tmpdir(), 'vote-relay-logs-')), 'relay.db')}` : testDatabaseUrl();
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
         cwd: ROOT,
         env: {

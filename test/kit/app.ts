@@ -1,4 +1,4 @@
-// Starts the real app in-process on a random port against the project's database (SQLite file or the run's
+// Starts the real app in-process on a random port against the test's database (a SQLite file, or the test file's
 // PostgreSQL database), and gives tests small helpers: organizations with keys, and HTTP calls.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,8 +15,9 @@ export const dialect = (process.env.VOTE_RELAY_TEST_DB ?? 'sqlite') as 'sqlite' 
 /** True when this project's database is not available (PostgreSQL unreachable outside CI). */
 export const databaseUnavailable = dialect === 'postgresql' && !inject('postgresUrl');
 
+/** SQLite: a new file. PostgreSQL: the test file's own database (test/kit/postgres-file-database.ts). */
 export function testDatabaseUrl(): string {
-  if (dialect === 'postgresql') return inject('postgresUrl');
+  if (dialect === 'postgresql') return globalThis.voteRelayFileDatabaseUrl ?? inject('postgresUrl');
   return `file:${join(mkdtempSync(join(tmpdir(), 'vote-relay-test-')), 'vote-relay.db')}`;
 }
 

@@ -1,4 +1,5 @@
-// Creates one throw-away PostgreSQL database for the run (tests isolate by organization) and drops it after.
+// Creates one throw-away PostgreSQL database for the run and drops it after; each test file makes its own next to it
+// (postgres-file-database.ts).
 // Outside CI an unreachable PostgreSQL skips the PostgreSQL project, saying so; with CI=true it fails the run.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -33,6 +34,9 @@ export default async function setup(project: TestProject) {
   return async () => {
     const client = new pg.Client({ connectionString: ADMIN_URL });
     await client.connect();
+    // The test files' own databases (test/kit/postgres-file-database.ts) that a killed run left, then the run's.
+    const left = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${name}\\_f%`]);
+    for (const { datname } of left.rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
     await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await client.end();
   };

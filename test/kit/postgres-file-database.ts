@@ -1,0 +1,33 @@
+// Set-up file of the PostgreSQL projects: every test file gets a database of its own, made next to the run's. Files
+// run side by side, and a delivery worker of one file (an in-process app or a spawned service) claims jobs from the
+// whole database it is given: on a shared one it would send another file's votes with its own settings.
+// testDatabaseUrl() answers this database; it is dropped when the file is done (the run's global teardown drops any
+// a killed run left).
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, inject } from 'vitest';
+
+declare global {
+  // The database of the test file running now (a worker runs its files one after another, modules kept loaded).
+  var voteRelayFileDatabaseUrl: string | undefined;
+}
+
+const runUrl = inject('postgresUrl');
+if (runUrl) {
+  const base = new URL(runUrl);
+  const name = `${base.pathname.slice(1)}_f${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: runUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  globalThis.voteRelayFileDatabaseUrl = url.toString();
+  afterAll(async () => {
+    globalThis.voteRelayFileDatabaseUrl = undefined;
+    const client = new pg.Client({ connectionString: runUrl });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.end();
+  });
+}
