@@ -28,9 +28,9 @@ const SERIAL = [
   'stats',
   'voter-standing',
   'votifier-receive',
-  // a kill -9 while a target holds its answer, timed against leases; SIGTERM while requests are in flight
+  // a kill -9 while a target holds its answer, timed against leases; SIGTERM while a request is in flight
   'uncertain',
-  'cli-and-lifecycle',
+  'lifecycle-sigterm',
 ].map((name) => `test/integration/${name}.test.ts`);
 
 const integration = (dialect: 'sqlite' | 'postgresql', serial: boolean) => ({
