@@ -36,7 +36,7 @@ export function checkConnectionSize(args: { first?: number | null; last?: number
 function parse(cursor: string, field: 'after' | 'before'): { at: Date; id: string } {
   const [ms, id, extra] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const at = new Date(Number(ms));
-  if (!ms || !/^\d+$/.test(ms) || !id || extra !== undefined || Number.isNaN(at.getTime())) {
+  if (!/^\d+$/.test(ms ?? '') || !id || extra !== undefined || Number.isNaN(at.getTime())) {
     throw validationError([{ field, message: 'is not a cursor from this API' }]);
   }
   return { at, id };
