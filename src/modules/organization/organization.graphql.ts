@@ -125,8 +125,7 @@ const OrganizationSettings = builder.objectRef<Organization>('OrganizationSettin
     votePartyProvider: t.string({
       nullable: true,
       description: "Key of the only provider whose votes count toward the party; null: every site's",
-      resolve: async (org, _args, ctx) =>
-        org.votePartyProviderId ? ((await ctx.services.providers.keysOf([org.votePartyProviderId], org.id)).get(org.votePartyProviderId) ?? null) : null,
+      resolve: (org, _args, ctx) => (org.votePartyProviderId ? ctx.loaders.providerKey.load(org.votePartyProviderId) : null),
     }),
     remindersEnabled: t.exposeBoolean('remindersEnabled', {
       description: 'Reminder events when a voter\'s cooldown on a site ends and they have not voted again (README "Reminders")',

@@ -402,12 +402,8 @@ export function createProviderService(deps: AppDeps) {
   }
 
   /** Keys of providers by id (a callback's routes name providers by id, so a renamed key follows). */
-  /** Provider id → key, of one organization's providers when it is given. */
-  async function keysOf(ids: readonly string[], organizationId?: string): Promise<Map<string, string>> {
-    const rows = await prisma.provider.findMany({
-      where: { id: { in: [...ids] }, ...(organizationId ? { organizationId } : {}) },
-      select: { id: true, key: true },
-    });
+  async function keysOf(ids: readonly string[]): Promise<Map<string, string>> {
+    const rows = await prisma.provider.findMany({ where: { id: { in: [...ids] } }, select: { id: true, key: true } });
     return new Map(rows.map((r) => [r.id, r.key]));
   }
 
