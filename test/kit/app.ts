@@ -24,10 +24,9 @@ export function testDatabaseUrl(): string {
 export const TEST_SECRET_KEY = 'test-secret-key-for-vote-relay-tests';
 
 /** A PostgreSQL database of the test's own (for tests whose background work must not see other tests' data). */
-export async function createOwnPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createOwnPostgresDatabase(name = `vote_relay_own_${randomBytes(5).toString('hex')}`): Promise<{ url: string; drop(): Promise<void> }> {
   const pg = (await import('pg')).default;
   const base = new URL(inject('postgresUrl'));
-  const name = `vote_relay_own_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base.toString() });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);

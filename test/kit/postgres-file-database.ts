@@ -4,8 +4,8 @@
 // testDatabaseUrl() answers this database; it is dropped when the file is done (the run's global teardown drops any
 // a killed run left).
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, inject } from 'vitest';
+import { createOwnPostgresDatabase } from './app.js';
 
 declare global {
   // The database of the test file running now (a worker runs its files one after another, modules kept loaded).
@@ -14,20 +14,10 @@ declare global {
 
 const runUrl = inject('postgresUrl');
 if (runUrl) {
-  const base = new URL(runUrl);
-  const name = `${base.pathname.slice(1)}_f${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: runUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  globalThis.voteRelayFileDatabaseUrl = url.toString();
+  const own = await createOwnPostgresDatabase(`${new URL(runUrl).pathname.slice(1)}_f${randomBytes(4).toString('hex')}`);
+  globalThis.voteRelayFileDatabaseUrl = own.url;
   afterAll(async () => {
     globalThis.voteRelayFileDatabaseUrl = undefined;
-    const client = new pg.Client({ connectionString: runUrl });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await client.end();
+    await own.drop();
   });
 }
