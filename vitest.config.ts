@@ -40,7 +40,8 @@ const integration = (dialect: 'sqlite' | 'postgresql', serial: boolean) => ({
     include: serial ? SERIAL : ['test/integration/**/*.test.ts'],
     exclude: serial ? [] : SERIAL,
     env: { VOTE_RELAY_TEST_DB: dialect },
-    globalSetup: dialect === 'postgresql' ? ['test/kit/postgres-global-setup.ts'] : [],
+    // The service compiled once for the processes tests spawn; PostgreSQL's throw-away database.
+    globalSetup: ['test/kit/service-build.ts', ...(dialect === 'postgresql' ? ['test/kit/postgres-global-setup.ts'] : [])],
     setupFiles: dialect === 'postgresql' ? ['test/kit/postgres-file-database.ts'] : [],
     isolate: false,
     maxWorkers: serial ? 1 : SIDE_BY_SIDE,

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SECRET_KEY, createOwnPostgresDatabase, databaseUnavailable, dialect, uniqueSlug } from '../kit/app.js';
-import { ROOT, runCli, startServerProcess, type ServerProcess } from '../kit/processes.js';
+import { nodeArgs, ROOT, runCli, serviceEntry, startServerProcess, type ServerProcess } from '../kit/processes.js';
 import { freePort, v2Frame, votifierSession } from '../kit/votifier-sender.js';
 
 const SHARED_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -121,7 +121,7 @@ describe.skipIf(databaseUnavailable || dialect !== 'postgresql')('two service pr
     env.VOTIFIER_PORT = String(await freePort());
     const ownPort = await freePort();
     env.VOTIFIER_DEDICATED_PORTS = `${ownPort}-${ownPort}`;
-    server = await startServerProcess(env, children, 'src/main.ts', { readyMessage: 'all workers listening', startTimeoutMs: 100_000 });
+    server = await startServerProcess(env, children, serviceEntry(), { readyMessage: 'all workers listening', startTimeoutMs: 100_000 });
     const created = await runCli(['org', 'create', '--slug', uniqueSlug('cluster'), '--name', 'Cluster', '--plan', 'growth', '--json'], env);
     expect(created.code, created.stderr).toBe(0);
     organizationId = created.json.organization.id;
@@ -311,7 +311,7 @@ describe.skipIf(databaseUnavailable || dialect !== 'postgresql')('two service pr
 
 describe.skipIf(dialect !== 'sqlite')('several processes on SQLite', () => {
   it('WEB_CONCURRENCY=2 is refused at start with one line, exit 78', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const child = spawn(process.execPath, nodeArgs(serviceEntry()), {
       cwd: ROOT,
       env: {
         ...process.env,

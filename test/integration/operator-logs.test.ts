@@ -19,7 +19,7 @@ import {
   type TestOrg,
 } from '../kit/app.js';
 import { listedVote, startFakeTopgg, type FakeTopgg } from '../kit/fake-topgg.js';
-import { ROOT, runCli, startServerProcess } from '../kit/processes.js';
+import { nodeArgs, ROOT, runCli, serviceEntry, startServerProcess } from '../kit/processes.js';
 import { startReceiver, type Receiver } from '../kit/receiver.js';
 import { signatureHeaders } from '../kit/signing.js';
 import { until } from '../kit/wait.js';
@@ -541,7 +541,7 @@ describe.skipIf(databaseUnavailable)('operator logs', () => {
 
     it('prints human-readable lines with LOG_FORMAT=pretty', async () => {
       const databaseUrl = dialect === 'sqlite' ? `file:${join(mkdtempSync(join(tmpdir(), 'vote-relay-logs-')), 'relay.db')}` : testDatabaseUrl();
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      const child = spawn(process.execPath, nodeArgs(serviceEntry()), {
         cwd: ROOT,
         env: {
           ...process.env,

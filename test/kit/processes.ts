@@ -2,14 +2,30 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * The service's and the CLI's entries: the run's compiled build (service-build.ts, the integration projects' global
+ * set-up), or the TypeScript sources where no build was provided.
+ */
+export function serviceEntry(kind: 'service' | 'cli' = 'service'): string {
+  const source = kind === 'service' ? 'src/main.ts' : 'src/cli/main.ts';
+  let build: string | undefined;
+  try {
+    build = inject('serviceBuild');
+  } catch {
+    build = undefined; // outside a vitest worker
+  }
+  return build ? join(build, source.replace(/\.ts$/, '.js')) : source;
+}
 
 /**
  * Node's arguments for an entry: TypeScript sources run through tsx, compiled JavaScript (npm run build) as is. Both
  * by absolute path, so that a process may run in another directory (one with its own .env file).
  */
-function nodeArgs(entry: string): string[] {
+export function nodeArgs(entry: string): string[] {
   const path = resolve(ROOT, entry);
   return entry.endsWith('.ts') ? ['--import', join(ROOT, 'node_modules/tsx/dist/loader.mjs'), path] : [path];
 }
@@ -22,7 +38,7 @@ export interface CliResult {
 }
 
 /** `entry`: the CLI's module, relative to the repository (a build's `<out>/src/cli/main.js` runs the compiled CLI). */
-export function runCli(args: string[], env: Record<string, string | undefined>, entry = 'src/cli/main.ts', cwd = ROOT): Promise<CliResult> {
+export function runCli(args: string[], env: Record<string, string | undefined>, entry = serviceEntry('cli'), cwd = ROOT): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...nodeArgs(entry), ...args], {
       cwd,
@@ -67,7 +83,7 @@ export interface StartOptions {
 export function startServerProcess(
   env: Record<string, string>,
   registry?: ChildProcess[],
-  entry = 'src/main.ts',
+  entry = serviceEntry(),
   { readyMessage = 'vote relay listening', startTimeoutMs = 30_000 }: StartOptions = {},
 ): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
