@@ -59,15 +59,42 @@ async function serve(): Promise<void> {
 async function supervise(): Promise<void> {
   const logger = rootLogger.child({ process: 'primary', pid: process.pid });
   serveClusterMetrics();
+  // Messages between the processes cross as between threads (dates stay dates): the SQLite writes' ports need it.
+  cluster.setupPrimary({ serialization: 'advanced' });
+  let stop: (signal: NodeJS.Signals) => Promise<number>;
+  // On SQLite the primary keeps the database's one writer, which every worker writes through (./app/sqlite-cluster.ts).
+  let sqlite: import('./app/sqlite-cluster.js').SqlitePrimary | null = null;
+  if (config.dialect === 'sqlite') {
+    const { startSqlitePrimary } = await import('./app/sqlite-cluster.js');
+    try {
+      sqlite = await startSqlitePrimary(config, logger, () => {
+        logger.fatal('the write thread stopped: nothing more can be stored; stopping the workers');
+        void stop('SIGTERM').then(() => process.exit(1));
+      });
+    } catch (err) {
+      logger.fatal({ err }, 'vote relay could not start; nothing is listening');
+      process.exit(1);
+    }
+    logger.info({ workers: config.webConcurrency }, 'SQLite: the primary writes for every worker; worker 1 sends the deliveries and runs the scheduled work');
+  }
   const supervisor = createClusterSupervisor({
-    fork: (env) => cluster.fork(env),
+    fork: (env) => {
+      const worker = cluster.fork(env);
+      sqlite?.attach(worker, Number(env.VOTE_RELAY_WORKER_INDEX));
+      return worker;
+    },
     workers: config.webConcurrency,
     instanceId: config.instanceId,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     logger,
   });
   let stopping: Promise<number> | null = null;
-  const stop = (signal: NodeJS.Signals) => (stopping ??= supervisor.stop(signal));
+  // The workers first (each writes what it queued), then the primary's writer.
+  stop = (signal) =>
+    (stopping ??= supervisor.stop(signal).then(async (code) => {
+      await sqlite?.close();
+      return code;
+    }));
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => void stop(signal).then((code) => process.exit(code)));
   }

@@ -47,6 +47,8 @@ import { logHookOutcomes, type HookLogLines } from '../modules/hook-requests/log
 import { logStartupBanner } from './startup-banner.js';
 import { observeUnreadableHooks } from '../http/hook-unreadable.js';
 import { countHookOutcomes } from '../modules/hook-requests/hook-metrics.js';
+import { deliveringInstanceId, deliversHere, handToDeliveringWorker, sharesPrimaryWriter, takeHandoffs } from './sqlite-cluster.js';
+import { portToPrimary } from './ipc-port.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -219,16 +221,19 @@ export function createApp(config: Config, options: AppOptions = {}) {
   let votifier: VotifierListener | null = null;
   let hookLogLines: HookLogLines | null = null;
   let hookRequestLog: HookRequestRecorder | null = null;
+  let stopTakingHandoffs: (() => void) | null = null;
   let ready = false;
 
   async function start(): Promise<RunningApp> {
     const logger = options.logger ?? createLogger(config.logLevel, { format: config.logFormat });
     const applied = await applyMigrations(config);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+    // A worker of several on SQLite writes through the primary's write thread (./sqlite-cluster.ts).
+    const shared = sharesPrimaryWriter(config);
     const db = await createStorage(config, {
       planRules: PLAN_RULES,
       countQueries: options.countQueries,
-      writeThread: config.writeThread ? { logger } : undefined,
+      writeThread: shared ? { logger, remote: portToPrimary } : config.writeThread ? { logger } : undefined,
     });
     if (config.redisUrl) {
       rateLimitRedis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
@@ -268,7 +273,11 @@ export function createApp(config: Config, options: AppOptions = {}) {
     await once(server, 'listening');
     const port = (server.address() as AddressInfo).port;
     deps.config = withListeningPort(config, port);
-    if (config.deliveryEnabled && config.deliveryThread) {
+    const delivers = deliversHere(config);
+    if (!delivers) {
+      // A worker other than 1 on SQLite: its votes' jobs are leased to worker 1 and handed to it (./sqlite-cluster.ts).
+      if (config.deliveryEnabled) deps.handoff.attach(handToDeliveringWorker(), deliveringInstanceId(config), config.deliveryLeaseMs);
+    } else if (config.deliveryEnabled && config.deliveryThread) {
       const registry = metrics;
       const thread = deliveryThread(
         deps.config,
@@ -277,6 +286,8 @@ export function createApp(config: Config, options: AppOptions = {}) {
         (message) => registry.receive(message),
       );
       worker = thread;
+      // Worker 1 on SQLite takes the other workers' jobs from the moment its thread starts (./sqlite-cluster.ts).
+      if (sharesPrimaryWriter(config)) stopTakingHandoffs = takeHandoffs(thread);
       thread.start();
       // Ready means delivering: the start-up line waits for the thread's worker (its own leases from before a
       // restart are being taken back by then).
@@ -288,10 +299,12 @@ export function createApp(config: Config, options: AppOptions = {}) {
         pollMs: config.deliveryPollMs,
         workerId: config.instanceId,
       });
+      if (sharesPrimaryWriter(config)) stopTakingHandoffs = takeHandoffs(worker);
       worker.start();
     }
     // From here on, a new vote's jobs are written leased to this instance's worker and handed to it at once.
     if (worker) deps.handoff.attach(worker, config.instanceId, config.deliveryLeaseMs);
+
     if (config.votifierPort > 0) {
       // One service without its Votifier port still takes every other vote (and Votifier over HTTP): say so loudly.
       votifier = await startVotifierListener(deps, services.ingest).catch((err: unknown) => {
@@ -300,13 +313,11 @@ export function createApp(config: Config, options: AppOptions = {}) {
       });
     }
     scheduler = createAlertScheduler(deps, { intervalMs: config.alertsIntervalMs, onQueued: () => worker?.wake() });
-    scheduler.start(); // off where its interval is 0 (src/base/background-loop.ts)
     reminders = createReminderScheduler(deps, { intervalMs: config.remindersIntervalMs, batch: config.remindersBatch, onQueued: () => worker?.wake() });
-    reminders.start();
     recovery = createRecoveryReconciler(deps, services.ingest, { intervalMs: config.recoveryIntervalMs });
-    recovery.start();
     retention = createRetention(deps, { intervalMs: config.retentionIntervalMs });
-    retention.start();
+    // Each is off where its interval is 0 (src/base/background-loop.ts); on SQLite with several workers, worker 1's.
+    if (delivers) for (const loop of [scheduler, reminders, recovery, retention]) loop.start();
     ready = true;
     await logStartupBanner(logger, deps.config, db, votifier?.port ?? null);
     return {
@@ -353,6 +364,8 @@ export function createApp(config: Config, options: AppOptions = {}) {
     recovery = null;
     await retention?.stop();
     retention = null;
+    stopTakingHandoffs?.();
+    stopTakingHandoffs = null;
     deps?.handoff.detach();
     await worker?.stop();
     worker = null;

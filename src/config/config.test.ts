@@ -259,13 +259,13 @@ describe('several processes (WEB_CONCURRENCY) and the instance identity (INSTANC
     );
   });
 
-  it('refuses more than one process on SQLite (one writer), auto included', () => {
+  it('takes several processes on SQLite too (they write through the primary), with REDIS_URL as on PostgreSQL', () => {
     expect(loadConfig({ WEB_CONCURRENCY: '1' }, machine).webConcurrency).toBe(1);
-    for (const value of ['2', 'auto']) {
-      expect(configError({ WEB_CONCURRENCY: value }).message).toBe(
-        `Invalid configuration:\n  WEB_CONCURRENCY: must be 1 with SQLite (got ${value}): embedded SQLite has one writer; use PostgreSQL for several processes`,
-      );
-    }
+    expect(loadConfig({ WEB_CONCURRENCY: '3', REDIS_URL: 'redis://127.0.0.1:6379' }, machine).webConcurrency).toBe(3);
+    expect(loadConfig({ WEB_CONCURRENCY: 'auto', REDIS_URL: 'redis://127.0.0.1:6379' }, machine).webConcurrency).toBe(6);
+    expect(configError({ WEB_CONCURRENCY: '2' }).message).toBe(
+      'Invalid configuration:\n  WEB_CONCURRENCY: 2 processes need REDIS_URL: the live feed, API key revocations and rate limits reach every process through Redis',
+    );
   });
 
   it('refuses several processes without REDIS_URL (the live feed, key revocations and rate limits cross processes through it)', () => {

@@ -226,7 +226,7 @@ export interface Config {
   /** A client must send its request headers within this time, and the whole request within the next (slowloris). */
   httpHeadersTimeoutMs: number;
   httpRequestTimeoutMs: number;
-  /** Service processes `main.ts` starts (WEB_CONCURRENCY, `auto` resolved); more than 1 only on PostgreSQL. */
+  /** Service processes `main.ts` starts (WEB_CONCURRENCY, `auto` resolved); on SQLite they write through the primary. */
   webConcurrency: number;
   /**
    * This process's identity, stable across its restarts and unique among live instances (INSTANCE_ID, default
@@ -357,9 +357,7 @@ export function loadConfig(
     problems.push('SECRET_KEY: required with PostgreSQL (every instance must share it); generate one with: openssl rand -base64 32');
   }
   const webConcurrency = e.WEB_CONCURRENCY === 'auto' ? Math.max(1, machine.availableParallelism()) : Number(e.WEB_CONCURRENCY);
-  if (dialect === 'sqlite' && (webConcurrency > 1 || e.WEB_CONCURRENCY === 'auto')) {
-    problems.push(`WEB_CONCURRENCY: must be 1 with SQLite (got ${e.WEB_CONCURRENCY}): embedded SQLite has one writer; use PostgreSQL for several processes`);
-  } else if (webConcurrency > 1 && !e.REDIS_URL && !invalid.has('REDIS_URL')) {
+  if (webConcurrency > 1 && !e.REDIS_URL && !invalid.has('REDIS_URL')) {
     problems.push(
       `WEB_CONCURRENCY: ${webConcurrency} processes need REDIS_URL: the live feed, API key revocations and rate limits reach every process through Redis`,
     );

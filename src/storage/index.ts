@@ -19,6 +19,7 @@ export { slotIntervalMs } from './pacer.js';
 export { applyMigrations, MigrationError } from './migrate.js';
 export { databaseUnavailableError, isDatabaseUnavailable } from './unavailable.js';
 export { backupSqlite, restoreSqlite, RefusedError } from './sqlite/backup.js';
+export { openSqliteWriteThread } from './sqlite/writes.js';
 
 /** The database `config` names, as Storage.describe says it (never a credential), without opening it. */
 export function describeDatabase(config: Config): ReturnType<Storage['describe']> {

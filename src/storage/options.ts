@@ -10,7 +10,9 @@ export interface StorageOptions {
   countQueries?: boolean;
   /**
    * Run the hot writes on the write thread (the service), spawned here or, given `port`, another thread's (the
-   * delivery thread writes through the main thread's). Without it they run on the caller's thread.
+   * delivery thread writes through the main thread's), or, given `remote`, another process's: each call opens a port
+   * to it (on SQLite, a worker of several processes writes through the primary's one write thread). Without it
+   * they run on the caller's thread.
    */
-  writeThread?: { logger: Logger; port?: MessagePort };
+  writeThread?: { logger: Logger; port?: MessagePort; remote?: () => MessagePort };
 }

@@ -64,7 +64,14 @@ export interface WriteThreadClient {
 export function writeThreadClient(
   config: Config,
   logger: Logger,
-  options: { module: string; options?: unknown; port?: MessagePort; retryAfter?: (err: unknown) => number | null },
+  options: {
+    module: string;
+    options?: unknown;
+    port?: MessagePort;
+    retryAfter?: (err: unknown) => number | null;
+    /** Told once when the thread (or the port to it) is gone unasked: nothing more can be written. */
+    onGone?: () => void;
+  },
 ): WriteThreadClient {
   const { port } = options;
   const worker = port ? null : startThread(import.meta.url, { writeThread: { config, module: options.module, options: options.options } satisfies ThreadData });
@@ -83,6 +90,7 @@ export function writeThreadClient(
       waiting.delete(id);
       settle({ failed: toWire(goneError()) });
     }
+    if (!closing) options.onGone?.();
   };
   channel.on('message', (reply: Reply) => {
     const settle = waiting.get(reply.id);

@@ -6,6 +6,7 @@
 // (../write-thread.ts loads threadWrites from this module); in one-shot commands on the caller's thread.
 import type Sqlite from 'better-sqlite3';
 import type { MessagePort } from 'node:worker_threads';
+import type { StorageOptions } from '../options.js';
 import type { Config } from '../../config/config.js';
 import type { Logger } from '../../base/logger.js';
 import { commitEach, createGroupCommit, type GroupCommit } from '../group-commit.js';
@@ -111,28 +112,38 @@ export async function threadWrites(config: Config, options: ThreadOptions): Prom
  * The writers the storage uses: on the write thread (spawned, or another thread's through `port`), or on this thread
  * with `db` (timeout 0: a busy write lock is waited for in steps, never blocking the event loop).
  */
-export function sqliteWriters(config: Config, rules: PlanRules, db: Sqlite.Database, thread?: { logger: Logger; port?: MessagePort }): SqliteWriters {
+export function sqliteWriters(
+  config: Config,
+  rules: PlanRules,
+  db: Sqlite.Database | null,
+  thread?: StorageOptions['writeThread'] & { onGone?: () => void },
+): SqliteWriters {
   const retryAfter = (err: unknown) => (isSqliteBusy(err) ? BUSY_RETRY_MS : null);
   if (thread) {
-    // The process's own write thread (not another thread's, through a port) has its checkpoints done beside it.
-    const checkpointer = thread.port ? null : startCheckpointer(sqlitePathFromUrl(config.databaseUrl), thread.logger);
+    // Another thread's write thread (`port`) or another process's (`remote`: the primary's, README "Several processes").
+    const port = thread.port ?? thread.remote?.();
+    // The process's own write thread has its checkpoints done beside it.
+    const checkpointer = port ? null : startCheckpointer(sqlitePathFromUrl(config.databaseUrl), thread.logger);
     const client = writeThreadClient(config, thread.logger, {
       module: import.meta.url,
       options: { rules, checkpointer: checkpointer !== null } satisfies ThreadOptions,
-      port: thread.port,
+      port,
       retryAfter,
+      onGone: thread.onGone,
     });
     const writers = Object.fromEntries(NAMES.map((name) => [name, client.writer(name)])) as Record<Name, GroupCommit<never, never>>;
     return {
       ...writers,
       alive: client.alive,
-      connect: client.connect,
+      // Another process's write thread: each port (the delivery thread's) is one more channel to it.
+      connect: thread.remote ?? client.connect,
       async close() {
         await client.close();
         await checkpointer?.close();
       },
     };
   }
+  if (!db) throw new Error('sqliteWriters: writes on this thread need its connection');
   const txs = transactions(config, db, rules);
   const writers = Object.fromEntries(
     NAMES.map((name) => [
@@ -153,4 +164,17 @@ export function sqliteWriters(config: Config, rules: PlanRules, db: Sqlite.Datab
       await Promise.all(NAMES.map((name) => writers[name].idle()));
     },
   };
+}
+
+/**
+ * SQLite with several service processes (README "Several processes"): the primary's write thread, the database's one
+ * writer. Each worker's hot writes reach it through a port of `connect()`, carried over IPC; its checkpoints are
+ * done beside it.
+ */
+export function openSqliteWriteThread(
+  config: Config,
+  options: { logger: Logger; planRules: PlanRules; onGone: () => void },
+): { connect(): MessagePort | null; close(): Promise<void> } {
+  const writers = sqliteWriters(config, options.planRules, null, { logger: options.logger, onGone: options.onGone });
+  return { connect: writers.connect, close: writers.close };
 }
