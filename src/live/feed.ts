@@ -2,7 +2,7 @@
 // one Redis channel, so a subscriber on instance A sees votes received by instance B. Redis being down never
 // blocks a vote or this instance's own subscribers: publishing fails fast (and is logged), /readyz reports it,
 // and the channel is subscribed again when Redis returns.
-import { createPubSub } from 'graphql-yoga';
+import { createPubSub } from '@graphql-yoga/subscription';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from '../base/logger.js';

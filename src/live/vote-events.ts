@@ -1,6 +1,6 @@
 // The in-process event bus: each vote this instance writes is published here after its transaction commits.
 // The cross-instance live feed is feed.ts.
-import { createPubSub } from 'graphql-yoga';
+import { createPubSub } from '@graphql-yoga/subscription';
 
 export interface VoteEvent {
   organizationId: string;

@@ -11,3 +11,17 @@ export function openPgPool(databaseUrl: string, max: number): pg.Pool {
   pool.on('error', () => {});
   return pool;
 }
+
+/** "db.example:5432/vote_relay": the server for the operator's log, never a user or password. */
+export function serverOf(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    // libpq also takes the host and port as query parameters (a Unix socket folder, say).
+    const host = url.hostname || url.searchParams.get('host') || 'localhost';
+    const port = url.port || url.searchParams.get('port') || '5432';
+    const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || '(default database)';
+    return `${host}:${port}/${database}`;
+  } catch {
+    return '(address not shown: DATABASE_URL is not a URL)';
+  }
+}

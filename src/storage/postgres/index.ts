@@ -10,26 +10,12 @@ import { withQueryLog } from '../query-log.js';
 import { createRollups } from '../rollups.js';
 import { createReminderStore } from '../reminder-store.js';
 import { CALLBACK_JOB_KINDS, FAILED_ATTEMPT_STATUSES, failedAttemptsOf, pingStorage } from '../reports.js';
-import { openPgPool } from './connection.js';
+import { openPgPool, serverOf } from './connection.js';
 import { exportVotesPostgres } from './export.js';
 import { createPostgresJobQueue, finishesWrite, marksWrite } from './jobs.js';
 import { createPostgresPacer } from './pacer.js';
 import { createPgVoteStore, rewardLockIds } from './votes.js';
 import { pgCommit, pgWriters } from './writes.js';
-
-/** "db.example:5432/vote_relay": the server for the operator's log, never a user or password. */
-export function serverOf(databaseUrl: string): string {
-  try {
-    const url = new URL(databaseUrl);
-    // libpq also takes the host and port as query parameters (a Unix socket folder, say).
-    const host = url.hostname || url.searchParams.get('host') || 'localhost';
-    const port = url.port || url.searchParams.get('port') || '5432';
-    const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || '(default database)';
-    return `${host}:${port}/${database}`;
-  } catch {
-    return '(address not shown: DATABASE_URL is not a URL)';
-  }
-}
 
 export async function openPostgresStorage(config: Config, options: StorageOptions): Promise<Storage> {
   const queries = withQueryLog(options.countQueries);
