@@ -13,7 +13,7 @@
 // BENCH_SERVICE_NODE_ARGS (extra node flags for ours, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"), and
 // BENCH_REWARDS=1 (ours with rewards events set up: setUpRewards; BENCHMARKS.md is then left alone),
 // BENCH_VOTERS=N (votes from N returning voters in turn instead of a new voter per vote; BENCHMARKS.md is then left alone),
-// BENCH_WEB_CONCURRENCY=N (ours as N processes, PostgreSQL only; BENCHMARKS.md is then left alone) with
+// BENCH_WEB_CONCURRENCY=N (ours as N processes; on SQLite they write through the primary; BENCHMARKS.md is then left alone) with
 // BENCH_REDIS_URL (ours's REDIS_URL; several processes need one, redis://127.0.0.1:6379 unless set).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

@@ -287,8 +287,10 @@ export function createApp(config: Config, options: AppOptions = {}) {
       );
       worker = thread;
       // Worker 1 on SQLite takes the other workers' jobs from the moment its thread starts (./sqlite-cluster.ts).
-      if (sharesPrimaryWriter(config)) stopTakingHandoffs = takeHandoffs(thread);
+      let threadStarted: number | null = null;
+      if (sharesPrimaryWriter(config)) stopTakingHandoffs = takeHandoffs(thread, config.deliveryLeaseMs, () => threadStarted);
       thread.start();
+      threadStarted = Date.now();
       // Ready means delivering: the start-up line waits for the thread's worker (its own leases from before a
       // restart are being taken back by then).
       if (!(await thread.ready(30_000))) logger.warn('the delivery thread has not started within 30 s; hooks are taken, deliveries wait for it');
@@ -299,8 +301,10 @@ export function createApp(config: Config, options: AppOptions = {}) {
         pollMs: config.deliveryPollMs,
         workerId: config.instanceId,
       });
-      if (sharesPrimaryWriter(config)) stopTakingHandoffs = takeHandoffs(worker);
+      let workerStarted: number | null = null;
+      if (sharesPrimaryWriter(config)) stopTakingHandoffs = takeHandoffs(worker, config.deliveryLeaseMs, () => workerStarted);
       worker.start();
+      workerStarted = Date.now();
     }
     // From here on, a new vote's jobs are written leased to this instance's worker and handed to it at once.
     if (worker) deps.handoff.attach(worker, config.instanceId, config.deliveryLeaseMs);

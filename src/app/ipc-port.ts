@@ -18,6 +18,11 @@ interface Envelope {
 const isEnvelope = (value: unknown): value is Envelope => (value as Envelope | null)?.type === PORT_MESSAGE;
 
 let nextChannel = 0;
+/**
+ * Every send passes a callback: a channel that closes under it (the other process is going away) then reports to the
+ * callback, where it is nothing to act on, instead of as an 'error' event that would end this process.
+ */
+const ignore = () => {};
 
 /** In a worker process: a new port to the primary, which opens its own end on the first message. */
 export function portToPrimary(): MessagePort {
@@ -31,12 +36,12 @@ export function portToPrimary(): MessagePort {
   };
   process.on('message', fromPrimary);
   port1.on('message', (message: unknown) => {
-    if (process.connected) process.send!({ type: PORT_MESSAGE, channel, message } satisfies Envelope);
+    if (process.connected) process.send!({ type: PORT_MESSAGE, channel, message } satisfies Envelope, undefined, undefined, ignore);
   });
   port1.on('close', () => {
     process.off('message', fromPrimary);
     process.off('disconnect', gone);
-    if (process.connected) process.send!({ type: PORT_MESSAGE, channel, closed: true } satisfies Envelope);
+    if (process.connected) process.send!({ type: PORT_MESSAGE, channel, closed: true } satisfies Envelope, undefined, undefined, ignore);
   });
   // The primary is gone: nothing sent on this port can be answered.
   const gone = () => port1.close();
@@ -46,7 +51,7 @@ export function portToPrimary(): MessagePort {
 
 /** What the primary needs of a forked worker (node:cluster's Worker has it). */
 export interface IpcPeer {
-  send(message: unknown): boolean;
+  send(message: unknown, sendHandle: undefined, options: undefined, callback: (error: Error | null) => void): boolean;
   isConnected(): boolean;
   on(event: 'message', listener: (message: unknown) => void): unknown;
   on(event: 'exit', listener: () => void): unknown;
@@ -59,7 +64,7 @@ export interface IpcPeer {
 export function servePorts(worker: IpcPeer, open: (channel: number) => MessagePort | null): void {
   const ends = new Map<number, MessagePort>();
   const tell = (envelope: Envelope) => {
-    if (worker.isConnected()) worker.send(envelope);
+    if (worker.isConnected()) worker.send(envelope, undefined, undefined, ignore);
   };
   worker.on('message', (value) => {
     if (!isEnvelope(value)) return;

@@ -36,8 +36,9 @@ export const deliveringInstanceId = (config: Config): string => `${config.instan
 export function handToDeliveringWorker(): HandoffTarget {
   // Jobs handed in one event-loop turn cross in one message.
   let handed: ClaimedJob[] = [];
+  // With a callback, a channel that closes under the send reports there instead of as the process's 'error' event.
   const send = (message: HandoffMessage) => {
-    if (process.connected) process.send!(message);
+    if (process.connected) process.send!(message, undefined, undefined, () => {});
   };
   return {
     dispatch(jobs) {
@@ -54,12 +55,20 @@ export function handToDeliveringWorker(): HandoffTarget {
   };
 }
 
-/** In worker 1: the jobs the other workers hand over, to its delivery worker. Returns how to stop listening. */
-export function takeHandoffs(target: HandoffTarget): () => void {
+/**
+ * In worker 1: the jobs the other workers hand over (leased for `leaseMs`), to its delivery worker; `startedAt()` is
+ * when that worker started (null before). Jobs leased before it started are not taken: its start takes them back from the database
+ * (its own leases from before), and taken both ways one would be sent twice. The workers' leases and this time are
+ * all read from the machine's clock.
+ */
+export function takeHandoffs(target: HandoffTarget, leaseMs: number, startedAt: () => number | null): () => void {
   const listener = (message: unknown) => {
     if (!isHandoff(message)) return;
-    if ('wake' in message) target.wake();
-    else target.dispatch(message.jobs);
+    if ('wake' in message) return target.wake();
+    const since = startedAt();
+    if (since === null) return;
+    const fresh = message.jobs.filter((job) => job.leaseUntil === undefined || job.leaseUntil - leaseMs >= since);
+    if (fresh.length > 0) target.dispatch(fresh);
   };
   process.on('message', listener);
   return () => process.off('message', listener);
@@ -84,12 +93,14 @@ export async function startSqlitePrimary(config: Config, logger: Logger, onGone:
   return {
     attach(worker, index) {
       workers.set(index, worker);
+      // A send to a worker that is going away fails in its callback (ipc-port.ts, above); nothing else is sent here.
+      worker.on('error', (err) => logger.debug({ err, worker: index }, 'IPC with a worker failed (it is going away)'));
       servePorts(worker, () => writer.connect());
       worker.on('message', (message: unknown) => {
         if (!isHandoff(message)) return;
         const delivering = workers.get(DELIVERING_WORKER);
         // Worker 1 away (restarting): its next start takes its leases back.
-        if (delivering?.isConnected()) delivering.send(message);
+        if (delivering?.isConnected()) delivering.send(message, undefined, undefined, () => {});
       });
     },
     close: () => writer.close(),

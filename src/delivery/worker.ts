@@ -264,11 +264,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
     wake,
     dispatch(jobs) {
       if (!running) return; // leased: sent when the lease lapses, or by this instance after its restart
-      // Leased before this worker started (handed over late, from another process or a thread's restart): the start
-      // takes those back from the database (reclaimOwn); taken both ways, one would be sent twice.
-      const fresh = jobs.filter((job) => job.leaseUntil === undefined || job.leaseUntil - options.leaseMs >= handedSince);
-      if (fresh.length === 0) return;
-      handed.push(...fresh);
+      handed.push(...jobs);
       kick();
     },
   };

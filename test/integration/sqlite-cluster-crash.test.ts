@@ -23,7 +23,7 @@ interface Acked {
 }
 
 /** Hooks from `SENDERS` senders until stopped: what was acknowledged, and what got another answer. */
-function steadyVotes(url: string, hook: string, prefix: string) {
+function steadyVotes(url: string, hook: string, prefix: string, logs: () => string[]) {
   const acked: Acked[] = [];
   const other: string[] = [];
   let stopped = false;
@@ -49,7 +49,8 @@ function steadyVotes(url: string, hook: string, prefix: string) {
       await waitUntil(
         () => acked.length >= count,
         60_000,
-        () => `${acked.length} of ${count} votes acknowledged; others: ${other.slice(-3).join(', ')}`,
+        () =>
+          `${acked.length} of ${count} votes acknowledged; others: ${other.slice(-3).join(', ')}; the service's last lines:\n${logs().slice(-8).join('\n')}`,
       );
     },
     async stop() {
@@ -109,7 +110,7 @@ describe.skipIf(dialect !== 'sqlite')('several processes on SQLite, killed with 
       return entry.msg === 'vote relay listening' ? [entry.pid as number] : [];
     });
     expect(workerPids).toHaveLength(2);
-    const first = steadyVotes(server.url, hook, 'A');
+    const first = steadyVotes(server.url, hook, 'A', () => server.logs);
     await first.until(300);
     server.child.kill('SIGKILL');
     mark('primary killed');
@@ -133,7 +134,7 @@ describe.skipIf(dialect !== 'sqlite')('several processes on SQLite, killed with 
     // 2. Started again; worker 1 (which sends every delivery) is killed while worker 2 keeps taking hooks.
     server = await startCluster();
     mark('restarted');
-    const second = steadyVotes(server.url, hook, 'B');
+    const second = steadyVotes(server.url, hook, 'B', () => server.logs);
     await second.until(150);
     const worker1 = server.logs.map((line) => JSON.parse(line)).find((e) => e.msg === 'vote relay listening' && e.worker === 1);
     process.kill(worker1.pid, 'SIGKILL');
