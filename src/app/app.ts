@@ -274,6 +274,14 @@ export function createApp(config: Config, options: AppOptions = {}) {
     const port = (server.address() as AddressInfo).port;
     deps.config = withListeningPort(config, port);
     const delivers = deliversHere(config);
+    // Worker 1 on SQLite takes the other workers' jobs from the moment its delivery worker starts (./sqlite-cluster.ts).
+    let deliveryStartedAt: number | null = null;
+    if (delivers && sharesPrimaryWriter(config))
+      stopTakingHandoffs = takeHandoffs(
+        () => worker,
+        config.deliveryLeaseMs,
+        () => deliveryStartedAt,
+      );
     if (!delivers) {
       // A worker other than 1 on SQLite: its votes' jobs are leased to worker 1 and handed to it (./sqlite-cluster.ts).
       if (config.deliveryEnabled) deps.handoff.attach(handToDeliveringWorker(), deliveringInstanceId(config), config.deliveryLeaseMs);
@@ -286,11 +294,8 @@ export function createApp(config: Config, options: AppOptions = {}) {
         (message) => registry.receive(message),
       );
       worker = thread;
-      // Worker 1 on SQLite takes the other workers' jobs from the moment its thread starts (./sqlite-cluster.ts).
-      let threadStarted: number | null = null;
-      if (sharesPrimaryWriter(config)) stopTakingHandoffs = takeHandoffs(thread, config.deliveryLeaseMs, () => threadStarted);
       thread.start();
-      threadStarted = Date.now();
+      deliveryStartedAt = Date.now();
       // Ready means delivering: the start-up line waits for the thread's worker (its own leases from before a
       // restart are being taken back by then).
       if (!(await thread.ready(30_000))) logger.warn('the delivery thread has not started within 30 s; hooks are taken, deliveries wait for it');
@@ -301,14 +306,11 @@ export function createApp(config: Config, options: AppOptions = {}) {
         pollMs: config.deliveryPollMs,
         workerId: config.instanceId,
       });
-      let workerStarted: number | null = null;
-      if (sharesPrimaryWriter(config)) stopTakingHandoffs = takeHandoffs(worker, config.deliveryLeaseMs, () => workerStarted);
       worker.start();
-      workerStarted = Date.now();
+      deliveryStartedAt = Date.now();
     }
     // From here on, a new vote's jobs are written leased to this instance's worker and handed to it at once.
     if (worker) deps.handoff.attach(worker, config.instanceId, config.deliveryLeaseMs);
-
     if (config.votifierPort > 0) {
       // One service without its Votifier port still takes every other vote (and Votifier over HTTP): say so loudly.
       votifier = await startVotifierListener(deps, services.ingest).catch((err: unknown) => {

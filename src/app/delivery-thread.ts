@@ -8,6 +8,7 @@ import { startThread } from '../threads/thread-start.js';
 import type { Config } from '../config/config.js';
 import { resolveLogFormat, type Logger } from '../base/logger.js';
 import type { DeliveryWorker } from '../delivery/worker.js';
+import { perTurn } from '../delivery/handoff.js';
 import type { ClaimedJob } from '../domain/jobs.js';
 
 type ToThread = 'wake' | 'stop' | { dispatch: ClaimedJob[] };
@@ -27,13 +28,7 @@ export function deliveryThread(
   let thread: Worker | null = null;
   let started: Promise<void> = Promise.resolve();
   let stopping = false;
-  // Jobs handed over in one event-loop turn cross to the thread in one message.
-  let handed: ClaimedJob[] = [];
-  const flushHanded = () => {
-    const jobs = handed;
-    handed = [];
-    thread?.postMessage({ dispatch: jobs } satisfies ToThread);
-  };
+  const post = perTurn((jobs) => thread?.postMessage({ dispatch: jobs } satisfies ToThread));
 
   function spawn() {
     // The thread starts from a JavaScript bootstrap that loads this same module (through tsx while it is TypeScript).
@@ -83,8 +78,7 @@ export function deliveryThread(
     dispatch(jobs) {
       // No thread (it is restarting): the jobs stay leased to this instance, and the new thread takes them back.
       if (!thread) return;
-      if (handed.length === 0) setImmediate(flushHanded);
-      handed.push(...jobs);
+      post(jobs);
     },
   };
 }

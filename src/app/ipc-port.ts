@@ -24,6 +24,16 @@ let nextChannel = 0;
  */
 const ignore = () => {};
 
+/** In a worker process: sends `message` to the primary, if it is still there. */
+export function sendToPrimary(message: unknown): void {
+  if (process.connected) process.send!(message, undefined, undefined, ignore);
+}
+
+/** In the primary: sends `message` to a worker, if it is still there. */
+export function sendToWorker(worker: IpcPeer, message: unknown): void {
+  if (worker.isConnected()) worker.send(message, undefined, undefined, ignore);
+}
+
 /** In a worker process: a new port to the primary, which opens its own end on the first message. */
 export function portToPrimary(): MessagePort {
   if (!process.send) throw new Error('portToPrimary: this process has no IPC channel (it was not forked by node:cluster)');
@@ -35,13 +45,11 @@ export function portToPrimary(): MessagePort {
     else port1.postMessage(value.message);
   };
   process.on('message', fromPrimary);
-  port1.on('message', (message: unknown) => {
-    if (process.connected) process.send!({ type: PORT_MESSAGE, channel, message } satisfies Envelope, undefined, undefined, ignore);
-  });
+  port1.on('message', (message: unknown) => sendToPrimary({ type: PORT_MESSAGE, channel, message } satisfies Envelope));
   port1.on('close', () => {
     process.off('message', fromPrimary);
     process.off('disconnect', gone);
-    if (process.connected) process.send!({ type: PORT_MESSAGE, channel, closed: true } satisfies Envelope, undefined, undefined, ignore);
+    sendToPrimary({ type: PORT_MESSAGE, channel, closed: true } satisfies Envelope);
   });
   // The primary is gone: nothing sent on this port can be answered.
   const gone = () => port1.close();
@@ -63,9 +71,7 @@ export interface IpcPeer {
  */
 export function servePorts(worker: IpcPeer, open: (channel: number) => MessagePort | null): void {
   const ends = new Map<number, MessagePort>();
-  const tell = (envelope: Envelope) => {
-    if (worker.isConnected()) worker.send(envelope, undefined, undefined, ignore);
-  };
+  const tell = (envelope: Envelope) => sendToWorker(worker, envelope);
   worker.on('message', (value) => {
     if (!isEnvelope(value)) return;
     const { channel } = value;

@@ -11,13 +11,13 @@ import type { Worker } from 'node:cluster';
 import type { Config } from '../config/config.js';
 import type { Logger } from '../base/logger.js';
 import type { ClaimedJob } from '../domain/jobs.js';
-import type { HandoffTarget } from '../delivery/handoff.js';
+import { perTurn, type HandoffTarget } from '../delivery/handoff.js';
 import { applyMigrations, openSqliteWriteThread } from '../storage/index.js';
 import { PLAN_RULES } from '../delivery/callback-kinds/registry.js';
-import { servePorts } from './ipc-port.js';
+import { sendToPrimary, sendToWorker, servePorts } from './ipc-port.js';
 
 /** The worker that delivers and runs the scheduled work when the workers share SQLite. */
-export const DELIVERING_WORKER = 1;
+const DELIVERING_WORKER = 1;
 
 const HANDOFF = 'vote-relay:handoff';
 type HandoffMessage = { type: typeof HANDOFF; jobs: ClaimedJob[] } | { type: typeof HANDOFF; wake: true };
@@ -34,41 +34,27 @@ export const deliveringInstanceId = (config: Config): string => `${config.instan
 
 /** In a worker other than 1: hands a committed vote's jobs (and wake-ups) to worker 1, through the primary. */
 export function handToDeliveringWorker(): HandoffTarget {
-  // Jobs handed in one event-loop turn cross in one message.
-  let handed: ClaimedJob[] = [];
-  // With a callback, a channel that closes under the send reports there instead of as the process's 'error' event.
-  const send = (message: HandoffMessage) => {
-    if (process.connected) process.send!(message, undefined, undefined, () => {});
-  };
   return {
-    dispatch(jobs) {
-      if (handed.length === 0) {
-        setImmediate(() => {
-          const jobs = handed;
-          handed = [];
-          send({ type: HANDOFF, jobs });
-        });
-      }
-      handed.push(...jobs);
-    },
-    wake: () => send({ type: HANDOFF, wake: true }),
+    dispatch: perTurn((jobs) => sendToPrimary({ type: HANDOFF, jobs } satisfies HandoffMessage)),
+    wake: () => sendToPrimary({ type: HANDOFF, wake: true } satisfies HandoffMessage),
   };
 }
 
 /**
- * In worker 1: the jobs the other workers hand over (leased for `leaseMs`), to its delivery worker; `startedAt()` is
- * when that worker started (null before). Jobs leased before it started are not taken: its start takes them back from the database
- * (its own leases from before), and taken both ways one would be sent twice. The workers' leases and this time are
- * all read from the machine's clock.
+ * In worker 1: the jobs the other workers hand over (leased for `leaseMs`), to its delivery worker (`target()`, null
+ * while there is none); `startedAt()` is when that worker started (null before). Jobs leased before it started are not
+ * taken: its start takes them back from the database (its own leases from before), and taken both ways one would be
+ * sent twice. The workers' leases and this time are all read from the machine's clock.
  */
-export function takeHandoffs(target: HandoffTarget, leaseMs: number, startedAt: () => number | null): () => void {
+export function takeHandoffs(target: () => HandoffTarget | null, leaseMs: number, startedAt: () => number | null): () => void {
   const listener = (message: unknown) => {
-    if (!isHandoff(message)) return;
-    if ('wake' in message) return target.wake();
+    const worker = target();
+    if (!isHandoff(message) || !worker) return;
+    if ('wake' in message) return worker.wake();
     const since = startedAt();
     if (since === null) return;
     const fresh = message.jobs.filter((job) => job.leaseUntil === undefined || job.leaseUntil - leaseMs >= since);
-    if (fresh.length > 0) target.dispatch(fresh);
+    if (fresh.length > 0) worker.dispatch(fresh);
   };
   process.on('message', listener);
   return () => process.off('message', listener);
@@ -93,14 +79,14 @@ export async function startSqlitePrimary(config: Config, logger: Logger, onGone:
   return {
     attach(worker, index) {
       workers.set(index, worker);
-      // A send to a worker that is going away fails in its callback (ipc-port.ts, above); nothing else is sent here.
+      // A send to a worker that is going away fails in its callback (ipc-port.ts); nothing else is sent here.
       worker.on('error', (err) => logger.debug({ err, worker: index }, 'IPC with a worker failed (it is going away)'));
       servePorts(worker, () => writer.connect());
       worker.on('message', (message: unknown) => {
         if (!isHandoff(message)) return;
         const delivering = workers.get(DELIVERING_WORKER);
         // Worker 1 away (restarting): its next start takes its leases back.
-        if (delivering?.isConnected()) delivering.send(message, undefined, undefined, () => {});
+        if (delivering) sendToWorker(delivering, message);
       });
     },
     close: () => writer.close(),

@@ -38,3 +38,18 @@ export function createDeliveryHandoff(): DeliveryHandoff {
     },
   };
 }
+
+/** Jobs handed over in one event-loop turn go on in one call of `send` (one message to a thread or a process). */
+export function perTurn(send: (jobs: ClaimedJob[]) => void): (jobs: ClaimedJob[]) => void {
+  let handed: ClaimedJob[] = [];
+  return (jobs) => {
+    if (handed.length === 0) {
+      setImmediate(() => {
+        const batch = handed;
+        handed = [];
+        send(batch);
+      });
+    }
+    handed.push(...jobs);
+  };
+}
