@@ -71,17 +71,35 @@ export function inWords(issue: z.core.$ZodRawIssue): string | undefined {
   }
 }
 
-export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
+/** What is wrong with one part of an input: its field in REST names ("auth_field", "votes[0].user") and in words. */
+export interface InputProblem {
+  field: string;
+  message: string;
+}
+
+/**
+ * A zod schema's verdict on an input: its output, or its problems in words. Each unknown key of a strict object is a
+ * problem of its own, named as the REST layer names it. The GraphQL input rules (graphql/input-rules.ts) and
+ * parseInput both read inputs through this.
+ */
+export function checkInput<T extends z.ZodType>(schema: T, input: unknown): { ok: true; value: z.output<T> } | { ok: false; problems: InputProblem[] } {
   const result = schema.safeParse(input, { error: inWords });
-  if (result.success) return result.data;
-  throw validationError(
-    result.error.issues.flatMap((issue) =>
-      // A strict object's unknown keys: each named as a field of its own, as the REST layer names them.
+  if (result.success) return { ok: true, value: result.data };
+  return {
+    ok: false,
+    problems: result.error.issues.flatMap((issue) =>
       issue.code === 'unrecognized_keys'
         ? issue.keys.map((key) => ({ field: issue.path.length > 0 ? `${fieldName(issue.path)}.${key}` : key, message: 'is not a known field' }))
         : [{ field: fieldName(issue.path), message: issue.message }],
     ),
-  );
+  };
+}
+
+/** The input as the schema's output, or VALIDATION_ERROR naming each problem's field. */
+export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
+  const checked = checkInput(schema, input);
+  if (checked.ok) return checked.value;
+  throw validationError(checked.problems);
 }
 
 export const nameSchema = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');

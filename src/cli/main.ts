@@ -11,6 +11,8 @@ import { votesKeptFrom } from '../retention/retention.js';
 import { createDeps } from '../app/create-deps.js';
 import { createServices, type Services } from '../app/services.js';
 import { AppError } from '../base/errors.js';
+import { parseInput } from '../base/validation.js';
+import { createApiKeyInput } from '../modules/api-keys/api-keys.service.js';
 import type { Organization } from '../generated/sqlite/client.js';
 
 class UsageError extends Error {}
@@ -98,7 +100,8 @@ async function run(argv: string[]): Promise<{ json: unknown; human: string; exit
     case 'key create':
       return withServices(config, async (s) => {
         const org = await s.organizations.bySlug(required(values, 'org'));
-        const key = await s.apiKeys.create(org.id, { name: required(values, 'name'), scope: required(values, 'scope') }, { enforcePlanLimit: false });
+        const input = parseInput(createApiKeyInput, { name: required(values, 'name'), scope: required(values, 'scope') });
+        const key = await s.apiKeys.create(org.id, input, { enforcePlanLimit: false });
         return {
           json: { api_key: key },
           human: `Created ${key.scope} key "${key.name}" for ${org.slug}.\nAPI key (shown once, store it now): ${key.key}`,

@@ -4,6 +4,7 @@ import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
 import RelayPlugin from '@pothos/plugin-relay';
+import ValidationPlugin from '@pothos/plugin-validation';
 import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
 import { GraphQLError, GraphQLScalarType } from 'graphql';
@@ -11,6 +12,8 @@ import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
 import { checkAccess, type AccessRule } from '../auth/access.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../base/json-depth.js';
 import type { GraphQLContext } from './context.js';
+import AccessFirstPlugin from './access-first.js';
+import { inputRulesFailed } from './input-rules.js';
 
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
@@ -24,7 +27,9 @@ export const builder = new SchemaBuilder<{
   DefaultEdgesNullability: false;
   DefaultNodeNullability: false;
 }>({
-  plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin, SimpleObjectsPlugin],
+  plugins: [AccessFirstPlugin, ScopeAuthPlugin, ValidationPlugin, PrismaPlugin, RelayPlugin, SimpleObjectsPlugin],
+  // Input rules are the services' zod schemas (graphql/input-rules.ts); access is checked before them (access-first.ts).
+  validation: { validationError: inputRulesFailed },
   defaultFieldNullability: false,
   // Connections (votes, the hook request log) are the relay plugin's: its Connection, Edge and PageInfo types, edges
   // and nodes never null. The schema has no global object ids, so no `node` / `nodes` queries.

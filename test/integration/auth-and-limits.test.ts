@@ -88,6 +88,33 @@ describe.skipIf(databaseUnavailable)('authentication, suspension and the error e
     expect(ok.body.data.organization).toEqual({ slug: org.slug, usage: { votesLimit: 25_000 } });
   });
 
+  it('judges access before the input: a refused caller learns nothing from a bad input, and nothing changes', async () => {
+    const gql = (query: string, key?: string) => app.request('POST', '/graphql', { key, body: { query } });
+    // Each of these inputs breaks its field's input rule; the caller may not write at all.
+    const writes = [
+      'mutation { updateOrganization(input: {slug: "BAD SLUG"}) { id } }',
+      'mutation { createApiKey(input: {name: "", scope: full}) { key } }',
+      'mutation { createPluginToken(name: "") { token } }',
+      'mutation { replayCallback(id: "x", since: "") { queued } }',
+    ];
+    for (const query of writes) {
+      expect((await gql(query)).body.errors[0].extensions.code, query).toBe('AUTH_REQUIRED');
+      expect((await gql(query, org.readKey)).body.errors[0].extensions.code, query).toBe('INSUFFICIENT_SCOPE');
+      // With the right key, the same input is refused by its rule, the field named as REST names it.
+      expect((await gql(query, org.key)).body.errors[0].extensions.code, query).toBe('VALIDATION_ERROR');
+    }
+    const named = await gql('mutation { createApiKey(input: {name: "", scope: full}) { key } }', org.key);
+    expect(named.body.errors[0].extensions.details).toEqual([{ field: 'name', message: 'must not be empty' }]);
+    // REST the same way: 401, then 403, then the field's problem.
+    const body = { slug: 'BAD SLUG' };
+    expect((await app.request('PATCH', '/v1/organization', { body })).body.error.code).toBe('AUTH_REQUIRED');
+    expect((await app.request('PATCH', '/v1/organization', { key: org.readKey, body })).body.error.code).toBe('INSUFFICIENT_SCOPE');
+    const rest = await app.request('PATCH', '/v1/organization', { key: org.key, body });
+    expect([rest.status, rest.body.error.code, rest.body.error.details[0].field]).toEqual([400, 'VALIDATION_ERROR', 'slug']);
+    const after = await app.request('GET', '/v1/organization', { key: org.key });
+    expect(after.body.data.slug).toBe(org.slug);
+  });
+
   it('never leaks stack traces or SQL for unexpected input', async () => {
     const res = await app.request('POST', '/graphql', {
       key: org.key,

@@ -2,6 +2,8 @@
 import { builder } from '../../graphql/builder.js';
 import { requireViewer } from '../../auth/access.js';
 import { oneOf } from '../../graphql/stored-enum.js';
+import { rule } from '../../graphql/input-rules.js';
+import { createApiKeyInput } from './api-keys.service.js';
 
 const SCOPES = ['read', 'full'] as const;
 export const ScopeEnum = builder.enumType('Scope', {
@@ -42,9 +44,11 @@ const CreatedApiKeyRef = builder.simpleObject('CreatedApiKey', {
 
 const RevokedApiKey = builder.simpleObject('RevokedApiKey', { fields: (t) => ({ message: t.string(), id: t.id() }) });
 
-const CreateApiKeyInput = builder.inputType('CreateApiKeyInput', {
-  fields: (t) => ({ name: t.string({ required: true }), scope: t.field({ type: ScopeEnum, required: true }) }),
-});
+const CreateApiKeyInput = builder
+  .inputType('CreateApiKeyInput', {
+    fields: (t) => ({ name: t.string({ required: true }), scope: t.field({ type: ScopeEnum, required: true }) }),
+  })
+  .validate(rule(createApiKeyInput));
 
 builder.queryField('apiKeys', (t) =>
   t.prismaField({

@@ -6,9 +6,10 @@ import { AppError, notFound } from '../../base/errors.js';
 import { PLAN_LIMITS, planOf } from '../../domain/plans.js';
 import { API_KEY_PREFIX, PLUGIN_TOKEN_PREFIX, bearerToken, generateToken, hashToken } from '../../auth/api-key-token.js';
 import type { AuthState, Scope } from '../../auth/access.js';
-import { nameSchema, parseInput } from '../../base/validation.js';
+import { nameSchema } from '../../base/validation.js';
 
-const createSchema = z.object({
+/** A new key's input: the GraphQL input rule of createApiKey, and the CLI's. */
+export const createApiKeyInput = z.object({
   name: nameSchema,
   scope: z.enum(['read', 'full'], 'must be read or full'),
 });
@@ -29,10 +30,9 @@ export function createApiKeyService(deps: AppDeps) {
 
   async function create(
     organizationId: string,
-    rawInput: unknown,
+    input: z.output<typeof createApiKeyInput>,
     options: { enforcePlanLimit: boolean } = { enforcePlanLimit: true },
   ): Promise<CreatedApiKey> {
-    const input = parseInput(createSchema, rawInput);
     const org = await prisma.organization.findUnique({ where: { id: organizationId } });
     if (!org) throw notFound('Organization');
     if (options.enforcePlanLimit) {

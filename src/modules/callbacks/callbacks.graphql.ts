@@ -7,7 +7,8 @@ import { requireViewer } from '../../auth/access.js';
 import { PLAN_LIMITS, planOf } from '../../domain/plans.js';
 import type { Callback } from '../../generated/sqlite/client.js';
 import { TEMPLATE_VARIABLES } from '../../delivery/template-variables.js';
-import { FAILING_CALLBACK_STATES } from './callbacks.service.js';
+import { createCallbackInput, FAILING_CALLBACK_STATES, replayCallbackArgs, updateCallbackInput } from './callbacks.service.js';
+import { rule } from '../../graphql/input-rules.js';
 import { ALL_SETTINGS, CALLBACK_KINDS, CALLBACK_KIND_NAMES, callbackKindOf } from '../../delivery/callback-kinds/registry.js';
 import { hasFlagName, restName, shownSettings, type SettingValues, type SharedSetting } from '../../delivery/callback-kinds/settings-schema.js';
 import type { CallbackKind } from '../../delivery/callback-kinds/callback-kind.js';
@@ -233,16 +234,17 @@ function settingInput(t: PothosSchemaTypes.InputFieldBuilder<CallbackSchemaTypes
   }
 }
 type CallbackSchemaTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
-const CreateCallbackInput = builder.inputType('CreateCallbackInput', {
-  fields: (t) => ({
-    ...callbackInputFields(t),
-    kind: t.field({ type: CallbackKindEnum, description: `Default ${CALLBACK_KIND_NAMES[0]}` }),
-    name: t.string({ required: true }),
-  }),
-});
-const UpdateCallbackInput = builder.inputType('UpdateCallbackInput', { fields: (t) => callbackInputFields(t) });
+const CreateCallbackInput = builder
+  .inputType('CreateCallbackInput', {
+    fields: (t) => ({
+      ...callbackInputFields(t),
+      kind: t.field({ type: CallbackKindEnum, description: `Default ${CALLBACK_KIND_NAMES[0]}` }),
+      name: t.string({ required: true }),
+    }),
+  })
+  .validate(rule(createCallbackInput));
+const UpdateCallbackInput = builder.inputType('UpdateCallbackInput', { fields: (t) => callbackInputFields(t) }).validate(rule(updateCallbackInput));
 
-const defined = (input: object) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
 const orgId = (ctx: { auth: Parameters<typeof requireViewer>[0] }) => requireViewer(ctx.auth).organizationId;
 
 builder.queryField('callbackVariables', (t) =>
@@ -292,7 +294,7 @@ builder.mutationField('createCallback', (t) =>
     nullable: true,
     authScopes: { access: { scope: 'full' } },
     args: { input: t.arg({ type: CreateCallbackInput, required: true }) },
-    resolve: (_root, { input }, ctx) => ctx.services.callbacks.create(orgId(ctx), defined(input)),
+    resolve: (_root, { input }, ctx) => ctx.services.callbacks.create(orgId(ctx), input),
   }),
 );
 
@@ -302,7 +304,7 @@ builder.mutationField('updateCallback', (t) =>
     nullable: true,
     authScopes: { access: { scope: 'full' } },
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateCallbackInput, required: true }) },
-    resolve: (_root, { id, input }, ctx) => ctx.services.callbacks.update(orgId(ctx), String(id), defined(input)),
+    resolve: (_root, { id, input }, ctx) => ctx.services.callbacks.update(orgId(ctx), String(id), input),
   }),
 );
 
@@ -342,7 +344,8 @@ builder.mutationField('replayCallback', (t) =>
       until: t.arg.string({ description: 'YYYY-MM-DD (that whole day) or ISO 8601; default now' }),
       onlyFailed: t.arg.boolean({ defaultValue: false }),
     },
-    resolve: (_root, { id, ...window }, ctx) => ctx.services.callbacks.replay(orgId(ctx), String(id), defined(window)),
+    validate: rule(replayCallbackArgs),
+    resolve: (_root, args, ctx) => ctx.services.callbacks.replay(orgId(ctx), args),
   }),
 );
 

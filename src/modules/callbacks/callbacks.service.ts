@@ -41,7 +41,8 @@ const sharedFields = {
 };
 // Each kind's own settings are checked by that kind's rules (ownSettings); here they only pass through.
 const kindFields = Object.fromEntries(ALL_SETTINGS.map((setting) => [setting.name, z.unknown().optional()]));
-const createSchema = z.object({
+/** createCallback's input rule (graphql/input-rules.ts); the kind's own settings are checked in create() by its rules. */
+export const createCallbackInput = z.object({
   ...kindFields,
   ...sharedFields,
   kind: z.enum(CALLBACK_KIND_NAMES as [string, ...string[]], `must be one of ${CALLBACK_KIND_NAMES.join(', ')}`).default(DEFAULT_CALLBACK_KIND.name),
@@ -52,14 +53,17 @@ const createSchema = z.object({
   maxPerSecond: sharedFields.maxPerSecond.optional(),
   events: sharedFields.events.optional(),
 });
-const replaySchema = z.object({
+/** replayCallback's arguments, its rule (graphql/input-rules.ts). */
+export const replayCallbackArgs = z.object({
+  id: z.string(),
   since: z.string().min(1, 'is required'),
   until: z.string().min(1).nullish(),
   onlyFailed: z.boolean().nullish(),
 });
 
 const REPLAY_CHUNK = 500;
-const updateSchema = z.object({ ...kindFields, ...sharedFields }).partial();
+/** updateCallback's input rule: only the fields given change. */
+export const updateCallbackInput = z.object({ ...kindFields, ...sharedFields }).partial();
 
 /**
  * The settings of `kind` in an input, checked by the kind's own rules; another kind's setting (a Votifier callback's
@@ -188,8 +192,7 @@ export function createCallbackService(deps: AppDeps) {
     });
   }
 
-  async function create(organizationId: string, rawInput: unknown): Promise<CreatedCallback> {
-    const input = parseInput(createSchema, rawInput);
+  async function create(organizationId: string, input: z.output<typeof createCallbackInput>): Promise<CreatedCallback> {
     const kind = callbackKindOf(input.kind)!;
     const own = ownSettings(kind, input);
     const org = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });
@@ -219,8 +222,7 @@ export function createCallbackService(deps: AppDeps) {
     return { callback, signingSecret: kind.signed ? signingSecret : null };
   }
 
-  async function update(organizationId: string, id: string, rawInput: unknown): Promise<Callback> {
-    const input = parseInput(updateSchema, rawInput);
+  async function update(organizationId: string, id: string, input: z.output<typeof updateCallbackInput>): Promise<Callback> {
     const callback = await get(organizationId, id);
     const kind = callbackKindOf(callback.kind)!;
     const own = ownSettings(kind, input);
@@ -258,9 +260,8 @@ export function createCallbackService(deps: AppDeps) {
    * Queues this callback's delivery of every vote received in [since, until) again (only those whose last delivery
    * to it failed, with onlyFailed): each a new delivery (its own webhook-id), paced like any other.
    */
-  async function replay(organizationId: string, id: string, rawInput: unknown): Promise<Replayed> {
-    const input = parseInput(replaySchema, rawInput ?? {});
-    const callback = await get(organizationId, id);
+  async function replay(organizationId: string, input: z.output<typeof replayCallbackArgs>): Promise<Replayed> {
+    const callback = await get(organizationId, input.id);
     if (!callback.enabled) throw validationError([{ field: 'enabled', message: 'the callback is disabled; enable it first (its held votes resume then)' }]);
     if (!eventsOf(callback.eventsJson).has('vote'))
       throw validationError([{ field: 'events', message: 'the callback does not take votes (its events), so it has none to resend' }]);

@@ -3,14 +3,14 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app/deps.js';
 import { AppError, validationError } from '../../base/errors.js';
 import { planAtLeast } from '../../domain/plans.js';
-import { parseInput } from '../../base/validation.js';
 import { buildChatMessage, platformReason } from '../../delivery/chat-message.js';
 import { voteLookup } from '../../delivery/template.js';
 import { sampleTemplateValues } from '../../delivery/template-variables.js';
 import { OutboundError } from '../../net/outbound-http.js';
 import { embedTemplateSchema, type OrganizationService } from './organization.service.js';
 
-const testSchema = z
+/** testChatWebhook's input rule (graphql/input-rules.ts). */
+export const testChatWebhookInput = z
   .object({
     webhookUrl: z.string().min(1, 'is required').max(2000),
     messageType: z.enum(['simple', 'embed'], 'must be simple or embed').default('simple'),
@@ -31,8 +31,7 @@ const TEST_TIMEOUT_MS = 10_000;
 
 export function createChatTestService(deps: AppDeps, organizations: OrganizationService) {
   return {
-    async send(organizationId: string, rawInput: unknown): Promise<{ success: boolean; message: string }> {
-      const input = parseInput(testSchema, rawInput);
+    async send(organizationId: string, input: z.output<typeof testChatWebhookInput>): Promise<{ success: boolean; message: string }> {
       const org = await organizations.get(organizationId);
       if (input.messageType === 'embed' && !planAtLeast(org.plan, 'growth')) {
         throw new AppError('PLAN_UPGRADE_REQUIRED', 'Embed messages need the growth plan or higher', {

@@ -7,6 +7,9 @@ import { requireViewer } from '../../auth/access.js';
 import type { Organization } from '../../generated/sqlite/client.js';
 import { PLANS } from '../../domain/plans.js';
 import { oneOf } from '../../graphql/stored-enum.js';
+import { rule } from '../../graphql/input-rules.js';
+import { updateOrganizationInput } from './organization.service.js';
+import { testChatWebhookInput } from './chat-test.service.js';
 
 // Closed sets as enums, with the lowercase values the REST interface shows.
 export const PlanEnum = builder.enumType('Plan', { description: 'Plans in order: starter, growth, pro, business', values: PLANS });
@@ -217,29 +220,28 @@ const OrganizationSettingsInput = builder.inputType('OrganizationSettingsInput',
   }),
 });
 
-const UpdateOrganizationInput = builder.inputType('UpdateOrganizationInput', {
-  fields: (t) => ({
-    name: t.string(),
-    slug: t.string(),
-    settings: t.field({ type: OrganizationSettingsInput }),
-  }),
-});
+const UpdateOrganizationInput = builder
+  .inputType('UpdateOrganizationInput', {
+    fields: (t) => ({
+      name: t.string(),
+      slug: t.string(),
+      settings: t.field({ type: OrganizationSettingsInput }),
+    }),
+  })
+  .validate(rule(updateOrganizationInput));
 
-const TestChatWebhookInput = builder.inputType('TestChatWebhookInput', {
-  fields: (t) => ({
-    webhookUrl: t.string({ required: true }),
-    messageType: t.field({ type: MessageTypeEnum }),
-    messageTemplate: t.string(),
-    embedTemplate: t.field({ type: 'JSON' }),
-  }),
-});
+const TestChatWebhookInput = builder
+  .inputType('TestChatWebhookInput', {
+    fields: (t) => ({
+      webhookUrl: t.string({ required: true }),
+      messageType: t.field({ type: MessageTypeEnum }),
+      messageTemplate: t.string(),
+      embedTemplate: t.field({ type: 'JSON' }),
+    }),
+  })
+  .validate(rule(testChatWebhookInput));
 
 const TestChatWebhookResult = builder.simpleObject('TestChatWebhookResult', { fields: (t) => ({ success: t.boolean(), message: t.string() }) });
-
-/** GraphQL input objects carry explicit nulls for omitted fields only when sent; drop undefined keys. */
-function defined(input: object | null | undefined): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(input ?? {}).filter(([, v]) => v !== undefined));
-}
 
 builder.queryField('organization', (t) =>
   t.prismaField({
@@ -259,11 +261,7 @@ builder.mutationField('updateOrganization', (t) =>
     authScopes: { access: { scope: 'full' } },
     args: { input: t.arg({ type: UpdateOrganizationInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
-      const { settings, ...rest } = defined(input);
-      const org = await ctx.services.organizations.update(requireViewer(ctx.auth).organizationId, {
-        ...rest,
-        ...(settings ? { settings: defined(settings) } : {}),
-      });
+      const org = await ctx.services.organizations.update(requireViewer(ctx.auth).organizationId, input);
       return ctx.services.organizations.read(org.id, query);
     },
   }),
@@ -276,6 +274,6 @@ builder.mutationField('testChatWebhook', (t) =>
     nullable: true,
     authScopes: { access: { scope: 'full' } },
     args: { input: t.arg({ type: TestChatWebhookInput, required: true }) },
-    resolve: (_root, { input }, ctx) => ctx.services.chatTest.send(requireViewer(ctx.auth).organizationId, defined(input)),
+    resolve: (_root, { input }, ctx) => ctx.services.chatTest.send(requireViewer(ctx.auth).organizationId, input),
   }),
 );

@@ -89,14 +89,16 @@ const settingsSchema = z
   })
   .partial();
 
-const updateSchema = z.object({
+/** updateOrganization's input rule (graphql/input-rules.ts): only the fields given change. */
+export const updateOrganizationInput = z.object({
   name: nameSchema.optional(),
   slug: slugSchema.optional(),
-  settings: settingsSchema.optional(),
+  // null as absent: nothing in the settings changes
+  settings: settingsSchema.nullish(),
 });
 
 export type SettingsInput = z.infer<typeof settingsSchema>;
-export type UpdateOrganizationInput = z.infer<typeof updateSchema>;
+export type UpdateOrganizationInput = z.output<typeof updateOrganizationInput>;
 
 /** Growth+ settings: turning them on needs the plan; turning them off (or clearing) is always allowed. */
 const GROWTH_SETTINGS: { key: keyof SettingsInput; field: string; enables: (v: unknown) => boolean }[] = [
@@ -199,8 +201,7 @@ export function createOrganizationService(deps: AppDeps) {
     }
   }
 
-  async function update(organizationId: string, rawInput: unknown): Promise<Organization> {
-    const input = parseInput(updateSchema, rawInput);
+  async function update(organizationId: string, input: UpdateOrganizationInput): Promise<Organization> {
     const org = await get(organizationId);
     const settings = input.settings ?? {};
 

@@ -1,7 +1,8 @@
 // Plugin tokens (managed with API keys) and the pull queue (used with a plugin token).
 import { builder } from '../../graphql/builder.js';
 import { requirePlugin, requireViewer } from '../../auth/access.js';
-import type { Connection } from './pull.service.js';
+import { createPluginTokenArgs, failPulledVoteArgs, type Connection } from './pull.service.js';
+import { rule } from '../../graphql/input-rules.js';
 import { oneOf } from '../../graphql/stored-enum.js';
 
 const ConnectionEnum = builder.enumType('PluginConnection', { values: ['connected', 'intermittent', 'disconnected', 'never'] as const });
@@ -150,7 +151,8 @@ builder.mutationField('createPluginToken', (t) =>
     nullable: true,
     authScopes: { access: { scope: 'full' } },
     args: { name: t.arg.string({ required: true }) },
-    resolve: (_r, { name }, ctx) => ctx.services.pull.createToken(requireViewer(ctx.auth).organizationId, { name }),
+    validate: rule(createPluginTokenArgs),
+    resolve: (_r, args, ctx) => ctx.services.pull.createToken(requireViewer(ctx.auth).organizationId, args),
   }),
 );
 
@@ -205,11 +207,10 @@ builder.mutationField('failPulledVote', (t) =>
       id: t.arg.string({ required: true }),
       reason: t.arg.string({ description: "Why; `player_offline` parks the vote for its player's poll instead of retrying it after a back-off" }),
     },
-    resolve: async (_r, { id, reason }, ctx) => {
+    validate: rule(failPulledVoteArgs),
+    resolve: async (_r, args, ctx) => {
       const plugin = requirePlugin(ctx.auth);
-      return shownSettlement(
-        await ctx.services.pull.fail(plugin.organizationId, plugin.tokenId, id, reason === undefined || reason === null ? {} : { reason }),
-      );
+      return shownSettlement(await ctx.services.pull.fail(plugin.organizationId, plugin.tokenId, args));
     },
   }),
 );

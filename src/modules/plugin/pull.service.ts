@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app/deps.js';
 import { notFound, validationError } from '../../base/errors.js';
 import { PLUGIN_TOKEN_PREFIX, generateToken } from '../../auth/api-key-token.js';
-import { nameSchema, pageOf, parseInput } from '../../base/validation.js';
+import { nameSchema, pageOf } from '../../base/validation.js';
 import { voterIdByName } from '../../storage/voter-lookup.js';
 import type { ClaimedJob } from '../../domain/jobs.js';
 
@@ -36,11 +36,15 @@ export function connectionOf(lastPolledAt: Date | null, now: Date): Connection {
   return age <= 30_000 ? 'connected' : age <= 5 * 60_000 ? 'intermittent' : 'disconnected';
 }
 
+/** createPluginToken's arguments, its rule (graphql/input-rules.ts). */
+export const createPluginTokenArgs = z.object({ name: nameSchema });
+/** failPulledVote's arguments, its rule. */
+export const failPulledVoteArgs = z.object({ id: z.string(), reason: z.string().max(500).nullish() });
+
 export function createPullService(deps: AppDeps) {
   const { prisma } = deps.db;
 
-  async function createToken(organizationId: string, rawInput: unknown) {
-    const input = parseInput(z.object({ name: nameSchema }), rawInput);
+  async function createToken(organizationId: string, input: z.output<typeof createPluginTokenArgs>) {
     const token = generateToken(PLUGIN_TOKEN_PREFIX);
     const row = await prisma.pluginToken.create({ data: { organizationId, name: input.name, prefix: token.prefix, tokenHash: token.hash } });
     return { id: row.id, name: row.name, token: token.value, prefix: row.prefix };
@@ -173,8 +177,8 @@ export function createPullService(deps: AppDeps) {
    * The plugin could not give the reward: the vote comes back after a back-off; with the reason `player_offline`,
    * it is parked for its player instead (no attempt counted, never given up for this reason).
    */
-  async function fail(organizationId: string, tokenId: string, publicId: string, rawInput: unknown) {
-    const input = parseInput(z.object({ reason: z.string().max(500).optional() }), rawInput ?? {});
+  async function fail(organizationId: string, tokenId: string, input: z.output<typeof failPulledVoteArgs>) {
+    const publicId = input.id;
     const job = await jobFor(organizationId, publicId);
     if (job.status === 'sent') return { voteId: publicId, status: 'claimed', retryAt: null };
     const now = deps.clock.now();

@@ -6,11 +6,12 @@ import type { Provider } from '../../generated/sqlite/client.js';
 import { providerWebhookUrl } from './auth-methods/registry.js';
 import { AUTH_METHOD_NAMES } from './auth-methods/registry.js';
 import { PAYLOAD_SOURCES, SIGNATURE_FORMATS } from './auth-methods/auth-method.js';
-import type { VotifierSetup } from './providers.service.js';
+import { updateProviderInput, type VotifierSetup } from './providers.service.js';
 import { findTemplate } from './templates/catalogue.js';
 import { cooldownOf } from '../../domain/vote-cooldown.js';
 import { VOTER_KINDS, type VoterKind } from '../../domain/voter-identity.js';
 import { oneOf } from '../../graphql/stored-enum.js';
+import { rule } from '../../graphql/input-rules.js';
 
 export const AuthMethodEnum = builder.enumType('AuthMethod', {
   description: 'How a voting site proves a delivery is its own',
@@ -163,66 +164,53 @@ const RegeneratedSecret = builder.simpleObject('RegeneratedProviderSecret', {
 
 const DeletedProvider = builder.simpleObject('DeletedProvider', { fields: (t) => ({ message: t.string(), votesDeleted: t.int() }) });
 
+type ProviderSchemaTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+/** The fields a new provider and a change to one share. */
+const providerInputFields = (t: PothosSchemaTypes.InputFieldBuilder<ProviderSchemaTypes, 'InputObject'>) => ({
+  key: t.string(),
+  name: t.string(),
+  authField: t.string(),
+  authTimestampField: t.string(),
+  voteePath: t.string(),
+  eventPath: t.string(),
+  voteEvents: t.stringList(),
+  testEvents: t.stringList(),
+  payloadSource: t.field({ type: PayloadSourceEnum, description: 'Default: query for query providers, json otherwise' }),
+  signatureFormat: t.field({ type: SignatureFormatEnum, description: 'hmac only; default plain' }),
+  enabled: t.boolean(),
+  bodyTimestampPath: t.string({ description: 'A timestamp in the signed body (dotted path; epoch s or ms, or ISO 8601); null turns the check off' }),
+  bodyTimestampMaxAge: t.int({ description: 'Seconds; an older body timestamp is refused (default 300)' }),
+  apiToken: t.string({ description: "top.gg providers: the project's API token, to recover votes the hook missed; never returned; null removes it" }),
+  voteCooldown: t.field({
+    type: 'JSON',
+    description:
+      'When a voter may vote again on the site: {"hours": N}, {"minutes": N}, both, or {"daily_reset": "HH:MM", "time_zone": "<IANA>"}; null: unknown',
+  }),
+  voteUrl: t.string({ description: "The site's vote page for reminders (http(s); may hold variables such as {{payload.bot}}); null: none" }),
+  discordIdPath: t.string({ description: "Where the voter's Discord user id is in the body (dotted path); null: none" }),
+  voterAddressPath: t.string({ description: "Where the voter's IP address is in the body (dotted path); null: none" }),
+});
+
 const CreateProviderInput = builder.inputType('CreateProviderInput', {
   fields: (t) => ({
     template: t.string({ description: 'Template id or slug (GET /v1/templates); fills what is left out' }),
-    key: t.string(),
-    name: t.string(),
     authMethod: t.field({ type: AuthMethodEnum }),
-    authField: t.string(),
     authValue: t.string({ description: 'The secret; "auto" or omitted generates one' }),
-    authTimestampField: t.string(),
-    voteePath: t.string(),
-    eventPath: t.string(),
-    voteEvents: t.stringList(),
-    testEvents: t.stringList(),
-    payloadSource: t.field({ type: PayloadSourceEnum, description: 'Default: query for query providers, json otherwise' }),
-    signatureFormat: t.field({ type: SignatureFormatEnum, description: 'hmac only; default plain' }),
-    enabled: t.boolean(),
-    bodyTimestampPath: t.string({ description: 'A timestamp in the signed body (dotted path; epoch s or ms, or ISO 8601); null turns the check off' }),
-    bodyTimestampMaxAge: t.int({ description: 'Seconds; an older body timestamp is refused (default 300)' }),
-    apiToken: t.string({ description: "top.gg providers: the project's API token, to recover votes the hook missed; never returned; null removes it" }),
     votifierPort: t.int({ description: 'votifier only: a port of its own within VOTIFIER_DEDICATED_PORTS (v1 without routing)' }),
-    voteCooldown: t.field({
-      type: 'JSON',
-      description:
-        'When a voter may vote again on the site: {"hours": N}, {"minutes": N}, both, or {"daily_reset": "HH:MM", "time_zone": "<IANA>"}; null: unknown',
-    }),
-    voteUrl: t.string({ description: "The site's vote page for reminders (http(s); may hold variables such as {{payload.bot}}); null: none" }),
-    discordIdPath: t.string({ description: "Where the voter's Discord user id is in the body (dotted path); null: none" }),
     voterKind: t.field({ type: VoterKindEnum, description: 'What the name at voteePath is (default: minecraft for votifier, name otherwise)' }),
-    voterAddressPath: t.string({ description: "Where the voter's IP address is in the body (dotted path); null: none" }),
+    ...providerInputFields(t),
   }),
 });
 
-const UpdateProviderInput = builder.inputType('UpdateProviderInput', {
-  fields: (t) => ({
-    key: t.string(),
-    name: t.string(),
-    enabled: t.boolean(),
-    voteePath: t.string(),
-    authField: t.string(),
-    authTimestampField: t.string(),
-    eventPath: t.string(),
-    voteEvents: t.stringList(),
-    testEvents: t.stringList(),
-    payloadSource: t.field({ type: PayloadSourceEnum, description: 'Default: query for query providers, json otherwise' }),
-    signatureFormat: t.field({ type: SignatureFormatEnum, description: 'hmac only; default plain' }),
-    bodyTimestampPath: t.string({ description: 'A timestamp in the signed body (dotted path; epoch s or ms, or ISO 8601); null turns the check off' }),
-    bodyTimestampMaxAge: t.int({ description: 'Seconds; an older body timestamp is refused (default 300)' }),
-    apiToken: t.string({ description: "top.gg providers: the project's API token, to recover votes the hook missed; never returned; null removes it" }),
-    votifierPort: t.int({ description: 'votifier only: a port of its own within VOTIFIER_DEDICATED_PORTS; null goes back to the shared port' }),
-    voteCooldown: t.field({
-      type: 'JSON',
-      description:
-        'When a voter may vote again on the site: {"hours": N}, {"minutes": N}, both, or {"daily_reset": "HH:MM", "time_zone": "<IANA>"}; null: unknown',
+const UpdateProviderInput = builder
+  .inputType('UpdateProviderInput', {
+    fields: (t) => ({
+      votifierPort: t.int({ description: 'votifier only: a port of its own within VOTIFIER_DEDICATED_PORTS; null goes back to the shared port' }),
+      voterKind: t.field({ type: VoterKindEnum, description: 'What the name at voteePath is' }),
+      ...providerInputFields(t),
     }),
-    voteUrl: t.string({ description: "The site's vote page for reminders (http(s); may hold variables such as {{payload.bot}}); null: none" }),
-    discordIdPath: t.string({ description: "Where the voter's Discord user id is in the body (dotted path); null: none" }),
-    voterKind: t.field({ type: VoterKindEnum, description: 'What the name at voteePath is' }),
-    voterAddressPath: t.string({ description: "Where the voter's IP address is in the body (dotted path); null: none" }),
-  }),
-});
+  })
+  .validate(rule(updateProviderInput));
 
 const defined = (input: object) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
 
@@ -266,7 +254,7 @@ builder.mutationField('updateProvider', (t) =>
     nullable: true,
     authScopes: { access: { scope: 'full' } },
     args: { key: t.arg.string({ required: true }), input: t.arg({ type: UpdateProviderInput, required: true }) },
-    resolve: (_root, { key, input }, ctx) => ctx.services.providers.update(requireViewer(ctx.auth).organizationId, key, defined(input)),
+    resolve: (_root, { key, input }, ctx) => ctx.services.providers.update(requireViewer(ctx.auth).organizationId, key, input),
   }),
 );
 

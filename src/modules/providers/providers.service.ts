@@ -117,7 +117,11 @@ const createSchema = z.object({
   ...optionalFields,
 });
 
-const updateSchema = z.object({
+/**
+ * updateProvider's input rule (graphql/input-rules.ts): only the fields given change. A new provider's input is
+ * checked in create() instead, after its template filled in what the owner left out.
+ */
+export const updateProviderInput = z.object({
   key: keySchema.optional(),
   votifierPort: votifierPortSchema.optional(),
   name: nameSchema.optional(),
@@ -338,8 +342,7 @@ export function createProviderService(deps: AppDeps) {
     return keys && { ...votifierEndpoint(provider.votifierPort), publicKey: publicKeyOf(keys.privateKey) };
   }
 
-  async function update(organizationId: string, key: string, rawInput: unknown): Promise<Provider> {
-    const input = parseInput(updateSchema, rawInput);
+  async function update(organizationId: string, key: string, input: z.output<typeof updateProviderInput>): Promise<Provider> {
     const provider = await get(organizationId, key);
     if (input.key !== undefined && input.key !== provider.key) {
       const taken = await prisma.provider.findUnique({ where: { organizationId_key: { organizationId, key: input.key } }, select: { id: true } });
