@@ -84,27 +84,32 @@ describe.skipIf(databaseUnavailable)('operator CLI and the server process', () =
     expect(res.json).toEqual({ applied: [] });
   });
 
-  it('bad arguments exit non-zero with a one-line reason', async () => {
-    for (const args of [
-      ['org', 'create', '--slug', 'x-y'],
-      ['org', 'create', '--slug', 'ok-slug', '--name', 'N', '--plan', 'platinum'],
-      ['org', 'frobnicate'],
-      ['key', 'create', '--org', 'does-not-exist-anywhere', '--name', 'n', '--scope', 'read'],
-      ['org', 'create', '--bogus-flag'],
-    ]) {
-      const res = await runCli(args, env);
-      expect(res.code, args.join(' ')).not.toBe(0);
-      // The reason, after the line naming the database where the command got that far.
-      expect(
-        res.stderr
-          .trim()
-          .split('\n')
-          .filter((line) => !line.startsWith('database: ')),
-        res.stderr,
-      ).toHaveLength(1);
-      expect(res.stderr).not.toMatch(/\n\s+at /);
-    }
-  }, 120_000);
+  // Refused by the argument checks or at the first read, the same on either database: run once, on SQLite.
+  it.skipIf(dialect !== 'sqlite')(
+    'bad arguments exit non-zero with a one-line reason',
+    async () => {
+      for (const args of [
+        ['org', 'create', '--slug', 'x-y'],
+        ['org', 'create', '--slug', 'ok-slug', '--name', 'N', '--plan', 'platinum'],
+        ['org', 'frobnicate'],
+        ['key', 'create', '--org', 'does-not-exist-anywhere', '--name', 'n', '--scope', 'read'],
+        ['org', 'create', '--bogus-flag'],
+      ]) {
+        const res = await runCli(args, env);
+        expect(res.code, args.join(' ')).not.toBe(0);
+        // The reason, after the line naming the database where the command got that far.
+        expect(
+          res.stderr
+            .trim()
+            .split('\n')
+            .filter((line) => !line.startsWith('database: ')),
+          res.stderr,
+        ).toHaveLength(1);
+        expect(res.stderr).not.toMatch(/\n\s+at /);
+      }
+    },
+    120_000,
+  );
 });
 
 // SQLite files whatever the project's database: run once, in the SQLite project.

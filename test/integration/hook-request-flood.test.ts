@@ -1,4 +1,4 @@
-// A flood of refused requests against the hook request log (README "Hook request log", bounds): 30,000 wrong-secret
+// A flood of refused requests against the hook request log (README "Hook request log", bounds): 10,000 wrong-secret
 // deliveries from one address, over several keep-alive connections, while a real site keeps voting from another.
 // The budgets are as configured, as a real flood meets them: the address's first refusals each minute are
 // AUTH_FAILED (401), the rest RATE_LIMITED (429) before any lookup; every one of them is a refused request of the
@@ -13,7 +13,7 @@ import { databaseUnavailable, dialect, startTestApp, type TestApp, type TestOrg 
 import { MAX_DROP_ROWS, OTHER_SENDERS } from '../../src/storage/hook-log.js';
 import { until } from '../kit/wait.js';
 
-const FLOOD = 30_000;
+const FLOOD = 10_000;
 const CONNECTIONS = 16;
 const FLOODER = '203.0.113.9';
 const SITE = '198.51.100.7';

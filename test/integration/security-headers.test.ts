@@ -246,7 +246,7 @@ describe.skipIf(dialect !== 'sqlite' || (!haveChromium && process.env.CI !== 'tr
       // Run the default query (the docs and the editor work without a key; the answer asks for one).
       await page.getByRole('button', { name: /Execute query/i }).click();
       await page.getByText('AUTH_REQUIRED').first().waitFor();
-      await page.waitForLoadState('networkidle');
+      await page.waitForLoadState('networkidle', { timeout: 80_000 });
       expect(workers.length, 'Monaco started its workers from files of this service').toBeGreaterThan(0);
       for (const url of workers) expect(url.startsWith(`${app.url}/graphql/assets/`), url).toBe(true);
       await expectNoViolations(page, 'GraphiQL');

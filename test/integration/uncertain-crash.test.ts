@@ -1,7 +1,7 @@
 // No double reward after a crash (README "Delivery guarantees"): a service process is SIGKILLed during a load of
 // 1,500 hook votes, after about 400 acknowledgements, with one callback to a target that cannot drop a repeat (a
-// Votifier server, an RCON console). Twice per target on each database: on SQLite the same instance restarts; on
-// PostgreSQL the second run has two instances, and the survivor takes the killed one's jobs over once their leases
+// Votifier server, an RCON console). On SQLite once per target: the same instance restarts. On PostgreSQL twice per
+// target: once so, and once with two instances, where the survivor takes the killed one's jobs over once their leases
 // lapse while the killed one restarts. Afterwards:
 //   - no player reached the target twice;
 //   - every acknowledged vote is stored, and every stored vote is either delivered once (`sent`) or `uncertain`;
@@ -79,14 +79,20 @@ describe.skipIf(databaseUnavailable)('no double reward after a kill -9 during a 
     await Promise.all(closers.splice(0).map((close) => close()));
   });
 
+  // A second run of one instance would repeat the first: only PostgreSQL, where several instances share a database,
+  // has a second kind of run.
   const cases = [
-    { target: 'votifier', start: votifierTarget, twoInstances: false },
-    { target: 'votifier', start: votifierTarget, twoInstances: dialect === 'postgresql' },
-    { target: 'rcon', start: rconTarget, twoInstances: false },
-    { target: 'rcon', start: rconTarget, twoInstances: dialect === 'postgresql' },
+    { target: 'votifier', start: votifierTarget, twoInstances: false, run: 1 },
+    { target: 'rcon', start: rconTarget, twoInstances: false, run: 1 },
+    ...(dialect === 'postgresql'
+      ? [
+          { target: 'votifier', start: votifierTarget, twoInstances: true, run: 2 },
+          { target: 'rcon', start: rconTarget, twoInstances: true, run: 2 },
+        ]
+      : []),
   ];
 
-  it.each(cases.map((c, i) => ({ ...c, run: (i % 2) + 1 })))(
+  it.each(cases)(
     '$target, run $run: nobody rewarded twice, every vote sent once or uncertain',
     async ({ target: kind, start, twoInstances, run }) => {
       const started = Date.now();
