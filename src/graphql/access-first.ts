@@ -12,10 +12,18 @@ export class AccessFirstPlugin<Types extends SchemaTypes> extends BasePlugin<Typ
     resolver: GraphQLFieldResolver<unknown, Types['Context'], object>,
     fieldConfig: PothosOutputFieldConfig<Types>,
   ): GraphQLFieldResolver<unknown, Types['Context'], object> {
-    const rule = (fieldConfig.pothosOptions as { authScopes?: { access?: AccessRule } }).authScopes?.access;
-    if (fieldConfig.argMappers.length === 0 || !rule) return resolver;
+    const scopes = (fieldConfig.pothosOptions as { authScopes?: unknown }).authScopes;
+    // A mutation's subscribe is undefined: Pothos still passes it here.
+    if (!resolver || fieldConfig.argMappers.length === 0 || scopes === undefined) return resolver;
+    const rule = typeof scopes === 'object' && scopes !== null ? (scopes as { access?: AccessRule; public?: boolean }) : null;
+    if (rule?.public === true) return resolver;
+    if (!rule?.access) {
+      // Only a static access rule can be checked ahead of the input; any other form would be judged after it.
+      throw new Error(`${fieldConfig.parentType}.${fieldConfig.name}: input rules need a static authScopes { access } (or { public: true })`);
+    }
+    const access = rule.access;
     return (parent, args, context, info) => {
-      checkAccess((context as { auth: AuthState }).auth, rule);
+      checkAccess((context as { auth: AuthState }).auth, access);
       return resolver(parent, args, context, info);
     };
   }

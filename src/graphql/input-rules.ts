@@ -13,6 +13,9 @@ import { checkInput, fieldName } from '../base/validation.js';
  * A zod schema as a standard schema whose issues carry the REST field name as their one path segment (the plugin
  * puts the argument's name before it when the rule sits on an input type).
  */
+/** Marks the issues rule() made: their one path segment is already the REST name. */
+const NAMED = Symbol('vote-relay input rule');
+
 export function rule<T extends z.ZodType>(schema: T): StandardSchemaV1<unknown, z.output<T>> {
   return {
     '~standard': {
@@ -20,7 +23,7 @@ export function rule<T extends z.ZodType>(schema: T): StandardSchemaV1<unknown, 
       vendor: 'vote-relay',
       validate: (value) => {
         const checked = checkInput(schema, value);
-        return checked.ok ? { value: checked.value } : { issues: checked.problems.map((p) => ({ message: p.message, path: [p.field] })) };
+        return checked.ok ? { value: checked.value } : { issues: checked.problems.map((p) => ({ message: p.message, path: [p.field], [NAMED]: true })) };
       },
     },
   };
@@ -31,9 +34,10 @@ export function inputRulesFailed(failure: StandardSchemaV1.FailureResult): Error
   return validationError(
     failure.issues.map((issue) => {
       const path = (issue.path ?? []).map((segment) => (typeof segment === 'object' ? segment.key : segment));
-      const last = path.at(-1);
-      // Our rules name the field in the last segment (see rule()).
-      return { field: typeof last === 'string' ? last : fieldName(path), message: issue.message };
+      // rule()'s issues name the field in the last segment (the plugin put the argument's name before it); any other
+      // schema's are named from their path, without the `input` argument.
+      const field = NAMED in issue ? String(path.at(-1)) : fieldName(path[0] === 'input' ? path.slice(1) : path);
+      return { field, message: issue.message };
     }),
   );
 }

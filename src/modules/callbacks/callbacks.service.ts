@@ -76,7 +76,7 @@ function ownSettings(kind: CallbackKind, input: Record<string, unknown>): Settin
     throw validationError(foreign.map((name) => ({ field: restName(name), message: `a ${kind.name} callback does not take it` })));
   }
   const given = Object.fromEntries(Object.entries(input).filter(([name]) => own.has(name) && input[name] !== undefined));
-  return parseInput(z.object(Object.fromEntries(kind.settings.map((f) => [f.name, inputRule(f)]))), given) as SettingValues;
+  return parseInput(z.object(Object.fromEntries(kind.settings.map((f) => [f.name, inputRule(f)]))), given);
 }
 
 /** An event with sample values, for the test render (the vote's own values are the sample vote's). */
