@@ -330,7 +330,8 @@ async function measure(spec: TargetSpec, dir: string): Promise<Measurement> {
     // Stopping the target lets requests still in flight finish; then every acknowledged vote must be on disk.
     await target.child.stop();
     const after = await target.count();
-    await target.drop();
+    // BENCH_KEEP_DB=1 keeps the PostgreSQL databases too (for pgbench of the statements the log showed).
+    if (process.env.BENCH_KEEP_DB !== '1') await target.drop();
     const { result } = run;
     const stored = after - before;
     const non2xxByStatus = Object.entries(result.statusCodeStats)
@@ -402,12 +403,14 @@ async function main(): Promise<number> {
     ours && a && b
       ? `ours/(a) = ${ratio(ours.acceptedPerSecond, a.acceptedPerSecond)}, ours/(b) = ${ratio(ours.acceptedPerSecond, b.acceptedPerSecond)} (accepted req/s)`
       : 'n/a (a target could not be measured)';
-  // The targets (issue 26): ≥ 1.25 × (a) and ≥ 1.0 × (b) accepted req/s, p99 < 50 ms at 50 connections.
-  const aMet = !!ours && !!a && ours.acceptedPerSecond >= 1.25 * a.acceptedPerSecond;
-  const bMet = !!ours && !!b && ours.acceptedPerSecond >= b.acceptedPerSecond;
+  // The targets (issue 39) at 50 connections: on SQLite ≥ 1.5 × (a) and ≥ 1.2 × (b) accepted req/s, on PostgreSQL
+  // ≥ 1.0 × both; p99 < 50 ms (issue 26).
+  const [aTimes, bTimes] = DIALECT === 'sqlite' ? [1.5, 1.2] : [1.0, 1.0];
+  const aMet = !!ours && !!a && ours.acceptedPerSecond >= aTimes * a.acceptedPerSecond;
+  const bMet = !!ours && !!b && ours.acceptedPerSecond >= bTimes * b.acceptedPerSecond;
   const p99Met = !!ours && ours.p99 < 50;
   const targetLine =
-    `Target: ours ≥ 1.25 × (a) and ≥ 1.0 × (b) accepted req/s, ours p99 < 50 ms — ` +
+    `Target: ours ≥ ${aTimes.toFixed(1)} × (a) and ≥ ${bTimes.toFixed(1)} × (b) accepted req/s, ours p99 < 50 ms — ` +
     `vs (a) ${aMet ? 'met' : '**not met**'}${ours && a ? ` (${ratio(ours.acceptedPerSecond, a.acceptedPerSecond)})` : ''}, ` +
     `vs (b) ${bMet ? 'met' : '**not met**'}${ours && b ? ` (${ratio(ours.acceptedPerSecond, b.acceptedPerSecond)})` : ''}, ` +
     `p99 ${p99Met ? 'met' : '**not met**'}${ours ? ` (${ms(ours.p99)} ms)` : ''}.`;
