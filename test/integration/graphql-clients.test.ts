@@ -2,10 +2,24 @@
 // loading the schema from the running server's URL, and (further down) partial answers, WebSocket subscriptions
 // with graphql-ws and GraphiQL served without any outside host.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildClientSchema, getIntrospectionQuery, lexicographicSortSchema, printSchema, type IntrospectionQuery } from 'graphql';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  buildClientSchema,
+  buildSchema,
+  findBreakingChanges,
+  getIntrospectionQuery,
+  Kind,
+  lexicographicSortSchema,
+  parse,
+  print,
+  printSchema,
+  type IntrospectionQuery,
+} from 'graphql';
 import { generate } from '@graphql-codegen/cli';
 import { schema } from '../../src/app/schema.js';
 import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
+import { ROOT } from '../kit/processes.js';
 
 describe.skipIf(databaseUnavailable)('GraphQL clients: introspection and schema loading', () => {
   let app: TestApp;
@@ -42,6 +56,51 @@ describe.skipIf(databaseUnavailable)('GraphQL clients: introspection and schema 
       expect(output.content).toContain('type Query');
       expect(output.content).toContain('voteReceived');
     }
+  });
+
+  it('a client generated before issue 39 still works: nothing breaks from its schema, codegen makes it again from the URL, its reads run', async () => {
+    const fixtures = join(ROOT, 'test/fixtures/client-before-issue-39');
+    const introspection = await app.request('POST', '/graphql', { body: { query: getIntrospectionQuery() } });
+    const live = buildClientSchema(introspection.body.data as IntrospectionQuery);
+    const before = buildSchema(readFileSync(join(fixtures, 'schema.graphql'), 'utf8'));
+    // graphql-js's own comparison: no type, field or argument a client used is gone or changed (added optional
+    // arguments, such as the connections' `last` and `before`, are allowed).
+    expect(findBreakingChanges(before, live)).toEqual([]);
+    // The client preset, from the running server, over that client's documents: each must validate against it.
+    const documents = join(fixtures, 'operations.graphql');
+    const outputs = await generate(
+      {
+        schema: [{ [`${app.url}/graphql`]: { headers: { authorization: `Bearer ${org.key}` } } }],
+        generates: { 'gql/': { preset: 'client', documents, presetConfig: { fragmentMasking: false } } },
+        silent: true,
+      },
+      false,
+    );
+    const definitions = parse(readFileSync(documents, 'utf8')).definitions;
+    const typed = outputs.find((o: { filename: string }) => o.filename === 'gql/graphql.ts')?.content ?? '';
+    for (const op of definitions) if (op.kind === Kind.OPERATION_DEFINITION) expect(typed).toContain(`export const ${op.name?.value}Document`);
+    // Every query of it that needs no variable, sent as that client sends it (with the fragments it spreads).
+    const fragments = new Map(definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, print(d)]));
+    const spread = (source: string, seen = new Set<string>()): string[] => {
+      for (const [, name] of source.matchAll(/\.\.\.([A-Za-z_]\w*)/g)) {
+        if (fragments.has(name) && !seen.has(name)) {
+          seen.add(name);
+          spread(fragments.get(name)!, seen);
+        }
+      }
+      return [...seen].map((name) => fragments.get(name)!);
+    };
+    const growth = await app.createOrg({ plan: 'business' });
+    let ran = 0;
+    for (const op of definitions) {
+      if (op.kind !== Kind.OPERATION_DEFINITION || op.operation !== 'query' || op.variableDefinitions?.some((v) => v.type.kind === Kind.NON_NULL_TYPE))
+        continue;
+      const query = [print(op), ...spread(print(op))].join('\n');
+      const res = await app.request('POST', '/graphql', { key: growth.key, body: { query } });
+      expect([res.status, res.body.errors], op.name?.value).toEqual([200, undefined]);
+      ran += 1;
+    }
+    expect(ran).toBeGreaterThan(10);
   });
 
   it('a plan-gated field comes back null with its error; the rest of the answer survives (REST keeps its 403)', async () => {
