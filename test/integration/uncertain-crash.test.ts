@@ -1,5 +1,5 @@
 // No double reward after a crash (README "Delivery guarantees"): a service process is SIGKILLed during a load of
-// 1,500 hook votes, after about 400 acknowledgements, with one callback to a target that cannot drop a repeat (a
+// 1,000 hook votes, after about 400 acknowledgements, with one callback to a target that cannot drop a repeat (a
 // Votifier server, an RCON console). On SQLite once per target: the same instance restarts. On PostgreSQL twice per
 // target: once so, and once with two instances, where the survivor takes the killed one's jobs over once their leases
 // lapse while the killed one restarts. Afterwards:
@@ -15,7 +15,7 @@ import { processApi as api, runCli, type ServerProcess } from '../kit/processes.
 import { startRconServer } from '../kit/rcon-server.js';
 import { startVotifierReceiver } from '../kit/votifier-receiver.js';
 
-const VOTES = 1_500;
+const VOTES = 1_000;
 const KILL_AFTER_ACKS = 400;
 const POST_CONCURRENCY = 20;
 const TOKEN = 'crash-test-token-0123456789abcdef';
