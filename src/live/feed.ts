@@ -20,14 +20,50 @@ export type FeedTopics = {
 
 export interface Feed {
   pubsub: ReturnType<typeof createPubSub<FeedTopics>>;
+  /** How many subscriptions on this instance listen to the topic for the organization now (registered synchronously
+   *  when a subscription's stream is first read): what a live subscriber is waiting on before an event reaches it. */
+  listenerCount(topic: keyof FeedTopics, organizationId: string): number;
   /** 'local' without Redis; otherwise whether both Redis connections are up. */
   status(): 'local' | 'ready' | 'unavailable';
   close(): Promise<void>;
 }
 
+/** The listeners of each event type (createPubSub's `<topic>:<organization id>`), counted as they come and go. */
+function countingListeners(target: EventTarget) {
+  const counts = new Map<string, number>();
+  const change = (type: string, by: number) => {
+    const next = (counts.get(type) ?? 0) + by;
+    if (next > 0) counts.set(type, next);
+    else counts.delete(type);
+  };
+  return {
+    add(type: string, listener: EventListenerOrEventListenerObject | null) {
+      target.addEventListener(type, listener);
+      change(type, 1);
+    },
+    remove(type: string, listener: EventListenerOrEventListenerObject | null) {
+      target.removeEventListener(type, listener);
+      change(type, -1);
+    },
+    count: (topic: keyof FeedTopics, organizationId: string) => counts.get(`${topic}:${organizationId}`) ?? 0,
+  };
+}
+
 export function createFeed(redisUrl: string | null, logger: Logger): Feed {
   if (!redisUrl) {
-    return { pubsub: createPubSub<FeedTopics>(), status: () => 'local', close: async () => {} };
+    const local = new EventTarget();
+    const listeners = countingListeners(local);
+    const eventTarget = {
+      addEventListener: listeners.add,
+      removeEventListener: listeners.remove,
+      dispatchEvent: (event: Event) => local.dispatchEvent(event),
+    };
+    return {
+      pubsub: createPubSub<FeedTopics>({ eventTarget: eventTarget as never }),
+      listenerCount: listeners.count,
+      status: () => 'local',
+      close: async () => {},
+    };
   }
   const options = { lazyConnect: false, maxRetriesPerRequest: 1, retryStrategy: (times: number) => Math.min(times * 200, 2_000) };
   // No offline queue for publishing: a vote must not wait for (or pile up behind) a dead Redis.
@@ -56,6 +92,7 @@ export function createFeed(redisUrl: string | null, logger: Logger): Feed {
   // carries them to the other instances, which skip what they published themselves.
   const instance = randomUUID();
   const local = new EventTarget();
+  const listeners = countingListeners(local);
   const subscribe = () =>
     subscriber
       .subscribe(FEED_CHANNEL)
@@ -71,8 +108,8 @@ export function createFeed(redisUrl: string | null, logger: Logger): Feed {
     }
   });
   const eventTarget = {
-    addEventListener: (type: string, listener: EventListenerOrEventListenerObject | null) => local.addEventListener(type, listener),
-    removeEventListener: (type: string, listener: EventListenerOrEventListenerObject | null) => local.removeEventListener(type, listener),
+    addEventListener: listeners.add,
+    removeEventListener: listeners.remove,
     dispatchEvent(event: CustomEvent) {
       local.dispatchEvent(new CustomEvent(event.type, { detail: event.detail }));
       publisher.publish(FEED_CHANNEL, JSON.stringify({ origin: instance, type: event.type, detail: event.detail })).catch((err: Error) => {
@@ -83,6 +120,7 @@ export function createFeed(redisUrl: string | null, logger: Logger): Feed {
   };
   return {
     pubsub: createPubSub<FeedTopics>({ eventTarget: eventTarget as never }),
+    listenerCount: listeners.count,
     status: () => (publisher.status === 'ready' && subscriber.status === 'ready' ? 'ready' : 'unavailable'),
     async close() {
       publisher.disconnect();

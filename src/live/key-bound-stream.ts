@@ -16,8 +16,6 @@ export interface KeyBoundStreamOptions<E, T> {
   take(event: E): Iterable<T>;
   /** Wakes the consumer; the vote feed spreads wakes over event-loop turns (vote-feed.ts). Default: at once. */
   wake?(wake: () => void): void;
-  /** Told once when the stream ends (the consumer left, its key was revoked, or it fell behind). */
-  onEnd?(): void;
 }
 
 export function keyBoundStream<E, T>(deps: AppDeps, viewer: Viewer, options: KeyBoundStreamOptions<E, T>): AsyncIterableIterator<T> {
@@ -33,7 +31,6 @@ export function keyBoundStream<E, T>(deps: AppDeps, viewer: Viewer, options: Key
     if (ended) return;
     ended = true;
     failure = error ?? null;
-    options.onEnd?.();
     clearInterval(recheck);
     void source.return?.();
     void revocations.return?.();

@@ -398,7 +398,12 @@ describe.skipIf(databaseUnavailable)('hook request log', () => {
       { query: 'subscription { hookRequestReceived(provider: "up") { outcome } }' },
       { next: (v) => void overSseOther.push(v), error: () => {}, complete: () => {} },
     );
-    await new Promise((r) => setTimeout(r, 300));
+    // All four of this organization's subscriptions (SSE, graphql-ws, and the two over one graphql-sse connection) listen.
+    await until(
+      async () => app.deps.feed.listenerCount('hookRequestReceived', org.id),
+      (n) => n >= 4,
+      5_000,
+    );
 
     const body = JSON.stringify({ user: 'LiveOne' });
     const res = await app.request('POST', `/hooks/${org.slug}/hdr`, {

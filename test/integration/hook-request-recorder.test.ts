@@ -185,7 +185,12 @@ describe.skipIf(databaseUnavailable)('hook request log recorder', () => {
     })();
     const stream = await sseReader(`${app.url}/graphql`, o.readKey, 'subscription { hookRequestReceived { outcome voterName clientIp } }');
     try {
-      await new Promise((r) => setTimeout(r, 300));
+      // The SSE subscription is listening once the feed counts it beside this test's own.
+      await until(
+        async () => app.deps.feed.listenerCount('hookRequestReceived', o.id),
+        (n) => n >= 2,
+        5_000,
+      );
       for (let i = 0; i < 5; i++) app.deps.hookObservers.tell(wrongSecret(o, p, `192.0.2.${60 + i}`));
       app.deps.hookObservers.tell(accepted(o, p, 'LiveOne'));
       await app.hookRequestLog.flush();

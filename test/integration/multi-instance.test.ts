@@ -66,6 +66,12 @@ async function feedListeners(redis: Redis, _organizationId: string): Promise<num
   return Number(reply[1]);
 }
 
+/** The live-feed subscribers an instance counts now (its /metrics gauge, SSE and WebSocket alike). */
+async function liveSubscribers(instance: ServerProcess): Promise<number> {
+  const text = await (await fetch(`${instance.url}/metrics`)).text();
+  return Number(/^vote_relay_live_subscribers (\d+)$/m.exec(text)?.[1] ?? Number.NaN);
+}
+
 async function kill(child: ChildProcess | undefined | null): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
@@ -200,10 +206,11 @@ describe.skipIf(databaseUnavailable || dialect !== 'postgresql')('several instan
       retryAttempts: 0,
     });
     const seen: { publicId: string; voterName: string }[] = [];
+    const before = await liveSubscribers(a!);
     const stop = client.subscribe({ query: SUBSCRIPTION }, { next: (v: any) => void seen.push(v.data.voteReceived), error: () => {}, complete: () => {} });
     try {
       await eventually(async () => (await feedListeners(redis, org.id)) >= 2, 5_000, 'both instances listening in redis');
-      await new Promise((r) => setTimeout(r, 200));
+      await eventually(async () => (await liveSubscribers(a!)) > before, 5_000, 'the WebSocket subscriber counted on A');
       const viaB = await vote(b!, org.hookPath, 'WsViaB');
       expect(viaB.status, JSON.stringify(viaB.body)).toBe(200);
       await eventually(() => seen.length >= 1, 2_000, 'vote posted to B seen over WebSocket on A');

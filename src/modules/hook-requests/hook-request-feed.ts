@@ -7,26 +7,18 @@ import type { Viewer } from '../../auth/access.js';
 import { keyBoundStream } from '../../live/key-bound-stream.js';
 import type { HookRequestEntry } from './entry.js';
 
-/** Live subscribers on this instance per organization: without Redis, nobody else can hear an entry. */
-const localSubscribers = new Map<string, number>();
-
-/** Whether an organization's new entries may have a listener (any instance's, with Redis; this one's otherwise). */
+/** Whether an organization's new entries may have a listener (any instance's, with Redis; without it, nobody but this
+ *  instance's own subscribers can hear an entry). */
 export function mayHaveListeners(deps: AppDeps, organizationId: string): boolean {
-  return deps.feed.status() !== 'local' || (localSubscribers.get(organizationId) ?? 0) > 0;
+  return deps.feed.status() !== 'local' || deps.feed.listenerCount('hookRequestReceived', organizationId) > 0;
 }
 
 export function subscribeToHookRequests(deps: AppDeps, viewer: Viewer, provider: string | null | undefined): AsyncIterableIterator<HookRequestEntry> {
   const wanted = provider?.toLowerCase();
   const org = viewer.organizationId;
-  localSubscribers.set(org, (localSubscribers.get(org) ?? 0) + 1);
   return keyBoundStream(deps, viewer, {
     source: deps.feed.pubsub.subscribe('hookRequestReceived', org)[Symbol.asyncIterator](),
     // Defence in depth: the topic is the organization's, and so must be every entry on it.
     take: (entries: HookRequestEntry[]) => entries.filter((e) => e.organizationId === org && (!wanted || e.providerKey === wanted)),
-    onEnd: () => {
-      const left = (localSubscribers.get(org) ?? 1) - 1;
-      if (left > 0) localSubscribers.set(org, left);
-      else localSubscribers.delete(org);
-    },
   });
 }
