@@ -98,7 +98,7 @@ export function createDeliveryWorker(deps: AppDeps, options: DeliveryWorkerOptio
 
   /** Starts the jobs' groups; each finished group lets the next waiting jobs start. */
   async function start(claimed: ClaimedJob[]): Promise<void> {
-    const contexts = await loadJobContexts(deps.db.prisma, claimed);
+    const contexts = await loadJobContexts(deps.db.contexts, claimed);
     // Those with a mark end uncertain here, before the rest start: nothing of them is sent.
     const leaving = claimed.filter(wasLeaving);
     await Promise.all(leaving.map((job) => uncertain.settle(contexts.get(job.id)!)));

@@ -2,7 +2,7 @@
 // whichever database is behind them; each database's folder (sqlite/, postgres/) implements them with its own SQL.
 // The one name of a database here is the type of Prisma's client (Db, below).
 import type { MessagePort } from 'node:worker_threads';
-import type { PrismaClient as SqlitePrismaClient } from '../generated/sqlite/client.js';
+import type { Callback, Organization, PrismaClient as SqlitePrismaClient, Provider, Vote } from '../generated/sqlite/client.js';
 import type { AttemptRecord, ClaimedJob, Finish, JobResolution, NewJob } from '../domain/jobs.js';
 import type { HookTarget, NewVote, StoredVote } from '../domain/votes.js';
 import type { HookLogItem, HookLogResult } from './hook-log.js';
@@ -166,8 +166,28 @@ export interface Reports {
   hourlyVotes(providerId: string, from: Date, toExclusive: Date): Promise<Map<number, number>>;
 }
 
+/** The tables whose rows the delivery worker reads by id, each row as Prisma gives its model. */
+export interface RowsById {
+  Vote: Vote;
+  Provider: Provider;
+  Callback: Callback;
+  Organization: Organization;
+}
+
+/**
+ * The reads that give a batch of delivery jobs its context (src/delivery/worker-contexts.ts): plain statements,
+ * prepared once per connection, one per table for the whole batch.
+ */
+export interface ContextReads {
+  /** The rows with these ids (any order; an id with no row is left out). */
+  byIds<T extends keyof RowsById>(table: T, ids: string[]): Promise<RowsById[T][]>;
+  /** The Minecraft UUIDs plugins reported for these voters (README "Voters"). */
+  minecraftUuids(voterKeys: string[]): Promise<{ voterId: string; value: string }[]>;
+}
+
 export interface Storage {
   prisma: Db;
+  contexts: ContextReads;
   votes: VoteStore;
   jobs: JobQueue;
   /** The hook request log's writes (batches the recorder gathered, and retention's deletions). */

@@ -15,6 +15,7 @@ import { exportVotesPostgres } from './export.js';
 import { createPostgresJobQueue, finishesWrite, marksWrite } from './jobs.js';
 import { createPostgresPacer } from './pacer.js';
 import { createPgVoteStore, rewardLockIds } from './votes.js';
+import { createPgContextReads } from './context-reads.js';
 import { pgCommit, pgWriters } from './writes.js';
 
 export async function openPostgresStorage(config: Config, options: StorageOptions): Promise<Storage> {
@@ -29,6 +30,7 @@ export async function openPostgresStorage(config: Config, options: StorageOption
   const jobs = createPostgresJobQueue(prisma, pool, finishes, marks);
   return {
     prisma,
+    contexts: createPgContextReads(pool),
     votes: createPgVoteStore(config, pool, writes.votes),
     jobs,
     // Several instances take due reminders at once: each row goes to one of them (SKIP LOCKED), earliest first.

@@ -17,6 +17,7 @@ import { openSqliteConnection, sqlitePathFromUrl } from './connection.js';
 import { exportRowsSqlite } from './export.js';
 import { createSqliteJobQueue, type ClaimRequest } from './jobs.js';
 import { createSqliteVoteStore } from './votes.js';
+import { createSqliteContextReads } from './context-reads.js';
 import { sqliteWriters } from './writes.js';
 import type { AttemptWrite, BatchWriter, Renewal } from '../ports.js';
 import type { ClaimedJob } from '../../domain/jobs.js';
@@ -53,6 +54,7 @@ export async function openSqliteStorage(config: Config, options: StorageOptions)
 
   return {
     prisma,
+    contexts: createSqliteContextReads(sqlite),
     votes: createSqliteVoteStore(sqlite, writes.votes as never),
     jobs,
     hookLog: writes.hookLog as never,
