@@ -277,7 +277,16 @@ describe.skipIf(databaseUnavailable)(`two service processes on ${dialect} (WEB_C
       }
     };
     await onOwnPort('mc-own-first');
-    await new Promise((r) => setTimeout(r, 6_500)); // both workers have read the table by now
+    // Both workers have read the table again and listen on the provider's own port (each says so once).
+    const ownPort = providers[1].port;
+    await eventually(
+      () => {
+        const ready = entries(server!).filter((e) => e.msg === "Votifier provider's own port ready" && e.port === ownPort);
+        return new Set(ready.map((e) => e.worker)).size >= 2 || undefined;
+      },
+      15_000,
+      'both workers listening on the provider’s own port',
+    );
     const own = Array.from({ length: 8 }, (_, i) => `mc-own-${i}`);
     for (const answer of await Promise.all(own.map(onOwnPort))) expect(answer).toEqual({ status: 'ok' });
 
