@@ -14,7 +14,10 @@
 // BENCH_REWARDS=1 (ours with rewards events set up: setUpRewards; BENCHMARKS.md is then left alone),
 // BENCH_VOTERS=N (votes from N returning voters in turn instead of a new voter per vote; BENCHMARKS.md is then left alone),
 // BENCH_WEB_CONCURRENCY=N (ours as N processes; on SQLite they write through the primary; BENCHMARKS.md is then left alone) with
-// BENCH_REDIS_URL (ours's REDIS_URL; several processes need one, redis://127.0.0.1:6379 unless set).
+// BENCH_REDIS_URL (ours's REDIS_URL; several processes need one, redis://127.0.0.1:6379 unless set), and
+// BENCH_DIRECT_HOOK=node|graphql|express|rest (ours's hooks taken a leaner way beside the service: without Express, or
+// without GraphQL, or both: bench/diagnostics/direct-hook.ts, to measure what those layers cost; BENCHMARKS.md is then
+// left alone).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +51,7 @@ const PROCESSES = envNumber('BENCH_WEB_CONCURRENCY', 1, true);
 const REDIS_URL = process.env.BENCH_REDIS_URL || (PROCESSES > 1 ? 'redis://127.0.0.1:6379' : '');
 const PIPELINING = 1;
 const REWARDS = process.env.BENCH_REWARDS === '1';
+const DIRECT_HOOK = process.env.BENCH_DIRECT_HOOK ?? '';
 /** BENCH_VOTERS=N: votes come from N returning voters in turn (each body still unique), not a new voter per vote. */
 const VOTERS = process.env.BENCH_VOTERS ? envNumber('BENCH_VOTERS', 1, true) : null;
 const AUTH = 'bench-secret-0123456789';
@@ -159,13 +163,14 @@ async function prepareOurs(dir: string): Promise<PreparedTarget> {
   if (typeof apiKey !== 'string') throw new Error(`org create printed no API key:\n${created}`);
 
   const extraArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  if (DIRECT_HOOK && PROCESSES > 1) throw new Error('BENCH_DIRECT_HOOK runs one process');
   const child = await startChild({
     name: 'ours',
-    args: [...extraArgs, '--import', 'tsx', 'src/main.ts'],
+    args: [...extraArgs, '--import', 'tsx', DIRECT_HOOK ? 'bench/diagnostics/direct-hook.ts' : 'src/main.ts'],
     cwd: ROOT,
     env,
     // Several processes: once every worker listens (the primary's line), not the first worker's banner.
-    listeningMessage: PROCESSES > 1 ? 'all workers listening' : 'vote relay listening',
+    listeningMessage: DIRECT_HOOK ? 'direct hook listening' : PROCESSES > 1 ? 'all workers listening' : 'vote relay listening',
   });
   try {
     const base = `http://127.0.0.1:${child.port}`;
@@ -214,7 +219,7 @@ function baseline(script: string, path: string) {
 }
 
 const ALL_TARGETS: TargetSpec[] = [
-  { id: 'ours', label: 'ours (vote relay hook)', prepare: prepareOurs },
+  { id: 'ours', label: DIRECT_HOOK ? `ours, hooks taken the ${DIRECT_HOOK} way` : 'ours (vote relay hook)', prepare: prepareOurs },
   { id: 'a', label: '(a) express + @top-gg/sdk', prepare: baseline('topgg-sdk-express.ts', '/dblwebhook') },
   { id: 'b', label: '(b) bare node:http', prepare: baseline('bare-http.ts', '/votes') },
 ];
@@ -442,8 +447,10 @@ async function main(): Promise<number> {
     console.error('\nBENCHMARKS.md left unchanged (not every target could be measured).');
     return 1;
   }
-  if (ONLY || REWARDS || VOTERS) {
-    console.log(`\nBENCHMARKS.md left unchanged (${ONLY ? 'BENCH_TARGETS ran a subset' : 'BENCH_REWARDS and BENCH_VOTERS are investigations'}).`);
+  if (ONLY || REWARDS || VOTERS || DIRECT_HOOK) {
+    console.log(
+      `\nBENCHMARKS.md left unchanged (${ONLY ? 'BENCH_TARGETS ran a subset' : 'BENCH_REWARDS, BENCH_VOTERS and BENCH_DIRECT_HOOK are investigations'}).`,
+    );
     return 0;
   }
   if (PROCESSES > 1 || REDIS_URL) {
