@@ -6,6 +6,7 @@ import { createPubSub } from '@graphql-yoga/subscription';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from '../base/logger.js';
+import { countingTarget } from './listener-count.js';
 import type { VoteEvent } from './vote-events.js';
 import type { HookRequestEntry } from '../modules/hook-requests/entry.js';
 
@@ -28,39 +29,12 @@ export interface Feed {
   close(): Promise<void>;
 }
 
-/** The listeners of each event type (createPubSub's `<topic>:<organization id>`), counted as they come and go. */
-function countingListeners(target: EventTarget) {
-  const counts = new Map<string, number>();
-  const change = (type: string, by: number) => {
-    const next = (counts.get(type) ?? 0) + by;
-    if (next > 0) counts.set(type, next);
-    else counts.delete(type);
-  };
-  return {
-    add(type: string, listener: EventListenerOrEventListenerObject | null) {
-      target.addEventListener(type, listener);
-      change(type, 1);
-    },
-    remove(type: string, listener: EventListenerOrEventListenerObject | null) {
-      target.removeEventListener(type, listener);
-      change(type, -1);
-    },
-    count: (topic: keyof FeedTopics, organizationId: string) => counts.get(`${topic}:${organizationId}`) ?? 0,
-  };
-}
-
 export function createFeed(redisUrl: string | null, logger: Logger): Feed {
   if (!redisUrl) {
-    const local = new EventTarget();
-    const listeners = countingListeners(local);
-    const eventTarget = {
-      addEventListener: listeners.add,
-      removeEventListener: listeners.remove,
-      dispatchEvent: (event: Event) => local.dispatchEvent(event),
-    };
+    const target = countingTarget(new EventTarget());
     return {
-      pubsub: createPubSub<FeedTopics>({ eventTarget: eventTarget as never }),
-      listenerCount: listeners.count,
+      pubsub: createPubSub<FeedTopics>({ eventTarget: target as never }),
+      listenerCount: (topic, organizationId) => target.count(`${topic}:${organizationId}`),
       status: () => 'local',
       close: async () => {},
     };
@@ -92,7 +66,6 @@ export function createFeed(redisUrl: string | null, logger: Logger): Feed {
   // carries them to the other instances, which skip what they published themselves.
   const instance = randomUUID();
   const local = new EventTarget();
-  const listeners = countingListeners(local);
   const subscribe = () =>
     subscriber
       .subscribe(FEED_CHANNEL)
@@ -107,20 +80,18 @@ export function createFeed(redisUrl: string | null, logger: Logger): Feed {
       logger.warn('unreadable live feed message ignored');
     }
   });
-  const eventTarget = {
-    addEventListener: listeners.add,
-    removeEventListener: listeners.remove,
-    dispatchEvent(event: CustomEvent) {
-      local.dispatchEvent(new CustomEvent(event.type, { detail: event.detail }));
-      publisher.publish(FEED_CHANNEL, JSON.stringify({ origin: instance, type: event.type, detail: event.detail })).catch((err: Error) => {
-        logger.warn({ err: err.message }, 'could not publish a live event to redis');
-      });
-      return true;
-    },
-  };
+  // Published events reach this instance's own subscribers directly and the other instances through Redis.
+  const eventTarget = countingTarget(local, (event) => {
+    const { type, detail } = event as CustomEvent;
+    local.dispatchEvent(new CustomEvent(type, { detail }));
+    publisher.publish(FEED_CHANNEL, JSON.stringify({ origin: instance, type, detail })).catch((err: Error) => {
+      logger.warn({ err: err.message }, 'could not publish a live event to redis');
+    });
+    return true;
+  });
   return {
     pubsub: createPubSub<FeedTopics>({ eventTarget: eventTarget as never }),
-    listenerCount: listeners.count,
+    listenerCount: (topic, organizationId) => eventTarget.count(`${topic}:${organizationId}`),
     status: () => (publisher.status === 'ready' && subscriber.status === 'ready' ? 'ready' : 'unavailable'),
     async close() {
       publisher.disconnect();

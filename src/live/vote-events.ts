@@ -1,6 +1,7 @@
 // The in-process event bus: each vote this instance writes is published here after its transaction commits.
 // The cross-instance live feed is feed.ts.
 import { createPubSub } from '@graphql-yoga/subscription';
+import { countingTarget } from './listener-count.js';
 
 export interface VoteEvent {
   organizationId: string;
@@ -12,8 +13,11 @@ export interface VoteEvent {
 export type VotePubSub = ReturnType<typeof createVotePubSub>;
 
 export function createVotePubSub() {
-  return createPubSub<{
-    /** Every vote written by this instance (wakes the local delivery worker; never leaves the process). */
+  const target = countingTarget(new EventTarget());
+  const pubsub = createPubSub<{
+    /** Every vote written by this instance (wakes the local delivery worker and waiting plugin polls; never leaves the process). */
     voteWritten: [event: VoteEvent];
-  }>();
+  }>({ eventTarget: target as never });
+  /** Subscriptions listening for written votes now (the delivery worker, each plugin poll that waits). */
+  return Object.assign(pubsub, { listenerCount: () => target.count('voteWritten') });
 }

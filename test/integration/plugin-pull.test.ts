@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUnavailable, startTestApp, type TestApp, type TestOrg } from '../kit/app.js';
+import { until } from '../kit/wait.js';
 
 const clock = {
   offsetMs: 0,
@@ -193,13 +194,37 @@ describe.skipIf(databaseUnavailable)('pull delivery for plugins behind NAT', () 
 
   it('long-poll answers as soon as a vote arrives', async () => {
     const s = await setup();
+    const listening = app.deps.events.listenerCount();
     const started = Date.now();
     const pending = s.poll('wait=10');
-    await new Promise((r) => setTimeout(r, 300));
+    await until(
+      async () => app.deps.events.listenerCount(),
+      (n) => n > listening,
+      5_000,
+    ); // the poll waits
     const id = await s.vote('Instant');
     const res = await pending;
     expect(res.body.data.votes.map((v: { id: string }) => v.id)).toEqual([id]);
     expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('a long poll that has already waited past its periodic look still answers a vote at once', async () => {
+    const s = await setup();
+    const listening = app.deps.events.listenerCount();
+    const pending = s.poll('wait=10');
+    await until(
+      async () => app.deps.events.listenerCount(),
+      (n) => n > listening,
+      5_000,
+    );
+    // Just past the poll's first look at the database (once a second), so its wait for a vote has started again.
+    await new Promise((r) => setTimeout(r, 1_050));
+    const voted = Date.now();
+    const id = await s.vote('Later');
+    const res = await pending;
+    expect(res.body.data.votes.map((v: { id: string }) => v.id)).toEqual([id]);
+    // Woken by the vote, not found by the next look (about 0.9 s later).
+    expect(Date.now() - voted).toBeLessThan(600);
   });
 
   it('keeps plugin tokens and API keys to their own endpoints; a revoked token is refused', async () => {

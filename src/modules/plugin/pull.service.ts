@@ -119,17 +119,20 @@ export function createPullService(deps: AppDeps) {
       // Woken by a vote written on this instance; other instances' votes are found by the periodic look.
       const deadline = Date.now() + waitSeconds * 1000;
       const events = deps.events.subscribe('voteWritten')[Symbol.asyncIterator]();
+      // One waiter for the organization's next vote at a time, kept across looks: a second one would take turns with
+      // it for the stream's events, and a vote taken by the one nobody awaits any more would wait for the next look.
+      const nextVote = async (): Promise<'vote'> => {
+        for (;;) {
+          const next = await events.next();
+          if (next.done || next.value.organizationId === organizationId) return 'vote';
+        }
+      };
+      let vote = nextVote();
       try {
         while (jobs.length === 0 && Date.now() < deadline) {
           let timer: NodeJS.Timeout | undefined;
-          const pause = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.min(DB_POLL_MS, deadline - Date.now()))));
-          const vote = (async () => {
-            for (;;) {
-              const next = await events.next();
-              if (next.done || next.value.organizationId === organizationId) return;
-            }
-          })();
-          await Promise.race([pause, vote]);
+          const pause = new Promise<'look'>((resolve) => (timer = setTimeout(() => resolve('look'), Math.min(DB_POLL_MS, deadline - Date.now()))));
+          if ((await Promise.race([pause, vote])) === 'vote') vote = nextVote();
           clearTimeout(timer);
           jobs = await claimBatch(organizationId, tokenId, limit);
         }
