@@ -27,6 +27,7 @@ const SERIAL = [
   'delivery-thread',
   'discord',
   'failing-callbacks',
+  'plugin-pull',
   'rcon',
   'reward-events',
   'site-silence',

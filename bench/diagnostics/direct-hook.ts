@@ -2,7 +2,8 @@
 // src/main.ts does (one process), plus a second listener on bare node:http that takes `POST /hooks/<org>/<provider>`
 // in one of these ways (BENCH_DIRECT_HOOK) and passes every other request on to the service's own port:
 //   node      straight into the ingest service (services.ingest.receive: the same target lookup, authentication,
-//             budgets, vote write through the write thread, hook request log, metrics and live feed as a hook);
+//             budgets, vote write through the write thread, hook request log, metrics and live feed as a hook; the
+//             path's own parts only, as the benchmark sends: no query string, no path secret, no body limit);
 //   graphql   through graphql-js's execution of the hook route's receiveVote document, without Express;
 //   express   through an Express app with one route (express.raw, then the ingest service), without GraphQL;
 //   rest      through an Express app with only the hook routes of rest-compat/ (express.raw, the REST mapping,
@@ -20,6 +21,7 @@ import { createLoaders } from '../../src/graphql/loaders.js';
 import type { GraphQLContext } from '../../src/graphql/context.js';
 import { HOOK_BODY_LIMIT_BYTES, type HookDelivery, type HookReceipt } from '../../src/modules/votes/ingest.service.js';
 import { HOOK_ROUTES, createRestRouter } from '../../rest-compat/router.js';
+import { hookRequest } from '../../src/http/hook-request.js';
 
 const WAYS = ['node', 'graphql', 'express', 'rest'] as const;
 const way = process.env.BENCH_DIRECT_HOOK as (typeof WAYS)[number];
@@ -64,18 +66,18 @@ function passOn(req: IncomingMessage, res: ServerResponse) {
 async function bare(req: IncomingMessage, res: ServerResponse, org: string, provider: string) {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  const delivery: HookDelivery = {
-    orgSlug: decodeURIComponent(org),
-    providerKey: decodeURIComponent(provider),
-    method: 'POST',
-    headers: headersOf(req),
-    query: {},
-    rawBody: Buffer.concat(chunks),
-    path: req.url ?? '',
-  };
   const clientIp = req.socket.remoteAddress ?? 'unknown';
   let data: unknown;
   try {
+    const delivery: HookDelivery = {
+      orgSlug: decodeURIComponent(org),
+      providerKey: decodeURIComponent(provider),
+      method: 'POST',
+      headers: headersOf(req),
+      query: {},
+      rawBody: Buffer.concat(chunks),
+      path: req.url ?? '',
+    };
     if (way === 'node') data = answerOf(await running.services.ingest.receive(delivery, { clientIp }));
     else {
       const result = await execute({
@@ -110,15 +112,7 @@ function expressApp(): express.Express {
     hooks.post('/hooks/:org/:provider', raw, async (req, res) => {
       try {
         const receipt = await running.services.ingest.receive(
-          {
-            orgSlug: String(req.params.org),
-            providerKey: String(req.params.provider),
-            method: 'POST',
-            headers: headersOf(req),
-            query: {},
-            rawBody: req.body,
-            path: req.path,
-          },
+          { orgSlug: String(req.params.org), providerKey: String(req.params.provider), ...hookRequest(req) },
           { clientIp: req.ip ?? 'unknown' },
         );
         res.json({ data: answerOf(receipt) });

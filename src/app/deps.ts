@@ -23,7 +23,7 @@ export interface AppDeps {
   secrets: SecretBox;
   clock: Clock;
   http: OutboundHttp;
-  /** Accepted votes, published after commit (live feed, delivery wake-ups). */
+  /** Votes this instance wrote, published after commit (the plugin polls waiting for one). */
   events: VotePubSub;
   /** The live feed (Redis-backed across instances when REDIS_URL is set). */
   feed: Feed;

@@ -1,5 +1,7 @@
 // An EventTarget for createPubSub that counts its listeners per event type (createPubSub's `<topic>` or
 // `<topic>:<id>`), as subscriptions start listening and end: what a caller waiting for a subscriber can observe.
+// It counts calls: createPubSub adds each subscription's own listener once, when the stream is first read, and
+// removes it once, when the stream ends, so calls and listeners agree.
 export interface CountingTarget {
   addEventListener(type: string, listener: EventListenerOrEventListenerObject | null): void;
   removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null): void;

@@ -15,9 +15,9 @@ export type VotePubSub = ReturnType<typeof createVotePubSub>;
 export function createVotePubSub() {
   const target = countingTarget(new EventTarget());
   const pubsub = createPubSub<{
-    /** Every vote written by this instance (wakes the local delivery worker and waiting plugin polls; never leaves the process). */
+    /** Every vote written by this instance (wakes the plugin polls waiting on it; never leaves the process). */
     voteWritten: [event: VoteEvent];
   }>({ eventTarget: target as never });
-  /** Subscriptions listening for written votes now (the delivery worker, each plugin poll that waits). */
+  /** Subscriptions listening for written votes now (each plugin poll that waits). */
   return Object.assign(pubsub, { listenerCount: () => target.count('voteWritten') });
 }

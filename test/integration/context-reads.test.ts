@@ -11,7 +11,9 @@ describe.skipIf(databaseUnavailable)('context reads: rows as Prisma gives them',
     app = await startTestApp({ DELIVERY_ENABLED: 'false' });
   });
   afterAll(async () => {
-    process.env.TZ = zone;
+    // The worker runs other files after this one (isolate: false): its time zone as it was, unset if it was.
+    if (zone === undefined) delete process.env.TZ;
+    else process.env.TZ = zone;
     await app?.stop();
   });
 

@@ -103,42 +103,46 @@ export function createPullService(deps: AppDeps) {
     if (!Number.isInteger(waitSeconds) || waitSeconds < 0 || waitSeconds > PULL_MAX_WAIT_S)
       throw validationError([{ field: 'wait', message: `must be an integer from 0 to ${PULL_MAX_WAIT_S}` }]);
     await prisma.pluginToken.update({ where: { id: tokenId }, data: { lastPolledAt: deps.clock.now() } });
-    let jobs =
-      player !== null
-        ? await deps.jobs.claimPlayerPull(
-            tokenId,
-            organizationId,
-            // The voter the player's name names (README "Voters"); a name that names no one has no votes.
-            (await voterIdByName(prisma, organizationId, player)) ?? '',
-            deps.clock.now(),
-            PULL_LEASE_MS,
-            limit,
-          )
-        : await claimBatch(organizationId, tokenId, limit);
-    if (jobs.length === 0 && waitSeconds > 0) {
-      // Woken by a vote written on this instance; other instances' votes are found by the periodic look.
-      const deadline = Date.now() + waitSeconds * 1000;
-      const events = deps.events.subscribe('voteWritten')[Symbol.asyncIterator]();
-      // One waiter for the organization's next vote at a time, kept across looks: a second one would take turns with
-      // it for the stream's events, and a vote taken by the one nobody awaits any more would wait for the next look.
-      const nextVote = async (): Promise<'vote'> => {
-        for (;;) {
-          const next = await events.next();
-          if (next.done || next.value.organizationId === organizationId) return 'vote';
-        }
-      };
-      let vote = nextVote();
-      try {
-        while (jobs.length === 0 && Date.now() < deadline) {
-          let timer: NodeJS.Timeout | undefined;
-          const pause = new Promise<'look'>((resolve) => (timer = setTimeout(() => resolve('look'), Math.min(DB_POLL_MS, deadline - Date.now()))));
-          if ((await Promise.race([pause, vote])) === 'vote') vote = nextVote();
-          clearTimeout(timer);
-          jobs = await claimBatch(organizationId, tokenId, limit);
-        }
-      } finally {
-        await events.return?.();
+    // A poll that may wait listens for the votes this instance writes before its first look, so a vote written between
+    // that look and the wait wakes it too; other instances' votes are found by the periodic look.
+    const events = waitSeconds > 0 ? deps.events.subscribe('voteWritten')[Symbol.asyncIterator]() : null;
+    // One waiter for the organization's next vote at a time, kept across looks: a second one would take turns with it
+    // for the stream's events, and a vote taken by the one nobody awaits any more would wait for the next look.
+    const nextVote = async (): Promise<'vote' | 'ended'> => {
+      for (;;) {
+        const next = await events!.next();
+        if (next.done) return 'ended';
+        if (next.value.organizationId === organizationId) return 'vote';
       }
+    };
+    let vote: Promise<'vote' | 'ended'> | null = events ? nextVote() : null;
+    let jobs: ClaimedJob[];
+    try {
+      jobs =
+        player !== null
+          ? await deps.jobs.claimPlayerPull(
+              tokenId,
+              organizationId,
+              // The voter the player's name names (README "Voters"); a name that names no one has no votes.
+              (await voterIdByName(prisma, organizationId, player)) ?? '',
+              deps.clock.now(),
+              PULL_LEASE_MS,
+              limit,
+            )
+          : await claimBatch(organizationId, tokenId, limit);
+      const deadline = Date.now() + waitSeconds * 1000;
+      while (vote && jobs.length === 0 && Date.now() < deadline) {
+        let timer: NodeJS.Timeout | undefined;
+        const look = new Promise<'look'>((resolve) => (timer = setTimeout(() => resolve('look'), Math.min(DB_POLL_MS, deadline - Date.now()))));
+        const woke = await Promise.race([look, vote]);
+        clearTimeout(timer);
+        // Woken by a vote: wait for the next one. Should the stream end, only the looks are left.
+        if (woke === 'vote') vote = nextVote();
+        else if (woke === 'ended') vote = new Promise<never>(() => {});
+        jobs = await claimBatch(organizationId, tokenId, limit);
+      }
+    } finally {
+      await events?.return?.();
     }
     const votes = await prisma.vote.findMany({
       where: { id: { in: jobs.map((j) => j.voteId!).filter(Boolean) } },

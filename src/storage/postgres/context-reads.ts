@@ -3,7 +3,15 @@
 // as UTC whatever the process's time zone (pg would read it as local time), so the rows are what Prisma gives.
 import pg from 'pg';
 import type { ContextReads, RowsById } from '../ports.js';
-import { quotedColumns } from '../context-reads.js';
+import { selectList, type ContextColumns } from '../context-reads.js';
+import { Prisma } from '../../generated/postgresql/client.js';
+
+const COLUMNS: ContextColumns = {
+  Vote: Prisma.VoteScalarFieldEnum,
+  Provider: Prisma.ProviderScalarFieldEnum,
+  Callback: Prisma.CallbackScalarFieldEnum,
+  Organization: Prisma.OrganizationScalarFieldEnum,
+};
 
 const TIMESTAMP_WITHOUT_TIME_ZONE = 1114;
 const utcTimestamp = (text: string) => new Date(`${text.replace(' ', 'T')}Z`);
@@ -16,7 +24,7 @@ export function createPgContextReads(pool: pg.Pool): ContextReads {
   const statements = new Map<keyof RowsById, string>();
   const textOf = (table: keyof RowsById) => {
     let text = statements.get(table);
-    if (!text) statements.set(table, (text = `SELECT ${quotedColumns(table)} FROM "${table}" WHERE id = ANY($1::text[])`));
+    if (!text) statements.set(table, (text = `SELECT ${selectList(COLUMNS, table)} FROM "${table}" WHERE id = ANY($1::text[])`));
     return text;
   };
   return {

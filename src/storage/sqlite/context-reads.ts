@@ -3,7 +3,15 @@
 // Boolean as 0 or 1 (the columns' declared types say which is which); the rows come back as Prisma gives them.
 import type Sqlite from 'better-sqlite3';
 import type { ContextReads, RowsById } from '../ports.js';
-import { quotedColumns } from '../context-reads.js';
+import { selectList, type ContextColumns } from '../context-reads.js';
+import { Prisma } from '../../generated/sqlite/client.js';
+
+const COLUMNS: ContextColumns = {
+  Vote: Prisma.VoteScalarFieldEnum,
+  Provider: Prisma.ProviderScalarFieldEnum,
+  Callback: Prisma.CallbackScalarFieldEnum,
+  Organization: Prisma.OrganizationScalarFieldEnum,
+};
 
 type Row = Record<string, unknown>;
 
@@ -20,7 +28,7 @@ export function createSqliteContextReads(db: Sqlite.Database): ContextReads {
   function reader(table: keyof RowsById) {
     let read = readers.get(table);
     if (read) return read;
-    const statement = db.prepare(`SELECT ${quotedColumns(table)} FROM "${table}" WHERE id IN (SELECT value FROM json_each(?))`);
+    const statement = db.prepare(`SELECT ${selectList(COLUMNS, table)} FROM "${table}" WHERE id IN (SELECT value FROM json_each(?))`);
     const declared = statement.columns();
     const dates = declared.filter((c) => c.type?.toUpperCase() === 'DATETIME').map((c) => c.name);
     const flags = declared.filter((c) => c.type?.toUpperCase() === 'BOOLEAN').map((c) => c.name);
