@@ -20,17 +20,13 @@ const types = {
     oid === TIMESTAMP_WITHOUT_TIME_ZONE && format !== 'binary' ? utcTimestamp : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+const byIdsText = (table: keyof RowsById) => `SELECT ${selectList(COLUMNS, table)} FROM "${table}" WHERE id = ANY($1::text[])`;
+
 export function createPgContextReads(pool: pg.Pool): ContextReads {
-  const statements = new Map<keyof RowsById, string>();
-  const textOf = (table: keyof RowsById) => {
-    let text = statements.get(table);
-    if (!text) statements.set(table, (text = `SELECT ${selectList(COLUMNS, table)} FROM "${table}" WHERE id = ANY($1::text[])`));
-    return text;
-  };
   return {
     async byIds(table, ids) {
       if (ids.length === 0) return [];
-      const result = await pool.query({ name: `vr_context_${table.toLowerCase()}`, text: textOf(table), values: [ids], types });
+      const result = await pool.query({ name: `vr_context_${table.toLowerCase()}`, text: byIdsText(table), values: [ids], types });
       return result.rows as RowsById[typeof table][];
     },
     async minecraftUuids(voterKeys) {
